@@ -1,0 +1,52 @@
+// The commands in the palette. The Record over `Commands` makes a missing handler a compile error.
+
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { IPC_PATH_ENV, IPC_TOKEN_ENV } from '../../shared/protocol';
+import type { BridgeHost } from './bridge/bridgeHost';
+import { Commands, type CommandName } from './constants';
+import { copyReviewToClipboard } from './reviewActions';
+import type { ReviewStore } from './review/reviewStore';
+
+export interface CommandDeps {
+  readonly context: vscode.ExtensionContext;
+  readonly store: ReviewStore;
+  readonly bridge: () => BridgeHost | undefined;
+  readonly showPanel: () => void;
+}
+
+export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
+  const handlers: Record<CommandName, () => unknown> = {
+    showReview: () => deps.showPanel(),
+    copyReview: async () => {
+      if (await copyReviewToClipboard(deps.store)) void vscode.window.showInformationMessage('Redline: review copied as markdown.');
+    },
+    clearReview: () => deps.store.clear(),
+    showConnectionInfo: () => showConnectionInfo(deps),
+  };
+  return (Object.keys(handlers) as CommandName[]).map((name) => vscode.commands.registerCommand(Commands[name], handlers[name]));
+}
+
+async function showConnectionInfo({ context, bridge }: CommandDeps): Promise<void> {
+  const host = bridge();
+  if (!host) {
+    void vscode.window.showErrorMessage('Redline: the bridge is not running in this window; see the "Redline" output for why.');
+    return;
+  }
+  const serverPath = path.join(context.extensionUri.fsPath, 'dist', 'mcp-server.js');
+  const claudeCommand = `claude mcp add redline -- node ${JSON.stringify(serverPath)}`;
+  const environment = `export ${IPC_PATH_ENV}=${JSON.stringify(host.socketPath)} ${IPC_TOKEN_ENV}=${host.token}`;
+  const detail = [
+    `Socket: ${host.socketPath}`,
+    `Connected MCP servers: ${host.connectionCount}`,
+    '',
+    `Terminals opened in this window already have ${IPC_PATH_ENV} and ${IPC_TOKEN_ENV}; start your assistant in one of them.`,
+    `Claude Code: ${claudeCommand}`,
+    `Elsewhere, set the environment first (keep the token private).`,
+  ].join('\n');
+  const copyCommand = 'Copy Claude Code Command';
+  const copyEnvironment = 'Copy Environment';
+  const choice = await vscode.window.showInformationMessage('Redline connection', { modal: true, detail }, copyCommand, copyEnvironment);
+  if (choice === copyCommand) await vscode.env.clipboard.writeText(claudeCommand);
+  if (choice === copyEnvironment) await vscode.env.clipboard.writeText(environment);
+}

@@ -1,0 +1,319 @@
+// The review panel: one webview panel that shows the current review and turns clicks on its
+// links into calls on its deps. The page is a static shell; each change is sent by postMessage,
+// coalesced so that at most one render is in flight and only the latest review is ever sent.
+
+import * as vscode from 'vscode';
+import { buildWebviewHtml, DEFAULT_TITLE, escapeHtml } from './webviewHtml';
+import {
+  NO_REVIEW_REVISION,
+  parseWebviewMessage,
+  type HostToWebviewMessage,
+  type WebviewToHostMessage,
+} from './webviewMessages';
+
+export interface PanelReview {
+  readonly revision: number;
+  readonly title?: string;
+  readonly markdown: string;
+  readonly cwd?: string;
+}
+
+export interface ReviewPanelDeps {
+  /** The current review; `undefined` when nothing has been presented yet. */
+  getReview(): PanelReview | undefined;
+  /** Fires after every change (replace, append, update-section, clear). */
+  readonly onDidChangeReview: vscode.Event<void>;
+  /** Safe HTML for the body (markdown-it with `html: false`, links already validated). */
+  render(review: PanelReview): string;
+  /** Opens the raw `data-ref` of a clicked link; shows its own errors. */
+  openReference(target: string, cwd: string | undefined): Promise<void>;
+  /** Opens the `data-external` of a clicked http(s) link; validates it first. */
+  openExternal(url: string): Promise<void>;
+  /** Writes the review's markdown source to the clipboard. */
+  copyMarkdown(): Promise<void>;
+}
+
+// Relative to the extension root (where package.json is). The stylesheet is served from where it
+// is kept in the repo, because the build copies nothing into a top-level media/ folder.
+const SCRIPT_DIR = ['dist'] as const;
+const SCRIPT_FILE = 'webview.js';
+const STYLE_DIR = ['extension', 'media'] as const;
+const STYLE_FILE = 'review.css';
+
+function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return {
+    enableScripts: true,
+    enableForms: false,
+    localResourceRoots: [
+      vscode.Uri.joinPath(extensionUri, ...SCRIPT_DIR),
+      vscode.Uri.joinPath(extensionUri, ...STYLE_DIR),
+    ],
+  };
+}
+
+function panelTitle(review: PanelReview | undefined): string {
+  return review?.title ? `Review: ${review.title}` : DEFAULT_TITLE;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export class ReviewPanel implements vscode.Disposable {
+  static readonly viewType = 'redline.review';
+
+  private static _current: ReviewPanel | undefined;
+
+  /** The open review panel, if any. */
+  static get current(): ReviewPanel | undefined {
+    return ReviewPanel._current;
+  }
+
+  /** Reveals the open panel, or opens one beside the active editor so links open next to it. */
+  static createOrShow(
+    extensionUri: vscode.Uri,
+    deps: ReviewPanelDeps,
+    options: { preserveFocus?: boolean } = {},
+  ): ReviewPanel {
+    const preserveFocus = options.preserveFocus ?? false;
+    const existing = ReviewPanel._current;
+    if (existing) {
+      existing._panel.reveal(existing._panel.viewColumn, preserveFocus);
+      return existing;
+    }
+    const viewColumn = vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+    const panel = vscode.window.createWebviewPanel(
+      ReviewPanel.viewType,
+      panelTitle(deps.getReview()),
+      { viewColumn, preserveFocus },
+      {
+        ...webviewOptions(extensionUri),
+        // The page is cheap to rebuild from the host's state, so it is not kept alive while hidden.
+        retainContextWhenHidden: false,
+        enableFindWidget: true,
+      },
+    );
+    return new ReviewPanel(panel, extensionUri, deps);
+  }
+
+  /** Takes over a panel restored by `registerWebviewPanelSerializer` after a restart. */
+  static revive(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, deps: ReviewPanelDeps): ReviewPanel {
+    const existing = ReviewPanel._current;
+    if (existing) {
+      // A panel was opened before the serializer ran; two panels would show the same review.
+      panel.dispose();
+      return existing;
+    }
+    panel.webview.options = webviewOptions(extensionUri);
+    return new ReviewPanel(panel, extensionUri, deps);
+  }
+
+  private readonly _panel: vscode.WebviewPanel;
+  private readonly _deps: ReviewPanelDeps;
+  private readonly _disposables: vscode.Disposable[] = [];
+  private readonly _onDidRender = new vscode.EventEmitter<number>();
+
+  /** Fires with the revision when the webview reports it has painted it (0: the empty state). */
+  readonly onDidRender: vscode.Event<number> = this._onDidRender.event;
+
+  private _renderedRevision = NO_REVIEW_REVISION;
+  private _disposed = false;
+  /** The current webview document has posted `ready`, so posted messages reach a listener. */
+  private _ready = false;
+  /** Bumped on every review change; compared with `_postedChange` to know if the webview is behind. */
+  private _change = 0;
+  private _postedChange: number | undefined;
+  /** The revision of the render posted and not yet acknowledged. */
+  private _inFlight: number | undefined;
+  /** Identifies the latest post, so a late "not delivered" result cannot undo a newer one. */
+  private _postSequence = 0;
+  private _flushTimer: ReturnType<typeof setTimeout> | undefined;
+
+  private constructor(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, deps: ReviewPanelDeps) {
+    this._panel = panel;
+    this._deps = deps;
+    ReviewPanel._current = this;
+
+    const webview = panel.webview;
+    const review = deps.getReview();
+    panel.title = panelTitle(review);
+    webview.html = buildWebviewHtml({
+      cspSource: webview.cspSource,
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...SCRIPT_DIR, SCRIPT_FILE)).toString(),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...STYLE_DIR, STYLE_FILE)).toString(),
+      title: review?.title,
+    });
+
+    this._disposables.push(
+      this._onDidRender,
+      panel.onDidDispose(() => this.dispose()),
+      panel.onDidChangeViewState(() => this._onViewStateChanged()),
+      webview.onDidReceiveMessage((message: unknown) => this._onMessage(message)),
+      deps.onDidChangeReview(() => {
+        this._change++;
+        this._scheduleFlush();
+      }),
+    );
+  }
+
+  /** The editor column the panel is in, so references can be opened in another one. */
+  get viewColumn(): vscode.ViewColumn | undefined {
+    return this._disposed ? undefined : this._panel.viewColumn;
+  }
+
+  /** The revision the webview last acknowledged as painted (0: nothing, or the empty state). */
+  get renderedRevision(): number {
+    return this._renderedRevision;
+  }
+
+  dispose(): void {
+    if (this._disposed) {
+      return;
+    }
+    this._disposed = true;
+    if (ReviewPanel._current === this) {
+      ReviewPanel._current = undefined;
+    }
+    if (this._flushTimer !== undefined) {
+      clearTimeout(this._flushTimer);
+      this._flushTimer = undefined;
+    }
+    this._panel.dispose();
+    while (this._disposables.length) {
+      this._disposables.pop()?.dispose();
+    }
+  }
+
+  private _onViewStateChanged(): void {
+    if (this._panel.visible) {
+      this._scheduleFlush();
+    } else {
+      // A hidden webview neither paints nor acknowledges, so an ack may never come for the
+      // render in flight; when it is shown again it either acks late or reloads and says ready.
+      this._inFlight = undefined;
+    }
+  }
+
+  private _onMessage(raw: unknown): void {
+    const message = parseWebviewMessage(raw);
+    if (!message || this._disposed) {
+      return;
+    }
+    this._handle(message);
+  }
+
+  private _handle(message: WebviewToHostMessage): void {
+    switch (message.type) {
+      case 'ready':
+        // A new document (first load, or reload after being hidden) has nothing on screen.
+        this._ready = true;
+        this._inFlight = undefined;
+        this._postedChange = undefined;
+        this._scheduleFlush();
+        return;
+      case 'rendered':
+        this._renderedRevision = message.revision;
+        if (message.revision === this._inFlight) {
+          this._inFlight = undefined;
+          this._scheduleFlush();
+        }
+        this._onDidRender.fire(message.revision);
+        return;
+      case 'openReference':
+        void this._settle(
+          () => this._deps.openReference(message.target, this._deps.getReview()?.cwd),
+          'open a reference',
+        );
+        return;
+      case 'openExternal':
+        void this._settle(() => this._deps.openExternal(message.url), 'open a link');
+        return;
+      case 'copy':
+        void this._copy();
+        return;
+      default: {
+        const unexpected: never = message;
+        return unexpected;
+      }
+    }
+  }
+
+  private async _copy(): Promise<void> {
+    try {
+      await this._deps.copyMarkdown();
+      this._post({ type: 'copied' });
+    } catch (error) {
+      this._post({ type: 'copyFailed', message: errorMessage(error) });
+    }
+  }
+
+  /** Deps report their own errors to the user; this only keeps a rejection from going unhandled. */
+  private async _settle(action: () => Promise<void>, what: string): Promise<void> {
+    try {
+      await action();
+    } catch (error) {
+      console.warn(`Redline: could not ${what}: ${errorMessage(error)}`);
+    }
+  }
+
+  private _scheduleFlush(): void {
+    // Deferred so a burst of synchronous changes costs one render, and so `render()` never
+    // runs inside the store's own change notification.
+    if (this._flushTimer === undefined && !this._disposed) {
+      this._flushTimer = setTimeout(() => {
+        this._flushTimer = undefined;
+        this._flush();
+      }, 0);
+    }
+  }
+
+  private _flush(): void {
+    if (this._disposed || !this._ready || !this._panel.visible || this._inFlight !== undefined) {
+      return;
+    }
+    if (this._postedChange === this._change) {
+      return;
+    }
+    const review = this._deps.getReview();
+    this._panel.title = panelTitle(review);
+    const message: HostToWebviewMessage = review
+      ? { type: 'render', revision: review.revision, title: review.title, html: this._renderBody(review) }
+      : { type: 'empty' };
+    const sequence = ++this._postSequence;
+    this._postedChange = this._change;
+    this._inFlight = review ? review.revision : NO_REVIEW_REVISION;
+    this._panel.webview.postMessage(message).then(
+      (delivered) => {
+        if (!delivered && sequence === this._postSequence) {
+          this._postFailed();
+        }
+      },
+      () => {
+        if (sequence === this._postSequence) {
+          this._postFailed();
+        }
+      },
+    );
+  }
+
+  /** The webview was gone (hidden or reloading): send the latest again when it can take it. */
+  private _postFailed(): void {
+    this._inFlight = undefined;
+    this._postedChange = undefined;
+  }
+
+  private _renderBody(review: PanelReview): string {
+    try {
+      return this._deps.render(review);
+    } catch (error) {
+      const reason = escapeHtml(errorMessage(error));
+      return `<p class="redline-render-error">This review could not be rendered: ${reason}</p>`;
+    }
+  }
+
+  private _post(message: HostToWebviewMessage): void {
+    if (!this._disposed) {
+      this._panel.webview.postMessage(message).then(undefined, () => undefined);
+    }
+  }
+}

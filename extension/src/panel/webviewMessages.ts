@@ -1,0 +1,139 @@
+// The messages between the review panel (extension host) and its webview script: one union per
+// direction, shared by both sides. Each side validates what it receives, because a webview is
+// untrusted and a message event can carry anything.
+
+/** The revision the webview acknowledges after showing the empty state: nothing presented. */
+export const NO_REVIEW_REVISION = 0;
+
+/** Longest `openReference` target or `openExternal` url the host will act on. */
+export const MAX_LINK_LENGTH = 4096;
+
+// ---- host → webview ------------------------------------------------------------------------
+
+/** Replace the panel body with a rendered review. */
+export interface RenderMessage {
+  readonly type: 'render';
+  readonly revision: number;
+  readonly title?: string;
+  /** Sanitized HTML produced by the host's markdown renderer. */
+  readonly html: string;
+}
+
+/** Show the empty state: nothing has been presented yet, or the review was cleared. */
+export interface EmptyMessage {
+  readonly type: 'empty';
+}
+
+/** The review's markdown is on the clipboard. */
+export interface CopiedMessage {
+  readonly type: 'copied';
+}
+
+export interface CopyFailedMessage {
+  readonly type: 'copyFailed';
+  readonly message: string;
+}
+
+export type HostToWebviewMessage = RenderMessage | EmptyMessage | CopiedMessage | CopyFailedMessage;
+
+// ---- webview → host ------------------------------------------------------------------------
+
+/** The webview document has loaded and wants the current review. Sent again after every reload. */
+export interface ReadyMessage {
+  readonly type: 'ready';
+}
+
+/** The webview has painted a render (`revision`) or the empty state (`NO_REVIEW_REVISION`). */
+export interface RenderedMessage {
+  readonly type: 'rendered';
+  readonly revision: number;
+}
+
+/** A `file:line` reference was clicked: `target` is the anchor's raw `data-ref`. */
+export interface OpenReferenceMessage {
+  readonly type: 'openReference';
+  readonly target: string;
+}
+
+/** An http(s) link was clicked: `url` is the anchor's raw `data-external`. */
+export interface OpenExternalMessage {
+  readonly type: 'openExternal';
+  readonly url: string;
+}
+
+/** The Copy button was clicked. */
+export interface CopyMessage {
+  readonly type: 'copy';
+}
+
+export type WebviewToHostMessage =
+  | ReadyMessage
+  | RenderedMessage
+  | OpenReferenceMessage
+  | OpenExternalMessage
+  | CopyMessage;
+
+// ---- validation ----------------------------------------------------------------------------
+
+type Fields = Readonly<Record<string, unknown>>;
+
+function isRecord(value: unknown): value is Fields {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isRevision(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+function isLink(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= MAX_LINK_LENGTH;
+}
+
+/** A message from the webview, or `undefined` when it is not one this protocol defines. */
+export function parseWebviewMessage(value: unknown): WebviewToHostMessage | undefined {
+  if (!isRecord(value)) {
+    return undefined;
+  }
+  switch (value.type) {
+    case 'ready':
+      return { type: 'ready' };
+    case 'copy':
+      return { type: 'copy' };
+    case 'rendered':
+      return isRevision(value.revision) ? { type: 'rendered', revision: value.revision } : undefined;
+    case 'openReference':
+      return isLink(value.target) ? { type: 'openReference', target: value.target } : undefined;
+    case 'openExternal':
+      // Only web links are ever posted; anything else (command:, file:, javascript:) is dropped here.
+      return isLink(value.url) && /^https?:\/\//i.test(value.url)
+        ? { type: 'openExternal', url: value.url }
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** A message from the host, or `undefined` when it is not one this protocol defines. */
+export function parseHostMessage(value: unknown): HostToWebviewMessage | undefined {
+  if (!isRecord(value)) {
+    return undefined;
+  }
+  switch (value.type) {
+    case 'render':
+      if (!isRevision(value.revision) || typeof value.html !== 'string') {
+        return undefined;
+      }
+      if (value.title !== undefined && typeof value.title !== 'string') {
+        return undefined;
+      }
+      return { type: 'render', revision: value.revision, title: value.title, html: value.html };
+    case 'empty':
+      return { type: 'empty' };
+    case 'copied':
+      return { type: 'copied' };
+    case 'copyFailed':
+      return typeof value.message === 'string' ? { type: 'copyFailed', message: value.message } : undefined;
+    default:
+      return undefined;
+  }
+}

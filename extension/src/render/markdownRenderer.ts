@@ -1,0 +1,262 @@
+// Renders an assistant's review markdown to the panel's HTML, turning every file reference into a link
+// and counting which ones resolve. The markdown is untrusted: no raw HTML, and no href but "#".
+
+import MarkdownIt from 'markdown-it';
+import type { BrokenReference, ReferenceReport } from '../../../shared/protocol';
+import { findReferences, formatReference, parseLinkTarget, type FileReference } from '../../../shared/links';
+import type { Resolution } from './referenceResolver';
+
+type Token = MarkdownIt.Token;
+type RendererOptions = Required<MarkdownIt.MarkdownItOptions>;
+
+export interface RenderedReview {
+  html: string;
+  references: ReferenceReport;
+}
+
+export interface Resolver {
+  resolve(ref: FileReference): Resolution;
+}
+
+/** The assistant hears about this many broken references at most; the counts stay exact. */
+export const MAX_BROKEN_LISTED = 200;
+
+/**
+ * What a link turns into. The webview posts `data-ref` / `data-external` back to the host, which
+ * parses it again, so the page never holds a path or URL the browser itself could follow.
+ */
+type LinkMeta =
+  | { kind: 'reference'; raw: string; title: string; broken: boolean }
+  | { kind: 'external'; url: string }
+  | { kind: 'plain' };
+
+interface RenderState {
+  resolver: Resolver;
+  tally: ReferenceTally;
+}
+
+const RENDER_STATE = Symbol('redline.renderState');
+const WHITESPACE = /\s/;
+
+const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
+const { escapeHtml, unescapeAll } = md.utils;
+// Every destination is accepted here so a refused link still shows its text rather than its raw
+// markdown. Safety does not rest on this: `classifyLinks` removes every href from the tokens, and
+// the rules below only ever write `href="#"`.
+md.validateLink = () => true;
+// Only http(s) links are ever shown as links, so linkify need not look for anything else: e-mail
+// addresses, `mailto:`, `ftp:` and `//host` would end up as plain text anyway.
+md.linkify.set({ fuzzyEmail: false }).add('mailto:', null).add('ftp:', null).add('//', null);
+md.core.ruler.push('redline_source_lines', addSourceLines);
+md.core.ruler.push('redline_links', classifyLinks);
+md.renderer.rules.link_open = renderLinkOpen;
+md.renderer.rules.link_close = (tokens, idx) => (linkMeta(tokens[idx]).kind === 'plain' ? '' : '</a>');
+md.renderer.rules.image = renderImage;
+md.renderer.rules.fence = renderFence;
+
+export function renderReview(markdown: string, resolver: Resolver): RenderedReview {
+  const tally = new ReferenceTally();
+  const state: RenderState = { resolver, tally };
+  const html = md.render(markdown, { [RENDER_STATE]: state });
+  return { html, references: tally.report() };
+}
+
+class ReferenceTally {
+  private total = 0;
+  private resolved = 0;
+  private readonly broken: BrokenReference[] = [];
+
+  count(asWritten: () => string, line: number, resolution: Resolution): void {
+    this.total++;
+    if (resolution.status === 'resolved') {
+      this.resolved++;
+    } else if (this.broken.length < MAX_BROKEN_LISTED) {
+      this.broken.push({ reference: asWritten(), line, reason: resolution.reason });
+    }
+  }
+
+  report(): ReferenceReport {
+    return { total: this.total, resolved: this.resolved, broken: this.broken };
+  }
+}
+
+// ---- core rules -----------------------------------------------------------------------------
+
+/** `data-line` (0-based) on every block, as VS Code's preview does, so the panel can scroll to a line. */
+function addSourceLines(state: MarkdownIt.StateCore): void {
+  for (const token of state.tokens) {
+    if (token.map && token.block && token.nesting !== -1 && token.type !== 'inline') {
+      token.attrSet('data-line', String(token.map[0]));
+    }
+  }
+}
+
+/**
+ * Decides what every link becomes, and makes links of the references in prose and inline code.
+ * Runs after linkify and text_join, so text tokens are whole and URLs are already links.
+ */
+function classifyLinks(state: MarkdownIt.StateCore): void {
+  const render = state.env[RENDER_STATE] as RenderState | undefined;
+  if (render === undefined) return;
+  let line = 1;
+  for (const block of state.tokens) {
+    if (block.map) line = block.map[0] + 1;
+    if (block.type === 'inline' && block.children) {
+      block.children = new InlineLinker(line, render, state.Token).run(block.children);
+    }
+  }
+}
+
+/** Rebuilds one inline token's children with links classified and references wrapped in links. */
+class InlineLinker {
+  private readonly output: Token[] = [];
+  /** The links we are inside: text there is already a link's text, so it is not linked again. */
+  private readonly open: LinkMeta[] = [];
+
+  constructor(
+    private line: number,
+    private readonly render: RenderState,
+    private readonly TokenClass: typeof MarkdownIt.Token,
+  ) {}
+
+  run(children: Token[]): Token[] {
+    for (const token of children) {
+      switch (token.type) {
+        case 'softbreak':
+        case 'hardbreak':
+          this.line++;
+          this.output.push(token);
+          break;
+        case 'link_open': {
+          const href = String(token.attrGet('href') ?? '');
+          // The destination's only way into the page is through the meta below.
+          token.attrs = null;
+          const meta = linkTargetMeta(href, this.line, this.render);
+          token.meta = { link: meta };
+          this.open.push(meta);
+          this.output.push(token);
+          break;
+        }
+        case 'link_close':
+          token.meta = { link: this.open.pop() ?? { kind: 'plain' } };
+          this.output.push(token);
+          break;
+        case 'image':
+          token.attrs = null; // never loaded: renderImage shows the alt text only
+          this.output.push(token);
+          break;
+        case 'text':
+          if (this.open.length > 0) this.output.push(token);
+          else this.linkProse(token);
+          break;
+        case 'code_inline': {
+          const meta = this.open.length > 0 ? undefined : inlineCodeMeta(token.content, this.line, this.render);
+          if (meta) this.wrap(meta, token);
+          else this.output.push(token);
+          break;
+        }
+        default:
+          this.output.push(token);
+      }
+    }
+    return this.output;
+  }
+
+  private linkProse(token: Token): void {
+    const content = token.content;
+    const hits = findReferences(content);
+    if (hits.length === 0) {
+      this.output.push(token);
+      return;
+    }
+    let at = 0;
+    for (const hit of hits) {
+      if (hit.start > at) this.output.push(this.text(content.slice(at, hit.start)));
+      this.wrap(referenceMeta(hit.text, hit.reference, this.line, this.render), this.text(hit.text));
+      at = hit.end;
+    }
+    if (at < content.length) this.output.push(this.text(content.slice(at)));
+  }
+
+  private wrap(meta: LinkMeta, inner: Token): void {
+    const linkOpen = new this.TokenClass('link_open', 'a', 1);
+    const linkClose = new this.TokenClass('link_close', 'a', -1);
+    linkOpen.meta = linkClose.meta = { link: meta };
+    this.output.push(linkOpen, inner, linkClose);
+  }
+
+  private text(content: string): Token {
+    const token = new this.TokenClass('text', '', 0);
+    token.content = content;
+    return token;
+  }
+}
+
+function linkTargetMeta(href: string, line: number, render: RenderState): LinkMeta {
+  const target = parseLinkTarget(href);
+  if (target === undefined) return { kind: 'plain' };
+  if (target.kind === 'external') return { kind: 'external', url: target.url };
+  // markdown-it percent-encodes destinations; the report shows the reference as the assistant wrote it.
+  return referenceMeta(href, target, line, render, () => md.normalizeLinkText(href));
+}
+
+/**
+ * Inline code is code first: only a whole span that is a reference with a line, or a path that
+ * exists, becomes a link. Spans with spaces are sentences or commands, not references.
+ */
+function inlineCodeMeta(content: string, line: number, render: RenderState): LinkMeta | undefined {
+  if (WHITESPACE.test(content)) return undefined;
+  const target = parseLinkTarget(content);
+  if (target?.kind !== 'file') return undefined;
+  if (target.line === undefined && render.resolver.resolve(target).status !== 'resolved') return undefined;
+  return referenceMeta(content, target, line, render);
+}
+
+/** `asWritten` is only needed for the report of a broken reference, so it is computed only then. */
+function referenceMeta(
+  raw: string,
+  reference: FileReference,
+  line: number,
+  render: RenderState,
+  asWritten: () => string = () => raw,
+): LinkMeta {
+  const resolution = render.resolver.resolve(reference);
+  render.tally.count(asWritten, line, resolution);
+  if (resolution.status === 'broken') return { kind: 'reference', raw, title: resolution.reason, broken: true };
+  const clamped = resolution.clamped ? ` (the file ends at line ${resolution.lineCount})` : '';
+  return { kind: 'reference', raw, title: `Open ${formatReference(reference)}${clamped}`, broken: false };
+}
+
+// ---- renderer rules -------------------------------------------------------------------------
+
+function linkMeta(token: Token): LinkMeta {
+  return (token.meta?.link as LinkMeta | undefined) ?? { kind: 'plain' };
+}
+
+function renderLinkOpen(tokens: Token[], idx: number): string {
+  const meta = linkMeta(tokens[idx]);
+  switch (meta.kind) {
+    case 'reference': {
+      const className = meta.broken ? 'redline-ref redline-broken' : 'redline-ref';
+      return `<a class="${className}" href="#" data-ref="${escapeHtml(meta.raw)}" title="${escapeHtml(meta.title)}">`;
+    }
+    case 'external':
+      return `<a class="redline-external" href="#" data-external="${escapeHtml(meta.url)}" title="${escapeHtml(meta.url)}">`;
+    case 'plain':
+      return '';
+  }
+}
+
+/** Images would be network requests or local file reads; the panel promises neither, so show the alt text. */
+function renderImage(tokens: Token[], idx: number, options: RendererOptions, env: MarkdownIt.Env | undefined, self: MarkdownIt.Renderer): string {
+  const alt = self.renderInlineAsText(tokens[idx].children ?? [], options, env);
+  return `<span class="redline-image">${escapeHtml(alt || 'image')}</span>`;
+}
+
+/** `data-line` goes on the `<pre>` (the default rule puts attributes on `<code>`); no highlighting. */
+function renderFence(tokens: Token[], idx: number, _options: RendererOptions, _env: unknown, self: MarkdownIt.Renderer): string {
+  const token = tokens[idx];
+  const language = unescapeAll(token.info).trim().split(/\s+/)[0];
+  const languageClass = language ? ` class="language-${escapeHtml(language)}"` : '';
+  return `<pre${self.renderAttrs(token)}><code${languageClass}>${escapeHtml(token.content)}</code></pre>\n`;
+}

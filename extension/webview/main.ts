@@ -1,0 +1,202 @@
+// The review panel's webview script: paints what the host sends, keeps the scroll position
+// across updates and reloads, and turns every link click into a message to the host, so
+// nothing inside the webview ever navigates.
+
+import {
+  NO_REVIEW_REVISION,
+  parseHostMessage,
+  type RenderMessage,
+  type WebviewToHostMessage,
+} from '../src/panel/webviewMessages';
+
+/** What survives a reload of this document (hidden panel, restart via the serializer). */
+interface PersistedState {
+  readonly revision: number;
+  readonly scrollY: number;
+}
+
+interface WebviewApi {
+  postMessage(message: WebviewToHostMessage): void;
+  getState(): unknown;
+  setState(state: PersistedState): void;
+}
+
+declare function acquireVsCodeApi(): WebviewApi;
+
+const vscode = acquireVsCodeApi();
+
+const COPY_LABEL = 'Copy';
+const COPY_TOOLTIP = "Copy the review's markdown to the clipboard";
+const COPY_FEEDBACK_MS = 1500;
+const COPY_FAILED_FEEDBACK_MS = 4000;
+const CLICKED_CLASS = 'redline-clicked';
+const CLICKED_MS = 1200;
+
+function element<T extends HTMLElement>(id: string, type: new () => T): T {
+  const found = document.getElementById(id);
+  if (!(found instanceof type)) {
+    throw new Error(`Redline: the webview document has no #${id}`);
+  }
+  return found;
+}
+
+const titleText = element('title', HTMLElement);
+const revisionText = element('revision', HTMLElement);
+const copyButton = element('copy', HTMLButtonElement);
+const emptyState = element('empty', HTMLElement);
+const reviewBody = element('review', HTMLElement);
+
+function readState(): PersistedState | undefined {
+  const state = vscode.getState();
+  if (typeof state !== 'object' || state === null) {
+    return undefined;
+  }
+  const { revision, scrollY } = state as Partial<Record<keyof PersistedState, unknown>>;
+  return typeof revision === 'number' && typeof scrollY === 'number' ? { revision, scrollY } : undefined;
+}
+
+let shownRevision = NO_REVIEW_REVISION;
+/** Where the previous document of this panel was scrolled; used once, by the first render. */
+let restoredScrollY: number | undefined = readState()?.scrollY;
+
+function saveState(): void {
+  vscode.setState({ revision: shownRevision, scrollY: window.scrollY });
+}
+
+function post(message: WebviewToHostMessage): void {
+  vscode.postMessage(message);
+}
+
+/** Acknowledges once the frame has been painted, which lets the host send the next render. */
+function acknowledge(revision: number): void {
+  requestAnimationFrame(() => setTimeout(() => post({ type: 'rendered', revision }), 0));
+}
+
+function setTitle(text: string): void {
+  titleText.textContent = text;
+  titleText.title = text;
+}
+
+function showReview(message: RenderMessage): void {
+  const scrollX = window.scrollX;
+  const scrollY = restoredScrollY ?? window.scrollY;
+  restoredScrollY = undefined;
+  // Trusted: the host renders with markdown-it (`html: false`) and the CSP blocks inline script.
+  reviewBody.innerHTML = message.html;
+  reviewBody.hidden = false;
+  emptyState.hidden = true;
+  setTitle(message.title || 'Untitled review');
+  revisionText.textContent = `Revision ${message.revision}`;
+  copyButton.disabled = false;
+  window.scrollTo(scrollX, scrollY);
+  shownRevision = message.revision;
+  saveState();
+  acknowledge(message.revision);
+}
+
+function showEmpty(): void {
+  reviewBody.replaceChildren();
+  reviewBody.hidden = true;
+  emptyState.hidden = false;
+  setTitle('No review');
+  revisionText.textContent = '';
+  copyButton.disabled = true;
+  restoredScrollY = undefined;
+  shownRevision = NO_REVIEW_REVISION;
+  saveState();
+  acknowledge(NO_REVIEW_REVISION);
+}
+
+let copyFeedbackTimer: ReturnType<typeof setTimeout> | undefined;
+
+function showCopyResult(label: string, tooltip: string, durationMs: number): void {
+  copyButton.textContent = label;
+  copyButton.title = tooltip;
+  clearTimeout(copyFeedbackTimer);
+  copyFeedbackTimer = setTimeout(() => {
+    copyButton.textContent = COPY_LABEL;
+    copyButton.title = COPY_TOOLTIP;
+  }, durationMs);
+}
+
+let highlighted: { readonly anchor: Element; readonly timer: ReturnType<typeof setTimeout> } | undefined;
+
+/** Briefly marks the clicked reference, so the user sees which one opened. */
+function highlight(anchor: Element): void {
+  if (highlighted) {
+    clearTimeout(highlighted.timer);
+    highlighted.anchor.classList.remove(CLICKED_CLASS);
+  }
+  anchor.classList.add(CLICKED_CLASS);
+  highlighted = { anchor, timer: setTimeout(() => anchor.classList.remove(CLICKED_CLASS), CLICKED_MS) };
+}
+
+function onAnchorClick(event: MouseEvent): void {
+  const anchor = event.target instanceof Element ? event.target.closest('a') : null;
+  if (!anchor) {
+    return;
+  }
+  // Every anchor is `href="#"` or worse; the host decides what a click opens.
+  event.preventDefault();
+  if (event.type !== 'click') {
+    return;
+  }
+  const target = anchor.getAttribute('data-ref');
+  if (target !== null) {
+    highlight(anchor);
+    post({ type: 'openReference', target });
+    return;
+  }
+  const url = anchor.getAttribute('data-external');
+  if (url !== null) {
+    post({ type: 'openExternal', url });
+  }
+}
+
+// Capture phase: seen before anything in the review body could act on the click.
+document.addEventListener('click', onAnchorClick, true);
+document.addEventListener('auxclick', onAnchorClick, true);
+
+copyButton.addEventListener('click', () => post({ type: 'copy' }));
+
+let scrollSaveQueued = false;
+window.addEventListener(
+  'scroll',
+  () => {
+    if (!scrollSaveQueued) {
+      scrollSaveQueued = true;
+      requestAnimationFrame(() => {
+        scrollSaveQueued = false;
+        saveState();
+      });
+    }
+  },
+  { passive: true },
+);
+
+window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const message = parseHostMessage(event.data);
+  if (!message) {
+    return;
+  }
+  switch (message.type) {
+    case 'render':
+      showReview(message);
+      return;
+    case 'empty':
+      showEmpty();
+      return;
+    case 'copied':
+      showCopyResult('Copied', 'The review\u2019s markdown is on the clipboard', COPY_FEEDBACK_MS);
+      return;
+    case 'copyFailed':
+      showCopyResult('Copy failed', message.message, COPY_FAILED_FEEDBACK_MS);
+      return;
+    default: {
+      const unexpected: never = message;
+      return unexpected;
+    }
+  }
+});
+
+post({ type: 'ready' });

@@ -1,0 +1,278 @@
+// The MCP server's end of the bridge. Connects lazily on the first call, tags each request with
+// a UUID, keeps one Map of pending requests, and fails all of them at once when the socket
+// closes; the next call reconnects (with a short backoff), so a window reload heals by itself.
+
+import { randomUUID } from 'crypto';
+import * as net from 'net';
+import { LineDecoder, encodeLine } from '../../shared/framing';
+import {
+  ErrorCode,
+  HelloResult,
+  IPC_PATH_ENV,
+  IPC_TOKEN_ENV,
+  IpcError,
+  PROTOCOL_VERSION,
+  ServerMessage,
+  describeIssues,
+  events,
+  methods,
+  type EventName,
+  type Method,
+  type ParamsOf,
+  type ResultOf,
+} from '../../shared/protocol';
+import type { ZodType } from 'zod';
+
+export interface IpcClientOptions {
+  readonly socketPath: string | undefined;
+  readonly token: string | undefined;
+  /** Overrides every method's own timeout (REDLINE_TIMEOUT_MS). */
+  readonly timeoutMs?: number;
+  readonly clientInfo: { name: string; version: string };
+  /** Delays between connection attempts; a reloading window is back within a second or two. */
+  readonly retryDelaysMs?: readonly number[];
+  readonly log?: (event: string, fields?: Record<string, unknown>) => void;
+}
+
+interface Pending {
+  readonly method: string;
+  readonly resultSchema: ZodType;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: Error) => void;
+  readonly timer: NodeJS.Timeout;
+  /** The connection it went out on, so that a close fails only its own requests. */
+  readonly socket: net.Socket;
+}
+
+type EventListener = (event: EventName, payload: unknown) => void;
+
+const HELLO_TIMEOUT_MS = 5_000;
+
+export class IpcClient {
+  private socket: net.Socket | undefined;
+  private connecting: Promise<net.Socket> | undefined;
+  private readonly pending = new Map<string, Pending>();
+  private readonly eventListeners = new Set<EventListener>();
+  private disposed = false;
+
+  constructor(private readonly options: IpcClientOptions) {}
+
+  /** Sends one request and waits for its reply, its timeout, or the connection's end. */
+  async request<M extends Method>(method: M, params: ParamsOf<M>, signal?: AbortSignal): Promise<ResultOf<M>> {
+    const socket = await this.connect();
+    const timeoutMs = this.options.timeoutMs ?? methods[method].timeoutMs;
+    const id = randomUUID();
+    const reply = this.track(id, method, methods[method].result, timeoutMs, socket);
+    const onAbort = () => this.abandon(id, socket, new IpcError(ErrorCode.Cancelled, `${method} was cancelled.`));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      socket.write(encodeLine({ type: 'request', id, method, params }));
+      return (await reply) as ResultOf<M>;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  onEvent(listener: EventListener): { dispose(): void } {
+    this.eventListeners.add(listener);
+    return { dispose: () => this.eventListeners.delete(listener) };
+  }
+
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.socket?.destroy();
+    this.failAll(new IpcError(ErrorCode.Disconnected, 'The Redline MCP server is shutting down.'));
+  }
+
+  private connect(): Promise<net.Socket> {
+    if (this.disposed) return Promise.reject(new IpcError(ErrorCode.Disconnected, 'The Redline MCP server is shutting down.'));
+    if (this.socket && !this.socket.destroyed) return Promise.resolve(this.socket);
+    this.connecting ??= this.connectWithRetry().finally(() => (this.connecting = undefined));
+    return this.connecting;
+  }
+
+  private async connectWithRetry(): Promise<net.Socket> {
+    const { socketPath, token } = this.options;
+    if (!socketPath || !token) throw notConfigured(!socketPath ? IPC_PATH_ENV : IPC_TOKEN_ENV);
+    const delays = this.options.retryDelaysMs ?? [100, 250, 500, 1000];
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const socket = await openSocket(socketPath);
+        this.attach(socket);
+        await this.hello(socket, token);
+        this.socket = socket;
+        this.options.log?.('connected', { socketPath, attempt });
+        return socket;
+      } catch (error) {
+        const retriable = isRetriable(error);
+        if (!retriable || attempt >= delays.length) throw describeConnectFailure(error, socketPath);
+        await sleep(delays[attempt]);
+      }
+    }
+  }
+
+  private async hello(socket: net.Socket, token: string): Promise<void> {
+    const id = randomUUID();
+    const reply = this.track(id, 'hello', HelloResult, HELLO_TIMEOUT_MS, socket);
+    socket.write(
+      encodeLine({
+        type: 'hello',
+        id,
+        token,
+        protocolVersion: PROTOCOL_VERSION,
+        client: { ...this.options.clientInfo, pid: process.pid },
+      }),
+    );
+    try {
+      await reply;
+    } catch (error) {
+      socket.destroy();
+      if (error instanceof IpcError && error.code === ErrorCode.Unauthorized) {
+        throw new IpcError(
+          ErrorCode.Unauthorized,
+          `VS Code refused the token in ${IPC_TOKEN_ENV}. Open a new terminal in the VS Code window you want, ` +
+            'and start the assistant from there so it gets that window\'s token.',
+        );
+      }
+      throw error;
+    }
+  }
+
+  private attach(socket: net.Socket): void {
+    const decoder = new LineDecoder({
+      onLine: (line) => this.receive(line),
+      onOverflow: () => socket.destroy(new Error('VS Code sent a reply larger than the line limit')),
+    });
+    socket.on('data', (chunk: Buffer) => decoder.push(chunk));
+    socket.on('error', (error) => this.options.log?.('socket-error', { error: error.message }));
+    socket.on('close', () => {
+      if (this.socket === socket) this.socket = undefined;
+      this.failAll(
+        new IpcError(
+          ErrorCode.Disconnected,
+          'The connection to VS Code closed before it replied (was the window reloaded or closed?). ' +
+            'Call the tool again: Redline reconnects by itself.',
+        ),
+        socket,
+      );
+    });
+  }
+
+  private track(id: string, method: string, resultSchema: ZodType, timeoutMs: number, socket: net.Socket): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.abandon(
+          id,
+          socket,
+          new IpcError(ErrorCode.Timeout, `VS Code did not answer ${method} within ${timeoutMs} ms. Is the window busy? Try again.`),
+        );
+      }, timeoutMs);
+      this.pending.set(id, { method, resultSchema, resolve, reject, timer, socket });
+    });
+  }
+
+  /** Gives up on a request: rejects it here and tells the extension to stop working on it. */
+  private abandon(id: string, socket: net.Socket, error: Error): void {
+    const entry = this.take(id);
+    if (!entry) return;
+    entry.reject(error);
+    if (!socket.destroyed) socket.write(encodeLine({ type: 'cancel', id }));
+  }
+
+  private take(id: string): Pending | undefined {
+    const entry = this.pending.get(id);
+    if (!entry) return undefined;
+    this.pending.delete(id);
+    clearTimeout(entry.timer);
+    return entry;
+  }
+
+  private receive(line: string): void {
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      this.options.log?.('malformed-reply', { length: line.length });
+      return;
+    }
+    const parsed = ServerMessage.safeParse(json);
+    if (!parsed.success) {
+      this.options.log?.('invalid-reply', { problem: describeIssues(parsed.error) });
+      return;
+    }
+    const message = parsed.data;
+    if (message.type === 'event') {
+      this.emit(message.event, message.payload);
+      return;
+    }
+    if (message.id === null) {
+      if ('error' in message) this.options.log?.('server-error', { ...message.error });
+      return;
+    }
+    const entry = this.take(message.id);
+    if (!entry) return; // Already timed out or cancelled.
+    if ('error' in message) {
+      entry.reject(new IpcError(message.error.code as ErrorCode, message.error.message));
+      return;
+    }
+    const result = entry.resultSchema.safeParse(message.result);
+    if (result.success) entry.resolve(result.data);
+    else entry.reject(new IpcError(ErrorCode.InvalidMessage, `VS Code sent a malformed ${entry.method} reply: ${describeIssues(result.error)}`));
+  }
+
+  private emit(event: string, payload: unknown): void {
+    if (!Object.prototype.hasOwnProperty.call(events, event)) return;
+    const name = event as EventName;
+    const parsed = events[name].safeParse(payload);
+    if (!parsed.success) return;
+    for (const listener of this.eventListeners) listener(name, parsed.data);
+  }
+
+  private failAll(error: Error, onlySocket?: net.Socket): void {
+    for (const [id, entry] of [...this.pending]) {
+      if (!onlySocket || entry.socket === onlySocket) this.take(id)?.reject(error);
+    }
+  }
+}
+
+function openSocket(socketPath: string): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(socketPath);
+    socket.once('connect', () => {
+      socket.off('error', reject);
+      resolve(socket);
+    });
+    socket.once('error', reject);
+  });
+}
+
+function isRetriable(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  return code === 'ENOENT' || code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EAGAIN';
+}
+
+function describeConnectFailure(error: unknown, socketPath: string): Error {
+  if (error instanceof IpcError) return error;
+  const code = (error as NodeJS.ErrnoException)?.code;
+  const reason = code === 'ENOENT' ? 'no VS Code window is listening there' : (error as Error)?.message ?? String(error);
+  return new IpcError(
+    ErrorCode.Unreachable,
+    `Cannot reach VS Code at ${socketPath} (${reason}). Is the window that started this assistant still open? ` +
+      'Start the assistant from a terminal of an open VS Code window with Redline installed.',
+  );
+}
+
+function notConfigured(missing: string): IpcError {
+  return new IpcError(
+    ErrorCode.NotConfigured,
+    `Redline is not connected to a VS Code window: ${missing} is not set. Run your assistant in an integrated ` +
+      `terminal of a VS Code window that has the Redline extension installed, or set ${IPC_PATH_ENV} and ` +
+      `${IPC_TOKEN_ENV} (run "Redline: Show Connection Info" in VS Code to see them).`,
+  );
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

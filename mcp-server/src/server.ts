@@ -1,0 +1,25 @@
+// Builds the Redline MCP server with its tools; transport and process lifetime live in index.ts.
+
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { REDLINE_VERSION } from '../../shared/version';
+import { registerGetReviewTool } from './tools/getReview';
+import { registerGetSelectionTool } from './tools/getSelection';
+import { registerOpenLocationTool } from './tools/openLocation';
+import { registerPresentReviewTool } from './tools/presentReview';
+import type { ToolContext } from './tools/toolContext';
+
+export function createServer(context: ToolContext): McpServer {
+  const server = new McpServer(
+    { name: 'redline', version: REDLINE_VERSION },
+    {
+      instructions:
+        'Redline shows your reviews in the user\'s VS Code, with every file:line reference a clickable link. ' +
+        'Present reviews with present-review rather than long chat messages; read what the user selected with get-selection.',
+    },
+  );
+  registerPresentReviewTool(server, context);
+  registerGetSelectionTool(server, context);
+  registerOpenLocationTool(server, context);
+  registerGetReviewTool(server, context);
+  return server;
+}

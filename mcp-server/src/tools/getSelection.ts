@@ -1,0 +1,33 @@
+// get-selection: what the user is looking at — the active editor's file and selections.
+
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { GetSelectionResult } from '../../../shared/protocol';
+import type { ToolContext } from './toolContext';
+import { toolResult } from './toolResult';
+
+export function registerGetSelectionTool(server: McpServer, context: ToolContext): void {
+  server.registerTool(
+    'get-selection',
+    {
+      title: 'Get the user\'s selection in VS Code',
+      description:
+        'Get the file open in the user\'s active VS Code editor and the text they have selected, with 1-based line and column ranges. ' +
+        'Use it when the user says "this", "here" or "the selected code", or asks about what they are looking at.',
+      inputSchema: {},
+      outputSchema: GetSelectionResult,
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    (_args, extra) => toolResult(() => context.bridge.request('get-selection', {}, extra.signal), describeSelection),
+  );
+}
+
+function describeSelection({ editor }: GetSelectionResult): string {
+  if (!editor) return 'No editor is open in VS Code, so nothing is selected. Ask the user to open the file they mean.';
+  const name = editor.relativePath ?? editor.path;
+  const header = `${name} (${editor.languageId}${editor.isDirty ? ', unsaved changes' : ''})`;
+  const parts = editor.selections.map((selection) => {
+    const range = `${selection.start.line}:${selection.start.column}-${selection.end.line}:${selection.end.column}`;
+    return selection.isEmpty ? `Cursor at ${selection.start.line}:${selection.start.column}` : `Selected ${range}:\n${selection.text}`;
+  });
+  return [header, ...parts].join('\n');
+}

@@ -1,0 +1,32 @@
+// open-location: opens a file in VS Code at a line or range and selects it, to point the user at code.
+
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { OpenLocationResult } from '../../../shared/protocol';
+import type { ToolContext } from './toolContext';
+import { toolResult } from './toolResult';
+
+export function registerOpenLocationTool(server: McpServer, context: ToolContext): void {
+  server.registerTool(
+    'open-location',
+    {
+      title: 'Open a location in VS Code',
+      description:
+        'Open a file in the user\'s VS Code editor and select a line or range, to show them the code you are talking about. ' +
+        'Pass a reference such as src/auth.ts:42, src/auth.ts:40-55, src/auth.ts#L40-L55 or an absolute path; ' +
+        'relative paths resolve against your working directory, then the workspace folders.',
+      inputSchema: {
+        reference: z.string().min(1).max(4096).describe('path:line, path:line:column, path:start-end, path#L10-L20, or a file:// URI'),
+      },
+      outputSchema: OpenLocationResult,
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    (args, extra) =>
+      toolResult(
+        () => context.bridge.request('open-location', { reference: args.reference, cwd: context.cwd }, extra.signal),
+        (result) =>
+          `Opened ${result.path} at ${result.start.line}:${result.start.column}-${result.end.line}:${result.end.column}.` +
+          (result.clampedFrom ? ` Line ${result.clampedFrom} is past the end of the file, so the last line was selected.` : ''),
+      ),
+  );
+}

@@ -1,0 +1,61 @@
+// present-review: shows a markdown review in the VS Code panel and reports which references
+// resolved, so the assistant can fix the ones that point nowhere.
+
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { MAX_REVIEW_BYTES, PresentReviewResult, ReviewMode } from '../../../shared/protocol';
+import type { ToolContext } from './toolContext';
+import { toolResult } from './toolResult';
+
+export const presentReviewInput = {
+  content: z
+    .string()
+    .min(1)
+    .max(MAX_REVIEW_BYTES)
+    .describe('The review as markdown (up to 10 MiB). Write code references as path:line, path:start-end or path#L10-L20.'),
+  mode: ReviewMode.default('replace').describe(
+    '"replace" (default) shows a new review; "append" adds to the end of the current one; "update-section" replaces the body under one heading.',
+  ),
+  section: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('For mode "update-section": the heading text whose body to replace. A missing heading is added as "## section".'),
+  title: z.string().max(500).optional().describe('A short title for the panel, e.g. "Review of the auth refactor".'),
+};
+
+export function registerPresentReviewTool(server: McpServer, context: ToolContext): void {
+  server.registerTool(
+    'present-review',
+    {
+      title: 'Present review in VS Code',
+      description:
+        'Show a code review, explanation or walkthrough to the user in a rendered VS Code panel beside their code. ' +
+        'Use it instead of printing a long review in the chat. Every file reference becomes a link that opens the file at that line: ' +
+        'write them as path:line (src/auth.ts:42), path:start-end (src/auth.ts:40-55) or path#L40-L55, relative to your working ' +
+        'directory or the workspace, or absolute. The result lists references that point at missing files or lines past the end; ' +
+        'fix those and present again. Use mode "append" to add findings as you go, and "update-section" to revise one section.',
+      inputSchema: presentReviewInput,
+      outputSchema: PresentReviewResult,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    (args, extra) =>
+      toolResult(
+        () => context.bridge.request('present-review', { ...args, cwd: context.cwd }, extra.signal),
+        describePresented,
+      ),
+  );
+}
+
+function describePresented(result: PresentReviewResult): string {
+  const { references } = result;
+  const lines = [
+    `Shown in VS Code as revision ${result.revision} with ${result.sections.length} section(s).`,
+    `References: ${references.resolved} of ${references.total} resolved.`,
+  ];
+  if (references.broken.length > 0) {
+    lines.push('These references point at nothing; fix them and present again:');
+    for (const broken of references.broken) lines.push(`- ${broken.reference} (line ${broken.line} of what you sent): ${broken.reason}`);
+  }
+  return lines.join('\n');
+}

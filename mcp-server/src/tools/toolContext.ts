@@ -1,0 +1,9 @@
+// What every tool is given: the bridge to VS Code, and the directory the assistant runs in.
+
+import type { IpcClient } from '../ipcClient';
+
+export interface ToolContext {
+  readonly bridge: Pick<IpcClient, 'request'>;
+  /** Sent along so that relative references resolve where the assistant runs. */
+  readonly cwd: string;
+}

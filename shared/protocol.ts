@@ -1,0 +1,232 @@
+// The IPC contract between the extension (server) and the MCP server (client): env var names,
+// wire messages, the method table with each method's params and result schemas, and error codes.
+// Both sides validate every message they receive against these schemas.
+
+import { z } from 'zod';
+
+export const IPC_PATH_ENV = 'REDLINE_IPC_PATH';
+export const IPC_TOKEN_ENV = 'REDLINE_IPC_TOKEN';
+export const TIMEOUT_ENV = 'REDLINE_TIMEOUT_MS';
+
+export const PROTOCOL_VERSION = 1;
+export const MAX_REVIEW_BYTES = 10 * 1024 * 1024;
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidMessage: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  Internal: -32603,
+  Unauthorized: 4001,
+  LineTooLong: 4002,
+  Cancelled: 4003,
+  Timeout: 4004,
+  Disconnected: 4005,
+  NotConfigured: 4006,
+  Unreachable: 4007,
+  NotFound: 4008,
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** An error that crosses the socket: it has a code the other side can act on. */
+export class IpcError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'IpcError';
+  }
+}
+
+// ---- payloads -------------------------------------------------------------------------------
+
+const utf8Bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+
+export const ReviewMode = z.enum(['replace', 'update-section', 'append']);
+export type ReviewMode = z.infer<typeof ReviewMode>;
+
+export const Section = z.object({
+  level: z.number().int().min(1).max(6),
+  title: z.string(),
+  /** 1-based line of the heading in the review's markdown. */
+  line: z.number().int().min(1),
+});
+export type Section = z.infer<typeof Section>;
+
+export const BrokenReference = z.object({
+  /** The reference as written in the review. */
+  reference: z.string(),
+  /** 1-based line of the review where it appears. */
+  line: z.number().int().min(1),
+  reason: z.string(),
+});
+export type BrokenReference = z.infer<typeof BrokenReference>;
+
+export const ReferenceReport = z.object({
+  total: z.number().int().min(0),
+  resolved: z.number().int().min(0),
+  broken: z.array(BrokenReference),
+});
+export type ReferenceReport = z.infer<typeof ReferenceReport>;
+
+export const PresentReviewParams = z
+  .object({
+    content: z.string().refine((text) => utf8Bytes(text) <= MAX_REVIEW_BYTES, {
+      message: `content is larger than ${MAX_REVIEW_BYTES / 1024 / 1024} MiB`,
+    }),
+    mode: ReviewMode.default('replace'),
+    section: z.string().min(1).optional(),
+    title: z.string().max(500).optional(),
+    /** Where the assistant runs: relative references resolve here first. */
+    cwd: z.string().optional(),
+  })
+  .refine((p) => p.mode !== 'update-section' || (p.section !== undefined && p.section.trim() !== ''), {
+    message: 'mode "update-section" needs "section": the heading text whose body to replace',
+    path: ['section'],
+  });
+export type PresentReviewParams = z.input<typeof PresentReviewParams>;
+
+export const PresentReviewResult = z.object({
+  revision: z.number().int().min(1),
+  title: z.string().optional(),
+  sections: z.array(Section),
+  references: ReferenceReport,
+});
+export type PresentReviewResult = z.infer<typeof PresentReviewResult>;
+
+export const Position = z.object({ line: z.number().int().min(1), column: z.number().int().min(1) });
+
+export const SelectionInfo = z.object({
+  start: Position,
+  end: Position,
+  isEmpty: z.boolean(),
+  text: z.string(),
+});
+
+export const GetSelectionResult = z.object({
+  editor: z
+    .object({
+      path: z.string(),
+      /** Relative to its workspace folder, or null when the file is outside every folder. */
+      relativePath: z.string().nullable(),
+      workspaceFolder: z.string().nullable(),
+      languageId: z.string(),
+      isDirty: z.boolean(),
+      isUntitled: z.boolean(),
+      lineCount: z.number().int().min(0),
+      selections: z.array(SelectionInfo),
+    })
+    .nullable(),
+});
+export type GetSelectionResult = z.infer<typeof GetSelectionResult>;
+
+export const OpenLocationParams = z.object({
+  reference: z.string().min(1).max(4096),
+  cwd: z.string().optional(),
+});
+export type OpenLocationParams = z.infer<typeof OpenLocationParams>;
+
+export const OpenLocationResult = z.object({
+  path: z.string(),
+  start: Position,
+  end: Position,
+  /** Set when the requested line was past the end of the file and was moved to the last line. */
+  clampedFrom: z.number().int().optional(),
+});
+export type OpenLocationResult = z.infer<typeof OpenLocationResult>;
+
+export const GetReviewResult = z.object({
+  /** 0 when nothing has been presented in this window yet. */
+  revision: z.number().int().min(0),
+  title: z.string().optional(),
+  markdown: z.string(),
+  sections: z.array(Section),
+  updatedAt: z.string().optional(),
+});
+export type GetReviewResult = z.infer<typeof GetReviewResult>;
+
+const NoParams = z.object({}).strict();
+
+/**
+ * Every request the MCP server can make. A handler table typed over this record makes a
+ * missing handler a compile error; the timeout is how long the client waits for a reply.
+ */
+export const methods = {
+  'present-review': { params: PresentReviewParams, result: PresentReviewResult, timeoutMs: 30_000 },
+  'get-selection': { params: NoParams, result: GetSelectionResult, timeoutMs: DEFAULT_TIMEOUT_MS },
+  'open-location': { params: OpenLocationParams, result: OpenLocationResult, timeoutMs: DEFAULT_TIMEOUT_MS },
+  'get-review': { params: NoParams, result: GetReviewResult, timeoutMs: DEFAULT_TIMEOUT_MS },
+} as const;
+export type Method = keyof typeof methods;
+export type ParamsOf<M extends Method> = z.input<(typeof methods)[M]['params']>;
+export type ValidParamsOf<M extends Method> = z.output<(typeof methods)[M]['params']>;
+export type ResultOf<M extends Method> = z.infer<(typeof methods)[M]['result']>;
+export const methodNames = Object.keys(methods) as Method[];
+
+/** Events the extension pushes to every connected MCP server. */
+export const events = {
+  'review-changed': z.object({ revision: z.number().int().min(0) }),
+} as const;
+export type EventName = keyof typeof events;
+export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;
+
+// ---- wire messages --------------------------------------------------------------------------
+
+const Id = z.string().min(1).max(64);
+
+export const HelloMessage = z.object({
+  type: z.literal('hello'),
+  id: Id,
+  token: z.string().max(256),
+  protocolVersion: z.number().int(),
+  client: z.object({ name: z.string().max(200), version: z.string().max(50), pid: z.number().int() }),
+});
+export type HelloMessage = z.infer<typeof HelloMessage>;
+
+export const HelloResult = z.object({
+  protocolVersion: z.number().int(),
+  server: z.object({ name: z.string(), version: z.string(), pid: z.number().int() }),
+});
+export type HelloResult = z.infer<typeof HelloResult>;
+
+export const RequestMessage = z.object({
+  type: z.literal('request'),
+  id: Id,
+  method: z.string().max(100),
+  params: z.unknown(),
+});
+export type RequestMessage = z.infer<typeof RequestMessage>;
+
+export const CancelMessage = z.object({ type: z.literal('cancel'), id: Id });
+export type CancelMessage = z.infer<typeof CancelMessage>;
+
+export const ClientMessage = z.discriminatedUnion('type', [HelloMessage, RequestMessage, CancelMessage]);
+export type ClientMessage = z.infer<typeof ClientMessage>;
+
+export const WireError = z.object({ code: z.number().int(), message: z.string() });
+
+export const ResponseMessage = z.union([
+  z.object({ type: z.literal('response'), id: Id, result: z.unknown() }).strict(),
+  z.object({ type: z.literal('response'), id: Id.nullable(), error: WireError }).strict(),
+]);
+export type ResponseMessage = z.infer<typeof ResponseMessage>;
+
+export const EventMessage = z.object({ type: z.literal('event'), event: z.string(), payload: z.unknown() });
+export type EventMessage = z.infer<typeof EventMessage>;
+
+export const ServerMessage = z.union([ResponseMessage, EventMessage]);
+export type ServerMessage = z.infer<typeof ServerMessage>;
+
+export function isMethod(name: string): name is Method {
+  return Object.prototype.hasOwnProperty.call(methods, name);
+}
+
+/** The first problem zod found, as one readable sentence for an error reply. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .join('; ');
+}

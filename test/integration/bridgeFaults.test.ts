@@ -1,0 +1,226 @@
+// The bridge when things go wrong: bad tokens, garbage, oversized lines, restarts, hangs.
+
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as net from 'net';
+import { ErrorCode } from '../../shared/protocol';
+import { IpcServer } from '../../extension/src/ipc/ipcServer';
+import { assertBuilt, connectMcp, hostEnv, RawClient, startHost, type Host } from './harness';
+
+type Reply = { type: string; id: string | null; result?: any; error?: { code: number; message: string } };
+const byId = (id: string) => (reply: unknown) => (reply as Reply).id === id;
+
+describe('bridge faults', () => {
+  let host: Host;
+  beforeEach(async () => {
+    assertBuilt();
+    host = await startHost({ maxLineBytes: 1024 * 1024 });
+  });
+  afterEach(async () => host?.stop());
+
+  it('refuses a wrong token and closes the connection', async () => {
+    const raw = await RawClient.connect(host.socketPath);
+    const reply = (await raw.hello('0'.repeat(32))) as Reply;
+    expect(reply.error?.code).toBe(ErrorCode.Unauthorized);
+    await raw.waitForClose();
+  });
+
+  it('refuses a request sent before hello, and a second hello', async () => {
+    const early = await RawClient.connect(host.socketPath);
+    early.send({ type: 'request', id: 'r1', method: 'get-review', params: {} });
+    expect(((await early.waitFor(byId('r1'))) as Reply).error?.code).toBe(ErrorCode.Unauthorized);
+    await early.waitForClose();
+
+    const twice = await RawClient.connect(host.socketPath);
+    await twice.hello(host.token);
+    const again = (await twice.hello(host.token, 'hello-2')) as Reply;
+    expect(again.error?.code).toBe(ErrorCode.InvalidMessage);
+    twice.destroy();
+  });
+
+  it('the MCP server reports a wrong token as a tool error that says what to do', async () => {
+    const mcp = await connectMcp(hostEnv(host, { REDLINE_IPC_TOKEN: 'f'.repeat(32) }));
+    try {
+      const result = (await mcp.client.callTool({ name: 'get-review', arguments: {} })) as { isError?: boolean; content: Array<{ text: string }> };
+      expect(result.isError).toBe(true);
+      expect(result.content[0].text).toMatch(/refused the token in REDLINE_IPC_TOKEN/);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('answers 1,000 garbage lines with errors and then serves a valid request', async () => {
+    const raw = await RawClient.connect(host.socketPath);
+    await raw.hello(host.token);
+    const garbage = [
+      'not json',
+      '{"type":"request"',
+      '[]',
+      '42',
+      '{"type":"request","id":"g","method":"present-review","params":{"content":7}}',
+      '{"type":"request","id":"h","method":"no-such-method","params":{}}',
+      '{"type":"launch-missiles","id":"i"}',
+      '\u0000\u0001\u0002',
+    ];
+    for (let i = 0; i < 1000; i++) raw.sendRaw(garbage[i % garbage.length] + '\n');
+    raw.send({ type: 'request', id: 'valid', method: 'present-review', params: { content: '# Still here' } });
+    const reply = (await raw.waitFor(byId('valid'))) as Reply;
+    expect(reply.result.revision).toBeGreaterThan(0);
+    const errors = raw.replies.filter((r) => (r as Reply).error);
+    expect(errors).toHaveLength(1000);
+    expect(errors.some((e) => (e as Reply).error!.code === ErrorCode.MethodNotFound)).toBe(true);
+    expect(errors.some((e) => (e as Reply).error!.code === ErrorCode.InvalidParams)).toBe(true);
+    expect(errors.some((e) => (e as Reply).error!.code === ErrorCode.ParseError)).toBe(true);
+    expect(host.store.current?.markdown).toBe('# Still here');
+    raw.destroy();
+  });
+
+  it('closes a connection that sends an oversized line and keeps serving the others', async () => {
+    const bystander = await RawClient.connect(host.socketPath);
+    await bystander.hello(host.token);
+    const offender = await RawClient.connect(host.socketPath);
+    await offender.hello(host.token);
+    offender.sendRaw('x'.repeat(1024 * 1024 + 10));
+    const error = (await offender.waitFor((r) => (r as Reply).error?.code === ErrorCode.LineTooLong)) as Reply;
+    expect(error.error?.message).toMatch(/larger than/);
+    await offender.waitForClose();
+    bystander.send({ type: 'request', id: 'after', method: 'get-review', params: {} });
+    expect(((await bystander.waitFor(byId('after'))) as Reply).result).toBeDefined();
+    bystander.destroy();
+  });
+
+  it('a restarted server serves the next call (the client reconnects by itself)', async () => {
+    const mcp = await connectMcp(hostEnv(host), host.workspace);
+    try {
+      const first = await mcp.client.callTool({ name: 'present-review', arguments: { content: '# Before' } });
+      expect(first.isError).toBeFalsy();
+      await host.restart();
+      const second = await mcp.client.callTool({ name: 'present-review', arguments: { content: '# After', mode: 'append' } });
+      expect(second.isError).toBeFalsy();
+      expect(host.store.current?.markdown).toBe('# Before\n\n# After');
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('heals when the server comes back during the reconnect backoff', async () => {
+    const mcp = await connectMcp(hostEnv(host), host.workspace);
+    try {
+      await mcp.client.callTool({ name: 'get-review', arguments: {} });
+      await host.server.dispose();
+      setTimeout(() => void host.restart(), 300);
+      const result = await mcp.client.callTool({ name: 'get-review', arguments: {} });
+      expect(result.isError).toBeFalsy();
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('fails a pending call at once when the server goes away, instead of waiting for the timeout', async () => {
+    host.editor.hang = new Promise<never>(() => undefined);
+    const mcp = await connectMcp(hostEnv(host), host.workspace);
+    try {
+      await mcp.client.callTool({ name: 'get-review', arguments: {} });
+      const pending = mcp.client.callTool({ name: 'get-selection', arguments: {} });
+      await new Promise((r) => setTimeout(r, 200));
+      const killedAt = Date.now();
+      await host.server.dispose();
+      const result = (await pending) as { isError?: boolean; content: Array<{ text: string }> };
+      const latency = Date.now() - killedAt;
+      expect(result.isError).toBe(true);
+      expect(result.content[0].text).toMatch(/connection to VS Code closed/);
+      expect(latency).toBeLessThan(2000);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('times out a call that VS Code never answers, per REDLINE_TIMEOUT_MS', async () => {
+    host.editor.hang = new Promise<never>(() => undefined);
+    const mcp = await connectMcp(hostEnv(host, { REDLINE_TIMEOUT_MS: '300' }), host.workspace);
+    try {
+      const started = Date.now();
+      const result = (await mcp.client.callTool({ name: 'get-selection', arguments: {} })) as { isError?: boolean; content: Array<{ text: string }> };
+      expect(result.isError).toBe(true);
+      expect(result.content[0].text).toMatch(/did not answer get-selection within 300 ms/);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('frees a connection when its MCP server is killed mid-request', async () => {
+    host.editor.hang = new Promise<never>(() => undefined);
+    const mcp = await connectMcp(hostEnv(host), host.workspace);
+    void mcp.client.callTool({ name: 'get-selection', arguments: {} }).catch(() => undefined);
+    await waitUntil(() => host.server.connectionCount === 1);
+    await mcp.close();
+    await waitUntil(() => host.server.connectionCount === 0);
+    expect(host.server.connectionCount).toBe(0);
+  });
+
+  it('answers a request cancelled while queued with a cancelled error, and never runs it', async () => {
+    let release!: () => void;
+    host.editor.hang = new Promise<void>((resolve) => (release = resolve));
+    const raw = await RawClient.connect(host.socketPath);
+    await raw.hello(host.token);
+    raw.send({ type: 'request', id: 'slow', method: 'get-selection', params: {} });
+    raw.send({ type: 'request', id: 'queued', method: 'present-review', params: { content: '# must not appear' } });
+    raw.send({ type: 'cancel', id: 'queued' });
+    await new Promise((r) => setTimeout(r, 50));
+    release();
+    expect(((await raw.waitFor(byId('slow'))) as Reply).result).toEqual({ editor: null });
+    expect(((await raw.waitFor(byId('queued'))) as Reply).error?.code).toBe(ErrorCode.Cancelled);
+    expect(host.store.current).toBeUndefined();
+    raw.destroy();
+  });
+});
+
+describe('socket files', () => {
+  it('replaces a stale socket file from a dead process, and leaves a live one alone', async () => {
+    const host = await startHost();
+    try {
+      await host.server.dispose();
+      // A socket file left behind by a process that died without cleaning up.
+      leaveStaleSocket(host.socketPath);
+      expect(fs.existsSync(host.socketPath)).toBe(true);
+      const staleIdentity = fs.statSync(host.socketPath, { bigint: true }).ctimeNs;
+      const fresh = await host.restart();
+      expect(fs.statSync(host.socketPath, { bigint: true }).ctimeNs).not.toBe(staleIdentity);
+      await expect(
+        IpcServer.start({ socketPath: host.socketPath, token: 't', handlers: {} as never, serverInfo: { name: 'x', version: '1', pid: 1 } }),
+      ).rejects.toThrow(/Another live Redline host/);
+      const raw = await RawClient.connect(host.socketPath);
+      expect(((await raw.hello(host.token)) as Reply).result).toBeDefined();
+      raw.destroy();
+      expect(fresh).toBe(host.server);
+    } finally {
+      await host.stop();
+    }
+  });
+
+  it('creates the socket with mode 0600 and removes it on dispose', async () => {
+    const host = await startHost();
+    try {
+      expect(fs.statSync(host.socketPath).mode & 0o777).toBe(0o600);
+      await host.server.dispose();
+      expect(fs.existsSync(host.socketPath)).toBe(false);
+    } finally {
+      await host.stop();
+    }
+  });
+});
+
+/** Binds a socket in a child process that is then killed, so its file stays behind. */
+function leaveStaleSocket(socketPath: string): void {
+  const script = `require('net').createServer().listen(${JSON.stringify(socketPath)}, () => process.kill(process.pid, 'SIGKILL'))`;
+  spawnSync(process.execPath, ['-e', script], { timeout: 10_000 });
+}
+
+async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -1,0 +1,97 @@
+// The bridge under load and with large messages: nothing lost, duplicated or reordered.
+
+import { assertBuilt, connectMcp, hostEnv, startHost, type Host } from './harness';
+
+describe('bridge under load', () => {
+  let host: Host;
+  beforeAll(async () => {
+    assertBuilt();
+    host = await startHost();
+  });
+  afterAll(async () => host?.stop());
+
+  it('1,000 concurrent appends from one client end with exactly 1,000 sections', async () => {
+    const mcp = await connectMcp(hostEnv(host), host.workspace);
+    try {
+      await mcp.client.callTool({ name: 'present-review', arguments: { content: '', mode: 'replace' } }).catch(() => undefined);
+      host.store.clear();
+      const started = Date.now();
+      const results = await Promise.all(
+        Array.from({ length: 1000 }, (_, i) =>
+          mcp.client.callTool({ name: 'present-review', arguments: { content: `## Finding ${i}\n\nbody ${i}`, mode: 'append' } }),
+        ),
+      );
+      const elapsed = Date.now() - started;
+      expect(results.filter((r) => r.isError)).toEqual([]);
+      const titles = host.store.current!.sections.map((s) => s.title);
+      expect(titles).toHaveLength(1000);
+      expect(new Set(titles).size).toBe(1000);
+      // Each call's reply carries its own revision: all distinct.
+      expect(new Set(results.map((r) => (r.structuredContent as { revision: number }).revision)).size).toBe(1000);
+      process.stdout.write(`1,000 concurrent appends, one client: ${elapsed} ms\n`);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('1,000 concurrent appends from 4 clients end with exactly 1,000 intact sections', async () => {
+    host.store.clear();
+    const clients = await Promise.all(Array.from({ length: 4 }, () => connectMcp(hostEnv(host), host.workspace)));
+    try {
+      await Promise.all(
+        clients.flatMap((mcp, c) =>
+          Array.from({ length: 250 }, (_, i) =>
+            mcp.client.callTool({
+              name: 'present-review',
+              arguments: { content: `## C${c}-${i}\n\nline one of ${c}-${i}\nline two of ${c}-${i}`, mode: 'append' },
+            }),
+          ),
+        ),
+      );
+      const review = host.store.current!;
+      expect(review.sections).toHaveLength(1000);
+      for (let c = 0; c < 4; c++) {
+        for (let i = 0; i < 250; i++) {
+          expect(review.markdown).toContain(`## C${c}-${i}\n\nline one of ${c}-${i}\nline two of ${c}-${i}`);
+        }
+      }
+      // Within one client, arrival order is kept.
+      const order = review.sections.map((s) => s.title).filter((t) => t.startsWith('C0-'));
+      expect(order).toEqual(Array.from({ length: 250 }, (_, i) => `C0-${i}`));
+    } finally {
+      await Promise.all(clients.map((c) => c.close()));
+    }
+  });
+
+  it('delivers a 10 MiB review intact', async () => {
+    const mcp = await connectMcp(hostEnv(host), host.workspace);
+    try {
+      const paragraph = 'The handler at src/example.ts:42 retries forever; see `src/example.ts:10-12` and the notes below.\n\n';
+      let content = '# Large review\n\n';
+      while (content.length + paragraph.length < 10 * 1024 * 1024 - 64) content += paragraph;
+      const started = Date.now();
+      const result = await mcp.client.callTool({ name: 'present-review', arguments: { content } }, undefined, { timeout: 120_000 });
+      const elapsed = Date.now() - started;
+      expect(result.isError).toBeFalsy();
+      expect(host.store.current!.markdown).toBe(content);
+      const back = await mcp.client.callTool({ name: 'get-review', arguments: {} }, undefined, { timeout: 120_000 });
+      expect((back.structuredContent as { markdown: string }).markdown.length).toBe(content.length);
+      process.stdout.write(`10 MiB review delivered and rendered in ${elapsed} ms\n`);
+    } finally {
+      await mcp.close();
+    }
+  }, 120_000);
+
+  it('refuses a review over 10 MiB with a clear error and keeps the current one', async () => {
+    const before = host.store.current;
+    const mcp = await connectMcp(hostEnv(host), host.workspace);
+    try {
+      const result = await mcp.client.callTool({ name: 'present-review', arguments: { content: 'x'.repeat(10 * 1024 * 1024 + 1) } });
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).toMatch(/10485760|10 MiB|too_big|at most/i);
+      expect(host.store.current).toBe(before);
+    } finally {
+      await mcp.close();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,198 @@
+// Shared set-up for the integration tests: the extension's real IpcServer and ReviewStore on a
+// real socket, a stand-in for the editor side, and the real built MCP server over stdio.
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import * as fs from 'fs';
+import * as net from 'net';
+import * as os from 'os';
+import * as path from 'path';
+import { LineDecoder, encodeLine } from '../../shared/framing';
+import { ErrorCode, IpcError, type GetSelectionResult, type OpenLocationResult } from '../../shared/protocol';
+import { createRequestHandlers, type EditorSide } from '../../extension/src/bridge/requestHandlers';
+import { IpcServer } from '../../extension/src/ipc/ipcServer';
+import { createToken } from '../../extension/src/ipc/token';
+import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
+import { ReviewStore } from '../../extension/src/review/reviewStore';
+
+export const MCP_SERVER = path.resolve(__dirname, '../../dist/mcp-server.js');
+
+export function assertBuilt(): void {
+  if (!fs.existsSync(MCP_SERVER)) throw new Error(`${MCP_SERVER} is missing: run "npm run build" first.`);
+}
+
+/** A stand-in for the VS Code side: answers like the real one, records what it was asked. */
+export class FakeEditor implements EditorSide {
+  selection: GetSelectionResult = { editor: null };
+  readonly opened: Array<{ reference: string; cwd: string | undefined }> = [];
+  /** When set, getSelection waits for this promise (to test timeouts and disconnects). */
+  hang: Promise<unknown> | undefined;
+
+  async getSelection(): Promise<GetSelectionResult> {
+    if (this.hang) await this.hang;
+    return this.selection;
+  }
+
+  async openLocation(reference: string, cwd: string | undefined): Promise<OpenLocationResult> {
+    this.opened.push({ reference, cwd });
+    if (reference.includes('missing')) throw new IpcError(ErrorCode.NotFound, `Cannot open ${reference}: no such file`);
+    return { path: path.join(cwd ?? '/', 'src/example.ts'), start: { line: 42, column: 1 }, end: { line: 42, column: 20 } };
+  }
+}
+
+export interface Host {
+  readonly server: IpcServer;
+  readonly store: ReviewStore;
+  readonly editor: FakeEditor;
+  readonly socketPath: string;
+  readonly token: string;
+  readonly workspace: string;
+  restart(): Promise<IpcServer>;
+  stop(): Promise<void>;
+}
+
+/** A temp workspace with src/example.ts (60 lines), and a host serving it. */
+export async function startHost(options: { maxLineBytes?: number } = {}): Promise<Host> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-'));
+  const workspace = path.join(root, 'ws');
+  fs.mkdirSync(path.join(workspace, 'src'), { recursive: true });
+  const lines = Array.from({ length: 60 }, (_, i) => `export const line${i + 1} = ${i + 1};`);
+  fs.writeFileSync(path.join(workspace, 'src/example.ts'), lines.join('\n') + '\n');
+  const socketPath = path.join(root, 's.sock');
+  const token = createToken();
+  const store = new ReviewStore(undefined, { historySize: 5 });
+  const editor = new FakeEditor();
+  const handlers = createRequestHandlers(store, new ReviewRenderer(() => [workspace]), editor);
+  const start = () =>
+    IpcServer.start({ socketPath, token, handlers, maxLineBytes: options.maxLineBytes, serverInfo: { name: 'redline', version: 'test', pid: process.pid } });
+  let server = await start();
+  return {
+    get server() {
+      return server;
+    },
+    store,
+    editor,
+    socketPath,
+    token,
+    workspace,
+    async restart() {
+      await server.dispose();
+      server = await start();
+      return server;
+    },
+    async stop() {
+      await server.dispose();
+      fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The built MCP server, started over stdio by an SDK client, the way an assistant starts it. */
+export async function connectMcp(env: Record<string, string | undefined>, cwd?: string): Promise<{ client: Client; stderr: () => string; close(): Promise<void> }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [MCP_SERVER],
+    cwd,
+    env: Object.fromEntries(Object.entries({ PATH: process.env.PATH, ...env }).filter((e): e is [string, string] => e[1] !== undefined)),
+    stderr: 'pipe',
+    // The client side has the same 10 MiB default as the server; a 10 MiB review comes back in get-review.
+    maxBufferSize: 64 * 1024 * 1024,
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const client = new Client({ name: 'redline-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => stderr, close: () => client.close() };
+}
+
+export function hostEnv(host: Host, extra: Record<string, string> = {}): Record<string, string> {
+  return { REDLINE_IPC_PATH: host.socketPath, REDLINE_IPC_TOKEN: host.token, ...extra };
+}
+
+/** A raw socket client that speaks the line protocol, for tests below the MCP layer. */
+export class RawClient {
+  readonly replies: unknown[] = [];
+  private waiters: Array<() => void> = [];
+  closed = false;
+
+  private constructor(readonly socket: net.Socket) {
+    const decoder = new LineDecoder({ onLine: (line) => this.push(JSON.parse(line)), onOverflow: () => socket.destroy() });
+    socket.on('data', (chunk: Buffer) => decoder.push(chunk));
+    socket.on('close', () => {
+      this.closed = true;
+      this.wake();
+    });
+    socket.on('error', () => undefined);
+  }
+
+  static connect(socketPath: string): Promise<RawClient> {
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(socketPath, () => resolve(new RawClient(socket)));
+      socket.once('error', reject);
+    });
+  }
+
+  async hello(token: string, id = 'hello-1'): Promise<unknown> {
+    this.send({ type: 'hello', id, token, protocolVersion: 1, client: { name: 'raw', version: '1', pid: process.pid } });
+    return this.waitFor((reply) => (reply as { id?: string }).id === id);
+  }
+
+  send(message: unknown): void {
+    this.socket.write(encodeLine(message));
+  }
+
+  sendRaw(text: string): void {
+    this.socket.write(text);
+  }
+
+  /** Resolves with the first reply matching, or rejects when the socket closes first or 10 s pass. */
+  waitFor(match: (reply: unknown) => boolean, timeoutMs = 10_000): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no matching reply')), timeoutMs);
+      const check = () => {
+        const found = this.replies.find(match);
+        if (found !== undefined) {
+          clearTimeout(timer);
+          resolve(found);
+          return true;
+        }
+        if (this.closed) {
+          clearTimeout(timer);
+          reject(new Error('socket closed'));
+          return true;
+        }
+        return false;
+      };
+      const waiter = () => {
+        if (!check()) this.waiters.push(waiter);
+      };
+      waiter();
+    });
+  }
+
+  waitForClose(timeoutMs = 5_000): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.closed) return resolve();
+      const timer = setTimeout(() => reject(new Error('socket stayed open')), timeoutMs);
+      this.socket.once('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+
+  private push(reply: unknown): void {
+    this.replies.push(reply);
+    this.wake();
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const waiter of waiters) waiter();
+  }
+}

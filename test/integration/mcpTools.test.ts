@@ -1,0 +1,152 @@
+// The four tools, end to end: SDK client → built MCP server (stdio) → socket → real IpcServer.
+
+import * as path from 'path';
+import { assertBuilt, connectMcp, hostEnv, startHost, type Host } from './harness';
+
+type ToolResult = { isError?: boolean; structuredContent?: any; content: Array<{ type: string; text: string }> };
+
+describe('MCP tools over the real bridge', () => {
+  let host: Host;
+  let mcp: Awaited<ReturnType<typeof connectMcp>>;
+
+  beforeAll(async () => {
+    assertBuilt();
+    host = await startHost();
+    mcp = await connectMcp(hostEnv(host), host.workspace);
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await host?.stop();
+  });
+
+  const call = (name: string, args: Record<string, unknown> = {}) => mcp.client.callTool({ name, arguments: args }) as Promise<ToolResult>;
+
+  it('lists the four tools with schemas and all four annotation hints', async () => {
+    const { tools } = await mcp.client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['get-review', 'get-selection', 'open-location', 'present-review']);
+    for (const tool of tools) {
+      expect(tool.outputSchema).toBeDefined();
+      expect(tool.description!.length).toBeGreaterThan(80);
+      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
+        expect(typeof tool.annotations?.[hint]).toBe('boolean');
+      }
+    }
+  });
+
+  it('present-review shows the review and reports broken references', async () => {
+    const content = [
+      '# Review',
+      '',
+      'The bug is at src/example.ts:42 and `src/example.ts:10-12`.',
+      '',
+      '## Problems',
+      '',
+      'See src/example.ts:999 and src/gone.ts:3.',
+    ].join('\n');
+    const result = await call('present-review', { content, title: 'Example' });
+    expect(result.isError).toBeFalsy();
+    const report = result.structuredContent;
+    expect(report.revision).toBe(host.store.revision);
+    expect(report.sections.map((s: { title: string }) => s.title)).toEqual(['Review', 'Problems']);
+    expect(report.references.total).toBe(4);
+    expect(report.references.resolved).toBe(2);
+    const broken = report.references.broken.map((b: { reference: string; line: number }) => [b.reference, b.line]);
+    expect(broken).toEqual([
+      ['src/example.ts:999', 7],
+      ['src/gone.ts:3', 7],
+    ]);
+    expect(result.content[0].text).toContain('src/gone.ts:3');
+    expect(host.store.current?.markdown).toBe(content);
+    expect(host.store.current?.title).toBe('Example');
+    // The server sent its own cwd, so relative references resolve where the assistant runs.
+    expect(host.store.current?.cwd).toBe(host.workspace);
+  });
+
+  it('update-section replaces one section and append adds one', async () => {
+    await call('present-review', { content: '# R\n\n## A\n\nold\n\n## B\n\nkeep' });
+    await call('present-review', { content: 'new body', mode: 'update-section', section: 'A' });
+    const appended = await call('present-review', { content: '## C\n\nlast', mode: 'append' });
+    expect(appended.structuredContent.sections.map((s: { title: string }) => s.title)).toEqual(['R', 'A', 'B', 'C']);
+    const review = await call('get-review');
+    expect(review.structuredContent.markdown).toBe('# R\n\n## A\n\nnew body\n\n## B\n\nkeep\n\n## C\n\nlast');
+    expect(review.structuredContent.revision).toBe(appended.structuredContent.revision);
+  });
+
+  it('update-section without a section is a clear tool error', async () => {
+    const result = await call('present-review', { content: 'x', mode: 'update-section' });
+    expect(result.isError).toBe(true);
+    expect(result.content[0].text).toMatch(/section/);
+  });
+
+  it('get-selection reports the editor, or says plainly that none is open', async () => {
+    host.editor.selection = { editor: null };
+    const none = await call('get-selection');
+    expect(none.isError).toBeFalsy();
+    expect(none.structuredContent).toEqual({ editor: null });
+    expect(none.content[0].text).toMatch(/No editor is open/);
+
+    host.editor.selection = {
+      editor: {
+        path: path.join(host.workspace, 'src/example.ts'),
+        relativePath: 'src/example.ts',
+        workspaceFolder: host.workspace,
+        languageId: 'typescript',
+        isDirty: true,
+        isUntitled: false,
+        lineCount: 60,
+        selections: [{ start: { line: 3, column: 1 }, end: { line: 4, column: 5 }, isEmpty: false, text: 'selected text' }],
+      },
+    };
+    const some = await call('get-selection');
+    expect(some.structuredContent.editor.selections[0].text).toBe('selected text');
+    expect(some.content[0].text).toContain('src/example.ts (typescript, unsaved changes)');
+    expect(some.content[0].text).toContain('Selected 3:1-4:5');
+  });
+
+  it('open-location passes the reference and the cwd, and reports a missing file as a tool error', async () => {
+    const ok = await call('open-location', { reference: 'src/example.ts:42' });
+    expect(ok.structuredContent.start.line).toBe(42);
+    expect(host.editor.opened.at(-1)).toEqual({ reference: 'src/example.ts:42', cwd: host.workspace });
+    const missing = await call('open-location', { reference: 'src/missing.ts:1' });
+    expect(missing.isError).toBe(true);
+    expect(missing.content[0].text).toContain('no such file');
+  });
+
+  it('get-review with nothing shown says so', async () => {
+    host.store.clear();
+    const result = await call('get-review');
+    expect(result.structuredContent.markdown).toBe('');
+    expect(result.content[0].text).toMatch(/No review is shown/);
+  });
+});
+
+describe('MCP server without a VS Code to talk to', () => {
+  beforeAll(assertBuilt);
+
+  it('still lists its tools, and a call explains what to do', async () => {
+    const mcp = await connectMcp({ REDLINE_IPC_PATH: undefined, REDLINE_IPC_TOKEN: undefined });
+    try {
+      const { tools } = await mcp.client.listTools();
+      expect(tools).toHaveLength(4);
+      const result = (await mcp.client.callTool({ name: 'present-review', arguments: { content: '# x' } })) as ToolResult;
+      expect(result.isError).toBe(true);
+      expect(result.content[0].text).toContain('REDLINE_IPC_PATH is not set');
+      expect(result.content[0].text).toContain('terminal of a VS Code window');
+      // stdout carried only JSON-RPC (the SDK would have failed to parse anything else); logs are JSON lines on stderr.
+      for (const line of mcp.stderr().trim().split('\n').filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('says the socket is unreachable when the window is gone', async () => {
+    const mcp = await connectMcp({ REDLINE_IPC_PATH: '/tmp/redline-does-not-exist.sock', REDLINE_IPC_TOKEN: 'x'.repeat(32) });
+    try {
+      const result = (await mcp.client.callTool({ name: 'get-review', arguments: {} })) as ToolResult;
+      expect(result.isError).toBe(true);
+      expect(result.content[0].text).toMatch(/Cannot reach VS Code at \/tmp\/redline-does-not-exist.sock/);
+    } finally {
+      await mcp.close();
+    }
+  });
+});

@@ -1,0 +1,26 @@
+// package.json and the code agree: every contributed command is registered, and the other way round.
+
+import * as fs from 'fs';
+import * as path from 'path';
+import { Commands } from '../../extension/src/constants';
+
+const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '../../package.json'), 'utf8'));
+
+describe('package.json', () => {
+  it('contributes exactly the commands the extension registers', () => {
+    const contributed = manifest.contributes.commands.map((c: { command: string }) => c.command).sort();
+    expect(contributed).toEqual(Object.values(Commands).sort());
+  });
+
+  it('targets VS Code 1.101 with types pinned to 1.101.x', () => {
+    expect(manifest.engines.vscode).toBe('^1.101.0');
+    expect(manifest.devDependencies['@types/vscode']).toMatch(/^~1\.101\./);
+  });
+
+  it('keeps the fixed names', () => {
+    expect(manifest.name).toBe('redline');
+    expect(manifest.displayName).toBe('Redline');
+    expect(manifest.main).toBe('./dist/extension.js');
+    for (const script of ['build', 'test', 'bench']) expect(manifest.scripts[script]).toBeDefined();
+  });
+});

@@ -1,0 +1,254 @@
+// What the panel shows for a review: references as links, broken ones marked and reported, and
+// nothing an AI-written review can smuggle into the page (scripts, handlers, real hrefs, images).
+
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import type { FileReference } from '../../shared/links';
+import { renderReview, type Resolver } from '../../extension/src/render/markdownRenderer';
+import { ReferenceResolver, type Resolution } from '../../extension/src/render/referenceResolver';
+
+/** Files that exist, by path, with their line counts; everything else is missing. */
+function fakeResolver(files: Record<string, number>): Resolver & { asked: FileReference[] } {
+  const asked: FileReference[] = [];
+  return {
+    asked,
+    resolve(ref: FileReference): Resolution {
+      asked.push(ref);
+      const lineCount = files[ref.path];
+      if (lineCount === undefined) return { status: 'broken', reason: `no file ${ref.path} in /cwd` };
+      if (ref.line !== undefined && ref.line > lineCount) {
+        return { status: 'broken', reason: `line ${ref.line} is past the end of ${ref.path} (${lineCount} lines)` };
+      }
+      return { status: 'resolved', absolutePath: `/cwd/${ref.path}`, lineCount };
+    },
+  };
+}
+
+const files = fakeResolver({ 'src/a.ts': 100, 'package.json': 30, 'my file.ts': 10, Makefile: 5 });
+const render = (markdown: string) => renderReview(markdown, files);
+const htmlOf = (markdown: string) => render(markdown).html;
+
+describe('references become links', () => {
+  it('links a reference in prose, leaving trailing punctuation outside', () => {
+    expect(htmlOf('Bug at src/a.ts:12.')).toBe(
+      '<p data-line="0">Bug at <a class="redline-ref" href="#" data-ref="src/a.ts:12" title="Open src/a.ts:12">src/a.ts:12</a>.</p>\n',
+    );
+  });
+
+  it('links a reference in parentheses', () => {
+    expect(htmlOf('(see src/a.ts:10-20)')).toContain('(see <a class="redline-ref" href="#" data-ref="src/a.ts:10-20" title="Open src/a.ts:10-20">src/a.ts:10-20</a>)');
+  });
+
+  it('wraps inline code that is a reference with a line', () => {
+    expect(htmlOf('Look at `src/a.ts#L3C2`')).toContain(
+      '<a class="redline-ref" href="#" data-ref="src/a.ts#L3C2" title="Open src/a.ts:3:2"><code>src/a.ts#L3C2</code></a>',
+    );
+  });
+
+  it('links path-only inline code only when the file exists, and counts only that one', () => {
+    const { html, references } = render('`package.json` and `missing.json` and `obj.field`');
+    expect(html).toContain('<a class="redline-ref" href="#" data-ref="package.json" title="Open package.json"><code>package.json</code></a>');
+    expect(html).toContain(' and <code>missing.json</code> and <code>obj.field</code>');
+    expect(references).toEqual({ total: 1, resolved: 1, broken: [] });
+  });
+
+  it('leaves inline code with spaces alone', () => {
+    expect(htmlOf('run `npm test src/a.ts:3`')).toBe('<p data-line="0">run <code>npm test src/a.ts:3</code></p>\n');
+  });
+
+  it('sends markdown link destinations through the grammar, percent-encoding included', () => {
+    const html = htmlOf('[the bug](src/a.ts#L12) and [spaced](<my file.ts:3>) and [tool](Makefile)');
+    expect(html).toContain('<a class="redline-ref" href="#" data-ref="src/a.ts#L12" title="Open src/a.ts:12">the bug</a>');
+    expect(html).toContain('<a class="redline-ref" href="#" data-ref="my%20file.ts:3" title="Open my file.ts:3">spaced</a>');
+    expect(html).toContain('<a class="redline-ref" href="#" data-ref="Makefile" title="Open Makefile">tool</a>');
+  });
+
+  it('does not link a reference twice inside a link text', () => {
+    const html = htmlOf('[src/a.ts:1 and `src/a.ts:2`](src/a.ts:3)');
+    expect(html.match(/<a /g)).toHaveLength(1);
+    expect(html).toContain('data-ref="src/a.ts:3"');
+  });
+
+  it('leaves code blocks alone, keeping the language as a class', () => {
+    const html = htmlOf('```ts title="x"\nconst a = 1; // src/a.ts:3\n```\n\n    indented src/a.ts:4\n');
+    expect(html).toBe(
+      '<pre data-line="0"><code class="language-ts">const a = 1; // src/a.ts:3\n</code></pre>\n' +
+        '<pre data-line="4"><code>indented src/a.ts:4\n</code></pre>\n',
+    );
+  });
+
+  it('marks a broken reference with the reason as its title', () => {
+    expect(htmlOf('see src/a.ts:900')).toContain(
+      '<a class="redline-ref redline-broken" href="#" data-ref="src/a.ts:900" title="line 900 is past the end of src/a.ts (100 lines)">src/a.ts:900</a>',
+    );
+  });
+
+  it('renders http(s) links as external links that the host opens', () => {
+    const html = htmlOf('[docs](https://example.com/a?b=1&c=2) and http://x.com/a.ts:12');
+    expect(html).toContain(
+      '<a class="redline-external" href="#" data-external="https://example.com/a?b=1&amp;c=2" title="https://example.com/a?b=1&amp;c=2">docs</a>',
+    );
+    expect(html).toContain('<a class="redline-external" href="#" data-external="http://x.com/a.ts:12" title="http://x.com/a.ts:12">http://x.com/a.ts:12</a>');
+    expect(html).not.toContain('redline-ref');
+  });
+
+  it('shows other links as their text only', () => {
+    expect(htmlOf('[mail](mailto:a@b.c), x@y.org, [anchor](#summary), ftp://host/f')).toBe(
+      '<p data-line="0">mail, x@y.org, anchor, ftp://host/f</p>\n',
+    );
+  });
+
+  it('shows images as their alt text and never loads them', () => {
+    expect(htmlOf('![a *diagram*](https://example.com/x.png) ![](src/a.png)')).toBe(
+      '<p data-line="0"><span class="redline-image">a diagram</span> <span class="redline-image">image</span></p>\n',
+    );
+  });
+
+  it('puts the 0-based source line on blocks', () => {
+    const html = htmlOf('# Title\n\ntext\n\n- one\n- two\n\n> quote\n\n---\n\n| a |\n| - |\n| b |\n');
+    for (const tag of ['<h1 data-line="0">', '<p data-line="2">', '<ul data-line="4">', '<li data-line="5">', '<blockquote data-line="7">', '<hr data-line="9">', '<table data-line="11">']) {
+      expect(html).toContain(tag);
+    }
+  });
+});
+
+describe('the reference report', () => {
+  it('counts every occurrence and lists the broken ones with their 1-based line', () => {
+    const { references } = render('# src/a.ts:1\n\nok src/a.ts:2 and src/a.ts:2\nbad nope.ts:4\n\n- [x](src/a.ts:500)\n- `gone/b.ts:1`\n');
+    expect(references).toEqual({
+      total: 6,
+      resolved: 3,
+      broken: [
+        { reference: 'nope.ts:4', line: 4, reason: 'no file nope.ts in /cwd' },
+        { reference: 'src/a.ts:500', line: 6, reason: 'line 500 is past the end of src/a.ts (100 lines)' },
+        { reference: 'gone/b.ts:1', line: 7, reason: 'no file gone/b.ts in /cwd' },
+      ],
+    });
+  });
+
+  it('reports a link destination as written, not percent-encoded', () => {
+    expect(render('[x](<no such.ts:3>)').references.broken).toEqual([{ reference: 'no such.ts:3', line: 1, reason: 'no file no such.ts in /cwd' }]);
+  });
+
+  it('lists at most 200 broken references but keeps the counts exact', () => {
+    const markdown = Array.from({ length: 300 }, (_, i) => `- missing${i}.ts:1 and src/a.ts:${(i % 100) + 1}`).join('\n');
+    const { references } = render(markdown);
+    expect(references.total).toBe(600);
+    expect(references.resolved).toBe(300);
+    expect(references.broken).toHaveLength(200);
+    expect(references.broken[199]).toEqual({ reference: 'missing199.ts:1', line: 200, reason: 'no file missing199.ts in /cwd' });
+  });
+
+  it('works with the real resolver', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-render-'));
+    try {
+      fs.mkdirSync(path.join(root, 'src'));
+      fs.writeFileSync(path.join(root, 'src/a.ts'), 'one\ntwo\n');
+      const { references } = renderReview('src/a.ts:2 and src/a.ts:3', new ReferenceResolver([root]));
+      expect(references).toEqual({
+        total: 2,
+        resolved: 1,
+        broken: [{ reference: 'src/a.ts:3', line: 1, reason: 'line 3 is past the end of src/a.ts (2 lines)' }],
+      });
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('hostile markdown', () => {
+  const ALLOWED_TAGS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'a', 'code', 'pre', 'ul', 'ol', 'li', 'em', 'strong', 's', 'span', 'blockquote', 'hr', 'br', 'table', 'thead', 'tbody', 'tr', 'th', 'td']);
+  const ALLOWED_ATTRIBUTES = new Set(['class', 'href', 'title', 'data-ref', 'data-external', 'data-line', 'style', 'start']);
+
+  /** Every tag and attribute in the output is one the renderer means to write, and no value is dangerous. */
+  function expectSafe(html: string): void {
+    expect(html).not.toMatch(/<script/i);
+    for (const [, name, attributes] of html.matchAll(/<\/?([a-zA-Z0-9]+)([^>]*)>/g)) {
+      expect(ALLOWED_TAGS).toContain(name.toLowerCase());
+      const attributeText = attributes.replace(/="[^"]*"/g, '');
+      expect(attributeText.trim()).toMatch(/^(?:[a-z-]+\s*)*$/); // nothing outside quoted values
+      for (const [, attribute, value] of attributes.matchAll(/([a-zA-Z-]+)="([^"]*)"/g)) {
+        expect(ALLOWED_ATTRIBUTES).toContain(attribute);
+        expect(attribute).not.toMatch(/^on/i);
+        if (attribute === 'href') expect(value).toBe('#');
+        expect(value).not.toMatch(/javascript:|vbscript:|command:|data:|vscode:/i);
+      }
+    }
+  }
+
+  it.each<[string, string, string[]?]>([
+    ['a script element', '<script>alert(1)</script>', ['&lt;script&gt;alert(1)&lt;/script&gt;']],
+    ['a javascript: link', '[x](javascript:alert(1))', ['<p data-line="0">x</p>']],
+    ['an upper-case JAVASCRIPT: link', '[x](JAVASCRIPT:alert(1))', ['<p data-line="0">x</p>']],
+    ['a tab entity hiding the scheme', '[x](java&#09;script:alert(1))', ['<p data-line="0">x</p>']],
+    ['an entity-encoded scheme', '[x](&#x6A;avascript:alert(1))', ['<p data-line="0">x</p>']],
+    ['a percent-encoded scheme', '[x](%6Aavascript:alert(1))', ['<p data-line="0">x</p>']],
+    ['a vbscript: link', '[x](vbscript:msgbox(1))', ['<p data-line="0">x</p>']],
+    ['an img with onerror', '<img src=x onerror=alert(1)>', ['&lt;img src=x onerror=alert(1)&gt;']],
+    ['an svg data: image', '![x](data:image/svg+xml,%3Csvg%20onload=alert(1)%3E)', ['<span class="redline-image">x</span>']],
+    ['a data: html link', '[x](data:text/html,<script>alert(1)</script>)'],
+    ['a command: link', '[x](command:workbench.action.terminal.new)', ['<p data-line="0">x</p>']],
+    ['a command: link with arguments', '[x](command:vscode.open?%5B%22file%3A%2F%2F%2Fetc%2Fpasswd%22%5D)', ['<p data-line="0">x</p>']],
+    ['a vscode:// link', '[x](vscode://ms-vscode.remote/open?x=1)', ['<p data-line="0">x</p>']],
+    ['a file: URI on another host', '[x](file://evil.example/share/a.ts)', ['<p data-line="0">x</p>']],
+    ['a raw anchor', '<a href="javascript:alert(1)">x</a>', ['&lt;a href=&quot;javascript:alert(1)&quot;&gt;x&lt;/a&gt;']],
+    ['a javascript: autolink', '<javascript:alert(1)>', ['<p data-line="0">javascript:alert(1)</p>']],
+    ['a command: autolink', '<command:workbench.action.terminal.new>'],
+    ['an iframe', '<iframe src="https://evil.example"></iframe>', ['&lt;iframe']],
+    ['a style element', '<style>body { display: none }</style>', ['&lt;style&gt;']],
+    ['an svg with onload', '<svg onload=alert(1)>'],
+    ['a title that breaks out of its attribute', '[x](src/a.ts:1 "\\" onmouseover=alert(1) x=\\"")', ['data-ref="src/a.ts:1"']],
+    ['quotes in a destination', '[x](src/a.ts:1"onmouseover="alert(1))'],
+    ['a reference-style javascript: link', '[x][r]\n\n[r]: javascript:alert(1)', ['<p data-line="0">x</p>']],
+    ['markup in a link text', '[<img src=x onerror=alert(1)>](src/a.ts:1)', ['&lt;img src=x onerror=alert(1)&gt;</a>']],
+    ['a fence info string that breaks out', '```"><script>alert(1)</script>\ncode\n```'],
+    ['inline code holding a javascript: URL', '`javascript:alert(1)`', ['<code>javascript:alert(1)</code>']],
+    ['a linkified URL with quotes', 'https://example.com/"onmouseover="alert(1)'],
+    ['a NUL and controls', 'src/a.ts:1\u0000 [x](src/a.ts:2%00) `src/a\u0007.ts:3`'],
+  ])('%s', (_name, markdown, expected = []) => {
+    const html = htmlOf(markdown);
+    expectSafe(html);
+    for (const piece of expected) expect(html).toContain(piece);
+  });
+});
+
+describe('performance', () => {
+  it('renders a 1 MiB review (prints the time; does not assert on it)', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-bench-'));
+    try {
+      for (let i = 0; i < 20; i++) {
+        fs.mkdirSync(path.join(root, `src/mod${i}`), { recursive: true });
+        fs.writeFileSync(path.join(root, `src/mod${i}/index.ts`), 'x\n'.repeat(400));
+      }
+      const section = (i: number) =>
+        `## Finding ${i}\n\n` +
+        `The handler in src/mod${i % 20}/index.ts:${(i % 300) + 1} retries forever at 10:30; see \`src/mod${i % 20}/index.ts#L${i % 50}\` ` +
+        `and [the caller](src/mod${(i + 1) % 20}/index.ts:${i % 400}). Also **src/missing${i % 7}.ts:3** and http://example.com/x.\n\n` +
+        '```ts\nfunction retry(n: number) {\n  return n > 0 ? retry(n - 1) : 0; // src/ignored.ts:1\n}\n```\n\n' +
+        `- one item with \`package.json\`\n- another, with localhost:8080 and v1.2:3\n\n`;
+      const parts: string[] = [];
+      let size = 0;
+      for (let i = 0; size < 1024 * 1024; i++) {
+        parts.push(section(i));
+        size += parts[parts.length - 1].length;
+      }
+      const markdown = parts.join('');
+      const timings: number[] = [];
+      let total = 0;
+      for (let run = 0; run < 5; run++) {
+        const started = performance.now();
+        total = renderReview(markdown, new ReferenceResolver([root])).references.total;
+        timings.push(performance.now() - started);
+      }
+      timings.sort((a, b) => a - b);
+      console.log(
+        `renderReview of ${(markdown.length / 1024 / 1024).toFixed(2)} MiB with ${total} references: ` +
+          `median ${timings[2].toFixed(0)} ms (runs: ${timings.map((t) => t.toFixed(0)).join(', ')} ms)`,
+      );
+      expect(total).toBeGreaterThan(10_000);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
