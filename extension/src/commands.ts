@@ -1,8 +1,10 @@
 // The commands in the palette. The Record over `Commands` makes a missing handler a compile error.
 
-import * as path from 'path';
 import * as vscode from 'vscode';
 import { IPC_PATH_ENV, IPC_TOKEN_ENV } from '../../shared/protocol';
+import { buildSetup } from './assistants/assistantSetup';
+import { connectAssistant } from './assistants/connectAssistant';
+import { resolveNodeCommand, serverScriptPath } from './assistants/serverLaunch';
 import type { BridgeHost } from './bridge/bridgeHost';
 import { Commands, type CommandName } from './constants';
 import { copyReviewToClipboard } from './reviewActions';
@@ -23,6 +25,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     },
     clearReview: () => deps.store.clear(),
     showConnectionInfo: () => showConnectionInfo(deps),
+    connectAssistant: () => connectAssistant({ extensionUri: deps.context.extensionUri, bridge: deps.bridge }),
   };
   return (Object.keys(handlers) as CommandName[]).map((name) => vscode.commands.registerCommand(Commands[name], handlers[name]));
 }
@@ -33,8 +36,10 @@ async function showConnectionInfo({ context, bridge }: CommandDeps): Promise<voi
     void vscode.window.showErrorMessage('Redline: the bridge is not running in this window; see the "Redline" output for why.');
     return;
   }
-  const serverPath = path.join(context.extensionUri.fsPath, 'dist', 'mcp-server.js');
-  const claudeCommand = `claude mcp add redline -- node ${JSON.stringify(serverPath)}`;
+  const claudeCommand = buildSetup('claude-code', {
+    serverPath: serverScriptPath(context.extensionUri.fsPath),
+    nodeCommand: resolveNodeCommand(),
+  }).text.trim();
   const environment = `export ${IPC_PATH_ENV}=${JSON.stringify(host.socketPath)} ${IPC_TOKEN_ENV}=${host.token}`;
   const detail = [
     `Socket: ${host.socketPath}`,
@@ -42,7 +47,7 @@ async function showConnectionInfo({ context, bridge }: CommandDeps): Promise<voi
     '',
     `Terminals opened in this window already have ${IPC_PATH_ENV} and ${IPC_TOKEN_ENV}; start your assistant in one of them.`,
     `Claude Code: ${claudeCommand}`,
-    `Elsewhere, set the environment first (keep the token private).`,
+    'Elsewhere, set the environment first (keep the token private). "Redline: Connect an Assistant…" has other assistants.',
   ].join('\n');
   const copyCommand = 'Copy Claude Code Command';
   const copyEnvironment = 'Copy Environment';

@@ -5,6 +5,7 @@ export const Commands = {
   copyReview: 'redline.copyReview',
   clearReview: 'redline.clearReview',
   showConnectionInfo: 'redline.showConnectionInfo',
+  connectAssistant: 'redline.connectAssistant',
 } as const;
 export type CommandName = keyof typeof Commands;
 

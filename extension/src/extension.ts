@@ -2,6 +2,8 @@
 // bridge, the IPC server and the commands. No behaviour of its own lives here.
 
 import * as vscode from 'vscode';
+import { RedlineMcpServerProvider, registerMcpServerProvider } from './assistants/mcpDefinitionProvider';
+import { resolveNodeCommand, serverScriptPath } from './assistants/serverLaunch';
 import { BridgeHost } from './bridge/bridgeHost';
 import { createRequestHandlers } from './bridge/requestHandlers';
 import { registerCommands } from './commands';
@@ -46,6 +48,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
   };
   const showPanel = (preserveFocus = false) => ReviewPanel.createOrShow(context.extensionUri, panelDeps, { preserveFocus });
 
+  const mcpServer = new RedlineMcpServerProvider(serverScriptPath(context.extensionUri.fsPath), resolveNodeCommand());
+
   let bridge: BridgeHost | undefined;
   context.subscriptions.push(
     log,
@@ -64,6 +68,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
       bridge?.broadcast('review-changed', { revision: store.revision });
     }),
     { dispose: () => ReviewPanel.current?.dispose() },
+    mcpServer,
+    registerMcpServerProvider(mcpServer, log),
   );
 
   const handlers = createRequestHandlers(store, renderer, {
@@ -73,6 +79,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
   try {
     bridge = await BridgeHost.start(context, handlers, log);
     context.subscriptions.push(bridge);
+    mcpServer.setEndpoint({ path: bridge.socketPath, token: bridge.token });
     log.info(`Listening on ${bridge.socketPath}`);
   } catch (error) {
     log.error('Could not start the bridge', error);

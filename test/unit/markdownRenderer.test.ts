@@ -252,3 +252,13 @@ describe('performance', () => {
     }
   });
 });
+
+describe('tables', () => {
+  it('aligns cells with classes, never inline styles (the CSP forbids them)', () => {
+    const { html } = renderReview('| a | b | c |\n|:--|:-:|--:|\n| 1 | 2 | 3 |\n', { resolve: () => ({ status: 'broken', reason: 'x' }) });
+    expect(html).not.toContain('style=');
+    expect(html).toContain('<th class="align-left"');
+    expect(html).toContain('<td class="align-center"');
+    expect(html).toContain('<td class="align-right"');
+  });
+});

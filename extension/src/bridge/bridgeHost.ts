@@ -1,7 +1,9 @@
 // Starts this window's IPC server and tells the window's terminals how to reach it. The window
-// key and token are kept in workspace state, so the path and token that running assistants
+// key and token outlive the extension host, so the path and token that running assistants
 // already hold stay valid after a reload; only the process behind the link changes.
 
+import * as fs from 'fs';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import { IPC_PATH_ENV, IPC_TOKEN_ENV, type EventName, type EventPayload } from '../../../shared/protocol';
 import { REDLINE_VERSION } from '../../../shared/version';
@@ -25,7 +27,7 @@ export class BridgeHost implements vscode.Disposable {
   ) {}
 
   static async start(context: vscode.ExtensionContext, handlers: RequestHandlers, log: vscode.LogOutputChannel): Promise<BridgeHost> {
-    const identity = await windowIdentity(context.workspaceState);
+    const identity = await windowIdentity(context);
     const location = socketLocation(identity.key);
     if (location.directory) {
       const removed = removeDeadHostSockets(location.directory);
@@ -65,10 +67,30 @@ export class BridgeHost implements vscode.Disposable {
   }
 }
 
-async function windowIdentity(state: vscode.Memento): Promise<WindowIdentity> {
-  const saved = state.get<WindowIdentity>(IDENTITY_KEY);
+/**
+ * The window's key and token. Kept in a 0600 file in the workspace's storage folder on the
+ * extension host's disk, so that every host of this workspace (a reload, another code-server
+ * tab) finds the same path and token even where workspace state lives in the browser; windows
+ * without a storage folder (no folder open) fall back to workspace state.
+ */
+async function windowIdentity(context: vscode.ExtensionContext): Promise<WindowIdentity> {
+  const file = context.storageUri?.scheme === 'file' ? path.join(context.storageUri.fsPath, 'window-identity.json') : undefined;
+  const saved = file ? readIdentityFile(file) : context.workspaceState.get<WindowIdentity>(IDENTITY_KEY);
   if (saved && /^[0-9a-f]{12}$/.test(saved.key) && /^[0-9a-f]{32}$/.test(saved.token)) return saved;
-  const identity = { key: createToken().slice(0, 12), token: createToken() };
-  await state.update(IDENTITY_KEY, identity);
+  const identity: WindowIdentity = { key: createToken().slice(0, 12), token: createToken() };
+  if (file) {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(file, JSON.stringify(identity), { mode: 0o600 });
+  } else {
+    await context.workspaceState.update(IDENTITY_KEY, identity);
+  }
   return identity;
+}
+
+function readIdentityFile(file: string): WindowIdentity | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as WindowIdentity;
+  } catch {
+    return undefined;
+  }
 }

@@ -41,9 +41,11 @@ export class LocationOpener implements vscode.Disposable {
     const editor = await vscode.window.showTextDocument(document, {
       viewColumn: this.editorColumn(),
       preview: false,
-      // Active end at the start, so the cursor (and the status bar's "Ln") is on the first line.
-      selection: new vscode.Selection(range.end, range.start),
+      selection: range,
     });
+    // Active end at the start, so the cursor (and the status bar's "Ln") is on the first line.
+    // Set here because showTextDocument's `selection` is a Range: a Selection's direction is lost.
+    editor.selection = new vscode.Selection(range.end, range.start);
     editor.revealRange(range, vscode.TextEditorRevealType.InCenter);
     this.flash(editor, range);
     if (clampedFrom !== undefined) {

@@ -82,11 +82,20 @@ class ReferenceTally {
 
 // ---- core rules -----------------------------------------------------------------------------
 
-/** `data-line` (0-based) on every block, as VS Code's preview does, so the panel can scroll to a line. */
+/**
+ * `data-line` (0-based) on every block, as VS Code's preview does, so the panel can scroll to a
+ * line. Also turns table cells' `style="text-align:…"` into a class: the panel's CSP allows no
+ * inline styles.
+ */
 function addSourceLines(state: MarkdownIt.StateCore): void {
   for (const token of state.tokens) {
     if (token.map && token.block && token.nesting !== -1 && token.type !== 'inline') {
       token.attrSet('data-line', String(token.map[0]));
+    }
+    const align = /^text-align:(left|center|right)$/.exec(String(token.attrGet('style') ?? ''));
+    if (align) {
+      token.attrs = token.attrs!.filter(([name]) => name !== 'style');
+      token.attrJoin('class', `align-${align[1]}`);
     }
   }
 }

@@ -1,0 +1,64 @@
+// Registers Redline's MCP server with the editor (VS Code 1.101+), so agent mode can use it with
+// no setup. The definition carries this window's socket and token, so it is offered only once
+// the bridge is listening; editors without the API still get every other feature.
+
+import * as vscode from 'vscode';
+import { REDLINE_VERSION } from '../../../shared/version';
+import { mcpServerDefinition, type IpcEndpoint, type NodeCommand } from './serverLaunch';
+
+/** Must match `contributes.mcpServerDefinitionProviders[].id` in package.json. */
+export const MCP_PROVIDER_ID = 'redline';
+
+export class RedlineMcpServerProvider implements vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition>, vscode.Disposable {
+  private endpoint: IpcEndpoint | undefined;
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeMcpServerDefinitions = this.changed.event;
+
+  constructor(
+    private readonly serverPath: string,
+    private readonly node: NodeCommand,
+  ) {}
+
+  /** The bridge started (or stopped): the editor asks for the definitions again. */
+  setEndpoint(endpoint: IpcEndpoint | undefined): void {
+    if (endpoint?.path === this.endpoint?.path && endpoint?.token === this.endpoint?.token) return;
+    this.endpoint = endpoint;
+    this.changed.fire();
+  }
+
+  provideMcpServerDefinitions(): vscode.McpStdioServerDefinition[] {
+    // Without the bridge the server could only report that it cannot connect.
+    if (!this.endpoint) return [];
+    const { label, command, args, env } = mcpServerDefinition(this.serverPath, this.node, this.endpoint);
+    const server = new vscode.McpStdioServerDefinition(label, command, [...args], { ...env }, REDLINE_VERSION);
+    // Relative references in a review resolve against the server's working directory first.
+    server.cwd = vscode.workspace.workspaceFolders?.find((folder) => folder.uri.scheme === 'file')?.uri;
+    return [server];
+  }
+
+  resolveMcpServerDefinition(server: vscode.McpStdioServerDefinition): vscode.McpStdioServerDefinition {
+    if (!this.endpoint) throw new Error('Redline\'s bridge is not running in this window; see the "Redline" output for why.');
+    return server;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+/** Registers `provider` where the editor has the API; elsewhere logs why and does nothing. */
+export function registerMcpServerProvider(provider: RedlineMcpServerProvider, log: vscode.LogOutputChannel): vscode.Disposable {
+  const unavailable = new vscode.Disposable(() => undefined);
+  if (typeof vscode.lm?.registerMcpServerDefinitionProvider !== 'function') {
+    log.info('This editor cannot register MCP servers (VS Code 1.101+ can); use "Redline: Connect an Assistant…" to set one up.');
+    return unavailable;
+  }
+  try {
+    const registration = vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider);
+    log.info('Registered the Redline MCP server with the editor');
+    return registration;
+  } catch (error) {
+    log.warn('Could not register the Redline MCP server with the editor', error);
+    return unavailable;
+  }
+}

@@ -1,0 +1,427 @@
+// What "Redline: Connect an Assistant…" hands the user: every snippet parses in its own format,
+// names a server file that exists, quotes Windows and POSIX paths right, and carries the
+// window's token only where a terminal cannot supply it.
+
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import fc from 'fast-check';
+import { IPC_PATH_ENV, IPC_TOKEN_ENV } from '../../shared/protocol';
+import {
+  ASSISTANTS,
+  buildSetup,
+  shellCommand,
+  tomlString,
+  type AssistantId,
+  type SetupOptions,
+  type ShellFlavor,
+} from '../../extension/src/assistants/assistantSetup';
+import { findOnPath, mcpServerDefinition, resolveNodeCommand, serverScriptPath, type NodeCommand } from '../../extension/src/assistants/serverLaunch';
+
+// smol-toml ships CommonJS for `require` but types that TypeScript's Node16 mode reads as ESM only.
+const { parse: parseToml } = require('smol-toml') as typeof import('smol-toml', { with: { 'resolution-mode': 'import' } });
+
+const NODE: NodeCommand = { command: 'node', env: {} };
+const TOKEN = '0123456789abcdef0123456789abcdef';
+const POSIX_IPC = { path: '/run/user/1000/redline/0123456789ab.sock', token: TOKEN };
+const WINDOWS_IPC = { path: '\\\\.\\pipe\\redline-0123456789ab', token: TOKEN };
+const WINDOWS_SERVER = 'C:\\Users\\Jane Doe\\.vscode\\extensions\\redline-dev.redline-0.1.0\\dist\\mcp-server.js';
+const WINDOWS_CODE = 'C:\\Program Files\\Microsoft VS Code\\Code.exe';
+const LINUX_CODE = '/usr/share/code/code';
+
+let extensionDir: string;
+let serverPath: string;
+
+beforeAll(() => {
+  // A real installation folder whose name needs quoting: a space, an apostrophe and a dollar.
+  extensionDir = fs.mkdtempSync(path.join(os.tmpdir(), "redline it's $HOME "));
+  serverPath = serverScriptPath(extensionDir);
+  fs.mkdirSync(path.dirname(serverPath), { recursive: true });
+  fs.writeFileSync(serverPath, '// the bundled server\n');
+});
+
+afterAll(() => fs.rmSync(extensionDir, { recursive: true, force: true }));
+
+function setup(assistant: AssistantId, overrides: Partial<SetupOptions> = {}) {
+  return buildSetup(assistant, { serverPath, nodeCommand: NODE, ipc: POSIX_IPC, shell: 'posix', ...overrides });
+}
+
+// ---- tiny shell-words splitters, one per flavour ---------------------------------------------
+
+/** sh's rules: '…' is literal, "…" keeps \ before $ ` " \ only, a bare \ escapes the next character. */
+function splitPosix(line: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const char = line[i];
+    if (char === ' ') {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else if (char === "'") {
+      const end = line.indexOf("'", i + 1);
+      if (end < 0) throw new Error(`unterminated ' in ${line}`);
+      word = (word ?? '') + line.slice(i + 1, end);
+      i = end;
+    } else if (char === '"') {
+      word ??= '';
+      for (i++; line[i] !== '"'; i++) {
+        if (i >= line.length) throw new Error(`unterminated " in ${line}`);
+        if (line[i] === '$' || line[i] === '`') throw new Error(`unquoted expansion in ${line}`);
+        if (line[i] === '\\' && '$`"\\'.includes(line[i + 1])) i++;
+        word += line[i];
+      }
+    } else if (char === '\\') {
+      word = (word ?? '') + line[++i];
+    } else {
+      if ('$`;&|<>(){}*?!~#'.includes(char)) throw new Error(`special character ${char} unquoted in ${line}`);
+      word = (word ?? '') + char;
+    }
+  }
+  if (word !== undefined) words.push(word);
+  return words;
+}
+
+/** PowerShell's and cmd's common ground: "…" groups words, backslashes are ordinary characters. */
+function splitWindows(line: string): string[] {
+  const words: string[] = [];
+  for (const match of line.matchAll(/"((?:[^"\\]|\\.)*)"|(\S+)/g)) {
+    const quoted = match[1];
+    if (quoted !== undefined && /[$`]/.test(quoted)) throw new Error(`PowerShell would expand ${quoted}`);
+    words.push(quoted !== undefined ? quoted.replace(/\\"/g, '"') : match[2]);
+  }
+  return words;
+}
+
+const split: Record<ShellFlavor, (line: string) => string[]> = { posix: splitPosix, windows: splitWindows };
+
+// ---- every assistant ------------------------------------------------------------------------
+
+describe('the assistant list', () => {
+  it('offers each assistant once, Claude Code first and Other last', () => {
+    const ids = ASSISTANTS.map((a) => a.id);
+    expect(ids).toEqual(['claude-code', 'cursor', 'codex', 'gemini', 'vscode', 'other']);
+    expect(new Set(ASSISTANTS.map((a) => a.label)).size).toBe(ASSISTANTS.length);
+  });
+
+  it.each(ASSISTANTS.map((a) => a.id))('%s: has a title and a note', (id) => {
+    const result = setup(id);
+    expect(result.title).not.toBe('');
+    expect(result.note).not.toBe('');
+  });
+
+  it.each(ASSISTANTS.map((a) => a.id))('%s: a command has no trailing newline (pasting must not run it); a file ends in one', (id) => {
+    const result = setup(id);
+    expect(result.text.endsWith('\n')).toBe(result.language !== 'shellscript');
+  });
+});
+
+// ---- Claude Code ----------------------------------------------------------------------------
+
+describe('Claude Code', () => {
+  it('is one `claude mcp add` command for all projects that runs the real server file with node', () => {
+    const result = setup('claude-code');
+    expect(result.language).toBe('shellscript');
+    const argv = splitPosix(result.text);
+    expect(argv).toEqual(['claude', 'mcp', 'add', '--scope', 'user', 'redline', 'node', serverPath]);
+    expect(fs.existsSync(argv[argv.length - 1])).toBe(true);
+  });
+
+  it('leaves the token to the terminal it runs in', () => {
+    const result = setup('claude-code');
+    expect(result.text).not.toContain(TOKEN);
+    expect(result.text).not.toContain(POSIX_IPC.path);
+    expect(result.containsSecret).toBe(false);
+    expect(result.note).toContain('terminal of this VS Code window');
+  });
+
+  it('survives a real POSIX shell: sh hands the same argv to the program', () => {
+    if (process.platform === 'win32') return;
+    const result = setup('claude-code', { nodeCommand: { command: LINUX_CODE, env: { ELECTRON_RUN_AS_NODE: '1' } } });
+    // Swap `claude` for a program that prints its arguments, NUL-separated.
+    const printed = execFileSync('sh', ['-c', result.text.replace(/^claude /, `printf '%s\\0' `)], { encoding: 'utf8' });
+    expect(printed.split('\0').slice(0, -1)).toEqual(splitPosix(result.text).slice(1));
+  });
+
+  it('without node on PATH, runs VS Code as Node.js, with -e placed where it cannot swallow the name', () => {
+    const result = setup('claude-code', { nodeCommand: { command: LINUX_CODE, env: { ELECTRON_RUN_AS_NODE: '1' } } });
+    expect(splitPosix(result.text)).toEqual([
+      'claude', 'mcp', 'add', '-e', 'ELECTRON_RUN_AS_NODE=1', '--scope', 'user', 'redline', LINUX_CODE, serverPath,
+    ]);
+    expect(result.note).toContain('ELECTRON_RUN_AS_NODE');
+  });
+
+  it('quotes Windows paths with spaces and backslashes for PowerShell and cmd, with no bare `--`', () => {
+    const result = setup('claude-code', {
+      serverPath: WINDOWS_SERVER,
+      nodeCommand: { command: WINDOWS_CODE, env: { ELECTRON_RUN_AS_NODE: '1' } },
+      shell: 'windows',
+    });
+    expect(result.text).toBe(
+      `claude mcp add -e ELECTRON_RUN_AS_NODE=1 --scope user redline "${WINDOWS_CODE}" "${WINDOWS_SERVER}"`,
+    );
+    expect(splitWindows(result.text)).toEqual([
+      'claude', 'mcp', 'add', '-e', 'ELECTRON_RUN_AS_NODE=1', '--scope', 'user', 'redline', WINDOWS_CODE, WINDOWS_SERVER,
+    ]);
+    expect(splitWindows(result.text)).not.toContain('--');
+  });
+});
+
+// ---- Codex CLI ------------------------------------------------------------------------------
+
+describe('Codex CLI', () => {
+  it('is a [mcp_servers.redline] table that parses, runs the real file, and forwards the two variables', () => {
+    const result = setup('codex');
+    expect(result.language).toBe('toml');
+    const server = (parseToml(result.text) as any).mcp_servers.redline;
+    expect(server.command).toBe('node');
+    expect(server.args).toEqual([serverPath]);
+    expect(fs.existsSync(server.args[0])).toBe(true);
+    expect(server.env_vars).toEqual([IPC_PATH_ENV, IPC_TOKEN_ENV]);
+    expect(server.env).toBeUndefined();
+    expect(result.text).not.toContain(TOKEN);
+    expect(result.containsSecret).toBe(false);
+  });
+
+  it('keeps Windows paths intact, and sets ELECTRON_RUN_AS_NODE when VS Code is the runtime', () => {
+    const result = setup('codex', {
+      serverPath: WINDOWS_SERVER,
+      nodeCommand: { command: WINDOWS_CODE, env: { ELECTRON_RUN_AS_NODE: '1' } },
+      shell: 'windows',
+    });
+    const server = (parseToml(result.text) as any).mcp_servers.redline;
+    expect(server.command).toBe(WINDOWS_CODE);
+    expect(server.args).toEqual([WINDOWS_SERVER]);
+    expect(server.env).toEqual({ ELECTRON_RUN_AS_NODE: '1' });
+    expect(server.env_vars).toEqual([IPC_PATH_ENV, IPC_TOKEN_ENV]);
+  });
+});
+
+describe('tomlString', () => {
+  it.each([
+    ['node', '"node"'],
+    [WINDOWS_SERVER, `'${WINDOWS_SERVER}'`],
+    ["C:\\it's", '"C:\\\\it\'s"'],
+    ['say "hi"', `'say "hi"'`],
+  ])('writes %s as %s', (value, expected) => {
+    expect(tomlString(value)).toBe(expected);
+  });
+
+  it('round-trips any string through a TOML parser', () => {
+    const awkward = fc.constantFrom('a', ' ', "'", '"', '\\', '\t', '\n', '\r', '\u0000', '\u001f', '\u007f', 'é', '😀');
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit: 'grapheme' }), fc.string({ unit: awkward })), (value) => {
+        expect((parseToml(`value = ${tomlString(value)}`) as any).value).toBe(value);
+      }),
+    );
+  });
+});
+
+// ---- Gemini CLI -----------------------------------------------------------------------------
+
+describe('Gemini CLI', () => {
+  it('is an mcpServers entry that parses, runs the real file, and names the variables instead of their values', () => {
+    const result = setup('gemini');
+    expect(result.language).toBe('json');
+    const server = JSON.parse(result.text).mcpServers.redline;
+    expect(server.command).toBe('node');
+    expect(server.args).toEqual([serverPath]);
+    expect(fs.existsSync(server.args[0])).toBe(true);
+    expect(server.env).toEqual({ [IPC_PATH_ENV]: `\${${IPC_PATH_ENV}}`, [IPC_TOKEN_ENV]: `\${${IPC_TOKEN_ENV}}` });
+    expect(result.text).not.toContain(TOKEN);
+    expect(result.containsSecret).toBe(false);
+  });
+
+  it('escapes Windows paths and adds ELECTRON_RUN_AS_NODE when VS Code is the runtime', () => {
+    const result = setup('gemini', { serverPath: WINDOWS_SERVER, nodeCommand: { command: WINDOWS_CODE, env: { ELECTRON_RUN_AS_NODE: '1' } } });
+    const server = JSON.parse(result.text).mcpServers.redline;
+    expect(server.command).toBe(WINDOWS_CODE);
+    expect(server.args).toEqual([WINDOWS_SERVER]);
+    expect(server.env.ELECTRON_RUN_AS_NODE).toBe('1');
+  });
+});
+
+// ---- Cursor and VS Code: the editor starts the server, so the values are written in -----------
+
+describe.each([
+  ['cursor', (doc: any) => doc.mcpServers.redline, '.cursor/mcp.json'],
+  ['vscode', (doc: any) => doc.servers.redline, '.vscode/mcp.json'],
+] as const)('%s', (id, entry, file) => {
+  it('parses, runs the real file, and carries this window\'s socket and token with a warning', () => {
+    const result = setup(id);
+    expect(result.language).toBe('json');
+    const server = entry(JSON.parse(result.text));
+    expect(server.command).toBe('node');
+    expect(server.args).toEqual([serverPath]);
+    expect(fs.existsSync(server.args[0])).toBe(true);
+    expect(server.env).toEqual({ [IPC_PATH_ENV]: POSIX_IPC.path, [IPC_TOKEN_ENV]: TOKEN });
+    expect(result.containsSecret).toBe(true);
+    expect(result.note).toContain('secret');
+    expect(result.note).toContain(`keep ${file} out of version control`);
+  });
+
+  it('keeps a Windows pipe name and paths intact', () => {
+    const result = setup(id, {
+      serverPath: WINDOWS_SERVER,
+      nodeCommand: { command: WINDOWS_CODE, env: { ELECTRON_RUN_AS_NODE: '1' } },
+      ipc: WINDOWS_IPC,
+      shell: 'windows',
+    });
+    const server = entry(JSON.parse(result.text));
+    expect(server.command).toBe(WINDOWS_CODE);
+    expect(server.args).toEqual([WINDOWS_SERVER]);
+    expect(server.env).toEqual({ ELECTRON_RUN_AS_NODE: '1', [IPC_PATH_ENV]: WINDOWS_IPC.path, [IPC_TOKEN_ENV]: TOKEN });
+  });
+
+  it('without a running bridge, leaves the values out and says why', () => {
+    const result = setup(id, { ipc: undefined });
+    const server = entry(JSON.parse(result.text));
+    expect(server.env).toBeUndefined();
+    expect(result.containsSecret).toBe(false);
+    expect(result.note).toContain('bridge is not running');
+  });
+});
+
+describe('VS Code', () => {
+  it('declares a stdio server and says that agent mode already has Redline', () => {
+    const result = setup('vscode');
+    expect(JSON.parse(result.text).servers.redline.type).toBe('stdio');
+    expect(result.note).toContain('MCP: List Servers');
+  });
+});
+
+// ---- Other ----------------------------------------------------------------------------------
+
+describe('Other', () => {
+  function parseOther(text: string, shell: ShellFlavor) {
+    const [commandLine, ...more] = text.trimEnd().split('\n');
+    const [blank, ...rest] = more;
+    if (more.length > 0) expect(blank).toBe('');
+    const env = Object.fromEntries(rest.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+    return { argv: split[shell](commandLine), env };
+  }
+
+  it('is the command line and the two variables with this window\'s values', () => {
+    const result = setup('other');
+    expect(result.language).toBe('plaintext');
+    const { argv, env } = parseOther(result.text, 'posix');
+    expect(argv).toEqual(['node', serverPath]);
+    expect(fs.existsSync(argv[1])).toBe(true);
+    expect(env).toEqual({ [IPC_PATH_ENV]: POSIX_IPC.path, [IPC_TOKEN_ENV]: TOKEN });
+    expect(result.containsSecret).toBe(true);
+  });
+
+  it('on Windows without node, quotes the paths and lists ELECTRON_RUN_AS_NODE', () => {
+    const result = setup('other', {
+      serverPath: WINDOWS_SERVER,
+      nodeCommand: { command: WINDOWS_CODE, env: { ELECTRON_RUN_AS_NODE: '1' } },
+      ipc: WINDOWS_IPC,
+      shell: 'windows',
+    });
+    const { argv, env } = parseOther(result.text, 'windows');
+    expect(argv).toEqual([WINDOWS_CODE, WINDOWS_SERVER]);
+    expect(env).toEqual({ ELECTRON_RUN_AS_NODE: '1', [IPC_PATH_ENV]: WINDOWS_IPC.path, [IPC_TOKEN_ENV]: TOKEN });
+  });
+
+  it('without a running bridge, still names the variables in the note', () => {
+    const result = setup('other', { ipc: undefined });
+    expect(parseOther(result.text, 'posix').env).toEqual({});
+    expect(result.note).toContain(IPC_PATH_ENV);
+    expect(result.note).toContain('bridge is not running');
+  });
+});
+
+// ---- shell quoting on its own ---------------------------------------------------------------
+
+describe('shellCommand', () => {
+  const awkwardPaths = ['/opt/my tools/it\'s/mcp-server.js', '/tmp/$HOME/`x`/"q"/mcp-server.js', '/plain/path.js'];
+
+  it.each(awkwardPaths)('POSIX: %s comes back as one argument', (file) => {
+    expect(splitPosix(shellCommand(['node', file], 'posix'))).toEqual(['node', file]);
+  });
+
+  it('POSIX: sh agrees', () => {
+    if (process.platform === 'win32') return;
+    const printed = execFileSync('sh', ['-c', `printf '%s\\0' ${shellCommand(awkwardPaths, 'posix')}`], { encoding: 'utf8' });
+    expect(printed.split('\0').slice(0, -1)).toEqual(awkwardPaths);
+  });
+
+  it('Windows: a UNC path keeps its leading backslashes', () => {
+    const unc = '\\\\server\\share\\Redline Ext\\mcp-server.js';
+    expect(splitWindows(shellCommand(['node', unc], 'windows'))).toEqual(['node', unc]);
+  });
+});
+
+// ---- the runtime and the editor's own definition ------------------------------------------------
+
+describe('resolveNodeCommand', () => {
+  it('uses `node` when PATH has it', () => {
+    const seen: string[] = [];
+    const node = resolveNodeCommand({
+      pathEnv: '/usr/local/bin::/usr/bin',
+      platform: 'linux',
+      execPath: LINUX_CODE,
+      isExecutableFile: (file) => (seen.push(file), file === '/usr/bin/node'),
+    });
+    expect(node).toEqual({ command: 'node', env: {} });
+    expect(seen).toEqual(['/usr/local/bin/node', '/usr/bin/node']);
+  });
+
+  it('falls back to the editor run as Node.js when PATH has no node', () => {
+    const node = resolveNodeCommand({ pathEnv: '/usr/bin', platform: 'linux', execPath: LINUX_CODE, isExecutableFile: () => false });
+    expect(node).toEqual({ command: LINUX_CODE, env: { ELECTRON_RUN_AS_NODE: '1' } });
+  });
+
+  it('on Windows, looks for node.exe in ;-separated, possibly quoted entries', () => {
+    const found = findOnPath('node', {
+      pathEnv: 'C:\\Windows\\system32;"C:\\Program Files\\nodejs";',
+      platform: 'win32',
+      execPath: WINDOWS_CODE,
+      isExecutableFile: (file) => file === 'C:\\Program Files\\nodejs\\node.exe',
+    });
+    expect(found).toBe('C:\\Program Files\\nodejs\\node.exe');
+  });
+
+  it('with no PATH at all, falls back to the editor', () => {
+    expect(resolveNodeCommand({ pathEnv: undefined, platform: 'win32', execPath: WINDOWS_CODE }).command).toBe(WINDOWS_CODE);
+  });
+
+  it('checks the real file system: a `node` without the execute bit does not count', () => {
+    if (process.platform === 'win32') return;
+    const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-bin-'));
+    try {
+      const node = path.join(bin, 'node');
+      fs.writeFileSync(node, '#!/bin/sh\n', { mode: 0o644 });
+      expect(findOnPath('node', { pathEnv: bin, platform: 'linux', execPath: LINUX_CODE })).toBeUndefined();
+      fs.chmodSync(node, 0o755);
+      expect(findOnPath('node', { pathEnv: bin, platform: 'linux', execPath: LINUX_CODE })).toBe(node);
+      fs.mkdirSync(path.join(bin, 'sub', 'node'), { recursive: true });
+      expect(findOnPath('node', { pathEnv: path.join(bin, 'sub'), platform: 'linux', execPath: LINUX_CODE })).toBeUndefined();
+    } finally {
+      fs.rmSync(bin, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('mcpServerDefinition (what VS Code agent mode starts)', () => {
+  it('runs the server file with node and this window\'s socket and token', () => {
+    expect(mcpServerDefinition(serverPath, NODE, POSIX_IPC)).toEqual({
+      label: 'Redline',
+      command: 'node',
+      args: [serverPath],
+      env: { [IPC_PATH_ENV]: POSIX_IPC.path, [IPC_TOKEN_ENV]: TOKEN },
+    });
+    expect(fs.existsSync(mcpServerDefinition(serverPath, NODE, POSIX_IPC).args[0])).toBe(true);
+  });
+
+  it('without node, runs the editor as Node.js', () => {
+    const definition = mcpServerDefinition(WINDOWS_SERVER, { command: WINDOWS_CODE, env: { ELECTRON_RUN_AS_NODE: '1' } }, WINDOWS_IPC);
+    expect(definition.command).toBe(WINDOWS_CODE);
+    expect(definition.args).toEqual([WINDOWS_SERVER]);
+    expect(definition.env).toEqual({ ELECTRON_RUN_AS_NODE: '1', [IPC_PATH_ENV]: WINDOWS_IPC.path, [IPC_TOKEN_ENV]: TOKEN });
+  });
+
+  it('finds the bundled server under dist/', () => {
+    expect(serverScriptPath('/ext')).toBe(path.join('/ext', 'dist', 'mcp-server.js'));
+  });
+});
