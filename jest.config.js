@@ -2,7 +2,7 @@
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
-  testMatch: ['**/test/unit/**/*.test.ts', '**/test/integration/**/*.test.ts'],
+  testMatch: ['**/test/unit/**/*.test.ts', '**/test/integration/**/*.test.ts', '**/test/hostile/**/*.test.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
   testTimeout: 30000,
 };

@@ -91,7 +91,12 @@ export type PresentReviewParams = z.input<typeof PresentReviewParams>;
 export const PresentReviewResult = z.object({
   revision: z.number().int().min(1),
   title: z.string().optional(),
+  /**
+   * The review's sections; after an append, only those it added, so that a thousand appends
+   * do not send the whole outline back a thousand times. `sectionCount` counts them all.
+   */
   sections: z.array(Section),
+  sectionCount: z.number().int().min(0),
   references: ReferenceReport,
 });
 export type PresentReviewResult = z.infer<typeof PresentReviewResult>;

@@ -15,7 +15,8 @@ import { createToken } from '../../extension/src/ipc/token';
 import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
 import { ReviewStore } from '../../extension/src/review/reviewStore';
 
-export const MCP_SERVER = path.resolve(__dirname, '../../dist/mcp-server.js');
+/** The built server; the benchmark, bundled elsewhere, names it through the environment. */
+export const MCP_SERVER = process.env.REDLINE_MCP_SERVER ?? path.resolve(__dirname, '../../dist/mcp-server.js');
 
 export function assertBuilt(): void {
   if (!fs.existsSync(MCP_SERVER)) throw new Error(`${MCP_SERVER} is missing: run "npm run build" first.`);

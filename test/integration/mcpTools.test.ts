@@ -48,6 +48,7 @@ describe('MCP tools over the real bridge', () => {
     const report = result.structuredContent;
     expect(report.revision).toBe(host.store.revision);
     expect(report.sections.map((s: { title: string }) => s.title)).toEqual(['Review', 'Problems']);
+    expect(report.sectionCount).toBe(2);
     expect(report.references.total).toBe(4);
     expect(report.references.resolved).toBe(2);
     const broken = report.references.broken.map((b: { reference: string; line: number }) => [b.reference, b.line]);
@@ -66,7 +67,9 @@ describe('MCP tools over the real bridge', () => {
     await call('present-review', { content: '# R\n\n## A\n\nold\n\n## B\n\nkeep' });
     await call('present-review', { content: 'new body', mode: 'update-section', section: 'A' });
     const appended = await call('present-review', { content: '## C\n\nlast', mode: 'append' });
-    expect(appended.structuredContent.sections.map((s: { title: string }) => s.title)).toEqual(['R', 'A', 'B', 'C']);
+    // An append reports the sections it added, and how many there are in all.
+    expect(appended.structuredContent.sections.map((s: { title: string }) => s.title)).toEqual(['C']);
+    expect(appended.structuredContent.sectionCount).toBe(4);
     const review = await call('get-review');
     expect(review.structuredContent.markdown).toBe('# R\n\n## A\n\nnew body\n\n## B\n\nkeep\n\n## C\n\nlast');
     expect(review.structuredContent.revision).toBe(appended.structuredContent.revision);

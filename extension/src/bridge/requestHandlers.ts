@@ -15,13 +15,20 @@ export interface EditorSide {
 export function createRequestHandlers(store: ReviewStore, renderer: ReviewRenderer, editor: EditorSide): RequestHandlers {
   return {
     'present-review': (params) => {
+      const sectionsBefore = params.mode === 'append' ? (store.current?.sections.length ?? 0) : 0;
       const review = store.present(params);
       // The report covers what this call sent: after an append, the new part only.
       const references =
         params.mode === 'replace'
           ? renderer.render(review).references
           : renderer.renderFragment(params.content, review.cwd).references;
-      return { revision: review.revision, title: review.title, sections: [...review.sections], references };
+      return {
+        revision: review.revision,
+        title: review.title,
+        sections: review.sections.slice(sectionsBefore),
+        sectionCount: review.sections.length,
+        references,
+      };
     },
     'get-review': () => {
       const review = store.current;

@@ -7,7 +7,7 @@ import { findReferences, formatReference, parseLinkTarget, type FileReference } 
 import type { Resolution } from './referenceResolver';
 
 type Token = MarkdownIt.Token;
-type RendererOptions = Required<MarkdownIt.MarkdownItOptions>;
+type RendererOptions = MarkdownIt.Options;
 
 export interface RenderedReview {
   html: string;
@@ -125,7 +125,7 @@ class InlineLinker {
   constructor(
     private line: number,
     private readonly render: RenderState,
-    private readonly TokenClass: typeof MarkdownIt.Token,
+    private readonly TokenClass: MarkdownIt.StateCore['Token'],
   ) {}
 
   run(children: Token[]): Token[] {
@@ -257,7 +257,7 @@ function renderLinkOpen(tokens: Token[], idx: number): string {
 }
 
 /** Images would be network requests or local file reads; the panel promises neither, so show the alt text. */
-function renderImage(tokens: Token[], idx: number, options: RendererOptions, env: MarkdownIt.Env | undefined, self: MarkdownIt.Renderer): string {
+function renderImage(tokens: Token[], idx: number, options: RendererOptions, env: unknown, self: MarkdownIt.Renderer): string {
   const alt = self.renderInlineAsText(tokens[idx].children ?? [], options, env);
   return `<span class="redline-image">${escapeHtml(alt || 'image')}</span>`;
 }

@@ -50,7 +50,7 @@ export function registerPresentReviewTool(server: McpServer, context: ToolContex
 function describePresented(result: PresentReviewResult): string {
   const { references } = result;
   const lines = [
-    `Shown in VS Code as revision ${result.revision} with ${result.sections.length} section(s).`,
+    `Shown in VS Code as revision ${result.revision} with ${result.sectionCount} section(s).`,
     `References: ${references.resolved} of ${references.total} resolved.`,
   ];
   if (references.broken.length > 0) {
