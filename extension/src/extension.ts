@@ -23,6 +23,7 @@ export interface RedlineTestApi {
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<RedlineTestApi> {
+  const activationStarted = performance.now();
   const log = vscode.window.createOutputChannel('Redline', { log: true });
   const settings = vscode.workspace.getConfiguration(Settings.section);
   const store = new ReviewStore(context.workspaceState, {
@@ -63,8 +64,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     ...registerCommands({ context, store, bridge: () => bridge, showPanel }),
     store.onDidChange((review) => {
       reviewChanged.fire();
-      // A review that arrives while no panel is open is shown without taking focus from the terminal.
-      if (review && !ReviewPanel.current) showPanel(true);
+      // A review that arrives while the panel is closed or behind another tab is brought to the
+      // front, without taking focus from the terminal the assistant runs in.
+      if (review && !ReviewPanel.current?.visible) showPanel(true);
       bridge?.broadcast('review-changed', { revision: store.revision });
     }),
     { dispose: () => ReviewPanel.current?.dispose() },
@@ -80,7 +82,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     bridge = await BridgeHost.start(context, handlers, log);
     context.subscriptions.push(bridge);
     mcpServer.setEndpoint({ path: bridge.socketPath, token: bridge.token });
-    log.info(`Listening on ${bridge.socketPath}`);
+    log.info(`Listening on ${bridge.socketPath}; activated in ${(performance.now() - activationStarted).toFixed(1)} ms`);
   } catch (error) {
     log.error('Could not start the bridge', error);
     void vscode.window.showErrorMessage(`Redline could not start its bridge: ${(error as Error)?.message ?? error}`);

@@ -157,6 +157,11 @@ export class ReviewPanel implements vscode.Disposable {
   }
 
   /** The editor column the panel is in, so references can be opened in another one. */
+  /** Shown in its tab group (not behind another tab). */
+  get visible(): boolean {
+    return this._panel.visible;
+  }
+
   get viewColumn(): vscode.ViewColumn | undefined {
     return this._disposed ? undefined : this._panel.viewColumn;
   }

@@ -46,13 +46,16 @@ export class ReviewStore implements Disposable {
   private pastReviews: Review[] = [];
   private lastRevision = 0;
   private persistTimer: NodeJS.Timeout | undefined;
-  private persisting: Promise<void> = Promise.resolve();
+  /** A change not yet written to storage. */
+  private dirty = false;
+  private writing: Promise<void> | undefined;
   private readonly changed = new Emitter<Review | undefined>();
   /** Fires after every change, with the new current review (undefined after a clear). */
   readonly onDidChange = this.changed.event;
 
   constructor(
     private readonly storage: ReviewStorage | undefined,
+    /** `persistDelayMs` (default 0) lets a burst of changes share one write. */
     private readonly options: { historySize: number; persistDelayMs?: number },
   ) {
     const saved = storage?.get<PersistedState>(STORAGE_KEY);
@@ -106,9 +109,8 @@ export class ReviewStore implements Disposable {
     if (this.persistTimer) {
       clearTimeout(this.persistTimer);
       this.persistTimer = undefined;
-      this.persisting = this.persist();
     }
-    await this.persisting;
+    if (this.dirty || this.writing) await this.writeWhileDirty();
   }
 
   dispose(): void {
@@ -144,21 +146,37 @@ export class ReviewStore implements Disposable {
     this.changed.fire(review);
   }
 
+  /**
+   * Writes soon after a change, since a window reload does not wait for pending writes. While a
+   * write is under way, later changes wait for it and then go out together in one more write.
+   */
   private schedulePersist(): void {
-    if (!this.storage || this.persistTimer) return;
+    if (!this.storage) return;
+    this.dirty = true;
+    if (this.writing || this.persistTimer) return;
     this.persistTimer = setTimeout(() => {
       this.persistTimer = undefined;
-      this.persisting = this.persist();
-    }, this.options.persistDelayMs ?? 250);
+      void this.writeWhileDirty();
+    }, this.options.persistDelayMs ?? 0);
   }
 
-  private async persist(): Promise<void> {
-    if (!this.storage) return;
-    await this.persisting;
+  private writeWhileDirty(): Promise<void> {
+    this.writing ??= (async () => {
+      while (this.dirty) {
+        this.dirty = false;
+        await this.storage!.update(STORAGE_KEY, this.snapshot());
+      }
+    })().finally(() => {
+      this.writing = undefined;
+      if (this.dirty) this.schedulePersist();
+    });
+    return this.writing;
+  }
+
+  private snapshot(): PersistedState {
     let budget = MAX_PERSISTED_HISTORY_CHARS;
     const history = this.pastReviews.filter((review) => (budget -= review.markdown.length) >= 0);
-    const state: PersistedState = { version: 1, revision: this.lastRevision, current: this.currentReview, history };
-    await this.storage.update(STORAGE_KEY, state);
+    return { version: 1, revision: this.lastRevision, current: this.currentReview, history };
   }
 }
 
