@@ -30,9 +30,10 @@ const SERVER_FLAGS = [
   '--disable-getting-started-override',
   '--ignore-last-opened',
   '--reconnection-grace-time', '5',
-  // Without it, a workbench URL's extensionTestsPath payload hangs.
-  '--vscode-option', 'enable-smoke-test-driver',
 ];
+// Without it, a workbench URL's extensionTestsPath payload hangs. It also hides notification
+// toasts (they go only to the notification center), so UI tests can turn it off.
+const SMOKE_TEST_DRIVER_FLAGS = ['--vscode-option', 'enable-smoke-test-driver'];
 
 /**
  * @typedef {object} CodeServer
@@ -55,6 +56,7 @@ const SERVER_FLAGS = [
  * @property {Record<string, unknown>} [settings] merged over QUIET_SETTINGS
  * @property {number} [timeoutMs]      for /healthz; default 30 s
  * @property {boolean} [echo]          copy code-server's output to stderr (default: env E2E_VERBOSE)
+ * @property {boolean} [smokeTestDriver] default true; extensionTestsPath runs need it, and it hides notification toasts
  */
 
 /**
@@ -81,6 +83,7 @@ export async function startCodeServer(options = {}) {
       installed.codeServerEntry,
       '--bind-addr', `127.0.0.1:${port}`,
       ...SERVER_FLAGS,
+      ...(options.smokeTestDriver === false ? [] : SMOKE_TEST_DRIVER_FLAGS),
       '--user-data-dir', userDataDir,
       '--extensions-dir', extensionsDir,
       ...(options.workspace ? [resolve(options.workspace)] : []),

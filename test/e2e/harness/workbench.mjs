@@ -112,25 +112,36 @@ export async function closeWorkbench(page) {
  * @param {Page} page @param {string} title @param {{timeoutMs?: number}} [options]
  */
 export async function runCommand(page, title, { timeoutMs = 15_000 } = {}) {
+  const deadline = Date.now() + timeoutMs;
   const widget = page.locator('.quick-input-widget');
-  await page.keyboard.press('F1');
   const input = widget.locator('input[type="text"], input:not([type])').first();
-  await input.waitFor({ state: 'visible', timeout: timeoutMs });
-  await input.fill(`>${title}`);
   // Pick the row whose label is exactly the title, not merely the first fuzzy match.
   const row = widget
     .locator('.quick-input-list .monaco-list-row')
     .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`) }) })
     .first();
-  try {
-    await row.waitFor({ state: 'visible', timeout: timeoutMs });
-  } catch {
-    const offered = await widget.locator('.quick-input-list .monaco-list-row .label-name').allInnerTexts().catch(() => []);
-    await page.keyboard.press('Escape');
-    throw new Error(`No command "${title}" in the command palette within ${timeoutMs / 1000} s. Offered: ${JSON.stringify(offered.slice(0, 10))}`);
+  // The palette lists the commands known when it opens; an extension's commands appear only
+  // once the remote extension host has registered it. And it closes when something else takes
+  // focus (a webview that just loaded). So open it again until the command shows up.
+  for (;;) {
+    const attemptMs = () => Math.max(1, Math.min(5000, deadline - Date.now()));
+    try {
+      await page.keyboard.press('F1');
+      await input.fill(`>${title}`, { timeout: attemptMs() });
+      await row.waitFor({ state: 'visible', timeout: Math.min(3000, attemptMs()) });
+      break;
+    } catch (error) {
+      const offered = await widget.locator('.quick-input-list .monaco-list-row .label-name').allInnerTexts().catch(() => []);
+      if (await widget.isVisible().catch(() => false)) await page.keyboard.press('Escape');
+      await widget.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => {});
+      if (Date.now() >= deadline) {
+        const why = offered.length > 0 ? `Offered: ${JSON.stringify(offered.slice(0, 10))}` : `Last error: ${/** @type {Error} */ (error).message.split('\n')[0]}`;
+        throw new Error(`No command "${title}" in the command palette within ${timeoutMs / 1000} s. ${why}`);
+      }
+    }
   }
   await row.click();
-  await widget.waitFor({ state: 'hidden', timeout: timeoutMs });
+  await widget.waitFor({ state: 'hidden', timeout: Math.max(5000, deadline - Date.now()) });
 }
 
 /**

@@ -1,0 +1,78 @@
+// The UI suite: mocha, in this process, over one Redline window (see session.mjs) that the
+// root hooks open and close. Test files run in the order below; later ones build on earlier state.
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Mocha from 'mocha';
+import { ARTIFACTS_DIR } from '../harness/workbench.mjs';
+import { closeSession, openSession, session } from './session.mjs';
+
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+const FILES = ['review.test.mjs', 'hostile.test.mjs', 'timing.test.mjs', 'reload.test.mjs'];
+
+/**
+ * @param {import('./session.mjs').SessionOptions & { grep?: string }} options
+ * @returns {Promise<import('../run.mjs').SuiteResult>}
+ */
+export async function runUiSuite({ grep, ...sessionOptions }) {
+  const started = Date.now();
+  removeOldScreenshots();
+  /** @type {Record<string, string>} */
+  let figures = {};
+  const mocha = new Mocha({ ui: 'bdd', color: false, reporter: 'spec', timeout: 60_000, slow: 10_000 });
+  if (grep) mocha.grep(grep);
+  mocha.rootHooks({
+    beforeAll: [
+      async function openWindow() {
+        this.timeout(180_000);
+        await openSession(sessionOptions);
+      },
+    ],
+    afterEach: [
+      async function screenshotFailure() {
+        const test = this.currentTest;
+        if (test?.state === 'failed') {
+          await session()
+            .screenshot(`FAILED-${test.title.slice(0, 60)}`)
+            .catch(() => {});
+        }
+      },
+    ],
+    afterAll: [
+      async function closeWindow() {
+        this.timeout(30_000);
+        try {
+          figures = { ...session().figures };
+        } catch {
+          // The window never opened; beforeAll reported why.
+        }
+        await closeSession();
+      },
+    ],
+  });
+  for (const file of FILES) mocha.addFile(join(HERE, file));
+  await mocha.loadFilesAsync();
+  const stats = await new Promise((resolve) => {
+    const runner = mocha.run(() => resolve(runner.stats));
+  });
+  mocha.dispose();
+  // A failing root hook fails no test of its own, but every test behind it is skipped.
+  const hookFailed = stats.failures > 0 && stats.passes + stats.failures < stats.tests;
+  return {
+    name: 'ui',
+    passed: stats.passes,
+    failed: stats.failures,
+    ms: Date.now() - started,
+    notes: [...Object.entries(figures).map(([name, value]) => `${name}: ${value}`), ...(hookFailed ? ['a hook failed; the tests behind it did not run'] : [])],
+  };
+}
+
+function removeOldScreenshots() {
+  try {
+    for (const name of readdirSync(ARTIFACTS_DIR)) {
+      if (name.startsWith('e2e-ui-') && name.endsWith('.png')) rmSync(join(ARTIFACTS_DIR, name), { force: true });
+    }
+  } catch {
+    // No artifacts yet.
+  }
+}

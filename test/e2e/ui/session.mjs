@@ -1,0 +1,234 @@
+// One Redline window for the UI suite: code-server with the packaged extension, the fixture
+// workspace open in chromium, and an MCP server started the way an assistant starts it (from a
+// terminal's environment), with an SDK Client connected to it over stdio.
+import { randomUUID } from 'node:crypto';
+import { cpSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { startCodeServer } from '../harness/codeServer.mjs';
+import { descendants, makeTempDir, removeTempDir, sleep } from '../harness/processes.mjs';
+import { closeWorkbench, findWebviewFrame, openWorkbench, readTerminalEnv, runCommand, screenshot } from '../harness/workbench.mjs';
+
+/** @typedef {import('playwright-core').Page} Page */
+/** @typedef {import('playwright-core').Frame} Frame */
+
+const TOOL_TIMEOUT_MS = 30_000;
+const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'fish']);
+
+/**
+ * @typedef {object} SessionOptions
+ * @property {string} extensionsDir     has the .vsix installed
+ * @property {string} serverPath        the installed extension's dist/mcp-server.js
+ * @property {string} workspaceTemplate copied, so that the tests never touch the fixture
+ */
+
+/** @type {RedlineSession | undefined} */
+let current;
+
+/** The session the root hooks opened. */
+export function session() {
+  if (!current) throw new Error('No Redline session: the UI suite\'s root hook did not open one');
+  return current;
+}
+
+/** @param {SessionOptions} options */
+export async function openSession(options) {
+  current = await RedlineSession.open(options);
+  return current;
+}
+
+export async function closeSession() {
+  const closing = current;
+  current = undefined;
+  await closing?.close();
+}
+
+export class RedlineSession {
+  /** @type {string[]} every console message of every frame, as "[type] text (url)" */
+  consoleMessages = [];
+  /** @type {string[]} browser dialogs (alert, confirm, prompt, beforeunload) */
+  dialogs = [];
+  /** @type {string[]} pages (windows, tabs) opened by the workbench or the webview */
+  popups = [];
+  /** @type {string[]} responses with status >= 400 for the extension's own files */
+  failedExtensionResources = [];
+  /** @type {Record<string, string>} figures for the run's summary */
+  figures = {};
+
+  /**
+   * @param {SessionOptions} options
+   * @returns {Promise<RedlineSession>}
+   */
+  static async open(options) {
+    const self = new RedlineSession();
+    self.tempDir = makeTempDir('redline-e2e-ui-');
+    try {
+      await self.start(options);
+      return self;
+    } catch (error) {
+      if (self.page) await self.screenshot('setup-failed').catch(() => {});
+      await self.close();
+      throw error;
+    }
+  }
+
+  /** @param {SessionOptions} options */
+  async start({ extensionsDir, serverPath, workspaceTemplate }) {
+    this.workspace = join(/** @type {string} */ (this.tempDir), 'workspace');
+    cpSync(workspaceTemplate, this.workspace, { recursive: true });
+    // Without the smoke-test driver, which the extension-host suite needs but which hides
+    // notification toasts: this window should look the way it does for a user.
+    this.server = await startCodeServer({ extensionsDir, workspace: this.workspace, smokeTestDriver: false });
+    /** @type {Page} */
+    this.page = await openWorkbench(this.server.url, this.workspace, { beforeGoto: (page) => this.watch(page) });
+    await this.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: this.server.url });
+
+    // The command activates Redline if onStartupFinished has not yet, so the terminal opened
+    // next is one of "every integrated terminal" that gets the bridge's variables.
+    await runCommand(this.page, 'Redline: Show Review', { timeoutMs: 60_000 });
+    this.terminalEnv = await readTerminalEnv(this.page, ['REDLINE_IPC_PATH', 'REDLINE_IPC_TOKEN']);
+    const { REDLINE_IPC_PATH, REDLINE_IPC_TOKEN } = this.terminalEnv;
+    if (!REDLINE_IPC_PATH || !REDLINE_IPC_TOKEN) {
+      throw new Error(`A new terminal lacks the bridge's variables: ${JSON.stringify(this.terminalEnv)}`);
+    }
+    // The terminal panel has done its job; the review and the editors get the room.
+    await runCommand(this.page, 'View: Toggle Panel Visibility');
+
+    this.mcpStderr = '';
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [serverPath],
+      cwd: this.workspace,
+      env: {
+        PATH: process.env.PATH ?? '',
+        REDLINE_IPC_PATH,
+        REDLINE_IPC_TOKEN,
+        // run.mjs finds processes left behind by this marker.
+        ...(process.env.REDLINE_E2E_RUN ? { REDLINE_E2E_RUN: process.env.REDLINE_E2E_RUN } : {}),
+      },
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (chunk) => {
+      this.mcpStderr = (this.mcpStderr + chunk.toString('utf8')).slice(-4000);
+    });
+    this.mcp = new Client({ name: 'redline-e2e-ui', version: '0.0.0' });
+    await this.mcp.connect(transport);
+  }
+
+  /** Records what the page and all its frames do that a test may need to rule out. @param {Page} page */
+  async watch(page) {
+    page.on('console', (message) => {
+      this.consoleMessages.push(`[${message.type()}] ${message.text()} (${message.location().url})`);
+    });
+    page.on('dialog', (dialog) => {
+      this.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+      void dialog.dismiss().catch(() => {});
+    });
+    page.context().on('page', (opened) => {
+      this.popups.push(opened.url());
+      void opened.close().catch(() => {});
+    });
+    page.on('response', (response) => {
+      if (response.status() >= 400 && /redline/i.test(response.url())) {
+        this.failedExtensionResources.push(`${response.status()} ${response.url()}`);
+      }
+    });
+  }
+
+  /**
+   * Calls an MCP tool and returns its structured result; a tool error becomes a thrown Error.
+   * @param {string} name @param {Record<string, unknown>} [args]
+   * @returns {Promise<any>}
+   */
+  async call(name, args = {}) {
+    const result = await this.rawCall(name, args);
+    if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
+    return result.structuredContent;
+  }
+
+  /**
+   * The raw CallToolResult, tool errors included; a dead server's stderr is in the error.
+   * @param {string} name @param {Record<string, unknown>} [args]
+   */
+  async rawCall(name, args = {}) {
+    try {
+      return await /** @type {Client} */ (this.mcp).callTool({ name, arguments: args }, undefined, { timeout: TOOL_TIMEOUT_MS });
+    } catch (error) {
+      /** @type {Error} */ (error).message += `\n--- MCP server stderr ---\n${this.mcpStderr?.trim() || '(empty)'}`;
+      throw error;
+    }
+  }
+
+  /**
+   * The webview frame of the review panel (the one with #review); found again after the
+   * webview reloads (it is not kept alive while hidden, and a window reload replaces it).
+   * @param {{ timeoutMs?: number }} [options]
+   * @returns {Promise<Frame>}
+   */
+  async reviewFrame({ timeoutMs = 15_000 } = {}) {
+    if (this.frame && !this.frame.isDetached()) return this.frame;
+    this.frame = await findWebviewFrame(this.page, '#review', { timeoutMs });
+    return this.frame;
+  }
+
+  /**
+   * Waits until the panel's text contains `text`, polling on every animation frame.
+   * @param {string} text @param {{ timeoutMs?: number }} [options]
+   */
+  async waitForReviewText(text, { timeoutMs = 15_000 } = {}) {
+    const frame = await this.reviewFrame();
+    await frame.waitForFunction(
+      (wanted) => document.getElementById('review')?.textContent?.includes(wanted) ?? false,
+      text,
+      { polling: 'raf', timeout: timeoutMs },
+    );
+    return frame;
+  }
+
+  /** The label of the active tab in the focused editor group. */
+  async activeEditorTab() {
+    return (await this.page.locator('.editor-group-container.active .tab.active').first().innerText()).replace(/\s+/g, '');
+  }
+
+  /** The status bar's cursor item, e.g. "Ln 10, Col 1 (243 selected)". */
+  async cursorStatus() {
+    return (await this.page.locator('.statusbar-item').filter({ hasText: /Ln \d+, Col \d+/ }).first().innerText()).trim();
+  }
+
+  /** Labels of every open editor tab, in every group. */
+  async editorTabs() {
+    return (await this.page.locator('.tabs-container .tab').allInnerTexts()).map((label) => label.replace(/\s+/g, ''));
+  }
+
+  /** Shells running under code-server: one per integrated terminal. */
+  shellCount() {
+    return descendants(this.server.pid).filter((pid) => {
+      try {
+        const argv0 = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0];
+        return SHELLS.has(argv0.split('/').pop() ?? '');
+      } catch {
+        return false;
+      }
+    }).length;
+  }
+
+  /** A screenshot in test-artifacts/e2e-ui-<name>.png. @param {string} name */
+  screenshot(name) {
+    return screenshot(this.page, `e2e-ui-${name}`);
+  }
+
+  /** A marker no earlier review contains. @param {string} label */
+  static marker(label) {
+    return `${label}-${randomUUID().slice(0, 8)}`;
+  }
+
+  async close() {
+    await this.mcp?.close().catch(() => {});
+    await closeWorkbench(this.page);
+    await this.server?.stop();
+    // Give the MCP server a moment to exit on its closed stdin before its dir goes.
+    await sleep(100);
+    if (this.tempDir) removeTempDir(this.tempDir);
+  }
+}
