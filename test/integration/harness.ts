@@ -52,15 +52,15 @@ export interface Host {
   stop(): Promise<void>;
 }
 
-/** A temp workspace with src/example.ts (60 lines), and a host serving it. */
-export async function startHost(options: { maxLineBytes?: number } = {}): Promise<Host> {
+/** A temp workspace with src/example.ts (60 lines), and a host serving it (on `socketPath` and with `token` when given). */
+export async function startHost(options: { maxLineBytes?: number; socketPath?: string; token?: string } = {}): Promise<Host> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-'));
   const workspace = path.join(root, 'ws');
   fs.mkdirSync(path.join(workspace, 'src'), { recursive: true });
   const lines = Array.from({ length: 60 }, (_, i) => `export const line${i + 1} = ${i + 1};`);
   fs.writeFileSync(path.join(workspace, 'src/example.ts'), lines.join('\n') + '\n');
-  const socketPath = path.join(root, 's.sock');
-  const token = createToken();
+  const socketPath = options.socketPath ?? path.join(root, 's.sock');
+  const token = options.token ?? createToken();
   const store = new ReviewStore(undefined, { historySize: 5 });
   const editor = new FakeEditor();
   const handlers = createRequestHandlers(store, new ReviewRenderer(() => [workspace]), editor);

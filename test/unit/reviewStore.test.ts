@@ -144,4 +144,13 @@ describe('ReviewStore', () => {
     expect(storage.writes).toBeLessThanOrEqual(2);
     expect(newStore(storage).current?.sections).toHaveLength(500);
   });
+
+  it('refuses an append that would take the review past 10 MiB, and keeps the review as it was', () => {
+    const store = newStore();
+    const nineMiB = 'x'.repeat(9 * 1024 * 1024);
+    store.present({ content: nineMiB, mode: 'replace' });
+    expect(() => store.present({ content: nineMiB, mode: 'append' })).toThrow(/larger than 10 MiB/);
+    expect(store.current?.markdown).toBe(nineMiB);
+    expect(store.revision).toBe(1);
+  });
 });

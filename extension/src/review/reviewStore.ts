@@ -2,7 +2,7 @@
 // reviews. Plain TypeScript (no `vscode`), persisted through a Memento-shaped storage so that a
 // window reload loses nothing.
 
-import type { ReviewMode, Section } from '../../../shared/protocol';
+import { ErrorCode, IpcError, MAX_REVIEW_BYTES, type ReviewMode, type Section } from '../../../shared/protocol';
 import { Emitter, type Disposable } from '../events';
 import { appendMarkdown, findSections, replaceSection, toSections } from './sections';
 
@@ -84,6 +84,15 @@ export class ReviewStore implements Disposable {
     const previous = this.currentReview;
     const base = request.mode === 'replace' ? undefined : previous;
     const { markdown, sections } = this.compose(base, request);
+    // Each call is checked for size on arrival, but appends could grow a review past what
+    // get-review can send back; refuse before anything shown changes.
+    if (Buffer.byteLength(markdown, 'utf8') > MAX_REVIEW_BYTES) {
+      throw new IpcError(
+        ErrorCode.InvalidParams,
+        `This ${request.mode} would make the review larger than ${MAX_REVIEW_BYTES / 1024 / 1024} MiB, so it was not applied. ` +
+          'Present a shorter review with mode "replace", or shorten a section with "update-section".',
+      );
+    }
     if (request.mode === 'replace' && previous) this.remember(previous);
     const review: Review = {
       revision: ++this.lastRevision,

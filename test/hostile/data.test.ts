@@ -1,0 +1,262 @@
+// Data under pressure: pipelined bursts from several raw clients interleaving on the socket,
+// update-section racing append (the result must be some serial order of the calls), and a window
+// reload that must keep the review and its history, a 10 MiB review included.
+
+import fc from 'fast-check';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import type { PresentReviewParams } from '../../shared/protocol';
+import { ReviewStore, STORAGE_KEY, type ReviewStorage } from '../../extension/src/review/reviewStore';
+import { assertBuilt, connectMcp, RawClient, startHost, type Host } from '../integration/harness';
+
+type Reply = { type: string; id: string | null; result?: any; error?: { code: number; message: string } };
+
+/** Authenticated raw clients. */
+async function rawClients(host: Host, count: number): Promise<RawClient[]> {
+  return Promise.all(
+    Array.from({ length: count }, async () => {
+      const raw = await RawClient.connect(host.socketPath);
+      await raw.hello(host.token);
+      return raw;
+    }),
+  );
+}
+
+/** The replies to these ids, once all have come. */
+async function repliesTo(raw: RawClient, ids: readonly string[], timeoutMs = 20_000): Promise<Reply[]> {
+  const wanted = new Set(ids);
+  await raw.waitFor(() => raw.replies.filter((r) => wanted.has((r as Reply).id ?? '')).length === ids.length, timeoutMs);
+  const byId = new Map((raw.replies as Reply[]).filter((r) => wanted.has(r.id ?? '')).map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id)!);
+}
+
+function requestLine(id: string, params: PresentReviewParams): string {
+  return JSON.stringify({ type: 'request', id, method: 'present-review', params }) + '\n';
+}
+
+/** The calls, each with the revision its reply carried, replayed one by one in revision order. */
+function replaySerially(calls: Array<{ params: PresentReviewParams; revision: number }>): ReviewStore {
+  const ordered = [...calls].sort((a, b) => a.revision - b.revision);
+  // Revisions are consecutive: each call ran exactly once, and nothing else ran in between.
+  expect(ordered.map((c) => c.revision)).toEqual(ordered.map((_, i) => ordered[0].revision + i));
+  const store = new ReviewStore(undefined, { historySize: 5 });
+  for (const { params } of ordered) store.present({ mode: 'replace', ...params });
+  return store;
+}
+
+describe('4 raw clients × 250 pipelined requests, each written in one burst', () => {
+  let host: Host;
+  beforeAll(async () => {
+    host = await startHost();
+  });
+  afterAll(async () => host?.stop());
+
+  it('end with exactly 1,000 intact sections, each client in its own order, equal to a serial replay', async () => {
+    const clients = await rawClients(host, 4);
+    // Bodies from a few bytes to 2 KiB (a burst is ~250 KiB), so bursts are cut into many reads that interleave on the server.
+    const body = (c: number, i: number) => `line one of ${c}-${i}\n${`${c}-${i} `.repeat(((c * 250 + i) * 7919) % 300)}\nlast line of ${c}-${i}`;
+    const calls = clients.map((_, c) =>
+      Array.from({ length: 250 }, (_, i) => ({ id: `c${c}-${i}`, params: { content: `## C${c}-${i}\n\n${body(c, i)}`, mode: 'append' } as PresentReviewParams })),
+    );
+    const started = Date.now();
+    clients.forEach((raw, c) => raw.socket.write(calls[c].map((call) => requestLine(call.id, call.params)).join('')));
+    const replies = await Promise.all(clients.map((raw, c) => repliesTo(raw, calls[c].map((call) => call.id))));
+    const elapsed = Date.now() - started;
+
+    expect(replies.flat().filter((r) => r.error)).toEqual([]);
+    const review = host.store.current!;
+    expect(review.sections).toHaveLength(1000);
+    for (let c = 0; c < 4; c++) {
+      const revisions = replies[c].map((r) => r.result.revision as number);
+      // One connection's requests run in the order they were written.
+      expect(revisions).toEqual([...revisions].sort((a, b) => a - b));
+      for (let i = 0; i < 250; i++) expect(review.markdown).toContain(`## C${c}-${i}\n\n${body(c, i)}`);
+      expect(review.sections.map((s) => s.title).filter((t) => t.startsWith(`C${c}-`))).toEqual(Array.from({ length: 250 }, (_, i) => `C${c}-${i}`));
+    }
+    const replayed = replaySerially(calls.flatMap((list, c) => list.map((call, i) => ({ params: call.params, revision: replies[c][i].result.revision }))));
+    expect(review.markdown).toBe(replayed.current!.markdown);
+    expect(review.sections).toEqual(replayed.current!.sections);
+    const interleavings = countRuns(review.sections.map((s) => s.title.slice(0, 2)));
+    process.stdout.write(`4 × 250 pipelined raw requests: ${elapsed} ms, ${(review.markdown.length / 1024 / 1024).toFixed(1)} MiB, ${interleavings} runs of one client\n`);
+    clients.forEach((raw) => raw.destroy());
+  });
+});
+
+describe('update-section racing append', () => {
+  const SECTION_NAMES = ['Summary', 'Risks', 'open   questions', '## Risks', 'RISKS', 'Tests', 'Follow-ups'];
+  /** One call, as data (so a counterexample prints readably); `toParams` makes it concrete. */
+  type Plan =
+    | { readonly mode: 'append'; readonly heading?: string; readonly level: string }
+    | { readonly mode: 'update-section'; readonly section: string; readonly form: number };
+  const planned: fc.Arbitrary<Plan> = fc.oneof(
+    fc.record({
+      mode: fc.constant('append' as const),
+      heading: fc.option(fc.constantFrom('Summary', 'Risks', 'Open questions', 'Notes', 'Tests'), { nil: undefined }),
+      level: fc.constantFrom('#', '##', '###'),
+    }),
+    fc.record({ mode: fc.constant('update-section' as const), section: fc.constantFrom(...SECTION_NAMES), form: fc.integer({ min: 0, max: 3 }) }),
+  );
+  function toParams(plan: Plan, tag: string): PresentReviewParams {
+    if (plan.mode === 'append') {
+      const content = plan.heading ? `${plan.level} ${plan.heading}\n\nappended ${tag}` : `A paragraph ${tag}, and \`src/a.ts:1\`.`;
+      return { mode: 'append', content };
+    }
+    const title = plan.section.replace(/^#+\s*/, '');
+    const contents = [
+      `body ${tag}`,
+      `## ${title}\n\nwhole section ${tag}`,
+      `body ${tag}\n\n### Detail\n\nnested ${tag}`,
+      '```md\n## not a heading\n```\n' + `fenced ${tag}`,
+    ];
+    return { mode: 'update-section', section: plan.section, content: contents[plan.form] };
+  }
+  const writersPlan = fc.array(fc.array(planned, { minLength: 25, maxLength: 25 }), { minLength: 4, maxLength: 4 });
+
+  it('the final review equals a serial replay of the calls in the order of the revisions they got back', async () => {
+    assertBuilt();
+    let rounds = 0;
+    let totalCalls = 0;
+    const host = await startHost();
+    // One of the four writers is the real MCP server, the others raw clients that pipeline.
+    const mcp = await connectMcp({ REDLINE_IPC_PATH: host.socketPath, REDLINE_IPC_TOKEN: host.token }, host.workspace);
+    const raws = await rawClients(host, 3);
+    try {
+      await fc.assert(
+        fc.asyncProperty(writersPlan, async (writers) => {
+          const round = rounds++;
+          const start = { content: `# Review ${round}\n\n## Summary\n\nstart\n\n## Risks\n\nnone yet\n`, mode: 'replace' as const };
+          const startRevision = host.store.present(start).revision;
+          const calls = writers.map((list, w) => list.map((plan, i) => toParams(plan, `r${round}w${w}#${i}`)));
+          const sent: Array<{ params: PresentReviewParams; revision: Promise<number> }> = [];
+          calls.forEach((list, w) => {
+            if (w === 3) {
+              for (const params of list) {
+                const revision = mcp.client
+                  .callTool({ name: 'present-review', arguments: { ...params } })
+                  .then((r) => (r.structuredContent as { revision: number }).revision);
+                sent.push({ params, revision });
+              }
+              return;
+            }
+            const raw = raws[w];
+            const ids = list.map((_, i) => `r${round}w${w}-${i}`);
+            raw.socket.write(list.map((params, i) => requestLine(ids[i], params)).join(''));
+            const replies = repliesTo(raw, ids);
+            list.forEach((params, i) => sent.push({ params, revision: replies.then((r) => r[i].result.revision as number) }));
+          });
+          const done = await Promise.all(sent.map(async (s) => ({ params: s.params, revision: await s.revision })));
+          totalCalls += done.length;
+          expect(Math.min(...done.map((d) => d.revision))).toBe(startRevision + 1);
+          const replayed = replaySerially([{ params: start, revision: startRevision }, ...done]);
+          expect(host.store.current!.markdown).toBe(replayed.current!.markdown);
+          expect(host.store.current!.sections).toEqual(replayed.current!.sections);
+        }),
+        { seed: 424_242, numRuns: 6, endOnFailure: true },
+      );
+      process.stdout.write(`update-section racing append: ${rounds} rounds, ${totalCalls} concurrent calls from 4 clients, each equal to its serial replay\n`);
+    } finally {
+      raws.forEach((raw) => raw.destroy());
+      await mcp.close();
+      await host.stop();
+    }
+  });
+});
+
+describe('a window reload keeps the review and its history', () => {
+  /**
+   * Memento-shaped storage on disk, JSON like VS Code's workspace state: what a new extension host
+   * reads after a reload. Writes complete later, as the real one's do.
+   */
+  class DiskStorage implements ReviewStorage {
+    private writing: Promise<void> = Promise.resolve();
+    constructor(private readonly file: string) {}
+    get<T>(key: string): T | undefined {
+      if (!fs.existsSync(this.file)) return undefined;
+      return (JSON.parse(fs.readFileSync(this.file, 'utf8')) as Record<string, T>)[key];
+    }
+    update(key: string, value: unknown): Promise<void> {
+      const text = JSON.stringify({ [key]: value });
+      this.writing = this.writing.then(() => fs.promises.writeFile(this.file, text));
+      return this.writing;
+    }
+    /** Every write so far has reached the disk. */
+    settled(): Promise<void> {
+      return this.writing;
+    }
+  }
+
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-reload-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  /**
+   * The old host disposes its store (that is all a reload does to it) and a new host reads the same
+   * storage. dispose() does not wait for the write, it only starts it with storage.update(), which
+   * is where VS Code's Memento takes the state; here the write is then let reach the disk.
+   */
+  async function reload(before: ReviewStore, storage: DiskStorage): Promise<{ store: ReviewStore; storage: DiskStorage }> {
+    before.dispose();
+    await new Promise((resolve) => setImmediate(resolve));
+    await storage.settled();
+    const next = new DiskStorage(path.join(dir, 'state.json'));
+    return { store: new ReviewStore(next, { historySize: 5, persistDelayMs: 60_000 }), storage: next };
+  }
+
+  it('keeps current, revision and history, including a change made just before the reload', async () => {
+    const storage = new DiskStorage(path.join(dir, 'state.json'));
+    // The persist delay is longer than the test: only dispose's flush can save the last change.
+    const store = new ReviewStore(storage, { historySize: 5, persistDelayMs: 60_000 });
+    for (let i = 1; i <= 7; i++) store.present({ content: `# Review ${i}\n\n## Findings\n\nfirst\n`, mode: 'replace', title: `Review ${i}`, cwd: `/work/${i}` });
+    store.present({ content: '## Risks\n\nrace in src/a.ts:3', mode: 'append' });
+    store.present({ content: 'second', mode: 'update-section', section: 'Findings' });
+    expect(storage.get(STORAGE_KEY)).toBeUndefined();
+
+    const { store: after, storage: afterStorage } = await reload(store, storage);
+    expect(after.revision).toBe(store.revision);
+    expect(after.current).toEqual(store.current);
+    expect(after.history).toEqual(store.history);
+    expect(after.history.map((r) => r.title)).toEqual(['Review 6', 'Review 5', 'Review 4', 'Review 3', 'Review 2']);
+    expect(after.current!.markdown).toBe('# Review 7\n\n## Findings\n\nsecond\n\n## Risks\n\nrace in src/a.ts:3\n');
+    // The next change continues the same revision sequence, and a second reload keeps it too.
+    expect(after.present({ content: 'more', mode: 'append' }).revision).toBe(store.revision + 1);
+    const { store: again } = await reload(after, afterStorage);
+    expect(again.revision).toBe(after.revision);
+    expect(again.current).toEqual(after.current);
+    expect(again.history).toEqual(after.history);
+    again.dispose();
+  });
+
+  it('keeps a 10 MiB current review, and a 10 MiB one in the history', async () => {
+    const storage = new DiskStorage(path.join(dir, 'state.json'));
+    const store = new ReviewStore(storage, { historySize: 5, persistDelayMs: 60_000 });
+    const big = (n: number) => {
+      const paragraph = `Finding ${n}: the handler at src/example.ts:42 retries forever — ünïcödé and emoji 🚨 survive too.\n\n`;
+      const head = `# Large review ${n}\n\n`;
+      const count = Math.floor((10 * 1024 * 1024 - Buffer.byteLength(head)) / Buffer.byteLength(paragraph));
+      return head + paragraph.repeat(count);
+    };
+    store.present({ content: big(1), mode: 'replace' });
+    store.present({ content: '# small', mode: 'replace' });
+    store.present({ content: big(2), mode: 'replace' });
+    expect(Buffer.byteLength(store.current!.markdown)).toBeGreaterThan(10 * 1024 * 1024 - 200);
+
+    const started = Date.now();
+    const { store: after } = await reload(store, storage);
+    const elapsed = Date.now() - started;
+    expect(after.revision).toBe(3);
+    expect(after.current!.markdown === store.current!.markdown).toBe(true);
+    expect(after.current).toEqual(store.current);
+    expect(after.history.map((r) => r.markdown.length)).toEqual(store.history.map((r) => r.markdown.length));
+    expect(after.history[1].markdown === big(1)).toBe(true);
+    process.stdout.write(`reload with 20 MiB of reviews: flushed and read back in ${elapsed} ms (${(fs.statSync(path.join(dir, 'state.json')).size / 1024 / 1024).toFixed(1)} MiB on disk)\n`);
+    after.dispose();
+  });
+});
+
+/** How many runs of equal neighbours: 4 means no interleaving at all, 1,000 means perfect alternation. */
+function countRuns(values: readonly string[]): number {
+  return values.filter((value, i) => i === 0 || value !== values[i - 1]).length;
+}

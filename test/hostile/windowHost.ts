@@ -1,0 +1,128 @@
+// Hosts started the way BridgeHost starts a window's bridge (it needs `vscode`, so it cannot run
+// here): the real private socket directory, dead hosts' sockets swept, a socket of this process's
+// own and the window's stable link. In this process, or in a child process a test can SIGKILL.
+
+import { fork, spawnSync, type ChildProcess } from 'child_process';
+import * as esbuild from 'esbuild';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import {
+  publishStableLink,
+  removeDeadHostSockets,
+  socketLocation,
+  withdrawStableLink,
+  type SocketLocation,
+} from '../../extension/src/ipc/socketLocation';
+import { startHost, type Host } from '../integration/harness';
+import type { ChildHostMessage, ChildHostOptions } from './hostProcess';
+
+export interface WindowHost {
+  readonly host: Host;
+  readonly location: SocketLocation;
+  stop(): Promise<void>;
+}
+
+/** A window's host in this process. `process.env.XDG_RUNTIME_DIR` decides where its socket goes. */
+export async function startWindowHost(windowKey: string, token?: string): Promise<WindowHost> {
+  const location = socketLocation(windowKey);
+  if (location.directory) removeDeadHostSockets(location.directory);
+  const host = await startHost({ socketPath: location.ownPath, token });
+  publishStableLink(location);
+  return {
+    host,
+    location,
+    async stop() {
+      withdrawStableLink(location);
+      await host.stop();
+    },
+  };
+}
+
+/** A window's host in a child process: get-selection hangs there, and the parent hears when it is asked. */
+export interface ChildHost {
+  readonly pid: number;
+  readonly ownPath: string;
+  readonly stablePath: string;
+  /** Resolves when the host starts handling a get-selection request (which then never finishes). */
+  readonly selectionRequested: Promise<void>;
+  readonly exited: Promise<void>;
+  readonly process: ChildProcess;
+}
+
+let bundled: string | undefined;
+
+/** hostProcess.ts bundled once per test file (remove it with removeHostBundle), so the child runs the same TypeScript as the tests. */
+function hostBundle(): string {
+  if (bundled && fs.existsSync(bundled)) return bundled;
+  const outfile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'rl-host-')), 'hostProcess.js');
+  esbuild.buildSync({
+    entryPoints: [path.join(__dirname, 'hostProcess.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'silent',
+  });
+  bundled = outfile;
+  return outfile;
+}
+
+export function removeHostBundle(): void {
+  if (bundled) fs.rmSync(path.dirname(bundled), { recursive: true, force: true });
+  bundled = undefined;
+}
+
+/** Starts a host in a child process whose socket directory is under `runtimeDir`. */
+export function forkWindowHost(runtimeDir: string, windowKey: string, token: string): Promise<ChildHost> {
+  const options: ChildHostOptions = { windowKey, token };
+  const child = fork(hostBundle(), [JSON.stringify(options)], {
+    // Its temp workspace goes under runtimeDir too, so a SIGKILL leaves nothing outside it.
+    env: { PATH: process.env.PATH, XDG_RUNTIME_DIR: runtimeDir, TMPDIR: runtimeDir },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let onSelection!: () => void;
+  const selectionRequested = new Promise<void>((resolve) => (onSelection = resolve));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the child host did not start within 10 s')), 10_000);
+    child.once('exit', (code, signal) => reject(new Error(`the child host exited early (${code ?? signal})`)));
+    child.on('message', (message: ChildHostMessage) => {
+      if (message.type === 'selection-requested') onSelection();
+      if (message.type === 'ready') {
+        clearTimeout(timer);
+        resolve({ pid: child.pid!, ownPath: message.ownPath, stablePath: message.stablePath, selectionRequested, exited, process: child });
+      }
+    });
+  });
+}
+
+/** Makes a fresh runtime directory (what XDG_RUNTIME_DIR is for a user) and points this process at it. */
+export function useRuntimeDir(): { readonly dir: string; restore(): void } {
+  const saved = process.env.XDG_RUNTIME_DIR;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-xdg-'));
+  process.env.XDG_RUNTIME_DIR = dir;
+  return {
+    dir,
+    restore() {
+      if (saved === undefined) delete process.env.XDG_RUNTIME_DIR;
+      else process.env.XDG_RUNTIME_DIR = saved;
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Binds `socketPath` in a process that is then SIGKILLed, so the socket file stays behind. */
+export function leaveStaleSocket(socketPath: string): void {
+  const script = `require('net').createServer().listen(${JSON.stringify(socketPath)}, () => process.kill(process.pid, 'SIGKILL'))`;
+  spawnSync(process.execPath, ['-e', script], { timeout: 10_000 });
+}
+
+export async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
