@@ -1,55 +1,58 @@
-// Entry point of `node dist/mcp-server.js`: stdio transport, the bridge from the environment,
-// and a clean exit when stdin closes or a signal arrives.
+// Entry point of `node dist/mcp-server.js`. Answers the MCP handshake itself (handshake.ts), then
+// hands stdin to the full server (fullServer.ts, its own bundle), and exits cleanly when stdin
+// closes or a signal arrives. It imports neither the SDK nor zod: loading them takes several
+// times as long as starting Node, and an assistant waits for tools/list before it goes on.
 
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { IPC_PATH_ENV, IPC_TOKEN_ENV, TIMEOUT_ENV } from '../../shared/protocol';
+import * as nodeModule from 'module';
+import { handshake, IPC_PATH_ENV } from 'redline:build-time';
 import { REDLINE_VERSION } from '../../shared/version';
-import { IpcClient } from './ipcClient';
+import type * as FullServer from './fullServer';
+import { HandshakeResponder, type HandOff } from './handshake';
 import { stderrLog } from './log';
-import { createServer } from './server';
 
-const MAX_STDIN_MESSAGE_BYTES = 64 * 1024 * 1024;
+let fullServer: FullServer.RunningServer | undefined;
 
-function timeoutFromEnv(): number | undefined {
-  const raw = process.env[TIMEOUT_ENV];
-  if (raw === undefined || raw === '') return undefined;
-  const value = Number(raw);
-  if (Number.isInteger(value) && value > 0) return value;
-  stderrLog('invalid-timeout', { [TIMEOUT_ENV]: raw, using: 'per-method defaults' });
-  return undefined;
+const responder = new HandshakeResponder(handshake, {
+  write: (line, written) => process.stdout.write(line, () => written()),
+  handOff,
+});
+const receive = (chunk: Buffer) => responder.push(chunk);
+process.stdin.on('data', receive);
+// The SDK's transport reports stdin errors the same way.
+process.stdin.on('error', (error) => stderrLog('transport-error', { error: String(error) }));
+
+function handOff(state: HandOff): void {
+  process.stdin.off('data', receive);
+  try {
+    enableCompileCache();
+    // scripts/build.mjs embeds the full server's bundle here, compressed; it is compiled only now.
+    const { startFullServer } = require('./fullServer') as typeof FullServer;
+    fullServer = startFullServer(state);
+    fullServer.connected.catch(fatal);
+  } catch (error) {
+    fatal(error);
+  }
 }
 
-async function main(): Promise<void> {
-  const bridge = new IpcClient({
-    socketPath: process.env[IPC_PATH_ENV],
-    token: process.env[IPC_TOKEN_ENV],
-    timeoutMs: timeoutFromEnv(),
-    clientInfo: { name: 'redline-mcp', version: REDLINE_VERSION },
-    log: stderrLog,
-  });
-  const server = createServer({ bridge, cwd: process.cwd() });
-  // The SDK's default stdin buffer is 10 MiB in all, too small for a 10 MiB review plus its
-  // JSON escaping; past it the transport closes without a word.
-  const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: MAX_STDIN_MESSAGE_BYTES });
-  server.server.onerror = (error) => stderrLog('transport-error', { error: String(error) });
-
-  let closing = false;
-  const shutdown = (reason: string) => {
-    if (closing) return;
-    closing = true;
-    stderrLog('shutdown', { reason });
-    bridge.dispose();
-    void server.close().finally(() => process.exit(0));
-  };
-  process.stdin.on('end', () => shutdown('stdin closed'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-
-  await server.connect(transport);
-  stderrLog('started', { version: REDLINE_VERSION, connected: Boolean(process.env[IPC_PATH_ENV]) });
+/** Node ≥ 22.1 keeps the compiled full server on disk for the next start; older Node skips it. */
+function enableCompileCache(): void {
+  (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 }
 
-main().catch((error) => {
+function fatal(error: unknown): void {
   stderrLog('fatal', { error: String(error) });
   process.exit(1);
-});
+}
+
+let closing = false;
+function shutdown(reason: string): void {
+  if (closing) return;
+  closing = true;
+  stderrLog('shutdown', { reason });
+  void (fullServer?.close() ?? Promise.resolve()).finally(() => process.exit(0));
+}
+process.stdin.on('end', () => shutdown('stdin closed'));
+process.on('SIGINT', () => shutdown('SIGINT'));
+process.on('SIGTERM', () => shutdown('SIGTERM'));
+
+stderrLog('started', { version: REDLINE_VERSION, connected: Boolean(process.env[IPC_PATH_ENV]) });

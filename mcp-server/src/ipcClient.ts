@@ -145,7 +145,11 @@ export class IpcClient {
   private attach(socket: net.Socket): void {
     const decoder = new LineDecoder({
       onLine: (line) => this.receive(line),
-      onOverflow: () => socket.destroy(new Error('VS Code sent a reply larger than the line limit')),
+      onOverflow: (size, max) => {
+        // Said before the close, which would otherwise report a generic disconnect.
+        this.failAll(new IpcError(ErrorCode.LineTooLong, `VS Code sent a reply of over ${size} bytes, more than the ${max}-byte limit.`), socket);
+        socket.destroy();
+      },
     });
     socket.on('data', (chunk: Buffer) => decoder.push(chunk));
     socket.on('error', (error) => this.options.log?.('socket-error', { error: error.message }));

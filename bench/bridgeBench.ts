@@ -1,0 +1,117 @@
+// Round trip, concurrency and size figures for `npm run bench`: the real built MCP server over
+// stdio, the extension's real IpcServer on a real socket (the integration tests' harness).
+// Bundled by bench/run.mjs; prints one JSON object on stdout.
+
+import { readFileSync } from 'fs';
+import { renderReview } from '../extension/src/render/markdownRenderer';
+import { ReferenceResolver } from '../extension/src/render/referenceResolver';
+import { connectMcp, hostEnv, startHost, type Host } from '../test/integration/harness';
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)];
+const now = () => performance.now();
+
+/** A review of about `bytes`, with headings, prose references, inline-code references and code blocks. */
+export function sampleReview(bytes: number): string {
+  const block = [
+    '## Finding',
+    '',
+    'The retry loop at src/example.ts:42 never backs off; compare `src/example.ts:10-12` and [the helper](src/example.ts#L20).',
+    'A reference to src/missing.ts:3 is broken on purpose.',
+    '',
+    '```ts',
+    'for (;;) { await fetch(url); }',
+    '```',
+    '',
+  ].join('\n');
+  return `# Review\n\n${block.repeat(Math.ceil(bytes / block.length))}`.slice(0, bytes);
+}
+
+async function roundTrip(host: Host, calls: number) {
+  const mcp = await connectMcp(hostEnv(host), host.workspace);
+  const content = sampleReview(2 * 1024);
+  await mcp.client.callTool({ name: 'present-review', arguments: { content } });
+  const times: number[] = [];
+  for (let i = 0; i < calls; i++) {
+    const started = now();
+    await mcp.client.callTool({ name: 'present-review', arguments: { content } });
+    times.push(now() - started);
+  }
+  await mcp.close();
+  return { calls, medianMs: median(times), p99Ms: percentile(times, 99) };
+}
+
+async function concurrency(host: Host, clients: number, total: number) {
+  const connections = await Promise.all(Array.from({ length: clients }, () => connectMcp(hostEnv(host), host.workspace)));
+  host.store.present({ content: '# Concurrency', mode: 'replace' });
+  const started = now();
+  const results = await Promise.all(
+    connections.flatMap((mcp, c) =>
+      Array.from({ length: total / clients }, (_, i) =>
+        mcp.client.callTool({ name: 'present-review', arguments: { content: `## C${c}-${i}\n\nbody`, mode: 'append' } }),
+      ),
+    ),
+  );
+  const wallMs = now() - started;
+  await Promise.all(connections.map((mcp) => mcp.close()));
+  return { clients, total, wallMs, ok: results.filter((r) => !r.isError).length, sections: host.store.current!.sections.length - 1 };
+}
+
+async function size(host: Host, bytes: number) {
+  const content = sampleReview(bytes);
+  const mcp = await connectMcp(hostEnv(host), host.workspace);
+  const pid = (mcp.client.transport as unknown as { pid: number | null }).pid;
+  const started = now();
+  const result = await mcp.client.callTool({ name: 'present-review', arguments: { content } }, undefined, { timeout: 300_000 });
+  const deliverMs = now() - started;
+  const peakRssMiB = pid ? peakRss(pid) : undefined;
+  await mcp.close();
+  const renders: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const renderStarted = now();
+    renderReview(content, new ReferenceResolver([host.workspace]));
+    renders.push(now() - renderStarted);
+  }
+  return { bytes, ok: !result.isError, deliverMs, renderMs: median(renders), peakRssMiB };
+}
+
+/** VmHWM: the MCP server's peak resident memory so far, from /proc. */
+function peakRss(pid: number): number | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]);
+    return Number.isFinite(kib) ? kib / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function idleRss(host: Host) {
+  const mcp = await connectMcp(hostEnv(host), host.workspace);
+  await mcp.client.listTools();
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const pid = (mcp.client.transport as unknown as { pid: number | null }).pid;
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  await mcp.close();
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]) / 1024;
+}
+
+async function main() {
+  const host = await startHost();
+  try {
+    const report = {
+      roundTrip: await roundTrip(host, 200),
+      concurrency: [await concurrency(host, 1, 1000), await concurrency(host, 4, 1000)],
+      size: [await size(host, 100 * 1024), await size(host, 1024 * 1024), await size(host, 10 * 1024 * 1024 - 1024)],
+      idleRssMiB: await idleRss(host),
+    };
+    process.stdout.write(JSON.stringify(report) + '\n');
+  } finally {
+    await host.stop();
+  }
+}
+
+void main().catch((error) => {
+  process.stderr.write(`${error?.stack ?? error}\n`);
+  process.exit(1);
+});

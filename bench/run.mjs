@@ -1,0 +1,75 @@
+// `npm run bench`: measures Redline and prints a table. Figures are medians over repeated runs
+// on a shared machine, so compare the ratios measured side by side in one run.
+
+import * as esbuild from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const runs = Number(process.env.BENCH_RUNS ?? 3);
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const ms = (value) => `${value.toFixed(1)} ms`;
+
+function bundleBridgeBench() {
+  mkdirSync(join(root, 'out'), { recursive: true });
+  const outfile = join(root, 'out', 'bridge-bench.cjs');
+  esbuild.buildSync({
+    entryPoints: [join(root, 'bench', 'bridgeBench.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+function runBridgeBench(script) {
+  const reports = [];
+  for (let i = 0; i < runs; i++) {
+    process.stderr.write(`bridge run ${i + 1}/${runs}…\n`);
+    const env = { ...process.env, REDLINE_MCP_SERVER: join(root, 'dist', 'mcp-server.js') };
+    reports.push(JSON.parse(execFileSync(process.execPath, [script], { cwd: root, env, encoding: 'utf8', maxBuffer: 1 << 20 })));
+  }
+  return reports;
+}
+
+const rows = [];
+const row = (area, measure, value, goal = '') => rows.push({ area, measure, value, goal });
+
+const cold = JSON.parse(execFileSync(process.execPath, [join(root, 'bench', 'coldStart.mjs'), '--json'], { cwd: root, encoding: 'utf8' }));
+row('Cold start', 'bare `node -e \'\'`', ms(cold.bareMs));
+row('Cold start', 'minimal SDK stdio server → tools/list', `${ms(cold.minimalMs)} (${(cold.minimalMs / cold.bareMs).toFixed(2)}×)`);
+row('Cold start', '`node dist/mcp-server.js` → tools/list', `${ms(cold.redlineMs)} (${(cold.redlineMs / cold.bareMs).toFixed(2)}×)`, '≤ 1.3× bare node');
+
+const reports = runBridgeBench(bundleBridgeBench());
+const pick = (get) => median(reports.map(get));
+row('Round trip', '200 sequential 2 KB present-review, median', ms(pick((r) => r.roundTrip.medianMs)));
+row('Round trip', '200 sequential 2 KB present-review, p99', ms(pick((r) => r.roundTrip.p99Ms)));
+for (const [index, label] of [[0, 'one client'], [1, '4 clients']]) {
+  const delivered = Math.min(...reports.map((r) => r.concurrency[index].sections));
+  row('Concurrency', `1,000 concurrent appends, ${label}`, `${ms(pick((r) => r.concurrency[index].wallMs))}, ${delivered}/1000 delivered`, '1000/1000, < 500 ms');
+}
+for (const [index, label] of [[0, '100 KiB'], [1, '1 MiB'], [2, '10 MiB']]) {
+  row('Size', `${label}: deliver (call → reply, includes render)`, ms(pick((r) => r.size[index].deliverMs)));
+  row('Size', `${label}: render in the extension host`, ms(pick((r) => r.size[index].renderMs)), index === 1 ? '< 100 ms' : '');
+  row('Size', `${label}: MCP server peak RSS`, `${pick((r) => r.size[index].peakRssMiB).toFixed(0)} MiB`);
+}
+row('Footprint', 'MCP server idle RSS', `${pick((r) => r.idleRssMiB).toFixed(0)} MiB`);
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+try {
+  row('Footprint', 'vsix size', `${(statSync(join(root, `redline-${version}.vsix`)).size / 1024).toFixed(0)} KiB`);
+} catch {
+  row('Footprint', 'vsix size', 'not built (run npm run package)');
+}
+
+const width = (key) => Math.max(key.length, ...rows.map((r) => r[key].length));
+const line = (r) => `| ${r.area.padEnd(width('area'))} | ${r.measure.padEnd(width('measure'))} | ${r.value.padEnd(width('value'))} | ${r.goal.padEnd(width('goal'))} |`;
+console.log(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; medians of ${runs} runs\n`);
+console.log(line({ area: 'area', measure: 'measure', value: 'value', goal: 'goal' }));
+console.log(line({ area: '-'.repeat(width('area')), measure: '-'.repeat(width('measure')), value: '-'.repeat(width('value')), goal: '-'.repeat(width('goal')) }));
+for (const r of rows) console.log(line(r));

@@ -1,0 +1,84 @@
+// The full MCP server, started once the handshake is answered (handshake.ts): the SDK's McpServer
+// with the tools, the bridge to VS Code, and the SDK's stdio transport reading stdin from where
+// the entry stopped. Bundled on its own and embedded, compressed, in dist/mcp-server.js, so that the entry stays small.
+
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { PassThrough, type Readable, type Writable } from 'stream';
+import { IPC_PATH_ENV, IPC_TOKEN_ENV, TIMEOUT_ENV } from '../../shared/protocol';
+import { REDLINE_VERSION } from '../../shared/version';
+import type { HandOff } from './handshake';
+import { IpcClient } from './ipcClient';
+import { stderrLog } from './log';
+import { createServer } from './server';
+
+// The SDK's default stdin buffer is 10 MiB in all, too small for a 10 MiB review plus its JSON
+// escaping; past it the transport closes without a word.
+const MAX_STDIN_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+export interface RunningServer {
+  /** Settles once the server listens; rejects when it cannot. */
+  readonly connected: Promise<void>;
+  close(): Promise<void>;
+}
+
+export function startFullServer(handOff: HandOff): RunningServer {
+  const bridge = new IpcClient({
+    socketPath: process.env[IPC_PATH_ENV],
+    token: process.env[IPC_TOKEN_ENV],
+    timeoutMs: timeoutFromEnv(),
+    clientInfo: { name: 'redline-mcp', version: REDLINE_VERSION },
+    log: stderrLog,
+  });
+  const server = createServer({ bridge, cwd: process.cwd() });
+  server.server.onerror = (error) => stderrLog('transport-error', { error: String(error) });
+
+  // The transport reads what the entry received first, then the rest of stdin.
+  const input = new PassThrough();
+  for (const bytes of [handOff.replay, handOff.rest]) if (bytes.length > 0) input.write(bytes);
+  process.stdin.pipe(input);
+  const transport = new ResumedStdioTransport(input, process.stdout, handOff.answeredInitialize);
+
+  return {
+    connected: server.connect(transport),
+    close: () => {
+      bridge.dispose();
+      return server.close();
+    },
+  };
+}
+
+/** The SDK's stdio transport, except that it does not send again the initialize reply the entry sent. */
+class ResumedStdioTransport extends StdioServerTransport {
+  constructor(
+    stdin: Readable,
+    stdout: Writable,
+    private answeredInitialize: RequestId | undefined,
+  ) {
+    super(stdin, stdout, { maxBufferSize: MAX_STDIN_MESSAGE_BYTES });
+  }
+
+  override send(message: JSONRPCMessage): Promise<void> {
+    if (this.answeredInitialize === undefined || !isInitializeResult(message, this.answeredInitialize)) return super.send(message);
+    this.answeredInitialize = undefined;
+    return Promise.resolve();
+  }
+}
+
+/**
+ * Whether `message` is the reply to that initialize request. The id alone is not enough: a client
+ * may reuse it for a quick request (a ping) whose reply overtakes this one. Should the SDK refuse
+ * the replayed request, which the entry accepted, that error still goes out.
+ */
+function isInitializeResult(message: JSONRPCMessage, id: RequestId): boolean {
+  return 'result' in message && message.id === id && 'serverInfo' in message.result && 'protocolVersion' in message.result;
+}
+
+function timeoutFromEnv(): number | undefined {
+  const raw = process.env[TIMEOUT_ENV];
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (Number.isInteger(value) && value > 0) return value;
+  stderrLog('invalid-timeout', { [TIMEOUT_ENV]: raw, using: 'per-method defaults' });
+  return undefined;
+}
