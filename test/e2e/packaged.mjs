@@ -53,6 +53,24 @@ export function extractVsix(vsixPath, targetDir) {
 }
 
 /**
+ * Checks what a .vsix holds: only the bundles, media, README, CHANGELOG, LICENSE and the
+ * manifests; no source, tests, source maps or node_modules.
+ * @param {string} vsixPath
+ * @returns {{ files: string[], bytes: number, unexpected: string[] }}
+ */
+export function checkVsixContents(vsixPath) {
+  const allowed = [
+    /^extension\.vsixmanifest$/,
+    /^\[Content_Types\]\.xml$/,
+    /^extension\/(package\.json|readme\.md|changelog\.md|LICENSE\.txt)$/,
+    /^extension\/dist\/(extension|webview|mcp-server)\.js$/,
+    /^extension\/extension\/media\/[\w.-]+\.(css|png)$/,
+  ];
+  const files = zipEntries(readFileSync(vsixPath), vsixPath).map((entry) => entry.name).filter((name) => !name.endsWith('/'));
+  return { files, bytes: statSync(vsixPath).size, unexpected: files.filter((name) => !allowed.some((pattern) => pattern.test(name))) };
+}
+
+/**
  * The entries of a zip archive, read through its central directory (no zip64: a .vsix is small).
  * @param {Buffer} zip @param {string} label
  * @returns {Array<{ name: string, read: () => Buffer }>}

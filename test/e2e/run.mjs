@@ -13,7 +13,7 @@ import { installVsix, listExtensions } from './harness/codeServer.mjs';
 import { runExtensionTests } from './harness/extensionTests.mjs';
 import { REPO_ROOT, ensureTestVsCode } from './harness/install.mjs';
 import { makeTempDir, removeTempDir, sleep } from './harness/processes.mjs';
-import { EXTENSION_ID, FIXTURE_WORKSPACE, extractVsix, findVsix } from './packaged.mjs';
+import { EXTENSION_ID, FIXTURE_WORKSPACE, checkVsixContents, extractVsix, findVsix } from './packaged.mjs';
 import { runUiSuite } from './ui/index.mjs';
 
 const OVERALL_TIMEOUT_MS = 15 * 60_000;
@@ -67,6 +67,7 @@ async function main() {
   const results = [];
   try {
     const vsix = findVsix();
+    results.push(checkPackage(vsix.path));
     const extensionDir = extractVsix(vsix.path, join(work, 'vsix'));
     const extensionsDir = join(work, 'extensions');
     await installVsix(vsix.path, extensionsDir);
@@ -116,6 +117,24 @@ async function main() {
   say(`${passed} passed, ${failed} failed`);
   process.exitCode = failed > 0 || passed === 0 ? 1 : 0;
   clearTimeout(hardStop);
+}
+
+/**
+ * The .vsix holds what an installed extension needs and nothing else.
+ * @param {string} vsixPath
+ * @returns {SuiteResult}
+ */
+function checkPackage(vsixPath) {
+  const { files, bytes, unexpected } = checkVsixContents(vsixPath);
+  const needed = ['extension/dist/extension.js', 'extension/dist/webview.js', 'extension/dist/mcp-server.js', 'extension/package.json'];
+  const missing = needed.filter((file) => !files.includes(file));
+  say(`== package ==\n${files.length} files, ${(bytes / 1024).toFixed(0)} KiB`);
+  const notes = [
+    ...unexpected.map((file) => `should not be packaged: ${file}`),
+    ...missing.map((file) => `missing from the package: ${file}`),
+  ];
+  for (const note of notes) say(`  ${note}`);
+  return { name: 'package', passed: notes.length === 0 ? 1 : 0, failed: notes.length === 0 ? 0 : 1, ms: 0, notes };
 }
 
 /**
