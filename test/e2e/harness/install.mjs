@@ -167,11 +167,21 @@ async function installNode(paths) {
     `npm install ${NODE_PACKAGE}@${NODE_VERSION}`,
     process.execPath,
     [npm, ...args],
-    { cwd: dir, env: process.env, timeoutMs: 10 * MINUTE },
+    { cwd: dir, env: withoutOuterNpm(process.env), timeoutMs: 10 * MINUTE },
     `cd '${dir}' && npm ${args.join(' ')}  (needs the npm registry)`,
   );
   const version = execFileSync(paths.nodePath, ['--version'], { encoding: 'utf8' }).trim();
   if (version !== `v${NODE_VERSION}`) throw new Error(`${paths.nodePath} reports ${version}, expected v${NODE_VERSION}`);
+}
+
+/**
+ * The environment minus what an outer `npm test` or `npm start` sets for its scripts: its
+ * npm_config_user_agent names the outer npm's Node (20), which code-server's postinstall would
+ * read instead of the inner npm's (24).
+ * @param {NodeJS.ProcessEnv} env
+ */
+function withoutOuterNpm(env) {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !/^npm_/i.test(name)));
 }
 
 /**
@@ -195,7 +205,7 @@ async function installCodeServer(paths) {
   const npm = existsSync(bundledNpm) ? bundledNpm : findNpm();
   const nodeBin = dirname(paths.nodePath);
   const env = {
-    ...process.env,
+    ...withoutOuterNpm(process.env),
     PATH: `${nodeBin}:${process.env.PATH ?? ''}`,
     npm_config_nodedir: paths.nodeDir,
   };
