@@ -34,6 +34,25 @@ const PAYLOADS = [
   ['title-breakout', `[a title that breaks out](src/example.ts:5 "\\" onmouseover=\\"console.log('PWNED-title')")`],
   ['code-breakout', "`src/example.ts:5\"onmouseover=\"console.log('PWNED-code')`"],
   ['html-in-link-text', "[<img src=x onerror=console.log('PWNED-text')>](src/example.ts:3)"],
+  ['svg-script', `<svg><script>console.log('PWNED-svgscript')</script></svg> a script inside svg`],
+  ['body-onload', `<body onload="console.log('PWNED-body')"> a body tag`],
+  ['input-autofocus', `<input autofocus onfocus="console.log('PWNED-input')"> an autofocus input`],
+  ['details-ontoggle', `<details open ontoggle="console.log('PWNED-details')">x</details> details`],
+  ['link-stylesheet', '<link rel="stylesheet" href="https://example.invalid/x.css"> a stylesheet link'],
+  ['embed', '<embed src="https://example.invalid/x.swf"> an embed'],
+  ['video-poster', `<video poster="https://example.invalid/p.png" onerror="console.log('PWNED-video')"></video> a video`],
+  ['image-with-title', '![an image with a title](https://example.invalid/t.png "title")'],
+  ['data-image', '![a data: image](data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9ImNvbnNvbGUubG9nKCdQV05FRC1kYXRhaW1nJykiLz4=)'],
+  ['vscode-link', '[a vscode: link](vscode://redline-dev.redline/pwned)'],
+  ['file-host-link', '[a file: link with a host](file://example.invalid/etc/passwd)'],
+  ['mixed-case-js', "[a mixed-case javascript: link](JaVaScRiPt:console.log('PWNED-case'))"],
+  ['percent-js', "[a percent-encoded javascript: link](%6Aavascript:console.log('PWNED-pct'))"],
+  ['tab-js', "[a javascript: link with a tab](java%09script:console.log('PWNED-tab'))"],
+  ['command-autolink', '<command:workbench.action.terminal.new>'],
+  ['noscript', `<noscript><img src=x onerror="console.log('PWNED-noscript')"></noscript> noscript`],
+  ['math-xlink', `<math><a xlink:href="javascript:console.log('PWNED-math')">a math link</a></math>`],
+  ['template', `<template><img src=x onerror="console.log('PWNED-template')"></template> a template`],
+  ['marquee', `<marquee onstart="console.log('PWNED-marquee')">a marquee</marquee>`],
 ];
 
 /** Payloads whose click may legitimately open a file (they are real references); the rest must do nothing. */
@@ -125,12 +144,16 @@ describe('A hostile review', () => {
     const onNavigated = (/** @type {import('playwright-core').Frame} */ navigated) => {
       if (navigated !== s.page.mainFrame()) navigations.push(navigated.url());
     };
+    // Nothing may leave for anywhere but the code-server the workbench came from.
+    const origin = new URL(s.page.url()).origin;
     const onRequest = (/** @type {import('playwright-core').Request} */ request) => {
-      if (/example\.invalid|^data:text\/html|^javascript:/i.test(request.url())) offsite.push(request.url());
+      const url = request.url();
+      if (!url.startsWith(`${origin}/`) && !/^(blob|vscode-[a-z-]+):/i.test(url)) offsite.push(url);
     };
     s.page.on('framenavigated', onNavigated);
     s.page.on('request', onRequest);
     try {
+      assert.ok(PAYLOADS.length >= 40, `the corpus has ${PAYLOADS.length} payloads`);
       // The watcher must see this frame's console, or its silence below would prove nothing.
       await frame.evaluate(() => console.log('redline-e2e-console-control'));
 
@@ -154,7 +177,7 @@ describe('A hostile review', () => {
       assert.deepEqual(s.dialogs.slice(dialogsStart), [], 'browser dialogs');
       assert.deepEqual(s.popups.slice(popupsStart), [], 'new windows or tabs');
       assert.deepEqual(navigations, [], 'frame navigations');
-      assert.deepEqual(offsite, [], 'requests for payload URLs');
+      assert.deepEqual(offsite, [], 'requests that left the machine or the workbench');
       assert.equal((await s.reviewFrame()).url(), frameUrl, 'the webview frame is where it was');
       assert.equal(s.page.frames().length, frameCount, 'no frame was added');
       assert.equal(s.shellCount(), shells, 'no terminal was started');
