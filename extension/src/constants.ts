@@ -12,6 +12,7 @@ export type CommandName = keyof typeof Commands;
 export const Settings = {
   section: 'redline',
   historySize: 'historySize',
+  requestTimeoutMs: 'requestTimeoutMs',
 } as const;
 
 export const DEFAULT_HISTORY_SIZE = 20;

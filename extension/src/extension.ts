@@ -79,7 +79,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     openLocation: (reference, cwd) => opener.open(reference, cwd),
   });
   try {
-    bridge = await BridgeHost.start(context, handlers, log);
+    bridge = await BridgeHost.start(context, handlers, log, settings.get<number>(Settings.requestTimeoutMs, 0));
     context.subscriptions.push(bridge);
     mcpServer.setEndpoint({ path: bridge.socketPath, token: bridge.token });
     log.info(`Listening on ${bridge.socketPath}; activated in ${(performance.now() - activationStarted).toFixed(1)} ms`);

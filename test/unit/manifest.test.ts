@@ -17,6 +17,11 @@ describe('package.json', () => {
     expect(manifest.devDependencies['@types/vscode']).toMatch(/^~1\.101\./);
   });
 
+  it('contributes the settings the extension reads', () => {
+    const properties = Object.keys(manifest.contributes.configuration.properties).sort();
+    expect(properties).toEqual(['redline.historySize', 'redline.requestTimeoutMs']);
+  });
+
   it('keeps the fixed names', () => {
     expect(manifest.name).toBe('redline');
     expect(manifest.displayName).toBe('Redline');

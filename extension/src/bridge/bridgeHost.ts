@@ -5,7 +5,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { IPC_PATH_ENV, IPC_TOKEN_ENV, type EventName, type EventPayload } from '../../../shared/protocol';
+import { IPC_PATH_ENV, IPC_TOKEN_ENV, TIMEOUT_ENV, type EventName, type EventPayload } from '../../../shared/protocol';
 import { REDLINE_VERSION } from '../../../shared/version';
 import type { RequestHandlers } from '../ipc/ipcConnection';
 import { IpcServer } from '../ipc/ipcServer';
@@ -26,7 +26,13 @@ export class BridgeHost implements vscode.Disposable {
     readonly token: string,
   ) {}
 
-  static async start(context: vscode.ExtensionContext, handlers: RequestHandlers, log: vscode.LogOutputChannel): Promise<BridgeHost> {
+  /** `requestTimeoutMs` (0: the MCP server's defaults) reaches new terminals as REDLINE_TIMEOUT_MS. */
+  static async start(
+    context: vscode.ExtensionContext,
+    handlers: RequestHandlers,
+    log: vscode.LogOutputChannel,
+    requestTimeoutMs = 0,
+  ): Promise<BridgeHost> {
     const identity = await windowIdentity(context);
     const location = socketLocation(identity.key);
     if (location.directory) {
@@ -45,6 +51,8 @@ export class BridgeHost implements vscode.Disposable {
     environment.description = 'Lets AI assistants started in this terminal show reviews in this window (Redline).';
     environment.replace(IPC_PATH_ENV, location.stablePath);
     environment.replace(IPC_TOKEN_ENV, identity.token);
+    if (requestTimeoutMs > 0) environment.replace(TIMEOUT_ENV, String(requestTimeoutMs));
+    else environment.delete(TIMEOUT_ENV);
     return new BridgeHost(server, location, identity.token);
   }
 
