@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { PresentReviewParams } from '../../shared/protocol';
-import { ReviewStore, STORAGE_KEY, type ReviewStorage } from '../../extension/src/review/reviewStore';
+import { ReviewStore, type Review } from '../../extension/src/review/reviewStore';
 import { assertBuilt, connectMcp, RawClient, startHost, type Host } from '../integration/harness';
 
 type Reply = { type: string; id: string | null; result?: any; error?: { code: number; message: string } };
@@ -36,12 +36,12 @@ function requestLine(id: string, params: PresentReviewParams): string {
 }
 
 /** The calls, each with the revision its reply carried, replayed one by one in revision order. */
-function replaySerially(calls: Array<{ params: PresentReviewParams; revision: number }>): ReviewStore {
+async function replaySerially(calls: Array<{ params: PresentReviewParams; revision: number }>): Promise<ReviewStore> {
   const ordered = [...calls].sort((a, b) => a.revision - b.revision);
   // Revisions are consecutive: each call ran exactly once, and nothing else ran in between.
   expect(ordered.map((c) => c.revision)).toEqual(ordered.map((_, i) => ordered[0].revision + i));
-  const store = new ReviewStore(undefined, { historySize: 5 });
-  for (const { params } of ordered) store.present({ mode: 'replace', ...params });
+  const store = ReviewStore.inMemory({ historySize: 5 });
+  for (const { params } of ordered) await store.present({ mode: 'replace', ...params });
   return store;
 }
 
@@ -74,7 +74,7 @@ describe('4 raw clients × 250 pipelined requests, each written in one burst', (
       for (let i = 0; i < 250; i++) expect(review.markdown).toContain(`## C${c}-${i}\n\n${body(c, i)}`);
       expect(review.sections.map((s) => s.title).filter((t) => t.startsWith(`C${c}-`))).toEqual(Array.from({ length: 250 }, (_, i) => `C${c}-${i}`));
     }
-    const replayed = replaySerially(calls.flatMap((list, c) => list.map((call, i) => ({ params: call.params, revision: replies[c][i].result.revision }))));
+    const replayed = await replaySerially(calls.flatMap((list, c) => list.map((call, i) => ({ params: call.params, revision: replies[c][i].result.revision }))));
     expect(review.markdown).toBe(replayed.current!.markdown);
     expect(review.sections).toEqual(replayed.current!.sections);
     const interleavings = countRuns(review.sections.map((s) => s.title.slice(0, 2)));
@@ -126,7 +126,7 @@ describe('update-section racing append', () => {
         fc.asyncProperty(writersPlan, async (writers) => {
           const round = rounds++;
           const start = { content: `# Review ${round}\n\n## Summary\n\nstart\n\n## Risks\n\nnone yet\n`, mode: 'replace' as const };
-          const startRevision = host.store.present(start).revision;
+          const startRevision = (await host.store.present(start)).revision;
           const calls = writers.map((list, w) => list.map((plan, i) => toParams(plan, `r${round}w${w}#${i}`)));
           const sent: Array<{ params: PresentReviewParams; revision: Promise<number> }> = [];
           calls.forEach((list, w) => {
@@ -148,7 +148,7 @@ describe('update-section racing append', () => {
           const done = await Promise.all(sent.map(async (s) => ({ params: s.params, revision: await s.revision })));
           totalCalls += done.length;
           expect(Math.min(...done.map((d) => d.revision))).toBe(startRevision + 1);
-          const replayed = replaySerially([{ params: start, revision: startRevision }, ...done]);
+          const replayed = await replaySerially([{ params: start, revision: startRevision }, ...done]);
           expect(host.store.current!.markdown).toBe(replayed.current!.markdown);
           expect(host.store.current!.sections).toEqual(replayed.current!.sections);
         }),
@@ -164,95 +164,73 @@ describe('update-section racing append', () => {
 });
 
 describe('a window reload keeps the review and its history', () => {
-  /**
-   * Memento-shaped storage on disk, JSON like VS Code's workspace state: what a new extension host
-   * reads after a reload. Writes complete later, as the real one's do.
-   */
-  class DiskStorage implements ReviewStorage {
-    private writing: Promise<void> = Promise.resolve();
-    constructor(private readonly file: string) {}
-    get<T>(key: string): T | undefined {
-      if (!fs.existsSync(this.file)) return undefined;
-      return (JSON.parse(fs.readFileSync(this.file, 'utf8')) as Record<string, T>)[key];
-    }
-    update(key: string, value: unknown): Promise<void> {
-      const text = JSON.stringify({ [key]: value });
-      this.writing = this.writing.then(() => fs.promises.writeFile(this.file, text));
-      return this.writing;
-    }
-    /** Every write so far has reached the disk. */
-    settled(): Promise<void> {
-      return this.writing;
-    }
-  }
-
   let dir: string;
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-reload-'));
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+  const open = () => ReviewStore.open({ directory: dir, historySize: 5, log: (message) => { throw new Error(`unexpected warning: ${message}`); } });
+  /** Every earlier review, read back from its file, newest first. */
+  const history = async (store: ReviewStore): Promise<Review[]> =>
+    Promise.all((await store.listHistory()).map(async (entry) => (await store.readHistory(entry.revision))!));
+
   /**
-   * The old host disposes its store (that is all a reload does to it) and a new host reads the same
-   * storage. dispose() does not wait for the write, it only starts it with storage.update(), which
-   * is where VS Code's Memento takes the state; here the write is then let reach the disk.
+   * The old host disposes its store (that is all a reload does to it: `deactivate` returns the
+   * promise of the last write, and VS Code waits for it) and a new host opens the same directory.
    */
-  async function reload(before: ReviewStore, storage: DiskStorage): Promise<{ store: ReviewStore; storage: DiskStorage }> {
-    before.dispose();
-    await new Promise((resolve) => setImmediate(resolve));
-    await storage.settled();
-    const next = new DiskStorage(path.join(dir, 'state.json'));
-    return { store: new ReviewStore(next, { historySize: 5, persistDelayMs: 60_000 }), storage: next };
+  async function reload(before: ReviewStore): Promise<ReviewStore> {
+    await before.dispose();
+    return open();
   }
 
   it('keeps current, revision and history, including a change made just before the reload', async () => {
-    const storage = new DiskStorage(path.join(dir, 'state.json'));
-    // The persist delay is longer than the test: only dispose's flush can save the last change.
-    const store = new ReviewStore(storage, { historySize: 5, persistDelayMs: 60_000 });
-    for (let i = 1; i <= 7; i++) store.present({ content: `# Review ${i}\n\n## Findings\n\nfirst\n`, mode: 'replace', title: `Review ${i}`, cwd: `/work/${i}` });
-    store.present({ content: '## Risks\n\nrace in src/a.ts:3', mode: 'append' });
-    store.present({ content: 'second', mode: 'update-section', section: 'Findings' });
-    expect(storage.get(STORAGE_KEY)).toBeUndefined();
+    const store = await open();
+    for (let i = 1; i <= 7; i++) await store.present({ content: `# Review ${i}\n\n## Findings\n\nfirst\n`, mode: 'replace', title: `Review ${i}`, cwd: `/work/${i}` });
+    await store.present({ content: '## Risks\n\nrace in src/a.ts:3', mode: 'append' });
+    // Not awaited: the reload comes straight after the change.
+    void store.present({ content: 'second', mode: 'update-section', section: 'Findings' });
 
-    const { store: after, storage: afterStorage } = await reload(store, storage);
+    const after = await reload(store);
     expect(after.revision).toBe(store.revision);
     expect(after.current).toEqual(store.current);
-    expect(after.history).toEqual(store.history);
-    expect(after.history.map((r) => r.title)).toEqual(['Review 6', 'Review 5', 'Review 4', 'Review 3', 'Review 2']);
+    expect(await history(after)).toEqual(await history(store));
+    expect((await after.listHistory()).map((r) => r.title)).toEqual(['Review 6', 'Review 5', 'Review 4', 'Review 3', 'Review 2']);
     expect(after.current!.markdown).toBe('# Review 7\n\n## Findings\n\nsecond\n\n## Risks\n\nrace in src/a.ts:3\n');
     // The next change continues the same revision sequence, and a second reload keeps it too.
-    expect(after.present({ content: 'more', mode: 'append' }).revision).toBe(store.revision + 1);
-    const { store: again } = await reload(after, afterStorage);
+    expect((await after.present({ content: 'more', mode: 'append' })).revision).toBe(store.revision + 1);
+    const again = await reload(after);
     expect(again.revision).toBe(after.revision);
     expect(again.current).toEqual(after.current);
-    expect(again.history).toEqual(after.history);
-    again.dispose();
+    expect(await history(again)).toEqual(await history(after));
+    await again.dispose();
   });
 
   it('keeps a 10 MiB current review, and a 10 MiB one in the history', async () => {
-    const storage = new DiskStorage(path.join(dir, 'state.json'));
-    const store = new ReviewStore(storage, { historySize: 5, persistDelayMs: 60_000 });
+    const store = await open();
     const big = (n: number) => {
       const paragraph = `Finding ${n}: the handler at src/example.ts:42 retries forever — ünïcödé and emoji 🚨 survive too.\n\n`;
       const head = `# Large review ${n}\n\n`;
       const count = Math.floor((10 * 1024 * 1024 - Buffer.byteLength(head)) / Buffer.byteLength(paragraph));
       return head + paragraph.repeat(count);
     };
-    store.present({ content: big(1), mode: 'replace' });
-    store.present({ content: '# small', mode: 'replace' });
-    store.present({ content: big(2), mode: 'replace' });
+    await store.present({ content: big(1), mode: 'replace' });
+    await store.present({ content: '# small', mode: 'replace' });
+    void store.present({ content: big(2), mode: 'replace' });
     expect(Buffer.byteLength(store.current!.markdown)).toBeGreaterThan(10 * 1024 * 1024 - 200);
 
     const started = Date.now();
-    const { store: after } = await reload(store, storage);
+    const after = await reload(store);
     const elapsed = Date.now() - started;
     expect(after.revision).toBe(3);
     expect(after.current!.markdown === store.current!.markdown).toBe(true);
     expect(after.current).toEqual(store.current);
-    expect(after.history.map((r) => r.markdown.length)).toEqual(store.history.map((r) => r.markdown.length));
-    expect(after.history[1].markdown === big(1)).toBe(true);
-    process.stdout.write(`reload with 20 MiB of reviews: flushed and read back in ${elapsed} ms (${(fs.statSync(path.join(dir, 'state.json')).size / 1024 / 1024).toFixed(1)} MiB on disk)\n`);
-    after.dispose();
+    const entries = await after.listHistory();
+    expect(entries.map((e) => e.bytes)).toEqual([Buffer.byteLength('# small'), Buffer.byteLength(big(1))]);
+    expect((await after.readHistory(1))!.markdown === big(1)).toBe(true);
+    const onDisk = fs.readdirSync(dir).reduce((sum, name) => sum + fs.statSync(path.join(dir, name)).size, 0);
+    process.stdout.write(`reload with 20 MiB of reviews: last write flushed and store reopened in ${elapsed} ms (${(onDisk / 1024 / 1024).toFixed(1)} MiB on disk)\n`);
+    await after.dispose();
   });
 });
 

@@ -1,19 +1,12 @@
-import { ReviewStore, STORAGE_KEY, type ReviewStorage } from '../../extension/src/review/reviewStore';
-import { findSections, replaceSection } from '../../extension/src/review/sections';
+// The store's review logic (replace, append, update-section, clear, history, events), in memory.
+// What it does on disk is in reviewFiles.test.ts.
 
-class MemoryStorage implements ReviewStorage {
-  readonly values = new Map<string, unknown>();
-  writes = 0;
-  get<T>(key: string): T | undefined {
-    return this.values.get(key) as T | undefined;
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    this.writes++;
-    this.values.set(key, JSON.parse(JSON.stringify(value)));
-  }
-}
+import { ReviewStore, ReviewTooLargeError, type ReviewChange } from '../../extension/src/review/reviewStore';
+import { appendMarkdown, findSections, replaceSection, withoutLeadingBlankLines } from '../../extension/src/review/sections';
 
-const newStore = (storage?: ReviewStorage, historySize = 3) => new ReviewStore(storage, { historySize, persistDelayMs: 5 });
+const newStore = (historySize = 3) => ReviewStore.inMemory({ historySize });
+const historyTexts = async (store: ReviewStore) =>
+  Promise.all((await store.listHistory()).map(async (entry) => (await store.readHistory(entry.revision))!.markdown));
 
 describe('sections', () => {
   it('finds top-level headings, ATX and setext, with 1-based lines', () => {
@@ -53,6 +46,13 @@ describe('sections', () => {
     expect(replaceSection('# R\n\ntext\n', 'Risks', 'none')).toBe('# R\n\ntext\n\n## Risks\n\nnone');
   });
 
+  it('drops leading blank lines of an appended part exactly as /^\\s*\\n/ did', () => {
+    for (const text of ['', 'a', '\n', ' \n \n', '\n\n  x', '  x', ' \t\n\u00a0\n  # H\n', '\r\n\r\nx']) {
+      expect(withoutLeadingBlankLines(text)).toBe(text.replace(/^\s*\n/, ''));
+    }
+    expect(appendMarkdown('a \n\n\t\n', '\n\n## B')).toBe('a\n\n## B');
+  });
+
   it('leaves a heading inside a code block alone', () => {
     const md = '```\n## A\n```\n\n## A\n\nold\n';
     expect(replaceSection(md, 'A', 'new')).toBe('```\n## A\n```\n\n## A\n\nnew\n');
@@ -60,96 +60,112 @@ describe('sections', () => {
 });
 
 describe('ReviewStore', () => {
-  it('replace starts a new review and moves the old one to history', () => {
+  it('replace starts a new review and moves the old one to history', async () => {
     const store = newStore();
-    const first = store.present({ content: '# One', mode: 'replace', title: 'First' });
-    const second = store.present({ content: '# Two', mode: 'replace' });
+    const first = await store.present({ content: '# One', mode: 'replace', title: 'First' });
+    const second = await store.present({ content: '# Two', mode: 'replace' });
     expect(first.revision).toBe(1);
     expect(second.revision).toBe(2);
     expect(store.current?.markdown).toBe('# Two');
     expect(store.current?.title).toBeUndefined();
-    expect(store.history.map((r) => r.markdown)).toEqual(['# One']);
+    expect(await store.listHistory()).toEqual([{ revision: 1, title: 'First', updatedAt: first.updatedAt, bytes: 5 }]);
+    expect(await store.readHistory(1)).toEqual(first);
   });
 
-  it('append adds sections in order with correct line numbers', () => {
+  it('append adds sections in order with correct line numbers', async () => {
     const store = newStore();
-    store.present({ content: '# Review\n\nintro', mode: 'replace', title: 'T' });
-    store.present({ content: '## A\n\na', mode: 'append' });
-    const review = store.present({ content: '\n\n## B\n\nb\n', mode: 'append' });
+    await store.present({ content: '# Review\n\nintro', mode: 'replace', title: 'T' });
+    await store.present({ content: '## A\n\na', mode: 'append' });
+    const review = await store.present({ content: '\n\n## B\n\nb\n', mode: 'append' });
     expect(review.markdown).toBe('# Review\n\nintro\n\n## A\n\na\n\n## B\n\nb\n');
     expect(review.sections).toEqual(findSections(review.markdown).map(({ level, title, line }) => ({ level, title, line })));
     expect(review.title).toBe('T');
-    expect(store.history).toHaveLength(0);
+    expect(await store.listHistory()).toHaveLength(0);
   });
 
-  it('append and update-section work with no review yet', () => {
-    expect(newStore().present({ content: '## A', mode: 'append' }).markdown).toBe('## A');
-    expect(newStore().present({ content: 'body', mode: 'update-section', section: 'Notes' }).markdown).toBe('## Notes\n\nbody');
+  it('append and update-section work with no review yet', async () => {
+    expect((await newStore().present({ content: '## A', mode: 'append' })).markdown).toBe('## A');
+    expect((await newStore().present({ content: 'body', mode: 'update-section', section: 'Notes' })).markdown).toBe('## Notes\n\nbody');
   });
 
-  it('update-section keeps the rest of the review', () => {
+  it('update-section keeps the rest of the review', async () => {
     const store = newStore();
-    store.present({ content: '# R\n\n## A\n\nold\n\n## B\n\nkeep', mode: 'replace' });
-    const review = store.present({ content: 'new', mode: 'update-section', section: 'A' });
+    await store.present({ content: '# R\n\n## A\n\nold\n\n## B\n\nkeep', mode: 'replace' });
+    const review = await store.present({ content: 'new', mode: 'update-section', section: 'A' });
     expect(review.markdown).toBe('# R\n\n## A\n\nnew\n\n## B\n\nkeep\n');
     expect(review.sections.map((s) => s.title)).toEqual(['R', 'A', 'B']);
   });
 
-  it('keeps only the last N reviews in history', () => {
-    const store = newStore(undefined, 2);
-    for (let i = 1; i <= 5; i++) store.present({ content: `# ${i}`, mode: 'replace' });
-    expect(store.history.map((r) => r.markdown)).toEqual(['# 4', '# 3']);
+  it('keeps only the last N reviews in history, and a smaller size trims at once', async () => {
+    const store = newStore(3);
+    for (let i = 1; i <= 5; i++) await store.present({ content: `# ${i}`, mode: 'replace' });
+    expect(await historyTexts(store)).toEqual(['# 4', '# 3', '# 2']);
+    await store.setHistorySize(1);
+    expect(await historyTexts(store)).toEqual(['# 4']);
+    expect(await store.readHistory(3)).toBeUndefined();
+    await store.setHistorySize(0);
+    await store.present({ content: '# 6', mode: 'replace' });
+    expect(await store.listHistory()).toEqual([]);
   });
 
-  it('clear empties the panel, keeps the review in history and moves the revision on', () => {
+  it('clear empties the panel, keeps the review in history and moves the revision on', async () => {
     const store = newStore();
-    store.present({ content: '# A', mode: 'replace' });
-    store.clear();
+    await store.present({ content: '# A', mode: 'replace' });
+    await store.clear();
     expect(store.current).toBeUndefined();
     expect(store.revision).toBe(2);
-    expect(store.history[0].markdown).toBe('# A');
-    expect(store.present({ content: '# B', mode: 'replace' }).revision).toBe(3);
+    expect(await historyTexts(store)).toEqual(['# A']);
+    expect((await store.present({ content: '# B', mode: 'replace' })).revision).toBe(3);
   });
 
-  it('fires a change event per change', () => {
+  it('restore presents an earlier review again as a new revision', async () => {
     const store = newStore();
-    const seen: Array<number | undefined> = [];
-    store.onDidChange((review) => seen.push(review?.revision));
-    store.present({ content: 'a', mode: 'replace' });
-    store.present({ content: 'b', mode: 'append' });
-    store.clear();
-    expect(seen).toEqual([1, 2, undefined]);
+    await store.present({ content: '# A', mode: 'replace', title: 'A', cwd: '/a' });
+    await store.present({ content: '# B', mode: 'replace' });
+    const restored = await store.restore(1);
+    expect(restored).toMatchObject({ revision: 3, markdown: '# A', title: 'A', cwd: '/a' });
+    expect(await store.restore(99)).toBeUndefined();
   });
 
-  it('persists current, history and revision, and restores them in a new store', async () => {
-    const storage = new MemoryStorage();
-    const store = newStore(storage);
-    store.present({ content: '# Old', mode: 'replace' });
-    store.present({ content: '# New', mode: 'replace', cwd: '/w' });
-    store.present({ content: '## More', mode: 'append' });
-    await store.flush();
-    const restored = newStore(storage);
-    expect(restored.current?.markdown).toBe('# New\n\n## More');
-    expect(restored.current?.cwd).toBe('/w');
-    expect(restored.revision).toBe(3);
-    expect(restored.history.map((r) => r.markdown)).toEqual(['# Old']);
-    expect(storage.values.has(STORAGE_KEY)).toBe(true);
+  it('fires a change event per change, at once, describing what changed', async () => {
+    const store = newStore();
+    const seen: ReviewChange[] = [];
+    store.onDidChange((change) => seen.push(change));
+    const pending = store.present({ content: '# R\n\nintro\n\n\n', mode: 'replace' });
+    // Shown before it is saved.
+    expect(seen.map((c) => c.review?.revision)).toEqual([1]);
+    await pending;
+    await store.present({ content: '\n\n## B\n\nb', mode: 'append' });
+    await store.present({ content: 'new', mode: 'update-section', section: 'B' });
+    await store.clear();
+    expect(seen.map(({ kind, previousRevision, review }) => ({ kind, previousRevision, revision: review?.revision }))).toEqual([
+      { kind: 'replace', previousRevision: 0, revision: 1 },
+      { kind: 'append', previousRevision: 1, revision: 2 },
+      { kind: 'update-section', previousRevision: 2, revision: 3 },
+      { kind: 'clear', previousRevision: 3, revision: undefined },
+    ]);
+    const append = seen[1];
+    expect(append.appended).toEqual({ markdown: '## B\n\nb', startLine: 4 });
+    expect(append.review!.markdown.endsWith(append.appended!.markdown)).toBe(true);
+    expect(append.review!.markdown.split('\n')[append.appended!.startLine]).toBe('## B');
+    expect(seen[0].appended).toBeUndefined();
   });
 
-  it('coalesces a burst of changes into few writes', async () => {
-    const storage = new MemoryStorage();
-    const store = newStore(storage);
-    for (let i = 0; i < 500; i++) store.present({ content: `## S${i}`, mode: 'append' });
-    await store.flush();
-    expect(storage.writes).toBeLessThanOrEqual(2);
-    expect(newStore(storage).current?.sections).toHaveLength(500);
+  it('an append to no review reports the whole text as appended from line 0', async () => {
+    const store = newStore();
+    const seen: ReviewChange[] = [];
+    store.onDidChange((change) => seen.push(change));
+    await store.present({ content: '\n## A', mode: 'append' });
+    expect(seen[0].appended).toEqual({ markdown: '\n## A', startLine: 0 });
   });
 
-  it('refuses an append that would take the review past 10 MiB, and keeps the review as it was', () => {
+  it('refuses an append that would take the review past 10 MiB, and keeps the review as it was', async () => {
     const store = newStore();
     const nineMiB = 'x'.repeat(9 * 1024 * 1024);
-    store.present({ content: nineMiB, mode: 'replace' });
-    expect(() => store.present({ content: nineMiB, mode: 'append' })).toThrow(/larger than 10 MiB/);
+    await store.present({ content: nineMiB, mode: 'replace' });
+    const refused = store.present({ content: nineMiB, mode: 'append' });
+    await expect(refused).rejects.toThrow(ReviewTooLargeError);
+    await expect(refused).rejects.toThrow(/larger than 10 MiB.*mode "replace"/);
     expect(store.current?.markdown).toBe(nineMiB);
     expect(store.revision).toBe(1);
   });

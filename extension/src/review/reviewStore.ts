@@ -1,10 +1,18 @@
-// The window's review state: the current review, its revision, its sections, and the last N
-// reviews. Plain TypeScript (no `vscode`), persisted through a Memento-shaped storage so that a
-// window reload loses nothing.
+// The window's review state: the current review, its revision, and the last N reviews. Plain
+// TypeScript (no `vscode`). Changes show at once; each call's promise resolves once the change
+// is on disk, in files under a directory the extension chooses (see reviewFiles.ts).
 
-import { ErrorCode, IpcError, MAX_REVIEW_BYTES, type ReviewMode, type Section } from '../../../shared/protocol';
+import { MAX_REVIEW_BYTES, type ReviewMode, type Section } from '../../../shared/protocol';
 import { Emitter, type Disposable } from '../events';
-import { appendMarkdown, findSections, replaceSection, toSections } from './sections';
+import { compose } from './compose';
+import { GroupCommit } from './groupCommit';
+import { entryOf, ReviewFiles, type HistoryEntry, type LoadedFiles } from './reviewFiles';
+import { clearLegacyState, hasLegacyState, readLegacyState, type LegacyStorage } from './legacyState';
+import { describeProblem, toReview, toStored, type StoredCurrent, type StoredReview } from './storedState';
+
+export type { HistoryEntry } from './reviewFiles';
+export { ReviewSaveError } from './reviewFiles';
+export { STORAGE_KEY, type LegacyStorage } from './legacyState';
 
 export interface Review {
   readonly revision: number;
@@ -24,46 +32,80 @@ export interface PresentRequest {
   readonly cwd?: string;
 }
 
-/** The subset of VS Code's Memento that the store needs. */
-export interface ReviewStorage {
-  get<T>(key: string): T | undefined;
-  update(key: string, value: unknown): PromiseLike<void>;
+export interface ReviewChange {
+  readonly review: Review | undefined;
+  readonly kind: ReviewMode | 'clear';
+  readonly previousRevision: number;
+  /** Set for an append: `review.markdown` ends with `markdown`, which starts on 0-based line `startLine`. */
+  readonly appended?: { readonly markdown: string; readonly startLine: number };
 }
 
-interface PersistedState {
-  readonly version: 1;
-  readonly revision: number;
-  readonly current: Review | undefined;
-  readonly history: readonly Review[];
+export interface ReviewStoreOptions {
+  readonly directory: string;
+  readonly historySize: number;
+  readonly log?: (message: string) => void;
+  /** Workspace state, where Redline kept reviews before they had files: read once, then cleared. */
+  readonly legacy?: LegacyStorage;
 }
 
-export const STORAGE_KEY = 'redline.reviews';
-/** Workspace state is not meant for unbounded blobs: old history goes first past this size. */
-const MAX_PERSISTED_HISTORY_CHARS = 32 * 1024 * 1024;
+/** A change refused because the review would outgrow what get-review can send back. */
+export class ReviewTooLargeError extends Error {
+  constructor(mode: ReviewMode) {
+    super(
+      `This ${mode} would make the review larger than ${MAX_REVIEW_BYTES / 1024 / 1024} MiB, so it was not applied. ` +
+        'Present a shorter review with mode "replace", or shorten a section with "update-section".',
+    );
+    this.name = 'ReviewTooLargeError';
+  }
+}
+
+export const MAX_HISTORY_SIZE = 200;
 
 export class ReviewStore implements Disposable {
   private currentReview: Review | undefined;
-  private pastReviews: Review[] = [];
   private lastRevision = 0;
-  private persistTimer: NodeJS.Timeout | undefined;
-  /** A change not yet written to storage. */
-  private dirty = false;
-  private writing: Promise<void> | undefined;
-  private readonly changed = new Emitter<Review | undefined>();
-  /** Fires after every change, with the new current review (undefined after a clear). */
+  /** Earlier reviews, newest first: metadata only, the text stays on disk. */
+  private historyIndex: HistoryEntry[] = [];
+  /** Earlier reviews not yet written (in memory mode, all of them). */
+  private readonly unsaved = new Map<number, StoredReview>();
+  /** History files to delete in the next commit. */
+  private readonly toRemove = new Set<number>();
+  private currentDirty = false;
+  /** Settles when the history files found on open have been validated and indexed. */
+  private historyReady: Promise<void> = Promise.resolve();
+  private disposed = false;
+  private readonly commit = new GroupCommit(() => this.writeBatch());
+  private readonly changed = new Emitter<ReviewChange>();
+  /** Fires after every change, before it is on disk, so the panel shows it at once. */
   readonly onDidChange = this.changed.event;
 
-  constructor(
-    private readonly storage: ReviewStorage | undefined,
-    /** `persistDelayMs` (default 0) lets a burst of changes share one write. */
-    private readonly options: { historySize: number; persistDelayMs?: number },
-  ) {
-    const saved = storage?.get<PersistedState>(STORAGE_KEY);
-    if (saved?.version === 1) {
-      this.lastRevision = saved.revision;
-      this.currentReview = saved.current;
-      this.pastReviews = [...saved.history];
+  private constructor(
+    private readonly files: ReviewFiles | undefined,
+    private historySize: number,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  /** Loads the directory. Never fails because of what is stored: bad files are moved aside and logged. */
+  static async open(options: ReviewStoreOptions): Promise<ReviewStore> {
+    const log = options.log ?? (() => undefined);
+    const files = new ReviewFiles(options.directory, log);
+    const store = new ReviewStore(files, clampHistorySize(options.historySize), log);
+    let loaded: LoadedFiles = { current: undefined, historyRevisions: [] };
+    try {
+      loaded = await files.load();
+    } catch (error) {
+      log(`Redline could not read its reviews in ${options.directory} (${describeProblem(error)}); it starts with none.`);
     }
+    store.adopt(loaded.current, loaded.historyRevisions);
+    if (options.legacy) await store.migrate(options.legacy, loaded.current !== undefined || loaded.historyRevisions.length > 0);
+    // Reading every history file can take seconds (200 × 10 MiB at most): the window does not wait for it.
+    store.historyReady = store.loadHistory(loaded.current?.current?.revision, loaded.historyRevisions);
+    return store;
+  }
+
+  /** A store that keeps everything in memory, for tests that need no disk. */
+  static inMemory(options: { historySize: number }): ReviewStore {
+    return new ReviewStore(undefined, clampHistorySize(options.historySize), () => undefined);
   }
 
   get current(): Review | undefined {
@@ -75,123 +117,201 @@ export class ReviewStore implements Disposable {
     return this.lastRevision;
   }
 
-  /** Earlier reviews, newest first. */
-  get history(): readonly Review[] {
-    return this.pastReviews;
+  /** Commits that reached the disk so far; a burst of changes should need only a few. */
+  get commitCount(): number {
+    return this.files?.commits ?? 0;
   }
 
-  present(request: PresentRequest): Review {
+  /**
+   * Applies the change now (and fires onDidChange); resolves when it is on disk. Rejects with
+   * ReviewTooLargeError (nothing changed) or ReviewSaveError (shown, but not saved).
+   */
+  present(request: PresentRequest): Promise<Review> {
+    return handled(this.apply(request));
+  }
+
+  /** Empties the panel; the review goes to the history. Resolves when that is on disk. */
+  clear(): Promise<void> {
+    return handled(this.applyClear());
+  }
+
+  private async apply(request: PresentRequest): Promise<Review> {
     const previous = this.currentReview;
     const base = request.mode === 'replace' ? undefined : previous;
-    const { markdown, sections } = this.compose(base, request);
+    const composed = compose(base, request);
     // Each call is checked for size on arrival, but appends could grow a review past what
     // get-review can send back; refuse before anything shown changes.
-    if (Buffer.byteLength(markdown, 'utf8') > MAX_REVIEW_BYTES) {
-      throw new IpcError(
-        ErrorCode.InvalidParams,
-        `This ${request.mode} would make the review larger than ${MAX_REVIEW_BYTES / 1024 / 1024} MiB, so it was not applied. ` +
-          'Present a shorter review with mode "replace", or shorten a section with "update-section".',
-      );
-    }
+    if (Buffer.byteLength(composed.markdown, 'utf8') > MAX_REVIEW_BYTES) throw new ReviewTooLargeError(request.mode);
+    const previousRevision = this.lastRevision;
     if (request.mode === 'replace' && previous) this.remember(previous);
     const review: Review = {
       revision: ++this.lastRevision,
       title: request.title ?? base?.title,
-      markdown,
+      markdown: composed.markdown,
       cwd: request.cwd ?? base?.cwd,
-      sections,
+      sections: composed.sections,
       updatedAt: new Date().toISOString(),
     };
-    this.update(review);
+    const saved = this.change(review);
+    this.changed.fire({ review, kind: request.mode, previousRevision, appended: composed.appended });
+    await saved;
     return review;
   }
 
-  clear(): void {
+  private async applyClear(): Promise<void> {
     if (!this.currentReview) return;
+    const previousRevision = this.lastRevision;
     this.remember(this.currentReview);
     this.lastRevision++;
-    this.update(undefined);
+    const saved = this.change(undefined);
+    this.changed.fire({ review: undefined, kind: 'clear', previousRevision });
+    await saved;
   }
 
-  /** Writes any pending change to storage now. */
-  async flush(): Promise<void> {
-    if (this.persistTimer) {
-      clearTimeout(this.persistTimer);
-      this.persistTimer = undefined;
-    }
-    if (this.dirty || this.writing) await this.writeWhileDirty();
+  /** Earlier reviews, newest first, without their text. */
+  async listHistory(): Promise<HistoryEntry[]> {
+    await this.historyReady;
+    return [...this.historyIndex];
   }
 
-  dispose(): void {
-    void this.flush();
-    this.changed.dispose();
+  /** One earlier review, read from disk; undefined if it is not (or no longer) in the history. */
+  async readHistory(revision: number): Promise<Review | undefined> {
+    const unsaved = this.unsaved.get(revision);
+    if (unsaved) return toReview(unsaved);
+    await this.historyReady;
+    if (!this.files || !this.historyIndex.some((entry) => entry.revision === revision)) return undefined;
+    const stored = await this.files.readHistory(revision);
+    if (!stored) this.historyIndex = this.historyIndex.filter((entry) => entry.revision !== revision);
+    return stored && toReview(stored);
   }
 
-  private compose(base: Review | undefined, request: PresentRequest): { markdown: string; sections: Section[] } {
-    if (!base) {
-      const markdown =
-        request.mode === 'update-section' ? replaceSection('', request.section!, request.content) : request.content;
-      return { markdown, sections: toSections(findSections(markdown)) };
-    }
-    if (request.mode === 'append') {
-      // Only the new part is parsed: a thousand appends stay linear, not quadratic.
-      const markdown = appendMarkdown(base.markdown, request.content);
-      const addition = markdown.slice(markdown.length - request.content.replace(/^\s*\n/, '').length);
-      const offset = countLines(markdown, markdown.length - addition.length);
-      const added = toSections(findSections(addition)).map((section) => ({ ...section, line: section.line + offset }));
-      return { markdown, sections: [...base.sections, ...added] };
-    }
-    const markdown = replaceSection(base.markdown, request.section!, request.content);
-    return { markdown, sections: toSections(findSections(markdown)) };
+  /** Presents an earlier review again, as a new revision. */
+  async restore(revision: number): Promise<Review | undefined> {
+    const review = await this.readHistory(revision);
+    return review && this.present({ content: review.markdown, mode: 'replace', title: review.title, cwd: review.cwd });
   }
 
-  private remember(review: Review): void {
-    this.pastReviews = [review, ...this.pastReviews].slice(0, this.options.historySize);
+  /** Applies a new history size at once: the oldest reviews past it are deleted. */
+  async setHistorySize(size: number): Promise<void> {
+    this.historySize = clampHistorySize(size);
+    await this.historyReady;
+    if (this.trimHistory()) await this.commit.request();
   }
 
-  private update(review: Review | undefined): void {
-    this.currentReview = review;
-    this.schedulePersist();
-    this.changed.fire(review);
+  /** Resolves when every change so far is on disk; rejects if the write failed. */
+  flush(): Promise<void> {
+    return this.commit.request();
   }
 
   /**
-   * Writes soon after a change, since a window reload does not wait for pending writes. While a
-   * write is under way, later changes wait for it and then go out together in one more write.
+   * Resolves when the last write is done (never rejects: a failure is logged), for `deactivate`
+   * to hand VS Code. History still being read on open is left unread.
    */
-  private schedulePersist(): void {
-    if (!this.storage) return;
-    this.dirty = true;
-    if (this.writing || this.persistTimer) return;
-    this.persistTimer = setTimeout(() => {
-      this.persistTimer = undefined;
-      void this.writeWhileDirty();
-    }, this.options.persistDelayMs ?? 0);
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    this.changed.dispose();
+    await this.historyReady;
+    await this.commit.idle();
   }
 
-  private writeWhileDirty(): Promise<void> {
-    this.writing ??= (async () => {
-      while (this.dirty) {
-        this.dirty = false;
-        await this.storage!.update(STORAGE_KEY, this.snapshot());
-      }
-    })().finally(() => {
-      this.writing = undefined;
-      if (this.dirty) this.schedulePersist();
+  private change(review: Review | undefined): Promise<void> {
+    this.currentReview = review;
+    this.currentDirty = true;
+    return this.commit.request();
+  }
+
+  private remember(review: Review): void {
+    const stored = toStored(review);
+    this.unsaved.set(stored.revision, stored);
+    this.historyIndex.unshift(entryOf(stored));
+    this.trimHistory();
+  }
+
+  /** Drops the oldest entries past the history size; true if any went. */
+  private trimHistory(): boolean {
+    const dropped = this.historyIndex.splice(this.historySize);
+    for (const entry of dropped) {
+      this.unsaved.delete(entry.revision);
+      if (this.files) this.toRemove.add(entry.revision);
+    }
+    return this.toRemove.size > 0;
+  }
+
+  /** One group commit: the state as it is now. What fails is kept to be tried again with the next change. */
+  private async writeBatch(): Promise<void> {
+    if (!this.files) return;
+    const add = [...this.unsaved.values()].filter((review) => !this.toRemove.has(review.revision));
+    const remove = [...this.toRemove];
+    this.toRemove.clear();
+    const current = this.currentDirty
+      ? { version: 2 as const, revision: this.lastRevision, current: this.currentReview ? toStored(this.currentReview) : null }
+      : undefined;
+    this.currentDirty = false;
+    try {
+      await this.files.commit({ current, add, remove });
+      for (const review of add) if (this.unsaved.get(review.revision) === review) this.unsaved.delete(review.revision);
+    } catch (error) {
+      if (current) this.currentDirty = true;
+      for (const revision of remove) this.toRemove.add(revision);
+      this.log((error as Error).message);
+      throw error;
+    }
+  }
+
+  private adopt(loaded: StoredCurrent | undefined, historyRevisions: readonly number[]): void {
+    const current = loaded?.current ?? undefined;
+    this.currentReview = current && toReview(current);
+    // Monotonic even if a history file is newer than current.json says (judged by name: a bad file only makes it higher).
+    this.lastRevision = Math.max(loaded?.revision ?? 0, current?.revision ?? 0, ...historyRevisions);
+  }
+
+  /** Validates the history files found on open and merges them into the index; never rejects. */
+  private async loadHistory(loadedCurrent: number | undefined, revisions: readonly number[]): Promise<void> {
+    if (!this.files || revisions.length === 0) return;
+    const entries = await this.files.validateHistory(revisions, () => this.disposed).catch(() => []);
+    if (this.disposed) return;
+    // Reviews remembered since open are newer than the files' copies of them.
+    const known = new Set(this.historyIndex.map((entry) => entry.revision));
+    const found = entries.filter((entry) => {
+      if (known.has(entry.revision)) return false;
+      // A crash between writing a history file and current.json leaves the current review in both: current.json wins.
+      if (entry.revision === loadedCurrent) this.toRemove.add(entry.revision);
+      return entry.revision !== loadedCurrent;
     });
-    return this.writing;
+    this.historyIndex = [...this.historyIndex, ...found].sort((a, b) => b.revision - a.revision);
+    if (this.trimHistory()) await this.commit.request().catch(() => undefined);
   }
 
-  private snapshot(): PersistedState {
-    let budget = MAX_PERSISTED_HISTORY_CHARS;
-    const history = this.pastReviews.filter((review) => (budget -= review.markdown.length) >= 0);
-    return { version: 1, revision: this.lastRevision, current: this.currentReview, history };
+  /** Moves the version 1 workspace-state reviews into files once; the key is cleared only after they are on disk. */
+  private async migrate(legacy: LegacyStorage, haveFiles: boolean): Promise<void> {
+    if (!hasLegacyState(legacy)) return;
+    // Files are newer than anything in workspace state: then the old value is only cleared.
+    const state = haveFiles ? undefined : readLegacyState(legacy, this.log);
+    if (state) {
+      this.adopt(state.current, []);
+      this.historyIndex = state.history.map(entryOf);
+      for (const review of state.history) this.unsaved.set(review.revision, review);
+      this.trimHistory();
+      this.currentDirty = true;
+      try {
+        await this.commit.request();
+      } catch {
+        return; // Logged; the old key stays, so the next window tries again.
+      }
+    }
+    await clearLegacyState(legacy, this.log);
   }
 }
 
-/** Number of newlines before `end`: the 0-based line that `end` falls on. */
-function countLines(text: string, end: number): number {
-  let lines = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) lines++;
-  return lines;
+/**
+ * Marks a promise handled: a caller that drops it causes no unhandled rejection (every failed
+ * write is logged by the store), while a caller that awaits it still gets the error.
+ */
+function handled<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}
+
+function clampHistorySize(size: number): number {
+  return Number.isFinite(size) ? Math.min(MAX_HISTORY_SIZE, Math.max(0, Math.floor(size))) : 0;
 }

@@ -37,15 +37,27 @@ export function toSections(spans: readonly SectionSpan[]): Section[] {
 
 /** Heading text compared loosely: case, surrounding `#`s and runs of spaces do not matter. */
 export function sameHeading(a: string, b: string): boolean {
-  const normalize = (text: string) => text.replace(/^#+\s*/, '').replace(/\s+/g, ' ').trim().toLowerCase();
+  // Each regex here is linear: no nested or adjacent quantifiers over the same characters.
+  const normalize = (text: string) => withoutHashes(text).replace(/\s+/g, ' ').trim().toLowerCase();
   return normalize(a) === normalize(b);
 }
 
 /** Joins two pieces of markdown with one blank line, so that the second starts a new block. */
 export function appendMarkdown(existing: string, addition: string): string {
-  if (existing.trim() === '') return addition;
-  // trimEnd() strips exactly what /\s+$/ would, without the regex's scan of the whole review on every append.
-  return `${existing.trimEnd()}\n\n${addition.replace(/^\s*\n/, '')}`;
+  // trimEnd() strips exactly what /\s+$/ would, in linear time: that regex restarts its scan at
+  // every whitespace character, which is quadratic on a long run of blank lines.
+  const kept = existing.trimEnd();
+  return kept === '' ? addition : `${kept}\n\n${withoutLeadingBlankLines(addition)}`;
+}
+
+/**
+ * `text` without its leading blank lines (what /^\s*\n/ removes), without backtracking: the
+ * whitespace before the first visible character, up to and including its last newline.
+ */
+export function withoutLeadingBlankLines(text: string): string {
+  const firstVisible = text.length - text.trimStart().length;
+  const lastNewline = text.lastIndexOf('\n', firstVisible - 1);
+  return firstVisible === 0 || lastNewline === -1 ? text : text.slice(lastNewline + 1);
 }
 
 /**
@@ -62,14 +74,22 @@ export function replaceSection(markdown: string, section: string, content: strin
     contentSpans[0].headingStart === firstNonBlankLine(content) &&
     sameHeading(contentSpans[0].title, section);
   if (index === -1) {
-    return appendMarkdown(markdown, contentHasHeading ? content : `## ${section.replace(/^#+\s*/, '').trim()}\n\n${content}`);
+    return appendMarkdown(markdown, contentHasHeading ? content : `## ${withoutHashes(section).trim()}\n\n${content}`);
   }
   const target = spans[index];
   const next = spans.slice(index + 1).find((span) => span.level <= target.level);
   const lines = markdown.split('\n');
-  const head = lines.slice(0, contentHasHeading ? target.headingStart : target.bodyStart).join('\n').replace(/\s+$/, '');
-  const tail = next ? lines.slice(next.headingStart).join('\n').replace(/\s+$/, '') : '';
+  // trimEnd(), not .replace(/\s+$/, ''): the regex is quadratic on a run of blank lines.
+  const head = lines.slice(0, contentHasHeading ? target.headingStart : target.bodyStart).join('\n').trimEnd();
+  const tail = next ? lines.slice(next.headingStart).join('\n').trimEnd() : '';
   return [head, content.trim(), tail].filter((part) => part !== '').join('\n\n') + '\n';
+}
+
+/** Leading `#`s and the whitespace after them, removed with plain scans. */
+function withoutHashes(text: string): string {
+  let at = 0;
+  while (text[at] === '#') at++;
+  return at === 0 ? text : text.slice(at).trimStart();
 }
 
 function firstNonBlankLine(text: string): number {

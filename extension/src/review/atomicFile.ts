@@ -1,0 +1,43 @@
+// Crash-safe file replacement: a reader (or the next window) sees either the old file or the
+// new one, never a half-written mix, and a completed write survives a power cut.
+
+import { randomBytes } from 'crypto';
+import { promises as fs } from 'fs';
+import * as path from 'path';
+
+/** Temp files start with this, so that a load can sweep the ones a crash left behind. */
+export const TEMP_PREFIX = '.tmp-';
+
+/**
+ * Writes `data` to a temp file beside `target` and fsyncs it. Renaming it into place is left to
+ * the caller (see `commitTemp`), so that several files can be renamed and then share one
+ * directory fsync.
+ */
+export async function writeTemp(target: string, data: string): Promise<string> {
+  const temp = path.join(path.dirname(target), `${TEMP_PREFIX}${path.basename(target)}.${randomBytes(6).toString('hex')}`);
+  const handle = await fs.open(temp, 'w', 0o600);
+  try {
+    await handle.writeFile(data, 'utf8');
+    await handle.sync();
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await fs.rm(temp, { force: true }).catch(() => undefined);
+    throw error;
+  }
+  await handle.close();
+  return temp;
+}
+
+/** Makes renames and unlinks in `directory` durable. Windows cannot open a directory to fsync it; there NTFS's own journal has to do. */
+export async function syncDirectory(directory: string): Promise<void> {
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(directory, 'r');
+    await handle.sync();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (process.platform !== 'win32' && code !== 'EISDIR' && code !== 'EINVAL' && code !== 'EPERM') throw error;
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,95 @@
+// What a review file on disk may contain. Stored state is untrusted (a crash, a sync tool or a
+// hand edit may have touched it), so every file is checked against these schemas on load.
+
+import { z } from 'zod';
+import { MAX_FRAME_BYTES, MAX_REVIEW_BYTES, Section } from '../../../shared/protocol';
+import type { Review } from './reviewStore';
+import { findSections, toSections } from './sections';
+
+/**
+ * No stored file is read into memory past this size. JSON escapes a control character in six
+ * bytes, so a legitimate 10 MiB review can take up to about 60 MiB on disk; the frame cap is
+ * sized for the same worst case.
+ */
+export const MAX_STORED_FILE_BYTES = MAX_FRAME_BYTES;
+
+const Revision = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+/**
+ * Past this many headings a review's sections are not stored but found again from the markdown
+ * on load: stored, a review of nothing but short headings would outgrow the file-size cap.
+ */
+export const MAX_STORED_SECTIONS = 10_000;
+
+/** A review as stored. Its sections are a cache: parsing 10 MiB of markdown again costs about a second. */
+export const StoredReview = z.object({
+  revision: Revision,
+  title: z.string().optional(),
+  markdown: z.string().refine((text) => Buffer.byteLength(text, 'utf8') <= MAX_REVIEW_BYTES, 'markdown is larger than the review limit'),
+  cwd: z.string().optional(),
+  updatedAt: z.string(),
+  sections: z.array(Section).max(MAX_STORED_SECTIONS).optional(),
+});
+export type StoredReview = z.infer<typeof StoredReview>;
+
+/** current.json: the latest revision issued (a clear moves it too) and the review on screen. */
+export const StoredCurrent = z
+  .object({ version: z.literal(2), revision: Revision, current: StoredReview.nullable() })
+  .refine((state) => !state.current || state.current.revision <= state.revision, 'current review is newer than the revision');
+export type StoredCurrent = z.infer<typeof StoredCurrent>;
+
+/** The version 1 state that older Redline builds kept in workspace state (sections included, ignored now). */
+export const LegacyState = z.object({
+  version: z.literal(1),
+  revision: Revision,
+  current: StoredReview.passthrough().nullish(),
+  history: z.array(StoredReview.passthrough()),
+});
+export type LegacyState = z.infer<typeof LegacyState>;
+
+export const CURRENT_FILE = 'current.json';
+const HISTORY_FILE = /^history-(\d{1,16})\.json$/;
+/** Looks like one of ours but its name does not parse: treated as corrupt. */
+const OUR_PREFIX = /^(history-|current)/;
+
+export const historyFileName = (revision: number): string => `history-${revision}.json`;
+
+/** What a directory entry is to the store. */
+export function classifyFile(name: string): { kind: 'current' } | { kind: 'history'; revision: number } | { kind: 'unknown' } | { kind: 'foreign' } {
+  if (name === CURRENT_FILE) return { kind: 'current' };
+  const match = HISTORY_FILE.exec(name);
+  if (match) return { kind: 'history', revision: Number(match[1]) };
+  // Files already moved aside stay where they are, untouched.
+  if (name.includes('.corrupt-')) return { kind: 'foreign' };
+  return OUR_PREFIX.test(name) ? { kind: 'unknown' } : { kind: 'foreign' };
+}
+
+/** A one-line reason from a zod error or a JSON parse error, for the warning in the log. */
+export function describeProblem(error: unknown): string {
+  if (error instanceof z.ZodError) {
+    const issue = error.issues[0];
+    return `${issue.path.join('.') || 'file'}: ${issue.message}`;
+  }
+  // Not `instanceof Error`: Node's own errors may come from another realm (a test sandbox, a worker).
+  const message = (error as { message?: unknown } | undefined)?.message;
+  return typeof message === 'string' ? message : String(error);
+}
+
+/** What goes in a file: the sections only when few enough (see MAX_STORED_SECTIONS). */
+export function toStored(review: StoredReview | Review): StoredReview {
+  const { revision, title, markdown, cwd, updatedAt, sections } = review;
+  return { revision, title, markdown, cwd, updatedAt, sections: sections && sections.length <= MAX_STORED_SECTIONS ? [...sections] : undefined };
+}
+
+/** A review from a file, its sections checked against the text or found again. */
+export function toReview(stored: StoredReview): Review {
+  const sections = stored.sections && plausibleSections(stored.sections, stored.markdown) ? stored.sections : toSections(findSections(stored.markdown));
+  return { ...toStored(stored), sections };
+}
+
+/** Stored sections are untrusted too: in order and inside the text, or found again. */
+function plausibleSections(sections: readonly Section[], markdown: string): boolean {
+  let lines = 1;
+  for (let i = markdown.indexOf('\n'); i !== -1; i = markdown.indexOf('\n', i + 1)) lines++;
+  return sections.every((section, i) => section.line <= lines && (i === 0 || section.line > sections[i - 1].line));
+}
