@@ -1,6 +1,6 @@
-// Newline-delimited JSON framing for the IPC socket, shared by the extension and the MCP server.
-// Chunks are kept as Buffers until a newline arrives, so a 10 MiB line costs one concat, and a
-// multi-byte character split across two chunks is decoded whole.
+// Newline-delimited JSON framing for the IPC socket and the MCP server's stdin, shared by the
+// extension and the MCP server. Chunks are kept as Buffers until a newline arrives, so a 10 MiB
+// line costs one concat, and a multi-byte character split across two chunks is decoded whole.
 
 export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
 
@@ -9,14 +9,33 @@ const NEWLINE = 0x0a;
 export interface LineDecoderEvents {
   /** One complete line, without its newline (and without a trailing `\r`). Blank lines are skipped. */
   onLine(line: string): void;
-  /** The line being received grew past the limit; the decoder accepts nothing more after this. */
-  onOverflow(receivedBytes: number, maxLineBytes: number): void;
+  /**
+   * The line being received grew past the limit. Without `onSkipped` the decoder accepts nothing
+   * more after this (a socket peer that sends such a line is dropped).
+   */
+  onOverflow?(receivedBytes: number, maxLineBytes: number): void;
+  /**
+   * With this, an over-limit line is skipped instead: its bytes are dropped as they arrive, and once
+   * its newline does, this reports its size and its first bytes, and decoding goes on.
+   */
+  onSkipped?(line: SkippedLine): void;
 }
+
+export interface SkippedLine {
+  readonly bytes: number;
+  /** The line's first SKIPPED_HEAD_BYTES bytes, as text: enough to find a JSON-RPC id that comes early. */
+  readonly head: string;
+}
+
+/** How much of a skipped line is kept to say what it was. */
+export const SKIPPED_HEAD_BYTES = 4096;
 
 export class LineDecoder {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private overflowed = false;
+  /** The over-limit line being skipped: its size so far and its first bytes. */
+  private skipping: { bytes: number; head: Buffer } | undefined;
 
   constructor(
     private readonly events: LineDecoderEvents,
@@ -28,8 +47,24 @@ export class LineDecoder {
     while (!this.overflowed && start <= chunk.length) {
       const newline = chunk.indexOf(NEWLINE, start);
       const end = newline === -1 ? chunk.length : newline;
+      if (this.skipping) {
+        const skipping = this.skipping;
+        skipping.bytes += end - start;
+        if (skipping.head.length < SKIPPED_HEAD_BYTES) {
+          skipping.head = Buffer.concat([skipping.head, chunk.subarray(start, Math.min(end, start + SKIPPED_HEAD_BYTES - skipping.head.length))]);
+        }
+        if (newline === -1) return;
+        this.skipping = undefined;
+        this.events.onSkipped!({ bytes: skipping.bytes, head: skipping.head.toString('utf8') });
+        start = newline + 1;
+        continue;
+      }
       const size = this.pendingBytes + (end - start);
       if (size > this.maxLineBytes) {
+        if (this.events.onSkipped) {
+          this.startSkipping();
+          continue;
+        }
         this.fail(size);
         return;
       }
@@ -54,11 +89,19 @@ export class LineDecoder {
     return text.endsWith('\r') ? text.slice(0, -1) : text;
   }
 
+  /** Turns what is pending into the start of a skipped line; the loop then takes the current piece as part of it. */
+  private startSkipping(): void {
+    const head = Buffer.concat(this.pending).subarray(0, SKIPPED_HEAD_BYTES);
+    this.skipping = { bytes: this.pendingBytes, head: Buffer.from(head) };
+    this.pending = [];
+    this.pendingBytes = 0;
+  }
+
   private fail(size: number): void {
     this.overflowed = true;
     this.pending = [];
     this.pendingBytes = 0;
-    this.events.onOverflow(size, this.maxLineBytes);
+    this.events.onOverflow?.(size, this.maxLineBytes);
   }
 }
 

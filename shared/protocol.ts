@@ -8,8 +8,20 @@ export const IPC_PATH_ENV = 'REDLINE_IPC_PATH';
 export const IPC_TOKEN_ENV = 'REDLINE_IPC_TOKEN';
 export const TIMEOUT_ENV = 'REDLINE_TIMEOUT_MS';
 
-export const PROTOCOL_VERSION = 1;
+/** 2: the hello carries a nonce, and both ends prove they hold the token (shared/authProof.ts). */
+export const PROTOCOL_VERSION = 2;
 export const MAX_REVIEW_BYTES = 10 * 1024 * 1024;
+/** Bounds on the other strings of present-review, so that the frame limit below can cover it. */
+export const MAX_SECTION_CHARS = 1000;
+export const MAX_CWD_CHARS = 4096;
+/**
+ * The largest line either side accepts after the handshake. It must hold the largest request the
+ * schema accepts once JSON-escaped: JSON.stringify writes a control character (1 UTF-8 byte) as
+ * six bytes (`\u0001`) and a lone surrogate (3 bytes) as six, so 6x the review's bytes is the
+ * worst case; the megabyte covers the title, section, cwd (6x their UTF-16 length at most) and
+ * the envelope. A review the schema accepts is then never cut off by the framing.
+ */
+export const MAX_FRAME_BYTES = 6 * MAX_REVIEW_BYTES + 1024 * 1024;
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
 export const ErrorCode = {
@@ -26,6 +38,14 @@ export const ErrorCode = {
   NotConfigured: 4006,
   Unreachable: 4007,
   NotFound: 4008,
+  /** A request too large to send; the message says how large and how to split it. */
+  TooLarge: 4009,
+  /** Too many requests in flight on one connection; retry when some have answered. */
+  Busy: 4010,
+  /** The two ends speak different protocol versions. */
+  VersionMismatch: 4011,
+  /** The user said no (e.g. to opening a file outside the workspace). */
+  Refused: 4012,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -67,6 +87,8 @@ export type BrokenReference = z.infer<typeof BrokenReference>;
 export const ReferenceReport = z.object({
   total: z.number().int().min(0),
   resolved: z.number().int().min(0),
+  /** Past the render's I/O budget: neither resolved nor broken, and never to be called broken. Absent means 0. */
+  unchecked: z.number().int().min(0).optional(),
   broken: z.array(BrokenReference),
 });
 export type ReferenceReport = z.infer<typeof ReferenceReport>;
@@ -77,10 +99,10 @@ export const PresentReviewParams = z
       message: `content is larger than ${MAX_REVIEW_BYTES / 1024 / 1024} MiB`,
     }),
     mode: ReviewMode.default('replace'),
-    section: z.string().min(1).optional(),
+    section: z.string().min(1).max(MAX_SECTION_CHARS).optional(),
     title: z.string().max(500).optional(),
     /** Where the assistant runs: relative references resolve here first. */
-    cwd: z.string().optional(),
+    cwd: z.string().max(MAX_CWD_CHARS).optional(),
   })
   .refine((p) => p.mode !== 'update-section' || (p.section !== undefined && p.section.trim() !== ''), {
     message: 'mode "update-section" needs "section": the heading text whose body to replace',
@@ -103,11 +125,19 @@ export type PresentReviewResult = z.infer<typeof PresentReviewResult>;
 
 export const Position = z.object({ line: z.number().int().min(1), column: z.number().int().min(1) });
 
+/** get-selection returns at most this many characters of selected text in all, so one call stays small. */
+export const MAX_SELECTION_TEXT = 64 * 1024;
+
 export const SelectionInfo = z.object({
   start: Position,
   end: Position,
   isEmpty: z.boolean(),
+  /** The selected text; empty when withheld, cut at MAX_SELECTION_TEXT (shared by all selections) when truncated. */
   text: z.string(),
+  /** Set when `text` is only the start of the selection. */
+  truncated: z.boolean().optional(),
+  /** Set when the text is held back: the file is outside the workspace and the user has not selected in it. */
+  withheld: z.boolean().optional(),
 });
 
 export const GetSelectionResult = z.object({
@@ -181,15 +211,36 @@ export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;
 
 const Id = z.string().min(1).max(64);
 
+// The handshake (see shared/authProof.ts): the client sends `hello` with a fresh nonce; the
+// server answers with a `Challenge` that proves it holds the token; only then does the client
+// send `auth` with its own proof, answered by `HelloResult`. The token itself never crosses.
+
+/** 32 random bytes, hex. */
+const Nonce = z.string().regex(/^[0-9a-f]{64}$/);
+/** An HMAC-SHA256, hex. */
+const Proof = z.string().regex(/^[0-9a-f]{64}$/);
+
 export const HelloMessage = z.object({
   type: z.literal('hello'),
   id: Id,
-  token: z.string().max(256),
+  clientNonce: Nonce,
   protocolVersion: z.number().int(),
   client: z.object({ name: z.string().max(200), version: z.string().max(50), pid: z.number().int() }),
 });
 export type HelloMessage = z.infer<typeof HelloMessage>;
 
+/** The server's answer to a hello. */
+export const Challenge = z.object({
+  protocolVersion: z.number().int(),
+  serverNonce: Nonce,
+  serverProof: Proof,
+});
+export type Challenge = z.infer<typeof Challenge>;
+
+export const AuthMessage = z.object({ type: z.literal('auth'), id: Id, clientProof: Proof });
+export type AuthMessage = z.infer<typeof AuthMessage>;
+
+/** The server's answer to an accepted auth: the connection is open for requests. */
 export const HelloResult = z.object({
   protocolVersion: z.number().int(),
   server: z.object({ name: z.string(), version: z.string(), pid: z.number().int() }),
@@ -207,7 +258,7 @@ export type RequestMessage = z.infer<typeof RequestMessage>;
 export const CancelMessage = z.object({ type: z.literal('cancel'), id: Id });
 export type CancelMessage = z.infer<typeof CancelMessage>;
 
-export const ClientMessage = z.discriminatedUnion('type', [HelloMessage, RequestMessage, CancelMessage]);
+export const ClientMessage = z.discriminatedUnion('type', [HelloMessage, AuthMessage, RequestMessage, CancelMessage]);
 export type ClientMessage = z.infer<typeof ClientMessage>;
 
 export const WireError = z.object({ code: z.number().int(), message: z.string() });

@@ -1,17 +1,17 @@
-// The MCP server's end of the bridge. Connects lazily on the first call, tags each request with
-// a UUID, keeps one Map of pending requests, and fails all of them at once when the socket
-// closes; the next call reconnects (with a short backoff), so a window reload heals by itself.
+// The MCP server's end of the bridge. Connects lazily on the first call (the handshake is in
+// clientHandshake.ts), tags each request with a UUID, keeps one Map of pending requests, and fails
+// all of them at once when the socket closes; the next call reconnects (with a short backoff), so
+// a window reload heals by itself. A request too large for the framing is refused before it is sent.
 
 import { randomUUID } from 'crypto';
 import * as net from 'net';
 import { LineDecoder, encodeLine } from '../../shared/framing';
 import {
   ErrorCode,
-  HelloResult,
   IPC_PATH_ENV,
   IPC_TOKEN_ENV,
   IpcError,
-  PROTOCOL_VERSION,
+  MAX_FRAME_BYTES,
   ServerMessage,
   describeIssues,
   events,
@@ -22,6 +22,8 @@ import {
   type ResultOf,
 } from '../../shared/protocol';
 import type { ZodType } from 'zod';
+import { authenticate } from './clientHandshake';
+import { cancelled, describeConnectFailure, notConfigured, tooLarge } from './ipcErrors';
 
 export interface IpcClientOptions {
   readonly socketPath: string | undefined;
@@ -54,19 +56,26 @@ export class IpcClient {
   private readonly pending = new Map<string, Pending>();
   private readonly eventListeners = new Set<EventListener>();
   private disposed = false;
+  /** Ends a back-off in progress when the client is disposed. */
+  private readonly disposal = new AbortController();
 
   constructor(private readonly options: IpcClientOptions) {}
 
   /** Sends one request and waits for its reply, its timeout, or the connection's end. */
   async request<M extends Method>(method: M, params: ParamsOf<M>, signal?: AbortSignal): Promise<ResultOf<M>> {
-    const socket = await this.connect();
-    const timeoutMs = this.options.timeoutMs ?? methods[method].timeoutMs;
+    if (signal?.aborted) throw cancelled(method);
     const id = randomUUID();
+    const line = encodeLine({ type: 'request', id, method, params });
+    const size = Buffer.byteLength(line, 'utf8');
+    if (size > MAX_FRAME_BYTES) throw tooLarge(method, size);
+    const socket = await this.connect(method, signal);
+    if (signal?.aborted) throw cancelled(method);
+    const timeoutMs = this.options.timeoutMs ?? methods[method].timeoutMs;
     const reply = this.track(id, method, methods[method].result, timeoutMs, socket);
-    const onAbort = () => this.abandon(id, socket, new IpcError(ErrorCode.Cancelled, `${method} was cancelled.`));
+    const onAbort = () => this.abandon(id, socket, cancelled(method));
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      socket.write(encodeLine({ type: 'request', id, method, params }));
+      socket.write(line);
       return (await reply) as ResultOf<M>;
     } finally {
       signal?.removeEventListener('abort', onAbort);
@@ -84,15 +93,26 @@ export class IpcClient {
 
   dispose(): void {
     this.disposed = true;
+    this.disposal.abort();
     this.socket?.destroy();
     this.failAll(new IpcError(ErrorCode.Disconnected, 'The Redline MCP server is shutting down.'));
   }
 
-  private connect(): Promise<net.Socket> {
+  /**
+   * The live socket, or the one being connected. The attempt is shared by every caller, so an
+   * abort ends only the caller's wait, at once, and leaves the attempt to the others.
+   */
+  private connect(method: string, signal: AbortSignal | undefined): Promise<net.Socket> {
     if (this.disposed) return Promise.reject(new IpcError(ErrorCode.Disconnected, 'The Redline MCP server is shutting down.'));
     if (this.socket && !this.socket.destroyed) return Promise.resolve(this.socket);
     this.connecting ??= this.connectWithRetry().finally(() => (this.connecting = undefined));
-    return this.connecting;
+    if (!signal) return this.connecting;
+    const connecting = this.connecting;
+    return new Promise((resolve, reject) => {
+      const onAbort = () => reject(cancelled(method));
+      signal.addEventListener('abort', onAbort, { once: true });
+      connecting.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
   }
 
   private async connectWithRetry(): Promise<net.Socket> {
@@ -102,57 +122,40 @@ export class IpcClient {
     for (let attempt = 0; ; attempt++) {
       try {
         const socket = await openSocket(socketPath);
-        this.attach(socket);
-        await this.hello(socket, token);
+        // From here on an error is followed by 'close', which the handshake and attach() handle.
+        socket.on('error', (error) => this.options.log?.('socket-error', { error: error.message }));
+        const { rest } = await authenticate({ socket, socketPath, token, clientInfo: this.options.clientInfo, timeoutMs: HELLO_TIMEOUT_MS }).catch(
+          (error: unknown) => {
+            socket.destroy();
+            throw error;
+          },
+        );
+        this.attach(socket, rest);
         this.socket = socket;
         this.options.log?.('connected', { socketPath, attempt });
         return socket;
       } catch (error) {
         const retriable = isRetriable(error);
         if (!retriable || attempt >= delays.length) throw describeConnectFailure(error, socketPath);
-        await sleep(delays[attempt]);
+        await sleep(delays[attempt], this.disposal.signal);
+        if (this.disposed) throw new IpcError(ErrorCode.Disconnected, 'The Redline MCP server is shutting down.');
       }
     }
   }
 
-  private async hello(socket: net.Socket, token: string): Promise<void> {
-    const id = randomUUID();
-    const reply = this.track(id, 'hello', HelloResult, HELLO_TIMEOUT_MS, socket);
-    socket.write(
-      encodeLine({
-        type: 'hello',
-        id,
-        token,
-        protocolVersion: PROTOCOL_VERSION,
-        client: { ...this.options.clientInfo, pid: process.pid },
-      }),
-    );
-    try {
-      await reply;
-    } catch (error) {
-      socket.destroy();
-      if (error instanceof IpcError && error.code === ErrorCode.Unauthorized) {
-        throw new IpcError(
-          ErrorCode.Unauthorized,
-          `VS Code refused the token in ${IPC_TOKEN_ENV}. Open a new terminal in the VS Code window you want, ` +
-            'and start the assistant from there so it gets that window\'s token.',
-        );
-      }
-      throw error;
-    }
-  }
-
-  private attach(socket: net.Socket): void {
-    const decoder = new LineDecoder({
-      onLine: (line) => this.receive(line),
-      onOverflow: (size, max) => {
-        // Said before the close, which would otherwise report a generic disconnect.
-        this.failAll(new IpcError(ErrorCode.LineTooLong, `VS Code sent a reply of over ${size} bytes, more than the ${max}-byte limit.`), socket);
-        socket.destroy();
+  private attach(socket: net.Socket, rest: Buffer): void {
+    const decoder = new LineDecoder(
+      {
+        onLine: (line) => this.receive(line, socket),
+        onOverflow: (size, max) => {
+          // Said before the close, which would otherwise report a generic disconnect.
+          this.failAll(new IpcError(ErrorCode.LineTooLong, `VS Code sent a reply of over ${size} bytes, more than the ${max}-byte limit.`), socket);
+          socket.destroy();
+        },
       },
-    });
+      MAX_FRAME_BYTES,
+    );
     socket.on('data', (chunk: Buffer) => decoder.push(chunk));
-    socket.on('error', (error) => this.options.log?.('socket-error', { error: error.message }));
     socket.on('close', () => {
       if (this.socket === socket) this.socket = undefined;
       this.failAll(
@@ -164,6 +167,8 @@ export class IpcClient {
         socket,
       );
     });
+    if (rest.length > 0) decoder.push(rest);
+    socket.resume();
   }
 
   private track(id: string, method: string, resultSchema: ZodType, timeoutMs: number, socket: net.Socket): Promise<unknown> {
@@ -195,7 +200,7 @@ export class IpcClient {
     return entry;
   }
 
-  private receive(line: string): void {
+  private receive(line: string, socket: net.Socket): void {
     let json: unknown;
     try {
       json = JSON.parse(line);
@@ -214,7 +219,18 @@ export class IpcClient {
       return;
     }
     if (message.id === null) {
-      if ('error' in message) this.options.log?.('server-error', { ...message.error });
+      if (!('error' in message)) return;
+      // The server closes after an error it cannot tie to a request: say its reason, not a reload.
+      this.options.log?.('server-error', { ...message.error });
+      this.failAll(
+        new IpcError(
+          message.error.code as ErrorCode,
+          `VS Code closed the connection: ${message.error.message} Call the tool again: Redline reconnects by itself.`,
+        ),
+        socket,
+      );
+      if (this.socket === socket) this.socket = undefined;
+      socket.destroy();
       return;
     }
     const entry = this.take(message.id);
@@ -259,24 +275,14 @@ function isRetriable(error: unknown): boolean {
   return code === 'ENOENT' || code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EAGAIN';
 }
 
-function describeConnectFailure(error: unknown, socketPath: string): Error {
-  if (error instanceof IpcError) return error;
-  const code = (error as NodeJS.ErrnoException)?.code;
-  const reason = code === 'ENOENT' ? 'no VS Code window is listening there' : (error as Error)?.message ?? String(error);
-  return new IpcError(
-    ErrorCode.Unreachable,
-    `Cannot reach VS Code at ${socketPath} (${reason}). Is the window that started this assistant still open? ` +
-      'Start the assistant from a terminal of an open VS Code window with Redline installed.',
-  );
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
 }
-
-function notConfigured(missing: string): IpcError {
-  return new IpcError(
-    ErrorCode.NotConfigured,
-    `Redline is not connected to a VS Code window: ${missing} is not set. Run your assistant in an integrated ` +
-      `terminal of a VS Code window that has the Redline extension installed, or set ${IPC_PATH_ENV} and ` +
-      `${IPC_TOKEN_ENV} (run "Redline: Show Connection Info" in VS Code to see them).`,
-  );
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -13,10 +13,8 @@ import { forkWindowHost, leaveStaleSocket, removeHostBundle, startWindowHost, us
 type ToolResult = { isError?: boolean; content: Array<{ type: string; text: string }>; structuredContent?: Record<string, unknown> };
 type Mcp = Awaited<ReturnType<typeof connectMcp>>;
 
-/** What the killed host's pending call must fail within, measured from the kill to the tool result. */
-const KILL_TO_ERROR_MS = 100;
-/** What the first call after a restart must succeed within. */
-const RESTART_TO_SUCCESS_MS = 1000;
+// Latencies are printed, not asserted: absolute times belong to `npm run bench`. What is asserted
+// is which event ended each call: the close of the socket, long before any timeout could fire.
 
 const WINDOW_KEY = '0123456789ab';
 
@@ -59,7 +57,7 @@ describe('the extension host is killed (SIGKILL) mid-request', () => {
     return { child, mcp, pending };
   }
 
-  it(`fails the pending MCP call within ${KILL_TO_ERROR_MS} ms of the kill, with an error that says what to do`, async () => {
+  it('fails the pending MCP call when the host dies, not at its timeout, with an error that says what to do', async () => {
     const latencies: number[] = [];
     for (let round = 0; round < 3; round++) {
       const { child, pending } = await hostWithPendingCall(createToken());
@@ -70,13 +68,13 @@ describe('the extension host is killed (SIGKILL) mid-request', () => {
       expect(result.isError).toBe(true);
       expect(result.content[0].text).toMatch(/connection to VS Code closed before it replied/);
       expect(result.content[0].text).toMatch(/Call the tool again/);
+      expect(result.content[0].text).not.toMatch(/did not answer/);
       await child.exited;
     }
     process.stdout.write(`host SIGKILL -> tool error: ${latencies.map((ms) => ms.toFixed(1)).join(', ')} ms\n`);
-    expect(Math.max(...latencies)).toBeLessThan(KILL_TO_ERROR_MS);
   });
 
-  it(`serves the next call within ${RESTART_TO_SUCCESS_MS} ms once the window's host is started again`, async () => {
+  it("serves the next call once the window's host is started again", async () => {
     const token = createToken();
     const { child, mcp, pending } = await hostWithPendingCall(token);
     child.process.kill('SIGKILL');
@@ -95,10 +93,9 @@ describe('the extension host is killed (SIGKILL) mid-request', () => {
     process.stdout.write(`first call after the host restarted: ${elapsed.toFixed(1)} ms\n`);
     expect(result.isError).toBeFalsy();
     expect(window.host.store.current?.markdown).toBe('# After the crash');
-    expect(elapsed).toBeLessThan(RESTART_TO_SUCCESS_MS);
   });
 
-  it(`a call made while no host listens succeeds within ${RESTART_TO_SUCCESS_MS} ms of the new host listening`, async () => {
+  it('a call made while no host listens succeeds once the new host listens (the client retries)', async () => {
     const token = createToken();
     const { child, mcp, pending } = await hostWithPendingCall(token);
     child.process.kill('SIGKILL');
@@ -114,7 +111,6 @@ describe('the extension host is killed (SIGKILL) mid-request', () => {
     process.stdout.write(`call made during the reload gap: answered ${(at - listeningAt).toFixed(1)} ms after the host listened\n`);
     expect(r.isError).toBeFalsy();
     expect(window.host.store.current?.markdown).toBe('# Made during the reload');
-    expect(at - listeningAt).toBeLessThan(RESTART_TO_SUCCESS_MS);
   });
 });
 
@@ -241,7 +237,7 @@ describe('two extension hosts side by side (two windows)', () => {
       mcps.push(crossed);
       const refused = await call(crossed, 'present-review', { content: '# wrong window' });
       expect(refused.isError).toBe(true);
-      expect(refused.content[0].text).toMatch(/refused the token/);
+      expect(refused.content[0].text).toMatch(/could not prove that it holds the token/);
       expect(a.host.store.revision).toBe(10);
       expect(b.host.store.revision).toBe(10);
       // The refused connection is gone once its close has gone through; each window keeps its own client.

@@ -3,10 +3,12 @@
 // is not JSON is a parse error, one that fails the message schema is an invalid message, and so on.
 
 import fc from 'fast-check';
-import { ClientMessage, ErrorCode, isMethod, methodNames, methods } from '../../shared/protocol';
+import { ClientMessage, ErrorCode, PROTOCOL_VERSION, isMethod, methodNames, methods } from '../../shared/protocol';
 
 /** The fuzz server's line limit: small, so oversize lines are cheap, yet room for 100,000 nested arrays. */
 export const FUZZ_MAX_LINE_BYTES = 256 * 1024;
+/** What a peer may send in all before its auth is accepted (the server's default). */
+export const PRE_AUTH_MAX_BYTES = 64 * 1024;
 
 interface RawLine {
   /** Which generator made it, for the coverage report. */
@@ -26,8 +28,10 @@ export type Verdict =
   | { readonly kind: 'blank' }
   | { readonly kind: 'oversize' }
   | { readonly kind: 'parse-error' }
-  | { readonly kind: 'invalid-message'; readonly id: string | null }
-  | { readonly kind: 'hello' | 'cancel'; readonly id: string }
+  /** `wrongVersion`: a hello of another protocol version, refused as such before authentication. */
+  | { readonly kind: 'invalid-message'; readonly id: string | null; readonly wrongVersion: boolean }
+  | { readonly kind: 'hello'; readonly id: string; readonly wrongVersion: boolean }
+  | { readonly kind: 'auth' | 'cancel'; readonly id: string }
   | { readonly kind: 'request'; readonly id: string; readonly known: boolean; readonly paramsValid: boolean };
 
 export interface ExpectedReply {
@@ -59,9 +63,12 @@ export function classify(bytes: Buffer, maxLineBytes = FUZZ_MAX_LINE_BYTES): Ver
   } catch {
     return { kind: 'parse-error' };
   }
+  const probe = json as { type?: unknown; protocolVersion?: unknown } | null;
+  const wrongVersion = probe?.type === 'hello' && probe.protocolVersion !== PROTOCOL_VERSION;
   const message = ClientMessage.safeParse(json);
-  if (!message.success) return { kind: 'invalid-message', id: echoedId(json) };
+  if (!message.success) return { kind: 'invalid-message', id: echoedId(json), wrongVersion };
   const { data } = message;
+  if (data.type === 'hello') return { kind: 'hello', id: data.id, wrongVersion };
   if (data.type !== 'request') return { kind: data.type, id: data.id };
   if (!isMethod(data.method)) return { kind: 'request', id: data.id, known: false, paramsValid: false };
   const paramsValid = methods[data.method].params.safeParse(data.params ?? {}).success;
@@ -80,10 +87,10 @@ export function expectedReply(verdict: Verdict, authenticated: boolean): Expecte
     case 'invalid-message':
       return { id: verdict.id, code: ErrorCode.InvalidMessage, closes: false };
   }
-  // A well-formed message before a hello with the right token: refused, and the connection closed.
-  if (!authenticated) return { id: verdict.id, code: ErrorCode.Unauthorized, closes: true };
+  if (!authenticated) throw new Error('before authentication, use expectedBeforeAuth: the answers depend on the lines before');
   switch (verdict.kind) {
     case 'hello':
+    case 'auth':
       return { id: verdict.id, code: ErrorCode.InvalidMessage, closes: false };
     case 'cancel':
       return undefined;
@@ -92,6 +99,46 @@ export function expectedReply(verdict: Verdict, authenticated: boolean): Expecte
       if (!verdict.paramsValid) return { id: verdict.id, code: ErrorCode.InvalidParams, closes: false };
       throw new Error(`a fuzz line is a valid ${verdict.id} request; the generators must not make those`);
   }
+}
+
+/**
+ * What a connection that has not authenticated must be answered, line by line, up to the close:
+ * the whole stream has a byte budget, the first invalid line closes it, and only a first hello of
+ * this protocol version gets an answer (a challenge, code 0 here) that leaves it open.
+ */
+export function expectedBeforeAuth(lines: readonly FuzzLine[]): { replies: ExpectedReply[]; consumed: number } {
+  const replies: ExpectedReply[] = [];
+  let bytes = 0;
+  let challenged = false;
+  for (let i = 0; i < lines.length; i++) {
+    const { verdict } = lines[i];
+    bytes += lines[i].bytes.length + 1;
+    const reply = ((): ExpectedReply | undefined => {
+      if (bytes > PRE_AUTH_MAX_BYTES) return { id: null, code: ErrorCode.LineTooLong, closes: true };
+      switch (verdict.kind) {
+        case 'blank':
+          return undefined;
+        case 'oversize':
+          throw new Error('an oversize line is over the pre-auth budget too');
+        case 'parse-error':
+          return { id: null, code: ErrorCode.ParseError, closes: true };
+        case 'invalid-message':
+          return { id: verdict.id, code: verdict.wrongVersion ? ErrorCode.VersionMismatch : ErrorCode.InvalidMessage, closes: true };
+        case 'hello':
+          if (verdict.wrongVersion) return { id: verdict.id, code: ErrorCode.VersionMismatch, closes: true };
+          if (challenged) return { id: verdict.id, code: ErrorCode.Unauthorized, closes: true };
+          challenged = true;
+          return { id: verdict.id, code: 0, closes: false };
+        default:
+          // A request, a cancel, or an auth that cannot hold a proof of the token.
+          return { id: verdict.id, code: ErrorCode.Unauthorized, closes: true };
+      }
+    })();
+    if (!reply) continue;
+    replies.push(reply);
+    if (reply.closes) return { replies, consumed: i + 1 };
+  }
+  return { replies, consumed: lines.length };
 }
 
 /** A line the fuzz may send in a session's body: every one of them must get exactly one error reply. */
@@ -142,13 +189,15 @@ const anyJson = fc.oneof(
 );
 const notString = anyJson.filter((value) => typeof value !== 'string');
 
+const hex64 = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((bytes) => Buffer.from(bytes).toString('hex'));
 const hello = fc.record({
   type: fc.constant('hello'),
   id: goodId,
-  token: fc.string({ maxLength: 256 }),
-  protocolVersion: fc.integer(),
+  clientNonce: fc.oneof(hex64, fc.string({ maxLength: 80 })),
+  protocolVersion: fc.oneof(fc.constant(PROTOCOL_VERSION), fc.constant(1), fc.integer()),
   client: fc.record({ name: fc.string({ maxLength: 200 }), version: fc.string({ maxLength: 50 }), pid: fc.integer() }),
 });
+const auth = fc.record({ type: fc.constant('auth'), id: goodId, clientProof: fc.oneof(hex64, fc.string({ maxLength: 80 })) });
 const request = fc.record({
   type: fc.constant('request'),
   id: goodId,
@@ -156,7 +205,7 @@ const request = fc.record({
   params: fc.oneof(fc.constant({ content: 'x' }), fc.constant({}), anyJson),
 });
 const cancel = fc.record({ type: fc.constant('cancel'), id: goodId });
-const message = fc.oneof(hello, request, cancel);
+const message = fc.oneof(hello, auth, request, cancel);
 
 const invalidParams = fc.oneof(
   fc.tuple(
@@ -226,7 +275,7 @@ function deepLine(shape: keyof typeof DEPTH_CAP, wanted: number, id: string): Ra
     params: () => `{"type":"request","id":${quotedId},"method":"present-review","params":${arrays}}`,
     object: () => '{"":'.repeat(depth) + '0' + '}'.repeat(depth),
     mixed: () => '[{"":'.repeat(depth) + '0' + '}]'.repeat(depth),
-    hello: () => `{"type":"hello","id":${quotedId},"token":"t","protocolVersion":1,"client":${'{"a":'.repeat(depth)}0${'}'.repeat(depth)}}`,
+    hello: () => `{"type":"hello","id":${quotedId},"clientNonce":"${'a'.repeat(64)}","protocolVersion":${PROTOCOL_VERSION},"client":${'{"a":'.repeat(depth)}0${'}'.repeat(depth)}}`,
   }[shape]();
   return line('deep-nesting', text, depth);
 }
@@ -255,7 +304,7 @@ const kinds: Array<{ weight: number; arbitrary: fc.Arbitrary<RawLine> }> = [
   {
     weight: 12,
     arbitrary: fc
-      .tuple(message, fc.constantFrom('type', 'id', 'token', 'protocolVersion', 'client', 'method', 'params', 'content', 'mode', 'section', 'title', 'reference'), anyJson)
+      .tuple(message, fc.constantFrom('type', 'id', 'clientNonce', 'clientProof', 'protocolVersion', 'client', 'method', 'params', 'content', 'mode', 'section', 'title', 'reference'), anyJson)
       .map(([m, field, value]) => {
         const broken: Record<string, unknown> = { ...m };
         if (field in broken || ['type', 'id', 'method', 'params'].includes(field)) broken[field] = value;
@@ -270,7 +319,7 @@ const kinds: Array<{ weight: number; arbitrary: fc.Arbitrary<RawLine> }> = [
       const texts = [
         n,
         `[${n},${n}]`,
-        `{"type":"hello","id":${q},"token":"t","protocolVersion":${n},"client":{"name":"n","version":"1","pid":${n}}}`,
+        `{"type":"hello","id":${q},"clientNonce":"${'b'.repeat(64)}","protocolVersion":${n},"client":{"name":"n","version":"1","pid":${n}}}`,
         `{"type":"request","id":${q},"method":"present-review","params":{"content":${n}}}`,
         `{"type":"request","id":${n},"method":"get-review","params":{}}`,
         `{"type":"request","id":${q},"method":"open-location","params":{"reference":"a.ts","cwd":${n}}}`,
@@ -317,7 +366,7 @@ const kinds: Array<{ weight: number; arbitrary: fc.Arbitrary<RawLine> }> = [
       )
       .map(([method, id, params]) => line('unknown-method', JSON.stringify({ type: 'request', id, method, params }))),
   },
-  { weight: 5, arbitrary: hello.map((m) => line('second-hello', JSON.stringify(m))) },
+  { weight: 5, arbitrary: fc.oneof(hello, auth).map((m) => line('second-hello', JSON.stringify(m))) },
   { weight: 3, arbitrary: fc.tuple(badId, anyJson).map(([id, extra]) => line('bad-cancel', JSON.stringify({ type: 'cancel', id, extra }))) },
   {
     weight: 3,

@@ -3,9 +3,9 @@
 // line must get exactly the error reply the protocol prescribes, or the connection a clean close.
 
 import fc from 'fast-check';
-import { ErrorCode, ResponseMessage } from '../../shared/protocol';
+import { Challenge, ErrorCode, ResponseMessage } from '../../shared/protocol';
 import { RawClient, startHost, type Host } from '../integration/harness';
-import { expectedReply, FUZZ_MAX_LINE_BYTES, fuzzLine, kindNames, oversizeLine, type ExpectedReply, type FuzzLine } from './fuzzLines';
+import { expectedBeforeAuth, expectedReply, FUZZ_MAX_LINE_BYTES, fuzzLine, kindNames, oversizeLine, type ExpectedReply, type FuzzLine } from './fuzzLines';
 import { waitUntil } from './windowHost';
 
 const SEED = 20_251_122;
@@ -34,6 +34,7 @@ const session: fc.Arbitrary<Session> = fc
 
 /** What one connection must be answered, in order, for lines sent one after another. */
 function expectedFor(lines: readonly FuzzLine[], authenticated: boolean): { replies: ExpectedReply[]; consumed: number } {
+  if (!authenticated) return expectedBeforeAuth(lines);
   const replies: ExpectedReply[] = [];
   for (let i = 0; i < lines.length; i++) {
     const reply = expectedReply(lines[i].verdict, authenticated);
@@ -130,16 +131,18 @@ describe('fuzzing the IPC server', () => {
             }
           } else {
             stats.unauthenticatedSessions++;
-            // Nothing is queued before a hello, so the answers come in order, up to the first well-formed
-            // message (refused, and the connection closed); a hello with a wrong token ends every session.
-            const terminator = JSON.stringify({ type: 'hello', id: `wrong-${n}`, token: 'not-the-token', protocolVersion: 1, client: { name: 'f', version: '1', pid: 1 } });
+            // Before authentication the answers come in order, up to the first line that is not the next
+            // step of the handshake (refused, and the connection closed); an auth that cannot hold a
+            // proof of the token ends every session that is still open.
+            const terminator = JSON.stringify({ type: 'auth', id: `wrong-${n}`, clientProof: '0'.repeat(64) });
             const { replies: expected, consumed } = expectedFor(lines, false);
             const closedEarly = expected.length > 0 && expected[expected.length - 1].closes;
             await sendAndRead(burst(lines, terminator));
             await raw.waitForClose();
             const all = expected.concat(closedEarly ? [] : [{ id: `wrong-${n}`, code: ErrorCode.Unauthorized, closes: true }]);
             expect((raw.replies.slice(from) as Reply[]).map((r) => asPair({ id: r.id, code: r.error?.code ?? 0 }))).toEqual(all.map(asPair));
-            checkWellFormed(raw.replies.slice(from) as Reply[]);
+            checkWellFormed((raw.replies.slice(from) as Reply[]).filter((r) => r.error));
+            for (const challenge of (raw.replies.slice(from) as Reply[]).filter((r) => !r.error)) expect(Challenge.safeParse(challenge.result).success).toBe(true);
             if (closedEarly && lines[consumed - 1].verdict.kind === 'oversize') stats.oversize++;
             stats.answered += expected.length;
             stats.afterClose += lines.length - consumed;
@@ -202,13 +205,14 @@ describe('deep nesting at the default line limit', () => {
           '['.repeat(depth),
           `{"type":"request","id":"deep-params","method":"present-review","params":${arrays}}`,
           `{"type":"request","id":"deep-title","method":"present-review","params":{"content":"x","title":${objects}}}`,
-          `{"type":"hello","id":"deep-hello","token":"t","protocolVersion":1,"client":${objects}}`,
+          `{"type":"hello","id":"deep-hello","clientNonce":"${'a'.repeat(64)}","protocolVersion":2,"client":${objects}}`,
           JSON.stringify({ type: 'request', id: 'after', method: 'get-review', params: {} }),
         ].join('\n') + '\n',
       );
       expect(((await raw.waitFor(byId('after'), 30_000)) as Reply).result).toBeDefined();
       // Bad lines are answered on arrival and requests in turn, so the order depends on how reads fall.
-      const answered = (raw.replies.slice(1) as Reply[]).map((r) => asPair({ id: r.id, code: r.error?.code ?? 0 }));
+      // After the two answers of the handshake (the challenge, then the auth's).
+      const answered = (raw.replies.slice(2) as Reply[]).map((r) => asPair({ id: r.id, code: r.error?.code ?? 0 }));
       const expected = [
         { id: null, code: ErrorCode.InvalidMessage },
         { id: null, code: ErrorCode.InvalidMessage },

@@ -9,9 +9,10 @@ import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import { parseLinkTarget } from '../../shared/links';
-import { ErrorCode } from '../../shared/protocol';
+import { clientProof, createNonce } from '../../shared/authProof';
+import { ErrorCode, PROTOCOL_VERSION } from '../../shared/protocol';
 import { renderReview } from '../../extension/src/render/markdownRenderer';
-import { ReferenceResolver } from '../../extension/src/render/referenceResolver';
+import { OUTSIDE_ROOTS, ReferenceResolver } from '../../extension/src/render/referenceResolver';
 import { assertBuilt, connectMcp, RawClient, startHost, type Host } from '../integration/harness';
 import { startWindowHost, useRuntimeDir, waitUntil } from './windowHost';
 
@@ -19,8 +20,8 @@ type Reply = { type: string; id: string | null; result?: any; error?: { code: nu
 type ToolResult = { isError?: boolean; content: Array<{ type: string; text: string }> };
 const byId = (id: string) => (reply: unknown) => (reply as Reply).id === id;
 
-function hello(token: unknown, id = 'hello-1'): Record<string, unknown> {
-  return { type: 'hello', id, token, protocolVersion: 1, client: { name: 'hostile', version: '1', pid: process.pid } };
+function hello(clientNonce: string, id = 'hello-1', protocolVersion = PROTOCOL_VERSION): Record<string, unknown> {
+  return { type: 'hello', id, clientNonce, protocolVersion, client: { name: 'hostile', version: '1', pid: process.pid } };
 }
 const smuggled = { type: 'request', id: 'smuggled', method: 'present-review', params: { content: '# smuggled in' } };
 const line = (message: unknown) => JSON.stringify(message) + '\n';
@@ -32,47 +33,66 @@ describe('tokens', () => {
   });
   afterEach(async () => host?.stop());
 
-  /** Sends a hello and a request in one write; the request must never run. */
-  async function refusedWith(helloMessage: Record<string, unknown>): Promise<Reply[]> {
+  /**
+   * Says hello, then answers the challenge with `proofFor(challenge, clientNonce)` and a request in
+   * one write. Returns every reply once the server has closed the connection.
+   */
+  async function authWith(proofFor: (challenge: { serverNonce: string; serverProof: string }, clientNonce: string) => string): Promise<Reply[]> {
     const raw = await RawClient.connect(host.socketPath);
-    raw.sendRaw(line(helloMessage) + line(smuggled));
+    const clientNonce = createNonce();
+    raw.send(hello(clientNonce));
+    const challenge = (await raw.waitFor(byId('hello-1'))) as Reply;
+    raw.sendRaw(line({ type: 'auth', id: 'auth-1', clientProof: proofFor(challenge.result, clientNonce) }) + line(smuggled));
     await raw.waitForClose();
     expect(host.store.revision).toBe(0);
     return raw.replies as Reply[];
   }
 
-  it('refuses every wrong token, closes the connection, and runs nothing sent after it', async () => {
+  it('refuses every wrong proof, closes the connection, and runs nothing sent after it', async () => {
     const t = host.token;
-    const wrong: Array<[string, string]> = [
+    const wrongTokens: Array<[string, string]> = [
       ['all zeros', '0'.repeat(32)],
       ['upper case', t.toUpperCase()],
       ['one character short', t.slice(0, -1)],
       ['one character long', t + '0'],
-      ['a trailing space', t + ' '],
-      ['a leading space', ' ' + t],
       ['a trailing NUL', t + '\u0000'],
-      ['a zero-width space inside', t.slice(0, 16) + '\u200b' + t.slice(16)],
       ['the token twice', t + t],
       ['empty', ''],
-      ['256 characters', 'f'.repeat(256)],
     ];
     expect(t).toMatch(/^[0-9a-f]{32}$/);
-    for (const [, token] of wrong) {
-      const replies = await refusedWith(hello(token));
-      expect(replies).toEqual([
-        { type: 'response', id: 'hello-1', error: { code: ErrorCode.Unauthorized, message: expect.stringMatching(/Unauthorized/) } },
+    const wrongProofs: Array<[string, (c: { serverNonce: string; serverProof: string }, clientNonce: string) => string]> = [
+      ...wrongTokens.map(([name, token]): [string, (c: { serverNonce: string }, n: string) => string] => [name, (c, n) => clientProof(token, c.serverNonce, n)]),
+      // The server's own proof sent back: the labels keep it from passing as a client's.
+      ['the server proof reflected', (c) => c.serverProof],
+      ['the right token with the nonces swapped', (c, n) => clientProof(t, n, c.serverNonce)],
+      ['the right token over another server nonce', (_c, n) => clientProof(t, createNonce(), n)],
+      ['zeros', () => '0'.repeat(64)],
+    ];
+    for (const [, proofFor] of wrongProofs) {
+      const replies = await authWith(proofFor);
+      expect(replies.map((r) => [r.id, r.error?.code])).toEqual([
+        ['hello-1', undefined],
+        ['auth-1', ErrorCode.Unauthorized],
       ]);
     }
   });
 
-  it('refuses a missing token: the hello is answered as invalid, and the next message closes the connection', async () => {
-    const { token: _omitted, ...withoutToken } = hello('unused');
-    for (const message of [withoutToken, hello(null), hello(12345), hello(['a']), { ...withoutToken, Token: host.token }]) {
-      const replies = await refusedWith(message);
-      expect(replies.map((r) => [r.id, r.error?.code])).toEqual([
-        ['hello-1', ErrorCode.InvalidMessage],
-        ['smuggled', ErrorCode.Unauthorized],
-      ]);
+  it('refuses a malformed or old-style hello at once, and answers nothing after it', async () => {
+    const v1 = { type: 'hello', id: 'hello-1', token: host.token, protocolVersion: 1, client: { name: 'old', version: '1', pid: 1 } };
+    const cases: Array<[Record<string, unknown>, number]> = [
+      [v1, ErrorCode.VersionMismatch],
+      [{ ...v1, protocolVersion: PROTOCOL_VERSION }, ErrorCode.InvalidMessage],
+      [hello('not-hex'), ErrorCode.InvalidMessage],
+      [{ ...hello(createNonce()), clientNonce: undefined }, ErrorCode.InvalidMessage],
+      [hello(createNonce(), 'hello-1', 99), ErrorCode.VersionMismatch],
+      [{ type: 'auth', id: 'hello-1', clientProof: '0'.repeat(64) }, ErrorCode.Unauthorized],
+    ];
+    for (const [message, code] of cases) {
+      const raw = await RawClient.connect(host.socketPath);
+      raw.sendRaw(line(message) + line(smuggled));
+      await raw.waitForClose();
+      expect((raw.replies as Reply[]).map((r) => [r.id, r.error?.code])).toEqual([['hello-1', code]]);
+      expect(host.store.revision).toBe(0);
     }
   });
 
@@ -90,7 +110,7 @@ describe('tokens', () => {
     raw.destroy();
   });
 
-  it("refuses the previous instance's token after a restart with a new token, from a raw replay and from an MCP server", async () => {
+  it('a captured handshake replayed byte for byte is refused, before and after a restart with a new token', async () => {
     assertBuilt();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-replay-'));
     const socketPath = path.join(dir, 's.sock');
@@ -99,12 +119,26 @@ describe('tokens', () => {
     const oldToken = first.token;
     const mcp = await connectMcp({ REDLINE_IPC_PATH: socketPath, REDLINE_IPC_TOKEN: oldToken });
     try {
-      // A hello captured from the first instance, byte for byte.
-      const captured = line(hello(oldToken, 'captured'));
-      const before = await RawClient.connect(socketPath);
-      before.sendRaw(captured);
-      expect(((await before.waitFor(byId('captured'))) as Reply).result).toBeDefined();
-      before.destroy();
+      // What an honest client sent in a successful handshake, captured.
+      const clientNonce = createNonce();
+      const honest = await RawClient.connect(socketPath);
+      honest.send(hello(clientNonce, 'captured'));
+      const challenge = (await honest.waitFor(byId('captured'))) as Reply;
+      const capturedAuth = line({ type: 'auth', id: 'captured-auth', clientProof: clientProof(oldToken, challenge.result.serverNonce, clientNonce) });
+      honest.sendRaw(capturedAuth);
+      expect(((await honest.waitFor(byId('captured-auth'))) as Reply).result).toBeDefined();
+      honest.destroy();
+      const captured = line(hello(clientNonce, 'captured')) + capturedAuth + line(smuggled);
+
+      // Replayed to the same window: a fresh server nonce makes the old proof worthless.
+      const replaySame = await RawClient.connect(socketPath);
+      replaySame.sendRaw(captured);
+      await replaySame.waitForClose();
+      expect((replaySame.replies as Reply[]).map((r) => [r.id, r.error?.code])).toEqual([
+        ['captured', undefined],
+        ['captured-auth', ErrorCode.Unauthorized],
+      ]);
+      expect(first.store.revision).toBe(0);
       expect(((await mcp.client.callTool({ name: 'get-review', arguments: {} })) as ToolResult).isError).toBeFalsy();
 
       await first.stop();
@@ -113,13 +147,17 @@ describe('tokens', () => {
       expect(second.token).not.toBe(oldToken);
 
       const replay = await RawClient.connect(socketPath);
-      replay.sendRaw(captured + line(smuggled));
+      replay.sendRaw(captured);
       await replay.waitForClose();
-      expect((replay.replies as Reply[]).map((r) => [r.id, r.error?.code])).toEqual([['captured', ErrorCode.Unauthorized]]);
+      expect((replay.replies as Reply[]).map((r) => [r.id, r.error?.code])).toEqual([
+        ['captured', undefined],
+        ['captured-auth', ErrorCode.Unauthorized],
+      ]);
 
+      // The MCP server with the old token finds that the new window cannot prove it holds that token.
       const stale = (await mcp.client.callTool({ name: 'present-review', arguments: { content: '# old token' } })) as ToolResult;
       expect(stale.isError).toBe(true);
-      expect(stale.content[0].text).toMatch(/refused the token in REDLINE_IPC_TOKEN/);
+      expect(stale.content[0].text).toMatch(/could not prove that it holds the token in REDLINE_IPC_TOKEN/);
       expect(second.store.revision).toBe(0);
       // The refused connections go once their close has gone through.
       await waitUntil(() => second!.server.connectionCount === 0);
@@ -240,8 +278,8 @@ describe('links in a review', () => {
   const render = (markdown: string) => renderReview(markdown, new ReferenceResolver([workspace]));
   type Outcome = 'resolved' | 'broken' | 'not a link';
   /** What a single reference in the markdown became: its data-ref, and whether it resolved. */
-  function outcome(markdown: string): { outcome: Outcome; ref?: string; reason?: string } {
-    const { html, references } = render(markdown);
+  async function outcome(markdown: string): Promise<{ outcome: Outcome; ref?: string; reason?: string }> {
+    const { html, references } = await render(markdown);
     assertNoLiveLinks(html);
     const refs = attributes(html, 'data-ref');
     expect(attributes(html, 'data-external')).toEqual([]);
@@ -256,35 +294,48 @@ describe('links in a review', () => {
       : { outcome: 'broken', ref: refs[0], reason: references.broken[0].reason };
   }
 
-  it('files outside the workspace: a reference resolves exactly when its file exists, wherever it is', () => {
-    // Absolute paths are part of the grammar; they are not confined to the workspace.
-    expect(outcome('/etc/passwd:1')).toEqual({ outcome: 'resolved', ref: '/etc/passwd:1' });
-    expect(outcome('[passwd](/etc/passwd:1)')).toEqual({ outcome: 'resolved', ref: '/etc/passwd:1' });
-    expect(outcome('`/etc/passwd:1`')).toEqual({ outcome: 'resolved', ref: '/etc/passwd:1' });
-    expect(outcome('/nonexistent-redline/x.ts:1')).toMatchObject({ outcome: 'broken', reason: 'no file /nonexistent-redline/x.ts' });
-    // Relative paths resolve against the workspace, `..` included: <root>/ws/../../etc is <tmp>/etc, which does not exist…
-    expect(outcome('../../etc/passwd:1')).toMatchObject({ outcome: 'broken', reason: `no file ../../etc/passwd in ${workspace}` });
-    // …but enough `..` reach /etc/passwd, which does: the same as writing the absolute path.
-    expect(outcome(`${'../'.repeat(workspace.split('/').length + 2)}etc/passwd:1`)).toMatchObject({ outcome: 'resolved' });
-    expect(outcome('../outside/secret.txt:2')).toEqual({ outcome: 'resolved', ref: '../outside/secret.txt:2' });
-    // A line past the end is reported with the file's length, for files outside the workspace too.
-    expect(outcome('../outside/secret.txt:9')).toMatchObject({ outcome: 'broken', reason: 'line 9 is past the end of ../outside/secret.txt (3 lines)' });
-    // A symlink in the workspace is followed.
-    expect(outcome('etc-link/passwd:1')).toMatchObject({ outcome: 'resolved' });
-    // Devices and FIFOs are never read (counting their lines would block or never end).
-    expect(outcome('/dev/zero:1')).toMatchObject({ outcome: 'broken', reason: 'cannot read /dev/zero: it is not a regular file' });
-    expect(outcome('`/dev/zero`')).toEqual({ outcome: 'not a link' });
+  it('files outside the workspace: the same answer whether or not the file exists, and no lookup', async () => {
+    const outside = { outcome: 'broken', reason: expect.stringContaining(OUTSIDE_ROOTS) };
+    // Absolute paths are part of the grammar, but outside the roots they are never looked up.
+    expect(await outcome('/etc/passwd:1')).toEqual({ ...outside, ref: '/etc/passwd:1' });
+    expect(await outcome('[passwd](/etc/passwd:1)')).toEqual({ ...outside, ref: '/etc/passwd:1' });
+    expect(await outcome('`/etc/passwd:1`')).toEqual({ ...outside, ref: '/etc/passwd:1' });
+    expect(await outcome('/nonexistent-redline/x.ts:1')).toMatchObject(outside);
+    // `..` out of the workspace is outside too, whether the file is there or not.
+    expect(await outcome('../../etc/passwd:1')).toMatchObject(outside);
+    expect(await outcome(`${'../'.repeat(workspace.split('/').length + 2)}etc/passwd:1`)).toMatchObject(outside);
+    expect(await outcome('../outside/secret.txt:2')).toMatchObject(outside);
+    expect(await outcome('../outside/secret.txt:9')).toMatchObject(outside);
+    expect(await outcome('../outside/none.txt:9')).toMatchObject(outside);
+    // Path-only inline code is a link only if the file is known to exist, so these stay code.
+    expect(await outcome('`/etc/passwd`')).toEqual({ outcome: 'not a link' });
+    expect(await outcome('`/dev/zero`')).toEqual({ outcome: 'not a link' });
+    // A symlink in the workspace is the user's own doing, and is followed.
+    expect(await outcome('etc-link/passwd:1')).toMatchObject({ outcome: 'resolved' });
     // Windows and UNC paths are never looked up here (no SMB lookups), only reported.
-    expect(outcome('`\\\\evil.example\\share\\a.ts:1`')).toMatchObject({ outcome: 'broken', reason: 'no file \\\\evil.example\\share\\a.ts' });
-    expect(outcome('`C:\\Windows\\win.ini:1`')).toMatchObject({ outcome: 'broken', reason: 'no file C:\\Windows\\win.ini' });
-    // Percent-encoding is decoded before the lookup, NUL bytes are refused.
-    expect(outcome('[x](%2Fetc%2Fpasswd:1)')).toMatchObject({ outcome: 'resolved' });
-    expect(outcome('[x](/etc/passwd%00.ts:1)')).toEqual({ outcome: 'not a link' });
+    expect(await outcome('`\\\\evil.example\\share\\a.ts:1`')).toMatchObject({
+      outcome: 'broken',
+      reason: expect.stringContaining('network shares and device paths are not opened'),
+    });
+    expect(await outcome('`C:\\Windows\\win.ini:1`')).toMatchObject(outside);
+    // Percent-encoding is decoded before the check, NUL bytes are refused.
+    expect(await outcome('[x](%2Fetc%2Fpasswd:1)')).toMatchObject(outside);
+    expect(await outcome('[x](/etc/passwd%00.ts:1)')).toEqual({ outcome: 'not a link' });
   });
 
-  it('file: URIs are local files only: no host, or localhost', () => {
-    expect(outcome('file:///etc/passwd:1')).toEqual({ outcome: 'resolved', ref: 'file:///etc/passwd:1' });
-    expect(outcome('[x](file://localhost/etc/passwd:1)')).toEqual({ outcome: 'resolved', ref: 'file://localhost/etc/passwd:1' });
+  it('devices and FIFOs in the workspace are never read (counting their lines would block or never end)', async () => {
+    fs.symlinkSync('/dev/zero', path.join(workspace, 'zero.bin'));
+    try {
+      expect(await outcome('zero.bin:1')).toMatchObject({ outcome: 'broken', reason: 'cannot read zero.bin: it is not a regular file' });
+    } finally {
+      fs.rmSync(path.join(workspace, 'zero.bin'));
+    }
+  });
+
+  it('file: URIs are local files only: no host, or localhost', async () => {
+    const inside = `file://${path.join(workspace, 'src/a.ts')}:1`;
+    expect(await outcome(inside)).toEqual({ outcome: 'resolved', ref: inside });
+    expect(await outcome(`[x](file://localhost${path.join(workspace, 'src/a.ts')}:1)`)).toMatchObject({ outcome: 'resolved' });
     for (const markdown of [
       '[x](file://evil.example/etc/passwd:1)',
       'file://evil.example/etc/passwd:1',
@@ -293,11 +344,11 @@ describe('links in a review', () => {
       '[x](file:////evil.example/share/a.ts:1)',
       '[x](file:etc/passwd)',
     ]) {
-      expect([markdown, outcome(markdown)]).toEqual([markdown, { outcome: 'not a link' }]);
+      expect([markdown, await outcome(markdown)]).toEqual([markdown, { outcome: 'not a link' }]);
     }
   });
 
-  it('command:, vscode:, javascript:, data: and other schemes never become a link', () => {
+  it('command:, vscode:, javascript:, data: and other schemes never become a link', async () => {
     const refused = [
       '[x](command:workbench.action.terminal.new)',
       '[x](command:vscode.open?%5B%22file%3A%2F%2F%2Fetc%2Fpasswd%22%5D)',
@@ -327,21 +378,21 @@ describe('links in a review', () => {
       '<a href="command:workbench.action.terminal.new">x</a>',
     ];
     for (const markdown of refused) {
-      expect([markdown, outcome(markdown)]).toEqual([markdown, { outcome: 'not a link' }]);
+      expect([markdown, await outcome(markdown)]).toEqual([markdown, { outcome: 'not a link' }]);
     }
     // Images are never loaded, from any scheme.
     for (const markdown of ['![i](file:///etc/passwd)', '![i](https://evil.example/pixel.png)', '![i](data:image/png;base64,AAAA)']) {
-      const { html } = render(markdown);
+      const { html } = await render(markdown);
       assertNoLiveLinks(html);
       expect(html).toBe('<p data-line="0"><span class="redline-image">i</span></p>\n');
     }
     // http(s) is the one scheme that leaves VS Code, and only through the host (data-external, href="#").
-    const { html } = render('[x](https://example.com/a) and HTTP://example.com/b');
+    const { html } = await render('[x](https://example.com/a) and HTTP://example.com/b');
     assertNoLiveLinks(html);
     expect(attributes(html, 'data-external')).toEqual(['https://example.com/a', 'HTTP://example.com/b']);
   });
 
-  it('generated hostile destinations: every data-ref is a local file reference and every data-external is http(s)', () => {
+  it('generated hostile destinations: every data-ref is a local file reference and every data-external is http(s)', async () => {
     const schemes = ['command', 'vscode', 'vscode-insiders', 'vscode-webview', 'javascript', 'vbscript', 'data', 'file', 'blob', 'about', 'mailto', 'ftp', 'jar', 'ms-settings', 'http', 'https', 'x-redline'];
     const manglings: Array<(scheme: string) => string> = [
       (s) => s,
@@ -374,9 +425,9 @@ describe('links in a review', () => {
     ];
     const review = fc.array(fc.tuple(fc.constantFrom(...forms), destination).map(([form, target]) => form(target)), { minLength: 1, maxLength: 4 });
     let links = 0;
-    fc.assert(
-      fc.property(review, (pieces) => {
-        const { html } = render(pieces.join('\n\n'));
+    await fc.assert(
+      fc.asyncProperty(review, async (pieces) => {
+        const { html } = await render(pieces.join('\n\n'));
         assertNoLiveLinks(html);
         for (const ref of attributes(html, 'data-ref')) {
           links++;

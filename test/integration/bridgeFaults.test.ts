@@ -18,7 +18,7 @@ describe('bridge faults', () => {
   });
   afterEach(async () => host?.stop());
 
-  it('refuses a wrong token and closes the connection', async () => {
+  it('refuses a wrong proof of the token and closes the connection', async () => {
     const raw = await RawClient.connect(host.socketPath);
     const reply = (await raw.hello('0'.repeat(32))) as Reply;
     expect(reply.error?.code).toBe(ErrorCode.Unauthorized);
@@ -38,12 +38,13 @@ describe('bridge faults', () => {
     twice.destroy();
   });
 
-  it('the MCP server reports a wrong token as a tool error that says what to do', async () => {
+  it('the MCP server reports a window with another token as a tool error that says what to do', async () => {
     const mcp = await connectMcp(hostEnv(host, { REDLINE_IPC_TOKEN: 'f'.repeat(32) }));
     try {
       const result = (await mcp.client.callTool({ name: 'get-review', arguments: {} })) as { isError?: boolean; content: Array<{ text: string }> };
       expect(result.isError).toBe(true);
-      expect(result.content[0].text).toMatch(/refused the token in REDLINE_IPC_TOKEN/);
+      expect(result.content[0].text).toMatch(/could not prove that it holds the token in REDLINE_IPC_TOKEN/);
+      expect(result.content[0].text).toMatch(/open a new terminal/);
     } finally {
       await mcp.close();
     }
@@ -118,18 +119,17 @@ describe('bridge faults', () => {
 
   it('fails a pending call at once when the server goes away, instead of waiting for the timeout', async () => {
     host.editor.hang = new Promise<never>(() => undefined);
-    const mcp = await connectMcp(hostEnv(host), host.workspace);
+    // A timeout far past jest's limit: only the closed connection can end the call in time.
+    const mcp = await connectMcp(hostEnv(host, { REDLINE_TIMEOUT_MS: '600000' }), host.workspace);
     try {
       await mcp.client.callTool({ name: 'get-review', arguments: {} });
       const pending = mcp.client.callTool({ name: 'get-selection', arguments: {} });
-      await new Promise((r) => setTimeout(r, 200));
-      const killedAt = Date.now();
+      await waitUntil(() => host.server.connectionCount === 1);
+      await new Promise((r) => setTimeout(r, 100));
       await host.server.dispose();
       const result = (await pending) as { isError?: boolean; content: Array<{ text: string }> };
-      const latency = Date.now() - killedAt;
       expect(result.isError).toBe(true);
       expect(result.content[0].text).toMatch(/connection to VS Code closed/);
-      expect(latency).toBeLessThan(2000);
     } finally {
       await mcp.close();
     }
@@ -139,11 +139,9 @@ describe('bridge faults', () => {
     host.editor.hang = new Promise<never>(() => undefined);
     const mcp = await connectMcp(hostEnv(host, { REDLINE_TIMEOUT_MS: '300' }), host.workspace);
     try {
-      const started = Date.now();
       const result = (await mcp.client.callTool({ name: 'get-selection', arguments: {} })) as { isError?: boolean; content: Array<{ text: string }> };
       expect(result.isError).toBe(true);
       expect(result.content[0].text).toMatch(/did not answer get-selection within 300 ms/);
-      expect(Date.now() - started).toBeGreaterThanOrEqual(290);
     } finally {
       await mcp.close();
     }
@@ -159,19 +157,15 @@ describe('bridge faults', () => {
     expect(host.server.connectionCount).toBe(0);
   });
 
-  it('answers a request cancelled while queued with a cancelled error, and never runs it', async () => {
-    let release!: () => void;
-    host.editor.hang = new Promise<void>((resolve) => (release = resolve));
+  it('answers a cancelled request at once while its handler still hangs, and serves the calls beside it', async () => {
+    host.editor.hang = new Promise<never>(() => undefined);
     const raw = await RawClient.connect(host.socketPath);
     await raw.hello(host.token);
     raw.send({ type: 'request', id: 'slow', method: 'get-selection', params: {} });
-    raw.send({ type: 'request', id: 'queued', method: 'present-review', params: { content: '# must not appear' } });
-    raw.send({ type: 'cancel', id: 'queued' });
-    await new Promise((r) => setTimeout(r, 50));
-    release();
-    expect(((await raw.waitFor(byId('slow'))) as Reply).result).toEqual({ editor: null });
-    expect(((await raw.waitFor(byId('queued'))) as Reply).error?.code).toBe(ErrorCode.Cancelled);
-    expect(host.store.current).toBeUndefined();
+    raw.send({ type: 'request', id: 'beside', method: 'present-review', params: { content: '# beside' } });
+    raw.send({ type: 'cancel', id: 'slow' });
+    expect(((await raw.waitFor(byId('slow'))) as Reply).error?.code).toBe(ErrorCode.Cancelled);
+    expect(((await raw.waitFor(byId('beside'))) as Reply).result.revision).toBeGreaterThan(0);
     raw.destroy();
   });
 });

@@ -1,4 +1,4 @@
-import { LineDecoder, encodeLine } from '../../shared/framing';
+import { LineDecoder, SKIPPED_HEAD_BYTES, encodeLine } from '../../shared/framing';
 
 function decoder(max = 64) {
   const lines: string[] = [];
@@ -76,5 +76,72 @@ describe('encodeLine', () => {
     expect(line.endsWith('\n')).toBe(true);
     expect(line.slice(0, -1)).not.toContain('\n');
     expect(JSON.parse(line)).toEqual({ text: 'a\nb\r\nc\u2028' });
+  });
+});
+
+describe('LineDecoder skipping over-limit lines', () => {
+  function skipper(max: number) {
+    const lines: string[] = [];
+    const skipped: Array<{ bytes: number; head: string }> = [];
+    const d = new LineDecoder({ onLine: (l) => lines.push(l), onSkipped: (line) => skipped.push(line) }, max);
+    return { d, lines, skipped };
+  }
+
+  const long = `{"id":7,"params":"${'x'.repeat(100)}"}`;
+  const input = `{"id":1}\n${long}\n{"id":2}\n`;
+
+  it('skips the long line, reports its size and head, and goes on with the next', () => {
+    const { d, lines, skipped } = skipper(20);
+    d.push(Buffer.from(input));
+    expect(lines).toEqual(['{"id":1}', '{"id":2}']);
+    expect(skipped).toEqual([{ bytes: long.length, head: long }]);
+  });
+
+  it('gives the same answer however the input is split', () => {
+    const bytes = Buffer.from(input);
+    for (let cut = 0; cut <= bytes.length; cut++) {
+      for (const size of [1, 3, 17]) {
+        const { d, lines, skipped } = skipper(20);
+        d.push(bytes.subarray(0, cut));
+        for (let i = cut; i < bytes.length; i += size) d.push(bytes.subarray(i, i + size));
+        expect([cut, size, lines]).toEqual([cut, size, ['{"id":1}', '{"id":2}']]);
+        expect([cut, size, skipped]).toEqual([cut, size, [{ bytes: long.length, head: long }]]);
+      }
+    }
+  });
+
+  it('keeps no more than the head of a skipped line', () => {
+    const { d, skipped } = skipper(10);
+    for (let i = 0; i < 1000; i++) d.push(Buffer.alloc(1000, 0x61));
+    d.push(Buffer.from('\n'));
+    expect(skipped[0].bytes).toBe(1_000_000);
+    expect(skipped[0].head.length).toBe(4096);
+  });
+
+  it('copies each byte of a long line a bounded number of times, however small the chunks (linear, not quadratic)', () => {
+    // Counted, not timed: a decoder that joined its buffer on every chunk would copy a 16 MiB line
+    // in 16 KiB chunks about 512 times over; joining once at the newline copies it once.
+    const concat = jest.spyOn(Buffer, 'concat');
+    try {
+      const copied = (bytes: number) => {
+        concat.mockClear();
+        const { d, lines } = skipper(64 * 1024 * 1024);
+        const chunk = Buffer.alloc(16 * 1024, 0x61);
+        for (let sent = 0; sent < bytes; sent += chunk.length) d.push(chunk);
+        d.push(Buffer.from('\n'));
+        expect(lines[0].length).toBe(bytes);
+        return concat.mock.results.reduce((sum, r) => sum + (r.value as Buffer).length, 0);
+      };
+      expect(copied(16 * 1024 * 1024)).toBeLessThanOrEqual(16 * 1024 * 1024);
+      // A skipped line keeps only its head, so its bytes are not copied at all beyond that.
+      concat.mockClear();
+      const { d } = skipper(1024);
+      for (let i = 0; i < 1024; i++) d.push(Buffer.alloc(16 * 1024, 0x61));
+      d.push(Buffer.from('\n'));
+      const skippedCopies = concat.mock.results.reduce((sum, r) => sum + (r.value as Buffer).length, 0);
+      expect(skippedCopies).toBeLessThanOrEqual(16 * SKIPPED_HEAD_BYTES);
+    } finally {
+      concat.mockRestore();
+    }
   });
 });

@@ -1,5 +1,10 @@
 import {
+  Challenge,
   ClientMessage,
+  GetReviewResult,
+  HelloResult,
+  OpenLocationParams,
+  PresentReviewResult,
   MAX_REVIEW_BYTES,
   PresentReviewParams,
   ResponseMessage,
@@ -10,8 +15,9 @@ import {
 
 describe('protocol schemas', () => {
   it('accepts each kind of client message', () => {
-    const hello = { type: 'hello', id: 'a', token: 't', protocolVersion: 1, client: { name: 'x', version: '1', pid: 1 } };
+    const hello = { type: 'hello', id: 'a', clientNonce: 'ab'.repeat(32), protocolVersion: 2, client: { name: 'x', version: '1', pid: 1 } };
     expect(ClientMessage.safeParse(hello).success).toBe(true);
+    expect(ClientMessage.safeParse({ type: 'auth', id: 'b', clientProof: '0f'.repeat(32) }).success).toBe(true);
     expect(ClientMessage.safeParse({ type: 'request', id: 'b', method: 'get-review', params: {} }).success).toBe(true);
     expect(ClientMessage.safeParse({ type: 'cancel', id: 'b' }).success).toBe(true);
   });
@@ -24,7 +30,10 @@ describe('protocol schemas', () => {
     ['empty id', { type: 'request', id: '', method: 'get-review' }],
     ['numeric id', { type: 'request', id: 7, method: 'get-review' }],
     ['huge id', { type: 'request', id: 'x'.repeat(65), method: 'get-review' }],
-    ['hello without token', { type: 'hello', id: 'a', protocolVersion: 1, client: { name: 'x', version: '1', pid: 1 } }],
+    ['hello without a nonce', { type: 'hello', id: 'a', protocolVersion: 2, client: { name: 'x', version: '1', pid: 1 } }],
+    ['hello with a short nonce', { type: 'hello', id: 'a', clientNonce: 'ab', protocolVersion: 2, client: { name: 'x', version: '1', pid: 1 } }],
+    ['auth with a proof that is not hex', { type: 'auth', id: 'a', clientProof: 'z'.repeat(64) }],
+    ['auth without a proof', { type: 'auth', id: 'a' }],
     ['method not a string', { type: 'request', id: 'a', method: ['get-review'] }],
   ])('refuses %s', (_name, message) => {
     expect(ClientMessage.safeParse(message).success).toBe(false);
@@ -53,12 +62,39 @@ describe('protocol schemas', () => {
     expect(ServerMessage.safeParse({ type: 'event', event: 'review-changed', payload: { revision: 2 } }).success).toBe(true);
   });
 
-  it('gives every method a params schema, a result schema and a timeout', () => {
+  it('lists the four methods, each with a timeout', () => {
     expect(methodNames.sort()).toEqual(['get-review', 'get-selection', 'open-location', 'present-review']);
-    for (const name of methodNames) {
-      expect(methods[name].timeoutMs).toBeGreaterThan(0);
-      expect(typeof methods[name].params.safeParse).toBe('function');
-      expect(typeof methods[name].result.safeParse).toBe('function');
+    for (const name of methodNames) expect(methods[name].timeoutMs).toBeGreaterThan(0);
+  });
+
+  it('takes no params for the methods that need none, and refuses extra ones', () => {
+    for (const name of ['get-selection', 'get-review'] as const) {
+      expect(methods[name].params.safeParse({}).success).toBe(true);
+      expect(methods[name].params.safeParse({ path: '/etc/passwd' }).success).toBe(false);
     }
+    expect(OpenLocationParams.safeParse({ reference: '' }).success).toBe(false);
+    expect(OpenLocationParams.safeParse({ reference: 'src/a.ts:1' }).success).toBe(true);
+  });
+
+  it('bounds the strings beside the review, so that the frame limit can cover a whole request', () => {
+    expect(PresentReviewParams.safeParse({ content: 'x', mode: 'update-section', section: 's'.repeat(1001) }).success).toBe(false);
+    expect(PresentReviewParams.safeParse({ content: 'x', cwd: '/'.repeat(4097) }).success).toBe(false);
+    expect(PresentReviewParams.safeParse({ content: 'x', title: 't'.repeat(501) }).success).toBe(false);
+  });
+
+  it('checks the shape of results: a present-review without a reference report, or a review with a negative revision, is refused', () => {
+    const report = { total: 1, resolved: 1, broken: [] };
+    expect(PresentReviewResult.safeParse({ revision: 1, sections: [], sectionCount: 0, references: report }).success).toBe(true);
+    expect(PresentReviewResult.safeParse({ revision: 1, sections: [], sectionCount: 0 }).success).toBe(false);
+    expect(PresentReviewResult.safeParse({ revision: 0, sections: [], sectionCount: 0, references: report }).success).toBe(false);
+    expect(GetReviewResult.safeParse({ revision: 0, markdown: '', sections: [] }).success).toBe(true);
+    expect(GetReviewResult.safeParse({ revision: -1, markdown: '', sections: [] }).success).toBe(false);
+  });
+
+  it('tells a challenge from the final hello result', () => {
+    const challenge = { protocolVersion: 2, serverNonce: 'ab'.repeat(32), serverProof: 'cd'.repeat(32) };
+    expect(Challenge.safeParse(challenge).success).toBe(true);
+    expect(HelloResult.safeParse(challenge).success).toBe(false);
+    expect(HelloResult.safeParse({ protocolVersion: 2, server: { name: 'redline', version: '1', pid: 1 } }).success).toBe(true);
   });
 });

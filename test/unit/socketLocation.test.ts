@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { privateSocketDirectory, publishStableLink, removeDeadHostSockets, socketLocation, withdrawStableLink } from '../../extension/src/ipc/socketLocation';
+import { isSafeParent, privateSocketDirectory, publishStableLink, removeDeadHostSockets, socketLocation, withdrawStableLink } from '../../extension/src/ipc/socketLocation';
 
 describe('socket location', () => {
   let runtime: string;
@@ -37,6 +37,74 @@ describe('socket location', () => {
     fs.symlinkSync(elsewhere, path.join(runtime, 'redline'));
     expect(privateSocketDirectory()).not.toBe(path.join(runtime, 'redline'));
     fs.rmSync(elsewhere, { recursive: true, force: true });
+  });
+
+  describe('when every private name is taken, falls back to a fresh mkdtemp directory and still starts', () => {
+    const uid = process.getuid!();
+    const tmpNamed = path.join(os.tmpdir(), `redline-${uid}`);
+    const made: string[] = [];
+    afterEach(() => {
+      for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    /** A directory the fallback made: fresh, private, and none of the taken names. */
+    function expectFresh(dir: string, taken: string[]): void {
+      made.push(dir);
+      expect(taken).not.toContain(dir);
+      expect(path.basename(dir)).toMatch(/^redline-.{6}$/);
+      const stat = fs.lstatSync(dir);
+      expect(stat.isDirectory()).toBe(true);
+      expect(stat.mode & 0o777).toBe(0o700);
+      expect(fs.readdirSync(dir)).toEqual([]);
+    }
+
+    it('taken by another user (simulated by asking as another uid: every existing directory then belongs to someone else)', () => {
+      const otherUid = uid + 4242;
+      const squatted = path.join(runtime, 'redline');
+      fs.mkdirSync(squatted, { mode: 0o700 });
+      for (const dir of [path.join(os.tmpdir(), `redline-${otherUid}`), `/tmp/redline-${otherUid}`]) {
+        // Stands in for directories created in advance by the squatter (owned by our real uid here).
+        fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+        made.push(dir);
+      }
+      const dir = privateSocketDirectory(process.env, otherUid);
+      expectFresh(dir, [squatted, ...made]);
+    });
+
+    it('taken by a file and by a symlink at the names: neither is used', () => {
+      const saved = process.env.TMPDIR;
+      const privateTmp = fs.mkdtempSync(path.join(os.tmpdir(), 't-'));
+      made.push(privateTmp);
+      process.env.TMPDIR = privateTmp;
+      try {
+        const file = path.join(runtime, 'redline');
+        const link = path.join(privateTmp, `redline-${uid}`);
+        fs.writeFileSync(file, 'taken');
+        fs.symlinkSync(fs.mkdtempSync(path.join(privateTmp, 'target-')), link);
+        const dir = privateSocketDirectory({ XDG_RUNTIME_DIR: runtime }, uid);
+        // /tmp/redline-<uid> may be this user's own valid directory on this machine; otherwise a fresh one.
+        expect([file, link]).not.toContain(dir);
+        const stat = fs.lstatSync(dir);
+        expect(stat.isDirectory() && !stat.isSymbolicLink() && stat.uid === uid && (stat.mode & 0o777) === 0o700).toBe(true);
+        if (dir !== `/tmp/redline-${uid}`) made.push(dir);
+      } finally {
+        process.env.TMPDIR = saved;
+      }
+    });
+
+    it('judges a parent directory by its owner and sticky bit', () => {
+      const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'parent-'));
+      made.push(parent);
+      fs.chmodSync(parent, 0o700);
+      expect(isSafeParent(parent, uid)).toBe(true);
+      // Someone else's directory is unsafe, unless it is root's (like /tmp), which every user must trust.
+      expect(isSafeParent(parent, uid + 4242)).toBe(uid === 0);
+      fs.chmodSync(parent, 0o777);
+      expect(isSafeParent(parent, uid)).toBe(false); // anyone could rename our directory away
+      fs.chmodSync(parent, 0o1777);
+      expect(isSafeParent(parent, uid)).toBe(true); // /tmp's own mode
+      expect(isSafeParent(path.join(parent, 'missing'), uid)).toBe(false);
+    });
   });
 
   it('points the stable link at the newest host and withdraws it only while it is still that host', () => {

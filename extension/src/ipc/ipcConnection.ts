@@ -1,35 +1,31 @@
-// One client of the IPC server: authenticates it, validates each line it sends, runs its
-// requests one after another in arrival order, and answers each by id.
+// One client of the IPC server: the handshake under a byte budget and a deadline, then requests
+// run side by side (requestRunner.ts), with writes that respect the peer's reading speed.
 
 import type { Socket } from 'net';
 import { LineDecoder, encodeLine } from '../../../shared/framing';
-import {
-  ClientMessage,
-  ErrorCode,
-  HelloResult,
-  IpcError,
-  PROTOCOL_VERSION,
-  RequestMessage,
-  describeIssues,
-  isMethod,
-  methods,
-  type EventName,
-  type EventPayload,
-  type Method,
-  type ResultOf,
-  type ValidParamsOf,
-} from '../../../shared/protocol';
-import { tokensMatch } from './token';
+import { ClientMessage, ErrorCode, describeIssues, type EventName, type EventPayload, type HelloResult } from '../../../shared/protocol';
+import type { LogFn, RefusalLog } from './refusalLog';
+import { RequestRunner, type Reply, type RequestHandlers } from './requestRunner';
+import { ServerHandshake } from './serverHandshake';
 
-export interface RequestContext {
-  /** Aborted when the client cancels the request or disconnects. */
-  readonly signal: AbortSignal;
-  readonly connectionId: number;
+export type { RequestContext, RequestHandlers } from './requestRunner';
+
+export interface ConnectionLimits {
+  /** Bytes a peer may send before its auth is accepted. */
+  readonly preAuthMaxBytes: number;
+  /** How long a peer has to authenticate. */
+  readonly authTimeoutMs: number;
+  /** Requests one connection may have running at once; past it, they wait and reading stops. */
+  readonly maxInFlight: number;
+  /** Requests that may wait for a slot (those already read when reading stopped); past it, Busy. */
+  readonly maxQueued: number;
+  /** Overrides each method's own deadline. */
+  readonly requestTimeoutMs?: number;
+  /** Unsent bytes past which the connection stops reading until the peer catches up. */
+  readonly writePauseBytes: number;
+  /** Unsent bytes past which a peer that does not read is dropped. */
+  readonly writeDropBytes: number;
 }
-
-export type RequestHandlers = {
-  [M in Method]: (params: ValidParamsOf<M>, context: RequestContext) => Promise<ResultOf<M>> | ResultOf<M>;
-};
 
 export interface ConnectionOptions {
   readonly id: number;
@@ -37,37 +33,44 @@ export interface ConnectionOptions {
   readonly handlers: RequestHandlers;
   readonly maxLineBytes: number;
   readonly serverInfo: HelloResult['server'];
-  readonly log: (event: string, fields?: Record<string, unknown>) => void;
+  readonly limits: ConnectionLimits;
+  readonly log: LogFn;
+  readonly refusals: RefusalLog;
+}
+
+export interface ConnectionEvents {
+  authenticated(connection: IpcConnection): void;
+  closed(connection: IpcConnection): void;
 }
 
 export class IpcConnection {
-  private authenticated = false;
+  private handshake: ServerHandshake | undefined;
+  private decoder: LineDecoder | undefined;
+  private runner: RequestRunner | undefined;
+  private authTimer: NodeJS.Timeout | undefined;
   /** No more input is accepted (set on a fatal error, before the socket finishes closing). */
   private closed = false;
   /** This connection's state has been freed and the server told. */
   private released = false;
-  /** Requests run strictly in arrival order; each link waits for the one before it. */
-  private queue: Promise<void> = Promise.resolve();
-  private readonly running = new Map<string, AbortController>();
-  private readonly cancelledBeforeStart = new Set<string>();
-  private readonly decoder: LineDecoder;
+  /** Why reading is paused: the peer is not reading our answers, or every request slot is taken. */
+  private readonly pausedFor = new Set<'writes' | 'requests'>();
 
   constructor(
     private readonly socket: Socket,
     private readonly options: ConnectionOptions,
-    private readonly onClosed: (connection: IpcConnection) => void,
+    private readonly events: ConnectionEvents,
   ) {
-    this.decoder = new LineDecoder(
-      {
-        onLine: (line) => this.receive(line),
-        onOverflow: (size, max) => {
-          this.options.log('line-too-long', { connection: options.id, size, max });
-          this.fail(null, ErrorCode.LineTooLong, `Message larger than ${max} bytes; closing this connection.`);
-        },
-      },
-      options.maxLineBytes,
+    this.handshake = new ServerHandshake(
+      { token: options.token, serverInfo: options.serverInfo, maxBytes: options.limits.preAuthMaxBytes },
+      (message) => this.write(message),
     );
-    socket.on('data', (chunk: Buffer) => this.decoder.push(chunk));
+    this.authTimer = setTimeout(() => {
+      this.options.refusals.refused('timeout', { connection: options.id, afterMs: options.limits.authTimeoutMs });
+      this.write({ type: 'response', id: null, error: { code: ErrorCode.Unauthorized, message: 'Did not authenticate in time; closing this connection.' } });
+      this.shut();
+    }, options.limits.authTimeoutMs);
+    socket.on('data', (chunk: Buffer) => this.receive(chunk));
+    socket.on('drain', () => this.resume('writes'));
     socket.on('error', (error) => this.options.log('socket-error', { connection: options.id, error: error.message }));
     socket.on('close', () => this.handleClose());
   }
@@ -77,11 +80,21 @@ export class IpcConnection {
   }
 
   get isAuthenticated(): boolean {
-    return this.authenticated;
+    return this.runner !== undefined;
+  }
+
+  /** Still open and not yet authenticated: what the server's cap on such connections counts. */
+  get isAwaitingAuth(): boolean {
+    return !this.closed && this.runner === undefined;
+  }
+
+  /** Bytes written to the peer that it has not read yet. */
+  get unsentBytes(): number {
+    return this.socket.writableLength;
   }
 
   sendEvent<E extends EventName>(event: E, payload: EventPayload<E>): void {
-    if (this.authenticated) this.write({ type: 'event', event, payload });
+    if (this.runner) this.write({ type: 'event', event, payload });
   }
 
   close(): void {
@@ -89,7 +102,53 @@ export class IpcConnection {
     this.handleClose();
   }
 
-  private receive(line: string): void {
+  private receive(chunk: Buffer): void {
+    if (this.closed) return;
+    if (this.decoder) {
+      this.decoder.push(chunk);
+      return;
+    }
+    const outcome = this.handshake!.push(chunk);
+    if (outcome.kind === 'refused') {
+      this.options.refusals.refused(outcome.reason, { connection: this.id });
+      this.shut();
+    } else if (outcome.kind === 'accepted') {
+      this.open(outcome.client, outcome.rest);
+    }
+  }
+
+  private open(client: unknown, rest: Buffer): void {
+    clearTimeout(this.authTimer);
+    this.handshake = undefined;
+    this.runner = new RequestRunner(
+      {
+        connectionId: this.id,
+        handlers: this.options.handlers,
+        maxInFlight: this.options.limits.maxInFlight,
+        maxQueued: this.options.limits.maxQueued,
+        requestTimeoutMs: this.options.limits.requestTimeoutMs,
+        log: this.options.log,
+      },
+      (id, reply: Reply) => this.write({ type: 'response', id, ...reply }),
+      (saturated) => (saturated ? this.pause('requests') : this.resume('requests')),
+    );
+    this.decoder = new LineDecoder(
+      {
+        onLine: (line) => this.receiveLine(line),
+        onOverflow: (size, max) => {
+          this.options.log('line-too-long', { connection: this.id, size, max });
+          this.write({ type: 'response', id: null, error: { code: ErrorCode.LineTooLong, message: `Message larger than ${max} bytes; closing this connection.` } });
+          this.shut();
+        },
+      },
+      this.options.maxLineBytes,
+    );
+    this.options.log('client-authenticated', { connection: this.id, client });
+    this.events.authenticated(this);
+    if (rest.length > 0) this.decoder.push(rest);
+  }
+
+  private receiveLine(line: string): void {
     if (this.closed) return;
     let json: unknown;
     try {
@@ -104,67 +163,17 @@ export class IpcConnection {
       return;
     }
     const message = parsed.data;
-    if (!this.authenticated) {
-      if (message.type === 'hello' && tokensMatch(message.token, this.options.token)) {
-        this.authenticated = true;
-        const result: HelloResult = { protocolVersion: PROTOCOL_VERSION, server: this.options.serverInfo };
-        this.write({ type: 'response', id: message.id, result });
-        this.options.log('client-authenticated', { connection: this.id, client: message.client });
-      } else {
-        this.options.log('client-refused', { connection: this.id, reason: message.type === 'hello' ? 'token' : 'no hello' });
-        this.fail(message.id, ErrorCode.Unauthorized, 'Unauthorized: the first message must be a hello with this window\'s token.');
-      }
-      return;
-    }
     switch (message.type) {
       case 'hello':
+      case 'auth':
         this.reject(message.id, ErrorCode.InvalidMessage, 'Already authenticated on this connection.');
         return;
       case 'cancel':
-        this.cancel(message.id);
+        this.runner!.cancel(message.id);
         return;
       case 'request':
-        this.queue = this.queue.then(() => this.run(message));
+        this.runner!.submit(message);
         return;
-    }
-  }
-
-  private cancel(id: string): void {
-    const controller = this.running.get(id);
-    if (controller) controller.abort();
-    else this.cancelledBeforeStart.add(id);
-  }
-
-  private async run(request: RequestMessage): Promise<void> {
-    if (this.closed) return;
-    if (this.cancelledBeforeStart.delete(request.id)) {
-      this.reject(request.id, ErrorCode.Cancelled, 'Cancelled by the client.');
-      return;
-    }
-    const method = request.method;
-    if (!isMethod(method)) {
-      this.reject(request.id, ErrorCode.MethodNotFound, `Unknown method "${method}".`);
-      return;
-    }
-    const params = methods[method].params.safeParse(request.params ?? {});
-    if (!params.success) {
-      this.reject(request.id, ErrorCode.InvalidParams, `Invalid params for ${method}: ${describeIssues(params.error)}`);
-      return;
-    }
-    const controller = new AbortController();
-    this.running.set(request.id, controller);
-    try {
-      const handler = this.options.handlers[method] as (p: unknown, c: RequestContext) => unknown;
-      const result = await handler(params.data, { signal: controller.signal, connectionId: this.id });
-      this.write({ type: 'response', id: request.id, result });
-    } catch (error) {
-      if (error instanceof IpcError) this.reject(request.id, error.code, error.message);
-      else {
-        this.options.log('handler-failed', { connection: this.id, method, error: String(error) });
-        this.reject(request.id, ErrorCode.Internal, `Redline failed to handle ${method}: ${(error as Error)?.message ?? error}`);
-      }
-    } finally {
-      this.running.delete(request.id);
     }
   }
 
@@ -172,25 +181,49 @@ export class IpcConnection {
     this.write({ type: 'response', id, error: { code, message } });
   }
 
-  /** Reply with an error, then close: for failures after which the stream cannot be trusted. */
-  private fail(id: string | null, code: ErrorCode, message: string): void {
-    this.reject(id, code, message);
-    this.socket.end();
-    this.closed = true;
+  /**
+   * Writes, then stops reading while the peer has more than `writePauseBytes` unread, so that a
+   * peer that sends without reading gets no further answers queued; past `writeDropBytes`
+   * (answers already running when reading stopped) it is dropped.
+   */
+  private write(message: unknown): void {
+    if (this.socket.destroyed || !this.socket.writable) return;
+    this.socket.write(encodeLine(message));
+    const unsent = this.socket.writableLength;
+    if (unsent > this.options.limits.writeDropBytes) {
+      this.options.refusals.refused('backpressure', { connection: this.id, unsent });
+      this.close();
+    } else if (unsent > this.options.limits.writePauseBytes) {
+      this.pause('writes');
+    }
   }
 
-  private write(message: unknown): void {
-    if (!this.socket.destroyed && this.socket.writable) this.socket.write(encodeLine(message));
+  private pause(reason: 'writes' | 'requests'): void {
+    this.pausedFor.add(reason);
+    this.socket.pause();
+  }
+
+  private resume(reason: 'writes' | 'requests'): void {
+    if (!this.pausedFor.delete(reason) || this.pausedFor.size > 0 || this.closed) return;
+    this.socket.resume();
+  }
+
+  /** Sends what was written, then closes: for failures after which the stream cannot be trusted. */
+  private shut(): void {
+    this.closed = true;
+    clearTimeout(this.authTimer);
+    this.socket.end();
+    // A peer that never reads would keep a half-closed socket; the reply is best effort.
+    setTimeout(() => this.close(), 1000).unref();
   }
 
   private handleClose(): void {
     if (this.released) return;
     this.released = true;
     this.closed = true;
-    for (const controller of this.running.values()) controller.abort();
-    this.running.clear();
-    this.cancelledBeforeStart.clear();
-    this.onClosed(this);
+    clearTimeout(this.authTimer);
+    this.runner?.abortAll();
+    this.events.closed(this);
   }
 }
 

@@ -1,19 +1,42 @@
 // The extension's end of the bridge: a Unix socket (a named pipe on Windows) that MCP servers
 // connect to. It owns the listener and the set of live connections; each connection does its
-// own authentication and dispatch (ipcConnection.ts).
+// own authentication and dispatch (ipcConnection.ts). It also caps how many connections may wait
+// unauthenticated at once, so that a local peer cannot hold the window's memory before the token.
 
 import * as fs from 'fs';
 import * as net from 'net';
-import { DEFAULT_MAX_LINE_BYTES } from '../../../shared/framing';
-import type { EventName, EventPayload, HelloResult } from '../../../shared/protocol';
-import { IpcConnection, type RequestHandlers } from './ipcConnection';
+import { MAX_FRAME_BYTES, type EventName, type EventPayload, type HelloResult } from '../../../shared/protocol';
+import { IpcConnection, type ConnectionLimits, type RequestHandlers } from './ipcConnection';
+import { RefusalLog } from './refusalLog';
+
+export interface IpcLimits extends ConnectionLimits {
+  /** Connections held open before their auth is accepted; further ones are closed at once. */
+  readonly maxUnauthenticated: number;
+  /** At most one log line per kind of refusal in this long. */
+  readonly refusalLogIntervalMs: number;
+}
+
+export const DEFAULT_LIMITS: IpcLimits = {
+  preAuthMaxBytes: 64 * 1024,
+  authTimeoutMs: 5_000,
+  maxUnauthenticated: 32,
+  maxInFlight: 64,
+  // What one 64 KiB read can hold of the smallest requests, before reading stops.
+  maxQueued: 1024,
+  writePauseBytes: 4 * 1024 * 1024,
+  // Above the largest single reply (a 10 MiB review, escaped), so a slow but honest reader survives.
+  writeDropBytes: 4 * 1024 * 1024 + 2 * MAX_FRAME_BYTES,
+  refusalLogIntervalMs: 10_000,
+};
 
 export interface IpcServerOptions {
   readonly socketPath: string;
   readonly token: string;
   readonly handlers: RequestHandlers;
   readonly serverInfo: HelloResult['server'];
+  /** The largest line accepted after the handshake; MAX_FRAME_BYTES unless a test lowers it. */
   readonly maxLineBytes?: number;
+  readonly limits?: Partial<IpcLimits>;
   readonly log?: (event: string, fields?: Record<string, unknown>) => void;
 }
 
@@ -21,11 +44,16 @@ export class IpcServer {
   private readonly connections = new Set<IpcConnection>();
   private nextConnectionId = 1;
   private disposed = false;
+  private limits: IpcLimits;
+  private readonly refusals: RefusalLog;
 
   private constructor(
     private readonly server: net.Server,
     private readonly options: IpcServerOptions,
-  ) {}
+  ) {
+    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.refusals = new RefusalLog(options.log!, this.limits.refusalLogIntervalMs);
+  }
 
   /** Listens on `socketPath`, replacing a stale socket file left by a dead process. */
   static async start(options: IpcServerOptions): Promise<IpcServer> {
@@ -66,18 +94,41 @@ export class IpcServer {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
+  /**
+   * The deadline for requests on connections made from now on; 0 keeps each method's own. It
+   * matches REDLINE_TIMEOUT_MS, which new terminals get at the same time, so that the window
+   * works on a request for as long as its assistant waits.
+   */
+  setRequestTimeout(requestTimeoutMs: number): void {
+    this.limits = { ...this.limits, requestTimeoutMs: requestTimeoutMs > 0 ? requestTimeoutMs : undefined };
+  }
+
+  /** Connections that are open and have not authenticated yet. */
+  get unauthenticatedCount(): number {
+    let count = 0;
+    for (const connection of this.connections) if (connection.isAwaitingAuth) count++;
+    return count;
+  }
+
   private accept(socket: net.Socket): void {
+    if (this.disposed || this.unauthenticatedCount >= this.limits.maxUnauthenticated) {
+      this.refusals.refused('too-many', { limit: this.limits.maxUnauthenticated });
+      socket.destroy();
+      return;
+    }
     const connection = new IpcConnection(
       socket,
       {
         id: this.nextConnectionId++,
         token: this.options.token,
         handlers: this.options.handlers,
-        maxLineBytes: this.options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+        maxLineBytes: this.options.maxLineBytes ?? MAX_FRAME_BYTES,
         serverInfo: this.options.serverInfo,
+        limits: this.limits,
         log: this.options.log!,
+        refusals: this.refusals,
       },
-      (closed) => this.connections.delete(closed),
+      { authenticated: () => undefined, closed: (closed) => this.connections.delete(closed) },
     );
     this.connections.add(connection);
   }

@@ -33,11 +33,12 @@ export function socketLocation(windowKey: string, pid = process.pid): SocketLoca
 
 /**
  * A directory only this user can enter: $XDG_RUNTIME_DIR/redline, or <tmp>/redline-<uid>.
- * Refuses a directory that another user owns or that is a symlink, since whoever controls it
- * could swap our socket for theirs.
+ * Refuses a directory that another user owns, that is a symlink or not a directory, or whose
+ * mode cannot be made 0700, since whoever controls it could swap our socket for theirs. When
+ * every such name is taken (another user can create /tmp/redline-<uid> first), falls back to a
+ * fresh mkdtemp directory: its name is unguessable, so it cannot be taken in advance.
  */
-export function privateSocketDirectory(env: NodeJS.ProcessEnv = process.env): string {
-  const uid = process.getuid?.() ?? 0;
+export function privateSocketDirectory(env: NodeJS.ProcessEnv = process.env, uid: number = process.getuid?.() ?? 0): string {
   const candidates = [
     env.XDG_RUNTIME_DIR ? path.join(env.XDG_RUNTIME_DIR, 'redline') : undefined,
     path.join(os.tmpdir(), `redline-${uid}`),
@@ -51,7 +52,7 @@ export function privateSocketDirectory(env: NodeJS.ProcessEnv = process.env): st
       // Try the next candidate.
     }
   }
-  throw new Error(`Redline could not create a private socket directory (tried ${candidates.join(', ')}).`);
+  return freshPrivateDirectory(uid);
 }
 
 function ensurePrivateDirectory(dir: string, uid: number): void {
@@ -60,6 +61,31 @@ function ensurePrivateDirectory(dir: string, uid: number): void {
   if (!stat.isDirectory() || stat.isSymbolicLink()) throw new Error(`${dir} is not a directory`);
   if (stat.uid !== uid) throw new Error(`${dir} belongs to another user`);
   if ((stat.mode & 0o777) !== 0o700) fs.chmodSync(dir, 0o700);
+  if ((fs.lstatSync(dir).mode & 0o777) !== 0o700) throw new Error(`${dir} cannot be made private`);
+}
+
+/**
+ * mkdtemp creates the directory 0700 under a random name, in the first parent that nobody else
+ * can tamper with: owned by root or this user, and sticky if others may write to it (so no one
+ * can rename our directory away). /tmp is that on every Unix; never failing matters more than the
+ * last check, so the temp dir is used even when it fails it.
+ */
+function freshPrivateDirectory(uid: number): string {
+  const parents = [os.tmpdir(), '/tmp'].filter((dir) => dir.length + 50 < MAX_SOCKET_PATH);
+  const safe = parents.find((parent) => isSafeParent(parent, uid)) ?? os.tmpdir();
+  return fs.mkdtempSync(path.join(safe, 'redline-'));
+}
+
+export function isSafeParent(parent: string, uid: number): boolean {
+  try {
+    const stat = fs.statSync(parent);
+    const ownerOk = stat.uid === 0 || stat.uid === uid;
+    const othersMayWrite = (stat.mode & 0o022) !== 0;
+    const sticky = (stat.mode & 0o1000) !== 0;
+    return stat.isDirectory() && ownerOk && (!othersMayWrite || sticky);
+  } catch {
+    return false;
+  }
 }
 
 /** Atomically points the stable path at this process's socket (rename replaces the old link). */

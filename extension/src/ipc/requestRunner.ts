@@ -1,0 +1,153 @@
+// Runs one connection's requests side by side: each starts as soon as it arrives (handlers are
+// called in arrival order; the review store serializes its own changes), at most `maxInFlight` at
+// once, each with a deadline, so one handler that never settles cannot hold up the others. Past
+// the limit, requests wait in a short queue while the connection stops reading (`onSaturated`);
+// only past that queue is a request refused as busy.
+
+import {
+  ErrorCode,
+  IpcError,
+  describeIssues,
+  isMethod,
+  methods,
+  type Method,
+  type RequestMessage,
+  type ResultOf,
+  type ValidParamsOf,
+} from '../../../shared/protocol';
+import type { LogFn } from './refusalLog';
+
+export interface RequestContext {
+  /** Aborted when the client cancels the request, its deadline passes, or it disconnects. */
+  readonly signal: AbortSignal;
+  readonly connectionId: number;
+}
+
+export type RequestHandlers = {
+  [M in Method]: (params: ValidParamsOf<M>, context: RequestContext) => Promise<ResultOf<M>> | ResultOf<M>;
+};
+
+export interface RequestRunnerOptions {
+  readonly connectionId: number;
+  readonly handlers: RequestHandlers;
+  readonly maxInFlight: number;
+  /** Requests that may wait for a free slot; the connection stops reading while any wait. */
+  readonly maxQueued: number;
+  /** Overrides each method's own `timeoutMs` from the method table. */
+  readonly requestTimeoutMs?: number;
+  readonly log: LogFn;
+}
+
+export type Reply = { readonly result: unknown } | { readonly error: { readonly code: number; readonly message: string } };
+
+interface InFlight {
+  readonly controller: AbortController;
+  readonly timer: NodeJS.Timeout;
+}
+
+export class RequestRunner {
+  /** Only requests that are running: a cancel for any other id is ignored, so nothing else is kept. */
+  private readonly inFlight = new Map<string, InFlight>();
+  /** Requests received while every slot was taken, in arrival order. */
+  private queue: RequestMessage[] = [];
+
+  constructor(
+    private readonly options: RequestRunnerOptions,
+    private readonly reply: (id: string, reply: Reply) => void,
+    /** True when requests start to wait for a slot, false when the last one has started. */
+    private readonly onSaturated: (saturated: boolean) => void = () => undefined,
+  ) {}
+
+  get size(): number {
+    return this.inFlight.size;
+  }
+
+  /** Runs the request now, or queues it when every slot is taken. */
+  submit(request: RequestMessage): void {
+    if (this.inFlight.size < this.options.maxInFlight && this.queue.length === 0) return this.start(request);
+    if (this.queue.length >= this.options.maxQueued) {
+      return this.fail(request.id, ErrorCode.Busy, `VS Code is busy with ${this.inFlight.size + this.queue.length} requests from this connection; retry when some have answered.`);
+    }
+    this.queue.push(request);
+    if (this.queue.length === 1) this.onSaturated(true);
+  }
+
+  private start(request: RequestMessage): void {
+    const { id, method } = request;
+    if (this.inFlight.has(id)) return this.fail(id, ErrorCode.InvalidMessage, `Request id "${id}" is already in use by a running request.`);
+    if (!isMethod(method)) return this.fail(id, ErrorCode.MethodNotFound, `Unknown method "${method}".`);
+    const params = methods[method].params.safeParse(request.params ?? {});
+    if (!params.success) return this.fail(id, ErrorCode.InvalidParams, `Invalid params for ${method}: ${describeIssues(params.error)}`);
+
+    const timeoutMs = this.options.requestTimeoutMs ?? methods[method].timeoutMs;
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      this.options.log('request-timed-out', { connection: this.options.connectionId, method, timeoutMs });
+      this.finish(id, { error: { code: ErrorCode.Timeout, message: `VS Code did not finish ${method} within ${timeoutMs} ms. Try again; if it keeps happening, the window may be busy.` } });
+    }, timeoutMs);
+    this.inFlight.set(id, { controller, timer });
+    const handler = this.options.handlers[method] as (p: unknown, c: RequestContext) => unknown;
+    let outcome: Promise<unknown>;
+    try {
+      outcome = Promise.resolve(handler(params.data, { signal: controller.signal, connectionId: this.options.connectionId }));
+    } catch (error) {
+      outcome = Promise.reject(error);
+    }
+    outcome.then(
+      (result) => this.finish(id, { result }, controller),
+      (error: unknown) => this.finish(id, { error: this.describeFailure(method, error) }, controller),
+    );
+  }
+
+  /** Stops a running or waiting request and answers it as cancelled at once. */
+  cancel(id: string): void {
+    const waiting = this.queue.findIndex((request) => request.id === id);
+    if (waiting !== -1) {
+      this.queue.splice(waiting, 1);
+      this.fail(id, ErrorCode.Cancelled, 'Cancelled by the client.');
+      if (this.queue.length === 0) this.onSaturated(false);
+      return;
+    }
+    this.finish(id, { error: { code: ErrorCode.Cancelled, message: 'Cancelled by the client.' } });
+  }
+
+  /** The connection is gone: abort every handler, answer nothing. */
+  abortAll(): void {
+    for (const { controller, timer } of this.inFlight.values()) {
+      clearTimeout(timer);
+      controller.abort();
+    }
+    this.inFlight.clear();
+    this.queue = [];
+  }
+
+  /**
+   * Answers a request once. `from` is the run that produced the answer: a late result from a run
+   * that was already answered (timed out, cancelled) is dropped, even if its id was reused since.
+   */
+  private finish(id: string, reply: Reply, from?: AbortController): void {
+    const entry = this.inFlight.get(id);
+    if (!entry || (from && entry.controller !== from)) return;
+    this.inFlight.delete(id);
+    clearTimeout(entry.timer);
+    if ('error' in reply) entry.controller.abort();
+    this.reply(id, reply);
+    this.startWaiting();
+  }
+
+  private startWaiting(): void {
+    if (this.queue.length === 0) return;
+    while (this.queue.length > 0 && this.inFlight.size < this.options.maxInFlight) this.start(this.queue.shift()!);
+    if (this.queue.length === 0) this.onSaturated(false);
+  }
+
+  private fail(id: string, code: number, message: string): void {
+    this.reply(id, { error: { code, message } });
+  }
+
+  private describeFailure(method: string, error: unknown): { code: number; message: string } {
+    if (error instanceof IpcError) return { code: error.code, message: error.message };
+    this.options.log('handler-failed', { connection: this.options.connectionId, method, error: String(error) });
+    return { code: ErrorCode.Internal, message: `Redline failed to handle ${method}: ${(error as Error)?.message ?? error}` };
+  }
+}

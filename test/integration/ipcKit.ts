@@ -1,0 +1,207 @@
+// In-process test kit for the IPC bridge alone: the real IpcServer with handlers the test
+// controls, the real IpcClient, raw peers that speak the handshake, and a fake listener that
+// records everything a client sends to it.
+
+import * as fs from 'fs';
+import * as net from 'net';
+import * as os from 'os';
+import * as path from 'path';
+import { clientProof, createNonce } from '../../shared/authProof';
+import { encodeLine } from '../../shared/framing';
+import { PROTOCOL_VERSION, type IpcError, type GetSelectionResult, type PresentReviewResult } from '../../shared/protocol';
+import { IpcServer, type IpcLimits } from '../../extension/src/ipc/ipcServer';
+import type { RequestHandlers } from '../../extension/src/ipc/ipcConnection';
+import { createToken } from '../../extension/src/ipc/token';
+import { IpcClient, type IpcClientOptions } from '../../mcp-server/src/ipcClient';
+
+export const presented = (content: string): PresentReviewResult => ({
+  revision: 1,
+  sections: [],
+  sectionCount: 0,
+  references: { total: 0, resolved: 0, broken: [] },
+  title: `${Buffer.byteLength(content)} bytes`,
+});
+
+const noSelection: GetSelectionResult = { editor: null };
+
+export const simpleHandlers: RequestHandlers = {
+  'present-review': (params) => presented(params.content),
+  'get-selection': () => noSelection,
+  'open-location': () => ({ path: '/x', start: { line: 1, column: 1 }, end: { line: 1, column: 1 } }),
+  'get-review': () => ({ revision: 0, markdown: '', sections: [] }),
+};
+
+export interface LogLine {
+  readonly event: string;
+  readonly fields?: Record<string, unknown>;
+}
+
+export interface Bridge {
+  readonly server: IpcServer;
+  readonly socketPath: string;
+  readonly token: string;
+  readonly logs: LogLine[];
+  client(options?: Partial<IpcClientOptions>): IpcClient;
+  stop(): Promise<void>;
+}
+
+export function tempSocketPath(): { dir: string; socketPath: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-ipc-'));
+  return { dir, socketPath: path.join(dir, 's.sock') };
+}
+
+export async function startBridge(
+  options: { handlers?: Partial<RequestHandlers>; limits?: Partial<IpcLimits>; maxLineBytes?: number } = {},
+): Promise<Bridge> {
+  const { dir, socketPath } = tempSocketPath();
+  const token = createToken();
+  const logs: LogLine[] = [];
+  const clients: IpcClient[] = [];
+  const server = await IpcServer.start({
+    socketPath,
+    token,
+    handlers: { ...simpleHandlers, ...options.handlers } as RequestHandlers,
+    serverInfo: { name: 'redline', version: 'test', pid: process.pid },
+    limits: options.limits,
+    maxLineBytes: options.maxLineBytes,
+    log: (event, fields) => logs.push({ event, fields }),
+  });
+  return {
+    server,
+    socketPath,
+    token,
+    logs,
+    client(overrides = {}) {
+      const client = new IpcClient({ socketPath, token, clientInfo: { name: 'test', version: '1' }, retryDelaysMs: [], ...overrides });
+      clients.push(client);
+      return client;
+    },
+    async stop() {
+      for (const client of clients) client.dispose();
+      await server.dispose();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+type Reply = { type?: string; id?: string | null; result?: any; error?: { code: number; message: string } };
+
+/** A raw peer: bytes in and out, replies parsed as they come, and the handshake on demand. */
+export class Peer {
+  readonly replies: Reply[] = [];
+  closed = false;
+  private text = '';
+  private readonly closedPromise: Promise<void>;
+
+  private constructor(readonly socket: net.Socket) {
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      this.text += chunk;
+      const lines = this.text.split('\n');
+      this.text = lines.pop()!;
+      for (const line of lines) if (line) this.replies.push(JSON.parse(line));
+    });
+    socket.on('error', () => undefined);
+    this.closedPromise = new Promise((resolve) => socket.on('close', () => ((this.closed = true), resolve())));
+  }
+
+  static connect(socketPath: string): Promise<Peer> {
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(socketPath, () => resolve(new Peer(socket)));
+      socket.once('error', reject);
+    });
+  }
+
+  send(message: unknown): void {
+    this.socket.write(encodeLine(message));
+  }
+
+  async reply(id: string | null, timeoutMs = 5000): Promise<Reply> {
+    await until(() => this.replies.some((r) => r.id === id) || this.closed, timeoutMs);
+    const found = this.replies.find((r) => r.id === id);
+    if (!found) throw new Error(`no reply with id ${id} (closed: ${this.closed})`);
+    return found;
+  }
+
+  /** The whole handshake; resolves with the auth's answer (or the hello's refusal). */
+  async authenticate(token: string, protocolVersion = PROTOCOL_VERSION): Promise<Reply> {
+    const clientNonce = createNonce();
+    this.send({ type: 'hello', id: 'hello', clientNonce, protocolVersion, client: { name: 'peer', version: '1', pid: process.pid } });
+    const challenge = await this.reply('hello');
+    if (!challenge.result) return challenge;
+    this.send({ type: 'auth', id: 'auth', clientProof: clientProof(token, challenge.result.serverNonce, clientNonce) });
+    return this.reply('auth');
+  }
+
+  whenClosed(timeoutMs = 5000): Promise<void> {
+    return Promise.race([
+      this.closedPromise,
+      new Promise<void>((_, reject) => setTimeout(() => reject(new Error('socket stayed open')), timeoutMs).unref()),
+    ]);
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+}
+
+/** Whatever listens at a path without knowing the token: records every byte each client sends. */
+export class FakeListener {
+  readonly received: Buffer[] = [];
+  readonly connections: net.Socket[] = [];
+  private constructor(private readonly server: net.Server) {}
+
+  /** `answer` is called with each complete line a client sends and may write back. */
+  static async start(socketPath: string, answer: (line: string, socket: net.Socket) => void = () => undefined): Promise<FakeListener> {
+    const server = net.createServer();
+    const fake = new FakeListener(server);
+    server.on('connection', (socket) => {
+      fake.connections.push(socket);
+      let text = '';
+      socket.on('error', () => undefined);
+      socket.on('data', (chunk: Buffer) => {
+        fake.received.push(chunk);
+        text += chunk.toString('utf8');
+        const lines = text.split('\n');
+        text = lines.pop()!;
+        for (const line of lines) answer(line, socket);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+    return fake;
+  }
+
+  get bytes(): string {
+    return Buffer.concat(this.received).toString('utf8');
+  }
+
+  get lines(): unknown[] {
+    return this.bytes
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line));
+  }
+
+  async stop(): Promise<void> {
+    for (const socket of this.connections) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+export async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** The error a call failed with; fails the test if it succeeded. */
+export async function failure(promise: Promise<unknown>): Promise<IpcError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as IpcError;
+  }
+  throw new Error('expected the call to fail');
+}
