@@ -4,9 +4,14 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import MarkdownIt from 'markdown-it';
 import type { FileReference } from '../../shared/links';
+import { renderFirstScreenFirst } from '../../extension/src/render/firstScreen';
 import { renderReview, type Resolver } from '../../extension/src/render/markdownRenderer';
 import { ReferenceResolver, type Resolution } from '../../extension/src/render/referenceResolver';
+import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
+import { denseReview, imageOpeners, writeFixtureFiles } from '../../bench/reviewFixtures';
+import { growthAt4x } from './growth';
 
 /** Files that exist, by path, with their line counts; everything else is missing. */
 function fakeResolver(files: Record<string, number>): Resolver & { asked: FileReference[] } {
@@ -26,66 +31,66 @@ function fakeResolver(files: Record<string, number>): Resolver & { asked: FileRe
 }
 
 const files = fakeResolver({ 'src/a.ts': 100, 'package.json': 30, 'my file.ts': 10, Makefile: 5 });
-const render = (markdown: string) => renderReview(markdown, files);
-const htmlOf = (markdown: string) => render(markdown).html;
+const render = (markdown: string, lineOffset?: number) => renderReview(markdown, files, { lineOffset });
+const htmlOf = async (markdown: string) => (await render(markdown)).html;
 
 describe('references become links', () => {
-  it('links a reference in prose, leaving trailing punctuation outside', () => {
-    expect(htmlOf('Bug at src/a.ts:12.')).toBe(
+  it('links a reference in prose, leaving trailing punctuation outside', async () => {
+    expect(await htmlOf('Bug at src/a.ts:12.')).toBe(
       '<p data-line="0">Bug at <a class="redline-ref" href="#" data-ref="src/a.ts:12" title="Open src/a.ts:12">src/a.ts:12</a>.</p>\n',
     );
   });
 
-  it('links a reference in parentheses', () => {
-    expect(htmlOf('(see src/a.ts:10-20)')).toContain('(see <a class="redline-ref" href="#" data-ref="src/a.ts:10-20" title="Open src/a.ts:10-20">src/a.ts:10-20</a>)');
+  it('links a reference in parentheses', async () => {
+    expect(await htmlOf('(see src/a.ts:10-20)')).toContain('(see <a class="redline-ref" href="#" data-ref="src/a.ts:10-20" title="Open src/a.ts:10-20">src/a.ts:10-20</a>)');
   });
 
-  it('wraps inline code that is a reference with a line', () => {
-    expect(htmlOf('Look at `src/a.ts#L3C2`')).toContain(
+  it('wraps inline code that is a reference with a line', async () => {
+    expect(await htmlOf('Look at `src/a.ts#L3C2`')).toContain(
       '<a class="redline-ref" href="#" data-ref="src/a.ts#L3C2" title="Open src/a.ts:3:2"><code>src/a.ts#L3C2</code></a>',
     );
   });
 
-  it('links path-only inline code only when the file exists, and counts only that one', () => {
-    const { html, references } = render('`package.json` and `missing.json` and `obj.field`');
+  it('links path-only inline code only when the file exists, and counts only that one', async () => {
+    const { html, references } = await render('`package.json` and `missing.json` and `obj.field`');
     expect(html).toContain('<a class="redline-ref" href="#" data-ref="package.json" title="Open package.json"><code>package.json</code></a>');
     expect(html).toContain(' and <code>missing.json</code> and <code>obj.field</code>');
-    expect(references).toEqual({ total: 1, resolved: 1, broken: [] });
+    expect(references).toEqual({ total: 1, resolved: 1, unchecked: 0, broken: [] });
   });
 
-  it('leaves inline code with spaces alone', () => {
-    expect(htmlOf('run `npm test src/a.ts:3`')).toBe('<p data-line="0">run <code>npm test src/a.ts:3</code></p>\n');
+  it('leaves inline code with spaces alone', async () => {
+    expect(await htmlOf('run `npm test src/a.ts:3`')).toBe('<p data-line="0">run <code>npm test src/a.ts:3</code></p>\n');
   });
 
-  it('sends markdown link destinations through the grammar, percent-encoding included', () => {
-    const html = htmlOf('[the bug](src/a.ts#L12) and [spaced](<my file.ts:3>) and [tool](Makefile)');
+  it('sends markdown link destinations through the grammar, percent-encoding included', async () => {
+    const html = await htmlOf('[the bug](src/a.ts#L12) and [spaced](<my file.ts:3>) and [tool](Makefile)');
     expect(html).toContain('<a class="redline-ref" href="#" data-ref="src/a.ts#L12" title="Open src/a.ts:12">the bug</a>');
     expect(html).toContain('<a class="redline-ref" href="#" data-ref="my%20file.ts:3" title="Open my file.ts:3">spaced</a>');
     expect(html).toContain('<a class="redline-ref" href="#" data-ref="Makefile" title="Open Makefile">tool</a>');
   });
 
-  it('does not link a reference twice inside a link text', () => {
-    const html = htmlOf('[src/a.ts:1 and `src/a.ts:2`](src/a.ts:3)');
+  it('does not link a reference twice inside a link text', async () => {
+    const html = await htmlOf('[src/a.ts:1 and `src/a.ts:2`](src/a.ts:3)');
     expect(html.match(/<a /g)).toHaveLength(1);
     expect(html).toContain('data-ref="src/a.ts:3"');
   });
 
-  it('leaves code blocks alone, keeping the language as a class', () => {
-    const html = htmlOf('```ts title="x"\nconst a = 1; // src/a.ts:3\n```\n\n    indented src/a.ts:4\n');
+  it('leaves code blocks alone, keeping the language as a class', async () => {
+    const html = await htmlOf('```ts title="x"\nconst a = 1; // src/a.ts:3\n```\n\n    indented src/a.ts:4\n');
     expect(html).toBe(
       '<pre data-line="0"><code class="language-ts">const a = 1; // src/a.ts:3\n</code></pre>\n' +
         '<pre data-line="4"><code>indented src/a.ts:4\n</code></pre>\n',
     );
   });
 
-  it('marks a broken reference with the reason as its title', () => {
-    expect(htmlOf('see src/a.ts:900')).toContain(
+  it('marks a broken reference with the reason as its title', async () => {
+    expect(await htmlOf('see src/a.ts:900')).toContain(
       '<a class="redline-ref redline-broken" href="#" data-ref="src/a.ts:900" title="line 900 is past the end of src/a.ts (100 lines)">src/a.ts:900</a>',
     );
   });
 
-  it('renders http(s) links as external links that the host opens', () => {
-    const html = htmlOf('[docs](https://example.com/a?b=1&c=2) and http://x.com/a.ts:12');
+  it('renders http(s) links as external links that the host opens', async () => {
+    const html = await htmlOf('[docs](https://example.com/a?b=1&c=2) and http://x.com/a.ts:12');
     expect(html).toContain(
       '<a class="redline-external" href="#" data-external="https://example.com/a?b=1&amp;c=2" title="https://example.com/a?b=1&amp;c=2">docs</a>',
     );
@@ -93,20 +98,20 @@ describe('references become links', () => {
     expect(html).not.toContain('redline-ref');
   });
 
-  it('shows other links as their text only', () => {
-    expect(htmlOf('[mail](mailto:a@b.c), x@y.org, [anchor](#summary), ftp://host/f')).toBe(
+  it('shows other links as their text only', async () => {
+    expect(await htmlOf('[mail](mailto:a@b.c), x@y.org, [anchor](#summary), ftp://host/f')).toBe(
       '<p data-line="0">mail, x@y.org, anchor, ftp://host/f</p>\n',
     );
   });
 
-  it('shows images as their alt text and never loads them', () => {
-    expect(htmlOf('![a *diagram*](https://example.com/x.png) ![](src/a.png)')).toBe(
+  it('shows images as their alt text and never loads them', async () => {
+    expect(await htmlOf('![a *diagram*](https://example.com/x.png) ![](src/a.png)')).toBe(
       '<p data-line="0"><span class="redline-image">a diagram</span> <span class="redline-image">image</span></p>\n',
     );
   });
 
-  it('puts the 0-based source line on blocks', () => {
-    const html = htmlOf('# Title\n\ntext\n\n- one\n- two\n\n> quote\n\n---\n\n| a |\n| - |\n| b |\n');
+  it('puts the 0-based source line on blocks', async () => {
+    const html = await htmlOf('# Title\n\ntext\n\n- one\n- two\n\n> quote\n\n---\n\n| a |\n| - |\n| b |\n');
     for (const tag of ['<h1 data-line="0">', '<p data-line="2">', '<ul data-line="4">', '<li data-line="5">', '<blockquote data-line="7">', '<hr data-line="9">', '<table data-line="11">']) {
       expect(html).toContain(tag);
     }
@@ -114,11 +119,12 @@ describe('references become links', () => {
 });
 
 describe('the reference report', () => {
-  it('counts every occurrence and lists the broken ones with their 1-based line', () => {
-    const { references } = render('# src/a.ts:1\n\nok src/a.ts:2 and src/a.ts:2\nbad nope.ts:4\n\n- [x](src/a.ts:500)\n- `gone/b.ts:1`\n');
+  it('counts every occurrence and lists the broken ones with their 1-based line', async () => {
+    const { references } = await render('# src/a.ts:1\n\nok src/a.ts:2 and src/a.ts:2\nbad nope.ts:4\n\n- [x](src/a.ts:500)\n- `gone/b.ts:1`\n');
     expect(references).toEqual({
       total: 6,
       resolved: 3,
+      unchecked: 0,
       broken: [
         { reference: 'nope.ts:4', line: 4, reason: 'no file nope.ts in /cwd' },
         { reference: 'src/a.ts:500', line: 6, reason: 'line 500 is past the end of src/a.ts (100 lines)' },
@@ -127,28 +133,29 @@ describe('the reference report', () => {
     });
   });
 
-  it('reports a link destination as written, not percent-encoded', () => {
-    expect(render('[x](<no such.ts:3>)').references.broken).toEqual([{ reference: 'no such.ts:3', line: 1, reason: 'no file no such.ts in /cwd' }]);
+  it('reports a link destination as written, not percent-encoded', async () => {
+    expect((await render('[x](<no such.ts:3>)')).references.broken).toEqual([{ reference: 'no such.ts:3', line: 1, reason: 'no file no such.ts in /cwd' }]);
   });
 
-  it('lists at most 200 broken references but keeps the counts exact', () => {
+  it('lists at most 200 broken references but keeps the counts exact', async () => {
     const markdown = Array.from({ length: 300 }, (_, i) => `- missing${i}.ts:1 and src/a.ts:${(i % 100) + 1}`).join('\n');
-    const { references } = render(markdown);
+    const { references } = await render(markdown);
     expect(references.total).toBe(600);
     expect(references.resolved).toBe(300);
     expect(references.broken).toHaveLength(200);
     expect(references.broken[199]).toEqual({ reference: 'missing199.ts:1', line: 200, reason: 'no file missing199.ts in /cwd' });
   });
 
-  it('works with the real resolver', () => {
+  it('works with the real resolver', async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-render-'));
     try {
       fs.mkdirSync(path.join(root, 'src'));
       fs.writeFileSync(path.join(root, 'src/a.ts'), 'one\ntwo\n');
-      const { references } = renderReview('src/a.ts:2 and src/a.ts:3', new ReferenceResolver([root]));
+      const { references } = await renderReview('src/a.ts:2 and src/a.ts:3', new ReferenceResolver([root]));
       expect(references).toEqual({
         total: 2,
         resolved: 1,
+        unchecked: 0,
         broken: [{ reference: 'src/a.ts:3', line: 1, reason: 'line 3 is past the end of src/a.ts (2 lines)' }],
       });
     } finally {
@@ -206,59 +213,126 @@ describe('hostile markdown', () => {
     ['inline code holding a javascript: URL', '`javascript:alert(1)`', ['<code>javascript:alert(1)</code>']],
     ['a linkified URL with quotes', 'https://example.com/"onmouseover="alert(1)'],
     ['a NUL and controls', 'src/a.ts:1\u0000 [x](src/a.ts:2%00) `src/a\u0007.ts:3`'],
-  ])('%s', (_name, markdown, expected = []) => {
-    const html = htmlOf(markdown);
+  ])('%s', async (_name, markdown, expected = []) => {
+    const html = await htmlOf(markdown);
     expectSafe(html);
     for (const piece of expected) expect(html).toContain(piece);
   });
 });
 
-describe('performance', () => {
-  it('renders a 1 MiB review (prints the time; does not assert on it)', () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-bench-'));
+describe('tables', () => {
+  it('aligns cells with classes, never inline styles (the CSP forbids them)', async () => {
+    const { html } = await renderReview('| a | b | c |\n|:--|:-:|--:|\n| 1 | 2 | 3 |\n', { resolve: () => ({ status: 'broken', reason: 'x' }) });
+    expect(html).not.toContain('style=');
+    expect(html).toContain('<th class="align-left"');
+    expect(html).toContain('<td class="align-center"');
+    expect(html).toContain('<td class="align-right"');
+  });
+});
+
+describe('fragments and references that were not checked', () => {
+  it('offsets data-line and report lines by lineOffset, so an appended part matches the whole review', async () => {
+    const { html, references } = await render('# More\n\nbad nope.ts:4\n', 40);
+    expect(html).toContain('<h1 data-line="40">');
+    expect(html).toContain('<p data-line="42">');
+    expect(references.broken).toEqual([{ reference: 'nope.ts:4', line: 43, reason: 'no file nope.ts in /cwd' }]);
+  });
+
+  it('shows a reference past the budget as a plain link that says it was not checked, and never as broken', async () => {
+    const unchecked: Resolution = { status: 'unchecked', reason: 'not checked: this review names more files than one render looks at' };
+    const { html, references } = await renderReview('see src/z.ts:3 and `src/z.ts`', { resolve: () => unchecked });
+    expect(html).toContain(
+      '<a class="redline-ref" href="#" data-ref="src/z.ts:3" title="Open src/z.ts:3 (not checked: this review names more files than one render looks at)">src/z.ts:3</a>',
+    );
+    expect(html).toContain('<code>src/z.ts</code>'); // path-only code links only when the file is known to exist
+    expect(references).toEqual({ total: 1, resolved: 0, unchecked: 1, broken: [] });
+  });
+
+  it('renders through ReviewRenderer, keeping the last full render per revision', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-renderer-'));
     try {
-      for (let i = 0; i < 20; i++) {
-        fs.mkdirSync(path.join(root, `src/mod${i}`), { recursive: true });
-        fs.writeFileSync(path.join(root, `src/mod${i}/index.ts`), 'x\n'.repeat(400));
-      }
-      const section = (i: number) =>
-        `## Finding ${i}\n\n` +
-        `The handler in src/mod${i % 20}/index.ts:${(i % 300) + 1} retries forever at 10:30; see \`src/mod${i % 20}/index.ts#L${i % 50}\` ` +
-        `and [the caller](src/mod${(i + 1) % 20}/index.ts:${i % 400}). Also **src/missing${i % 7}.ts:3** and http://example.com/x.\n\n` +
-        '```ts\nfunction retry(n: number) {\n  return n > 0 ? retry(n - 1) : 0; // src/ignored.ts:1\n}\n```\n\n' +
-        `- one item with \`package.json\`\n- another, with localhost:8080 and v1.2:3\n\n`;
-      const parts: string[] = [];
-      let size = 0;
-      for (let i = 0; size < 1024 * 1024; i++) {
-        parts.push(section(i));
-        size += parts[parts.length - 1].length;
-      }
-      const markdown = parts.join('');
-      const timings: number[] = [];
-      let total = 0;
-      for (let run = 0; run < 5; run++) {
-        const started = performance.now();
-        total = renderReview(markdown, new ReferenceResolver([root])).references.total;
-        timings.push(performance.now() - started);
-      }
-      timings.sort((a, b) => a - b);
-      console.log(
-        `renderReview of ${(markdown.length / 1024 / 1024).toFixed(2)} MiB with ${total} references: ` +
-          `median ${timings[2].toFixed(0)} ms (runs: ${timings.map((t) => t.toFixed(0)).join(', ')} ms)`,
-      );
-      expect(total).toBeGreaterThan(10_000);
+      writeFixtureFiles(root);
+      const renderer = new ReviewRenderer(() => [root]);
+      const first = await renderer.render({ revision: 1, markdown: 'src/mod1/index.ts:400 and src/mod1/index.ts:401' });
+      expect(first.references).toEqual({
+        total: 2,
+        resolved: 1,
+        unchecked: 0,
+        broken: [{ reference: 'src/mod1/index.ts:401', line: 1, reason: 'line 401 is past the end of src/mod1/index.ts (400 lines)' }],
+      });
+      expect(await renderer.render({ revision: 1, markdown: 'ignored: same revision' })).toBe(first);
+      const dense = await renderer.render({ revision: 2, markdown: denseReview(2_000) });
+      expect(dense.references).toMatchObject({ total: 2_000, resolved: 2_000, unchecked: 0 });
+      expect(renderer.lineCounts.reads).toBe(20); // 20 files, each read once across both renders
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }
   });
 });
 
-describe('tables', () => {
-  it('aligns cells with classes, never inline styles (the CSP forbids them)', () => {
-    const { html } = renderReview('| a | b | c |\n|:--|:-:|--:|\n| 1 | 2 | 3 |\n', { resolve: () => ({ status: 'broken', reason: 'x' }) });
-    expect(html).not.toContain('style=');
-    expect(html).toContain('<th class="align-left"');
-    expect(html).toContain('<td class="align-center"');
-    expect(html).toContain('<td class="align-right"');
+describe('adversarial brackets', () => {
+  it('renders openers without a closing bracket as the text they are', async () => {
+    expect(await htmlOf('![![[ a ![b] [c](src/a.ts:1) ![')).toBe(
+      '<p data-line="0">![![[ a ![b] <a class="redline-ref" href="#" data-ref="src/a.ts:1" title="Open src/a.ts:1">c</a> ![</p>\n',
+    );
+    expect(await htmlOf('![x](y) [z] ![![')).toBe('<p data-line="0"><span class="redline-image">x</span> [z] ![![</p>\n');
+  });
+
+  it.each([
+    ['`![` with no `]`', (n: number) => imageOpeners(n)],
+    ['`![` closed once at the end', (n: number) => `${imageOpeners(n)}]`],
+    ['lines of `![` each closed once', (n: number) => `${imageOpeners(50)}]\n`.repeat(n / 50)],
+  ])('takes linear time on %s (4x the input, well under 16x the time)', async (_name, make) => {
+    const ratio = await growthAt4x((n) => {
+      const markdown = make(n);
+      return () => renderReview(markdown, files);
+    }, 20_000);
+    // Linear is ~4; quadratic would be ~16.
+    expect(ratio).toBeLessThan(10);
+  });
+});
+
+describe('link destinations', () => {
+  it('keeps markdown-it’s normalised form of every destination (the plain-path fast path included)', async () => {
+    const reference = new MarkdownIt();
+    const targets = ['src/a.ts:12', 'src/a.ts#L10-L20', '../x/y.ts:3:4', 'Makefile:1', 'aZ:0', '-.a.:a_::', '//a0::', 'a b.ts:1', 'src/ü.ts:2', 'x%20y.ts:3'];
+    for (let i = 0; i < 300; i++) targets.push(Array.from({ length: 1 + (i % 12) }, (_, j) => 'aZ09_./-:#L'[(i * 7 + j * 13) % 11]).join(''));
+    for (const target of targets) {
+      const { html } = await renderReview(`[x](<${target}>)`, files);
+      const ref = /data-ref="([^"]*)"/.exec(html)?.[1];
+      if (ref !== undefined) expect([target, ref]).toEqual([target, reference.utils.escapeHtml(reference.normalizeLink(target))]);
+    }
+  });
+});
+
+describe('first screen first', () => {
+  const long = [
+    '# Review',
+    ...Array.from({ length: 400 }, (_, i) =>
+      i % 50 === 0 ? `\n- item ${i} at src/a.ts:${(i % 90) + 1}\n- nested\n  - deeper\n` : `Line ${i} of prose, see src/a.ts:${(i % 90) + 1}.\n`,
+    ),
+    '> quoted\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```ts\nconst x = 1;\n```\n\n---\n',
+  ].join('\n');
+
+  it('splits a long review between top-level blocks', async () => {
+    const { html, firstScreen } = await render(long);
+    expect(firstScreen).toBeGreaterThan(0);
+    expect(firstScreen).toBeLessThan(html.length);
+    expect(html.slice(0, firstScreen)).toMatch(/<\/(p|ul|h1|pre)>\n$/);
+    expect(html.slice(firstScreen!)).toMatch(/^<(p|ul|h1|pre)[ >]/);
+  });
+
+  it('does not split a review that fits in one screen', async () => {
+    expect((await render(long.split('\n').slice(0, 150).join('\n'))).firstScreen).toBeUndefined();
+  });
+
+  it('changes nothing: the two halves joined are markdown-it\'s render of the whole', () => {
+    const md = new MarkdownIt();
+    for (const markdown of [long, long.replace(/^- /gm, '1. '), `${'para\n\n'.repeat(150)}> a\n> b\n\n${'x\n\n'.repeat(150)}`]) {
+      const tokens = md.parse(markdown, {});
+      const split = renderFirstScreenFirst(md, tokens, {});
+      expect(split.firstScreen).toBeDefined();
+      expect(split.html).toBe(md.renderer.render(tokens, md.options, {}));
+    }
   });
 });

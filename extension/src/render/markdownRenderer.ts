@@ -2,37 +2,42 @@
 // and counting which ones resolve. The markdown is untrusted: no raw HTML, and no href but "#".
 
 import MarkdownIt from 'markdown-it';
-import type { BrokenReference, ReferenceReport } from '../../../shared/protocol';
+import type { ReferenceReport } from '../../../shared/protocol';
 import { findReferences, formatReference, parseLinkTarget, type FileReference } from '../../../shared/links';
+import { renderFirstScreenFirst } from './firstScreen';
+import { installLabelGuard } from './labelGuard';
+import { MAX_BROKEN_LISTED, ReferenceTally, resolveAll, type ReferenceMeta, type Resolver } from './referenceAnswers';
 import type { Resolution } from './referenceResolver';
+
+export { MAX_BROKEN_LISTED, type Resolver };
 
 type Token = MarkdownIt.Token;
 type RendererOptions = MarkdownIt.Options;
 
 export interface RenderedReview {
   html: string;
+  /** Where in `html` the blocks of the first screen end, for a review longer than one screen. */
+  firstScreen?: number;
   references: ReferenceReport;
 }
 
-export interface Resolver {
-  resolve(ref: FileReference): Resolution;
+export interface RenderOptions {
+  /** Added to every `data-line` and report line: the fragment starts this many lines into the review. */
+  lineOffset?: number;
 }
-
-/** The assistant hears about this many broken references at most; the counts stay exact. */
-export const MAX_BROKEN_LISTED = 200;
 
 /**
  * What a link turns into. The webview posts `data-ref` / `data-external` back to the host, which
  * parses it again, so the page never holds a path or URL the browser itself could follow.
  */
 type LinkMeta =
-  | { kind: 'reference'; raw: string; title: string; broken: boolean }
+  | ReferenceMeta
   | { kind: 'external'; url: string }
   | { kind: 'plain' };
 
 interface RenderState {
-  resolver: Resolver;
-  tally: ReferenceTally;
+  references: ReferenceMeta[];
+  lineOffset: number;
 }
 
 const RENDER_STATE = Symbol('redline.renderState');
@@ -44,9 +49,16 @@ const { escapeHtml, unescapeAll } = md.utils;
 // markdown. Safety does not rest on this: `classifyLinks` removes every href from the tokens, and
 // the rules below only ever write `href="#"`.
 md.validateLink = () => true;
+// markdown-it parses and re-encodes every destination (mdurl + punycode), which is most of a link's
+// cost in a review with thousands of references; a plain relative path would come back unchanged.
+const normalizeLink = md.normalizeLink.bind(md);
+// The fast path's output was checked equal to markdown-it's on a million random strings of its alphabet.
+const PLAIN_PATH = /^(?!\/\/)[A-Za-z0-9_./-]+(?::\d+(?::\d+)?(?:-\d+(?::\d+)?)?|#[A-Za-z0-9-]+)?$/;
+md.normalizeLink = (url) => (PLAIN_PATH.test(url) ? url : normalizeLink(url));
 // Only http(s) links are ever shown as links, so linkify need not look for anything else: e-mail
 // addresses, `mailto:`, `ftp:` and `//host` would end up as plain text anyway.
 md.linkify.set({ fuzzyEmail: false }).add('mailto:', null).add('ftp:', null).add('//', null);
+installLabelGuard(md);
 md.core.ruler.push('redline_source_lines', addSourceLines);
 md.core.ruler.push('redline_links', classifyLinks);
 md.renderer.rules.link_open = renderLinkOpen;
@@ -54,30 +66,20 @@ md.renderer.rules.link_close = (tokens, idx) => (linkMeta(tokens[idx]).kind === 
 md.renderer.rules.image = renderImage;
 md.renderer.rules.fence = renderFence;
 
-export function renderReview(markdown: string, resolver: Resolver): RenderedReview {
+/**
+ * Two phases: markdown-it parses once and collects every reference; they are all resolved (async,
+ * each distinct one once); then the tokens are rendered synchronously with the answers.
+ */
+export async function renderReview(markdown: string, resolver: Resolver, options: RenderOptions = {}): Promise<RenderedReview> {
+  const state: RenderState = { references: [], lineOffset: options.lineOffset ?? 0 };
+  const env = { [RENDER_STATE]: state };
+  const tokens = md.parse(markdown, env);
+  await resolveAll(state.references, resolver);
   const tally = new ReferenceTally();
-  const state: RenderState = { resolver, tally };
-  const html = md.render(markdown, { [RENDER_STATE]: state });
-  return { html, references: tally.report() };
-}
-
-class ReferenceTally {
-  private total = 0;
-  private resolved = 0;
-  private readonly broken: BrokenReference[] = [];
-
-  count(asWritten: () => string, line: number, resolution: Resolution): void {
-    this.total++;
-    if (resolution.status === 'resolved') {
-      this.resolved++;
-    } else if (this.broken.length < MAX_BROKEN_LISTED) {
-      this.broken.push({ reference: asWritten(), line, reason: resolution.reason });
-    }
+  for (const meta of state.references) {
+    if (!(meta.onlyIfResolved && meta.resolution!.status !== 'resolved')) tally.count(meta, meta.resolution!);
   }
-
-  report(): ReferenceReport {
-    return { total: this.total, resolved: this.resolved, broken: this.broken };
-  }
+  return { ...renderFirstScreenFirst(md, tokens, env), references: tally.report() };
 }
 
 // ---- core rules -----------------------------------------------------------------------------
@@ -88,10 +90,13 @@ class ReferenceTally {
  * inline styles.
  */
 function addSourceLines(state: MarkdownIt.StateCore): void {
+  const offset = (state.env[RENDER_STATE] as RenderState | undefined)?.lineOffset ?? 0;
   for (const token of state.tokens) {
     if (token.map && token.block && token.nesting !== -1 && token.type !== 'inline') {
-      token.attrSet('data-line', String(token.map[0]));
+      token.attrSet('data-line', String(token.map[0] + offset));
     }
+    // Only table cells have a style; most tokens have no attributes at all.
+    if (token.attrs === null || (token.type !== 'th_open' && token.type !== 'td_open')) continue;
     const align = /^text-align:(left|center|right)$/.exec(String(token.attrGet('style') ?? ''));
     if (align) {
       token.attrs = token.attrs!.filter(([name]) => name !== 'style');
@@ -109,7 +114,7 @@ function classifyLinks(state: MarkdownIt.StateCore): void {
   if (render === undefined) return;
   let line = 1;
   for (const block of state.tokens) {
-    if (block.map) line = block.map[0] + 1;
+    if (block.map) line = block.map[0] + 1 + render.lineOffset;
     if (block.type === 'inline' && block.children) {
       block.children = new InlineLinker(line, render, state.Token).run(block.children);
     }
@@ -147,7 +152,7 @@ class InlineLinker {
           break;
         }
         case 'link_close':
-          token.meta = { link: this.open.pop() ?? { kind: 'plain' } };
+          token.meta = { link: this.open.pop() ?? PLAIN };
           this.output.push(token);
           break;
         case 'image':
@@ -217,8 +222,7 @@ function inlineCodeMeta(content: string, line: number, render: RenderState): Lin
   if (WHITESPACE.test(content)) return undefined;
   const target = parseLinkTarget(content);
   if (target?.kind !== 'file') return undefined;
-  if (target.line === undefined && render.resolver.resolve(target).status !== 'resolved') return undefined;
-  return referenceMeta(content, target, line, render);
+  return referenceMeta(content, target, line, render, undefined, target.line === undefined);
 }
 
 /** `asWritten` is only needed for the report of a broken reference, so it is computed only then. */
@@ -227,27 +231,43 @@ function referenceMeta(
   reference: FileReference,
   line: number,
   render: RenderState,
-  asWritten: () => string = () => raw,
+  asWritten?: () => string,
+  onlyIfResolved = false,
 ): LinkMeta {
-  const resolution = render.resolver.resolve(reference);
-  render.tally.count(asWritten, line, resolution);
-  if (resolution.status === 'broken') return { kind: 'reference', raw, title: resolution.reason, broken: true };
-  const clamped = resolution.clamped ? ` (the file ends at line ${resolution.lineCount})` : '';
-  return { kind: 'reference', raw, title: `Open ${formatReference(reference)}${clamped}`, broken: false };
+  const meta: ReferenceMeta = { kind: 'reference', raw, reference, line, asWritten, onlyIfResolved };
+  render.references.push(meta);
+  return meta;
 }
 
 // ---- renderer rules -------------------------------------------------------------------------
 
 function linkMeta(token: Token): LinkMeta {
-  return (token.meta?.link as LinkMeta | undefined) ?? { kind: 'plain' };
+  const meta = (token.meta?.link as LinkMeta | undefined) ?? PLAIN;
+  return meta.kind === 'reference' && meta.onlyIfResolved && meta.resolution?.status !== 'resolved' ? PLAIN : meta;
+}
+
+const PLAIN: LinkMeta = { kind: 'plain' };
+
+function referenceTitle(meta: ReferenceMeta): { title: string; className: string } {
+  const resolution = meta.resolution ?? { status: 'unchecked', reason: 'not checked' };
+  switch (resolution.status) {
+    case 'broken':
+      return { title: resolution.reason, className: 'redline-ref redline-broken' };
+    case 'unchecked':
+      return { title: `Open ${formatReference(meta.reference)} (${resolution.reason})`, className: 'redline-ref' };
+    case 'resolved': {
+      const clamped = resolution.clamped ? ` (the file ends at line ${resolution.lineCount})` : '';
+      return { title: `Open ${formatReference(meta.reference)}${clamped}`, className: 'redline-ref' };
+    }
+  }
 }
 
 function renderLinkOpen(tokens: Token[], idx: number): string {
   const meta = linkMeta(tokens[idx]);
   switch (meta.kind) {
     case 'reference': {
-      const className = meta.broken ? 'redline-ref redline-broken' : 'redline-ref';
-      return `<a class="${className}" href="#" data-ref="${escapeHtml(meta.raw)}" title="${escapeHtml(meta.title)}">`;
+      const { title, className } = referenceTitle(meta);
+      return `<a class="${className}" href="#" data-ref="${escapeHtml(meta.raw)}" title="${escapeHtml(title)}">`;
     }
     case 'external':
       return `<a class="redline-external" href="#" data-external="${escapeHtml(meta.url)}" title="${escapeHtml(meta.url)}">`;

@@ -1,48 +1,76 @@
 // Finds the real file behind a review's file reference, so the panel can mark broken links and the
-// assistant can be told which references are wrong. Synchronous and cached: one instance per render.
+// assistant can be told which references are wrong. Async, within one render's I/O budget.
 
-import * as fs from 'fs';
 import * as path from 'path';
 import type { FileReference } from '../../../shared/links';
+import { candidatePaths, type PathFlavour } from '../../../shared/pathSafety';
+import { defaultBudget, FileFactsLookup, LineCountCache, type FileFacts } from './fileFacts';
 
 export type Resolution =
   /** lineCount is 0 for a folder, and Infinity for a file too large to count (its lines are taken on trust). */
   | { status: 'resolved'; absolutePath: string; lineCount: number; clamped?: boolean }
-  | { status: 'broken'; reason: string };
+  /** `outside`: the path is outside the roots and was not looked up (the location opener may ask the user). */
+  | { status: 'broken'; reason: string; outside?: true }
+  /** The render's I/O budget ran out: neither broken nor resolved, and never reported as broken. */
+  | { status: 'unchecked'; reason: string };
 
-/** Counting the lines of a bigger file would stall the render; its line numbers are taken on trust. */
-const MAX_COUNTED_BYTES = 50 * 1024 * 1024;
-const READ_CHUNK_BYTES = 256 * 1024;
-const NEWLINE = 0x0a;
 /** How many search folders a "no file" message names before summarising the rest. */
 const ROOTS_NAMED = 3;
-
-type FileFacts =
-  | { kind: 'file'; lineCount: number }
-  | { kind: 'folder' }
-  | { kind: 'missing' }
-  | { kind: 'unreadable'; why: string };
+/** The same words whether or not such a file exists: the answer must not reveal the rest of the disk. */
+export const OUTSIDE_ROOTS = 'outside the workspace folders and the working folder; not checked';
+const UNCHECKED = 'not checked: this review names more files than one render looks at';
 
 interface Located {
   absolutePath: string;
   facts: FileFacts;
 }
 
+export interface ResolverOptions {
+  /** Shared across renders so line counts are not recounted; a private one if omitted. */
+  cache?: LineCountCache;
+  /** A fresh default budget if omitted. */
+  lookup?: FileFactsLookup;
+  /** `path.win32` in tests that emulate Windows. */
+  flavour?: PathFlavour;
+  /** Look up paths outside the roots too: only once the user has agreed to open one. */
+  outsideRoots?: 'refuse' | 'lookUp';
+}
+
 export class ReferenceResolver {
   private readonly roots: string[];
-  private readonly factsByPath = new Map<string, FileFacts>();
-  private readonly locatedByReference = new Map<string, Located | undefined>();
+  private readonly lookup: FileFactsLookup;
+  private readonly flavour: PathFlavour;
+  private readonly lookUpOutside: boolean;
+  private readonly locatedByReference = new Map<string, Promise<Located | string | undefined>>();
+  /** The same answers once they have arrived, so the other references to a file need no await. */
+  private readonly settled = new Map<string, Located | string | undefined>();
 
   /** roots in search order: the assistant's cwd first, then the workspace folders. */
-  constructor(roots: readonly string[]) {
-    this.roots = [...new Set(roots.filter((root) => root !== ''))];
+  constructor(roots: readonly string[], options: ResolverOptions = {}) {
+    this.flavour = options.flavour ?? path;
+    this.lookUpOutside = options.outsideRoots === 'lookUp';
+    this.roots = [...new Set(roots.filter((root) => root !== '').map((root) => this.flavour.resolve(root)))];
+    this.lookup = options.lookup ?? new FileFactsLookup(options.cache ?? new LineCountCache(), defaultBudget());
   }
 
-  resolve(ref: FileReference): Resolution {
-    const located = this.locate(ref.path);
+  async resolve(ref: FileReference): Promise<Resolution> {
+    return this.answer(ref, await this.locate(ref.path));
+  }
+
+  /** An answer without waiting, once a reference to the same path has been resolved; else undefined. */
+  resolveSync(ref: FileReference): Resolution | undefined {
+    return this.settled.has(ref.path) ? this.answer(ref, this.settled.get(ref.path)) : undefined;
+  }
+
+  private answer(ref: FileReference, located: Located | string | undefined): Resolution {
+    if (typeof located === 'string') {
+      return { status: 'broken', reason: `${ref.path} is ${located}`, ...(located === OUTSIDE_ROOTS ? { outside: true as const } : {}) };
+    }
     if (located === undefined) return { status: 'broken', reason: this.describeMissing(ref.path) };
     const { absolutePath, facts } = located;
     switch (facts.kind) {
+      case 'unchecked':
+        return { status: 'unchecked', reason: UNCHECKED };
       case 'missing':
         return { status: 'broken', reason: this.describeMissing(ref.path) };
       case 'unreadable':
@@ -56,54 +84,57 @@ export class ReferenceResolver {
     }
   }
 
-  private locate(referencePath: string): Located | undefined {
-    if (this.locatedByReference.has(referencePath)) return this.locatedByReference.get(referencePath);
-    const located = this.search(referencePath);
-    this.locatedByReference.set(referencePath, located);
+  /** A string is why the path was not looked up at all. */
+  private locate(referencePath: string): Promise<Located | string | undefined> {
+    let located = this.locatedByReference.get(referencePath);
+    if (located === undefined) {
+      located = this.search(referencePath).then((found) => {
+        this.settled.set(referencePath, found);
+        return found;
+      });
+      this.locatedByReference.set(referencePath, located);
+    }
     return located;
   }
 
-  private search(referencePath: string): Located | undefined {
-    const isWindows = process.platform === 'win32';
-    if (path.win32.isAbsolute(referencePath) && !path.posix.isAbsolute(referencePath) && !isWindows) {
-      // `C:\src\a.ts` cannot exist here, and must not be joined onto a root as if it were relative.
-      return undefined;
-    }
-    if (path.isAbsolute(referencePath)) {
-      const absolutePath = path.resolve(referencePath);
-      return { absolutePath, facts: this.factsAbout(absolutePath) };
-    }
-    // An assistant on Windows writes `src\a.ts`; elsewhere a backslash in a file name is vanishingly rare.
-    const relative = isWindows ? referencePath : referencePath.replace(/\\/g, '/');
+  private async search(referencePath: string): Promise<Located | string | undefined> {
+    const where = candidatePaths(referencePath, this.roots, this.flavour);
+    if (where.kind === 'refused') return `refused: ${where.reason}`;
+    // With no roots at all, "there is nowhere to look" is the more useful answer, and reveals nothing.
+    if (where.kind === 'outside' && !this.lookUpOutside) return this.roots.length === 0 ? undefined : OUTSIDE_ROOTS;
     let unreadable: Located | undefined;
-    for (const root of this.roots) {
-      const absolutePath = path.resolve(root, relative);
-      const facts = this.factsAbout(absolutePath);
+    for (const absolutePath of where.paths) {
+      const facts = await this.lookup.factsAbout(absolutePath);
       if (facts.kind === 'file' || facts.kind === 'folder') return { absolutePath, facts };
+      // Past the budget the later roots are not tried, so "missing" from the earlier ones is not the answer.
+      if (facts.kind === 'unchecked') return { absolutePath, facts };
       // A root we may not read does not end the search; its error is the answer only if no root has the file.
       if (facts.kind === 'unreadable') unreadable ??= { absolutePath, facts };
     }
     return unreadable;
   }
 
-  private factsAbout(absolutePath: string): FileFacts {
-    let facts = this.factsByPath.get(absolutePath);
-    if (facts === undefined) {
-      facts = readFacts(absolutePath);
-      this.factsByPath.set(absolutePath, facts);
-    }
-    return facts;
-  }
-
   private describeMissing(referencePath: string): string {
-    if (path.isAbsolute(referencePath) || path.win32.isAbsolute(referencePath)) return `no file ${referencePath}`;
     if (this.roots.length === 0) return `no file ${referencePath}: there is no working folder or workspace folder to look in`;
+    if (this.flavour.isAbsolute(referencePath)) return `no file ${referencePath}`;
     const named = this.roots.slice(0, ROOTS_NAMED);
     const others = this.roots.length - named.length;
     const places = others > 0 ? [...named, `${others} other folder${others === 1 ? '' : 's'}`] : named;
     const list = places.length === 1 ? places[0] : `${places.slice(0, -1).join(', ')} or ${places[places.length - 1]}`;
     return `no file ${referencePath} in ${list}`;
   }
+}
+
+/**
+ * For the location opener: one reference, resolved against the roots with a budget of its own.
+ * A path outside the roots is "broken" with OUTSIDE_ROOTS unless outsideRoots is 'lookUp'.
+ */
+export function resolveOne(
+  roots: readonly string[],
+  ref: FileReference,
+  options: { cache?: LineCountCache; outsideRoots?: 'refuse' | 'lookUp' } = {},
+): Promise<Resolution> {
+  return new ReferenceResolver(roots, options).resolve(ref);
 }
 
 function checkLines(ref: FileReference, absolutePath: string, lineCount: number): Resolution {
@@ -117,69 +148,4 @@ function checkLines(ref: FileReference, absolutePath: string, lineCount: number)
     return { status: 'resolved', absolutePath, lineCount, clamped: true };
   }
   return { status: 'resolved', absolutePath, lineCount };
-}
-
-/** Never throws: every failure becomes "missing" or "unreadable" with a reason a person can act on. */
-function readFacts(absolutePath: string): FileFacts {
-  let stats: fs.Stats | undefined;
-  try {
-    stats = fs.statSync(absolutePath, { throwIfNoEntry: false });
-  } catch (error) {
-    // ENOTDIR: a component of the path is a file (`src/a.ts/b.ts`), so there is no such file.
-    return errorCode(error) === 'ENOTDIR' ? { kind: 'missing' } : { kind: 'unreadable', why: describeError(error) };
-  }
-  if (stats === undefined) return { kind: 'missing' };
-  if (stats.isDirectory()) return { kind: 'folder' };
-  // Reading a FIFO or a device (`/dev/zero`) to count lines would block or never end.
-  if (!stats.isFile()) return { kind: 'unreadable', why: 'it is not a regular file' };
-  if (stats.size > MAX_COUNTED_BYTES) return { kind: 'file', lineCount: Number.POSITIVE_INFINITY };
-  if (stats.size === 0) return { kind: 'file', lineCount: 0 };
-  try {
-    return { kind: 'file', lineCount: countLines(absolutePath) };
-  } catch (error) {
-    return { kind: 'unreadable', why: describeError(error) };
-  }
-}
-
-/** Lines as a person counts them: a last line without a newline counts, an empty file has none. */
-function countLines(absolutePath: string): number {
-  const fd = fs.openSync(absolutePath, 'r');
-  try {
-    const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-    let newlines = 0;
-    let lastByte = NEWLINE;
-    let total = 0;
-    for (;;) {
-      const read = fs.readSync(fd, buffer, 0, buffer.length, null);
-      // Stop at the cap even if the file grew after stat: the answer is then only a lower bound.
-      if (read === 0 || total > MAX_COUNTED_BYTES) break;
-      total += read;
-      const chunk = buffer.subarray(0, read);
-      for (let at = chunk.indexOf(NEWLINE); at !== -1; at = chunk.indexOf(NEWLINE, at + 1)) newlines++;
-      lastByte = chunk[read - 1];
-    }
-    return lastByte === NEWLINE ? newlines : newlines + 1;
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
-}
-
-function describeError(error: unknown): string {
-  switch (errorCode(error)) {
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'ELOOP':
-      return 'too many symbolic links';
-    case 'ENAMETOOLONG':
-      return 'the path is too long';
-    case 'EIO':
-      return 'an I/O error';
-    default:
-      return error instanceof Error ? error.message : String(error);
-  }
 }

@@ -1,9 +1,11 @@
 // Renders reviews for the panel and for present-review's reference report, resolving relative
-// references against the assistant's cwd first and then the workspace folders. The last full
-// render is kept, so the report and the panel share one pass over a large review.
+// references against the assistant's cwd first and then the workspace folders. One per window: it
+// keeps the last full render (the report and the panel share one pass) and the line counts of files.
 
+import type { FileReference } from '../../../shared/links';
+import { LineCountCache } from './fileFacts';
 import { renderReview, type RenderedReview } from './markdownRenderer';
-import { ReferenceResolver } from './referenceResolver';
+import { ReferenceResolver, resolveOne, type Resolution } from './referenceResolver';
 
 export interface RenderableReview {
   readonly revision: number;
@@ -12,20 +14,33 @@ export interface RenderableReview {
 }
 
 export class ReviewRenderer {
-  private last: { revision: number; rendered: RenderedReview } | undefined;
+  private last: { revision: number; rendered: Promise<RenderedReview> } | undefined;
+  /** Lives across renders: re-rendering a review re-stats its files but does not recount their lines. */
+  readonly lineCounts = new LineCountCache();
 
   constructor(private readonly workspaceFolders: () => readonly string[]) {}
 
-  render(review: RenderableReview): RenderedReview {
+  render(review: RenderableReview): Promise<RenderedReview> {
     if (this.last?.revision !== review.revision) {
-      this.last = { revision: review.revision, rendered: this.renderFragment(review.markdown, review.cwd) };
+      const rendered = this.renderFragment(review.markdown, review.cwd);
+      const entry = { revision: review.revision, rendered };
+      this.last = entry;
+      // A failed render is not kept: the next call tries again.
+      rendered.catch(() => {
+        if (this.last === entry) this.last = undefined;
+      });
     }
     return this.last.rendered;
   }
 
   /** Renders markdown that is not (or not yet) a whole review, e.g. the part an append added. */
-  renderFragment(markdown: string, cwd: string | undefined): RenderedReview {
-    return renderReview(markdown, new ReferenceResolver(this.roots(cwd)));
+  renderFragment(markdown: string, cwd: string | undefined, options: { lineOffset?: number } = {}): Promise<RenderedReview> {
+    return renderReview(markdown, new ReferenceResolver(this.roots(cwd), { cache: this.lineCounts }), options);
+  }
+
+  /** One reference, e.g. for a click or open-location; shares this window's line counts. */
+  resolve(ref: FileReference, cwd: string | undefined, outsideRoots: 'refuse' | 'lookUp' = 'refuse'): Promise<Resolution> {
+    return resolveOne(this.roots(cwd), ref, { cache: this.lineCounts, outsideRoots });
   }
 
   roots(cwd: string | undefined): string[] {
