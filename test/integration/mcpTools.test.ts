@@ -106,6 +106,39 @@ describe('MCP tools over the real bridge', () => {
     expect(some.content[0].text).toContain('Selected 3:1-4:5');
   });
 
+  it('get-selection says when it cut the text, and when the text is withheld and why', async () => {
+    const editor = {
+      path: '/elsewhere/notes.txt',
+      relativePath: null,
+      workspaceFolder: null,
+      languageId: 'plaintext',
+      isDirty: false,
+      isUntitled: false,
+      lineCount: 9,
+    };
+    host.editor.selection = {
+      editor: { ...editor, selections: [{ start: { line: 1, column: 1 }, end: { line: 9, column: 1 }, isEmpty: false, text: 'the start', truncated: true }] },
+    };
+    const cut = await call('get-selection');
+    expect(cut.isError).toBeFalsy();
+    expect(cut.structuredContent.editor.selections[0].truncated).toBe(true);
+    expect(cut.content[0].text).toMatch(/the start\n\[Cut here: get-selection returns at most 64 KiB of text/);
+
+    host.editor.selection = {
+      editor: { ...editor, selections: [{ start: { line: 3, column: 1 }, end: { line: 3, column: 9 }, isEmpty: false, text: '', withheld: true }] },
+    };
+    const withheld = await call('get-selection');
+    expect(withheld.structuredContent.editor.selections[0].withheld).toBe(true);
+    expect(withheld.content[0].text).toContain('Selected 3:1-3:9; its text is withheld');
+    expect(withheld.content[0].text).toContain('Ask the user to select the lines');
+  });
+
+  it('open-location reports a file the user declined to open as a tool error that says so', async () => {
+    const declined = await call('open-location', { reference: '/outside/secret.txt:1' });
+    expect(declined.isError).toBe(true);
+    expect(declined.content[0].text).toContain('The user declined to open /outside/secret.txt:1');
+  });
+
   it('open-location passes the reference and the cwd, and reports a missing file as a tool error', async () => {
     const ok = await call('open-location', { reference: 'src/example.ts:42' });
     expect(ok.structuredContent.start.line).toBe(42);

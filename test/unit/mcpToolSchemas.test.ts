@@ -151,6 +151,10 @@ describe('the tools/list the MCP server publishes', () => {
 
     expect(registered.map((tool) => tool.name).sort()).toEqual(['get-review', 'get-selection', 'open-location', 'present-review']);
     expect(fromToolFiles).toEqual(expected);
+    // open-location changes what the user sees and may ask them first: an assistant's approval
+    // rules must not treat it as a read.
+    const readOnly = Object.fromEntries(tools.map((tool) => [tool.name, (tool.annotations as { readOnlyHint?: boolean }).readOnlyHint]));
+    expect(readOnly).toEqual({ 'get-review': true, 'get-selection': true, 'open-location': false, 'present-review': false });
   });
 
   it('is what the full server answers, as are its initialize replies (dist/ is not stale)', async () => {

@@ -1,12 +1,17 @@
 // Opens a `file:line` reference: the file beside the review panel, the line or range selected,
-// revealed in the centre and highlighted briefly. Used by link clicks and by open-location.
+// revealed in the centre and highlighted briefly. Used by link clicks and by open-location. A file
+// outside the workspace folders and the working folder opens only after the user says yes.
 
 import * as vscode from 'vscode';
 import { formatReference, parseLinkTarget, type FileReference } from '../../../shared/links';
 import { ErrorCode, IpcError, type OpenLocationResult } from '../../../shared/protocol';
-import { ReferenceResolver } from '../render/referenceResolver';
+import { resolveOne, type Resolution } from '../render/referenceResolver';
+import { isInsideRoots } from './containment';
+import type { WithheldDocuments } from './withheldDocuments';
 
 const HIGHLIGHT_MS = 1500;
+/** The modal's yes; its no is the Cancel button every modal has. */
+const OPEN = 'Open';
 
 export class LocationOpener implements vscode.Disposable {
   private readonly highlight = vscode.window.createTextEditorDecorationType({
@@ -19,6 +24,8 @@ export class LocationOpener implements vscode.Disposable {
     private readonly roots: (cwd: string | undefined) => string[],
     /** The column the review panel is in, so that files open beside it rather than over it. */
     private readonly panelColumn: () => vscode.ViewColumn | undefined,
+    /** Told of every file opened outside the roots, whose text get-selection then holds back. */
+    private readonly withheld?: WithheldDocuments,
   ) {}
 
   /** Throws an IpcError whose message says what to fix when the reference is unusable. */
@@ -30,9 +37,8 @@ export class LocationOpener implements vscode.Disposable {
         `"${target}" is not a file reference. Use path:line, path:start-end, path#L10-L20 or an absolute path.`,
       );
     }
-    // Resolve the file alone: a line past the end is clamped below rather than refused.
-    const resolution = new ReferenceResolver(this.roots(cwd)).resolve({ kind: 'file', path: reference.path });
-    if (resolution.status === 'broken') throw new IpcError(ErrorCode.NotFound, `Cannot open ${formatReference(reference)}: ${resolution.reason}`);
+    const resolution = await this.resolveWithConsent(reference, this.roots(cwd));
+    if (resolution.status !== 'resolved') throw new IpcError(ErrorCode.NotFound, `Cannot open ${formatReference(reference)}: ${resolution.reason}`);
     if (!(await isFile(resolution.absolutePath))) {
       throw new IpcError(ErrorCode.NotFound, `Cannot open ${formatReference(reference)}: it is a folder, not a file.`);
     }
@@ -59,6 +65,45 @@ export class LocationOpener implements vscode.Disposable {
       end: { line: range.end.line + 1, column: range.end.character + 1 },
       ...(clampedFrom !== undefined ? { clampedFrom } : {}),
     };
+  }
+
+  /**
+   * The file alone (a line past the end is clamped later rather than refused). Inside the roots
+   * it is found without asking; outside them, including through a link, only after the user's yes,
+   * and it is then marked so that get-selection withholds its text.
+   */
+  private async resolveWithConsent(reference: FileReference, roots: string[]): Promise<Resolution> {
+    const file: FileReference = { kind: 'file', path: reference.path };
+    const inside = await resolveOne(roots, file, { outsideRoots: 'refuse' });
+    const outside =
+      inside.status === 'broken'
+        ? inside.outside === true
+        : inside.status === 'resolved' && !(await isInsideRoots(inside.absolutePath, roots));
+    if (!outside) return inside;
+    await this.askToOpenOutside(reference.path);
+    const resolution = inside.status === 'resolved' ? inside : await resolveOne(roots, file, { outsideRoots: 'lookUp' });
+    if (resolution.status === 'resolved') this.withheld?.openedForAssistant(vscode.Uri.file(resolution.absolutePath).toString());
+    return resolution;
+  }
+
+  private async askToOpenOutside(shownPath: string): Promise<void> {
+    const answer = await vscode.window.showWarningMessage(
+      `Open ${shownPath}? It is outside this window's workspace folders.`,
+      {
+        modal: true,
+        detail:
+          'An assistant asked to open it, or a review links to it. Redline opens files outside the workspace only with your yes, ' +
+          'and gives the assistant none of its text unless you select in it yourself.',
+      },
+      OPEN,
+    );
+    if (answer !== OPEN) {
+      throw new IpcError(
+        ErrorCode.Refused,
+        `The user declined to open ${shownPath}: it is outside the workspace folders and your working directory. ` +
+          'Point them at a file inside the workspace, or ask them to open this one themselves.',
+      );
+    }
   }
 
   dispose(): void {

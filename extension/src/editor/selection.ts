@@ -1,15 +1,31 @@
 // get-selection: describes the editor the user was last working in. Focus on the review panel
-// leaves no active text editor, so the last one that had focus is remembered.
+// leaves no active text editor, so the last one that had focus is remembered. The text returned
+// is capped, and withheld for a file outside the workspace that Redline opened for an assistant.
 
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { GetSelectionResult } from '../../../shared/protocol';
+import { capSelectionTexts } from './selectionText';
+import { WithheldDocuments } from './withheldDocuments';
+
+/** Selection changes that come from the user, not from an extension setting a selection (Command). */
+const USER_KINDS = new Set([vscode.TextEditorSelectionChangeKind.Keyboard, vscode.TextEditorSelectionChangeKind.Mouse]);
 
 export class SelectionTracker implements vscode.Disposable {
   private lastEditor: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
-  private readonly subscription = vscode.window.onDidChangeActiveTextEditor((editor) => {
-    if (editor && isUserDocument(editor.document)) this.lastEditor = editor;
-  });
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(readonly withheld = new WithheldDocuments()) {
+    this.subscriptions = [
+      vscode.window.onDidChangeActiveTextEditor((editor) => {
+        if (editor && isUserDocument(editor.document)) this.lastEditor = editor;
+      }),
+      vscode.window.onDidChangeTextEditorSelection((event) => {
+        if (event.kind !== undefined && USER_KINDS.has(event.kind)) withheld.userSelected(event.textEditor.document.uri.toString());
+      }),
+      vscode.workspace.onDidCloseTextDocument((document) => withheld.closed(document.uri.toString())),
+    ];
+  }
 
   current(): GetSelectionResult {
     const active = vscode.window.activeTextEditor;
@@ -17,6 +33,17 @@ export class SelectionTracker implements vscode.Disposable {
     if (!editor) return { editor: null };
     const document = editor.document;
     const folder = vscode.workspace.getWorkspaceFolder(document.uri);
+    const withheld = this.withheld.isWithheld(document.uri.toString());
+    // Measured by offsets, so a select-all in a huge file is never read whole.
+    const texts = capSelectionTexts(
+      editor.selections.map((selection) => {
+        const startOffset = document.offsetAt(selection.start);
+        return {
+          length: withheld ? 0 : document.offsetAt(selection.end) - startOffset,
+          read: (units: number) => document.getText(new vscode.Range(selection.start, document.positionAt(startOffset + units))),
+        };
+      }),
+    );
     return {
       editor: {
         path: document.uri.scheme === 'file' ? document.uri.fsPath : document.uri.toString(),
@@ -26,18 +53,19 @@ export class SelectionTracker implements vscode.Disposable {
         isDirty: document.isDirty,
         isUntitled: document.isUntitled,
         lineCount: document.lineCount,
-        selections: editor.selections.map((selection) => ({
+        selections: editor.selections.map((selection, i) => ({
           start: { line: selection.start.line + 1, column: selection.start.character + 1 },
           end: { line: selection.end.line + 1, column: selection.end.character + 1 },
           isEmpty: selection.isEmpty,
-          text: document.getText(selection),
+          ...texts[i],
+          ...(withheld && !selection.isEmpty ? { withheld: true } : {}),
         })),
       },
     };
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    for (const subscription of this.subscriptions) subscription.dispose();
   }
 
   /** The remembered editor, if its document is still shown somewhere. */

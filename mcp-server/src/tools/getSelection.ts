@@ -1,7 +1,7 @@
 // get-selection: what the user is looking at — the active editor's file and selections.
 
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { GetSelectionResult } from '../../../shared/protocol';
+import { GetSelectionResult, MAX_SELECTION_TEXT } from '../../../shared/protocol';
 import type { ToolContext } from './toolContext';
 import { toolResult } from './toolResult';
 
@@ -12,7 +12,9 @@ export function registerGetSelectionTool(server: McpServer, context: ToolContext
       title: 'Get the user\'s selection in VS Code',
       description:
         'Get the file open in the user\'s active VS Code editor and the text they have selected, with 1-based line and column ranges. ' +
-        'Use it when the user says "this", "here" or "the selected code", or asks about what they are looking at.',
+        'Use it when the user says "this", "here" or "the selected code", or asks about what they are looking at. ' +
+        `At most ${MAX_SELECTION_TEXT / 1024} KiB of selected text is returned. The text of a file outside the workspace that was opened ` +
+        'for an assistant is withheld until the user selects in it themselves.',
       inputSchema: {},
       outputSchema: GetSelectionResult,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -27,7 +29,17 @@ function describeSelection({ editor }: GetSelectionResult): string {
   const header = `${name} (${editor.languageId}${editor.isDirty ? ', unsaved changes' : ''})`;
   const parts = editor.selections.map((selection) => {
     const range = `${selection.start.line}:${selection.start.column}-${selection.end.line}:${selection.end.column}`;
-    return selection.isEmpty ? `Cursor at ${selection.start.line}:${selection.start.column}` : `Selected ${range}:\n${selection.text}`;
+    if (selection.isEmpty) return `Cursor at ${selection.start.line}:${selection.start.column}`;
+    if (selection.withheld) {
+      return (
+        `Selected ${range}; its text is withheld: this file is outside the workspace and was opened for an assistant, ` +
+        'and the user has not selected in it since. Ask the user to select the lines they want to share.'
+      );
+    }
+    const cut = selection.truncated
+      ? `\n[Cut here: get-selection returns at most ${MAX_SELECTION_TEXT / 1024} KiB of text. Ask the user to select less, or read the file itself.]`
+      : '';
+    return `Selected ${range}:\n${selection.text}${cut}`;
   });
   return [header, ...parts].join('\n');
 }

@@ -1,4 +1,5 @@
-// open-location: opens a file in VS Code at a line or range and selects it, to point the user at code.
+// open-location: opens a file in VS Code at a line or range and selects it, to point the user at
+// code. Not read-only: outside the workspace it asks the user, and what it opens is then shown.
 
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
@@ -14,12 +15,15 @@ export function registerOpenLocationTool(server: McpServer, context: ToolContext
       description:
         'Open a file in the user\'s VS Code editor and select a line or range, to show them the code you are talking about. ' +
         'Pass a reference such as src/auth.ts:42, src/auth.ts:40-55, src/auth.ts#L40-L55 or an absolute path; ' +
-        'relative paths resolve against your working directory, then the workspace folders.',
+        'relative paths resolve against your working directory, then the workspace folders. ' +
+        'A file outside the workspace folders and your working directory opens only if the user agrees in a dialog; ' +
+        'if they decline, the call fails and says so.',
       inputSchema: {
         reference: z.string().min(1).max(4096).describe('path:line, path:line:column, path:start-end, path#L10-L20, or a file:// URI'),
       },
       outputSchema: OpenLocationResult,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      // Not read-only: it changes what the user sees and, outside the workspace, asks them first.
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (args, extra) =>
       toolResult(
