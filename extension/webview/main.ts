@@ -5,6 +5,7 @@
 import {
   NO_REVIEW_REVISION,
   parseHostMessage,
+  type AppendMessage,
   type RenderMessage,
   type WebviewToHostMessage,
 } from '../src/panel/webviewMessages';
@@ -31,6 +32,8 @@ const COPY_FEEDBACK_MS = 1500;
 const COPY_FAILED_FEEDBACK_MS = 4000;
 const CLICKED_CLASS = 'redline-clicked';
 const CLICKED_MS = 1200;
+/** Past this much HTML a review is laid out lazily (see `.redline-long` in review.css). */
+const LONG_REVIEW_HTML = 256 * 1024;
 
 function element<T extends HTMLElement>(id: string, type: new () => T): T {
   const found = document.getElementById(id);
@@ -56,8 +59,12 @@ function readState(): PersistedState | undefined {
 }
 
 let shownRevision = NO_REVIEW_REVISION;
-/** Where the previous document of this panel was scrolled; used once, by the first render. */
-let restoredScrollY: number | undefined = readState()?.scrollY;
+/**
+ * Where the previous document of this panel was scrolled, and for which revision; used once, by
+ * the first render, and only if that render shows the same revision (another review's offset
+ * would land the user somewhere meaningless).
+ */
+let restored: PersistedState | undefined = readState();
 
 function saveState(): void {
   vscode.setState({ revision: shownRevision, scrollY: window.scrollY });
@@ -67,9 +74,14 @@ function post(message: WebviewToHostMessage): void {
   vscode.postMessage(message);
 }
 
+/** Runs `then` once the current frame has been painted. */
+function afterPaint(then: () => void): void {
+  requestAnimationFrame(() => setTimeout(then, 0));
+}
+
 /** Acknowledges once the frame has been painted, which lets the host send the next render. */
 function acknowledge(revision: number): void {
-  requestAnimationFrame(() => setTimeout(() => post({ type: 'rendered', revision }), 0));
+  afterPaint(() => post({ type: 'rendered', revision }));
 }
 
 function setTitle(text: string): void {
@@ -77,31 +89,73 @@ function setTitle(text: string): void {
   titleText.title = text;
 }
 
+/** Counts paints of the whole body, so the rest of a first-screen-first paint lands only on its own. */
+let paints = 0;
+
 function showReview(message: RenderMessage): void {
   const scrollX = window.scrollX;
-  const scrollY = restoredScrollY ?? window.scrollY;
-  restoredScrollY = undefined;
+  const scrollY = restored?.revision === message.revision ? restored.scrollY : restored ? 0 : window.scrollY;
+  // A preview is too short to scroll to a saved place in; the whole review that follows restores it.
+  if (!message.preview) restored = undefined;
+  const { html, firstScreen } = message;
+  const paint = ++paints;
   // Trusted: the host renders with markdown-it (`html: false`) and the CSP blocks inline script.
-  reviewBody.innerHTML = message.html;
+  // A long review paints its first screen first; the rest is parsed after that frame.
+  reviewBody.classList.toggle('redline-long', html.length > LONG_REVIEW_HTML);
+  reviewBody.innerHTML = firstScreen === undefined ? html : html.slice(0, firstScreen);
   reviewBody.hidden = false;
   emptyState.hidden = true;
-  setTitle(message.title || 'Untitled review');
-  revisionText.textContent = `Revision ${message.revision}`;
+  showHeader(message);
   copyButton.disabled = false;
   window.scrollTo(scrollX, scrollY);
+  const finish = () => {
+    window.scrollTo(scrollX, scrollY);
+    shownRevision = message.revision;
+    saveState();
+    acknowledge(message.revision);
+  };
+  if (firstScreen === undefined || firstScreen === html.length) {
+    finish();
+    return;
+  }
+  afterPaint(() => {
+    // A newer message painted meanwhile; this rest belongs to what it replaced.
+    if (paint !== paints) return;
+    reviewBody.insertAdjacentHTML('beforeend', html.slice(firstScreen));
+    finish();
+  });
+}
+
+/** Adds an append's new part below what is shown; nothing above it is parsed or painted again. */
+function appendReview(message: AppendMessage): void {
+  paints++;
+  if (message.fromRevision !== shownRevision) {
+    // This document does not hold what the append follows (it was reloaded meanwhile): ask for all.
+    post({ type: 'ready' });
+    return;
+  }
+  if (message.html.length > LONG_REVIEW_HTML) reviewBody.classList.add('redline-long');
+  reviewBody.insertAdjacentHTML('beforeend', message.html);
+  showHeader(message);
   shownRevision = message.revision;
   saveState();
   acknowledge(message.revision);
 }
 
+function showHeader(message: RenderMessage | AppendMessage): void {
+  setTitle(message.title || 'Untitled review');
+  revisionText.textContent = `Revision ${message.revision}`;
+}
+
 function showEmpty(): void {
+  paints++;
   reviewBody.replaceChildren();
   reviewBody.hidden = true;
   emptyState.hidden = false;
   setTitle('No review');
   revisionText.textContent = '';
   copyButton.disabled = true;
-  restoredScrollY = undefined;
+  restored = undefined;
   shownRevision = NO_REVIEW_REVISION;
   saveState();
   acknowledge(NO_REVIEW_REVISION);
@@ -182,6 +236,9 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   switch (message.type) {
     case 'render':
       showReview(message);
+      return;
+    case 'append':
+      appendReview(message);
       return;
     case 'empty':
       showEmpty();

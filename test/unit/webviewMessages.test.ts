@@ -38,3 +38,28 @@ describe('parseHostMessage', () => {
     expect(parseHostMessage({ type: 'navigate', url: 'https://x' })).toBeUndefined();
   });
 });
+
+describe('parseHostMessage: appends and first screens', () => {
+  it('accepts an append that names the revision it follows', () => {
+    expect(parseHostMessage({ type: 'append', fromRevision: 4, revision: 5, html: '<p>new</p>' })).toEqual({
+      type: 'append',
+      fromRevision: 4,
+      revision: 5,
+      title: undefined,
+      html: '<p>new</p>',
+    });
+  });
+
+  it.each([
+    ['without the revision it follows', { type: 'append', revision: 5, html: '' }],
+    ['with a numeric title', { type: 'append', fromRevision: 4, revision: 5, html: '', title: 3 }],
+    ['with a first screen past the html', { type: 'render', revision: 2, html: '<p>x</p>', firstScreen: 9 }],
+    ['with a negative first screen', { type: 'render', revision: 2, html: '<p>x</p>', firstScreen: -1 }],
+  ])('refuses one %s', (_name, message) => {
+    expect(parseHostMessage(message)).toBeUndefined();
+  });
+
+  it('keeps a first screen that falls inside the html', () => {
+    expect(parseHostMessage({ type: 'render', revision: 2, html: '<p>x</p><p>y</p>', firstScreen: 8 })).toMatchObject({ firstScreen: 8 });
+  });
+});

@@ -1,9 +1,12 @@
 // The review panel: one webview panel that shows the current review and turns clicks on its
 // links into calls on its deps. The page is a static shell; each change is sent by postMessage,
 // coalesced so that at most one render is in flight and only the latest review is ever sent.
+// An append sends only its rendered new part, which the webview adds without repainting the rest.
 
 import * as vscode from 'vscode';
-import { buildWebviewHtml, DEFAULT_TITLE, escapeHtml } from './webviewHtml';
+import type { PanelChange } from './appendLog';
+import { PanelUpdates, type PanelRenderers, type PanelReview } from './panelUpdates';
+import { buildWebviewHtml, DEFAULT_TITLE } from './webviewHtml';
 import {
   NO_REVIEW_REVISION,
   parseWebviewMessage,
@@ -11,20 +14,11 @@ import {
   type WebviewToHostMessage,
 } from './webviewMessages';
 
-export interface PanelReview {
-  readonly revision: number;
-  readonly title?: string;
-  readonly markdown: string;
-  readonly cwd?: string;
-}
-
-export interface ReviewPanelDeps {
+export interface ReviewPanelDeps extends PanelRenderers {
   /** The current review; `undefined` when nothing has been presented yet. */
   getReview(): PanelReview | undefined;
   /** Fires after every change (replace, append, update-section, clear). */
-  readonly onDidChangeReview: vscode.Event<void>;
-  /** Safe HTML for the body (markdown-it with `html: false`, links already validated). */
-  render(review: PanelReview): string;
+  readonly onDidChangeReview: vscode.Event<PanelChange>;
   /** Opens the raw `data-ref` of a clicked link; shows its own errors. */
   openReference(target: string, cwd: string | undefined): Promise<void>;
   /** Opens the `data-external` of a clicked http(s) link; validates it first. */
@@ -120,9 +114,9 @@ export class ReviewPanel implements vscode.Disposable {
   private _disposed = false;
   /** The current webview document has posted `ready`, so posted messages reach a listener. */
   private _ready = false;
-  /** Bumped on every review change; compared with `_postedChange` to know if the webview is behind. */
-  private _change = 0;
-  private _postedChange: number | undefined;
+  private readonly _updates: PanelUpdates;
+  /** A render is being prepared; its result is posted even if the review moved on meanwhile. */
+  private _rendering = false;
   /** The revision of the render posted and not yet acknowledged. */
   private _inFlight: number | undefined;
   /** Identifies the latest post, so a late "not delivered" result cannot undo a newer one. */
@@ -132,6 +126,7 @@ export class ReviewPanel implements vscode.Disposable {
   private constructor(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, deps: ReviewPanelDeps) {
     this._panel = panel;
     this._deps = deps;
+    this._updates = new PanelUpdates(deps);
     ReviewPanel._current = this;
 
     const webview = panel.webview;
@@ -149,19 +144,19 @@ export class ReviewPanel implements vscode.Disposable {
       panel.onDidDispose(() => this.dispose()),
       panel.onDidChangeViewState(() => this._onViewStateChanged()),
       webview.onDidReceiveMessage((message: unknown) => this._onMessage(message)),
-      deps.onDidChangeReview(() => {
-        this._change++;
+      deps.onDidChangeReview((change) => {
+        this._updates.record(change);
         this._scheduleFlush();
       }),
     );
   }
 
-  /** The editor column the panel is in, so references can be opened in another one. */
   /** Shown in its tab group (not behind another tab). */
   get visible(): boolean {
     return this._panel.visible;
   }
 
+  /** The editor column the panel is in, so references can be opened in another one. */
   get viewColumn(): vscode.ViewColumn | undefined {
     return this._disposed ? undefined : this._panel.viewColumn;
   }
@@ -213,17 +208,22 @@ export class ReviewPanel implements vscode.Disposable {
         // A new document (first load, or reload after being hidden) has nothing on screen.
         this._ready = true;
         this._inFlight = undefined;
-        this._postedChange = undefined;
+        this._updates.forget();
         this._scheduleFlush();
         return;
-      case 'rendered':
-        this._renderedRevision = message.revision;
+      case 'rendered': {
+        // A painted preview is not the review painted: that is announced when the whole arrives.
+        const preview = message.revision === this._inFlight && this._updates.awaitingWhole;
         if (message.revision === this._inFlight) {
           this._inFlight = undefined;
           this._scheduleFlush();
         }
-        this._onDidRender.fire(message.revision);
+        if (!preview) {
+          this._renderedRevision = message.revision;
+          this._onDidRender.fire(message.revision);
+        }
         return;
+      }
       case 'openReference':
         void this._settle(
           () => this._deps.openReference(message.target, this._deps.getReview()?.cwd),
@@ -273,20 +273,30 @@ export class ReviewPanel implements vscode.Disposable {
   }
 
   private _flush(): void {
-    if (this._disposed || !this._ready || !this._panel.visible || this._inFlight !== undefined) {
-      return;
-    }
-    if (this._postedChange === this._change) {
+    if (this._disposed || !this._ready || !this._panel.visible || this._inFlight !== undefined || this._rendering) {
       return;
     }
     const review = this._deps.getReview();
+    if (!this._updates.isBehind(review)) {
+      return;
+    }
+    this._rendering = true;
+    void this._updates.next(review).then((message) => {
+      this._rendering = false;
+      this._send(message, review);
+    });
+  }
+
+  private _send(message: HostToWebviewMessage, review: PanelReview | undefined): void {
+    if (this._disposed) {
+      return;
+    }
+    const revision = message.type === 'empty' ? NO_REVIEW_REVISION : review?.revision ?? NO_REVIEW_REVISION;
     this._panel.title = panelTitle(review);
-    const message: HostToWebviewMessage = review
-      ? { type: 'render', revision: review.revision, title: review.title, html: this._renderBody(review) }
-      : { type: 'empty' };
     const sequence = ++this._postSequence;
-    this._postedChange = this._change;
-    this._inFlight = review ? review.revision : NO_REVIEW_REVISION;
+    this._updates.posted(message, revision);
+    this._inFlight = revision;
+    // Changes that arrive meanwhile go out once the webview acknowledges this one.
     this._panel.webview.postMessage(message).then(
       (delivered) => {
         if (!delivered && sequence === this._postSequence) {
@@ -304,16 +314,7 @@ export class ReviewPanel implements vscode.Disposable {
   /** The webview was gone (hidden or reloading): send the latest again when it can take it. */
   private _postFailed(): void {
     this._inFlight = undefined;
-    this._postedChange = undefined;
-  }
-
-  private _renderBody(review: PanelReview): string {
-    try {
-      return this._deps.render(review);
-    } catch (error) {
-      const reason = escapeHtml(errorMessage(error));
-      return `<p class="redline-render-error">This review could not be rendered: ${reason}</p>`;
-    }
+    this._updates.forget();
   }
 
   private _post(message: HostToWebviewMessage): void {

@@ -17,6 +17,20 @@ export interface RenderMessage {
   readonly title?: string;
   /** Sanitized HTML produced by the host's markdown renderer. */
   readonly html: string;
+  /** Where in `html` the first screen's blocks end: painted first, the rest a frame later. */
+  readonly firstScreen?: number;
+  /** Only the first screen of a long review; the whole of the same revision follows. */
+  readonly preview?: boolean;
+}
+
+/** Add the rendered new part of an append after what the webview shows, which is `fromRevision`. */
+export interface AppendMessage {
+  readonly type: 'append';
+  readonly fromRevision: number;
+  readonly revision: number;
+  readonly title?: string;
+  /** Sanitized HTML of the appended markdown only. */
+  readonly html: string;
 }
 
 /** Show the empty state: nothing has been presented yet, or the review was cleared. */
@@ -34,11 +48,14 @@ export interface CopyFailedMessage {
   readonly message: string;
 }
 
-export type HostToWebviewMessage = RenderMessage | EmptyMessage | CopiedMessage | CopyFailedMessage;
+export type HostToWebviewMessage = RenderMessage | AppendMessage | EmptyMessage | CopiedMessage | CopyFailedMessage;
 
 // ---- webview → host ------------------------------------------------------------------------
 
-/** The webview document has loaded and wants the current review. Sent again after every reload. */
+/**
+ * The webview document has loaded and wants the current review in full. Sent again after every
+ * reload, and when an append does not follow the revision it shows.
+ */
 export interface ReadyMessage {
   readonly type: 'ready';
 }
@@ -85,6 +102,10 @@ function isRevision(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
+function isOffsetIn(value: unknown, text: string): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= text.length;
+}
+
 function isLink(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0 && value.length <= MAX_LINK_LENGTH;
 }
@@ -126,7 +147,28 @@ export function parseHostMessage(value: unknown): HostToWebviewMessage | undefin
       if (value.title !== undefined && typeof value.title !== 'string') {
         return undefined;
       }
-      return { type: 'render', revision: value.revision, title: value.title, html: value.html };
+      if (value.firstScreen !== undefined && !isOffsetIn(value.firstScreen, value.html)) {
+        return undefined;
+      }
+      if (value.preview !== undefined && typeof value.preview !== 'boolean') {
+        return undefined;
+      }
+      return {
+        type: 'render',
+        revision: value.revision,
+        title: value.title,
+        html: value.html,
+        firstScreen: value.firstScreen,
+        preview: value.preview,
+      };
+    case 'append':
+      if (!isRevision(value.fromRevision) || !isRevision(value.revision) || typeof value.html !== 'string') {
+        return undefined;
+      }
+      if (value.title !== undefined && typeof value.title !== 'string') {
+        return undefined;
+      }
+      return { type: 'append', fromRevision: value.fromRevision, revision: value.revision, title: value.title, html: value.html };
     case 'empty':
       return { type: 'empty' };
     case 'copied':

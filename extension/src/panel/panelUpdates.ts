@@ -1,0 +1,108 @@
+// What the panel posts next to bring its webview from what it holds to the current review: an
+// append's new part alone when the webview holds everything before it; otherwise the whole
+// review, preceded for a long one by its first screen, which renders in a moment. No vscode here.
+
+import { AppendLog, type AppendStep, type PanelChange } from './appendLog';
+import { previewOf } from './preview';
+import { escapeHtml } from './webviewHtml';
+import { NO_REVIEW_REVISION, type HostToWebviewMessage } from './webviewMessages';
+
+export interface PanelReview {
+  readonly revision: number;
+  readonly title?: string;
+  readonly markdown: string;
+  readonly cwd?: string;
+}
+
+export interface PanelRender {
+  readonly html: string;
+  /** Where in `html` the first screen's blocks end, so the webview can paint them first. */
+  readonly firstScreen?: number;
+}
+
+export interface PanelRenderers {
+  /** Safe HTML for the body (markdown-it with `html: false`, links already validated). */
+  render(review: PanelReview): Promise<PanelRender>;
+  /** Safe HTML for a part of the review (an append's new text, a long review's first screen), numbered as lines of the whole. */
+  renderPart(review: PanelReview, part: { readonly markdown: string; readonly startLine: number }): Promise<string>;
+}
+
+/** Below a long review's first screen until the whole of it arrives. */
+const STILL_RENDERING_HTML = '<p class="redline-still-rendering">Rendering the rest of this review…</p>';
+
+export class PanelUpdates {
+  /** The revision the webview shows once what was posted arrives; undefined: unknown, send it whole. */
+  private postedRevision: number | undefined;
+  /** What was posted for `postedRevision` is only its first screen; the whole is still to come. */
+  private postedPreview = false;
+  /** Appends since `postedRevision`, so they can be sent on their own. */
+  private readonly appends = new AppendLog();
+
+  constructor(private readonly renderers: PanelRenderers) {}
+
+  /** Every change to the review, in order. */
+  record(change: PanelChange): void {
+    this.appends.record(change);
+  }
+
+  /** The webview does not (or will not, once what was posted arrives) show all of `review`. */
+  isBehind(review: PanelReview | undefined): boolean {
+    return this.postedRevision !== (review?.revision ?? NO_REVIEW_REVISION) || this.postedPreview;
+  }
+
+  /** The last message posted was a preview: its acknowledgement is not the review painted. */
+  get awaitingWhole(): boolean {
+    return this.postedPreview;
+  }
+
+  /** The message to post next for `review`. Never rejects: a render that fails becomes an error shown in the panel. */
+  async next(review: PanelReview | undefined): Promise<HostToWebviewMessage> {
+    if (!review) {
+      return { type: 'empty' };
+    }
+    const from = this.postedRevision;
+    const holdsFrom = from !== undefined && from !== NO_REVIEW_REVISION && !this.postedPreview;
+    const steps = holdsFrom ? this.appends.chain(from, review.revision) : undefined;
+    const header = { revision: review.revision, title: review.title };
+    if (steps && from !== undefined) {
+      const html = await this.renderSteps(review, steps).catch(renderErrorHtml);
+      return { type: 'append', fromRevision: from, ...header, html };
+    }
+    const preview = from !== review.revision ? previewOf(review.markdown) : undefined;
+    if (preview !== undefined) {
+      const html = await this.renderers.renderPart(review, { markdown: preview, startLine: 0 }).catch(renderErrorHtml);
+      return { type: 'render', ...header, html: html + STILL_RENDERING_HTML, preview: true };
+    }
+    try {
+      const { html, firstScreen } = await this.renderers.render(review);
+      return { type: 'render', ...header, html, firstScreen };
+    } catch (error) {
+      return { type: 'render', ...header, html: renderErrorHtml(error) };
+    }
+  }
+
+  /** `message` was posted; `revision` is what it shows. */
+  posted(message: HostToWebviewMessage, revision: number): void {
+    this.postedRevision = revision;
+    this.postedPreview = message.type === 'render' && message.preview === true;
+    this.appends.forgetThrough(revision);
+  }
+
+  /** The webview lost what was posted (it reloaded, or the post failed): send it whole next. */
+  forget(): void {
+    this.postedRevision = undefined;
+    this.postedPreview = false;
+  }
+
+  private async renderSteps(review: PanelReview, steps: readonly AppendStep[]): Promise<string> {
+    const parts: string[] = [];
+    for (const step of steps) parts.push(await this.renderers.renderPart(review, step));
+    return parts.join('');
+  }
+}
+
+/** What the panel shows in place of a review (or an appended part) that could not be rendered. */
+function renderErrorHtml(error: unknown): string {
+  const reason = error instanceof Error ? error.message : String(error);
+  return `<p class="redline-render-error">This review could not be rendered: ${escapeHtml(reason)}</p>`;
+}
