@@ -1,20 +1,16 @@
 // The full MCP server, started once the handshake is answered (handshake.ts): the SDK's McpServer
-// with the tools, the bridge to VS Code, and the SDK's stdio transport reading stdin from where
-// the entry stopped. Bundled on its own and embedded, compressed, in dist/mcp-server.js, so that the entry stays small.
+// with the tools, the bridge to VS Code, and the stdio transport reading stdin from where the
+// entry stopped. Bundled on its own and embedded, compressed, in dist/mcp-server.js, so that the entry stays small.
 
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { PassThrough, type Readable, type Writable } from 'stream';
+import type { Readable, Writable } from 'stream';
 import { IPC_PATH_ENV, IPC_TOKEN_ENV, TIMEOUT_ENV } from '../../shared/protocol';
 import { REDLINE_VERSION } from '../../shared/version';
 import type { HandOff } from './handshake';
 import { IpcClient } from './ipcClient';
 import { stderrLog } from './log';
 import { createServer } from './server';
-
-// The SDK's default stdin buffer is 10 MiB in all, too small for a 10 MiB review plus its JSON
-// escaping; past it the transport closes without a word.
-const MAX_STDIN_MESSAGE_BYTES = 64 * 1024 * 1024;
+import { LineStdioTransport } from './stdioTransport';
 
 export interface RunningServer {
   /** Settles once the server listens; rejects when it cannot. */
@@ -34,10 +30,7 @@ export function startFullServer(handOff: HandOff): RunningServer {
   server.server.onerror = (error) => stderrLog('transport-error', { error: String(error) });
 
   // The transport reads what the entry received first, then the rest of stdin.
-  const input = new PassThrough();
-  for (const bytes of [handOff.replay, handOff.rest]) if (bytes.length > 0) input.write(bytes);
-  process.stdin.pipe(input);
-  const transport = new ResumedStdioTransport(input, process.stdout, handOff.answeredInitialize);
+  const transport = new ResumedStdioTransport(process.stdin, process.stdout, [handOff.replay, handOff.rest], handOff.answeredInitialize);
 
   return {
     connected: server.connect(transport),
@@ -48,14 +41,15 @@ export function startFullServer(handOff: HandOff): RunningServer {
   };
 }
 
-/** The SDK's stdio transport, except that it does not send again the initialize reply the entry sent. */
-class ResumedStdioTransport extends StdioServerTransport {
+/** The stdio transport, except that it does not send again the initialize reply the entry sent. */
+class ResumedStdioTransport extends LineStdioTransport {
   constructor(
     stdin: Readable,
     stdout: Writable,
+    alreadyRead: readonly Buffer[],
     private answeredInitialize: RequestId | undefined,
   ) {
-    super(stdin, stdout, { maxBufferSize: MAX_STDIN_MESSAGE_BYTES });
+    super(stdin, stdout, alreadyRead);
   }
 
   override send(message: JSONRPCMessage): Promise<void> {

@@ -1,0 +1,103 @@
+// The MCP server's stdio transport: newline-delimited JSON-RPC read with the project's own line
+// decoder, which is linear however large a message is (the SDK's read buffer re-copies what it
+// holds on every chunk), and which skips a message over the limit and answers it with an error
+// for its id, where it can be read, instead of closing. The server stays up for the next call.
+
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { once } from 'events';
+import type { Readable, Writable } from 'stream';
+import { encodeLine, LineDecoder, type SkippedLine } from '../../shared/framing';
+import { ErrorCode, MAX_FRAME_BYTES } from '../../shared/protocol';
+
+/**
+ * The largest message read from stdin: a present-review of the largest review the schema accepts,
+ * with every character escaped at JSON's worst (six bytes), as on the socket, rounded up.
+ */
+export const MAX_STDIN_MESSAGE_BYTES = Math.max(MAX_FRAME_BYTES, 64 * 1024 * 1024);
+
+// The first "id" member in a skipped message's head. Clients write `id` before `params`, so it is
+// found there; one written after a huge `params` is not, and the error then goes out with id null.
+const LEADING_ID = /"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)/;
+
+export class LineStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private readonly decoder: LineDecoder;
+  private readonly onData = (chunk: Buffer) => this.decoder.push(chunk);
+  private readonly onError = (error: Error) => this.onerror?.(error);
+  /** One wait for 'drain' shared by every send that found stdout full. */
+  private drained: Promise<unknown> | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly input: Readable,
+    private readonly output: Writable,
+    /** Bytes read from stdin before this transport existed, decoded first. */
+    private readonly alreadyRead: readonly Buffer[] = [],
+    maxMessageBytes = MAX_STDIN_MESSAGE_BYTES,
+  ) {
+    this.decoder = new LineDecoder({ onLine: (line) => this.receive(line), onSkipped: (line) => this.refuse(line) }, maxMessageBytes);
+    // Held until start(): a flowing stream with no 'data' listener drops what arrives.
+    input.pause();
+  }
+
+  async start(): Promise<void> {
+    for (const bytes of this.alreadyRead) this.decoder.push(bytes);
+    this.input.on('data', this.onData);
+    this.input.on('error', this.onError);
+    this.input.resume();
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) return;
+    if (!this.output.write(encodeLine(message))) {
+      this.drained ??= once(this.output, 'drain').finally(() => (this.drained = undefined));
+      await this.drained;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.input.off('data', this.onData);
+    this.input.off('error', this.onError);
+    this.onclose?.();
+  }
+
+  private receive(line: string): void {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch (error) {
+      this.reply(null, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
+      return;
+    }
+    const message = JSONRPCMessageSchema.safeParse(parsed);
+    if (!message.success) {
+      const id = (parsed as { id?: unknown } | null)?.id;
+      this.reply(typeof id === 'string' || typeof id === 'number' ? id : null, ErrorCode.InvalidMessage, 'Invalid Request: not a JSON-RPC 2.0 message');
+      return;
+    }
+    this.onmessage?.(message.data);
+  }
+
+  private refuse({ bytes, head }: SkippedLine): void {
+    const match = LEADING_ID.exec(head)?.[1];
+    const id: RequestId | null = match === undefined ? null : (JSON.parse(match) as RequestId);
+    const limit = this.decoder.maxLineBytes;
+    this.reply(
+      id,
+      ErrorCode.InvalidMessage,
+      `Message too large: ${bytes} bytes, more than the ${limit}-byte limit. Split the review and send the rest with mode "append".`,
+    );
+    this.onerror?.(new Error(`skipped a ${bytes}-byte message on stdin (limit ${limit})`));
+  }
+
+  private reply(id: RequestId | null, code: number, message: string): void {
+    // JSON-RPC answers a request it could not read with id null; the SDK's types have no room for it.
+    void this.send({ jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage);
+  }
+}
