@@ -32,6 +32,7 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    plugins: [withoutZodLocales()],
   },
   {
     ...common,
@@ -55,7 +56,8 @@ const builds = [
 
 /**
  * zod's `z.locales` (error messages in some 50 languages, about a third of the full server's code) is used
- * by neither Redline nor the SDK; English, the default, is imported on its own and stays.
+ * by neither Redline nor the SDK; English, the default, is imported on its own and stays. Both the
+ * extension and the full server import zod through shared/protocol.ts, so both drop them.
  */
 function withoutZodLocales() {
   return {

@@ -1,48 +1,61 @@
 // Wires Redline together: the review store, the renderer, the panel, the editor side of the
-// bridge, the IPC server and the commands. No behaviour of its own lives here.
+// bridge, the IPC server, the settings and the commands. No behaviour of its own lives here.
 
+import * as path from 'path';
 import * as vscode from 'vscode';
 import { RedlineMcpServerProvider, registerMcpServerProvider } from './assistants/mcpDefinitionProvider';
 import { resolveNodeCommand, serverScriptPath } from './assistants/serverLaunch';
 import { BridgeHost } from './bridge/bridgeHost';
 import { createRequestHandlers } from './bridge/requestHandlers';
 import { registerCommands } from './commands';
-import { DEFAULT_HISTORY_SIZE, Settings } from './constants';
 import { LocationOpener } from './editor/locationOpener';
 import { SelectionTracker } from './editor/selection';
 import { ReviewPanel, type ReviewPanelDeps } from './panel/reviewPanel';
 import { ReviewRenderer } from './render/reviewRenderer';
-import { ReviewStore } from './review/reviewStore';
+import { ReviewStore, type ReviewChange } from './review/reviewStore';
 import { copyReviewToClipboard, openExternalLink, openReferenceForUser } from './reviewActions';
+import { onDidChangeSettings, readSettings } from './settings';
 
 /** What the extension-host tests read; not a public API. */
 export interface RedlineTestApi {
   readonly store: ReviewStore;
   readonly bridge: () => BridgeHost | undefined;
   readonly panel: () => ReviewPanel | undefined;
+  /** Where the store keeps its files. */
+  readonly storageDirectory: string;
 }
+
+/** Kept for `deactivate`, which must hand VS Code the store's last write to wait for. */
+let activeStore: ReviewStore | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<RedlineTestApi> {
   const activationStarted = performance.now();
   const log = vscode.window.createOutputChannel('Redline', { log: true });
-  const settings = vscode.workspace.getConfiguration(Settings.section);
-  const store = new ReviewStore(context.workspaceState, {
-    historySize: settings.get<number>(Settings.historySize, DEFAULT_HISTORY_SIZE),
+  const settings = readSettings();
+  const storageDirectory = path.join((context.storageUri ?? context.globalStorageUri).fsPath, 'reviews');
+  const store = await ReviewStore.open({
+    directory: storageDirectory,
+    historySize: settings.historySize,
+    log: (message) => log.warn(message),
+    legacy: context.workspaceState,
   });
-  const renderer = new ReviewRenderer(() =>
-    (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
-  );
+  activeStore = store;
+  const workspaceFolders = () =>
+    (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+  const renderer = new ReviewRenderer(workspaceFolders);
+  const selection = new SelectionTracker();
   const opener = new LocationOpener(
     (cwd) => renderer.roots(cwd),
     () => ReviewPanel.current?.viewColumn,
+    selection.withheld,
   );
-  const selection = new SelectionTracker();
-  const reviewChanged = new vscode.EventEmitter<void>();
+  const reviewChanged = new vscode.EventEmitter<ReviewChange>();
 
   const panelDeps: ReviewPanelDeps = {
     getReview: () => store.current,
     onDidChangeReview: reviewChanged.event,
-    render: (review) => renderer.render(review).html,
+    render: (review) => renderer.render(review),
+    renderPart: async (review, part) => (await renderer.renderFragment(part.markdown, review.cwd, { lineOffset: part.startLine })).html,
     openReference: (target, cwd) => openReferenceForUser(opener, target, cwd),
     openExternal: openExternalLink,
     copyMarkdown: async () => void (await copyReviewToClipboard(store)),
@@ -50,11 +63,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
   const showPanel = (preserveFocus = false) => ReviewPanel.createOrShow(context.extensionUri, panelDeps, { preserveFocus });
 
   const mcpServer = new RedlineMcpServerProvider(serverScriptPath(context.extensionUri.fsPath), resolveNodeCommand());
+  mcpServer.setRequestTimeout(settings.requestTimeoutMs);
 
   let bridge: BridgeHost | undefined;
   context.subscriptions.push(
     log,
-    store,
     opener,
     selection,
     reviewChanged,
@@ -62,12 +75,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
       deserializeWebviewPanel: async (panel) => void ReviewPanel.revive(panel, context.extensionUri, panelDeps),
     }),
     ...registerCommands({ context, store, bridge: () => bridge, showPanel }),
-    store.onDidChange((review) => {
-      reviewChanged.fire();
-      // A review that arrives while the panel is closed or behind another tab is brought to the
-      // front, without taking focus from the terminal the assistant runs in.
-      if (review && !ReviewPanel.current?.visible) showPanel(true);
+    store.onDidChange((change) => {
+      reviewChanged.fire(change);
+      // A new review brings a closed or hidden panel to the front once, without taking focus from
+      // the assistant's terminal; appends to it do not, so a user who closed the panel keeps it closed.
+      if (change.kind === 'replace' && !ReviewPanel.current?.visible) showPanel(true);
       bridge?.broadcast('review-changed', { revision: store.revision });
+    }),
+    onDidChangeSettings((changed) => {
+      bridge?.setRequestTimeout(changed.requestTimeoutMs);
+      mcpServer.setRequestTimeout(changed.requestTimeoutMs);
+      store.setHistorySize(changed.historySize).catch((error) => log.error('Could not trim the review history', error));
     }),
     { dispose: () => ReviewPanel.current?.dispose() },
     mcpServer,
@@ -79,7 +97,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     openLocation: (reference, cwd) => opener.open(reference, cwd),
   });
   try {
-    bridge = await BridgeHost.start(context, handlers, log, settings.get<number>(Settings.requestTimeoutMs, 0));
+    bridge = await BridgeHost.start(context, handlers, log, settings.requestTimeoutMs);
     context.subscriptions.push(bridge);
     mcpServer.setEndpoint({ path: bridge.socketPath, token: bridge.token });
     log.info(`Listening on ${bridge.socketPath}; activated in ${(performance.now() - activationStarted).toFixed(1)} ms`);
@@ -88,9 +106,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     void vscode.window.showErrorMessage(`Redline could not start its bridge: ${(error as Error)?.message ?? error}`);
   }
 
-  return { store, bridge: () => bridge, panel: () => ReviewPanel.current };
+  return { store, bridge: () => bridge, panel: () => ReviewPanel.current, storageDirectory };
 }
 
-export function deactivate(): void {
-  // Everything is disposed through context.subscriptions.
+/** VS Code waits for the returned promise: the store's last write reaches the disk before the host exits. */
+export function deactivate(): Promise<void> | undefined {
+  const store = activeStore;
+  activeStore = undefined;
+  return store?.dispose();
 }

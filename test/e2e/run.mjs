@@ -21,6 +21,8 @@ const EXTENSION_HOST_TIMEOUT_MS = 4 * 60_000;
 const SUITES = ['extension-host', 'ui'];
 /** Every process this run starts inherits it, so leftovers can be found by their environment. */
 const RUN_MARKER = 'REDLINE_E2E_RUN';
+/** How long stopped servers get to reap their children before what is left counts as leaked. */
+const LEFTOVER_GRACE_MS = 5000;
 
 const say = (/** @type {string} */ line) => process.stdout.write(`${line}\n`);
 const seconds = (/** @type {number} */ ms) => `${(ms / 1000).toFixed(1)} s`;
@@ -185,15 +187,37 @@ async function runExtensionHostSuite({ extensionDir, work, grep }) {
 
 /**
  * Processes started by this run that are still alive: every child inherits RUN_MARKER, even
- * the ones that left their process group (terminal shells). Kills them so CI does not hang.
+ * the ones that left their process group (terminal shells). Stopped servers reap their children
+ * a moment after stop() returns, so this waits (up to LEFTOVER_GRACE_MS) for the list to empty,
+ * then kills whatever is left so that CI does not hang.
  * @param {string} runId
  * @returns {Promise<string[]>}
  */
 async function leftoverProcesses(runId) {
-  // Stopped servers get a moment to reap their children.
-  await sleep(1000);
+  const deadline = Date.now() + LEFTOVER_GRACE_MS;
+  let found = markedProcesses(runId);
+  while (found.length > 0 && Date.now() < deadline) {
+    await sleep(100);
+    found = markedProcesses(runId);
+  }
+  for (const { pid } of found) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return found.map(({ pid, cmd }) => `${pid} ${cmd.slice(0, 120)}`);
+}
+
+/**
+ * Live (not zombie) processes whose environment holds this run's marker.
+ * @param {string} runId
+ * @returns {Array<{ pid: number, cmd: string }>}
+ */
+function markedProcesses(runId) {
   const needle = `${RUN_MARKER}=${runId}`;
-  /** @type {string[]} */
+  /** @type {Array<{ pid: number, cmd: string }>} */
   const found = [];
   for (const entry of readdirSync('/proc')) {
     const pid = Number(entry);
@@ -202,9 +226,7 @@ async function leftoverProcesses(runId) {
       if (!readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(needle)) continue;
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue; // exited, awaiting its parent
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
-      found.push(`${pid} ${cmd.slice(0, 120)}`);
-      process.kill(pid, 'SIGKILL');
+      found.push({ pid, cmd: readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim() });
     } catch {
       // Gone already, or not ours to read.
     }

@@ -7,10 +7,11 @@ import * as fs from 'fs';
 import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
+import { clientProof, createNonce } from '../../shared/authProof';
 import { LineDecoder, encodeLine } from '../../shared/framing';
-import { ErrorCode, IpcError, type GetSelectionResult, type OpenLocationResult } from '../../shared/protocol';
+import { ErrorCode, IpcError, PROTOCOL_VERSION, type GetSelectionResult, type OpenLocationResult } from '../../shared/protocol';
 import { createRequestHandlers, type EditorSide } from '../../extension/src/bridge/requestHandlers';
-import { IpcServer } from '../../extension/src/ipc/ipcServer';
+import { IpcServer, type IpcLimits } from '../../extension/src/ipc/ipcServer';
 import { createToken } from '../../extension/src/ipc/token';
 import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
 import { ReviewStore } from '../../extension/src/review/reviewStore';
@@ -37,6 +38,7 @@ export class FakeEditor implements EditorSide {
   async openLocation(reference: string, cwd: string | undefined): Promise<OpenLocationResult> {
     this.opened.push({ reference, cwd });
     if (reference.includes('missing')) throw new IpcError(ErrorCode.NotFound, `Cannot open ${reference}: no such file`);
+    if (reference.includes('outside')) throw new IpcError(ErrorCode.Refused, `The user declined to open ${reference}`);
     return { path: path.join(cwd ?? '/', 'src/example.ts'), start: { line: 42, column: 1 }, end: { line: 42, column: 20 } };
   }
 }
@@ -52,8 +54,13 @@ export interface Host {
   stop(): Promise<void>;
 }
 
-/** A temp workspace with src/example.ts (60 lines), and a host serving it (on `socketPath` and with `token` when given). */
-export async function startHost(options: { maxLineBytes?: number; socketPath?: string; token?: string } = {}): Promise<Host> {
+/**
+ * A temp workspace with src/example.ts (60 lines), and a host serving it (on `socketPath` and with
+ * `token` when given). The store is in memory unless `durable`, which keeps it in files as VS Code does.
+ */
+export async function startHost(
+  options: { maxLineBytes?: number; socketPath?: string; token?: string; limits?: Partial<IpcLimits>; durable?: boolean } = {},
+): Promise<Host> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-'));
   const workspace = path.join(root, 'ws');
   fs.mkdirSync(path.join(workspace, 'src'), { recursive: true });
@@ -61,11 +68,20 @@ export async function startHost(options: { maxLineBytes?: number; socketPath?: s
   fs.writeFileSync(path.join(workspace, 'src/example.ts'), lines.join('\n') + '\n');
   const socketPath = options.socketPath ?? path.join(root, 's.sock');
   const token = options.token ?? createToken();
-  const store = new ReviewStore(undefined, { historySize: 5 });
+  const store = options.durable
+    ? await ReviewStore.open({ directory: path.join(root, 'reviews'), historySize: 5 })
+    : ReviewStore.inMemory({ historySize: 5 });
   const editor = new FakeEditor();
   const handlers = createRequestHandlers(store, new ReviewRenderer(() => [workspace]), editor);
   const start = () =>
-    IpcServer.start({ socketPath, token, handlers, maxLineBytes: options.maxLineBytes, serverInfo: { name: 'redline', version: 'test', pid: process.pid } });
+    IpcServer.start({
+      socketPath,
+      token,
+      handlers,
+      maxLineBytes: options.maxLineBytes,
+      limits: options.limits,
+      serverInfo: { name: 'redline', version: 'test', pid: process.pid },
+    });
   let server = await start();
   return {
     get server() {
@@ -83,6 +99,7 @@ export async function startHost(options: { maxLineBytes?: number; socketPath?: s
     },
     async stop() {
       await server.dispose();
+      await store.dispose();
       fs.rmSync(root, { recursive: true, force: true });
     },
   };
@@ -133,9 +150,17 @@ export class RawClient {
     });
   }
 
+  /**
+   * The whole handshake with `token`: hello, then auth with the proof over the server's nonce.
+   * Resolves with the answer to the auth, or with the refusal of the hello (`id` is the hello's id).
+   */
   async hello(token: string, id = 'hello-1'): Promise<unknown> {
-    this.send({ type: 'hello', id, token, protocolVersion: 1, client: { name: 'raw', version: '1', pid: process.pid } });
-    return this.waitFor((reply) => (reply as { id?: string }).id === id);
+    const clientNonce = createNonce();
+    this.send({ type: 'hello', id, clientNonce, protocolVersion: PROTOCOL_VERSION, client: { name: 'raw', version: '1', pid: process.pid } });
+    const challenge = (await this.waitFor((reply) => (reply as { id?: string }).id === id)) as { result?: { serverNonce: string } };
+    if (!challenge.result) return challenge;
+    this.send({ type: 'auth', id: `${id}-auth`, clientProof: clientProof(token, challenge.result.serverNonce, clientNonce) });
+    return this.waitFor((reply) => (reply as { id?: string }).id === `${id}-auth`);
   }
 
   send(message: unknown): void {

@@ -421,6 +421,15 @@ describe('mcpServerDefinition (what VS Code agent mode starts)', () => {
     expect(definition.env).toEqual({ ELECTRON_RUN_AS_NODE: '1', [IPC_PATH_ENV]: WINDOWS_IPC.path, [IPC_TOKEN_ENV]: TOKEN });
   });
 
+  it('passes redline.requestTimeoutMs as REDLINE_TIMEOUT_MS when it is set, and nothing when it is 0', () => {
+    expect(mcpServerDefinition(serverPath, NODE, POSIX_IPC, 45_000).env).toEqual({
+      [IPC_PATH_ENV]: POSIX_IPC.path,
+      [IPC_TOKEN_ENV]: TOKEN,
+      REDLINE_TIMEOUT_MS: '45000',
+    });
+    expect(mcpServerDefinition(serverPath, NODE, POSIX_IPC, 0).env).not.toHaveProperty('REDLINE_TIMEOUT_MS');
+  });
+
   it('finds the bundled server under dist/', () => {
     expect(serverScriptPath('/ext')).toBe(path.join('/ext', 'dist', 'mcp-server.js'));
   });

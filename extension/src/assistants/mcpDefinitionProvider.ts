@@ -11,6 +11,7 @@ export const MCP_PROVIDER_ID = 'redline';
 
 export class RedlineMcpServerProvider implements vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition>, vscode.Disposable {
   private endpoint: IpcEndpoint | undefined;
+  private requestTimeoutMs = 0;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeMcpServerDefinitions = this.changed.event;
 
@@ -26,11 +27,20 @@ export class RedlineMcpServerProvider implements vscode.McpServerDefinitionProvi
     this.changed.fire();
   }
 
+  /** `redline.requestTimeoutMs` changed: the editor asks again, and starts the server with the new value. */
+  setRequestTimeout(requestTimeoutMs: number): void {
+    if (requestTimeoutMs === this.requestTimeoutMs) return;
+    this.requestTimeoutMs = requestTimeoutMs;
+    this.changed.fire();
+  }
+
   provideMcpServerDefinitions(): vscode.McpStdioServerDefinition[] {
     // Without the bridge the server could only report that it cannot connect.
     if (!this.endpoint) return [];
-    const { label, command, args, env } = mcpServerDefinition(this.serverPath, this.node, this.endpoint);
-    const server = new vscode.McpStdioServerDefinition(label, command, [...args], { ...env }, REDLINE_VERSION);
+    const { label, command, args, env } = mcpServerDefinition(this.serverPath, this.node, this.endpoint, this.requestTimeoutMs);
+    // The editor restarts a running server only when the version changes, so a new timeout changes it too.
+    const version = this.requestTimeoutMs > 0 ? `${REDLINE_VERSION}+timeout.${this.requestTimeoutMs}` : REDLINE_VERSION;
+    const server = new vscode.McpStdioServerDefinition(label, command, [...args], { ...env }, version);
     // Relative references in a review resolve against the server's working directory first.
     server.cwd = vscode.workspace.workspaceFolders?.find((folder) => folder.uri.scheme === 'file')?.uri;
     return [server];

@@ -4,7 +4,7 @@
 
 import * as fs from 'fs';
 import * as path from 'path';
-import { IPC_PATH_ENV, IPC_TOKEN_ENV } from '../../../shared/protocol';
+import { IPC_PATH_ENV, IPC_TOKEN_ENV, TIMEOUT_ENV } from '../../../shared/protocol';
 
 /** The key every assistant's config files the server under. */
 export const SERVER_NAME = 'redline';
@@ -73,13 +73,17 @@ export function ipcEnvironment(ipc: IpcEndpoint): Record<string, string> {
   return { [IPC_PATH_ENV]: ipc.path, [IPC_TOKEN_ENV]: ipc.token };
 }
 
-/** What the editor starts for its own agent: the server, pointed at this window. */
-export function mcpServerDefinition(serverPath: string, node: NodeCommand, ipc: IpcEndpoint): StdioServerDefinition {
+/**
+ * What the editor starts for its own agent: the server, pointed at this window, with the
+ * `redline.requestTimeoutMs` setting when it is set (0 keeps the server's per-method defaults).
+ */
+export function mcpServerDefinition(serverPath: string, node: NodeCommand, ipc: IpcEndpoint, requestTimeoutMs = 0): StdioServerDefinition {
+  const timeout: Record<string, string> = requestTimeoutMs > 0 ? { [TIMEOUT_ENV]: String(requestTimeoutMs) } : {};
   return {
     label: SERVER_LABEL,
     command: node.command,
     args: [serverPath],
-    env: { ...node.env, ...ipcEnvironment(ipc) },
+    env: { ...node.env, ...ipcEnvironment(ipc), ...timeout },
   };
 }
 

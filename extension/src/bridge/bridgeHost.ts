@@ -23,6 +23,7 @@ export class BridgeHost implements vscode.Disposable {
   private constructor(
     private readonly server: IpcServer,
     private readonly location: SocketLocation,
+    private readonly environment: vscode.GlobalEnvironmentVariableCollection,
     readonly token: string,
   ) {}
 
@@ -51,9 +52,16 @@ export class BridgeHost implements vscode.Disposable {
     environment.description = 'Lets AI assistants started in this terminal show reviews in this window (Redline).';
     environment.replace(IPC_PATH_ENV, location.stablePath);
     environment.replace(IPC_TOKEN_ENV, identity.token);
-    if (requestTimeoutMs > 0) environment.replace(TIMEOUT_ENV, String(requestTimeoutMs));
-    else environment.delete(TIMEOUT_ENV);
-    return new BridgeHost(server, location, identity.token);
+    const host = new BridgeHost(server, location, environment, identity.token);
+    host.setRequestTimeout(requestTimeoutMs);
+    return host;
+  }
+
+  /** Terminals opened from now on get the new REDLINE_TIMEOUT_MS, and the window waits as long; running assistants keep theirs. */
+  setRequestTimeout(requestTimeoutMs: number): void {
+    this.server.setRequestTimeout(requestTimeoutMs);
+    if (requestTimeoutMs > 0) this.environment.replace(TIMEOUT_ENV, String(requestTimeoutMs));
+    else this.environment.delete(TIMEOUT_ENV);
   }
 
   /** What terminals get in REDLINE_IPC_PATH. */

@@ -1,11 +1,12 @@
 // What the extension does for each IPC method. Plain TypeScript: the parts that need the editor
 // come in through `EditorSide`, which the extension implements with `vscode` and the
-// integration tests with a stand-in.
+// integration tests with a stand-in. Domain errors (a review too large, a save that failed)
+// become IPC errors here, at the bridge, and nowhere below it.
 
-import type { GetSelectionResult, OpenLocationResult } from '../../../shared/protocol';
+import { ErrorCode, IpcError, type GetSelectionResult, type OpenLocationResult } from '../../../shared/protocol';
 import type { RequestHandlers } from '../ipc/ipcConnection';
-import type { ReviewStore } from '../review/reviewStore';
 import type { ReviewRenderer } from '../render/reviewRenderer';
+import { ReviewSaveError, ReviewTooLargeError, type ReviewStore } from '../review/reviewStore';
 
 export interface EditorSide {
   getSelection(): Promise<GetSelectionResult> | GetSelectionResult;
@@ -14,14 +15,14 @@ export interface EditorSide {
 
 export function createRequestHandlers(store: ReviewStore, renderer: ReviewRenderer, editor: EditorSide): RequestHandlers {
   return {
-    'present-review': (params) => {
+    'present-review': async (params) => {
       const sectionsBefore = params.mode === 'append' ? (store.current?.sections.length ?? 0) : 0;
-      const review = store.present(params);
-      // The report covers what this call sent: after an append, the new part only.
-      const references =
-        params.mode === 'replace'
-          ? renderer.render(review).references
-          : renderer.renderFragment(params.content, review.cwd).references;
+      // Resolves once the review is on disk: a reply is a promise that a reload keeps it.
+      const review = await asIpcErrors(() => store.present(params));
+      // The report covers what this call sent (after an append, the new part only), with line
+      // numbers in what the assistant sent, as the tool's text says.
+      const { references } =
+        params.mode === 'replace' ? await renderer.render(review) : await renderer.renderFragment(params.content, review.cwd);
       return {
         revision: review.revision,
         title: review.title,
@@ -44,4 +45,15 @@ export function createRequestHandlers(store: ReviewStore, renderer: ReviewRender
     'get-selection': () => editor.getSelection(),
     'open-location': (params) => editor.openLocation(params.reference, params.cwd),
   };
+}
+
+/** The store's errors as the assistant gets them: a too-large change, or a save that failed. */
+async function asIpcErrors<T>(action: () => Promise<T>): Promise<T> {
+  try {
+    return await action();
+  } catch (error) {
+    if (error instanceof ReviewTooLargeError) throw new IpcError(ErrorCode.TooLarge, error.message);
+    if (error instanceof ReviewSaveError) throw new IpcError(ErrorCode.Internal, error.message);
+    throw error;
+  }
 }

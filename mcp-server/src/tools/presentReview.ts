@@ -3,7 +3,7 @@
 
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { MAX_REVIEW_BYTES, PresentReviewResult, ReviewMode } from '../../../shared/protocol';
+import { MAX_REVIEW_BYTES, MAX_SECTION_CHARS, PresentReviewResult, ReviewMode } from '../../../shared/protocol';
 import type { ToolContext } from './toolContext';
 import { toolResult } from './toolResult';
 
@@ -19,6 +19,7 @@ export const presentReviewInput = {
   section: z
     .string()
     .min(1)
+    .max(MAX_SECTION_CHARS)
     .optional()
     .describe('For mode "update-section": the heading text whose body to replace. A missing heading is added as "## section".'),
   title: z.string().max(500).optional().describe('A short title for the panel, e.g. "Review of the auth refactor".'),
@@ -53,6 +54,9 @@ function describePresented(result: PresentReviewResult): string {
     `Shown in VS Code as revision ${result.revision} with ${result.sectionCount} section(s).`,
     `References: ${references.resolved} of ${references.total} resolved.`,
   ];
+  if ((references.unchecked ?? 0) > 0) {
+    lines.push(`${references.unchecked} reference(s) were not checked (the review names more files than one render looks at); they are not known to be broken.`);
+  }
   if (references.broken.length > 0) {
     lines.push('These references point at nothing; fix them and present again:');
     for (const broken of references.broken) lines.push(`- ${broken.reference} (line ${broken.line} of what you sent): ${broken.reason}`);

@@ -109,9 +109,10 @@ export async function closeWorkbench(page) {
 
 /**
  * Runs a command from the command palette by its label, e.g. 'Redline: Show Review'.
- * @param {Page} page @param {string} title @param {{timeoutMs?: number}} [options]
+ * `opensPicker`: the command shows a quick pick of its own, so the widget stays open.
+ * @param {Page} page @param {string} title @param {{timeoutMs?: number, opensPicker?: boolean}} [options]
  */
-export async function runCommand(page, title, { timeoutMs = 15_000 } = {}) {
+export async function runCommand(page, title, { timeoutMs = 15_000, opensPicker = false } = {}) {
   const deadline = Date.now() + timeoutMs;
   const widget = page.locator('.quick-input-widget');
   const input = widget.locator('input[type="text"], input:not([type])').first();
@@ -129,6 +130,8 @@ export async function runCommand(page, title, { timeoutMs = 15_000 } = {}) {
       await page.keyboard.press('F1');
       await input.fill(`>${title}`, { timeout: attemptMs() });
       await row.waitFor({ state: 'visible', timeout: Math.min(3000, attemptMs()) });
+      // The palette can still close between seeing the row and clicking it; then try again.
+      await row.click({ timeout: Math.min(3000, attemptMs()) });
       break;
     } catch (error) {
       const offered = await widget.locator('.quick-input-list .monaco-list-row .label-name').allInnerTexts().catch(() => []);
@@ -140,7 +143,18 @@ export async function runCommand(page, title, { timeoutMs = 15_000 } = {}) {
       }
     }
   }
-  await row.click();
+  if (opensPicker) {
+    // The palette's own input starts with '>'; the command's picker has its own.
+    await page.waitForFunction(
+      () => {
+        const input = document.querySelector('.quick-input-widget input');
+        return input instanceof HTMLInputElement && !input.value.startsWith('>');
+      },
+      undefined,
+      { timeout: Math.max(5000, deadline - Date.now()) },
+    );
+    return;
+  }
   await widget.waitFor({ state: 'hidden', timeout: Math.max(5000, deadline - Date.now()) });
 }
 

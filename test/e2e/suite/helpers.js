@@ -110,11 +110,11 @@ async function connectMcp({ serverPath, env, cwd }) {
   await client.connect(transport);
   /**
    * The raw CallToolResult, tool errors included; a dead server's stderr is in the error.
-   * @param {string} name @param {Record<string, unknown>} [args]
+   * @param {string} name @param {Record<string, unknown>} [args] @param {{ timeoutMs?: number }} [options]
    */
-  const raw = async (name, args = {}) => {
+  const raw = async (name, args = {}, { timeoutMs = 30_000 } = {}) => {
     try {
-      return await client.callTool({ name, arguments: args }, undefined, { timeout: 30_000 });
+      return await client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs });
     } catch (error) {
       error.message += `\n--- MCP server stderr ---\n${stderr.trim() || '(empty)'}`;
       throw error;
@@ -124,10 +124,10 @@ async function connectMcp({ serverPath, env, cwd }) {
     client,
     /**
      * Calls a tool and returns its structured result; a tool error becomes a thrown Error.
-     * @param {string} name @param {Record<string, unknown>} [args]
+     * @param {string} name @param {Record<string, unknown>} [args] @param {{ timeoutMs?: number }} [options]
      */
-    async call(name, args = {}) {
-      const result = await raw(name, args);
+    async call(name, args = {}, options = {}) {
+      const result = await raw(name, args, options);
       if (result.isError) {
         const error = new Error(`${name} failed: ${result.content?.[0]?.text ?? JSON.stringify(result)}`);
         error.toolResult = result;
@@ -141,4 +141,31 @@ async function connectMcp({ serverPath, env, cwd }) {
   };
 }
 
-module.exports = { EXTENSION_ID, IPC_NAMES, REPO_ROOT, connectMcp, readTerminalEnv, redline, repoRequire, sleep, terminalIpcEnv, waitFor, workspaceRoot };
+/**
+ * The packaged MCP server of `extension`, started in the workspace with a terminal's bridge
+ * variables, exactly as an assistant started in that terminal would run it.
+ * @param {import('vscode').Extension<unknown>} extension
+ */
+async function connectPackagedMcp(extension) {
+  const env = await terminalIpcEnv();
+  return connectMcp({
+    serverPath: path.join(extension.extensionPath, 'dist', 'mcp-server.js'),
+    env: { REDLINE_IPC_PATH: env.REDLINE_IPC_PATH, REDLINE_IPC_TOKEN: env.REDLINE_IPC_TOKEN },
+    cwd: workspaceRoot(),
+  });
+}
+
+module.exports = {
+  EXTENSION_ID,
+  IPC_NAMES,
+  REPO_ROOT,
+  connectMcp,
+  connectPackagedMcp,
+  readTerminalEnv,
+  redline,
+  repoRequire,
+  sleep,
+  terminalIpcEnv,
+  waitFor,
+  workspaceRoot,
+};

@@ -5,6 +5,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { repoRequire } = require('./helpers');
 
+const FIRST = 'redline.test.js';
+
 function run() {
   // mocha is an ES module; the extension host's Node loads it with require(esm).
   const mochaModule = repoRequire('mocha');
@@ -12,7 +14,10 @@ function run() {
   const mocha = new Mocha({ ui: 'bdd', color: false, reporter: 'spec', timeout: 30_000 });
   const grep = process.env.REDLINE_E2E_GREP;
   if (grep) mocha.grep(grep);
-  for (const file of fs.readdirSync(__dirname).filter((name) => name.endsWith('.test.js')).sort()) {
+  // redline.test.js first: it starts from a fresh window (no panel open yet); the rest in name order.
+  const files = fs.readdirSync(__dirname).filter((name) => name.endsWith('.test.js'));
+  const ordered = [...files.filter((name) => name === FIRST), ...files.filter((name) => name !== FIRST).sort()];
+  for (const file of ordered) {
     mocha.addFile(path.join(__dirname, file));
   }
   return new Promise((resolve, reject) => {

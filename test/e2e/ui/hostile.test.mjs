@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { session } from './session.mjs';
+import { session, waitFor } from './session.mjs';
 
 /** Every payload would write "PWNED-<name>" to the console (or run a command) if it ever ran. */
 const PAYLOADS = [
@@ -55,6 +55,9 @@ const PAYLOADS = [
   ['marquee', `<marquee onstart="console.log('PWNED-marquee')">a marquee</marquee>`],
 ];
 
+/** Clicked after the payloads; its file opening shows that the clicks before it were all handled. */
+const CONTROL_REFERENCE = 'src/util.ts:7';
+
 /** Payloads whose click may legitimately open a file (they are real references); the rest must do nothing. */
 const OPENS_A_FILE = new Set(['title-breakout', 'html-in-link-text']);
 
@@ -63,6 +66,9 @@ function hostileReview() {
     '# Hostile review',
     '',
     ...PAYLOADS.map(([name, markdown]) => `- ${name}: ${markdown}`),
+    '',
+    '',
+    `Control: ${CONTROL_REFERENCE}`,
     '',
     "[evil]: javascript:console.log('PWNED-refdef')",
     '',
@@ -133,7 +139,7 @@ describe('A hostile review', () => {
     const frame = await s.reviewFrame();
     const frameUrl = frame.url();
     const frameCount = s.page.frames().length;
-    const shells = s.shellCount();
+    const shells = new Set(s.shellPids());
     const consoleStart = s.consoleMessages.length;
     const dialogsStart = s.dialogs.length;
     const popupsStart = s.popups.length;
@@ -168,7 +174,15 @@ describe('A hostile review', () => {
           await s.page.locator('.tabs-container .tab', { hasText: 'Review: Hostile review' }).click();
         }
       }
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // Instead of waiting a while for something to go wrong: a real reference clicked last goes
+      // through the same webview → host path as every payload, so once its file is open at its
+      // line, every earlier click has been handled. The same for the console with a last message.
+      await frame.locator(`#review a.redline-ref[data-ref="${CONTROL_REFERENCE}"]`).click();
+      await s.page.locator('.editor-group-container.active .tab.active', { hasText: 'util.ts' }).waitFor({ state: 'visible', timeout: 10_000 });
+      await s.page.locator('.statusbar-item', { hasText: /Ln 7, Col 1\b/ }).waitFor({ state: 'visible', timeout: 10_000 });
+      await s.page.locator('.tabs-container .tab', { hasText: 'Review: Hostile review' }).click();
+      await frame.evaluate(() => console.log('redline-e2e-console-last'));
+      await waitFor(() => s.consoleMessages.some((message) => message.includes('redline-e2e-console-last')), 'the console watcher to see the last message');
       await s.screenshot('10-hostile-clicked');
 
       const messages = s.consoleMessages.slice(consoleStart);
@@ -180,7 +194,8 @@ describe('A hostile review', () => {
       assert.deepEqual(offsite, [], 'requests that left the machine or the workbench');
       assert.equal((await s.reviewFrame()).url(), frameUrl, 'the webview frame is where it was');
       assert.equal(s.page.frames().length, frameCount, 'no frame was added');
-      assert.equal(s.shellCount(), shells, 'no terminal was started');
+      // Shells may exit meanwhile (an earlier terminal's); none may start.
+      assert.deepEqual(s.shellPids().filter((pid) => !shells.has(pid)), [], 'no terminal was started');
       assert.equal(existsSync(join(s.workspace, 'PWNED')), false, 'no command was typed into a terminal');
       const review = await s.call('get-review');
       assert.equal(review.revision, presented.revision, 'command:redline.clearReview did not run');

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCommand } from '../harness/workbench.mjs';
-import { RedlineSession, session } from './session.mjs';
+import { RedlineSession, session, waitFor } from './session.mjs';
 
 const EXAMPLE = 'src/example.ts';
 
@@ -130,16 +130,16 @@ describe('A review in the panel', () => {
     const box = await s.page.locator('iframe.webview.ready').first().boundingBox();
     assert.ok(box, 'the review webview has a box on screen');
     await s.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    // Smooth scrolling ends in steps; the browser's scrollend says when it has settled.
+    await frame.evaluate(() => {
+      /** @type {any} */ (window).redlineScrollEnd = new Promise((resolve, reject) => {
+        window.addEventListener('scrollend', () => resolve(window.scrollY), { once: true });
+        setTimeout(() => reject(new Error('The panel did not finish scrolling within 10 s of the wheel')), 10_000);
+      });
+    });
     await s.page.mouse.wheel(0, 600);
-    await frame.waitForFunction(() => window.scrollY >= 300, undefined, { timeout: 5_000 });
-    // Let the scroll settle (smooth scrolling ends in steps).
-    let scrollY = await frame.evaluate(() => window.scrollY);
-    for (let stable = 0; stable < 3; ) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      const now = await frame.evaluate(() => window.scrollY);
-      stable = now === scrollY ? stable + 1 : 0;
-      scrollY = now;
-    }
+    const scrollY = await frame.evaluate(() => /** @type {any} */ (window).redlineScrollEnd);
+    assert.ok(scrollY >= 300, `the wheel scrolled the panel (scrollY ${scrollY})`);
     const marker = RedlineSession.marker('APPENDED');
     const appended = await s.call('present-review', { content: `## Follow-up\n\n${marker}: also check src/util.ts:7`, mode: 'append' });
     assert.equal(appended.revision, presented.revision + 1);
@@ -169,11 +169,10 @@ describe('A review in the panel', () => {
     await s.page.locator('.editor-group-container.active .tab.active.dirty').waitFor({ state: 'visible', timeout: 5_000 });
     await s.page.keyboard.press('Control+A');
     // The selection reaches the extension host a moment after the keypress.
-    let editor;
-    for (const deadline = Date.now() + 5_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) {
-      ({ editor } = await s.call('get-selection'));
-      if (editor?.isUntitled && editor.selections[0]?.isEmpty === false) break;
-    }
+    const editor = await waitFor(async () => {
+      const found = (await s.call('get-selection')).editor;
+      return found?.isUntitled && found.selections[0]?.isEmpty === false && found;
+    }, 'get-selection to report the select-all in the untitled editor');
     assert.equal(editor.isUntitled, true);
     assert.equal(editor.selections[0].text, markdown, 'the pasted text is the review\'s markdown');
     await s.screenshot('08-pasted');

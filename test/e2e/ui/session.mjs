@@ -44,6 +44,22 @@ export async function closeSession() {
   await closing?.close();
 }
 
+/**
+ * Polls `probe` until it returns something truthy, and returns that; throws naming `what` once
+ * `timeoutMs` has passed. For conditions nothing announces (a process exit, a host's state).
+ * @template T @param {() => T | Promise<T>} probe @param {string} what @param {number} [timeoutMs]
+ * @returns {Promise<T>}
+ */
+export async function waitFor(probe, what, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
 export class RedlineSession {
   /** @type {string[]} every console message of every frame, as "[type] text (url)" */
   consoleMessages = [];
@@ -201,8 +217,62 @@ export class RedlineSession {
     return (await this.page.locator('.tabs-container .tab').allInnerTexts()).map((label) => label.replace(/\s+/g, ''));
   }
 
-  /** Shells running under code-server: one per integrated terminal. */
-  shellCount() {
+  /**
+   * Extension host processes under code-server. A page load starts a new one and the old one
+   * lives on for the reconnection grace time, still holding its socket and its state.
+   */
+  extensionHostPids() {
+    return descendants(this.server.pid).filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('--type=extensionHost');
+      } catch {
+        return false;
+      }
+    });
+  }
+
+  /**
+   * After a reload: waits until the old extension host has exited, so that whatever answers
+   * the assistant from now on is the new window's host, which read its state from disk.
+   * @param {{ timeoutMs?: number }} [options]
+   */
+  async waitForOneExtensionHost({ timeoutMs = 30_000 } = {}) {
+    await waitFor(() => this.extensionHostPids().length === 1, 'the old extension host to exit after the reload', timeoutMs);
+  }
+
+  /**
+   * Waits until the window's bridge answers the assistant's MCP server again, as an assistant
+   * that retries would: after a reload the panel can be back before the bridge is listening.
+   * @param {{ timeoutMs?: number }} [options]
+   */
+  async waitForBridge({ timeoutMs = 60_000 } = {}) {
+    await waitFor(async () => (await this.rawCall('get-review')).isError !== true, "the window's bridge to answer get-review", timeoutMs);
+  }
+
+  /**
+   * The text of an output channel, as the user sees it in the Output view (copied from its
+   * editor, since the editor only renders the lines in view).
+   * @param {string} channel e.g. 'Redline'
+   */
+  async outputChannelText(channel) {
+    await runCommand(this.page, 'Output: Show Output Channels...', { opensPicker: true });
+    const widget = this.page.locator('.quick-input-widget');
+    await widget
+      .locator('.quick-input-list .monaco-list-row')
+      .filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^\\s*${channel}\\s*$`) }) })
+      .first()
+      .click();
+    await widget.waitFor({ state: 'hidden' });
+    const editor = this.page.locator('.part.panel .output-view .monaco-editor .view-lines').first();
+    await editor.waitFor({ state: 'visible' });
+    await editor.click();
+    await this.page.keyboard.press('Control+A');
+    await this.page.keyboard.press('Control+C');
+    return this.page.evaluate(() => navigator.clipboard.readText());
+  }
+
+  /** Pids of the shells running under code-server: one per integrated terminal. */
+  shellPids() {
     return descendants(this.server.pid).filter((pid) => {
       try {
         const argv0 = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0];
@@ -210,7 +280,7 @@ export class RedlineSession {
       } catch {
         return false;
       }
-    }).length;
+    });
   }
 
   /** A screenshot in test-artifacts/e2e-ui-<name>.png. @param {string} name */
@@ -227,8 +297,7 @@ export class RedlineSession {
     await this.mcp?.close().catch(() => {});
     await closeWorkbench(this.page);
     await this.server?.stop();
-    // Give the MCP server a moment to exit on its closed stdin before its dir goes.
-    await sleep(100);
+    // mcp.close() above waited for the MCP server's process to exit, so its cwd can go now.
     if (this.tempDir) removeTempDir(this.tempDir);
   }
 }

@@ -1,0 +1,83 @@
+// Stored reviews are untrusted input: a corrupt file on disk (current.json, history-<n>.json) is
+// moved aside with a warning in the Redline output, and the window still starts its bridge and
+// shows the next review.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { workbenchUrl } from '../harness/workbench.mjs';
+import { EXTENSION_ID } from '../packaged.mjs';
+import { RedlineSession, session, waitFor } from './session.mjs';
+
+/** The file the store reads at activation for the current review. */
+const CURRENT_FILE = 'current.json';
+/** Earlier reviews, one file each; validated at activation too. */
+const HISTORY_FILE = /^history-\d+\.json$/;
+/** What issue 7 found to throw inside activate: valid JSON of the wrong shape. */
+const CORRUPT_STATE = '{"history":null}';
+/** And what a torn or overwritten file looks like: not JSON at all. */
+const GARBAGE = '\u0000\u0000{"revision": 3, "markdown": "# cut off';
+
+/**
+ * Redline's review files for this window: <user-data-dir>/User/workspaceStorage/<hash>/<extension id>/reviews.
+ * @param {RedlineSession} s
+ */
+function reviewsDirectory(s) {
+  const workspaceStorage = join(s.server.userDataDir, 'User', 'workspaceStorage');
+  const found = readdirSync(workspaceStorage)
+    .map((hash) => join(workspaceStorage, hash, EXTENSION_ID, 'reviews'))
+    .filter((dir) => existsSync(dir));
+  assert.equal(found.length, 1, `one reviews directory under ${workspaceStorage}: ${JSON.stringify(found)}`);
+  return found[0];
+}
+
+describe('Corrupt review state on disk', () => {
+  it('is moved aside with a warning, and the bridge and panel still work', async function () {
+    this.timeout(180_000);
+    const s = session();
+    const directory = reviewsDirectory(s);
+    assert.ok(existsSync(join(directory, CURRENT_FILE)), `${CURRENT_FILE} in ${directory}: ${readdirSync(directory).join(', ')}`);
+    // The UI suite presented many reviews before this one, so earlier ones are on disk.
+    const historyFile = readdirSync(directory).find((name) => HISTORY_FILE.test(name));
+    assert.ok(historyFile, `a history file in ${directory}: ${readdirSync(directory).join(', ')}`);
+
+    // Close the window and let its extension host exit first, so that nothing it still holds in
+    // memory can be written over the corrupt file before the next window reads it.
+    await s.page.goto('about:blank');
+    await waitFor(() => s.extensionHostPids().length === 0, 'the window\'s extension host to exit', 60_000);
+    writeFileSync(join(directory, CURRENT_FILE), CORRUPT_STATE);
+    writeFileSync(join(directory, historyFile), GARBAGE);
+
+    await s.page.goto(workbenchUrl(s.server.url, s.workspace), { waitUntil: 'load' });
+    await s.page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+    const movedAside = await waitFor(
+      () => readdirSync(directory).find((name) => name.startsWith(`${CURRENT_FILE}.corrupt-`)),
+      `${CURRENT_FILE} to be moved aside as ${CURRENT_FILE}.corrupt-<time>`,
+      60_000,
+    );
+    assert.match(movedAside, /^current\.json\.corrupt-\S+$/);
+    // History files may be checked after activation, in the background.
+    await waitFor(
+      () => readdirSync(directory).some((name) => name.startsWith(`${historyFile}.corrupt-`)),
+      `${historyFile} to be moved aside too`,
+      60_000,
+    );
+
+    // The bridge started: the assistant's MCP server, running since before, reaches it again.
+    await s.waitForBridge();
+    const marker = RedlineSession.marker('AFTER-CORRUPT-STATE');
+    const presented = await s.call('present-review', { content: `# After corrupt state\n\n${marker}\n`, title: 'After corrupt state' });
+    assert.ok(presented.revision > 0);
+    await s.waitForReviewText(marker, { timeoutMs: 30_000 });
+    await s.screenshot('14-after-corrupt-state');
+
+    const output = await s.outputChannelText('Redline');
+    const warnings = output.split('\n').filter((line) => /\[warning\]/i.test(line));
+    for (const name of [CURRENT_FILE, historyFile]) {
+      assert.ok(
+        warnings.some((line) => line.includes(`${name}.corrupt-`)),
+        `a warning in the Redline output that ${name} was moved aside; it shows:\n${output}`,
+      );
+    }
+    await s.screenshot('15-redline-output-warning');
+  });
+});
