@@ -13,11 +13,11 @@ const runs = Number(process.env.BENCH_RUNS ?? 3);
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const ms = (value) => `${value.toFixed(1)} ms`;
 
-function bundleBridgeBench() {
+function bundleBench(name) {
   mkdirSync(join(root, 'out'), { recursive: true });
-  const outfile = join(root, 'out', 'bridge-bench.cjs');
+  const outfile = join(root, 'out', `${name}.cjs`);
   esbuild.buildSync({
-    entryPoints: [join(root, 'bench', 'bridgeBench.ts')],
+    entryPoints: [join(root, 'bench', `${name}.ts`)],
     outfile,
     bundle: true,
     platform: 'node',
@@ -46,7 +46,7 @@ row('Cold start', 'bare `node -e \'\'`', ms(cold.bareMs));
 row('Cold start', 'minimal SDK stdio server → tools/list', `${ms(cold.minimalMs)} (${(cold.minimalMs / cold.bareMs).toFixed(2)}×)`);
 row('Cold start', '`node dist/mcp-server.js` → tools/list', `${ms(cold.redlineMs)} (${(cold.redlineMs / cold.bareMs).toFixed(2)}×)`, '≤ 1.3× bare node');
 
-const reports = runBridgeBench(bundleBridgeBench());
+const reports = runBridgeBench(bundleBench('bridgeBench'));
 const pick = (get) => median(reports.map(get));
 row('Round trip', '200 sequential 2 KB present-review, median', ms(pick((r) => r.roundTrip.medianMs)));
 row('Round trip', '200 sequential 2 KB present-review, p99', ms(pick((r) => r.roundTrip.p99Ms)));
@@ -58,6 +58,11 @@ for (const [index, label] of [[0, '100 KiB'], [1, '1 MiB'], [2, '10 MiB']]) {
   row('Size', `${label}: deliver (call → reply, includes render)`, ms(pick((r) => r.size[index].deliverMs)));
   row('Size', `${label}: render in the extension host`, ms(pick((r) => r.size[index].renderMs)), index === 1 ? '< 100 ms' : '');
   row('Size', `${label}: MCP server peak RSS`, `${pick((r) => r.size[index].peakRssMiB).toFixed(0)} MiB`);
+}
+process.stderr.write('stdin bench…\n');
+const stdin = JSON.parse(execFileSync(process.execPath, [bundleBench('stdinBench')], { cwd: root, encoding: 'utf8' }));
+for (const { mib, lineDecoderMs, sdkMs } of stdin) {
+  row('Stdin', `one ${mib} MiB message in 64 KiB chunks: line decoder vs the SDK's read buffer`, `${ms(lineDecoderMs)} vs ${ms(sdkMs)} (${(sdkMs / lineDecoderMs).toFixed(0)}×)`);
 }
 row('Footprint', 'MCP server idle RSS', `${pick((r) => r.idleRssMiB).toFixed(0)} MiB`);
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
