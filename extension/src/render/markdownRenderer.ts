@@ -6,6 +6,7 @@ import type { ReferenceReport } from '../../../shared/protocol';
 import { findReferences, formatReference, parseLinkTarget, type FileReference } from '../../../shared/links';
 import { renderFirstScreenFirst } from './firstScreen';
 import { installLabelGuard } from './labelGuard';
+import { installListChunks } from './listChunks';
 import { MAX_BROKEN_LISTED, ReferenceTally, resolveAll, type ReferenceMeta, type Resolver } from './referenceAnswers';
 import type { Resolution } from './referenceResolver';
 
@@ -61,6 +62,7 @@ md.linkify.set({ fuzzyEmail: false }).add('mailto:', null).add('ftp:', null).add
 installLabelGuard(md);
 md.core.ruler.push('redline_source_lines', addSourceLines);
 md.core.ruler.push('redline_links', classifyLinks);
+installListChunks(md);
 md.renderer.rules.link_open = renderLinkOpen;
 md.renderer.rules.link_close = (tokens, idx) => (linkMeta(tokens[idx]).kind === 'plain' ? '' : '</a>');
 md.renderer.rules.image = renderImage;

@@ -1,0 +1,73 @@
+// Cuts a long top-level list into consecutive lists of LIST_CHUNK_ITEMS items. A browser lays out a
+// list as one block: 70,000 findings in one <ul> took 2–4 s to appear, because nothing in it could
+// be skipped. As chunks, each is a top-level block of its own, so the panel lays out only those on
+// screen (`content-visibility` in review.css) and paints the first screen before parsing the rest
+// (firstScreen.ts splits between top-level blocks). Ordered lists keep their numbering through
+// `start`; review.css closes the gaps between chunks, so the list reads as one.
+
+import type MarkdownIt from 'markdown-it';
+
+type Token = MarkdownIt.Token;
+type TokenConstructor = MarkdownIt.StateCore['Token'];
+
+export const LIST_CHUNK_ITEMS = 100;
+/** On every list that was cut, so the panel can size the chunks it has not laid out yet. */
+export const CHUNK_CLASS = 'redline-list-chunk';
+/** On every chunk after the first, which continues the list above it. */
+export const CONTINUED_CLASS = 'redline-list-continued';
+
+export function installListChunks(md: MarkdownIt): void {
+  // Before the rule that adds `data-line`, so the new openings get theirs.
+  md.core.ruler.before('redline_source_lines', 'redline_list_chunks', (state) => {
+    state.tokens = chunkLongLists(state.tokens, state.Token);
+  });
+}
+
+export function chunkLongLists(tokens: Token[], TokenClass: TokenConstructor): Token[] {
+  if (!hasLongList(tokens)) return tokens;
+  const out: Token[] = [];
+  let open: { token: Token; start: number; items: number; chunked: boolean } | undefined;
+  for (const token of tokens) {
+    if (token.level === 0 && (token.type === 'bullet_list_open' || token.type === 'ordered_list_open')) {
+      open = { token, start: Number(token.attrGet('start') ?? 1), items: 0, chunked: false };
+    } else if (open && token.level === 1 && token.type === 'list_item_open') {
+      if (open.items > 0 && open.items % LIST_CHUNK_ITEMS === 0) {
+        if (!open.chunked) open.token.attrJoin('class', CHUNK_CLASS);
+        open.chunked = true;
+        out.push(closing(open.token, TokenClass), continuation(open.token, open.start + open.items, token, TokenClass));
+      }
+      open.items++;
+    } else if (open && token.level === 0 && token.nesting === -1) {
+      open = undefined;
+    }
+    out.push(token);
+  }
+  return out;
+}
+
+/** Whether any top-level list has more items than a chunk: most reviews pass through untouched. */
+function hasLongList(tokens: readonly Token[]): boolean {
+  let items = 0;
+  for (const token of tokens) {
+    if (token.level === 0 && token.nesting === 1) items = 0;
+    else if (token.level === 1 && token.type === 'list_item_open' && ++items > LIST_CHUNK_ITEMS) return true;
+  }
+  return false;
+}
+
+function closing(list: Token, TokenClass: TokenConstructor): Token {
+  const close = new TokenClass(list.type.replace('_open', '_close'), list.tag, -1);
+  close.block = true;
+  close.markup = list.markup;
+  return close;
+}
+
+function continuation(list: Token, start: number, firstItem: Token, TokenClass: TokenConstructor): Token {
+  const open = new TokenClass(list.type, list.tag, 1);
+  open.block = true;
+  open.markup = list.markup;
+  open.map = firstItem.map ? [firstItem.map[0], firstItem.map[0]] : null;
+  open.attrJoin('class', `${CHUNK_CLASS} ${CONTINUED_CLASS}`);
+  if (list.type === 'ordered_list_open') open.attrSet('start', String(start));
+  return open;
+}
