@@ -169,4 +169,20 @@ describe('ReviewStore', () => {
     expect(store.current?.markdown).toBe(nineMiB);
     expect(store.revision).toBe(1);
   });
+
+  it('stage applies at once and hands back the review with the promise of its write', async () => {
+    const store = newStore();
+    const changes: ReviewChange[] = [];
+    store.onDidChange((change) => changes.push(change));
+    const { review, durable } = store.stage({ content: '# Staged\n\n## A\n', mode: 'replace' });
+    expect(store.current).toBe(review);
+    expect(review.sections.map((s) => s.title)).toEqual(['Staged', 'A']);
+    expect(changes.map((c) => c.review)).toEqual([review]);
+    await expect(durable).resolves.toBeUndefined();
+    // A refusal is thrown before anything changes, so no render starts for it.
+    const tooLarge = () => store.stage({ content: 'x'.repeat(10 * 1024 * 1024 + 1), mode: 'append' });
+    expect(tooLarge).toThrow(ReviewTooLargeError);
+    expect(store.current).toBe(review);
+    expect(changes).toHaveLength(1);
+  });
 });

@@ -17,12 +17,15 @@ export function createRequestHandlers(store: ReviewStore, renderer: ReviewRender
   return {
     'present-review': async (params) => {
       const sectionsBefore = params.mode === 'append' ? (store.current?.sections.length ?? 0) : 0;
-      // Resolves once the review is on disk: a reply is a promise that a reload keeps it.
-      const review = await asIpcErrors(() => store.present(params));
+      const { review, durable } = await asIpcErrors(async () => store.stage(params));
       // The report covers what this call sent (after an append, the new part only), with line
-      // numbers in what the assistant sent, as the tool's text says.
-      const { references } =
-        params.mode === 'replace' ? await renderer.render(review) : await renderer.renderFragment(params.content, review.cwd);
+      // numbers in what the assistant sent, as the tool's text says. It is rendered while the
+      // write is in flight, and a replace's render is the one the panel shows.
+      const report = params.mode === 'replace' ? renderer.render(review) : renderer.renderFragment(params.content, review.cwd);
+      report.catch(() => undefined);
+      // A reply is a promise that a reload keeps the review: answer only once it is on disk.
+      await asIpcErrors(() => durable);
+      const { references } = await report;
       return {
         revision: review.revision,
         title: review.title,

@@ -127,15 +127,20 @@ export class ReviewStore implements Disposable {
    * ReviewTooLargeError (nothing changed) or ReviewSaveError (shown, but not saved).
    */
   present(request: PresentRequest): Promise<Review> {
-    return handled(this.apply(request));
+    try {
+      const { review, durable } = this.stage(request);
+      return handled(durable.then(() => review));
+    } catch (error) {
+      return handled(Promise.reject(error));
+    }
   }
 
-  /** Empties the panel; the review goes to the history. Resolves when that is on disk. */
-  clear(): Promise<void> {
-    return handled(this.applyClear());
-  }
-
-  private async apply(request: PresentRequest): Promise<Review> {
+  /**
+   * The same change, handing back the review as soon as it is applied, so that work on it (the
+   * render for the reference report) runs while the write is in flight. Throws
+   * ReviewTooLargeError at once; `durable` rejects with ReviewSaveError.
+   */
+  stage(request: PresentRequest): { readonly review: Review; readonly durable: Promise<void> } {
     const previous = this.currentReview;
     const base = request.mode === 'replace' ? undefined : previous;
     const composed = compose(base, request);
@@ -152,10 +157,14 @@ export class ReviewStore implements Disposable {
       sections: composed.sections,
       updatedAt: new Date().toISOString(),
     };
-    const saved = this.change(review);
+    const durable = handled(this.change(review));
     this.changed.fire({ review, kind: request.mode, previousRevision, appended: composed.appended });
-    await saved;
-    return review;
+    return { review, durable };
+  }
+
+  /** Empties the panel; the review goes to the history. Resolves when that is on disk. */
+  clear(): Promise<void> {
+    return handled(this.applyClear());
   }
 
   private async applyClear(): Promise<void> {
