@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const base = process.env.BENCH_BEFORE ?? '125cb29';
+const base = process.env.BENCH_BEFORE ?? 'f4ebdb8';
 const out = join(root, 'out', 'render-bench');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(join(out, 'before'), { recursive: true });

@@ -55,7 +55,7 @@ for (const [index, label] of [[0, 'one client'], [1, '4 clients']]) {
   row('Concurrency', `1,000 concurrent appends, ${label}`, `${ms(pick((r) => r.concurrency[index].wallMs))}, ${delivered}/1000 delivered`, '1000/1000, < 500 ms');
 }
 for (const [index, label] of [[0, '100 KiB'], [1, '1 MiB'], [2, '10 MiB']]) {
-  row('Size', `${label}: deliver (call → reply, includes render)`, ms(pick((r) => r.size[index].deliverMs)));
+  row('Size', `${label}: deliver (call → reply, includes render)`, ms(pick((r) => r.size[index].deliverMs)), index === 2 ? '< 2 s' : '');
   row('Size', `${label}: render in the extension host`, ms(pick((r) => r.size[index].renderMs)), index === 1 ? '< 100 ms' : '');
   row('Size', `${label}: MCP server peak RSS`, `${pick((r) => r.size[index].peakRssMiB).toFixed(0)} MiB`);
 }
