@@ -2,7 +2,7 @@
 // Loads and validates every file (a bad one is moved aside, never fatal) and commits a batch of
 // changes atomically: temp files fsynced, renamed into place, then one directory fsync.
 
-import { constants as fsConstants, promises as fs } from 'fs';
+import { promises as fs } from 'fs';
 import * as path from 'path';
 import { syncDirectory, TEMP_PREFIX, writeTemp } from './atomicFile';
 import {
@@ -14,6 +14,7 @@ import {
   StoredCurrent,
   StoredReview,
 } from './storedState';
+import { moveAside, readValidFile } from './validatedFile';
 
 /** An earlier review as listed, without its text. */
 export interface HistoryEntry {
@@ -126,38 +127,11 @@ export class ReviewFiles {
   }
 
   /** Reads and validates one file. Anything wrong with it moves it aside with one warning; never throws. */
-  private async readValid<T>(name: string, schema: { parse(value: unknown): T }, check?: (value: T) => true | string): Promise<T | undefined> {
-    const file = path.join(this.directory, name);
-    let handle: fs.FileHandle | undefined;
-    try {
-      // Non-blocking, so that a FIFO put in place of a file cannot hang the open; size and type
-      // come from the open handle, so the file checked is the file read.
-      handle = await fs.open(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
-      const stats = await handle.stat();
-      if (!stats.isFile()) throw new Error('not a regular file');
-      if (stats.size > MAX_STORED_FILE_BYTES) throw new Error(`${(stats.size / 1024 / 1024).toFixed(0)} MiB is larger than any review Redline writes`);
-      const text = await handle.readFile('utf8');
-      await handle.close();
-      handle = undefined;
-      const value = schema.parse(JSON.parse(text));
-      const verdict = check ? check(value) : true;
-      if (verdict !== true) throw new Error(verdict);
-      return value;
-    } catch (error) {
-      await handle?.close().catch(() => undefined);
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      await this.moveAside(name, describeProblem(error));
-      return undefined;
-    }
+  private readValid<T>(name: string, schema: { parse(value: unknown): T }, check?: (value: T) => true | string): Promise<T | undefined> {
+    return readValidFile(path.join(this.directory, name), { schema, check, maxBytes: MAX_STORED_FILE_BYTES, what: 'stored review', warn: this.warn });
   }
 
-  private async moveAside(name: string, reason: string): Promise<void> {
-    const aside = `${name}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-    try {
-      await fs.rename(path.join(this.directory, name), path.join(this.directory, aside));
-      this.warn(`Redline could not read the stored review ${path.join(this.directory, name)} (${reason}); it moved it aside as ${aside} and carries on without it.`);
-    } catch (error) {
-      this.warn(`Redline could not read the stored review ${path.join(this.directory, name)} (${reason}) and could not move it aside either (${describeProblem(error)}); it carries on without it.`);
-    }
+  private moveAside(name: string, reason: string): Promise<void> {
+    return moveAside(path.join(this.directory, name), reason, { what: 'stored review', warn: this.warn });
   }
 }

@@ -1,0 +1,54 @@
+// Reading a file Redline wrote earlier. Stored state is untrusted (a crash, a sync tool or a hand
+// edit may have touched it): the file is size-checked, parsed and validated, and a bad one is moved
+// aside with one warning, so that it never stops activation and is never read again.
+
+import { constants as fsConstants, promises as fs } from 'fs';
+import * as path from 'path';
+import { describeProblem } from './storedState';
+
+export interface ValidatedRead<T> {
+  readonly schema: { parse(value: unknown): T };
+  /** Larger files are refused unread. */
+  readonly maxBytes: number;
+  /** What the warning calls the file, e.g. "stored review". */
+  readonly what: string;
+  readonly warn: (message: string) => void;
+  /** A check beyond the schema: true, or what is wrong. */
+  readonly check?: (value: T) => true | string;
+}
+
+/** The file's valid content; undefined when it is missing or was bad (and is now moved aside). Never throws. */
+export async function readValidFile<T>(file: string, read: ValidatedRead<T>): Promise<T | undefined> {
+  let handle: fs.FileHandle | undefined;
+  try {
+    // Non-blocking, so that a FIFO put in place of a file cannot hang the open; size and type
+    // come from the open handle, so the file checked is the file read.
+    handle = await fs.open(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw new Error('not a regular file');
+    if (stats.size > read.maxBytes) throw new Error(`${(stats.size / 1024 / 1024).toFixed(0)} MiB is larger than any such file Redline writes`);
+    const text = await handle.readFile('utf8');
+    await handle.close();
+    handle = undefined;
+    const value = read.schema.parse(JSON.parse(text));
+    const verdict = read.check ? read.check(value) : true;
+    if (verdict !== true) throw new Error(verdict);
+    return value;
+  } catch (error) {
+    await handle?.close().catch(() => undefined);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    await moveAside(file, describeProblem(error), read);
+    return undefined;
+  }
+}
+
+/** Renames a bad file to `<name>.corrupt-<time>` beside it, and says so once. */
+export async function moveAside(file: string, reason: string, { what, warn }: Pick<ValidatedRead<unknown>, 'what' | 'warn'>): Promise<void> {
+  const aside = `${path.basename(file)}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  try {
+    await fs.rename(file, path.join(path.dirname(file), aside));
+    warn(`Redline could not read the ${what} ${file} (${reason}); it moved it aside as ${aside} and carries on without it.`);
+  } catch (error) {
+    warn(`Redline could not read the ${what} ${file} (${reason}) and could not move it aside either (${describeProblem(error)}); it carries on without it.`);
+  }
+}
