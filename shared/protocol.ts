@@ -3,6 +3,7 @@
 // Both sides validate every message they receive against these schemas.
 
 import { z } from 'zod';
+import { FINDING_SEVERITIES, FINDING_STATES, MAX_FEEDBACK_TEXT, type FindingSeverity } from './findingTerms';
 
 export const IPC_PATH_ENV = 'REDLINE_IPC_PATH';
 export const IPC_TOKEN_ENV = 'REDLINE_IPC_TOKEN';
@@ -93,6 +94,28 @@ export const ReferenceReport = z.object({
 });
 export type ReferenceReport = z.infer<typeof ReferenceReport>;
 
+export { FINDING_SEVERITIES, FINDING_STATES, MAX_FEEDBACK_TEXT, type FindingSeverity };
+export const FindingState = z.enum(FINDING_STATES);
+export type FindingState = z.infer<typeof FindingState>;
+
+/** A list item or paragraph of the review whose first file reference resolved, anchored there. */
+export const Finding = z.object({
+  /** Stable: the same text keeps its id through appends and section updates. */
+  id: z.string(),
+  severity: z.enum(FINDING_SEVERITIES).nullable(),
+  title: z.string(),
+  /** The reference as written in the review. */
+  reference: z.string(),
+  file: z.string(),
+  /** 1-based lines where that code is now, which moves as the user edits. */
+  line: z.number().int().min(1),
+  endLine: z.number().int().min(1),
+  state: FindingState,
+  /** The code the finding pointed at is gone, or changed past recognition. */
+  stale: z.boolean(),
+});
+export type Finding = z.infer<typeof Finding>;
+
 export const PresentReviewParams = z
   .object({
     content: z.string().refine((text) => utf8Bytes(text) <= MAX_REVIEW_BYTES, {
@@ -103,6 +126,8 @@ export const PresentReviewParams = z
     title: z.string().max(500).optional(),
     /** Where the assistant runs: relative references resolve here first. */
     cwd: z.string().max(MAX_CWD_CHARS).optional(),
+    /** The assistant's name from MCP clientInfo: the author of its findings in the editor. */
+    assistant: z.string().max(200).optional(),
   })
   .refine((p) => p.mode !== 'update-section' || (p.section !== undefined && p.section.trim() !== ''), {
     message: 'mode "update-section" needs "section": the heading text whose body to replace',
@@ -120,6 +145,8 @@ export const PresentReviewResult = z.object({
   sections: z.array(Section),
   sectionCount: z.number().int().min(0),
   references: ReferenceReport,
+  /** The findings of what this call sent (after an append, the new part only). */
+  findings: z.array(Finding),
 });
 export type PresentReviewResult = z.infer<typeof PresentReviewResult>;
 
@@ -179,8 +206,38 @@ export const GetReviewResult = z.object({
   markdown: z.string(),
   sections: z.array(Section),
   updatedAt: z.string().optional(),
+  findings: z.array(Finding),
 });
 export type GetReviewResult = z.infer<typeof GetReviewResult>;
+
+/** One thing the user said or decided about the review, in the order they happened. */
+export const FeedbackItem = z.object({
+  /** Its place in the window's feedback: also a cursor. */
+  id: z.string(),
+  kind: z.enum(['reply', 'state', 'message']),
+  findingId: z.string().optional(),
+  text: z.string().max(MAX_FEEDBACK_TEXT).optional(),
+  state: FindingState.optional(),
+  /** The finding's reference, so the assistant need not look it up. */
+  reference: z.string().optional(),
+  at: z.string(),
+});
+export type FeedbackItem = z.infer<typeof FeedbackItem>;
+
+/** A cursor is the id of the last item read; absent, everything kept is returned. */
+const Cursor = z.string().regex(/^\d{1,15}$/, 'a cursor is a value of "cursor" from an earlier feedback result');
+
+export const GetReviewFeedbackParams = z.object({ since: Cursor.optional() }).strict();
+export type GetReviewFeedbackParams = z.infer<typeof GetReviewFeedbackParams>;
+
+export const GetReviewFeedbackResult = z.object({
+  /** Pass as `since` next time to get only what is newer. */
+  cursor: z.string(),
+  items: z.array(FeedbackItem),
+  /** Set when items older than the oldest kept were asked for and are gone. */
+  truncated: z.boolean().optional(),
+});
+export type GetReviewFeedbackResult = z.infer<typeof GetReviewFeedbackResult>;
 
 const NoParams = z.object({}).strict();
 
@@ -193,6 +250,7 @@ export const methods = {
   'get-selection': { params: NoParams, result: GetSelectionResult, timeoutMs: DEFAULT_TIMEOUT_MS },
   'open-location': { params: OpenLocationParams, result: OpenLocationResult, timeoutMs: DEFAULT_TIMEOUT_MS },
   'get-review': { params: NoParams, result: GetReviewResult, timeoutMs: DEFAULT_TIMEOUT_MS },
+  'get-review-feedback': { params: GetReviewFeedbackParams, result: GetReviewFeedbackResult, timeoutMs: DEFAULT_TIMEOUT_MS },
 } as const;
 export type Method = keyof typeof methods;
 export type ParamsOf<M extends Method> = z.input<(typeof methods)[M]['params']>;
@@ -203,6 +261,8 @@ export const methodNames = Object.keys(methods) as Method[];
 /** Events the extension pushes to every connected MCP server. */
 export const events = {
   'review-changed': z.object({ revision: z.number().int().min(0) }),
+  /** The user gave feedback; `cursor` is the newest item's id. */
+  'feedback-added': z.object({ cursor: z.string() }),
 } as const;
 export type EventName = keyof typeof events;
 export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;

@@ -9,6 +9,7 @@ import { BridgeHost } from './bridge/bridgeHost';
 import { createRequestHandlers } from './bridge/requestHandlers';
 import { registerCommands } from './commands';
 import { LocationOpener } from './editor/locationOpener';
+import { startFindings, type FindingsFeature } from './findings/findingsFeature';
 import { SelectionTracker } from './editor/selection';
 import { ReviewPanel, type ReviewPanelDeps } from './panel/reviewPanel';
 import { ReviewRenderer } from './render/reviewRenderer';
@@ -23,6 +24,8 @@ export interface RedlineTestApi {
   readonly panel: () => ReviewPanel | undefined;
   /** Where the store keeps its files. */
   readonly storageDirectory: string;
+  /** The findings, their threads and the conversation. */
+  readonly findings: FindingsFeature;
 }
 
 /** Kept for `deactivate`, which must hand VS Code the store's last write to wait for. */
@@ -32,7 +35,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
   const activationStarted = performance.now();
   const log = vscode.window.createOutputChannel('Redline', { log: true });
   const settings = readSettings();
-  const storageDirectory = path.join((context.storageUri ?? context.globalStorageUri).fsPath, 'reviews');
+  const storageRoot = (context.storageUri ?? context.globalStorageUri).fsPath;
+  const storageDirectory = path.join(storageRoot, 'reviews');
   const store = await ReviewStore.open({
     directory: storageDirectory,
     historySize: settings.historySize,
@@ -50,6 +54,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     selection.withheld,
   );
   const reviewChanged = new vscode.EventEmitter<ReviewChange>();
+  let bridge: BridgeHost | undefined;
+  const findings = await startFindings({
+    store,
+    renderer,
+    directory: path.join(storageRoot, 'conversation'),
+    log,
+    showInPanel: (id) => showPanel().showFinding(id),
+    announce: (cursor) => bridge?.broadcast('feedback-added', { cursor }),
+  });
 
   const panelDeps: ReviewPanelDeps = {
     getReview: () => store.current,
@@ -59,15 +72,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     openReference: (target, cwd) => openReferenceForUser(opener, target, cwd),
     openExternal: openExternalLink,
     copyMarkdown: async () => void (await copyReviewToClipboard(store)),
+    ...findings.panel,
   };
   const showPanel = (preserveFocus = false) => ReviewPanel.createOrShow(context.extensionUri, panelDeps, { preserveFocus });
 
   const mcpServer = new RedlineMcpServerProvider(serverScriptPath(context.extensionUri.fsPath), resolveNodeCommand());
   mcpServer.setRequestTimeout(settings.requestTimeoutMs);
 
-  let bridge: BridgeHost | undefined;
   context.subscriptions.push(
     log,
+    findings,
     opener,
     selection,
     reviewChanged,
@@ -92,10 +106,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     registerMcpServerProvider(mcpServer, log),
   );
 
-  const handlers = createRequestHandlers(store, renderer, {
-    getSelection: () => selection.current(),
-    openLocation: (reference, cwd) => opener.open(reference, cwd),
-  });
+  const handlers = createRequestHandlers(
+    store,
+    renderer,
+    { getSelection: () => selection.current(), openLocation: (reference, cwd) => opener.open(reference, cwd) },
+    findings,
+  );
   try {
     bridge = await BridgeHost.start(context, handlers, log, settings.requestTimeoutMs);
     context.subscriptions.push(bridge);
@@ -106,7 +122,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     void vscode.window.showErrorMessage(`Redline could not start its bridge: ${(error as Error)?.message ?? error}`);
   }
 
-  return { store, bridge: () => bridge, panel: () => ReviewPanel.current, storageDirectory };
+  return { store, bridge: () => bridge, panel: () => ReviewPanel.current, storageDirectory, findings };
 }
 
 /** VS Code waits for the returned promise: the store's last write reaches the disk before the host exits. */

@@ -9,6 +9,8 @@ import {
   type RenderMessage,
   type WebviewToHostMessage,
 } from '../src/panel/webviewMessages';
+import { FindingMarks } from './findings';
+import { MessageBox } from './messageBox';
 
 /** What survives a reload of this document (hidden panel, restart via the serializer). */
 interface PersistedState {
@@ -48,6 +50,13 @@ const revisionText = element('revision', HTMLElement);
 const copyButton = element('copy', HTMLButtonElement);
 const emptyState = element('empty', HTMLElement);
 const reviewBody = element('review', HTMLElement);
+const findingMarks = new FindingMarks(reviewBody, (message) => post(message));
+const messageBox = new MessageBox(
+  element('message', HTMLTextAreaElement),
+  element('send', HTMLButtonElement),
+  element('send-status', HTMLElement),
+  (message) => post(message),
+);
 
 function readState(): PersistedState | undefined {
   const state = vscode.getState();
@@ -109,6 +118,7 @@ function showReview(message: RenderMessage): void {
   copyButton.disabled = false;
   window.scrollTo(scrollX, scrollY);
   const finish = () => {
+    findingMarks.apply();
     window.scrollTo(scrollX, scrollY);
     shownRevision = message.revision;
     saveState();
@@ -136,6 +146,7 @@ function appendReview(message: AppendMessage): void {
   }
   if (message.html.length > LONG_REVIEW_HTML) reviewBody.classList.add('redline-long');
   reviewBody.insertAdjacentHTML('beforeend', message.html);
+  findingMarks.apply();
   showHeader(message);
   shownRevision = message.revision;
   saveState();
@@ -248,6 +259,15 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       return;
     case 'copyFailed':
       showCopyResult('Copy failed', message.message, COPY_FAILED_FEEDBACK_MS);
+      return;
+    case 'findings':
+      findingMarks.update(message.marks);
+      return;
+    case 'showFinding':
+      findingMarks.show(message.id);
+      return;
+    case 'messageResult':
+      messageBox.result(message);
       return;
     default: {
       const unexpected: never = message;

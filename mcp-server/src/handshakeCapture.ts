@@ -16,7 +16,7 @@ const UNSUPPORTED_VERSION = '1970-01-01';
 
 export async function captureHandshake(): Promise<PublishedHandshake> {
   const server = createServer({
-    bridge: { request: () => Promise.reject(new Error('The handshake capture has no VS Code to talk to.')) },
+    bridge: { request: () => Promise.reject(new Error('The handshake capture has no VS Code to talk to.')), onEvent: () => ({ dispose() {} }) },
     cwd: process.cwd(),
   });
   const [client, serverSide] = InMemoryTransport.createLinkedPair();

@@ -6,6 +6,7 @@ import { registerGetReviewTool } from './tools/getReview';
 import { registerGetSelectionTool } from './tools/getSelection';
 import { registerOpenLocationTool } from './tools/openLocation';
 import { registerPresentReviewTool } from './tools/presentReview';
+import { registerReviewFeedbackTools } from './tools/reviewFeedback';
 import type { ToolContext } from './tools/toolContext';
 
 export function createServer(context: ToolContext): McpServer {
@@ -14,12 +15,14 @@ export function createServer(context: ToolContext): McpServer {
     {
       instructions:
         'Redline shows your reviews in the user\'s VS Code, with every file:line reference a clickable link. ' +
-        'Present reviews with present-review rather than long chat messages; read what the user selected with get-selection.',
+        'Present reviews with present-review rather than long chat messages; read what the user selected with get-selection. ' +
+        'The user answers findings in the editor: read their replies and decisions with get-review-feedback, or wait for them with await-review-feedback.',
     },
   );
   registerPresentReviewTool(server, context);
   registerGetSelectionTool(server, context);
   registerOpenLocationTool(server, context);
   registerGetReviewTool(server, context);
+  registerReviewFeedbackTools(server, context);
   return server;
 }

@@ -15,6 +15,9 @@ import { IpcServer, type IpcLimits } from '../../extension/src/ipc/ipcServer';
 import { createToken } from '../../extension/src/ipc/token';
 import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
 import { ReviewStore } from '../../extension/src/review/reviewStore';
+import { Conversation } from '../../extension/src/review/conversation';
+import { FindingAnchors } from '../../extension/src/findings/findingAnchors';
+import { ReviewFindings } from '../../extension/src/findings/reviewFindings';
 
 /** The built server; the benchmark, bundled elsewhere, names it through the environment. */
 export const MCP_SERVER = process.env.REDLINE_MCP_SERVER ?? path.resolve(__dirname, '../../dist/mcp-server.js');
@@ -46,6 +49,8 @@ export class FakeEditor implements EditorSide {
 export interface Host {
   readonly server: IpcServer;
   readonly store: ReviewStore;
+  readonly conversation: Conversation;
+  readonly findings: ReviewFindings;
   readonly editor: FakeEditor;
   readonly socketPath: string;
   readonly token: string;
@@ -71,8 +76,11 @@ export async function startHost(
   const store = options.durable
     ? await ReviewStore.open({ directory: path.join(root, 'reviews'), historySize: 5 })
     : ReviewStore.inMemory({ historySize: 5 });
+  const conversation = options.durable ? await Conversation.open(path.join(root, 'conversation'), () => undefined) : Conversation.inMemory();
+  const renderer = new ReviewRenderer(() => [workspace]);
+  const findings = new ReviewFindings(store, renderer, conversation, new FindingAnchors(), (message, error) => console.error(message, error));
   const editor = new FakeEditor();
-  const handlers = createRequestHandlers(store, new ReviewRenderer(() => [workspace]), editor);
+  const handlers = createRequestHandlers(store, renderer, editor, { findings, conversation });
   const start = () =>
     IpcServer.start({
       socketPath,
@@ -83,11 +91,15 @@ export async function startHost(
       serverInfo: { name: 'redline', version: 'test', pid: process.pid },
     });
   let server = await start();
+  // As the window does: every connected MCP server hears of new feedback.
+  conversation.onDidAdd((item) => server.broadcast('feedback-added', { cursor: item.id }));
   return {
     get server() {
       return server;
     },
     store,
+    conversation,
+    findings,
     editor,
     socketPath,
     token,
@@ -99,7 +111,9 @@ export async function startHost(
     },
     async stop() {
       await server.dispose();
+      findings.dispose();
       await store.dispose();
+      await conversation.flushed();
       fs.rmSync(root, { recursive: true, force: true });
     },
   };

@@ -20,6 +20,7 @@ export const presented = (content: string): PresentReviewResult => ({
   sectionCount: 0,
   references: { total: 0, resolved: 0, broken: [] },
   title: `${Buffer.byteLength(content)} bytes`,
+  findings: [],
 });
 
 const noSelection: GetSelectionResult = { editor: null };
@@ -28,7 +29,8 @@ export const simpleHandlers: RequestHandlers = {
   'present-review': (params) => presented(params.content),
   'get-selection': () => noSelection,
   'open-location': () => ({ path: '/x', start: { line: 1, column: 1 }, end: { line: 1, column: 1 } }),
-  'get-review': () => ({ revision: 0, markdown: '', sections: [] }),
+  'get-review': () => ({ revision: 0, markdown: '', sections: [], findings: [] }),
+  'get-review-feedback': () => ({ cursor: '0', items: [] }),
 };
 
 export interface LogLine {

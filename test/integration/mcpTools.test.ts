@@ -1,4 +1,4 @@
-// The four tools, end to end: SDK client → built MCP server (stdio) → socket → real IpcServer.
+// The tools, end to end: SDK client → built MCP server (stdio) → socket → real IpcServer.
 
 import * as path from 'path';
 import { assertBuilt, connectMcp, hostEnv, startHost, type Host } from './harness';
@@ -21,9 +21,16 @@ describe('MCP tools over the real bridge', () => {
 
   const call = (name: string, args: Record<string, unknown> = {}) => mcp.client.callTool({ name, arguments: args }) as Promise<ToolResult>;
 
-  it('lists the four tools with schemas and all four annotation hints', async () => {
+  it('lists the six tools with schemas and all four annotation hints', async () => {
     const { tools } = await mcp.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['get-review', 'get-selection', 'open-location', 'present-review']);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'await-review-feedback',
+      'get-review',
+      'get-review-feedback',
+      'get-selection',
+      'open-location',
+      'present-review',
+    ]);
     for (const tool of tools) {
       expect(tool.outputSchema).toBeDefined();
       expect(tool.description!.length).toBeGreaterThan(80);
@@ -163,7 +170,7 @@ describe('MCP server without a VS Code to talk to', () => {
     const mcp = await connectMcp({ REDLINE_IPC_PATH: undefined, REDLINE_IPC_TOKEN: undefined });
     try {
       const { tools } = await mcp.client.listTools();
-      expect(tools).toHaveLength(4);
+      expect(tools).toHaveLength(6);
       const result = (await mcp.client.callTool({ name: 'present-review', arguments: { content: '# x' } })) as ToolResult;
       expect(result.isError).toBe(true);
       expect(result.content[0].text).toContain('REDLINE_IPC_PATH is not set');

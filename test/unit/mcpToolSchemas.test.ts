@@ -131,7 +131,7 @@ describe('the tools/list the MCP server publishes', () => {
       return undefined as never;
     });
     try {
-      createServer({ bridge: { request: () => Promise.reject(new Error('unused')) }, cwd: '/' });
+      createServer({ bridge: { request: () => Promise.reject(new Error('unused')), onEvent: () => ({ dispose() {} }) }, cwd: '/' });
     } finally {
       spy.mockRestore();
     }
@@ -149,12 +149,26 @@ describe('the tools/list the MCP server publishes', () => {
     const tools = (published.toolsList as { tools: Array<Record<string, unknown>> }).tools;
     const fromToolFiles = tools.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({ name, title, description, inputSchema, outputSchema, annotations }));
 
-    expect(registered.map((tool) => tool.name).sort()).toEqual(['get-review', 'get-selection', 'open-location', 'present-review']);
+    expect(registered.map((tool) => tool.name).sort()).toEqual([
+      'await-review-feedback',
+      'get-review',
+      'get-review-feedback',
+      'get-selection',
+      'open-location',
+      'present-review',
+    ]);
     expect(fromToolFiles).toEqual(expected);
     // open-location changes what the user sees and may ask them first: an assistant's approval
     // rules must not treat it as a read.
     const readOnly = Object.fromEntries(tools.map((tool) => [tool.name, (tool.annotations as { readOnlyHint?: boolean }).readOnlyHint]));
-    expect(readOnly).toEqual({ 'get-review': true, 'get-selection': true, 'open-location': false, 'present-review': false });
+    expect(readOnly).toEqual({
+      'await-review-feedback': true,
+      'get-review': true,
+      'get-review-feedback': true,
+      'get-selection': true,
+      'open-location': false,
+      'present-review': false,
+    });
   });
 
   it('is what the full server answers, as are its initialize replies (dist/ is not stale)', async () => {

@@ -1,5 +1,8 @@
 import {
   Challenge,
+  FeedbackItem,
+  Finding,
+  GetReviewFeedbackParams,
   ClientMessage,
   GetReviewResult,
   HelloResult,
@@ -62,8 +65,8 @@ describe('protocol schemas', () => {
     expect(ServerMessage.safeParse({ type: 'event', event: 'review-changed', payload: { revision: 2 } }).success).toBe(true);
   });
 
-  it('lists the four methods, each with a timeout', () => {
-    expect(methodNames.sort()).toEqual(['get-review', 'get-selection', 'open-location', 'present-review']);
+  it('lists the five methods, each with a timeout', () => {
+    expect(methodNames.sort()).toEqual(['get-review', 'get-review-feedback', 'get-selection', 'open-location', 'present-review']);
     for (const name of methodNames) expect(methods[name].timeoutMs).toBeGreaterThan(0);
   });
 
@@ -84,11 +87,26 @@ describe('protocol schemas', () => {
 
   it('checks the shape of results: a present-review without a reference report, or a review with a negative revision, is refused', () => {
     const report = { total: 1, resolved: 1, broken: [] };
-    expect(PresentReviewResult.safeParse({ revision: 1, sections: [], sectionCount: 0, references: report }).success).toBe(true);
-    expect(PresentReviewResult.safeParse({ revision: 1, sections: [], sectionCount: 0 }).success).toBe(false);
-    expect(PresentReviewResult.safeParse({ revision: 0, sections: [], sectionCount: 0, references: report }).success).toBe(false);
-    expect(GetReviewResult.safeParse({ revision: 0, markdown: '', sections: [] }).success).toBe(true);
-    expect(GetReviewResult.safeParse({ revision: -1, markdown: '', sections: [] }).success).toBe(false);
+    expect(PresentReviewResult.safeParse({ revision: 1, sections: [], sectionCount: 0, references: report, findings: [] }).success).toBe(true);
+    expect(PresentReviewResult.safeParse({ revision: 1, sections: [], sectionCount: 0, findings: [] }).success).toBe(false);
+    expect(PresentReviewResult.safeParse({ revision: 1, sections: [], sectionCount: 0, references: report }).success).toBe(false);
+    expect(PresentReviewResult.safeParse({ revision: 0, sections: [], sectionCount: 0, references: report, findings: [] }).success).toBe(false);
+    expect(GetReviewResult.safeParse({ revision: 0, markdown: '', sections: [], findings: [] }).success).toBe(true);
+    expect(GetReviewResult.safeParse({ revision: -1, markdown: '', sections: [], findings: [] }).success).toBe(false);
+  });
+
+  it('checks findings and feedback: states and kinds from their lists, cursors of digits only', () => {
+    const finding = { id: 'f-abc', severity: 'bug', title: 't', reference: 'a.ts:1', file: '/w/a.ts', line: 1, endLine: 2, state: 'open', stale: false };
+    expect(Finding.safeParse(finding).success).toBe(true);
+    expect(Finding.safeParse({ ...finding, severity: null }).success).toBe(true);
+    expect(Finding.safeParse({ ...finding, severity: 'fatal' }).success).toBe(false);
+    expect(Finding.safeParse({ ...finding, state: 'closed' }).success).toBe(false);
+    expect(FeedbackItem.safeParse({ id: '3', kind: 'state', findingId: 'f-abc', state: 'wont-fix', at: 'now' }).success).toBe(true);
+    expect(FeedbackItem.safeParse({ id: '3', kind: 'vote', at: 'now' }).success).toBe(false);
+    expect(GetReviewFeedbackParams.safeParse({ since: '12' }).success).toBe(true);
+    expect(GetReviewFeedbackParams.safeParse({ since: '-1' }).success).toBe(false);
+    expect(GetReviewFeedbackParams.safeParse({ since: '1e9' }).success).toBe(false);
+    expect(GetReviewFeedbackParams.safeParse({ other: 1 }).success).toBe(false);
   });
 
   it('tells a challenge from the final hello result', () => {

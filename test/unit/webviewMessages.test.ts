@@ -63,3 +63,38 @@ describe('parseHostMessage: appends and first screens', () => {
     expect(parseHostMessage({ type: 'render', revision: 2, html: '<p>x</p><p>y</p>', firstScreen: 8 })).toMatchObject({ firstScreen: 8 });
   });
 });
+
+describe('finding messages', () => {
+  it('takes state changes, reveals and messages from the webview only when well formed', () => {
+    expect(parseWebviewMessage({ type: 'setFindingState', id: 'f-abc_12-2', state: 'wont-fix' })).toEqual({ type: 'setFindingState', id: 'f-abc_12-2', state: 'wont-fix' });
+    expect(parseWebviewMessage({ type: 'setFindingState', id: 'f-abc', state: 'deleted' })).toBeUndefined();
+    expect(parseWebviewMessage({ type: 'setFindingState', id: '../../etc', state: 'open' })).toBeUndefined();
+    expect(parseWebviewMessage({ type: 'revealFinding', id: 'f-abc' })).toEqual({ type: 'revealFinding', id: 'f-abc' });
+    expect(parseWebviewMessage({ type: 'revealFinding', id: `f-${'a'.repeat(100)}` })).toBeUndefined();
+    expect(parseWebviewMessage({ type: 'sendMessage', text: 'please fix the retry' })).toEqual({ type: 'sendMessage', text: 'please fix the retry' });
+    expect(parseWebviewMessage({ type: 'sendMessage', text: '   ' })).toBeUndefined();
+    expect(parseWebviewMessage({ type: 'sendMessage', text: 'x'.repeat(16 * 1024 + 1) })).toBeUndefined();
+    expect(parseWebviewMessage({ type: 'sendMessage', text: 42 })).toBeUndefined();
+  });
+
+  it('keeps only well-formed marks, and checks the other host messages', () => {
+    const marks = [
+      { id: 'f-a', state: 'open', stale: false },
+      { id: 'f-b', state: 'resolved', stale: true, extra: 'dropped' },
+      { id: 'f-c', state: 'gone', stale: false },
+      { id: 'f-d', state: 'open' },
+      'junk',
+    ];
+    expect(parseHostMessage({ type: 'findings', marks })).toEqual({
+      type: 'findings',
+      marks: [
+        { id: 'f-a', state: 'open', stale: false },
+        { id: 'f-b', state: 'resolved', stale: true },
+      ],
+    });
+    expect(parseHostMessage({ type: 'findings', marks: 'x' })).toBeUndefined();
+    expect(parseHostMessage({ type: 'showFinding', id: 'f-a' })).toEqual({ type: 'showFinding', id: 'f-a' });
+    expect(parseHostMessage({ type: 'messageResult', sent: false, error: 'disk full' })).toEqual({ type: 'messageResult', sent: false, error: 'disk full' });
+    expect(parseHostMessage({ type: 'messageResult', sent: 'yes' })).toBeUndefined();
+  });
+});

@@ -5,7 +5,9 @@
 
 import { ErrorCode, IpcError, type GetSelectionResult, type OpenLocationResult } from '../../../shared/protocol';
 import type { RequestHandlers } from '../ipc/ipcConnection';
+import type { ReviewFindings } from '../findings/reviewFindings';
 import type { ReviewRenderer } from '../render/reviewRenderer';
+import type { Conversation } from '../review/conversation';
 import { ReviewSaveError, ReviewTooLargeError, type ReviewStore } from '../review/reviewStore';
 
 export interface EditorSide {
@@ -13,7 +15,13 @@ export interface EditorSide {
   openLocation(reference: string, cwd: string | undefined): Promise<OpenLocationResult>;
 }
 
-export function createRequestHandlers(store: ReviewStore, renderer: ReviewRenderer, editor: EditorSide): RequestHandlers {
+/** The review's findings and what the user said about them. */
+export interface FeedbackSide {
+  readonly findings: Pick<ReviewFindings, 'current' | 'presented'>;
+  readonly conversation: Pick<Conversation, 'since'>;
+}
+
+export function createRequestHandlers(store: ReviewStore, renderer: ReviewRenderer, editor: EditorSide, feedback: FeedbackSide): RequestHandlers {
   return {
     'present-review': async (params) => {
       const sectionsBefore = params.mode === 'append' ? (store.current?.sections.length ?? 0) : 0;
@@ -25,26 +33,31 @@ export function createRequestHandlers(store: ReviewStore, renderer: ReviewRender
       report.catch(() => undefined);
       // A reply is a promise that a reload keeps the review: answer only once it is on disk.
       await asIpcErrors(() => durable);
-      const { references } = await report;
+      const { references, findings } = await report;
       return {
         revision: review.revision,
         title: review.title,
         sections: review.sections.slice(sectionsBefore),
         sectionCount: review.sections.length,
         references,
+        findings: await feedback.findings.presented(findings),
       };
     },
-    'get-review': () => {
+    'get-review': async () => {
       const review = store.current;
-      if (!review) return { revision: 0, markdown: '', sections: [] };
+      if (!review) return { revision: 0, markdown: '', sections: [], findings: [] };
+      // Positions are looked up now, so they say where the code is after the user's edits.
+      const findings = await feedback.findings.current();
       return {
         revision: review.revision,
         title: review.title,
         markdown: review.markdown,
         sections: [...review.sections],
         updatedAt: review.updatedAt,
+        findings,
       };
     },
+    'get-review-feedback': (params) => feedback.conversation.since(params.since),
     'get-selection': () => editor.getSelection(),
     'open-location': (params) => editor.openLocation(params.reference, params.cwd),
   };

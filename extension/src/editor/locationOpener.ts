@@ -112,8 +112,7 @@ export class LocationOpener implements vscode.Disposable {
   }
 
   private editorColumn(): vscode.ViewColumn {
-    const panel = this.panelColumn();
-    return panel === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One;
+    return codeColumnBeside(this.panelColumn());
   }
 
   private flash(editor: vscode.TextEditor, range: vscode.Range): void {
@@ -147,4 +146,9 @@ async function isFile(absolutePath: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** Where code opens from the panel: the first column, or the second when the panel is in the first, so the panel stays in view. */
+export function codeColumnBeside(panel: vscode.ViewColumn | undefined): vscode.ViewColumn {
+  return panel === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One;
 }

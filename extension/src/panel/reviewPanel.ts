@@ -7,9 +7,11 @@ import * as vscode from 'vscode';
 import type { PanelChange } from './appendLog';
 import { PanelUpdates, type PanelRenderers, type PanelReview } from './panelUpdates';
 import { buildWebviewHtml, DEFAULT_TITLE } from './webviewHtml';
+import type { FindingState } from '../../../shared/findingTerms';
 import {
   NO_REVIEW_REVISION,
   parseWebviewMessage,
+  type FindingMark,
   type HostToWebviewMessage,
   type WebviewToHostMessage,
 } from './webviewMessages';
@@ -25,6 +27,15 @@ export interface ReviewPanelDeps extends PanelRenderers {
   openExternal(url: string): Promise<void>;
   /** Writes the review's markdown source to the clipboard. */
   copyMarkdown(): Promise<void>;
+  /** How each finding stands now, for the marks and buttons beside them. */
+  findingMarks(): readonly FindingMark[];
+  /** Fires when a finding's state or staleness may have changed. */
+  readonly onDidChangeFindings: vscode.Event<unknown>;
+  setFindingState(id: string, state: FindingState): Promise<void>;
+  /** Shows the finding's thread in the code. */
+  revealFinding(id: string): Promise<void>;
+  /** Records the box's message for the assistant; rejects with what went wrong. */
+  sendMessage(text: string): Promise<void>;
 }
 
 // Relative to the extension root (where package.json is). The stylesheet is served from where it
@@ -122,6 +133,8 @@ export class ReviewPanel implements vscode.Disposable {
   /** Identifies the latest post, so a late "not delivered" result cannot undo a newer one. */
   private _postSequence = 0;
   private _flushTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A finding to scroll to once the review is painted. */
+  private _findingToShow: string | undefined;
 
   private constructor(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, deps: ReviewPanelDeps) {
     this._panel = panel;
@@ -148,7 +161,16 @@ export class ReviewPanel implements vscode.Disposable {
         this._updates.record(change);
         this._scheduleFlush();
       }),
+      deps.onDidChangeFindings(() => this._postMarks()),
     );
+  }
+
+  /** Scrolls the panel to a finding's block and points it out. */
+  showFinding(id: string): void {
+    this._panel.reveal(this._panel.viewColumn, false);
+    // A panel opened just now has no review painted yet: it is shown after the first paint.
+    if (this._renderedRevision === NO_REVIEW_REVISION) this._findingToShow = id;
+    else this._post({ type: 'showFinding', id });
   }
 
   /** Shown in its tab group (not behind another tab). */
@@ -221,9 +243,20 @@ export class ReviewPanel implements vscode.Disposable {
         if (!preview) {
           this._renderedRevision = message.revision;
           this._onDidRender.fire(message.revision);
+          // The painted blocks are new: mark their findings.
+          this._postMarks();
         }
         return;
       }
+      case 'setFindingState':
+        void this._settle(() => this._deps.setFindingState(message.id, message.state), 'change a finding');
+        return;
+      case 'revealFinding':
+        void this._settle(() => this._deps.revealFinding(message.id), 'show a finding');
+        return;
+      case 'sendMessage':
+        void this._sendToAssistant(message.text);
+        return;
       case 'openReference':
         void this._settle(
           () => this._deps.openReference(message.target, this._deps.getReview()?.cwd),
@@ -240,6 +273,24 @@ export class ReviewPanel implements vscode.Disposable {
         const unexpected: never = message;
         return unexpected;
       }
+    }
+  }
+
+  private async _sendToAssistant(text: string): Promise<void> {
+    try {
+      await this._deps.sendMessage(text);
+      this._post({ type: 'messageResult', sent: true });
+    } catch (error) {
+      this._post({ type: 'messageResult', sent: false, error: errorMessage(error) });
+    }
+  }
+
+  private _postMarks(): void {
+    if (!this._ready) return;
+    this._post({ type: 'findings', marks: this._deps.findingMarks() });
+    if (this._findingToShow !== undefined && this._renderedRevision !== NO_REVIEW_REVISION) {
+      this._post({ type: 'showFinding', id: this._findingToShow });
+      this._findingToShow = undefined;
     }
   }
 

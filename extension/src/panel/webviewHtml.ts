@@ -84,6 +84,11 @@ export function buildWebviewHtml(options: WebviewDocumentOptions): string {
 <p>A review appears here when an AI assistant calls the <code>present-review</code> tool.</p>
 </section>
 <main id="review" class="redline-review"></main>
+<footer class="redline-compose">
+<textarea id="message" class="redline-message" rows="2" placeholder="Message the assistant… (Ctrl+Enter sends)" aria-label="Message to the assistant"></textarea>
+<button id="send" class="redline-send" type="button" title="Send the message to the assistant" disabled>Send</button>
+<span id="send-status" class="redline-send-status" role="status"></span>
+</footer>
 <script nonce="${nonce}" src="${escapeHtml(options.scriptUri)}"></script>
 </body>
 </html>

@@ -2,8 +2,12 @@
 // direction, shared by both sides. Each side validates what it receives, because a webview is
 // untrusted and a message event can carry anything.
 
+import { FINDING_STATES, MAX_FEEDBACK_TEXT, type FindingState } from '../../../shared/findingTerms';
+
 /** The revision the webview acknowledges after showing the empty state: nothing presented. */
 export const NO_REVIEW_REVISION = 0;
+
+export { MAX_FEEDBACK_TEXT };
 
 /** Longest `openReference` target or `openExternal` url the host will act on. */
 export const MAX_LINK_LENGTH = 4096;
@@ -48,7 +52,40 @@ export interface CopyFailedMessage {
   readonly message: string;
 }
 
-export type HostToWebviewMessage = RenderMessage | AppendMessage | EmptyMessage | CopiedMessage | CopyFailedMessage;
+/** How each finding shown stands: the webview marks its block and offers its actions. */
+export interface FindingMark {
+  readonly id: string;
+  readonly state: FindingState;
+  readonly stale: boolean;
+}
+
+export interface FindingsMessage {
+  readonly type: 'findings';
+  readonly marks: readonly FindingMark[];
+}
+
+/** Scroll to a finding's block and point it out (from the thread's "Show in Panel"). */
+export interface ShowFindingMessage {
+  readonly type: 'showFinding';
+  readonly id: string;
+}
+
+/** What became of the message from the box: sent (the box is emptied) or not (it keeps the text). */
+export interface MessageResultMessage {
+  readonly type: 'messageResult';
+  readonly sent: boolean;
+  readonly error?: string;
+}
+
+export type HostToWebviewMessage =
+  | RenderMessage
+  | AppendMessage
+  | EmptyMessage
+  | CopiedMessage
+  | CopyFailedMessage
+  | FindingsMessage
+  | ShowFindingMessage
+  | MessageResultMessage;
 
 // ---- webview → host ------------------------------------------------------------------------
 
@@ -83,12 +120,34 @@ export interface CopyMessage {
   readonly type: 'copy';
 }
 
+/** A state button beside a finding was clicked. */
+export interface SetFindingStateMessage {
+  readonly type: 'setFindingState';
+  readonly id: string;
+  readonly state: FindingState;
+}
+
+/** A finding's block was clicked: show its thread in the code. */
+export interface RevealFindingMessage {
+  readonly type: 'revealFinding';
+  readonly id: string;
+}
+
+/** The box's free message to the assistant. */
+export interface SendMessageMessage {
+  readonly type: 'sendMessage';
+  readonly text: string;
+}
+
 export type WebviewToHostMessage =
   | ReadyMessage
   | RenderedMessage
   | OpenReferenceMessage
   | OpenExternalMessage
-  | CopyMessage;
+  | CopyMessage
+  | SetFindingStateMessage
+  | RevealFindingMessage
+  | SendMessageMessage;
 
 // ---- validation ----------------------------------------------------------------------------
 
@@ -104,6 +163,15 @@ function isRevision(value: unknown): value is number {
 
 function isOffsetIn(value: unknown, text: string): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= text.length;
+}
+
+/** Finding ids are `f-` and a base64url hash, with `-n` for a repeated text. */
+function isFindingId(value: unknown): value is string {
+  return typeof value === 'string' && /^f-[A-Za-z0-9_-]{1,40}$/.test(value);
+}
+
+function isFindingState(value: unknown): value is FindingState {
+  return typeof value === 'string' && (FINDING_STATES as readonly string[]).includes(value);
 }
 
 function isLink(value: unknown): value is string {
@@ -128,6 +196,14 @@ export function parseWebviewMessage(value: unknown): WebviewToHostMessage | unde
       // Only web links are ever posted; anything else (command:, file:, javascript:) is dropped here.
       return isLink(value.url) && /^https?:\/\//i.test(value.url)
         ? { type: 'openExternal', url: value.url }
+        : undefined;
+    case 'setFindingState':
+      return isFindingId(value.id) && isFindingState(value.state) ? { type: 'setFindingState', id: value.id, state: value.state } : undefined;
+    case 'revealFinding':
+      return isFindingId(value.id) ? { type: 'revealFinding', id: value.id } : undefined;
+    case 'sendMessage':
+      return typeof value.text === 'string' && value.text.trim() !== '' && value.text.length <= MAX_FEEDBACK_TEXT
+        ? { type: 'sendMessage', text: value.text }
         : undefined;
     default:
       return undefined;
@@ -175,6 +251,18 @@ export function parseHostMessage(value: unknown): HostToWebviewMessage | undefin
       return { type: 'copied' };
     case 'copyFailed':
       return typeof value.message === 'string' ? { type: 'copyFailed', message: value.message } : undefined;
+    case 'findings': {
+      if (!Array.isArray(value.marks)) return undefined;
+      const marks = value.marks.filter(
+        (mark): mark is FindingMark => isRecord(mark) && isFindingId(mark.id) && isFindingState(mark.state) && typeof mark.stale === 'boolean',
+      );
+      return { type: 'findings', marks: marks.map(({ id, state, stale }) => ({ id, state, stale })) };
+    }
+    case 'showFinding':
+      return isFindingId(value.id) ? { type: 'showFinding', id: value.id } : undefined;
+    case 'messageResult':
+      if (typeof value.sent !== 'boolean' || (value.error !== undefined && typeof value.error !== 'string')) return undefined;
+      return { type: 'messageResult', sent: value.sent, error: value.error };
     default:
       return undefined;
   }

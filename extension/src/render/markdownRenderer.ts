@@ -6,6 +6,7 @@ import type { ReferenceReport } from '../../../shared/protocol';
 import { findReferences, formatReference, parseLinkTarget, type FileReference } from '../../../shared/links';
 import { renderFirstScreenFirst } from './firstScreen';
 import { installLabelGuard } from './labelGuard';
+import { findingsOf, type FindingCandidate, type ReviewFinding } from '../findings/findings';
 import { installListChunks } from './listChunks';
 import { MAX_BROKEN_LISTED, ReferenceTally, resolveAll, type ReferenceMeta, type Resolver } from './referenceAnswers';
 import type { Resolution } from './referenceResolver';
@@ -20,11 +21,15 @@ export interface RenderedReview {
   /** Where in `html` the blocks of the first screen end, for a review longer than one screen. */
   firstScreen?: number;
   references: ReferenceReport;
+  /** The blocks that point at code (findings.ts), each marked in `html` with `data-finding`. */
+  findings: ReviewFinding[];
 }
 
 export interface RenderOptions {
   /** Added to every `data-line` and report line: the fragment starts this many lines into the review. */
   lineOffset?: number;
+  /** Finding ids the rest of the review already uses (for an appended part). */
+  takenFindingIds?: ReadonlySet<string>;
 }
 
 /**
@@ -38,6 +43,7 @@ type LinkMeta =
 
 interface RenderState {
   references: ReferenceMeta[];
+  candidates: FindingCandidate[];
   lineOffset: number;
 }
 
@@ -73,7 +79,7 @@ md.renderer.rules.fence = renderFence;
  * each distinct one once); then the tokens are rendered synchronously with the answers.
  */
 export async function renderReview(markdown: string, resolver: Resolver, options: RenderOptions = {}): Promise<RenderedReview> {
-  const state: RenderState = { references: [], lineOffset: options.lineOffset ?? 0 };
+  const state: RenderState = { references: [], candidates: [], lineOffset: options.lineOffset ?? 0 };
   const env = { [RENDER_STATE]: state };
   const tokens = md.parse(markdown, env);
   await resolveAll(state.references, resolver);
@@ -81,7 +87,9 @@ export async function renderReview(markdown: string, resolver: Resolver, options
   for (const meta of state.references) {
     if (!(meta.onlyIfResolved && meta.resolution!.status !== 'resolved')) tally.count(meta, meta.resolution!);
   }
-  return { ...renderFirstScreenFirst(md, tokens, env), references: tally.report() };
+  // Before rendering: a finding's block carries its id into the HTML.
+  const findings = findingsOf(state.candidates, markdown.split(/\r\n?|\n/), state.lineOffset, options.takenFindingIds);
+  return { ...renderFirstScreenFirst(md, tokens, env), references: tally.report(), findings };
 }
 
 // ---- core rules -----------------------------------------------------------------------------
@@ -115,10 +123,38 @@ function classifyLinks(state: MarkdownIt.StateCore): void {
   const render = state.env[RENDER_STATE] as RenderState | undefined;
   if (render === undefined) return;
   let line = 1;
+  const candidates = new CandidateBlocks(render);
   for (const block of state.tokens) {
     if (block.map) line = block.map[0] + 1 + render.lineOffset;
+    candidates.see(block);
     if (block.type === 'inline' && block.children) {
       block.children = new InlineLinker(line, render, state.Token).run(block.children);
+    }
+  }
+}
+
+/** Outermost list items, and paragraphs outside lists: the blocks that can be findings. */
+class CandidateBlocks {
+  private itemDepth = 0;
+  private open: { token: Token; from: number } | undefined;
+
+  constructor(private readonly render: RenderState) {}
+
+  see(block: Token): void {
+    const outermostItem = block.type.startsWith('list_item_') && this.itemDepth === (block.nesting === 1 ? 0 : 1);
+    if (block.type === 'list_item_open') this.itemDepth++;
+    if (block.type === 'list_item_close') this.itemDepth--;
+    if (!outermostItem && !(this.itemDepth === 0 && block.type.startsWith('paragraph_'))) return;
+    if (block.nesting === 1) {
+      this.open = block.map ? { token: block, from: this.render.references.length } : undefined;
+    } else if (this.open) {
+      const { token, from } = this.open;
+      this.open = undefined;
+      this.render.candidates.push({
+        map: [token.map![0], token.map![1]],
+        references: this.render.references.slice(from),
+        mark: (id) => token.attrSet('data-finding', id),
+      });
     }
   }
 }

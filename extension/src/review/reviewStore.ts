@@ -20,6 +20,8 @@ export interface Review {
   readonly markdown: string;
   /** The presenting assistant's working directory: relative references resolve there first. */
   readonly cwd?: string;
+  /** The presenting assistant's name (MCP clientInfo), shown as the author of its findings. */
+  readonly assistant?: string;
   readonly sections: readonly Section[];
   readonly updatedAt: string;
 }
@@ -30,6 +32,7 @@ export interface PresentRequest {
   readonly section?: string;
   readonly title?: string;
   readonly cwd?: string;
+  readonly assistant?: string;
 }
 
 export interface ReviewChange {
@@ -154,6 +157,7 @@ export class ReviewStore implements Disposable {
       title: request.title ?? base?.title,
       markdown: composed.markdown,
       cwd: request.cwd ?? base?.cwd,
+      assistant: request.assistant ?? base?.assistant,
       sections: composed.sections,
       updatedAt: new Date().toISOString(),
     };
@@ -197,7 +201,7 @@ export class ReviewStore implements Disposable {
   /** Presents an earlier review again, as a new revision. */
   async restore(revision: number): Promise<Review | undefined> {
     const review = await this.readHistory(revision);
-    return review && this.present({ content: review.markdown, mode: 'replace', title: review.title, cwd: review.cwd });
+    return review && this.present({ content: review.markdown, mode: 'replace', title: review.title, cwd: review.cwd, assistant: review.assistant });
   }
 
   /** Applies a new history size at once: the oldest reviews past it are deleted. */

@@ -27,6 +27,7 @@ export const StoredReview = z.object({
   title: z.string().optional(),
   markdown: z.string().refine((text) => Buffer.byteLength(text, 'utf8') <= MAX_REVIEW_BYTES, 'markdown is larger than the review limit'),
   cwd: z.string().optional(),
+  assistant: z.string().max(200).optional(),
   updatedAt: z.string(),
   sections: z.array(Section).max(MAX_STORED_SECTIONS).optional(),
 });
@@ -77,8 +78,8 @@ export function describeProblem(error: unknown): string {
 
 /** What goes in a file: the sections only when few enough (see MAX_STORED_SECTIONS). */
 export function toStored(review: StoredReview | Review): StoredReview {
-  const { revision, title, markdown, cwd, updatedAt, sections } = review;
-  return { revision, title, markdown, cwd, updatedAt, sections: sections && sections.length <= MAX_STORED_SECTIONS ? [...sections] : undefined };
+  const { revision, title, markdown, cwd, assistant, updatedAt, sections } = review;
+  return { revision, title, markdown, cwd, assistant, updatedAt, sections: sections && sections.length <= MAX_STORED_SECTIONS ? [...sections] : undefined };
 }
 
 /** A review from a file, its sections checked against the text or found again. */

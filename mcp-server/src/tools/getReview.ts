@@ -3,6 +3,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { GetReviewResult } from '../../../shared/protocol';
 import type { ToolContext } from './toolContext';
+import { describeFindings } from './presentReview';
 import { toolResult } from './toolResult';
 
 export function registerGetReviewTool(server: McpServer, context: ToolContext): void {
@@ -13,7 +14,8 @@ export function registerGetReviewTool(server: McpServer, context: ToolContext): 
       description:
         'Read back the markdown of the review currently shown in the Redline panel, with its revision and section headings. ' +
         'Use it before "update-section" or "append" when you are not sure what the panel holds (the user may have cleared it, ' +
-        'or another assistant may have written to it).',
+        'or another assistant may have written to it). Its findings say where their code is now (after the user\'s edits), ' +
+        'their state (open, resolved, accepted, wont-fix), and whether the code they pointed at has changed ("stale").',
       inputSchema: {},
       outputSchema: GetReviewResult,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -24,7 +26,9 @@ export function registerGetReviewTool(server: McpServer, context: ToolContext): 
         (review) =>
           review.revision === 0 || review.markdown === ''
             ? 'No review is shown in VS Code right now.'
-            : `Revision ${review.revision}${review.title ? ` "${review.title}"` : ''}:\n\n${review.markdown}`,
+            : [`Revision ${review.revision}${review.title ? ` "${review.title}"` : ''}:\n\n${review.markdown}`, describeFindings(review.findings).join('\n')]
+                .filter(Boolean)
+                .join('\n\n'),
       ),
   );
 }

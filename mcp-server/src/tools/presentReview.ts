@@ -3,7 +3,7 @@
 
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { MAX_REVIEW_BYTES, MAX_SECTION_CHARS, PresentReviewResult, ReviewMode } from '../../../shared/protocol';
+import { FINDING_SEVERITIES, MAX_REVIEW_BYTES, MAX_SECTION_CHARS, PresentReviewResult, ReviewMode, type Finding } from '../../../shared/protocol';
 import type { ToolContext } from './toolContext';
 import { toolResult } from './toolResult';
 
@@ -35,14 +35,18 @@ export function registerPresentReviewTool(server: McpServer, context: ToolContex
         'Use it instead of printing a long review in the chat. Every file reference becomes a link that opens the file at that line: ' +
         'write them as path:line (src/auth.ts:42), path:start-end (src/auth.ts:40-55) or path#L40-L55, relative to your working ' +
         'directory or the workspace, or absolute. The result lists references that point at missing files or lines past the end; ' +
-        'fix those and present again. Use mode "append" to add findings as you go, and "update-section" to revise one section.',
+        'fix those and present again. Use mode "append" to add findings as you go, and "update-section" to revise one section. ' +
+        'Write each finding as its own list item or paragraph whose first reference is the code it is about; start it with a ' +
+        `severity label such as "**bug**:", "blocking:" or "nit:" (${FINDING_SEVERITIES.join(', ')}). Findings become comment threads ` +
+        'in the code, where the user replies and marks them resolved, accepted or won\'t fix; read that with get-review-feedback or ' +
+        'wait for it with await-review-feedback.',
       inputSchema: presentReviewInput,
       outputSchema: PresentReviewResult,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     (args, extra) =>
       toolResult(
-        () => context.bridge.request('present-review', { ...args, cwd: context.cwd }, extra.signal),
+        () => context.bridge.request('present-review', { ...args, cwd: context.cwd, assistant: server.server.getClientVersion()?.name }, extra.signal),
         describePresented,
       ),
   );
@@ -61,5 +65,19 @@ function describePresented(result: PresentReviewResult): string {
     lines.push('These references point at nothing; fix them and present again:');
     for (const broken of references.broken) lines.push(`- ${broken.reference} (line ${broken.line} of what you sent): ${broken.reason}`);
   }
+  lines.push(...describeFindings(result.findings));
   return lines.join('\n');
+}
+
+/** One line per finding: its id (for get-review-feedback), severity, place and state. */
+export function describeFindings(findings: readonly Finding[]): string[] {
+  if (findings.length === 0) return [];
+  return [
+    `Findings (${findings.length}), each a comment thread in the code:`,
+    ...findings.map(
+      (f) =>
+        `- ${f.id} ${f.severity ?? 'finding'} at ${f.file}:${f.line}${f.endLine > f.line ? `-${f.endLine}` : ''}` +
+        `${f.state === 'open' ? '' : ` [${f.state}]`}${f.stale ? ' [code changed]' : ''}: ${f.title}`,
+    ),
+  ];
 }

@@ -3,7 +3,7 @@
 import type { IpcClient } from '../ipcClient';
 
 export interface ToolContext {
-  readonly bridge: Pick<IpcClient, 'request'>;
+  readonly bridge: Pick<IpcClient, 'request' | 'onEvent'>;
   /** Sent along so that relative references resolve where the assistant runs. */
   readonly cwd: string;
 }

@@ -64,9 +64,16 @@ describe('Redline in a real extension host', () => {
       await mcp?.close();
     });
 
-    it('offers the four tools', async () => {
+    it('offers the six tools', async () => {
       const { tools } = await mcp.client.listTools();
-      assert.deepEqual(tools.map((tool) => tool.name).sort(), ['get-review', 'get-selection', 'open-location', 'present-review']);
+      assert.deepEqual(tools.map((tool) => tool.name).sort(), [
+        'await-review-feedback',
+        'get-review',
+        'get-review-feedback',
+        'get-selection',
+        'open-location',
+        'present-review',
+      ]);
     });
 
     it('present-review stores the review, reports broken references, and the panel paints it', async () => {

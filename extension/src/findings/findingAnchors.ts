@@ -1,0 +1,161 @@
+// Where each finding's code is now. A finding remembers its lines when it is first seen. Edits in
+// an editor move it as they happen, saved or not; whenever positions are asked for, the remembered
+// lines are looked for again in the file as it is now (the open document, or the disk), nearest to
+// where the finding last was. Lines that cannot be found make the finding stale: "code changed".
+// Free of the editor API (editorAnchors.ts feeds it the editor's events), so it runs in tests.
+
+import { promises as fs } from 'fs';
+import { Emitter } from '../events';
+import { relocate, rememberLines, shiftForEdit, type AnchorRange, type LineEdit } from './anchorText';
+
+/** Larger files are not read to re-anchor: their findings stay where they are. */
+const MAX_FILE_BYTES = 16 * 1024 * 1024;
+
+export interface AnchoredPosition extends AnchorRange {
+  readonly file: string;
+  readonly stale: boolean;
+}
+
+export interface TrackedFinding {
+  readonly id: string;
+  readonly file: string;
+  readonly line: number;
+  readonly endLine: number;
+}
+
+interface Anchor {
+  readonly file: string;
+  range: AnchorRange;
+  /** Undefined when the file could not be read: the finding is then never called stale. */
+  remembered: string[] | undefined;
+  stale: boolean;
+}
+
+/** The lines of a file as open in the editor (saved or not), if it is open. */
+export type OpenDocumentLines = (file: string) => string[] | undefined;
+
+export class FindingAnchors {
+  private readonly anchors = new Map<string, Anchor>();
+  private readonly moved = new Emitter<void>();
+  /** Fires when an edit moved a finding or made it stale (or found it again). */
+  readonly onDidMove = this.moved.event;
+
+  constructor(private readonly openLines: OpenDocumentLines = () => undefined) {}
+
+  /** Keeps anchors for these findings only; a new one remembers its lines as the file is now. */
+  async track(findings: readonly TrackedFinding[]): Promise<void> {
+    const wanted = new Set(findings.map((f) => f.id));
+    for (const id of this.anchors.keys()) if (!wanted.has(id)) this.anchors.delete(id);
+    await this.remember(findings);
+  }
+
+  /** Adds anchors for findings not tracked yet, remembering their lines now; forgets none. */
+  async remember(findings: readonly TrackedFinding[]): Promise<void> {
+    const fresh = findings.filter((f) => !this.anchors.has(f.id));
+    for (const [file, group] of groupBy(fresh, (f) => f.file)) {
+      const lines = await this.readLines(file);
+      for (const finding of group) {
+        if (this.anchors.has(finding.id)) continue;
+        const range = { line: finding.line, endLine: finding.endLine };
+        this.anchors.set(finding.id, { file, range, remembered: lines && rememberLines(lines, range), stale: false });
+      }
+    }
+  }
+
+  /** Where each tracked finding is now, looked for again in each file as it is at this moment. */
+  async positions(): Promise<Map<string, AnchoredPosition>> {
+    for (const file of new Set([...this.anchors.values()].map((a) => a.file))) {
+      const lines = await this.readLines(file);
+      if (lines) this.relocateIn(file, lines);
+    }
+    return this.known();
+  }
+
+  /** The positions as last worked out, without reading anything. */
+  known(): Map<string, AnchoredPosition> {
+    const positions = new Map<string, AnchoredPosition>();
+    for (const [id, { file, range, stale }] of this.anchors) positions.set(id, { file, ...range, stale });
+    return positions;
+  }
+
+  /**
+   * Follows one change event of an open document: `edits` are relative to the text before the
+   * event, `lines` are the text after it.
+   */
+  followEdits(file: string, edits: readonly LineEdit[], lines: () => readonly string[]): void {
+    const affected = [...this.anchors.values()].filter((a) => a.file === file);
+    if (affected.length === 0 || edits.length === 0) return;
+    let touched = false;
+    for (const anchor of affected) {
+      // Every change in one event is relative to the document before the event: sum their shifts.
+      let delta = 0;
+      for (const edit of edits) {
+        const shifted = shiftForEdit(anchor.range, edit);
+        if (shifted === undefined) touched = true;
+        else delta += shifted.line - anchor.range.line;
+      }
+      anchor.range = { line: Math.max(1, anchor.range.line + delta), endLine: Math.max(1, anchor.range.endLine + delta) };
+    }
+    // An edit inside a finding's lines: look for them again in the edited document.
+    if (touched) this.relocateIn(file, lines());
+    this.moved.fire();
+  }
+
+  /** A file changed or went away on disk: its findings are looked for again (in the editor's copy if open). */
+  async fileChanged(file: string): Promise<void> {
+    if (![...this.anchors.values()].some((anchor) => anchor.file === file)) return;
+    const lines = await this.readLines(file);
+    if (lines && this.relocateIn(file, lines)) this.moved.fire();
+  }
+
+  /** A file that changed on disk while closed is looked at again when it opens. */
+  fileOpened(file: string, lines: readonly string[]): void {
+    if (this.relocateIn(file, lines)) this.moved.fire();
+  }
+
+  dispose(): void {
+    this.moved.dispose();
+  }
+
+  private async readLines(file: string): Promise<string[] | undefined> {
+    return this.openLines(file) ?? (await readFileLines(file));
+  }
+
+  /** Finds each anchor of `file` again in `lines`; true if any moved or changed staleness. */
+  private relocateIn(file: string, lines: readonly string[]): boolean {
+    let changed = false;
+    for (const anchor of this.anchors.values()) {
+      if (anchor.file !== file || !anchor.remembered) continue;
+      const found = relocate(lines, anchor.remembered, anchor.range);
+      const stale = found === undefined;
+      if (stale !== anchor.stale || (found && (found.line !== anchor.range.line || found.endLine !== anchor.range.endLine))) changed = true;
+      anchor.stale = stale;
+      if (found) anchor.range = found;
+    }
+    return changed;
+  }
+}
+
+/**
+ * The file's lines as the user sees them: the open document (saved or not), else the disk. A
+ * deleted file has no lines (its findings go stale); one that cannot be read gives undefined.
+ */
+async function readFileLines(file: string): Promise<string[] | undefined> {
+  try {
+    const stats = await fs.stat(file);
+    if (!stats.isFile() || stats.size > MAX_FILE_BYTES) return undefined;
+    return (await fs.readFile(file, 'utf8')).split(/\r\n|\r|\n/);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? [] : undefined;
+  }
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group) group.push(item);
+    else groups.set(key(item), [item]);
+  }
+  return groups;
+}

@@ -1,0 +1,104 @@
+// Findings: the list items and paragraphs of a review that point at code. A block is a finding when
+// its first file reference resolves; it is anchored at that reference's lines. The renderer records
+// candidate blocks while it parses and turns them into findings once references are resolved.
+
+import { createHash } from 'crypto';
+import { FINDING_SEVERITIES, type FindingSeverity } from '../../../shared/protocol';
+import type { ReferenceMeta } from '../render/referenceAnswers';
+
+/** A review with more findings than this lists the first ones: each costs a thread and a read of its lines. */
+export const MAX_FINDINGS = 1000;
+const MAX_TITLE_CHARS = 120;
+
+/** A block that may be a finding: its 0-based source lines in the markdown rendered, and its references. */
+export interface FindingCandidate {
+  readonly map: readonly [number, number];
+  /** The block's references, in order, as recorded during the parse. */
+  readonly references: readonly ReferenceMeta[];
+  /** Called with the id once the block is known to be a finding (the renderer marks it in the HTML). */
+  readonly mark: (id: string) => void;
+}
+
+/** A finding as the renderer found it; where it is now and what the user decided are added later. */
+export interface ReviewFinding {
+  readonly id: string;
+  readonly severity: FindingSeverity | null;
+  readonly title: string;
+  /** The reference as written in the review. */
+  readonly reference: string;
+  readonly file: string;
+  /** 1-based lines in the file, as the review named them (clamped to the file's end). */
+  readonly line: number;
+  readonly endLine: number;
+  /** 1-based line of the block in the whole review. */
+  readonly reviewLine: number;
+  /** The block's markdown, as written. */
+  readonly markdown: string;
+}
+
+/**
+ * The candidates whose first reference (the first that became a link) resolved, with stable ids:
+ * a hash of the block's text, so the same text keeps its id through appends and section updates.
+ * `taken` holds ids already used in the review (for an append), so a repeated text gets a new one.
+ */
+export function findingsOf(
+  candidates: readonly FindingCandidate[],
+  sourceLines: readonly string[],
+  lineOffset: number,
+  taken: ReadonlySet<string> = new Set(),
+): ReviewFinding[] {
+  const findings: ReviewFinding[] = [];
+  const used = new Set(taken);
+  for (const candidate of candidates) {
+    if (findings.length + taken.size >= MAX_FINDINGS) break;
+    const first = candidate.references.find((meta) => !(meta.onlyIfResolved && meta.resolution?.status !== 'resolved'));
+    const resolution = first?.resolution;
+    if (!first || resolution?.status !== 'resolved' || resolution.lineCount === 0) continue;
+    const markdown = sourceLines.slice(candidate.map[0], candidate.map[1]).join('\n').trimEnd();
+    const id = uniqueId(findingId(markdown), used);
+    const { severity, title } = labelOf(markdown);
+    const last = Number.isFinite(resolution.lineCount) ? resolution.lineCount : Number.MAX_SAFE_INTEGER;
+    const line = Math.min(first.reference.line ?? 1, last);
+    findings.push({
+      id,
+      severity,
+      title,
+      reference: first.raw,
+      file: resolution.absolutePath,
+      line,
+      endLine: Math.max(line, Math.min(first.reference.endLine ?? line, last)),
+      reviewLine: candidate.map[0] + 1 + lineOffset,
+      markdown,
+    });
+    candidate.mark(id);
+  }
+  return findings;
+}
+
+/** A short hash of the text with its whitespace runs collapsed, so re-wrapping or indenting keeps the id. */
+export function findingId(markdown: string): string {
+  const normalized = markdown.replace(/\s+/g, ' ').trim();
+  return `f-${createHash('sha256').update(normalized).digest('base64url').slice(0, 12)}`;
+}
+
+function uniqueId(id: string, used: Set<string>): string {
+  let unique = id;
+  for (let n = 2; used.has(unique); n++) unique = `${id}-${n}`;
+  used.add(unique);
+  return unique;
+}
+
+const LIST_MARKER = /^\s*(?:[-*+]|\d{1,9}[.)])\s+/;
+// `**bug**:`, `**bug:**`, `bug:`, `_nit_:`; one label, then a colon, at the very start.
+const LABEL = new RegExp(`^(\\*\\*|__|\\*|_)?(${FINDING_SEVERITIES.join('|')})(:)?\\1(:)?\\s*`, 'i');
+
+/** The severity label at the start of a finding, and its first line without marker, label or emphasis. */
+export function labelOf(markdown: string): { severity: FindingSeverity | null; title: string } {
+  const firstLine = markdown.split('\n', 1)[0].replace(LIST_MARKER, '');
+  const label = LABEL.exec(firstLine);
+  const hasColon = label !== null && (label[3] === ':') !== (label[4] === ':');
+  const severity = hasColon ? (label![2].toLowerCase() as FindingSeverity) : null;
+  const rest = hasColon ? firstLine.slice(label![0].length) : firstLine;
+  const plain = rest.replace(/[*_`]+/g, '').replace(/\s+/g, ' ').trim();
+  return { severity, title: plain.length > MAX_TITLE_CHARS ? `${plain.slice(0, MAX_TITLE_CHARS - 1)}…` : plain };
+}

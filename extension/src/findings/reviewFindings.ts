@@ -1,0 +1,138 @@
+// The current review's findings as the user and the assistant see them: where the renderer found
+// them, where their code is now (findingAnchors.ts) and what the user decided (the conversation).
+// The threads, the Problems view and the panel all draw from the list this publishes.
+
+import type { Finding } from '../../../shared/protocol';
+import { Emitter, type Disposable } from '../events';
+import type { ReviewRenderer } from '../render/reviewRenderer';
+import type { Conversation } from '../review/conversation';
+import type { Review, ReviewStore } from '../review/reviewStore';
+import type { AnchoredPosition, FindingAnchors } from './findingAnchors';
+import type { ReviewFinding } from './findings';
+
+/** A finding with what the editor needs to show it. */
+export interface ShownFinding extends Finding {
+  /** The finding's markdown, as the review wrote it. */
+  readonly markdown: string;
+  /** The assistant that presented it (MCP clientInfo), if it said. */
+  readonly assistant?: string;
+}
+
+/** How long a burst of changes (appends, keystrokes) is let settle before the views are redrawn. */
+const SETTLE_MS = 50;
+
+export class ReviewFindings implements Disposable {
+  private shown: readonly ShownFinding[] = [];
+  private rendered: { revision: number; findings: readonly ReviewFinding[]; review: Review } | undefined;
+  private readonly changed = new Emitter<readonly ShownFinding[]>();
+  /** Fires with the whole list whenever the review, a position or a state changed. */
+  readonly onDidChange = this.changed.event;
+  private readonly subscriptions: Disposable[];
+  private settle: NodeJS.Timeout | undefined;
+  private refreshing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly store: ReviewStore,
+    private readonly renderer: ReviewRenderer,
+    private readonly conversation: Conversation,
+    private readonly anchors: FindingAnchors,
+    private readonly log: (message: string, error: unknown) => void,
+    /**
+     * Resolves when the views may be redrawn for this revision. The window waits for the panel
+     * to paint a new review first: a thousand findings' threads and diagnostics kept the
+     * workbench busy long enough to hold back the review itself.
+     */
+    private readonly readyToPublish: (revision: number) => Promise<void> = () => Promise.resolve(),
+  ) {
+    this.subscriptions = [
+      store.onDidChange(() => this.schedule()),
+      anchors.onDidMove(() => this.schedule()),
+      conversation.onDidAdd((item) => item.kind === 'state' && this.schedule()),
+    ];
+    this.schedule();
+  }
+
+  /** The list as last published. */
+  get all(): readonly ShownFinding[] {
+    return this.shown;
+  }
+
+  find(id: string): ShownFinding | undefined {
+    return this.shown.find((finding) => finding.id === id);
+  }
+
+  /** The current review's findings, each looked for again in its file as it is now (for get-review). */
+  async current(): Promise<Finding[]> {
+    await this.update();
+    return this.describe(this.rendered?.findings ?? [], await this.anchors.positions()).map(toFinding);
+  }
+
+  /**
+   * Findings just rendered from what an assistant sent (for present-review's reply). Their lines
+   * are remembered now, before the user can change the file, so later edits can be followed.
+   */
+  async presented(findings: readonly ReviewFinding[]): Promise<Finding[]> {
+    await this.anchors.remember(findings);
+    return this.describe(findings, this.anchors.known()).map(toFinding);
+  }
+
+  dispose(): void {
+    clearTimeout(this.settle);
+    this.changed.dispose();
+    for (const subscription of this.subscriptions) subscription.dispose();
+  }
+
+  private schedule(): void {
+    clearTimeout(this.settle);
+    this.settle = setTimeout(() => {
+      this.update()
+        .then(() => this.readyToPublish(this.rendered?.revision ?? 0))
+        .then(() => {
+          this.shown = this.describe(this.rendered?.findings ?? [], this.anchors.known());
+          this.changed.fire(this.shown);
+        })
+        .catch((error) => this.log('Could not update the findings', error));
+    }, SETTLE_MS);
+  }
+
+  /** Brings `rendered` and the anchors up to the store's current review; one update at a time. */
+  private update(): Promise<void> {
+    this.refreshing = this.refreshing.catch(() => undefined).then(async () => {
+      const review = this.store.current;
+      if (!review) {
+        this.rendered = undefined;
+        await this.anchors.track([]);
+        return;
+      }
+      if (this.rendered?.revision === review.revision) return;
+      const { findings } = await this.renderer.render(review);
+      await this.anchors.track(findings);
+      this.rendered = { revision: review.revision, findings, review };
+    });
+    return this.refreshing;
+  }
+
+  private describe(findings: readonly ReviewFinding[], positions: Map<string, AnchoredPosition>): ShownFinding[] {
+    const assistant = this.rendered?.review.assistant;
+    return findings.map((finding) => {
+      const position = positions.get(finding.id);
+      return {
+        id: finding.id,
+        severity: finding.severity,
+        title: finding.title,
+        reference: finding.reference,
+        file: finding.file,
+        line: position?.line ?? finding.line,
+        endLine: position?.endLine ?? finding.endLine,
+        state: this.conversation.stateOf(finding.id),
+        stale: position?.stale ?? false,
+        markdown: finding.markdown,
+        assistant,
+      };
+    });
+  }
+}
+
+function toFinding({ id, severity, title, reference, file, line, endLine, state, stale }: ShownFinding): Finding {
+  return { id, severity, title, reference, file, line, endLine, state, stale };
+}

@@ -1,0 +1,111 @@
+// The findings in the panel: each finding's block gets its state, a "code changed" badge when its
+// code is gone, and buttons to resolve, accept or reopen it. A click on a finding's text shows its
+// thread in the code. Everything is built with DOM calls: the CSP allows no inline script or style.
+
+import type { FindingMark, WebviewToHostMessage } from '../src/panel/webviewMessages';
+import type { FindingState } from '../../shared/findingTerms';
+
+const ACTIONS_CLASS = 'redline-finding-actions';
+const SHOWN_CLASS = 'redline-finding-shown';
+const SHOWN_MS = 1600;
+const OPEN_ACTIONS: ReadonlyArray<readonly [FindingState, string, string]> = [
+  ['resolved', 'Resolve', 'Mark this finding resolved'],
+  ['accepted', 'Accept', 'Accept this finding: it will be fixed'],
+  ['wont-fix', "Won't fix", "Mark this finding won't fix"],
+];
+const STATE_NAMES: Record<FindingState, string> = { open: 'open', resolved: 'Resolved', accepted: 'Accepted', 'wont-fix': "Won't fix" };
+
+export class FindingMarks {
+  private marks = new Map<string, FindingMark>();
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly post: (message: WebviewToHostMessage) => void,
+  ) {
+    root.addEventListener('click', (event) => this.onClick(event));
+  }
+
+  /** New states from the host. */
+  update(marks: readonly FindingMark[]): void {
+    this.marks = new Map(marks.map((mark) => [mark.id, mark]));
+    this.apply();
+  }
+
+  /** Marks every finding block on the page (after each paint, which brings new blocks). */
+  apply(): void {
+    for (const block of this.root.querySelectorAll<HTMLElement>('[data-finding]')) {
+      const mark = this.marks.get(block.dataset.finding ?? '');
+      if (mark) decorate(block, mark);
+    }
+  }
+
+  /** Scrolls to a finding and points it out. */
+  show(id: string): void {
+    const block = this.root.querySelector<HTMLElement>(`[data-finding="${CSS.escape(id)}"]`);
+    if (!block) return;
+    block.scrollIntoView({ block: 'center' });
+    block.classList.add(SHOWN_CLASS);
+    setTimeout(() => block.classList.remove(SHOWN_CLASS), SHOWN_MS);
+  }
+
+  private onClick(event: MouseEvent): void {
+    const target = event.target instanceof Element ? event.target : null;
+    const button = target?.closest<HTMLButtonElement>(`.${ACTIONS_CLASS} button`);
+    const block = target?.closest<HTMLElement>('[data-finding]');
+    if (!block?.dataset.finding) return;
+    if (button?.dataset.state) {
+      this.post({ type: 'setFindingState', id: block.dataset.finding, state: button.dataset.state as FindingState });
+      return;
+    }
+    // Links open their own place; selecting text is reading, not asking for the thread.
+    if (target?.closest('a') || !(window.getSelection()?.isCollapsed ?? true)) return;
+    this.post({ type: 'revealFinding', id: block.dataset.finding });
+  }
+}
+
+function decorate(block: HTMLElement, mark: FindingMark): void {
+  block.classList.add('redline-finding');
+  block.classList.toggle('redline-finding-closed', mark.state !== 'open');
+  block.classList.toggle('redline-finding-stale', mark.stale);
+  block.title = 'Click to show this finding in the code';
+  const bar = actionsBar(block);
+  const key = `${mark.state}/${mark.stale}`;
+  if (bar.dataset.shows === key) return;
+  bar.dataset.shows = key;
+  const parts: HTMLElement[] = [];
+  if (mark.stale) parts.push(badge('code changed', 'redline-finding-badge redline-finding-badge-stale'));
+  if (mark.state === 'open') {
+    for (const [state, label, tooltip] of OPEN_ACTIONS) parts.push(button(label, tooltip, state));
+  } else {
+    parts.push(badge(STATE_NAMES[mark.state], 'redline-finding-badge'), button('Reopen', 'Reopen this finding', 'open'));
+  }
+  bar.replaceChildren(...parts);
+}
+
+/** The block's actions bar, made once: after the item's first paragraph or text, before any nested list. */
+function actionsBar(block: HTMLElement): HTMLElement {
+  const existing = block.querySelector<HTMLElement>(`:scope > .${ACTIONS_CLASS}, :scope > p:first-child > .${ACTIONS_CLASS}`);
+  if (existing) return existing;
+  const bar = document.createElement('span');
+  bar.className = ACTIONS_CLASS;
+  const first = block.firstElementChild;
+  if (block.tagName === 'LI' && first?.tagName === 'P') first.append(bar);
+  else block.insertBefore(bar, [...block.children].find((child) => child.tagName === 'UL' || child.tagName === 'OL') ?? null);
+  return bar;
+}
+
+function button(label: string, tooltip: string, state: FindingState): HTMLButtonElement {
+  const element = document.createElement('button');
+  element.type = 'button';
+  element.textContent = label;
+  element.title = tooltip;
+  element.dataset.state = state;
+  return element;
+}
+
+function badge(text: string, className: string): HTMLElement {
+  const element = document.createElement('span');
+  element.className = className;
+  element.textContent = text;
+  return element;
+}

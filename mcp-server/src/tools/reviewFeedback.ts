@@ -1,0 +1,98 @@
+// get-review-feedback and await-review-feedback: what the user said back about a review (replies
+// to findings, their states, free messages), read with a cursor so that each item is read once.
+
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { GetReviewFeedbackResult, type FeedbackItem } from '../../../shared/protocol';
+import { waitForFeedback } from '../feedbackWait';
+import type { ToolContext } from './toolContext';
+import { toolResult } from './toolResult';
+
+const since = z
+  .string()
+  .regex(/^\d{1,15}$/)
+  .optional()
+  .describe('The "cursor" of your last feedback result: only newer items are returned. Leave it out the first time.');
+
+export const AWAIT_DEFAULT_SECONDS = 300;
+export const AWAIT_MAX_SECONDS = 3600;
+
+export const AwaitReviewFeedbackResult = GetReviewFeedbackResult.extend({ timedOut: z.boolean() });
+
+export function registerReviewFeedbackTools(server: McpServer, context: ToolContext): void {
+  server.registerTool(
+    'get-review-feedback',
+    {
+      title: 'Get the user\'s answers to the review',
+      description:
+        'Read what the user said about the review in VS Code: replies to findings, findings they marked resolved, accepted or ' +
+        'won\'t fix, requests to fix one, and free messages. Pass the "cursor" of the previous result as "since" to get only new items.',
+      inputSchema: { since },
+      outputSchema: GetReviewFeedbackResult,
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    (args, extra) => toolResult(() => context.bridge.request('get-review-feedback', { since: args.since }, extra.signal), describeFeedback),
+  );
+
+  server.registerTool(
+    'await-review-feedback',
+    {
+      title: 'Wait for the user\'s answers to the review',
+      description:
+        'After presenting a review, call this to wait for the user\'s decisions: it returns as soon as the user replies to a finding, ' +
+        'marks one resolved, accepted or won\'t fix, asks for a fix, or sends a message, or with "timedOut": true after ' +
+        `"timeoutSeconds" (default ${AWAIT_DEFAULT_SECONDS}, at most ${AWAIT_MAX_SECONDS}). Pass the last "cursor" you got as "since"; ` +
+        'without it, only feedback given after this call counts. Act on what comes back, then call it again to keep listening.',
+      inputSchema: {
+        since,
+        timeoutSeconds: z.number().int().min(1).max(AWAIT_MAX_SECONDS).default(AWAIT_DEFAULT_SECONDS).describe('How long to wait, in seconds.'),
+      },
+      outputSchema: AwaitReviewFeedbackResult,
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    (args, extra) =>
+      toolResult(
+        () =>
+          waitForFeedback({
+            bridge: context.bridge,
+            since: args.since,
+            timeoutMs: args.timeoutSeconds * 1000,
+            signal: extra.signal,
+            progress:
+              extra._meta?.progressToken === undefined
+                ? undefined
+                : (elapsedMs, totalMs) =>
+                    extra.sendNotification({
+                      method: 'notifications/progress',
+                      params: {
+                        progressToken: extra._meta!.progressToken!,
+                        progress: Math.round(elapsedMs / 1000),
+                        total: Math.round(totalMs / 1000),
+                        message: 'Waiting for the user to answer the review in VS Code',
+                      },
+                    }),
+          }),
+        (result) => (result.timedOut ? `No feedback yet (waited ${args.timeoutSeconds} s). Cursor: ${result.cursor}.` : describeFeedback(result)),
+      ),
+  );
+}
+
+function describeFeedback(result: GetReviewFeedbackResult): string {
+  const lines = result.items.map(describeItem);
+  if (result.truncated) lines.unshift('Some older feedback was dropped before you read it (only the latest 2,000 items are kept).');
+  if (lines.length === 0) lines.push('No new feedback.');
+  lines.push(`Cursor: ${result.cursor} (pass it as "since" next time).`);
+  return lines.join('\n');
+}
+
+function describeItem(item: FeedbackItem): string {
+  const about = item.reference ? ` on ${item.reference}${item.findingId ? ` (${item.findingId})` : ''}` : item.findingId ? ` on ${item.findingId}` : '';
+  switch (item.kind) {
+    case 'reply':
+      return `- The user replied${about}: ${item.text}`;
+    case 'state':
+      return `- The user marked the finding${about} ${item.state}.`;
+    case 'message':
+      return `- The user says${about}: ${item.text}`;
+  }
+}

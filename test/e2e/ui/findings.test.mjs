@@ -1,0 +1,124 @@
+// The review as a conversation, as the user sees it: findings with their actions in the panel,
+// a click that shows a finding's code, the message box, threads in the Comments view, a finding
+// struck through when its code changes on disk, and all of it still there after a reload.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCommand } from '../harness/workbench.mjs';
+import { RedlineSession, session, waitFor } from './session.mjs';
+
+const EXAMPLE = 'src/example.ts';
+
+describe('Findings in the panel and in the code', () => {
+  /** @type {any[]} */
+  let findings;
+  /** @type {string} */
+  let start;
+
+  it('shows each finding with Resolve, Accept and Won\'t fix beside it', async () => {
+    const s = session();
+    start = (await s.call('get-review-feedback')).cursor;
+    const marker = RedlineSession.marker('FINDINGS');
+    const content = [
+      `# Findings ${marker}`,
+      '',
+      `- **bug**: the discount ignores unknown coupons at ${EXAMPLE}:42-43`,
+      `- nit: \`subtotal\` could use reduce, ${EXAMPLE}:31`,
+      '',
+    ].join('\n');
+    ({ findings } = await s.call('present-review', { content, title: 'Findings' }));
+    assert.equal(findings.length, 2);
+    const frame = await s.waitForReviewText(marker);
+    const first = frame.locator(`#review [data-finding="${findings[0].id}"]`);
+    await first.locator('.redline-finding-actions button', { hasText: 'Resolve' }).waitFor({ state: 'visible' });
+    assert.deepEqual(await first.locator('.redline-finding-actions button').allInnerTexts(), ['Resolve', 'Accept', "Won't fix"]);
+    await s.screenshot('06-findings-in-panel');
+  });
+
+  it('Resolve in the panel reaches the assistant, and the finding shows it', async () => {
+    const s = session();
+    const frame = await s.reviewFrame();
+    const first = frame.locator(`#review [data-finding="${findings[0].id}"]`);
+    await first.locator('button', { hasText: 'Resolve' }).click();
+    await first.locator('.redline-finding-badge', { hasText: 'Resolved' }).waitFor({ state: 'visible', timeout: 10_000 });
+    assert.match((await first.getAttribute('class')) ?? '', /redline-finding-closed/);
+    const { items } = await s.call('get-review-feedback', { since: start });
+    assert.deepEqual(items.map((/** @type {any} */ i) => [i.kind, i.findingId, i.state]), [['state', findings[0].id, 'resolved']]);
+  });
+
+  it('the message box sends a message to the assistant', async () => {
+    const s = session();
+    const frame = await s.reviewFrame();
+    const cursor = (await s.call('get-review-feedback')).cursor;
+    await frame.locator('#message').fill('Please also add a test for the rounding.');
+    await frame.locator('#send').click();
+    await frame.locator('#send-status', { hasText: 'Sent' }).waitFor({ state: 'visible', timeout: 10_000 });
+    assert.equal(await frame.locator('#message').inputValue(), '', 'the box is emptied once the message is saved');
+    const { items } = await s.call('get-review-feedback', { since: cursor });
+    assert.deepEqual(items.map((/** @type {any} */ i) => [i.kind, i.text]), [['message', 'Please also add a test for the rounding.']]);
+  });
+
+  it('a click on a finding opens its code at the finding\'s line, and the thread is in the Comments view', async () => {
+    const s = session();
+    const frame = await s.reviewFrame();
+    // The finding's text, not its link: the finding's own place opens, with its thread.
+    await frame.locator(`#review [data-finding="${findings[1].id}"]`).click({ position: { x: 5, y: 5 } });
+    await s.page.locator('.statusbar-item', { hasText: /Ln 31, Col 1\b/ }).waitFor({ state: 'visible', timeout: 10_000 });
+    assert.equal(await s.activeEditorTab(), 'example.ts');
+    await s.page.locator('.review-widget, .comment-thread-widget, .monaco-editor .review-comment').first().waitFor({ state: 'attached', timeout: 10_000 });
+    await s.screenshot('07-finding-thread-in-code');
+    await runCommand(s.page, 'Comments: Focus on Comments View');
+    const view = s.page.locator('.comments-panel, .pane-body .comments-panel-container').first();
+    await view.locator('text=subtotal could use reduce').first().waitFor({ state: 'visible', timeout: 10_000 });
+    await s.screenshot('08-comments-view');
+  });
+
+  it('a finding whose code is rewritten on disk is struck through with "code changed"', async () => {
+    const s = session();
+    const file = join(s.workspace, EXAMPLE);
+    const original = readFileSync(file, 'utf8');
+    // The code opened beside the panel, which stays in view.
+    const frame = await s.reviewFrame();
+    const second = frame.locator(`#review [data-finding="${findings[1].id}"]`);
+    try {
+      // The line the nit points at (31) is renamed: its code is gone.
+      writeFileSync(file, original.replace('export function subtotal(order: Order): number {', 'export function sumOf(order: Order): number {'));
+      const review = await waitFor(async () => {
+        const r = await s.call('get-review');
+        return r.findings[1].stale && r;
+      }, 'get-review to call the second finding stale');
+      assert.equal(review.findings[0].stale, false);
+      await second.locator('.redline-finding-badge-stale', { hasText: 'code changed' }).waitFor({ state: 'visible', timeout: 15_000 });
+      const decoration = await second.evaluate((element) => getComputedStyle(element).textDecorationLine);
+      assert.equal(decoration, 'line-through');
+      await s.screenshot('09-finding-code-changed');
+    } finally {
+      writeFileSync(file, original);
+    }
+    await second.locator('.redline-finding-badge-stale').waitFor({ state: 'detached', timeout: 15_000 });
+  });
+
+  it('after a reload, the findings, their states and the feedback are all there', async function () {
+    this.timeout(180_000);
+    const s = session();
+    await s.page.reload({ waitUntil: 'load' });
+    await s.page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+    await s.waitForOneExtensionHost();
+    await s.waitForBridge();
+    const frame = await s.reviewFrame({ timeoutMs: 60_000 });
+    const first = frame.locator(`#review [data-finding="${findings[0].id}"]`);
+    await first.locator('.redline-finding-badge', { hasText: 'Resolved' }).waitFor({ state: 'visible', timeout: 30_000 });
+    const review = await s.call('get-review');
+    assert.deepEqual(review.findings.map((/** @type {any} */ f) => [f.id, f.state]), [
+      [findings[0].id, 'resolved'],
+      [findings[1].id, 'open'],
+    ]);
+    const { items } = await s.call('get-review-feedback', { since: start });
+    assert.deepEqual(items.map((/** @type {any} */ i) => i.kind), ['state', 'message']);
+    await runCommand(s.page, 'Comments: Focus on Comments View');
+    await s.page.locator('.comments-panel, .pane-body .comments-panel-container').first().locator('text=subtotal could use reduce').first().waitFor({ state: 'visible', timeout: 15_000 });
+    await s.screenshot('10-findings-after-reload');
+    // Leave the window as the later suites expect it: the bottom panel closed.
+    await runCommand(s.page, 'View: Toggle Panel Visibility');
+  });
+});

@@ -1,0 +1,130 @@
+// Findings and the user's answers, end to end: SDK client → built MCP server → socket → the
+// window's handlers, with the real store, renderer, anchors and conversation behind them.
+
+import * as fs from 'fs';
+import * as path from 'path';
+import { Conversation } from '../../extension/src/review/conversation';
+import { assertBuilt, connectMcp, hostEnv, startHost, type Host } from './harness';
+
+type ToolResult = { isError?: boolean; structuredContent?: any; content: Array<{ type: string; text: string }> };
+
+const REVIEW = [
+  '# Review',
+  '',
+  '- **bug**: the handler at src/example.ts:42-43 never stops',
+  '- nit: naming at src/example.ts:10',
+  '- plain note without a reference',
+].join('\n');
+
+describe('findings and feedback', () => {
+  let host: Host;
+  let mcp: Awaited<ReturnType<typeof connectMcp>>;
+  const call = (name: string, args: Record<string, unknown> = {}) => mcp.client.callTool({ name, arguments: args }) as Promise<ToolResult>;
+  const example = () => path.join(host.workspace, 'src/example.ts');
+
+  beforeAll(async () => {
+    assertBuilt();
+    host = await startHost({ durable: true });
+    mcp = await connectMcp(hostEnv(host), host.workspace);
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await host?.stop();
+  });
+
+  it('present-review lists the findings with severity, place and state, and names its assistant', async () => {
+    const result = await call('present-review', { content: REVIEW });
+    expect(result.isError).toBeFalsy();
+    const findings = result.structuredContent.findings;
+    expect(findings.map((f: any) => [f.severity, f.reference, f.file, f.line, f.endLine, f.state, f.stale])).toEqual([
+      ['bug', 'src/example.ts:42-43', example(), 42, 43, 'open', false],
+      ['nit', 'src/example.ts:10', example(), 10, 10, 'open', false],
+    ]);
+    expect(findings[0].title).toBe('the handler at src/example.ts:42-43 never stops');
+    expect(result.content[0].text).toContain(`${findings[0].id} bug at ${example()}:42-43`);
+    // The SDK client's clientInfo name is the author of the findings.
+    expect(host.store.current?.assistant).toBe('redline-test');
+  });
+
+  it('get-review says where the code is now: three lines typed above move a finding down three', async () => {
+    const original = fs.readFileSync(example(), 'utf8');
+    try {
+      fs.writeFileSync(example(), `// one\n// two\n// three\n${original}`);
+      const { structuredContent } = await call('get-review');
+      expect(structuredContent.findings.map((f: any) => [f.line, f.endLine, f.stale])).toEqual([
+        [45, 46, false],
+        [13, 13, false],
+      ]);
+      // The three lines gone again and the first finding's line rewritten: it cannot be found, says
+      // so, and stays where it was last seen; the other follows its code back.
+      fs.writeFileSync(example(), original.replace('export const line42 = 42;', 'export const renamed = 42;'));
+      const after = (await call('get-review')).structuredContent.findings;
+      expect(after.map((f: any) => [f.line, f.stale])).toEqual([
+        [45, true],
+        [10, false],
+      ]);
+      expect((await call('get-review')).content[0].text).toContain('[code changed]');
+    } finally {
+      fs.writeFileSync(example(), original);
+    }
+    expect((await call('get-review')).structuredContent.findings.map((f: any) => f.stale)).toEqual([false, false]);
+  });
+
+  it('get-review-feedback returns what the user said, in order, once per cursor', async () => {
+    const [bug, nit] = (await call('get-review')).structuredContent.findings;
+    const start = (await call('get-review-feedback')).structuredContent.cursor;
+    await host.conversation.add({ kind: 'state', findingId: bug.id, state: 'resolved', reference: bug.reference });
+    await host.conversation.add({ kind: 'reply', findingId: nit.id, text: 'I prefer the short name.', reference: nit.reference });
+    await host.conversation.add({ kind: 'message', text: 'Also look at the tests.' });
+    const first = (await call('get-review-feedback', { since: start })).structuredContent;
+    expect(first.items.map((i: any) => [i.kind, i.findingId, i.state ?? i.text])).toEqual([
+      ['state', bug.id, 'resolved'],
+      ['reply', nit.id, 'I prefer the short name.'],
+      ['message', undefined, 'Also look at the tests.'],
+    ]);
+    expect((await call('get-review-feedback', { since: first.cursor })).structuredContent.items).toEqual([]);
+    // The state shows in get-review too.
+    expect((await call('get-review')).structuredContent.findings.map((f: any) => f.state)).toEqual(['resolved', 'open']);
+    const bad = await call('get-review-feedback', { since: 'yesterday' });
+    expect(bad.isError).toBe(true);
+  });
+
+  it('await-review-feedback returns as soon as the user answers', async () => {
+    const cursor = (await call('get-review-feedback')).structuredContent.cursor;
+    const [, nit] = (await call('get-review')).structuredContent.findings;
+    const started = Date.now();
+    const waiting = call('await-review-feedback', { since: cursor, timeoutSeconds: 60 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await host.conversation.add({ kind: 'state', findingId: nit.id, state: 'wont-fix', reference: nit.reference });
+    const result = await waiting;
+    // Woken by the window's event, not by the 15 s re-check.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(result.structuredContent.timedOut).toBe(false);
+    expect(result.structuredContent.items.map((i: any) => [i.kind, i.state])).toEqual([['state', 'wont-fix']]);
+    expect(result.content[0].text).toContain('marked the finding on src/example.ts:10');
+  });
+
+  it('await-review-feedback times out with timedOut, and without since waits only for what is new', async () => {
+    const result = await call('await-review-feedback', { timeoutSeconds: 1 });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ timedOut: true, items: [] });
+  });
+
+  it('a cancelled await-review-feedback stops, and the next call works', async () => {
+    const controller = new AbortController();
+    const waiting = mcp.client.callTool({ name: 'await-review-feedback', arguments: { timeoutSeconds: 600 } }, undefined, { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    controller.abort();
+    await expect(waiting).rejects.toThrow();
+    expect((await call('get-review-feedback')).isError).toBeFalsy();
+  });
+
+  it('keeps states and feedback across a restart of the window', async () => {
+    const before = (await call('get-review-feedback', { since: '0' })).structuredContent;
+    await host.conversation.flushed();
+    const reopened = await Conversation.open(path.join(host.workspace, '..', 'conversation'), () => undefined);
+    expect(reopened.since('0')).toEqual(before);
+    const [bug] = (await call('get-review')).structuredContent.findings;
+    expect(reopened.stateOf(bug.id)).toBe('resolved');
+  });
+});
