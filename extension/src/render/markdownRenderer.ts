@@ -7,6 +7,7 @@ import { findReferences, formatReference, parseLinkTarget, type FileReference } 
 import { renderFirstScreenFirst } from './firstScreen';
 import { installLabelGuard } from './labelGuard';
 import { findingsOf, type FindingCandidate, type ReviewFinding } from '../findings/findings';
+import { CodeHighlighter } from './codeHighlight';
 import { installListChunks } from './listChunks';
 import { MAX_BROKEN_LISTED, ReferenceTally, resolveAll, type ReferenceMeta, type Resolver } from './referenceAnswers';
 import type { Resolution } from './referenceResolver';
@@ -45,6 +46,7 @@ interface RenderState {
   references: ReferenceMeta[];
   candidates: FindingCandidate[];
   lineOffset: number;
+  highlighter: CodeHighlighter;
 }
 
 const RENDER_STATE = Symbol('redline.renderState');
@@ -79,7 +81,7 @@ md.renderer.rules.fence = renderFence;
  * each distinct one once); then the tokens are rendered synchronously with the answers.
  */
 export async function renderReview(markdown: string, resolver: Resolver, options: RenderOptions = {}): Promise<RenderedReview> {
-  const state: RenderState = { references: [], candidates: [], lineOffset: options.lineOffset ?? 0 };
+  const state: RenderState = { references: [], candidates: [], lineOffset: options.lineOffset ?? 0, highlighter: new CodeHighlighter() };
   const env = { [RENDER_STATE]: state };
   const tokens = md.parse(markdown, env);
   await resolveAll(state.references, resolver);
@@ -320,10 +322,12 @@ function renderImage(tokens: Token[], idx: number, options: RendererOptions, env
   return `<span class="redline-image">${escapeHtml(alt || 'image')}</span>`;
 }
 
-/** `data-line` goes on the `<pre>` (the default rule puts attributes on `<code>`); no highlighting. */
-function renderFence(tokens: Token[], idx: number, _options: RendererOptions, _env: unknown, self: MarkdownIt.Renderer): string {
+/** `data-line` goes on the `<pre>` (the default rule puts attributes on `<code>`); known languages are highlighted. */
+function renderFence(tokens: Token[], idx: number, _options: RendererOptions, env: unknown, self: MarkdownIt.Renderer): string {
   const token = tokens[idx];
   const language = unescapeAll(token.info).trim().split(/\s+/)[0];
-  const languageClass = language ? ` class="language-${escapeHtml(language)}"` : '';
-  return `<pre${self.renderAttrs(token)}><code${languageClass}>${escapeHtml(token.content)}</code></pre>\n`;
+  const highlighted = language ? ((env as Record<symbol, RenderState | undefined>)[RENDER_STATE]?.highlighter.highlight(token.content, language.toLowerCase())) : undefined;
+  const classes = [highlighted !== undefined ? 'hljs' : '', language ? `language-${escapeHtml(language)}` : ''].filter(Boolean).join(' ');
+  const classAttribute = classes ? ` class="${classes}"` : '';
+  return `<pre${self.renderAttrs(token)}><code${classAttribute}>${highlighted ?? escapeHtml(token.content)}</code></pre>\n`;
 }

@@ -65,7 +65,7 @@ describe('Findings in the panel and in the code', () => {
     await frame.locator(`#review [data-finding="${findings[1].id}"]`).click({ position: { x: 5, y: 5 } });
     await s.page.locator('.statusbar-item', { hasText: /Ln 31, Col 1\b/ }).waitFor({ state: 'visible', timeout: 10_000 });
     assert.equal(await s.activeEditorTab(), 'example.ts');
-    await s.page.locator('.review-widget, .comment-thread-widget, .monaco-editor .review-comment').first().waitFor({ state: 'attached', timeout: 10_000 });
+    await s.page.locator('.review-widget', { hasText: 'subtotal could use reduce' }).first().waitFor({ state: 'visible', timeout: 10_000 });
     await s.screenshot('07-finding-thread-in-code');
     await runCommand(s.page, 'Comments: Focus on Comments View');
     const view = s.page.locator('.comments-panel, .pane-body .comments-panel-container').first();
@@ -120,5 +120,61 @@ describe('Findings in the panel and in the code', () => {
     await s.screenshot('10-findings-after-reload');
     // Leave the window as the later suites expect it: the bottom panel closed.
     await runCommand(s.page, 'View: Toggle Panel Visibility');
+  });
+
+  it('highlights code in the colours of the theme, light and dark', async function () {
+    this.timeout(120_000);
+    const s = session();
+    const marker = RedlineSession.marker('HIGHLIGHT');
+    const content = [
+      `# Highlighted ${marker}`,
+      '',
+      `- **suggestion**: round before tax, ${EXAMPLE}:46`,
+      '',
+      '```ts',
+      'export function taxFor(amount: number): number {',
+      '  return Math.round(amount * TAX_RATE * 100) / 100; // cents',
+      '}',
+      '```',
+      '',
+    ].join('\n');
+    await s.call('present-review', { content, title: 'Highlighted' });
+    const keywordColour = async () => {
+      const frame = await s.waitForReviewText(marker);
+      const keyword = frame.locator('#review pre code.hljs .hljs-keyword').first();
+      assert.equal(await keyword.innerText(), 'export');
+      return keyword.evaluate((element) => ({
+        keyword: getComputedStyle(element).color,
+        text: getComputedStyle(/** @type {Element} */ (element.closest('code'))).color,
+        theme: document.body.className,
+      }));
+    };
+    const light = await keywordColour();
+    assert.match(light.theme, /vscode-light/);
+    assert.equal(light.keyword, 'rgb(0, 0, 255)', 'Light+ keyword blue');
+    assert.notEqual(light.keyword, light.text);
+    await s.screenshot('11-highlighted-light');
+    await runCommand(s.page, 'Preferences: Color Theme', { opensPicker: true });
+    await s.page.keyboard.type('Dark Modern');
+    await s.page.keyboard.press('Enter');
+    try {
+      const dark = await waitFor(async () => {
+        const colours = await keywordColour();
+        return /vscode-dark/.test(colours.theme) && colours;
+      }, 'the panel to take the dark theme', 20_000);
+      assert.equal(dark.keyword, 'rgb(86, 156, 214)', 'Dark+ keyword blue');
+      await s.screenshot('12-highlighted-dark');
+      // The finding's thread, opened from the panel.
+      const frame = await s.reviewFrame();
+      await frame.locator('#review [data-finding]').first().click({ position: { x: 5, y: 5 } });
+      await s.page.locator('.statusbar-item', { hasText: /Ln 46, Col 1\b/ }).waitFor({ state: 'visible', timeout: 10_000 });
+      await s.page.locator('.review-widget', { hasText: 'round before tax' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+      await s.screenshot('13-thread-dark');
+    } finally {
+      await runCommand(s.page, 'Preferences: Color Theme', { opensPicker: true });
+      await s.page.keyboard.type('Light Modern');
+      await s.page.keyboard.press('Enter');
+    }
+    await waitFor(async () => /vscode-light/.test((await keywordColour()).theme), 'the light theme back', 20_000);
   });
 });
