@@ -50,6 +50,11 @@ export class FindingMarks {
 
   private onClick(event: MouseEvent): void {
     const target = event.target instanceof Element ? event.target : null;
+    const apply = target?.closest<HTMLButtonElement>('button.redline-apply');
+    if (apply?.dataset.applyFinding && apply.dataset.applyIndex) {
+      this.post({ type: 'applySuggestion', id: apply.dataset.applyFinding, index: Number(apply.dataset.applyIndex) });
+      return;
+    }
     const button = target?.closest<HTMLButtonElement>(`.${ACTIONS_CLASS} button`);
     const block = target?.closest<HTMLElement>('[data-finding]');
     if (!block?.dataset.finding) return;
@@ -58,7 +63,7 @@ export class FindingMarks {
       return;
     }
     // Links open their own place; selecting text is reading, not asking for the thread.
-    if (target?.closest('a') || !(window.getSelection()?.isCollapsed ?? true)) return;
+    if (target?.closest('a, button, .redline-suggestion') || !(window.getSelection()?.isCollapsed ?? true)) return;
     this.post({ type: 'revealFinding', id: block.dataset.finding });
   }
 }

@@ -98,3 +98,13 @@ describe('finding messages', () => {
     expect(parseHostMessage({ type: 'messageResult', sent: 'yes' })).toBeUndefined();
   });
 });
+
+describe('suggestion messages', () => {
+  it('takes Apply… for a finding and an index, and nothing else', () => {
+    expect(parseWebviewMessage({ type: 'applySuggestion', id: 'f-abc', index: 0 })).toEqual({ type: 'applySuggestion', id: 'f-abc', index: 0 });
+    expect(parseWebviewMessage({ type: 'applySuggestion', id: 'f-abc', index: -1 })).toBeUndefined();
+    expect(parseWebviewMessage({ type: 'applySuggestion', id: 'f-abc', index: 1.5 })).toBeUndefined();
+    expect(parseWebviewMessage({ type: 'applySuggestion', id: 'f-abc', index: '0' })).toBeUndefined();
+    expect(parseWebviewMessage({ type: 'applySuggestion', id: 'file:///etc/passwd', index: 0 })).toBeUndefined();
+  });
+});

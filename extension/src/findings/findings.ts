@@ -4,7 +4,9 @@
 
 import { createHash } from 'crypto';
 import { FINDING_SEVERITIES, type FindingSeverity } from '../../../shared/protocol';
+import type MarkdownIt from 'markdown-it';
 import type { ReferenceMeta } from '../render/referenceAnswers';
+import { suggestionText } from './suggestions';
 
 /** A review with more findings than this lists the first ones: each costs a thread and a read of its lines. */
 export const MAX_FINDINGS = 1000;
@@ -15,6 +17,8 @@ export interface FindingCandidate {
   readonly map: readonly [number, number];
   /** The block's references, in order, as recorded during the parse. */
   readonly references: readonly ReferenceMeta[];
+  /** The ```suggestion fences that belong to the block. */
+  readonly suggestions: MarkdownIt.Token[];
   /** Called with the id once the block is known to be a finding (the renderer marks it in the HTML). */
   readonly mark: (id: string) => void;
 }
@@ -34,6 +38,10 @@ export interface ReviewFinding {
   readonly reviewLine: number;
   /** The block's markdown, as written. */
   readonly markdown: string;
+  /** What its ```suggestion blocks propose in place of its lines. */
+  readonly suggestions: readonly string[];
+  /** Their fences, for the renderer. */
+  readonly suggestionTokens: readonly MarkdownIt.Token[];
 }
 
 /**
@@ -69,6 +77,8 @@ export function findingsOf(
       endLine: Math.max(line, Math.min(first.reference.endLine ?? line, last)),
       reviewLine: candidate.map[0] + 1 + lineOffset,
       markdown,
+      suggestions: candidate.suggestions.map(suggestionText),
+      suggestionTokens: candidate.suggestions,
     });
     candidate.mark(id);
   }

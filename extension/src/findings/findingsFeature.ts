@@ -15,6 +15,7 @@ import { registerFindingCommands } from './findingCommands';
 import { FindingDiagnostics } from './findingDiagnostics';
 import { FindingFeedback } from './findingFeedback';
 import { FindingThreads } from './findingThreads';
+import { SuggestionApplier } from './suggestionApplier';
 import { ReviewFindings } from './reviewFindings';
 
 export interface FindingsFeatureDeps {
@@ -29,12 +30,16 @@ export interface FindingsFeatureDeps {
   readonly announce: (cursor: string) => void;
 }
 
-export type PanelFindingDeps = Pick<ReviewPanelDeps, 'findingMarks' | 'onDidChangeFindings' | 'setFindingState' | 'revealFinding' | 'sendMessage'>;
+export type PanelFindingDeps = Pick<
+  ReviewPanelDeps,
+  'findingMarks' | 'onDidChangeFindings' | 'setFindingState' | 'revealFinding' | 'applySuggestion' | 'sendMessage'
+>;
 
 export interface FindingsFeature extends vscode.Disposable {
   readonly findings: ReviewFindings;
   readonly conversation: Conversation;
   readonly threads: FindingThreads;
+  readonly suggestions: SuggestionApplier;
   readonly panel: PanelFindingDeps;
 }
 
@@ -49,10 +54,9 @@ export async function startFindings(deps: FindingsFeatureDeps): Promise<Findings
     (message, error) => deps.log.error(message, error),
     panelShown,
   );
-  const threads = new FindingThreads(
-    (id) => conversation.repliesTo(id),
-    () => codeColumnBeside(ReviewPanel.current?.viewColumn),
-  );
+  const codeColumn = () => codeColumnBeside(ReviewPanel.current?.viewColumn);
+  const threads = new FindingThreads((id) => conversation.repliesTo(id), codeColumn);
+  const suggestions = new SuggestionApplier((id) => findings.find(id), codeColumn);
   const diagnostics = new FindingDiagnostics();
   const feedback = new FindingFeedback(conversation, findings);
   const marksChanged = new vscode.EventEmitter<void>();
@@ -64,6 +68,10 @@ export async function startFindings(deps: FindingsFeatureDeps): Promise<Findings
     setFindingState: (id: string, state: FindingState) => settle(feedback.setState(id, state)),
     revealFinding: async (id: string) => {
       if (!(await threads.reveal(id))) void vscode.window.showWarningMessage('Redline: that finding is no longer in the review.');
+    },
+    // An applied suggestion is the finding dealt with: the assistant hears it as resolved.
+    applySuggestion: async (id: string, index: number) => {
+      if (await suggestions.apply(id, index)) await feedback.setState(id, 'resolved');
     },
     sendMessage: async (text: string) => {
       if (!(await feedback.message(text))) throw new Error('The message was not saved; try again.');
@@ -88,12 +96,14 @@ export async function startFindings(deps: FindingsFeatureDeps): Promise<Findings
     findings,
     conversation,
     threads,
+    suggestions,
     panel,
     dispose: () => {
       for (const disposable of disposables) disposable.dispose();
       findings.dispose();
       anchors.dispose();
       threads.dispose();
+      suggestions.dispose();
       diagnostics.dispose();
       conversation.dispose();
     },

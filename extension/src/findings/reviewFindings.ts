@@ -16,6 +16,8 @@ export interface ShownFinding extends Finding {
   readonly markdown: string;
   /** The assistant that presented it (MCP clientInfo), if it said. */
   readonly assistant?: string;
+  /** What its ```suggestion blocks propose in place of its lines. */
+  readonly suggestions: readonly string[];
 }
 
 /** How long a burst of changes (appends, keystrokes) is let settle before the views are redrawn. */
@@ -128,6 +130,7 @@ export class ReviewFindings implements Disposable {
         stale: position?.stale ?? false,
         markdown: finding.markdown,
         assistant,
+        suggestions: finding.suggestions,
       };
     });
   }

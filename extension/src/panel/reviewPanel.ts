@@ -34,6 +34,8 @@ export interface ReviewPanelDeps extends PanelRenderers {
   setFindingState(id: string, state: FindingState): Promise<void>;
   /** Shows the finding's thread in the code. */
   revealFinding(id: string): Promise<void>;
+  /** Shows a finding's suggestion as a diff, and applies it if the user agrees. */
+  applySuggestion(id: string, index: number): Promise<void>;
   /** Records the box's message for the assistant; rejects with what went wrong. */
   sendMessage(text: string): Promise<void>;
 }
@@ -253,6 +255,9 @@ export class ReviewPanel implements vscode.Disposable {
         return;
       case 'revealFinding':
         void this._settle(() => this._deps.revealFinding(message.id), 'show a finding');
+        return;
+      case 'applySuggestion':
+        void this._settle(() => this._deps.applySuggestion(message.id, message.index), 'apply a suggestion');
         return;
       case 'sendMessage':
         void this._sendToAssistant(message.text);

@@ -133,6 +133,13 @@ export interface RevealFindingMessage {
   readonly id: string;
 }
 
+/** "Apply…" on a finding's suggestion: its finding and its place among the finding's suggestions. */
+export interface ApplySuggestionMessage {
+  readonly type: 'applySuggestion';
+  readonly id: string;
+  readonly index: number;
+}
+
 /** The box's free message to the assistant. */
 export interface SendMessageMessage {
   readonly type: 'sendMessage';
@@ -147,6 +154,7 @@ export type WebviewToHostMessage =
   | CopyMessage
   | SetFindingStateMessage
   | RevealFindingMessage
+  | ApplySuggestionMessage
   | SendMessageMessage;
 
 // ---- validation ----------------------------------------------------------------------------
@@ -201,6 +209,10 @@ export function parseWebviewMessage(value: unknown): WebviewToHostMessage | unde
       return isFindingId(value.id) && isFindingState(value.state) ? { type: 'setFindingState', id: value.id, state: value.state } : undefined;
     case 'revealFinding':
       return isFindingId(value.id) ? { type: 'revealFinding', id: value.id } : undefined;
+    case 'applySuggestion':
+      return isFindingId(value.id) && typeof value.index === 'number' && Number.isInteger(value.index) && value.index >= 0 && value.index < 1000
+        ? { type: 'applySuggestion', id: value.id, index: value.index }
+        : undefined;
     case 'sendMessage':
       return typeof value.text === 'string' && value.text.trim() !== '' && value.text.length <= MAX_FEEDBACK_TEXT
         ? { type: 'sendMessage', text: value.text }

@@ -7,6 +7,7 @@ import { findReferences, formatReference, parseLinkTarget, type FileReference } 
 import { renderFirstScreenFirst } from './firstScreen';
 import { installLabelGuard } from './labelGuard';
 import { findingsOf, type FindingCandidate, type ReviewFinding } from '../findings/findings';
+import { attachOriginals, isSuggestionFence, renderSuggestion } from '../findings/suggestions';
 import { CodeHighlighter } from './codeHighlight';
 import { installListChunks } from './listChunks';
 import { MAX_BROKEN_LISTED, ReferenceTally, resolveAll, type ReferenceMeta, type Resolver } from './referenceAnswers';
@@ -89,8 +90,13 @@ export async function renderReview(markdown: string, resolver: Resolver, options
   for (const meta of state.references) {
     if (!(meta.onlyIfResolved && meta.resolution!.status !== 'resolved')) tally.count(meta, meta.resolution!);
   }
-  // Before rendering: a finding's block carries its id into the HTML.
+  // Before rendering: a finding's block carries its id into the HTML, and its suggestions a diff.
   const findings = findingsOf(state.candidates, markdown.split(/\r\n?|\n/), state.lineOffset, options.takenFindingIds);
+  await attachOriginals(
+    findings.flatMap((finding) =>
+      finding.suggestionTokens.map((token, index) => ({ token, index, findingId: finding.id, file: finding.file, line: finding.line, endLine: finding.endLine, target: finding.reference })),
+    ),
+  );
   return { ...renderFirstScreenFirst(md, tokens, env), references: tally.report(), findings };
 }
 
@@ -135,28 +141,41 @@ function classifyLinks(state: MarkdownIt.StateCore): void {
   }
 }
 
-/** Outermost list items, and paragraphs outside lists: the blocks that can be findings. */
+/**
+ * Outermost list items, and paragraphs outside lists: the blocks that can be findings. A
+ * ```suggestion block belongs to the list item it is in, or to the paragraph right before it.
+ */
 class CandidateBlocks {
   private itemDepth = 0;
-  private open: { token: Token; from: number } | undefined;
+  private open: { token: Token; from: number; suggestions: Token[] } | undefined;
+  /** The top-level paragraph just closed, while nothing else has followed it. */
+  private lastParagraph: FindingCandidate | undefined;
 
   constructor(private readonly render: RenderState) {}
 
   see(block: Token): void {
+    if (isSuggestionFence(block)) {
+      (this.open?.suggestions ?? (block.level === 0 ? this.lastParagraph?.suggestions : undefined))?.push(block);
+      return;
+    }
+    if (block.level === 0 && block.nesting !== -1) this.lastParagraph = undefined;
     const outermostItem = block.type.startsWith('list_item_') && this.itemDepth === (block.nesting === 1 ? 0 : 1);
     if (block.type === 'list_item_open') this.itemDepth++;
     if (block.type === 'list_item_close') this.itemDepth--;
     if (!outermostItem && !(this.itemDepth === 0 && block.type.startsWith('paragraph_'))) return;
     if (block.nesting === 1) {
-      this.open = block.map ? { token: block, from: this.render.references.length } : undefined;
+      this.open = block.map ? { token: block, from: this.render.references.length, suggestions: [] } : undefined;
     } else if (this.open) {
-      const { token, from } = this.open;
+      const { token, from, suggestions } = this.open;
       this.open = undefined;
-      this.render.candidates.push({
+      const candidate: FindingCandidate = {
         map: [token.map![0], token.map![1]],
         references: this.render.references.slice(from),
+        suggestions,
         mark: (id) => token.attrSet('data-finding', id),
-      });
+      };
+      this.render.candidates.push(candidate);
+      if (block.level === 0 && block.type === 'paragraph_close') this.lastParagraph = candidate;
     }
   }
 }
@@ -325,6 +344,8 @@ function renderImage(tokens: Token[], idx: number, options: RendererOptions, env
 /** `data-line` goes on the `<pre>` (the default rule puts attributes on `<code>`); known languages are highlighted. */
 function renderFence(tokens: Token[], idx: number, _options: RendererOptions, env: unknown, self: MarkdownIt.Renderer): string {
   const token = tokens[idx];
+  const suggestion = renderSuggestion(token, self.renderAttrs(token));
+  if (suggestion !== undefined) return suggestion;
   const language = unescapeAll(token.info).trim().split(/\s+/)[0];
   const highlighted = language ? ((env as Record<symbol, RenderState | undefined>)[RENDER_STATE]?.highlighter.highlight(token.content, language.toLowerCase())) : undefined;
   const classes = [highlighted !== undefined ? 'hljs' : '', language ? `language-${escapeHtml(language)}` : ''].filter(Boolean).join(' ');

@@ -122,6 +122,60 @@ describe('Findings in the panel and in the code', () => {
     await runCommand(s.page, 'View: Toggle Panel Visibility');
   });
 
+  it('a suggestion shows as a diff, opens in the diff editor, and is applied only when the user says Apply', async function () {
+    this.timeout(90_000);
+    const s = session();
+    const marker = RedlineSession.marker('SUGGEST');
+    const content = [
+      `# Suggestion ${marker}`,
+      '',
+      `- **risk**: tax is rounded by hand at ${EXAMPLE}:47`,
+      '',
+      // Inside the list item, so two spaces of list indentation before the code's own two.
+      '  ```suggestion',
+      '    return roundCents(amount * TAX_RATE);',
+      '  ```',
+      '',
+    ].join('\n');
+    await s.call('present-review', { content, title: 'Suggestion' });
+    const frame = await s.waitForReviewText(marker);
+    const suggestion = frame.locator('#review .redline-suggestion');
+    assert.equal(await suggestion.locator('.redline-diff-del').innerText(), '-   return Math.round(amount * TAX_RATE * 100) / 100;');
+    assert.equal(await suggestion.locator('.redline-diff-add').innerText(), '+   return roundCents(amount * TAX_RATE);');
+    await s.screenshot('14-suggestion-in-panel');
+    await suggestion.locator('button.redline-apply').click();
+    // The diff editor opens with the change, and a dialog asks before anything is written.
+    await s.page.locator('.tabs-container .tab', { hasText: 'now ↔ suggested' }).waitFor({ state: 'visible', timeout: 15_000 });
+    const dialog = s.page.locator('.monaco-dialog-box', { hasText: `Apply the suggested change to ${EXAMPLE}:47?` });
+    await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+    await s.screenshot('15-suggestion-diff');
+    const file = join(s.workspace, EXAMPLE);
+    assert.ok(!readFileSync(file, 'utf8').includes('roundCents'), 'nothing is written before the answer');
+    await dialog.locator('.monaco-button', { hasText: 'Apply' }).click();
+    await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+    // Applied in the editor, unsaved (the user reviews, undoes or saves); the assistant hears it as resolved.
+    await s.page.locator('.monaco-editor .view-lines', { hasText: 'return roundCents(amount * TAX_RATE);' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    assert.ok(!readFileSync(file, 'utf8').includes('roundCents'), 'applied to the editor, not saved');
+    const review = await waitFor(async () => {
+      const r = await s.call('get-review');
+      return r.findings[0]?.state === 'resolved' && r;
+    }, 'the applied suggestion to count as resolved');
+    assert.equal(review.findings[0].line, 47);
+    await s.screenshot('16-suggestion-applied');
+    await s.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'example.ts' }).first().click();
+    await s.page.locator('.tabs-container .tab.active', { hasText: 'example.ts' }).filter({ hasNotText: 'suggested' }).waitFor({ state: 'visible', timeout: 10_000 });
+    // Undone as a user undoes it, in the file's editor: the finding's lines are back, no longer stale.
+    await s.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+    await s.page.keyboard.press('Control+z');
+    await waitFor(async () => (await s.call('get-review')).findings[0]?.stale === false, 'the undo to bring the finding\'s lines back');
+    // Saved as it was, so that no unsaved file holds up the later suites' reloads.
+    await s.page.keyboard.press('Control+s');
+    await waitFor(async () => (await s.page.locator('.tabs-container .tab.dirty', { hasText: 'example.ts' }).count()) === 0, 'example.ts saved');
+    assert.ok(!readFileSync(file, 'utf8').includes('roundCents'));
+    // The panel stayed in view beside the code throughout.
+    await s.reviewFrame();
+  });
+
   it('highlights code in the colours of the theme, light and dark', async function () {
     this.timeout(120_000);
     const s = session();

@@ -42,7 +42,15 @@ describe('Corrupt review state on disk', () => {
 
     // Close the window and let its extension host exit first, so that nothing it still holds in
     // memory can be written over the corrupt file before the next window reads it.
-    await s.page.goto('about:blank');
+    // The window may hold an unsaved editor from an earlier suite (the pasted review): leave anyway,
+    // as a user who closes it does. Unanswered, the browser's "leave page?" would stop the navigation.
+    const leave = (/** @type {import('playwright-core').Dialog} */ dialog) => void (dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss());
+    s.page.on('dialog', leave);
+    try {
+      await s.page.goto('about:blank');
+    } finally {
+      s.page.off('dialog', leave);
+    }
     await waitFor(() => s.extensionHostPids().length === 0, 'the window\'s extension host to exit', 60_000);
     writeFileSync(join(directory, CURRENT_FILE), CORRUPT_STATE);
     writeFileSync(join(directory, historyFile), GARBAGE);

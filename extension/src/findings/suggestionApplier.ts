@@ -1,0 +1,72 @@
+// "Apply…" on a suggestion: the change is shown in VS Code's diff editor (the file as it is now
+// against the file with the suggestion in place), then applied to the open document only if the
+// user answers Apply. Nothing is saved: the file is left with unsaved changes, for the user to
+// review, undo or save.
+
+import * as vscode from 'vscode';
+import type { ShownFinding } from './reviewFindings';
+
+const SCHEME = 'redline-suggestion';
+/** Proposals kept for diff editors that may still show them; the oldest go first. */
+const KEPT_PROPOSALS = 20;
+
+export class SuggestionApplier implements vscode.Disposable {
+  private readonly proposals = new Map<string, string>();
+  private readonly registration: vscode.Disposable;
+  private next = 0;
+
+  constructor(
+    private readonly findingOf: (id: string) => ShownFinding | undefined,
+    private readonly codeColumn: () => vscode.ViewColumn,
+  ) {
+    this.registration = vscode.workspace.registerTextDocumentContentProvider(SCHEME, {
+      provideTextDocumentContent: (uri) => this.proposals.get(uri.query) ?? '',
+    });
+  }
+
+  /** Shows the suggestion as a diff and applies it if the user agrees; says why when it cannot. */
+  async apply(findingId: string, index: number): Promise<boolean> {
+    const finding = this.findingOf(findingId);
+    const replacement = finding?.suggestions[index];
+    if (!finding || replacement === undefined) {
+      void vscode.window.showWarningMessage('Redline: that suggestion is no longer in the review.');
+      return false;
+    }
+    if (finding.stale) {
+      void vscode.window.showWarningMessage(
+        `Redline: the code this suggestion was for (${finding.reference}) has changed since the review; it cannot be applied safely.`,
+      );
+      return false;
+    }
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(finding.file));
+    const last = Math.min(finding.endLine, document.lineCount) - 1;
+    const range = new vscode.Range(finding.line - 1, 0, last, document.lineAt(last).text.length);
+    const end = document.lineAt(document.lineCount - 1).range.end;
+    const proposed = document.getText(new vscode.Range(0, 0, range.start.line, 0)) + replacement + document.getText(new vscode.Range(range.end, end));
+    const key = String(++this.next);
+    this.proposals.set(key, proposed);
+    if (this.proposals.size > KEPT_PROPOSALS) this.proposals.delete(this.proposals.keys().next().value!);
+    const place = `${vscode.workspace.asRelativePath(document.uri)}:${finding.line}${last + 1 > finding.line ? `-${last + 1}` : ''}`;
+    await vscode.commands.executeCommand(
+      'vscode.diff',
+      document.uri,
+      vscode.Uri.from({ scheme: SCHEME, path: document.uri.path, query: key }),
+      `${place}: now ↔ suggested`,
+      { viewColumn: this.codeColumn(), preview: true },
+    );
+    const answer = await vscode.window.showInformationMessage(
+      `Apply the suggested change to ${place}?`,
+      { modal: true, detail: 'The file is changed in the editor and left unsaved, for you to review, undo or save.' },
+      'Apply',
+    );
+    if (answer !== 'Apply') return false;
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(document.uri, range, replacement);
+    return vscode.workspace.applyEdit(edit);
+  }
+
+  dispose(): void {
+    this.registration.dispose();
+    this.proposals.clear();
+  }
+}
