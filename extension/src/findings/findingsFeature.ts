@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { FindingState } from '../../../shared/findingTerms';
 import { codeColumnBeside } from '../editor/locationOpener';
+import type { PanelFindingDeps as PanelFindingActions } from '../panel/panelFindings';
 import { ReviewPanel, type ReviewPanelDeps } from '../panel/reviewPanel';
 import type { ReviewRenderer } from '../render/reviewRenderer';
 import { Conversation } from '../review/conversation';
@@ -30,10 +31,7 @@ export interface FindingsFeatureDeps {
   readonly announce: (cursor: string) => void;
 }
 
-export type PanelFindingDeps = Pick<
-  ReviewPanelDeps,
-  'findingMarks' | 'onDidChangeFindings' | 'setFindingState' | 'revealFinding' | 'applySuggestion' | 'sendMessage'
->;
+export type PanelFindingDeps = PanelFindingActions & Pick<ReviewPanelDeps, 'onDidChangeFindings'>;
 
 export interface FindingsFeature extends vscode.Disposable {
   readonly findings: ReviewFindings;

@@ -7,16 +7,15 @@ import * as vscode from 'vscode';
 import type { PanelChange } from './appendLog';
 import { PanelUpdates, type PanelRenderers, type PanelReview } from './panelUpdates';
 import { buildWebviewHtml, DEFAULT_TITLE } from './webviewHtml';
-import type { FindingState } from '../../../shared/findingTerms';
+import { isFindingMessage, PanelFindings, type PanelFindingDeps } from './panelFindings';
 import {
   NO_REVIEW_REVISION,
   parseWebviewMessage,
-  type FindingMark,
   type HostToWebviewMessage,
   type WebviewToHostMessage,
 } from './webviewMessages';
 
-export interface ReviewPanelDeps extends PanelRenderers {
+export interface ReviewPanelDeps extends PanelRenderers, PanelFindingDeps {
   /** The current review; `undefined` when nothing has been presented yet. */
   getReview(): PanelReview | undefined;
   /** Fires after every change (replace, append, update-section, clear). */
@@ -27,17 +26,8 @@ export interface ReviewPanelDeps extends PanelRenderers {
   openExternal(url: string): Promise<void>;
   /** Writes the review's markdown source to the clipboard. */
   copyMarkdown(): Promise<void>;
-  /** How each finding stands now, for the marks and buttons beside them. */
-  findingMarks(): readonly FindingMark[];
   /** Fires when a finding's state or staleness may have changed. */
   readonly onDidChangeFindings: vscode.Event<unknown>;
-  setFindingState(id: string, state: FindingState): Promise<void>;
-  /** Shows the finding's thread in the code. */
-  revealFinding(id: string): Promise<void>;
-  /** Shows a finding's suggestion as a diff, and applies it if the user agrees. */
-  applySuggestion(id: string, index: number): Promise<void>;
-  /** Records the box's message for the assistant; rejects with what went wrong. */
-  sendMessage(text: string): Promise<void>;
 }
 
 // Relative to the extension root (where package.json is). The stylesheet is served from where it
@@ -135,13 +125,13 @@ export class ReviewPanel implements vscode.Disposable {
   /** Identifies the latest post, so a late "not delivered" result cannot undo a newer one. */
   private _postSequence = 0;
   private _flushTimer: ReturnType<typeof setTimeout> | undefined;
-  /** A finding to scroll to once the review is painted. */
-  private _findingToShow: string | undefined;
+  private readonly _findings: PanelFindings;
 
   private constructor(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, deps: ReviewPanelDeps) {
     this._panel = panel;
     this._deps = deps;
     this._updates = new PanelUpdates(deps);
+    this._findings = new PanelFindings(deps, (message) => this._post(message), (action, what) => this._settle(action, what));
     ReviewPanel._current = this;
 
     const webview = panel.webview;
@@ -163,16 +153,14 @@ export class ReviewPanel implements vscode.Disposable {
         this._updates.record(change);
         this._scheduleFlush();
       }),
-      deps.onDidChangeFindings(() => this._postMarks()),
+      deps.onDidChangeFindings(() => this._sendMarks()),
     );
   }
 
   /** Scrolls the panel to a finding's block and points it out. */
   showFinding(id: string): void {
     this._panel.reveal(this._panel.viewColumn, false);
-    // A panel opened just now has no review painted yet: it is shown after the first paint.
-    if (this._renderedRevision === NO_REVIEW_REVISION) this._findingToShow = id;
-    else this._post({ type: 'showFinding', id });
+    this._findings.show(id, this._renderedRevision !== NO_REVIEW_REVISION);
   }
 
   /** Shown in its tab group (not behind another tab). */
@@ -227,6 +215,10 @@ export class ReviewPanel implements vscode.Disposable {
   }
 
   private _handle(message: WebviewToHostMessage): void {
+    if (isFindingMessage(message)) {
+      this._findings.handle(message);
+      return;
+    }
     switch (message.type) {
       case 'ready':
         // A new document (first load, or reload after being hidden) has nothing on screen.
@@ -246,22 +238,10 @@ export class ReviewPanel implements vscode.Disposable {
           this._renderedRevision = message.revision;
           this._onDidRender.fire(message.revision);
           // The painted blocks are new: mark their findings.
-          this._postMarks();
+          this._sendMarks();
         }
         return;
       }
-      case 'setFindingState':
-        void this._settle(() => this._deps.setFindingState(message.id, message.state), 'change a finding');
-        return;
-      case 'revealFinding':
-        void this._settle(() => this._deps.revealFinding(message.id), 'show a finding');
-        return;
-      case 'applySuggestion':
-        void this._settle(() => this._deps.applySuggestion(message.id, message.index), 'apply a suggestion');
-        return;
-      case 'sendMessage':
-        void this._sendToAssistant(message.text);
-        return;
       case 'openReference':
         void this._settle(
           () => this._deps.openReference(message.target, this._deps.getReview()?.cwd),
@@ -281,22 +261,8 @@ export class ReviewPanel implements vscode.Disposable {
     }
   }
 
-  private async _sendToAssistant(text: string): Promise<void> {
-    try {
-      await this._deps.sendMessage(text);
-      this._post({ type: 'messageResult', sent: true });
-    } catch (error) {
-      this._post({ type: 'messageResult', sent: false, error: errorMessage(error) });
-    }
-  }
-
-  private _postMarks(): void {
-    if (!this._ready) return;
-    this._post({ type: 'findings', marks: this._deps.findingMarks() });
-    if (this._findingToShow !== undefined && this._renderedRevision !== NO_REVIEW_REVISION) {
-      this._post({ type: 'showFinding', id: this._findingToShow });
-      this._findingToShow = undefined;
-    }
+  private _sendMarks(): void {
+    if (this._ready) this._findings.sendMarks(this._renderedRevision !== NO_REVIEW_REVISION);
   }
 
   private async _copy(): Promise<void> {

@@ -7,7 +7,8 @@ import { findReferences, formatReference, parseLinkTarget, type FileReference } 
 import { renderFirstScreenFirst } from './firstScreen';
 import { installLabelGuard } from './labelGuard';
 import { findingsOf, type FindingCandidate, type ReviewFinding } from '../findings/findings';
-import { attachOriginals, isSuggestionFence, renderSuggestion } from '../findings/suggestions';
+import { CandidateBlocks } from '../findings/candidateBlocks';
+import { attachOriginals, renderSuggestion } from '../findings/suggestions';
 import { CodeHighlighter } from './codeHighlight';
 import { installListChunks } from './listChunks';
 import { MAX_BROKEN_LISTED, ReferenceTally, resolveAll, type ReferenceMeta, type Resolver } from './referenceAnswers';
@@ -137,45 +138,6 @@ function classifyLinks(state: MarkdownIt.StateCore): void {
     candidates.see(block);
     if (block.type === 'inline' && block.children) {
       block.children = new InlineLinker(line, render, state.Token).run(block.children);
-    }
-  }
-}
-
-/**
- * Outermost list items, and paragraphs outside lists: the blocks that can be findings. A
- * ```suggestion block belongs to the list item it is in, or to the paragraph right before it.
- */
-class CandidateBlocks {
-  private itemDepth = 0;
-  private open: { token: Token; from: number; suggestions: Token[] } | undefined;
-  /** The top-level paragraph just closed, while nothing else has followed it. */
-  private lastParagraph: FindingCandidate | undefined;
-
-  constructor(private readonly render: RenderState) {}
-
-  see(block: Token): void {
-    if (isSuggestionFence(block)) {
-      (this.open?.suggestions ?? (block.level === 0 ? this.lastParagraph?.suggestions : undefined))?.push(block);
-      return;
-    }
-    if (block.level === 0 && block.nesting !== -1) this.lastParagraph = undefined;
-    const outermostItem = block.type.startsWith('list_item_') && this.itemDepth === (block.nesting === 1 ? 0 : 1);
-    if (block.type === 'list_item_open') this.itemDepth++;
-    if (block.type === 'list_item_close') this.itemDepth--;
-    if (!outermostItem && !(this.itemDepth === 0 && block.type.startsWith('paragraph_'))) return;
-    if (block.nesting === 1) {
-      this.open = block.map ? { token: block, from: this.render.references.length, suggestions: [] } : undefined;
-    } else if (this.open) {
-      const { token, from, suggestions } = this.open;
-      this.open = undefined;
-      const candidate: FindingCandidate = {
-        map: [token.map![0], token.map![1]],
-        references: this.render.references.slice(from),
-        suggestions,
-        mark: (id) => token.attrSet('data-finding', id),
-      };
-      this.render.candidates.push(candidate);
-      if (block.level === 0 && block.type === 'paragraph_close') this.lastParagraph = candidate;
     }
   }
 }
