@@ -1,7 +1,6 @@
 // "Apply…" on a suggestion: the change is shown in VS Code's diff editor (the file as it is now
-// against the file with the suggestion in place), then applied to the open document only if the
-// user answers Apply. Nothing is saved: the file is left with unsaved changes, for the user to
-// review, undo or save.
+// against the file with the suggestion in place), then made in the file's editor only if the
+// user answers Apply. Redline saves nothing: the edit is saved as the user's own edits are.
 
 import * as vscode from 'vscode';
 import type { ShownFinding } from './reviewFindings';
@@ -56,13 +55,15 @@ export class SuggestionApplier implements vscode.Disposable {
     );
     const answer = await vscode.window.showInformationMessage(
       `Apply the suggested change to ${place}?`,
-      { modal: true, detail: 'The file is changed in the editor and left unsaved, for you to review, undo or save.' },
+      { modal: true, detail: 'The change is made in the file\'s editor, where you can review or undo it.' },
       'Apply',
     );
     if (answer !== 'Apply') return false;
-    const edit = new vscode.WorkspaceEdit();
-    edit.replace(document.uri, range, replacement);
-    return vscode.workspace.applyEdit(edit);
+    // Through the file's own editor, which changes the document and never saves it.
+    const editor = await vscode.window.showTextDocument(document, { viewColumn: this.codeColumn(), preview: false });
+    const applied = await editor.edit((builder) => builder.replace(range, replacement));
+    if (applied) editor.selection = new vscode.Selection(range.start, range.start);
+    return applied;
   }
 
   dispose(): void {
