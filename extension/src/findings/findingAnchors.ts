@@ -10,6 +10,8 @@ import { relocate, rememberLines, shiftForEdit, type AnchorRange, type LineEdit 
 
 /** Larger files are not read to re-anchor: their findings stay where they are. */
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
+/** What one look-up of every finding's place may read from disk in all. */
+const MAX_BYTES_PER_LOOKUP = 64 * 1024 * 1024;
 
 export interface AnchoredPosition extends AnchorRange {
   readonly file: string;
@@ -40,6 +42,9 @@ export class FindingAnchors {
   /** Fires when an edit moved a finding or made it stale (or found it again). */
   readonly onDidMove = this.moved.event;
 
+  /** The disk version (mtime and size) each closed file's anchors were last found in. */
+  private readonly seenOnDisk = new Map<string, string>();
+
   constructor(private readonly openLines: OpenDocumentLines = () => undefined) {}
 
   /** Keeps anchors for these findings only; a new one remembers its lines as the file is now. */
@@ -54,6 +59,7 @@ export class FindingAnchors {
     const fresh = findings.filter((f) => !this.anchors.has(f.id));
     for (const [file, group] of groupBy(fresh, (f) => f.file)) {
       const lines = await this.readLines(file);
+      this.seenOnDisk.delete(file);
       for (const finding of group) {
         if (this.anchors.has(finding.id)) continue;
         const range = { line: finding.line, endLine: finding.endLine };
@@ -62,11 +68,27 @@ export class FindingAnchors {
     }
   }
 
-  /** Where each tracked finding is now, looked for again in each file as it is at this moment. */
+  /**
+   * Where each tracked finding is now, looked for again in each file as it is at this moment: the
+   * open document, or the disk when the file changed there since it was last looked at. Reads are
+   * bounded per call; past that, findings keep their last known place.
+   */
   async positions(): Promise<Map<string, AnchoredPosition>> {
+    let budget = MAX_BYTES_PER_LOOKUP;
     for (const file of new Set([...this.anchors.values()].map((a) => a.file))) {
-      const lines = await this.readLines(file);
-      if (lines) this.relocateIn(file, lines);
+      const open = this.openLines(file);
+      if (open) {
+        this.relocateIn(file, open);
+        this.seenOnDisk.delete(file);
+        continue;
+      }
+      const version = await diskVersion(file);
+      if (version === undefined || version.key === this.seenOnDisk.get(file) || version.size > budget) continue;
+      budget -= version.size;
+      const lines = await readFileLines(file);
+      if (!lines) continue;
+      this.relocateIn(file, lines);
+      this.seenOnDisk.set(file, version.key);
     }
     return this.known();
   }
@@ -98,6 +120,7 @@ export class FindingAnchors {
     }
     // An edit inside a finding's lines: look for them again in the edited document.
     if (touched) this.relocateIn(file, lines());
+    this.seenOnDisk.delete(file);
     this.moved.fire();
   }
 
@@ -110,6 +133,7 @@ export class FindingAnchors {
 
   /** A file that changed on disk while closed is looked at again when it opens. */
   fileOpened(file: string, lines: readonly string[]): void {
+    this.seenOnDisk.delete(file);
     if (this.relocateIn(file, lines)) this.moved.fire();
   }
 
@@ -147,6 +171,16 @@ async function readFileLines(file: string): Promise<string[] | undefined> {
     return (await fs.readFile(file, 'utf8')).split(/\r\n|\r|\n/);
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ENOENT' ? [] : undefined;
+  }
+}
+
+/** A closed file's version as the disk has it: changes when it is written; 'missing' once deleted. */
+async function diskVersion(file: string): Promise<{ key: string; size: number } | undefined> {
+  try {
+    const stats = await fs.stat(file);
+    return stats.isFile() && stats.size <= MAX_FILE_BYTES ? { key: `${stats.mtimeMs}:${stats.size}`, size: stats.size } : undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? { key: 'missing', size: 0 } : undefined;
   }
 }
 
