@@ -199,6 +199,31 @@ export const OpenLocationResult = z.object({
 });
 export type OpenLocationResult = z.infer<typeof OpenLocationResult>;
 
+export const GetReviewParams = z
+  .object({
+    /** Also say how the findings stand against the review this one replaced. */
+    compareWithPrevious: z.boolean().optional(),
+  })
+  .strict();
+export type GetReviewParams = z.infer<typeof GetReviewParams>;
+
+const ComparedFinding = Finding.pick({ id: true, severity: true, title: true, reference: true, state: true });
+
+/** How a review's findings stand against those of the review before it (matched by text, then by title). */
+export const ReviewComparison = z.object({
+  revision: z.number().int().min(1),
+  previous: z.object({ revision: z.number().int().min(1), title: z.string().optional(), updatedAt: z.string() }),
+  /** Only in this review. */
+  new: z.array(ComparedFinding),
+  /** Gone from this review, or in it and marked resolved. */
+  fixed: z.array(ComparedFinding.extend({ how: z.enum(['gone', 'resolved']) })),
+  /** In both, neither resolved nor declined. */
+  stillOpen: z.array(ComparedFinding),
+  /** In both, marked "won't fix". */
+  declined: z.array(ComparedFinding),
+});
+export type ReviewComparison = z.infer<typeof ReviewComparison>;
+
 export const GetReviewResult = z.object({
   /** 0 when nothing has been presented in this window yet. */
   revision: z.number().int().min(0),
@@ -207,6 +232,8 @@ export const GetReviewResult = z.object({
   sections: z.array(Section),
   updatedAt: z.string().optional(),
   findings: z.array(Finding),
+  /** Asked for with `compareWithPrevious`; null when there is no earlier review to compare with. */
+  comparison: ReviewComparison.nullable().optional(),
 });
 export type GetReviewResult = z.infer<typeof GetReviewResult>;
 
@@ -249,7 +276,7 @@ export const methods = {
   'present-review': { params: PresentReviewParams, result: PresentReviewResult, timeoutMs: 30_000 },
   'get-selection': { params: NoParams, result: GetSelectionResult, timeoutMs: DEFAULT_TIMEOUT_MS },
   'open-location': { params: OpenLocationParams, result: OpenLocationResult, timeoutMs: DEFAULT_TIMEOUT_MS },
-  'get-review': { params: NoParams, result: GetReviewResult, timeoutMs: DEFAULT_TIMEOUT_MS },
+  'get-review': { params: GetReviewParams, result: GetReviewResult, timeoutMs: DEFAULT_TIMEOUT_MS },
   'get-review-feedback': { params: GetReviewFeedbackParams, result: GetReviewFeedbackResult, timeoutMs: DEFAULT_TIMEOUT_MS },
 } as const;
 export type Method = keyof typeof methods;

@@ -6,6 +6,9 @@ import { buildSetup } from './assistants/assistantSetup';
 import { connectAssistant } from './assistants/connectAssistant';
 import { resolveNodeCommand, serverScriptPath } from './assistants/serverLaunch';
 import type { BridgeHost } from './bridge/bridgeHost';
+import { pickEarlierReview } from './history/earlierReviewPicker';
+import type { ReviewHistory } from './history/reviewHistory';
+import type { ReviewPanel } from './panel/reviewPanel';
 import { Commands, type CommandName } from './constants';
 import { copyReviewToClipboard } from './reviewActions';
 import type { ReviewStore } from './review/reviewStore';
@@ -14,18 +17,24 @@ export interface CommandDeps {
   readonly context: vscode.ExtensionContext;
   readonly store: ReviewStore;
   readonly bridge: () => BridgeHost | undefined;
-  readonly showPanel: () => void;
+  readonly history: ReviewHistory;
+  readonly showPanel: () => ReviewPanel;
 }
 
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   const handlers: Record<CommandName, () => unknown> = {
     showReview: () => deps.showPanel(),
     copyReview: async () => {
-      if (await copyReviewToClipboard(deps.store)) void vscode.window.showInformationMessage('Redline: review copied as markdown.');
+      if (await copyReviewToClipboard(deps.store.current)) void vscode.window.showInformationMessage('Redline: review copied as markdown.');
     },
     clearReview: () => deps.store.clear(),
     showConnectionInfo: () => showConnectionInfo(deps),
     connectAssistant: () => connectAssistant({ extensionUri: deps.context.extensionUri, bridge: deps.bridge }),
+    openEarlierReview: async () => {
+      const revision = await pickEarlierReview(deps.history);
+      if (revision !== undefined) await deps.showPanel().openEarlier(revision);
+    },
+    compareWithPrevious: () => deps.showPanel().compareWithPrevious(),
   };
   return (Object.keys(handlers) as CommandName[]).map((name) => vscode.commands.registerCommand(Commands[name], handlers[name]));
 }

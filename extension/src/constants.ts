@@ -6,6 +6,8 @@ export const Commands = {
   clearReview: 'redline.clearReview',
   showConnectionInfo: 'redline.showConnectionInfo',
   connectAssistant: 'redline.connectAssistant',
+  openEarlierReview: 'redline.openEarlierReview',
+  compareWithPrevious: 'redline.compareWithPrevious',
 } as const;
 export type CommandName = keyof typeof Commands;
 

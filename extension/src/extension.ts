@@ -10,6 +10,7 @@ import { createRequestHandlers } from './bridge/requestHandlers';
 import { registerCommands } from './commands';
 import { LocationOpener } from './editor/locationOpener';
 import { startFindings, type FindingsFeature } from './findings/findingsFeature';
+import { historyPanelDeps, ReviewHistory } from './history/reviewHistory';
 import { SelectionTracker } from './editor/selection';
 import { ReviewPanel, type ReviewPanelDeps } from './panel/reviewPanel';
 import { ReviewRenderer } from './render/reviewRenderer';
@@ -64,6 +65,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     announce: (cursor) => bridge?.broadcast('feedback-added', { cursor }),
   });
 
+  const history = new ReviewHistory(store, renderer, (id) => findings.conversation.stateOf(id));
+
   const panelDeps: ReviewPanelDeps = {
     getReview: () => store.current,
     onDidChangeReview: reviewChanged.event,
@@ -71,8 +74,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     renderPart: async (review, part) => (await renderer.renderFragment(part.markdown, review.cwd, { lineOffset: part.startLine })).html,
     openReference: (target, cwd) => openReferenceForUser(opener, target, cwd),
     openExternal: openExternalLink,
-    copyMarkdown: async () => void (await copyReviewToClipboard(store)),
+    copyMarkdown: async (review) => void (await copyReviewToClipboard(review)),
     ...findings.panel,
+    ...historyPanelDeps(history, (message) => void vscode.window.showWarningMessage(message)),
   };
   const showPanel = (preserveFocus = false) => ReviewPanel.createOrShow(context.extensionUri, panelDeps, { preserveFocus });
 
@@ -88,7 +92,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     vscode.window.registerWebviewPanelSerializer(ReviewPanel.viewType, {
       deserializeWebviewPanel: async (panel) => void ReviewPanel.revive(panel, context.extensionUri, panelDeps),
     }),
-    ...registerCommands({ context, store, bridge: () => bridge, showPanel }),
+    ...registerCommands({ context, store, history, bridge: () => bridge, showPanel }),
     store.onDidChange((change) => {
       reviewChanged.fire(change);
       // A new review brings a closed or hidden panel to the front once, without taking focus from
@@ -110,7 +114,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     store,
     renderer,
     { getSelection: () => selection.current(), openLocation: (reference, cwd) => opener.open(reference, cwd) },
-    findings,
+    { findings: findings.findings, conversation: findings.conversation, history },
   );
   try {
     bridge = await BridgeHost.start(context, handlers, log, settings.requestTimeoutMs);

@@ -4,10 +4,8 @@
 import * as vscode from 'vscode';
 import { parseLinkTarget } from '../../shared/links';
 import type { LocationOpener } from './editor/locationOpener';
-import type { ReviewStore } from './review/reviewStore';
 
-export async function copyReviewToClipboard(store: ReviewStore): Promise<boolean> {
-  const review = store.current;
+export async function copyReviewToClipboard(review: { readonly markdown: string } | undefined): Promise<boolean> {
   if (!review || review.markdown === '') {
     void vscode.window.showInformationMessage('Redline: there is no review to copy yet.');
     return false;

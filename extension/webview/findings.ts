@@ -17,6 +17,8 @@ const STATE_NAMES: Record<FindingState, string> = { open: 'open', resolved: 'Res
 
 export class FindingMarks {
   private marks = new Map<string, FindingMark>();
+  /** An earlier review is shown: its findings get no marks, and clicks on them do nothing. */
+  private readOnly = false;
 
   constructor(
     private readonly root: HTMLElement,
@@ -31,11 +33,17 @@ export class FindingMarks {
     this.apply();
   }
 
-  /** Marks every finding block on the page (after each paint, which brings new blocks). */
+  setReadOnly(readOnly: boolean): void {
+    this.readOnly = readOnly;
+    this.apply();
+  }
+
+  /** Marks every finding block on the page (after each paint, which brings new blocks); unmarks those without a mark. */
   apply(): void {
     for (const block of this.root.querySelectorAll<HTMLElement>('[data-finding]')) {
-      const mark = this.marks.get(block.dataset.finding ?? '');
+      const mark = this.readOnly ? undefined : this.marks.get(block.dataset.finding ?? '');
       if (mark) decorate(block, mark);
+      else if (block.classList.contains('redline-finding')) undecorate(block);
     }
   }
 
@@ -49,6 +57,7 @@ export class FindingMarks {
   }
 
   private onClick(event: MouseEvent): void {
+    if (this.readOnly) return;
     const target = event.target instanceof Element ? event.target : null;
     const apply = target?.closest<HTMLButtonElement>('button.redline-apply');
     if (apply?.dataset.applyFinding && apply.dataset.applyIndex) {
@@ -85,6 +94,12 @@ function decorate(block: HTMLElement, mark: FindingMark): void {
     parts.push(badge(STATE_NAMES[mark.state], 'redline-finding-badge'), button('Reopen', 'Reopen this finding', 'open'));
   }
   bar.replaceChildren(...parts);
+}
+
+function undecorate(block: HTMLElement): void {
+  block.classList.remove('redline-finding', 'redline-finding-closed', 'redline-finding-stale');
+  block.removeAttribute('title');
+  block.querySelector(`:scope > .${ACTIONS_CLASS}, :scope > p:first-child > .${ACTIONS_CLASS}`)?.remove();
 }
 
 /** The block's actions bar, made once: after the item's first paragraph or text, before any nested list. */

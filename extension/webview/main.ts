@@ -10,6 +10,7 @@ import {
   type WebviewToHostMessage,
 } from '../src/panel/webviewMessages';
 import { FindingMarks } from './findings';
+import { HistoryControls } from './history';
 import { MessageBox } from './messageBox';
 
 /** What survives a reload of this document (hidden panel, restart via the serializer). */
@@ -51,6 +52,18 @@ const copyButton = element('copy', HTMLButtonElement);
 const emptyState = element('empty', HTMLElement);
 const reviewBody = element('review', HTMLElement);
 const findingMarks = new FindingMarks(reviewBody, (message) => post(message));
+const historyControls = new HistoryControls(
+  {
+    picker: element('history', HTMLSelectElement),
+    compare: element('compare', HTMLButtonElement),
+    banner: element('earlier', HTMLElement),
+    bannerText: element('earlier-text', HTMLElement),
+    restore: element('restore', HTMLButtonElement),
+    back: element('back', HTMLButtonElement),
+    comparison: element('comparison', HTMLElement),
+  },
+  (message) => post(message),
+);
 const messageBox = new MessageBox(
   element('message', HTMLTextAreaElement),
   element('send', HTMLButtonElement),
@@ -121,6 +134,7 @@ function showReview(message: RenderMessage): void {
     findingMarks.apply();
     window.scrollTo(scrollX, scrollY);
     shownRevision = message.revision;
+    historyControls.shown(message.revision);
     saveState();
     acknowledge(message.revision);
   };
@@ -149,6 +163,7 @@ function appendReview(message: AppendMessage): void {
   findingMarks.apply();
   showHeader(message);
   shownRevision = message.revision;
+  historyControls.shown(message.revision);
   saveState();
   acknowledge(message.revision);
 }
@@ -168,6 +183,7 @@ function showEmpty(): void {
   copyButton.disabled = true;
   restored = undefined;
   shownRevision = NO_REVIEW_REVISION;
+  historyControls.shown(undefined);
   saveState();
   acknowledge(NO_REVIEW_REVISION);
 }
@@ -268,6 +284,13 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       return;
     case 'messageResult':
       messageBox.result(message);
+      return;
+    case 'history':
+      historyControls.update(message);
+      findingMarks.setReadOnly(message.viewing !== undefined);
+      return;
+    case 'comparison':
+      historyControls.showComparison(message);
       return;
     default: {
       const unexpected: never = message;

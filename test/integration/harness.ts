@@ -18,6 +18,7 @@ import { ReviewStore } from '../../extension/src/review/reviewStore';
 import { Conversation } from '../../extension/src/review/conversation';
 import { FindingAnchors } from '../../extension/src/findings/findingAnchors';
 import { ReviewFindings } from '../../extension/src/findings/reviewFindings';
+import { ReviewHistory } from '../../extension/src/history/reviewHistory';
 
 /** The built server; the benchmark, bundled elsewhere, names it through the environment. */
 export const MCP_SERVER = process.env.REDLINE_MCP_SERVER ?? path.resolve(__dirname, '../../dist/mcp-server.js');
@@ -80,7 +81,8 @@ export async function startHost(
   const renderer = new ReviewRenderer(() => [workspace]);
   const findings = new ReviewFindings(store, renderer, conversation, new FindingAnchors(), (message, error) => console.error(message, error));
   const editor = new FakeEditor();
-  const handlers = createRequestHandlers(store, renderer, editor, { findings, conversation });
+  const history = new ReviewHistory(store, renderer, (id) => conversation.stateOf(id));
+  const handlers = createRequestHandlers(store, renderer, editor, { findings, conversation, history });
   const start = () =>
     IpcServer.start({
       socketPath,

@@ -108,3 +108,34 @@ describe('suggestion messages', () => {
     expect(parseWebviewMessage({ type: 'applySuggestion', id: 'file:///etc/passwd', index: 0 })).toBeUndefined();
   });
 });
+
+describe('history messages', () => {
+  it('accepts the picker\'s choices and refuses what is not a revision', () => {
+    expect(parseWebviewMessage({ type: 'openEarlier', revision: 4 })).toEqual({ type: 'openEarlier', revision: 4 });
+    expect(parseWebviewMessage({ type: 'openEarlier' })).toEqual({ type: 'openEarlier' });
+    expect(parseWebviewMessage({ type: 'openEarlier', revision: 0 })).toBeUndefined();
+    expect(parseWebviewMessage({ type: 'openEarlier', revision: '4' })).toBeUndefined();
+    expect(parseWebviewMessage({ type: 'restoreEarlier', revision: 2 })).toEqual({ type: 'restoreEarlier', revision: 2 });
+    expect(parseWebviewMessage({ type: 'restoreEarlier' })).toBeUndefined();
+    expect(parseWebviewMessage({ type: 'compare', extra: 1 })).toEqual({ type: 'compare' });
+  });
+
+  it('keeps only well-formed history entries', () => {
+    const entries = [{ revision: 3, title: 'A', updatedAt: 'now', extra: 'x' }, { revision: 'x', updatedAt: 'now' }, { revision: 2, updatedAt: 7 }];
+    expect(parseHostMessage({ type: 'history', entries, viewing: 3 })).toEqual({
+      type: 'history',
+      entries: [{ revision: 3, title: 'A', updatedAt: 'now' }],
+      viewing: 3,
+    });
+    expect(parseHostMessage({ type: 'history', entries: 'x' })).toBeUndefined();
+  });
+
+  it('accepts a comparison, or null, and refuses a malformed one', () => {
+    const entry = { id: 'f-abc', severity: 'bug', title: 'T', reference: 'a.ts:1', state: 'open' };
+    const comparison = { revision: 5, previous: { revision: 3, updatedAt: 'then' }, new: [entry], fixed: [{ ...entry, how: 'gone' }], stillOpen: [], declined: [] };
+    expect(parseHostMessage({ type: 'comparison', comparison })).toEqual({ type: 'comparison', comparison });
+    expect(parseHostMessage({ type: 'comparison', comparison: null })).toEqual({ type: 'comparison', comparison: null });
+    expect(parseHostMessage({ type: 'comparison', comparison: { ...comparison, fixed: [{ ...entry, how: 'maybe' }] } })).toBeUndefined();
+    expect(parseHostMessage({ type: 'comparison', comparison: { ...comparison, new: [{ ...entry, id: '<img>' }] } })).toBeUndefined();
+  });
+});

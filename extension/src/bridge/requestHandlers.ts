@@ -6,6 +6,7 @@
 import { ErrorCode, IpcError, type GetSelectionResult, type OpenLocationResult } from '../../../shared/protocol';
 import type { RequestHandlers } from '../ipc/ipcConnection';
 import type { ReviewFindings } from '../findings/reviewFindings';
+import type { ReviewHistory } from '../history/reviewHistory';
 import type { ReviewRenderer } from '../render/reviewRenderer';
 import type { Conversation } from '../review/conversation';
 import { ReviewSaveError, ReviewTooLargeError, type ReviewStore } from '../review/reviewStore';
@@ -19,6 +20,7 @@ export interface EditorSide {
 export interface FeedbackSide {
   readonly findings: Pick<ReviewFindings, 'current' | 'presented'>;
   readonly conversation: Pick<Conversation, 'since'>;
+  readonly history: Pick<ReviewHistory, 'compareWithPrevious'>;
 }
 
 export function createRequestHandlers(store: ReviewStore, renderer: ReviewRenderer, editor: EditorSide, feedback: FeedbackSide): RequestHandlers {
@@ -43,9 +45,10 @@ export function createRequestHandlers(store: ReviewStore, renderer: ReviewRender
         findings: await feedback.findings.presented(findings),
       };
     },
-    'get-review': async () => {
+    'get-review': async (params) => {
       const review = store.current;
-      if (!review) return { revision: 0, markdown: '', sections: [], findings: [] };
+      const comparison = params.compareWithPrevious ? { comparison: (await feedback.history.compareWithPrevious(review)) ?? null } : {};
+      if (!review) return { revision: 0, markdown: '', sections: [], findings: [], ...comparison };
       // Positions are looked up now, so they say where the code is after the user's edits.
       const findings = await feedback.findings.current();
       return {
@@ -55,6 +58,7 @@ export function createRequestHandlers(store: ReviewStore, renderer: ReviewRender
         sections: [...review.sections],
         updatedAt: review.updatedAt,
         findings,
+        ...comparison,
       };
     },
     'get-review-feedback': (params) => feedback.conversation.since(params.since),

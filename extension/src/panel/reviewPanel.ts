@@ -8,6 +8,7 @@ import type { PanelChange } from './appendLog';
 import { PanelUpdates, type PanelRenderers, type PanelReview } from './panelUpdates';
 import { buildWebviewHtml, DEFAULT_TITLE } from './webviewHtml';
 import { isFindingMessage, PanelFindings, type PanelFindingDeps } from './panelFindings';
+import { isHistoryMessage, PanelHistory, type PanelHistoryDeps } from './panelHistory';
 import {
   NO_REVIEW_REVISION,
   parseWebviewMessage,
@@ -15,7 +16,7 @@ import {
   type WebviewToHostMessage,
 } from './webviewMessages';
 
-export interface ReviewPanelDeps extends PanelRenderers, PanelFindingDeps {
+export interface ReviewPanelDeps extends PanelRenderers, PanelFindingDeps, PanelHistoryDeps {
   /** The current review; `undefined` when nothing has been presented yet. */
   getReview(): PanelReview | undefined;
   /** Fires after every change (replace, append, update-section, clear). */
@@ -24,8 +25,8 @@ export interface ReviewPanelDeps extends PanelRenderers, PanelFindingDeps {
   openReference(target: string, cwd: string | undefined): Promise<void>;
   /** Opens the `data-external` of a clicked http(s) link; validates it first. */
   openExternal(url: string): Promise<void>;
-  /** Writes the review's markdown source to the clipboard. */
-  copyMarkdown(): Promise<void>;
+  /** Writes the markdown source of the review shown to the clipboard. */
+  copyMarkdown(review: PanelReview | undefined): Promise<void>;
   /** Fires when a finding's state or staleness may have changed. */
   readonly onDidChangeFindings: vscode.Event<unknown>;
 }
@@ -48,8 +49,9 @@ function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
   };
 }
 
-function panelTitle(review: PanelReview | undefined): string {
-  return review?.title ? `Review: ${review.title}` : DEFAULT_TITLE;
+function panelTitle(review: PanelReview | undefined, earlier = false): string {
+  const title = review?.title ? `Review: ${review.title}` : DEFAULT_TITLE;
+  return earlier ? `${title} (earlier)` : title;
 }
 
 function errorMessage(error: unknown): string {
@@ -126,12 +128,14 @@ export class ReviewPanel implements vscode.Disposable {
   private _postSequence = 0;
   private _flushTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly _findings: PanelFindings;
+  private readonly _history: PanelHistory;
 
   private constructor(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, deps: ReviewPanelDeps) {
     this._panel = panel;
     this._deps = deps;
     this._updates = new PanelUpdates(deps);
     this._findings = new PanelFindings(deps, (message) => this._post(message), (action, what) => this._settle(action, what));
+    this._history = new PanelHistory(deps, (message) => this._post(message), () => this._scheduleFlush(), () => deps.getReview());
     ReviewPanel._current = this;
 
     const webview = panel.webview;
@@ -151,6 +155,9 @@ export class ReviewPanel implements vscode.Disposable {
       webview.onDidReceiveMessage((message: unknown) => this._onMessage(message)),
       deps.onDidChangeReview((change) => {
         this._updates.record(change);
+        // A new review from the assistant ends the read-only view of an earlier one.
+        if (change.kind === 'replace') this._history.showCurrent();
+        if (change.kind === 'replace' || change.kind === 'clear') void this._history.sendList();
         this._scheduleFlush();
       }),
       deps.onDidChangeFindings(() => this._sendMarks()),
@@ -160,7 +167,26 @@ export class ReviewPanel implements vscode.Disposable {
   /** Scrolls the panel to a finding's block and points it out. */
   showFinding(id: string): void {
     this._panel.reveal(this._panel.viewColumn, false);
-    this._findings.show(id, this._renderedRevision !== NO_REVIEW_REVISION);
+    const earlier = this._history.earlier !== undefined;
+    this._history.showCurrent();
+    this._findings.show(id, !earlier && this._renderedRevision !== NO_REVIEW_REVISION);
+  }
+
+  /** Shows an earlier review read-only in place of the current one. */
+  openEarlier(revision: number): Promise<void> {
+    this._panel.reveal(this._panel.viewColumn, false);
+    return this._history.open(revision);
+  }
+
+  /** Lists how the shown review's findings stand against the review before it. */
+  compareWithPrevious(): Promise<void> {
+    this._panel.reveal(this._panel.viewColumn, false);
+    return this._history.compare();
+  }
+
+  /** The review the panel shows: an earlier one opened from the history, or the current one. */
+  private _shown(): PanelReview | undefined {
+    return this._history.earlier ?? this._deps.getReview();
   }
 
   /** Shown in its tab group (not behind another tab). */
@@ -216,7 +242,12 @@ export class ReviewPanel implements vscode.Disposable {
 
   private _handle(message: WebviewToHostMessage): void {
     if (isFindingMessage(message)) {
-      this._findings.handle(message);
+      // An earlier review is read-only; a message to the assistant is not about it.
+      if (!this._history.earlier || message.type === 'sendMessage') this._findings.handle(message);
+      return;
+    }
+    if (isHistoryMessage(message)) {
+      void this._settle(() => this._history.handle(message), 'show the history');
       return;
     }
     switch (message.type) {
@@ -226,6 +257,7 @@ export class ReviewPanel implements vscode.Disposable {
         this._inFlight = undefined;
         this._updates.forget();
         this._scheduleFlush();
+        void this._settle(() => this._history.sendList(), 'list earlier reviews');
         return;
       case 'rendered': {
         // A painted preview is not the review painted: that is announced when the whole arrives.
@@ -244,7 +276,7 @@ export class ReviewPanel implements vscode.Disposable {
       }
       case 'openReference':
         void this._settle(
-          () => this._deps.openReference(message.target, this._deps.getReview()?.cwd),
+          () => this._deps.openReference(message.target, this._shown()?.cwd),
           'open a reference',
         );
         return;
@@ -262,12 +294,15 @@ export class ReviewPanel implements vscode.Disposable {
   }
 
   private _sendMarks(): void {
-    if (this._ready) this._findings.sendMarks(this._renderedRevision !== NO_REVIEW_REVISION);
+    if (!this._ready) return;
+    // An earlier review is read-only: its findings get no marks and no buttons.
+    if (this._history.earlier) this._post({ type: 'findings', marks: [] });
+    else this._findings.sendMarks(this._renderedRevision !== NO_REVIEW_REVISION);
   }
 
   private async _copy(): Promise<void> {
     try {
-      await this._deps.copyMarkdown();
+      await this._deps.copyMarkdown(this._shown());
       this._post({ type: 'copied' });
     } catch (error) {
       this._post({ type: 'copyFailed', message: errorMessage(error) });
@@ -298,7 +333,7 @@ export class ReviewPanel implements vscode.Disposable {
     if (this._disposed || !this._ready || !this._panel.visible || this._inFlight !== undefined || this._rendering) {
       return;
     }
-    const review = this._deps.getReview();
+    const review = this._shown();
     if (!this._updates.isBehind(review)) {
       return;
     }
@@ -314,7 +349,7 @@ export class ReviewPanel implements vscode.Disposable {
       return;
     }
     const revision = message.type === 'empty' ? NO_REVIEW_REVISION : review?.revision ?? NO_REVIEW_REVISION;
-    this._panel.title = panelTitle(review);
+    this._panel.title = panelTitle(review, review !== undefined && review === this._history.earlier);
     const sequence = ++this._postSequence;
     this._updates.posted(message, revision);
     this._inFlight = revision;

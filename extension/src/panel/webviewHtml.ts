@@ -77,12 +77,20 @@ export function buildWebviewHtml(options: WebviewDocumentOptions): string {
 <header id="toolbar" class="redline-toolbar">
 <span id="title" class="redline-title" title="${title}">${title}</span>
 <span id="revision" class="redline-revision"></span>
+<select id="history" class="redline-history" title="Show an earlier review of this window, read-only" aria-label="Review history" hidden></select>
+<button id="compare" class="redline-compare" type="button" title="List which findings are new, fixed or still open since the review before this one" disabled>Compare with previous</button>
 <button id="copy" class="redline-copy" type="button" title="Copy the review's markdown to the clipboard" disabled>Copy</button>
 </header>
 <section id="empty" class="redline-empty" hidden>
 <p>Nothing has been presented yet.</p>
 <p>A review appears here when an AI assistant calls the <code>present-review</code> tool.</p>
 </section>
+<section id="earlier" class="redline-earlier" role="status" hidden>
+<span id="earlier-text"></span>
+<button id="restore" type="button" title="Present this review again as the current one">Restore as current</button>
+<button id="back" type="button">Back to current</button>
+</section>
+<section id="comparison" class="redline-comparison" aria-label="Comparison with the previous review" hidden></section>
 <main id="review" class="redline-review"></main>
 <footer class="redline-compose">
 <textarea id="message" class="redline-message" rows="2" placeholder="Message the assistant… (Ctrl+Enter sends)" aria-label="Message to the assistant"></textarea>

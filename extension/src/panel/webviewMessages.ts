@@ -77,6 +77,42 @@ export interface MessageResultMessage {
   readonly error?: string;
 }
 
+/** An earlier review, as the panel's picker lists it. */
+export interface EarlierReviewEntry {
+  readonly revision: number;
+  readonly title?: string;
+  readonly updatedAt: string;
+}
+
+/** The earlier reviews for the picker, and which of them the panel shows (none: the current review). */
+export interface HistoryMessage {
+  readonly type: 'history';
+  readonly entries: readonly EarlierReviewEntry[];
+  readonly viewing?: number;
+}
+
+/** A finding as "Compare with previous" lists it. */
+export interface ComparedFindingEntry {
+  readonly id: string;
+  readonly severity: string | null;
+  readonly title: string;
+  readonly reference: string;
+  readonly state: FindingState;
+}
+
+/** How the shown review's findings stand against the review before it; null: there is none. */
+export interface ComparisonMessage {
+  readonly type: 'comparison';
+  readonly comparison: {
+    readonly revision: number;
+    readonly previous: EarlierReviewEntry;
+    readonly new: readonly ComparedFindingEntry[];
+    readonly fixed: readonly (ComparedFindingEntry & { readonly how: 'gone' | 'resolved' })[];
+    readonly stillOpen: readonly ComparedFindingEntry[];
+    readonly declined: readonly ComparedFindingEntry[];
+  } | null;
+}
+
 export type HostToWebviewMessage =
   | RenderMessage
   | AppendMessage
@@ -85,7 +121,9 @@ export type HostToWebviewMessage =
   | CopyFailedMessage
   | FindingsMessage
   | ShowFindingMessage
-  | MessageResultMessage;
+  | MessageResultMessage
+  | HistoryMessage
+  | ComparisonMessage;
 
 // ---- webview → host ------------------------------------------------------------------------
 
@@ -146,6 +184,24 @@ export interface SendMessageMessage {
   readonly text: string;
 }
 
+/** The picker chose an earlier review (shown read-only), or the current one again. */
+export interface OpenEarlierMessage {
+  readonly type: 'openEarlier';
+  /** Undefined: back to the current review. */
+  readonly revision?: number;
+}
+
+/** "Restore as current" on an earlier review. */
+export interface RestoreEarlierMessage {
+  readonly type: 'restoreEarlier';
+  readonly revision: number;
+}
+
+/** "Compare with previous" for the review shown. */
+export interface CompareMessage {
+  readonly type: 'compare';
+}
+
 export type WebviewToHostMessage =
   | ReadyMessage
   | RenderedMessage
@@ -155,7 +211,10 @@ export type WebviewToHostMessage =
   | SetFindingStateMessage
   | RevealFindingMessage
   | ApplySuggestionMessage
-  | SendMessageMessage;
+  | SendMessageMessage
+  | OpenEarlierMessage
+  | RestoreEarlierMessage
+  | CompareMessage;
 
 // ---- validation ----------------------------------------------------------------------------
 
@@ -217,6 +276,13 @@ export function parseWebviewMessage(value: unknown): WebviewToHostMessage | unde
       return typeof value.text === 'string' && value.text.trim() !== '' && value.text.length <= MAX_FEEDBACK_TEXT
         ? { type: 'sendMessage', text: value.text }
         : undefined;
+    case 'openEarlier':
+      if (value.revision === undefined) return { type: 'openEarlier' };
+      return isRevision(value.revision) && value.revision > 0 ? { type: 'openEarlier', revision: value.revision } : undefined;
+    case 'restoreEarlier':
+      return isRevision(value.revision) && value.revision > 0 ? { type: 'restoreEarlier', revision: value.revision } : undefined;
+    case 'compare':
+      return { type: 'compare' };
     default:
       return undefined;
   }
@@ -275,7 +341,44 @@ export function parseHostMessage(value: unknown): HostToWebviewMessage | undefin
     case 'messageResult':
       if (typeof value.sent !== 'boolean' || (value.error !== undefined && typeof value.error !== 'string')) return undefined;
       return { type: 'messageResult', sent: value.sent, error: value.error };
+    case 'history': {
+      if (!Array.isArray(value.entries) || (value.viewing !== undefined && !isRevision(value.viewing))) return undefined;
+      const entries = value.entries.filter(isEarlierEntry).map(({ revision, title, updatedAt }) => ({ revision, title, updatedAt }));
+      return { type: 'history', entries, viewing: value.viewing };
+    }
+    case 'comparison':
+      if (value.comparison === null) return { type: 'comparison', comparison: null };
+      return isComparison(value.comparison) ? { type: 'comparison', comparison: value.comparison } : undefined;
     default:
       return undefined;
   }
+}
+
+function isEarlierEntry(value: unknown): value is EarlierReviewEntry {
+  return (
+    isRecord(value) &&
+    isRevision(value.revision) &&
+    typeof value.updatedAt === 'string' &&
+    (value.title === undefined || typeof value.title === 'string')
+  );
+}
+
+function isComparedEntry(value: unknown): value is ComparedFindingEntry {
+  return (
+    isRecord(value) &&
+    isFindingId(value.id) &&
+    (value.severity === null || typeof value.severity === 'string') &&
+    typeof value.title === 'string' &&
+    typeof value.reference === 'string' &&
+    isFindingState(value.state)
+  );
+}
+
+function isComparison(value: unknown): value is NonNullable<ComparisonMessage['comparison']> {
+  if (!isRecord(value) || !isRevision(value.revision) || !isEarlierEntry(value.previous)) return false;
+  const lists = [value.new, value.fixed, value.stillOpen, value.declined];
+  return (
+    lists.every((list) => Array.isArray(list) && list.every(isComparedEntry)) &&
+    (value.fixed as Fields[]).every((finding) => finding.how === 'gone' || finding.how === 'resolved')
+  );
 }
