@@ -4,7 +4,7 @@
 // Type-checking is separate (`npm run typecheck`); esbuild only strips types.
 
 import * as esbuild from 'esbuild';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import { tmpdir } from 'node:os';
@@ -147,6 +147,11 @@ async function captureHandshake() {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+// The diagram renderer: mermaid's own single-file browser build, shipped as it is beside the webview
+// script, which loads it only for a review with a diagram (extension/webview/mermaidDiagrams.ts).
+mkdirSync('dist', { recursive: true });
+copyFileSync(createRequire(import.meta.url).resolve('mermaid/dist/mermaid.min.js'), 'dist/mermaid.min.js');
 
 if (watch) {
   for (const options of builds) await (await esbuild.context(options)).watch();

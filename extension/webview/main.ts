@@ -11,6 +11,7 @@ import {
 } from '../src/panel/webviewMessages';
 import { FindingMarks } from './findings';
 import { HistoryControls } from './history';
+import { MermaidDiagrams } from './mermaidDiagrams';
 import { MessageBox } from './messageBox';
 
 /** What survives a reload of this document (hidden panel, restart via the serializer). */
@@ -52,6 +53,8 @@ const copyButton = element('copy', HTMLButtonElement);
 const emptyState = element('empty', HTMLElement);
 const reviewBody = element('review', HTMLElement);
 const findingMarks = new FindingMarks(reviewBody, (message) => post(message));
+// While this script runs: the renderer's address and the nonce are on its <script> element.
+const diagrams = MermaidDiagrams.forPage(reviewBody);
 const historyControls = new HistoryControls(
   {
     picker: element('history', HTMLSelectElement),
@@ -132,6 +135,7 @@ function showReview(message: RenderMessage): void {
   window.scrollTo(scrollX, scrollY);
   const finish = () => {
     findingMarks.apply();
+    diagrams.update();
     window.scrollTo(scrollX, scrollY);
     shownRevision = message.revision;
     historyControls.shown(message.revision);
@@ -161,6 +165,7 @@ function appendReview(message: AppendMessage): void {
   if (message.html.length > LONG_REVIEW_HTML) reviewBody.classList.add('redline-long');
   reviewBody.insertAdjacentHTML('beforeend', message.html);
   findingMarks.apply();
+  diagrams.update();
   showHeader(message);
   shownRevision = message.revision;
   historyControls.shown(message.revision);

@@ -63,7 +63,7 @@ export function checkVsixContents(vsixPath) {
     /^extension\.vsixmanifest$/,
     /^\[Content_Types\]\.xml$/,
     /^extension\/(package\.json|readme\.md|changelog\.md|LICENSE\.txt)$/,
-    /^extension\/dist\/(extension|webview|mcp-server)\.js$/,
+    /^extension\/dist\/(extension|webview|mcp-server|mermaid\.min)\.js$/,
     /^extension\/extension\/media\/[\w.-]+\.(css|png)$/,
   ];
   const files = zipEntries(readFileSync(vsixPath), vsixPath).map((entry) => entry.name).filter((name) => !name.endsWith('/'));

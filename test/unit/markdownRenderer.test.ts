@@ -232,6 +232,26 @@ describe('hostile markdown', () => {
   });
 });
 
+describe('mermaid diagrams', () => {
+  it('leaves a mermaid block for the webview to draw: its source escaped, not highlighted, not linked', async () => {
+    const html = await htmlOf('Intro\n\n```mermaid\nflowchart LR\n  A["<img src=x onerror=alert(1)>"] --> B[src/a.ts:3]\n  click A "javascript:alert(2)"\n```\n');
+    expect(html).toBe(
+      '<p data-line="0">Intro</p>\n' +
+        '<pre class="redline-mermaid" data-line="2"><code class="language-mermaid">flowchart LR\n' +
+        '  A[&quot;&lt;img src=x onerror=alert(1)&gt;&quot;] --&gt; B[src/a.ts:3]\n' +
+        '  click A &quot;javascript:alert(2)&quot;\n</code></pre>\n',
+    );
+  });
+
+  it('knows the language in any case and with an info string; other blocks are unchanged', async () => {
+    expect(await htmlOf('```Mermaid title="x"\ngraph TD\n```\n')).toBe(
+      '<pre class="redline-mermaid" data-line="0"><code class="language-mermaid">graph TD\n</code></pre>\n',
+    );
+    expect(await htmlOf('```mermaidx\ngraph TD\n```\n')).toBe('<pre data-line="0"><code class="language-mermaidx">graph TD\n</code></pre>\n');
+    expect((await render('x\n\n```mermaid\ngraph TD\n```\n', 10)).html).toContain('<pre class="redline-mermaid" data-line="12">');
+  });
+});
+
 describe('tables', () => {
   it('aligns cells with classes, never inline styles (the CSP forbids them)', async () => {
     const { html } = await renderReview('| a | b | c |\n|:--|:-:|--:|\n| 1 | 2 | 3 |\n', { resolve: () => ({ status: 'broken', reason: 'x' }) });

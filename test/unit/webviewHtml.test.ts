@@ -1,4 +1,4 @@
-import { buildWebviewHtml, contentSecurityPolicy, createNonce } from '../../extension/src/panel/webviewHtml';
+import { buildWebviewHtml, contentSecurityPolicy, createNonce, MERMAID_FILE } from '../../extension/src/panel/webviewHtml';
 
 const options = {
   cspSource: 'https://*.vscode-cdn.net',
@@ -111,6 +111,23 @@ describe('buildWebviewHtml', () => {
     expect(scriptTags(html)).toHaveLength(1);
     expect(attribute(scriptTags(html)[0], 'src')).toBe(scriptUri);
     expect(attribute(/<link [^>]*>/.exec(html)![0], 'href')).toBe(styleUri);
+  });
+
+  it('tells the script where the diagram renderer is, beside itself unless told, without loading it', () => {
+    const html = buildWebviewHtml({ ...options, nonce: 'abc123' });
+    const scripts = scriptTags(html);
+
+    // One script: the renderer is loaded by the webview only for a review with a diagram.
+    expect(scripts).toHaveLength(1);
+    expect(attribute(scripts[0], 'data-mermaid-src')).toBe(`https://file+.vscode-resource.vscode-cdn.net/ext/dist/${MERMAID_FILE}`);
+    const mermaidUri = 'https://example.test/m.js" onload="alert(1)';
+    const told = scriptTags(buildWebviewHtml({ ...options, mermaidUri }))[0];
+    expect(attribute(told, 'data-mermaid-src')).toBe(mermaidUri);
+    expect(attributeNames(told).filter((name) => name.startsWith('on'))).toEqual([]);
+    // The CSP stays as strict: the renderer's <script> carries the page's nonce; no style, no eval.
+    expect(cspOf(html).get('script-src')).toEqual(["'nonce-abc123'"]);
+    expect(cspOf(html).get('style-src')).toEqual([options.cspSource]);
+    expect(html).not.toMatch(/unsafe-inline|unsafe-eval|unsafe-hashes/);
   });
 
   it('refuses a CSP source or nonce that could add its own directives', () => {

@@ -15,7 +15,15 @@ export interface WebviewDocumentOptions {
   readonly title?: string;
   /** Base64 nonce for the script tag; a fresh one is made when omitted. */
   readonly nonce?: string;
+  /**
+   * `asWebviewUri` of the diagram renderer, which the webview loads only for a review with a
+   * diagram; by default the `MERMAID_FILE` beside `scriptUri`, where the build puts it.
+   */
+  readonly mermaidUri?: string;
 }
+
+/** The diagram renderer's bundle, copied into dist/ beside the webview script by the build. */
+export const MERMAID_FILE = 'mermaid.min.js';
 
 export const DEFAULT_TITLE = 'Redline Review';
 
@@ -97,8 +105,21 @@ export function buildWebviewHtml(options: WebviewDocumentOptions): string {
 <button id="send" class="redline-send" type="button" title="Send the message to the assistant" disabled>Send</button>
 <span id="send-status" class="redline-send-status" role="status"></span>
 </footer>
-<script nonce="${nonce}" src="${escapeHtml(options.scriptUri)}"></script>
+<script nonce="${nonce}" src="${escapeHtml(options.scriptUri)}"${mermaidAttribute(options)}></script>
 </body>
 </html>
 `;
+}
+
+/** Where the webview finds the diagram renderer: `data-mermaid-src` on its own script element. */
+function mermaidAttribute(options: WebviewDocumentOptions): string {
+  let uri = options.mermaidUri;
+  if (uri === undefined) {
+    try {
+      uri = new URL(MERMAID_FILE, options.scriptUri).toString();
+    } catch {
+      return '';
+    }
+  }
+  return ` data-mermaid-src="${escapeHtml(uri)}"`;
 }

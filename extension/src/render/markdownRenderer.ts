@@ -309,6 +309,10 @@ function renderFence(tokens: Token[], idx: number, _options: RendererOptions, en
   const suggestion = renderSuggestion(token, self.renderAttrs(token));
   if (suggestion !== undefined) return suggestion;
   const language = unescapeAll(token.info).trim().split(/\s+/)[0];
+  // A diagram: drawn by the webview (webview/mermaidDiagrams.ts); until then, and if it cannot be, its source reads as code.
+  if (language.toLowerCase() === 'mermaid') {
+    return `<pre class="redline-mermaid"${self.renderAttrs(token)}><code class="language-mermaid">${escapeHtml(token.content)}</code></pre>\n`;
+  }
   const highlighted = language ? ((env as Record<symbol, RenderState | undefined>)[RENDER_STATE]?.highlighter.highlight(token.content, language.toLowerCase())) : undefined;
   const classes = [highlighted !== undefined ? 'hljs' : '', language ? `language-${escapeHtml(language)}` : ''].filter(Boolean).join(' ');
   const classAttribute = classes ? ` class="${classes}"` : '';
