@@ -15,6 +15,8 @@ export const MAX_REVIEW_BYTES = 10 * 1024 * 1024;
 /** Bounds on the other strings of present-review, so that the frame limit below can cover it. */
 export const MAX_SECTION_CHARS = 1000;
 export const MAX_CWD_CHARS = 4096;
+/** An assistant's name (MCP clientInfo) is cut to this many characters before it is sent. */
+export const MAX_ASSISTANT_CHARS = 200;
 /**
  * The largest line either side accepts after the handshake. It must hold the largest request the
  * schema accepts once JSON-escaped: JSON.stringify writes a control character (1 UTF-8 byte) as
@@ -116,6 +118,13 @@ export const Finding = z.object({
 });
 export type Finding = z.infer<typeof Finding>;
 
+/**
+ * The calling assistant's name, from MCP clientInfo. Each assistant has its own review in the
+ * window (a tab in the panel), and is the author of its findings in the editor. Absent: the
+ * window's first assistant.
+ */
+export const Assistant = z.string().min(1).max(MAX_ASSISTANT_CHARS).optional();
+
 export const PresentReviewParams = z
   .object({
     content: z.string().refine((text) => utf8Bytes(text) <= MAX_REVIEW_BYTES, {
@@ -126,8 +135,7 @@ export const PresentReviewParams = z
     title: z.string().max(500).optional(),
     /** Where the assistant runs: relative references resolve here first. */
     cwd: z.string().max(MAX_CWD_CHARS).optional(),
-    /** The assistant's name from MCP clientInfo: the author of its findings in the editor. */
-    assistant: z.string().max(200).optional(),
+    assistant: Assistant,
   })
   .refine((p) => p.mode !== 'update-section' || (p.section !== undefined && p.section.trim() !== ''), {
     message: 'mode "update-section" needs "section": the heading text whose body to replace',
@@ -203,6 +211,7 @@ export const GetReviewParams = z
   .object({
     /** Also say how the findings stand against the review this one replaced. */
     compareWithPrevious: z.boolean().optional(),
+    assistant: Assistant,
   })
   .strict();
 export type GetReviewParams = z.infer<typeof GetReviewParams>;
@@ -254,7 +263,7 @@ export type FeedbackItem = z.infer<typeof FeedbackItem>;
 /** A cursor is the id of the last item read; absent, everything kept is returned. */
 const Cursor = z.string().regex(/^\d{1,15}$/, 'a cursor is a value of "cursor" from an earlier feedback result');
 
-export const GetReviewFeedbackParams = z.object({ since: Cursor.optional() }).strict();
+export const GetReviewFeedbackParams = z.object({ since: Cursor.optional(), assistant: Assistant }).strict();
 export type GetReviewFeedbackParams = z.infer<typeof GetReviewFeedbackParams>;
 
 export const GetReviewFeedbackResult = z.object({

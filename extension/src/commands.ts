@@ -7,17 +7,16 @@ import { connectAssistant } from './assistants/connectAssistant';
 import { resolveNodeCommand, serverScriptPath } from './assistants/serverLaunch';
 import type { BridgeHost } from './bridge/bridgeHost';
 import { pickEarlierReview } from './history/earlierReviewPicker';
-import type { ReviewHistory } from './history/reviewHistory';
 import type { ReviewPanel } from './panel/reviewPanel';
 import { Commands, type CommandName } from './constants';
 import { copyReviewToClipboard } from './reviewActions';
-import type { ReviewStore } from './review/reviewStore';
+import type { AssistantReviews } from './review/assistantReviews';
 
 export interface CommandDeps {
   readonly context: vscode.ExtensionContext;
-  readonly store: ReviewStore;
+  /** Copy, Clear and the history act on the review the panel shows. */
+  readonly reviews: AssistantReviews;
   readonly bridge: () => BridgeHost | undefined;
-  readonly history: ReviewHistory;
   readonly showPanel: () => ReviewPanel;
 }
 
@@ -25,13 +24,13 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   const handlers: Record<CommandName, () => unknown> = {
     showReview: () => deps.showPanel(),
     copyReview: async () => {
-      if (await copyReviewToClipboard(deps.store.current)) void vscode.window.showInformationMessage('Redline: review copied as markdown.');
+      if (await copyReviewToClipboard(deps.reviews.active.store.current)) void vscode.window.showInformationMessage('Redline: review copied as markdown.');
     },
-    clearReview: () => deps.store.clear(),
+    clearReview: () => deps.reviews.active.store.clear(),
     showConnectionInfo: () => showConnectionInfo(deps),
     connectAssistant: () => connectAssistant({ extensionUri: deps.context.extensionUri, bridge: deps.bridge }),
     openEarlierReview: async () => {
-      const revision = await pickEarlierReview(deps.history);
+      const revision = await pickEarlierReview(deps.reviews.active.history);
       if (revision !== undefined) await deps.showPanel().openEarlier(revision);
     },
     compareWithPrevious: () => deps.showPanel().compareWithPrevious(),

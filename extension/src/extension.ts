@@ -1,5 +1,6 @@
-// Wires Redline together: the review store, the renderer, the panel, the editor side of the
-// bridge, the IPC server, the settings and the commands. No behaviour of its own lives here.
+// Wires Redline together: each assistant's review, the renderer, the panel, the findings, the
+// editor side of the bridge, the IPC server, the settings and the commands. No behaviour of its own
+// lives here.
 
 import * as path from 'path';
 import * as vscode from 'vscode';
@@ -9,42 +10,37 @@ import { BridgeHost } from './bridge/bridgeHost';
 import { createRequestHandlers } from './bridge/requestHandlers';
 import { registerCommands } from './commands';
 import { LocationOpener } from './editor/locationOpener';
-import { startFindings, type FindingsFeature } from './findings/findingsFeature';
-import { historyPanelDeps, ReviewHistory } from './history/reviewHistory';
+import { FindingsFeature } from './findings/findingsFeature';
 import { SelectionTracker } from './editor/selection';
-import { ReviewPanel, type ReviewPanelDeps } from './panel/reviewPanel';
+import { createPanelDeps } from './panel/panelDeps';
+import { ReviewPanel } from './panel/reviewPanel';
 import { ReviewRenderer } from './render/reviewRenderer';
-import { ReviewStore, type ReviewChange } from './review/reviewStore';
-import { copyReviewToClipboard, openExternalLink, openReferenceForUser } from './reviewActions';
+import { AssistantReviews } from './review/assistantReviews';
+import type { ReviewStore } from './review/reviewStore';
 import { onDidChangeSettings, readSettings } from './settings';
 
 /** What the extension-host tests read; not a public API. */
 export interface RedlineTestApi {
+  /** The store of the review the panel shows. */
   readonly store: ReviewStore;
+  /** Every assistant's review in this window. */
+  readonly reviews: AssistantReviews;
   readonly bridge: () => BridgeHost | undefined;
   readonly panel: () => ReviewPanel | undefined;
-  /** Where the store keeps its files. */
+  /** Where the first assistant's store keeps its files. */
   readonly storageDirectory: string;
-  /** The findings, their threads and the conversation. */
+  /** The findings' threads, Problems entries and suggestions. */
   readonly findings: FindingsFeature;
 }
 
-/** Kept for `deactivate`, which must hand VS Code the store's last write to wait for. */
-let activeStore: ReviewStore | undefined;
+/** Kept for `deactivate`, which must hand VS Code the stores' last writes to wait for. */
+let activeReviews: AssistantReviews | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<RedlineTestApi> {
   const activationStarted = performance.now();
   const log = vscode.window.createOutputChannel('Redline', { log: true });
   const settings = readSettings();
   const storageRoot = (context.storageUri ?? context.globalStorageUri).fsPath;
-  const storageDirectory = path.join(storageRoot, 'reviews');
-  const store = await ReviewStore.open({
-    directory: storageDirectory,
-    historySize: settings.historySize,
-    log: (message) => log.warn(message),
-    legacy: context.workspaceState,
-  });
-  activeStore = store;
   const workspaceFolders = () =>
     (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
   const renderer = new ReviewRenderer(workspaceFolders);
@@ -54,30 +50,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     () => ReviewPanel.current?.viewColumn,
     selection.withheld,
   );
-  const reviewChanged = new vscode.EventEmitter<ReviewChange>();
   let bridge: BridgeHost | undefined;
-  const findings = await startFindings({
-    store,
+  const findings = new FindingsFeature({ renderer, log, showInPanel: (id) => showPanel().showFinding(id) });
+  const reviews = await AssistantReviews.open({
+    root: storageRoot,
+    historySize: settings.historySize,
+    log: (message) => log.warn(message),
+    legacy: context.workspaceState,
     renderer,
-    directory: path.join(storageRoot, 'conversation'),
-    log,
-    showInPanel: (id) => showPanel().showFinding(id),
-    announce: (cursor) => bridge?.broadcast('feedback-added', { cursor }),
+    attachFindings: (review) => findings.attach(review),
   });
+  activeReviews = reviews;
+  findings.follow(reviews);
 
-  const history = new ReviewHistory(store, renderer, (id) => findings.conversation.stateOf(id));
-
-  const panelDeps: ReviewPanelDeps = {
-    getReview: () => store.current,
-    onDidChangeReview: reviewChanged.event,
-    render: (review) => renderer.render(review),
-    renderPart: async (review, part) => (await renderer.renderFragment(part.markdown, review.cwd, { lineOffset: part.startLine })).html,
-    openReference: (target, cwd) => openReferenceForUser(opener, target, cwd),
-    openExternal: openExternalLink,
-    copyMarkdown: async (review) => void (await copyReviewToClipboard(review)),
-    ...findings.panel,
-    ...historyPanelDeps(history, (message) => void vscode.window.showWarningMessage(message)),
-  };
+  const panelDeps = createPanelDeps(reviews, renderer, opener, findings.panel);
   const showPanel = (preserveFocus = false) => ReviewPanel.createOrShow(context.extensionUri, panelDeps, { preserveFocus });
 
   const mcpServer = new RedlineMcpServerProvider(serverScriptPath(context.extensionUri.fsPath), resolveNodeCommand());
@@ -88,34 +74,32 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     findings,
     opener,
     selection,
-    reviewChanged,
+    panelDeps,
     vscode.window.registerWebviewPanelSerializer(ReviewPanel.viewType, {
       deserializeWebviewPanel: async (panel) => void ReviewPanel.revive(panel, context.extensionUri, panelDeps),
     }),
-    ...registerCommands({ context, store, history, bridge: () => bridge, showPanel }),
-    store.onDidChange((change) => {
-      reviewChanged.fire(change);
+    ...registerCommands({ context, reviews, bridge: () => bridge, showPanel }),
+    reviews.onDidChangeReview(({ review, change }) => {
       // A new review brings a closed or hidden panel to the front once, without taking focus from
       // the assistant's terminal; appends to it do not, so a user who closed the panel keeps it closed.
       if (change.kind === 'replace' && !ReviewPanel.current?.visible) showPanel(true);
-      bridge?.broadcast('review-changed', { revision: store.revision });
+      bridge?.broadcast('review-changed', { revision: review.store.revision });
     }),
+    reviews.onDidAddFeedback(({ item }) => bridge?.broadcast('feedback-added', { cursor: item.id })),
     onDidChangeSettings((changed) => {
       bridge?.setRequestTimeout(changed.requestTimeoutMs);
       mcpServer.setRequestTimeout(changed.requestTimeoutMs);
-      store.setHistorySize(changed.historySize).catch((error) => log.error('Could not trim the review history', error));
+      reviews.setHistorySize(changed.historySize).catch((error) => log.error('Could not trim the review history', error));
     }),
     { dispose: () => ReviewPanel.current?.dispose() },
     mcpServer,
     registerMcpServerProvider(mcpServer, log),
   );
 
-  const handlers = createRequestHandlers(
-    store,
-    renderer,
-    { getSelection: () => selection.current(), openLocation: (reference, cwd) => opener.open(reference, cwd) },
-    { findings: findings.findings, conversation: findings.conversation, history },
-  );
+  const handlers = createRequestHandlers(reviews, renderer, {
+    getSelection: () => selection.current(),
+    openLocation: (reference, cwd) => opener.open(reference, cwd),
+  });
   try {
     bridge = await BridgeHost.start(context, handlers, log, settings.requestTimeoutMs);
     context.subscriptions.push(bridge);
@@ -126,12 +110,21 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     void vscode.window.showErrorMessage(`Redline could not start its bridge: ${(error as Error)?.message ?? error}`);
   }
 
-  return { store, bridge: () => bridge, panel: () => ReviewPanel.current, storageDirectory, findings };
+  return {
+    get store() {
+      return reviews.active.store;
+    },
+    reviews,
+    bridge: () => bridge,
+    panel: () => ReviewPanel.current,
+    storageDirectory: path.join(storageRoot, 'reviews'),
+    findings,
+  };
 }
 
 /** VS Code waits for the returned promise: the store's last write reaches the disk before the host exits. */
 export function deactivate(): Promise<void> | undefined {
-  const store = activeStore;
-  activeStore = undefined;
-  return store?.dispose();
+  const reviews = activeReviews;
+  activeReviews = undefined;
+  return reviews?.dispose();
 }

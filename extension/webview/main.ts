@@ -11,6 +11,7 @@ import {
 } from '../src/panel/webviewMessages';
 import { FindingMarks } from './findings';
 import { HistoryControls } from './history';
+import { ReviewTabs } from './tabs';
 import { MermaidDiagrams } from './mermaidDiagrams';
 import { MessageBox } from './messageBox';
 
@@ -55,6 +56,7 @@ const reviewBody = element('review', HTMLElement);
 const findingMarks = new FindingMarks(reviewBody, (message) => post(message));
 // While this script runs: the renderer's address and the nonce are on its <script> element.
 const diagrams = MermaidDiagrams.forPage(reviewBody);
+const reviewTabs = new ReviewTabs(element('tabs', HTMLElement), (message) => post(message));
 const historyControls = new HistoryControls(
   {
     picker: element('history', HTMLSelectElement),
@@ -296,6 +298,9 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       return;
     case 'comparison':
       historyControls.showComparison(message);
+      return;
+    case 'tabs':
+      reviewTabs.update(message);
       return;
     default: {
       const unexpected: never = message;

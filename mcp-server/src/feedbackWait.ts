@@ -11,6 +11,8 @@ export const PROGRESS_MS = 15_000;
 export interface FeedbackWait {
   readonly bridge: Pick<IpcClient, 'request' | 'onEvent'>;
   readonly since?: string;
+  /** Whose review: the calling assistant's name. */
+  readonly assistant?: string;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
   /** Called every PROGRESS_MS while waiting, when the client asked for progress. */
@@ -25,10 +27,10 @@ export async function waitForFeedback(wait: FeedbackWait): Promise<GetReviewFeed
   let since = wait.since;
   if (since === undefined) {
     // Only what comes after this call: start from the newest item there is.
-    since = (await wait.bridge.request('get-review-feedback', {}, wait.signal)).cursor;
+    since = (await wait.bridge.request('get-review-feedback', { assistant: wait.assistant }, wait.signal)).cursor;
   }
   for (;;) {
-    const result: GetReviewFeedbackResult = await wait.bridge.request('get-review-feedback', { since }, wait.signal);
+    const result: GetReviewFeedbackResult = await wait.bridge.request('get-review-feedback', { since, assistant: wait.assistant }, wait.signal);
     if (result.items.length > 0) return { ...result, timedOut: false };
     since = result.cursor;
     const now = Date.now();

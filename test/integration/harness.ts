@@ -14,11 +14,11 @@ import { createRequestHandlers, type EditorSide } from '../../extension/src/brid
 import { IpcServer, type IpcLimits } from '../../extension/src/ipc/ipcServer';
 import { createToken } from '../../extension/src/ipc/token';
 import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
-import { ReviewStore } from '../../extension/src/review/reviewStore';
-import { Conversation } from '../../extension/src/review/conversation';
+import type { ReviewStore } from '../../extension/src/review/reviewStore';
+import type { Conversation } from '../../extension/src/review/conversation';
+import { AssistantReviews } from '../../extension/src/review/assistantReviews';
 import { FindingAnchors } from '../../extension/src/findings/findingAnchors';
 import { ReviewFindings } from '../../extension/src/findings/reviewFindings';
-import { ReviewHistory } from '../../extension/src/history/reviewHistory';
 
 /** The built server; the benchmark, bundled elsewhere, names it through the environment. */
 export const MCP_SERVER = process.env.REDLINE_MCP_SERVER ?? path.resolve(__dirname, '../../dist/mcp-server.js');
@@ -49,6 +49,9 @@ export class FakeEditor implements EditorSide {
 
 export interface Host {
   readonly server: IpcServer;
+  /** Every assistant's review. */
+  readonly reviews: AssistantReviews;
+  /** The first assistant's review, its conversation and its findings. */
   readonly store: ReviewStore;
   readonly conversation: Conversation;
   readonly findings: ReviewFindings;
@@ -74,15 +77,20 @@ export async function startHost(
   fs.writeFileSync(path.join(workspace, 'src/example.ts'), lines.join('\n') + '\n');
   const socketPath = options.socketPath ?? path.join(root, 's.sock');
   const token = options.token ?? createToken();
-  const store = options.durable
-    ? await ReviewStore.open({ directory: path.join(root, 'reviews'), historySize: 5 })
-    : ReviewStore.inMemory({ historySize: 5 });
-  const conversation = options.durable ? await Conversation.open(path.join(root, 'conversation'), () => undefined) : Conversation.inMemory();
   const renderer = new ReviewRenderer(() => [workspace]);
-  const findings = new ReviewFindings(store, renderer, conversation, new FindingAnchors(), (message, error) => console.error(message, error));
+  // As the window does: one review per assistant, in files when `durable`.
+  const reviews = await AssistantReviews.open({
+    root: options.durable ? path.join(root, 'storage') : undefined,
+    historySize: 5,
+    log: () => undefined,
+    renderer,
+    attachFindings: (review) => {
+      const findings = new ReviewFindings(review.store, renderer, review.conversation, new FindingAnchors(), (message, error) => console.error(message, error));
+      return { findings, dispose: () => findings.dispose() };
+    },
+  });
   const editor = new FakeEditor();
-  const history = new ReviewHistory(store, renderer, (id) => conversation.stateOf(id));
-  const handlers = createRequestHandlers(store, renderer, editor, { findings, conversation, history });
+  const handlers = createRequestHandlers(reviews, renderer, editor);
   const start = () =>
     IpcServer.start({
       socketPath,
@@ -94,14 +102,22 @@ export async function startHost(
     });
   let server = await start();
   // As the window does: every connected MCP server hears of new feedback.
-  conversation.onDidAdd((item) => server.broadcast('feedback-added', { cursor: item.id }));
+  reviews.onDidAddFeedback(({ item }) => server.broadcast('feedback-added', { cursor: item.id }));
   return {
     get server() {
       return server;
     },
-    store,
-    conversation,
-    findings,
+    reviews,
+    // The first assistant's review: the one a single test client presents to.
+    get store() {
+      return reviews.primary.store;
+    },
+    get conversation() {
+      return reviews.primary.conversation;
+    },
+    get findings() {
+      return reviews.primary.findings;
+    },
     editor,
     socketPath,
     token,
@@ -113,16 +129,20 @@ export async function startHost(
     },
     async stop() {
       await server.dispose();
-      findings.dispose();
-      await store.dispose();
-      await conversation.flushed();
+      await Promise.all(reviews.all.map((review) => review.conversation.flushed()));
+      await reviews.dispose();
       fs.rmSync(root, { recursive: true, force: true });
     },
   };
 }
 
 /** The built MCP server, started over stdio by an SDK client, the way an assistant starts it. */
-export async function connectMcp(env: Record<string, string | undefined>, cwd?: string): Promise<{ client: Client; stderr: () => string; close(): Promise<void> }> {
+export async function connectMcp(
+  env: Record<string, string | undefined>,
+  cwd?: string,
+  /** The MCP clientInfo name: each assistant has its own review. */
+  clientName = 'redline-test',
+): Promise<{ client: Client; stderr: () => string; close(): Promise<void> }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [MCP_SERVER],
@@ -134,7 +154,7 @@ export async function connectMcp(env: Record<string, string | undefined>, cwd?: 
   });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const client = new Client({ name: 'redline-test', version: '1.0.0' });
+  const client = new Client({ name: clientName, version: '1.0.0' });
   await client.connect(transport);
   return { client, stderr: () => stderr, close: () => client.close() };
 }

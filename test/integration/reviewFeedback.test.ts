@@ -122,7 +122,7 @@ describe('findings and feedback', () => {
   it('keeps states and feedback across a restart of the window', async () => {
     const before = (await call('get-review-feedback', { since: '0' })).structuredContent;
     await host.conversation.flushed();
-    const reopened = await Conversation.open(path.join(host.workspace, '..', 'conversation'), () => undefined);
+    const reopened = await Conversation.open(path.join(host.workspace, '..', 'storage', 'conversation'), () => undefined);
     expect(reopened.since('0')).toEqual(before);
     const [bug] = (await call('get-review')).structuredContent.findings;
     expect(reopened.stateOf(bug.id)).toBe('resolved');

@@ -280,7 +280,7 @@ describe('fragments and references that were not checked', () => {
     expect(references).toEqual({ total: 1, resolved: 0, unchecked: 1, broken: [] });
   });
 
-  it('renders through ReviewRenderer, keeping the last full render per revision', async () => {
+  it('renders through ReviewRenderer, keeping the last full render of a review', async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-renderer-'));
     try {
       writeFixtureFiles(root);
@@ -292,10 +292,14 @@ describe('fragments and references that were not checked', () => {
         unchecked: 0,
         broken: [{ reference: 'src/mod1/index.ts:401', line: 1, reason: 'line 401 is past the end of src/mod1/index.ts (400 lines)' }],
       });
-      expect(await renderer.render({ revision: 1, markdown: 'ignored: same revision' })).toBe(first);
+      expect(await renderer.render({ revision: 1, markdown: 'src/mod1/index.ts:400 and src/mod1/index.ts:401' })).toBe(first);
+      // Each assistant's review counts its own revisions: the same number with other text is another review.
+      const other = await renderer.render({ revision: 1, markdown: 'another assistant at src/mod1/index.ts:3' });
+      expect(other).not.toBe(first);
+      expect(other.references).toMatchObject({ total: 1, resolved: 1 });
       const dense = await renderer.render({ revision: 2, markdown: denseReview(2_000) });
       expect(dense.references).toMatchObject({ total: 2_000, resolved: 2_000, unchecked: 0 });
-      expect(renderer.lineCounts.reads).toBe(20); // 20 files, each read once across both renders
+      expect(renderer.lineCounts.reads).toBe(20); // 20 files, each read once across the renders
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }

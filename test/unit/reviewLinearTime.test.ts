@@ -33,7 +33,13 @@ describe('review handling is linear in adversarial whitespace', () => {
       const text = `x${' \n'.repeat(padding / 2)}x`;
       return () => text.trimEnd();
     };
-    expect(syncGrowthAt4x(quadratic, 4_000)).toBeGreaterThan(9);
+    // syncGrowthAt4x keeps the lowest of its retries, which is right for a linear cost and wrong
+    // here: a burst of load on the small side could pull a quadratic ratio down. A quadratic cost is
+    // measured again while it looks low, and the highest counts.
+    const ratio = () => msPerCall(quadratic(16_000)) / msPerCall(quadratic(4_000));
+    let quadraticRatio = ratio();
+    for (let retry = 0; retry < 3 && quadraticRatio <= 9; retry++) quadraticRatio = Math.max(quadraticRatio, ratio());
+    expect(quadraticRatio).toBeGreaterThan(9);
     expect(syncGrowthAt4x(linear, N)).toBeLessThan(10);
   });
 

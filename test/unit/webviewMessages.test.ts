@@ -139,3 +139,18 @@ describe('history messages', () => {
     expect(parseHostMessage({ type: 'comparison', comparison: { ...comparison, new: [{ ...entry, id: '<img>' }] } })).toBeUndefined();
   });
 });
+
+describe('tab messages', () => {
+  it('accepts a tab the host could have named, and nothing else', () => {
+    expect(parseWebviewMessage({ type: 'selectTab', key: '' })).toEqual({ type: 'selectTab', key: '' });
+    expect(parseWebviewMessage({ type: 'selectTab', key: 'assistants/codex-0123456789ab' })).toEqual({ type: 'selectTab', key: 'assistants/codex-0123456789ab' });
+    for (const key of ['../reviews', 'assistants/../../x', 'assistants/UPPER', 7, undefined]) {
+      expect(parseWebviewMessage({ type: 'selectTab', key })).toBeUndefined();
+    }
+  });
+
+  it('keeps only well-formed tabs', () => {
+    const tabs = [{ key: '', label: 'claude-code', active: true }, { key: 'x/y', label: 'bad', active: false }, { key: 'assistants/a-1', label: 3, active: false }];
+    expect(parseHostMessage({ type: 'tabs', tabs })).toEqual({ type: 'tabs', tabs: [{ key: '', label: 'claude-code', active: true }] });
+  });
+});

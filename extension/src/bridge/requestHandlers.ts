@@ -5,27 +5,24 @@
 
 import { ErrorCode, IpcError, type GetSelectionResult, type OpenLocationResult } from '../../../shared/protocol';
 import type { RequestHandlers } from '../ipc/ipcConnection';
-import type { ReviewFindings } from '../findings/reviewFindings';
-import type { ReviewHistory } from '../history/reviewHistory';
 import type { ReviewRenderer } from '../render/reviewRenderer';
-import type { Conversation } from '../review/conversation';
-import { ReviewSaveError, ReviewTooLargeError, type ReviewStore } from '../review/reviewStore';
+import type { AssistantReviews } from '../review/assistantReviews';
+import { ReviewSaveError, ReviewTooLargeError } from '../review/reviewStore';
 
 export interface EditorSide {
   getSelection(): Promise<GetSelectionResult> | GetSelectionResult;
   openLocation(reference: string, cwd: string | undefined): Promise<OpenLocationResult>;
 }
 
-/** The review's findings and what the user said about them. */
-export interface FeedbackSide {
-  readonly findings: Pick<ReviewFindings, 'current' | 'presented'>;
-  readonly conversation: Pick<Conversation, 'since'>;
-  readonly history: Pick<ReviewHistory, 'compareWithPrevious'>;
-}
+/** Each assistant's review: a call reads and writes the caller's own. */
+export type ReviewsSide = Pick<AssistantReviews, 'existing' | 'forAssistant' | 'lookup'>;
 
-export function createRequestHandlers(store: ReviewStore, renderer: ReviewRenderer, editor: EditorSide, feedback: FeedbackSide): RequestHandlers {
+export function createRequestHandlers(reviews: ReviewsSide, renderer: ReviewRenderer, editor: EditorSide): RequestHandlers {
   return {
     'present-review': async (params) => {
+      // Found without waiting, so that the change is applied before a request behind it is read.
+      const owner = reviews.existing(params.assistant) ?? (await asIpcErrors(() => reviews.forAssistant(params.assistant)));
+      const store = owner.store;
       const sectionsBefore = params.mode === 'append' ? (store.current?.sections.length ?? 0) : 0;
       const { review, durable } = await asIpcErrors(async () => store.stage(params));
       // The report covers what this call sent (after an append, the new part only), with line
@@ -42,15 +39,16 @@ export function createRequestHandlers(store: ReviewStore, renderer: ReviewRender
         sections: review.sections.slice(sectionsBefore),
         sectionCount: review.sections.length,
         references,
-        findings: await feedback.findings.presented(findings),
+        findings: await owner.findings.presented(findings),
       };
     },
     'get-review': async (params) => {
-      const review = store.current;
-      const comparison = params.compareWithPrevious ? { comparison: (await feedback.history.compareWithPrevious(review)) ?? null } : {};
-      if (!review) return { revision: 0, markdown: '', sections: [], findings: [], ...comparison };
+      const owner = reviews.lookup(params.assistant);
+      const review = owner?.store.current;
+      const comparison = params.compareWithPrevious ? { comparison: (review && (await owner.history.compareWithPrevious(review))) ?? null } : {};
+      if (!owner || !review) return { revision: 0, markdown: '', sections: [], findings: [], ...comparison };
       // Positions are looked up now, so they say where the code is after the user's edits.
-      const findings = await feedback.findings.current();
+      const findings = await owner.findings.current();
       return {
         revision: review.revision,
         title: review.title,
@@ -61,7 +59,8 @@ export function createRequestHandlers(store: ReviewStore, renderer: ReviewRender
         ...comparison,
       };
     },
-    'get-review-feedback': (params) => feedback.conversation.since(params.since),
+    // An assistant that has not presented has no feedback yet; "0" reads all of its first review's.
+    'get-review-feedback': async (params) => reviews.lookup(params.assistant)?.conversation.since(params.since) ?? { cursor: '0', items: [] },
     'get-selection': () => editor.getSelection(),
     'open-location': (params) => editor.openLocation(params.reference, params.cwd),
   };
@@ -74,6 +73,8 @@ async function asIpcErrors<T>(action: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof ReviewTooLargeError) throw new IpcError(ErrorCode.TooLarge, error.message);
     if (error instanceof ReviewSaveError) throw new IpcError(ErrorCode.Internal, error.message);
-    throw error;
+    if (error instanceof IpcError || !(error instanceof Error)) throw error;
+    // A new assistant's review could not be set up (too many assistants, a folder not writable).
+    throw new IpcError(ErrorCode.Internal, error.message);
   }
 }

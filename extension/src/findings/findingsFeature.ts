@@ -1,6 +1,7 @@
-// Wires the conversation around a review: findings from the renderer, anchors that follow the
+// Wires the conversation around the reviews: findings from the renderer, anchors that follow the
 // code, threads in the editor, entries in the Problems view, the commands behind their actions,
-// and the panel's marks and message box. Every view draws from one list (ReviewFindings).
+// and the panel's marks and message box. Each assistant's review has its own findings and anchors
+// (attach); the editor's views show those of the review the panel shows (follow).
 
 import * as vscode from 'vscode';
 import type { FindingState } from '../../../shared/findingTerms';
@@ -8,8 +9,7 @@ import { codeColumnBeside } from '../editor/locationOpener';
 import type { PanelFindingDeps as PanelFindingActions } from '../panel/panelFindings';
 import { ReviewPanel, type ReviewPanelDeps } from '../panel/reviewPanel';
 import type { ReviewRenderer } from '../render/reviewRenderer';
-import { Conversation } from '../review/conversation';
-import type { ReviewStore } from '../review/reviewStore';
+import type { AssistantReview, AssistantReviews, FindingsAttachment } from '../review/assistantReviews';
 import { followEditor, openDocumentLines } from './editorAnchors';
 import { FindingAnchors } from './findingAnchors';
 import { registerFindingCommands } from './findingCommands';
@@ -17,95 +17,108 @@ import { FindingDiagnostics } from './findingDiagnostics';
 import { FindingFeedback } from './findingFeedback';
 import { FindingThreads } from './findingThreads';
 import { SuggestionApplier } from './suggestionApplier';
-import { ReviewFindings } from './reviewFindings';
+import { ReviewFindings, type ShownFinding } from './reviewFindings';
 
 export interface FindingsFeatureDeps {
-  readonly store: ReviewStore;
   readonly renderer: ReviewRenderer;
-  /** Where the conversation is kept, beside the reviews. */
-  readonly directory: string;
   readonly log: vscode.LogOutputChannel;
   /** Scrolls the panel to a finding, opening the panel if needed. */
   readonly showInPanel: (findingId: string) => void;
-  /** Tells every connected assistant that there is new feedback. */
-  readonly announce: (cursor: string) => void;
 }
 
 export type PanelFindingDeps = PanelFindingActions & Pick<ReviewPanelDeps, 'onDidChangeFindings'>;
 
-export interface FindingsFeature extends vscode.Disposable {
-  readonly findings: ReviewFindings;
-  readonly conversation: Conversation;
+export class FindingsFeature implements vscode.Disposable {
   readonly threads: FindingThreads;
   readonly suggestions: SuggestionApplier;
   readonly panel: PanelFindingDeps;
-}
+  private reviews: AssistantReviews | undefined;
+  private readonly diagnostics = new FindingDiagnostics();
+  private readonly marksChanged = new vscode.EventEmitter<void>();
+  private readonly disposables: vscode.Disposable[] = [];
 
-export async function startFindings(deps: FindingsFeatureDeps): Promise<FindingsFeature> {
-  const conversation = await Conversation.open(deps.directory, (message) => deps.log.warn(message));
-  const anchors = new FindingAnchors(openDocumentLines);
-  const findings = new ReviewFindings(
-    deps.store,
-    deps.renderer,
-    conversation,
-    anchors,
-    (message, error) => deps.log.error(message, error),
-    panelShown,
-  );
-  const codeColumn = () => codeColumnBeside(ReviewPanel.current?.viewColumn);
-  const threads = new FindingThreads((id) => conversation.repliesTo(id), codeColumn);
-  const suggestions = new SuggestionApplier((id) => findings.find(id), codeColumn);
-  const diagnostics = new FindingDiagnostics();
-  const feedback = new FindingFeedback(conversation, findings);
-  const marksChanged = new vscode.EventEmitter<void>();
+  constructor(private readonly deps: FindingsFeatureDeps) {
+    const codeColumn = () => codeColumnBeside(ReviewPanel.current?.viewColumn);
+    this.threads = new FindingThreads((id) => this.active?.conversation.repliesTo(id) ?? [], codeColumn);
+    this.suggestions = new SuggestionApplier((id) => this.active?.findings.find(id), codeColumn);
+    const feedback = () => this.feedback();
+    const settle = async (action: Promise<unknown>) => void (await action);
+    this.panel = {
+      findingMarks: () => (this.active?.findings.all ?? []).map(({ id, state, stale }) => ({ id, state, stale })),
+      onDidChangeFindings: this.marksChanged.event,
+      setFindingState: (id: string, state: FindingState) => settle(feedback().setState(id, state)),
+      revealFinding: async (id: string) => {
+        if (!(await this.threads.reveal(id))) void vscode.window.showWarningMessage('Redline: that finding is no longer in the review.');
+      },
+      // An applied suggestion is the finding dealt with: the assistant hears it as resolved.
+      applySuggestion: async (id: string, index: number) => {
+        const answer = feedback();
+        if (await this.suggestions.apply(id, index)) await answer.setState(id, 'resolved');
+      },
+      sendMessage: async (text: string) => {
+        if (!(await feedback().message(text))) throw new Error('The message was not saved; try again.');
+      },
+    };
+    this.disposables.push(this.marksChanged, ...registerFindingCommands(feedback, this.threads, deps.showInPanel));
+  }
 
-  const settle = async (action: Promise<unknown>) => void (await action);
-  const panel: PanelFindingDeps = {
-    findingMarks: () => findings.all.map(({ id, state, stale }) => ({ id, state, stale })),
-    onDidChangeFindings: marksChanged.event,
-    setFindingState: (id: string, state: FindingState) => settle(feedback.setState(id, state)),
-    revealFinding: async (id: string) => {
-      if (!(await threads.reveal(id))) void vscode.window.showWarningMessage('Redline: that finding is no longer in the review.');
-    },
-    // An applied suggestion is the finding dealt with: the assistant hears it as resolved.
-    applySuggestion: async (id: string, index: number) => {
-      if (await suggestions.apply(id, index)) await feedback.setState(id, 'resolved');
-    },
-    sendMessage: async (text: string) => {
-      if (!(await feedback.message(text))) throw new Error('The message was not saved; try again.');
-    },
-  };
+  /** One review's findings and anchors, made when the review is. */
+  attach(review: AssistantReview): FindingsAttachment {
+    const anchors = new FindingAnchors(openDocumentLines);
+    const findings = new ReviewFindings(
+      review.store,
+      this.deps.renderer,
+      review.conversation,
+      anchors,
+      (message, error) => this.deps.log.error(message, error),
+      // Only the review on screen waits for the panel; the others have nothing drawn.
+      (revision) => (this.active === review ? panelShown(revision) : Promise.resolve()),
+    );
+    const subscriptions = [
+      followEditor(anchors),
+      findings.onDidChange((list) => this.active === review && this.publish(list)),
+      review.conversation.onDidAdd((item) => item.kind === 'reply' && this.active === review && this.threads.update(findings.all)),
+    ];
+    return {
+      findings,
+      dispose: () => {
+        for (const subscription of subscriptions) subscription.dispose();
+        findings.dispose();
+        anchors.dispose();
+      },
+    };
+  }
 
-  const disposables: vscode.Disposable[] = [
-    marksChanged,
-    followEditor(anchors),
-    findings.onDidChange((list) => {
-      threads.update(list);
-      diagnostics.update(list);
-      marksChanged.fire();
-    }),
-    conversation.onDidAdd((item) => {
-      deps.announce(item.id);
-      if (item.kind === 'reply') threads.update(findings.all);
-    }),
-    ...registerFindingCommands(feedback, threads, deps.showInPanel),
-  ];
-  return {
-    findings,
-    conversation,
-    threads,
-    suggestions,
-    panel,
-    dispose: () => {
-      for (const disposable of disposables) disposable.dispose();
-      findings.dispose();
-      anchors.dispose();
-      threads.dispose();
-      suggestions.dispose();
-      diagnostics.dispose();
-      conversation.dispose();
-    },
-  };
+  /** From now on the threads, the Problems view and the panel's marks show the active review's findings. */
+  follow(reviews: AssistantReviews): void {
+    this.reviews = reviews;
+    this.disposables.push(reviews.onDidChangeActive((review) => this.publish(review.findings.all)));
+    this.publish(reviews.active.findings.all);
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables) disposable.dispose();
+    this.threads.dispose();
+    this.suggestions.dispose();
+    this.diagnostics.dispose();
+  }
+
+  private get active(): AssistantReview | undefined {
+    return this.reviews?.active;
+  }
+
+  /** What the user says goes to the review they are looking at. */
+  private feedback(): FindingFeedback {
+    const review = this.active;
+    if (!review) throw new Error('Redline is still starting; try again in a moment.');
+    return new FindingFeedback(review.conversation, review.findings);
+  }
+
+  private publish(list: readonly ShownFinding[]): void {
+    this.threads.update(list);
+    this.diagnostics.update(list);
+    this.marksChanged.fire();
+  }
 }
 
 /** How long the findings' views wait for the panel to paint a review before they go ahead anyway. */

@@ -54,13 +54,13 @@ export class ReviewHistory {
   }
 }
 
-/** What the panel needs from the history (see panelHistory.ts). */
-export function historyPanelDeps(history: ReviewHistory, warn: (message: string) => void): PanelHistoryDeps {
+/** What the panel needs from the history (see panelHistory.ts): the active review's. */
+export function historyPanelDeps(history: () => ReviewHistory, warn: (message: string) => void): PanelHistoryDeps {
   return {
-    listHistory: () => history.list(),
-    readEarlier: (revision) => history.read(revision),
-    restoreEarlier: async (revision) => (await history.restore(revision)) !== undefined,
-    compareWithPrevious: (review) => history.compareWithPrevious(review),
+    listHistory: () => history().list(),
+    readEarlier: (revision) => history().read(revision),
+    restoreEarlier: async (revision) => (await history().restore(revision)) !== undefined,
+    compareWithPrevious: (review) => history().compareWithPrevious(review),
     warn,
   };
 }

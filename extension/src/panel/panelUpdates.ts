@@ -36,7 +36,7 @@ export class PanelUpdates {
   /** What was posted for `postedRevision` is only its first screen; the whole is still to come. */
   private postedPreview = false;
   /** Appends since `postedRevision`, so they can be sent on their own. */
-  private readonly appends = new AppendLog();
+  private appends = new AppendLog();
 
   constructor(private readonly renderers: PanelRenderers) {}
 
@@ -86,6 +86,12 @@ export class PanelUpdates {
     this.postedRevision = revision;
     this.postedPreview = message.type === 'render' && message.preview === true;
     this.appends.forgetThrough(revision);
+  }
+
+  /** Another review is shown now: its revisions are not comparable with the last one's. */
+  switchReview(): void {
+    this.forget();
+    this.appends = new AppendLog();
   }
 
   /** The webview lost what was posted (it reloaded, or the post failed): send it whole next. */

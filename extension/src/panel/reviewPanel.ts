@@ -1,11 +1,12 @@
-// The review panel: one webview panel that shows the current review and turns clicks on its
-// links into calls on its deps. The page is a static shell; each change is sent by postMessage,
-// coalesced so that at most one render is in flight and only the latest review is ever sent.
-// An append sends only its rendered new part, which the webview adds without repainting the rest.
+// The review panel: one webview panel that shows a review (the active assistant's, or an earlier
+// one read-only) and turns what its webview asks into calls on its deps. The page is a static
+// shell; reviewDelivery.ts sends it each change by postMessage, and the tabs, findings and history
+// controls get their own messages.
 
 import * as vscode from 'vscode';
 import type { PanelChange } from './appendLog';
-import { PanelUpdates, type PanelRenderers, type PanelReview } from './panelUpdates';
+import type { PanelRenderers, PanelReview } from './panelUpdates';
+import { ReviewDelivery } from './reviewDelivery';
 import { buildWebviewHtml, DEFAULT_TITLE } from './webviewHtml';
 import { isFindingMessage, PanelFindings, type PanelFindingDeps } from './panelFindings';
 import { isHistoryMessage, PanelHistory, type PanelHistoryDeps } from './panelHistory';
@@ -13,6 +14,7 @@ import {
   NO_REVIEW_REVISION,
   parseWebviewMessage,
   type HostToWebviewMessage,
+  type ReviewTab,
   type WebviewToHostMessage,
 } from './webviewMessages';
 
@@ -29,6 +31,12 @@ export interface ReviewPanelDeps extends PanelRenderers, PanelFindingDeps, Panel
   copyMarkdown(review: PanelReview | undefined): Promise<void>;
   /** Fires when a finding's state or staleness may have changed. */
   readonly onDidChangeFindings: vscode.Event<unknown>;
+  /** Fires when another assistant's review is to be shown: `getReview` now returns that one. */
+  readonly onDidSwitchReview: vscode.Event<void>;
+  /** One tab per assistant's review. */
+  tabs(): readonly ReviewTab[];
+  selectTab(key: string): void;
+  readonly onDidChangeTabs: vscode.Event<void>;
 }
 
 // Relative to the extension root (where package.json is). The stylesheet is served from where it
@@ -117,25 +125,25 @@ export class ReviewPanel implements vscode.Disposable {
 
   private _renderedRevision = NO_REVIEW_REVISION;
   private _disposed = false;
-  /** The current webview document has posted `ready`, so posted messages reach a listener. */
-  private _ready = false;
-  private readonly _updates: PanelUpdates;
-  /** A render is being prepared; its result is posted even if the review moved on meanwhile. */
-  private _rendering = false;
-  /** The revision of the render posted and not yet acknowledged. */
-  private _inFlight: number | undefined;
-  /** Identifies the latest post, so a late "not delivered" result cannot undo a newer one. */
-  private _postSequence = 0;
-  private _flushTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly _delivery: ReviewDelivery;
   private readonly _findings: PanelFindings;
   private readonly _history: PanelHistory;
 
   private constructor(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, deps: ReviewPanelDeps) {
     this._panel = panel;
     this._deps = deps;
-    this._updates = new PanelUpdates(deps);
+    this._delivery = new ReviewDelivery(deps, {
+      post: (message) => this._panel.webview.postMessage(message),
+      get visible() {
+        return panel.visible;
+      },
+      shown: () => this._shown(),
+      sending: (_message, review) => {
+        this._panel.title = panelTitle(review, review !== undefined && review === this._history.earlier);
+      },
+    });
     this._findings = new PanelFindings(deps, (message) => this._post(message), (action, what) => this._settle(action, what));
-    this._history = new PanelHistory(deps, (message) => this._post(message), () => this._scheduleFlush(), () => deps.getReview());
+    this._history = new PanelHistory(deps, (message) => this._post(message), () => this._delivery.schedule(), () => deps.getReview());
     ReviewPanel._current = this;
 
     const webview = panel.webview;
@@ -151,16 +159,17 @@ export class ReviewPanel implements vscode.Disposable {
     this._disposables.push(
       this._onDidRender,
       panel.onDidDispose(() => this.dispose()),
-      panel.onDidChangeViewState(() => this._onViewStateChanged()),
+      panel.onDidChangeViewState(() => this._delivery.visibilityChanged()),
       webview.onDidReceiveMessage((message: unknown) => this._onMessage(message)),
       deps.onDidChangeReview((change) => {
-        this._updates.record(change);
         // A new review from the assistant ends the read-only view of an earlier one.
         if (change.kind === 'replace') this._history.showCurrent();
         if (change.kind === 'replace' || change.kind === 'clear') void this._history.sendList();
-        this._scheduleFlush();
+        this._delivery.record(change);
       }),
       deps.onDidChangeFindings(() => this._sendMarks()),
+      deps.onDidSwitchReview(() => this._switchReview()),
+      deps.onDidChangeTabs(() => this._sendTabs()),
     );
   }
 
@@ -212,23 +221,10 @@ export class ReviewPanel implements vscode.Disposable {
     if (ReviewPanel._current === this) {
       ReviewPanel._current = undefined;
     }
-    if (this._flushTimer !== undefined) {
-      clearTimeout(this._flushTimer);
-      this._flushTimer = undefined;
-    }
+    this._delivery.dispose();
     this._panel.dispose();
     while (this._disposables.length) {
       this._disposables.pop()?.dispose();
-    }
-  }
-
-  private _onViewStateChanged(): void {
-    if (this._panel.visible) {
-      this._scheduleFlush();
-    } else {
-      // A hidden webview neither paints nor acknowledges, so an ack may never come for the
-      // render in flight; when it is shown again it either acks late or reloads and says ready.
-      this._inFlight = undefined;
     }
   }
 
@@ -252,28 +248,19 @@ export class ReviewPanel implements vscode.Disposable {
     }
     switch (message.type) {
       case 'ready':
-        // A new document (first load, or reload after being hidden) has nothing on screen.
-        this._ready = true;
-        this._inFlight = undefined;
-        this._updates.forget();
-        this._scheduleFlush();
+        this._delivery.documentReady();
+        this._sendTabs();
         void this._settle(() => this._history.sendList(), 'list earlier reviews');
         return;
-      case 'rendered': {
+      case 'rendered':
         // A painted preview is not the review painted: that is announced when the whole arrives.
-        const preview = message.revision === this._inFlight && this._updates.awaitingWhole;
-        if (message.revision === this._inFlight) {
-          this._inFlight = undefined;
-          this._scheduleFlush();
-        }
-        if (!preview) {
+        if (this._delivery.rendered(message.revision)) {
           this._renderedRevision = message.revision;
           this._onDidRender.fire(message.revision);
           // The painted blocks are new: mark their findings.
           this._sendMarks();
         }
         return;
-      }
       case 'openReference':
         void this._settle(
           () => this._deps.openReference(message.target, this._shown()?.cwd),
@@ -286,6 +273,9 @@ export class ReviewPanel implements vscode.Disposable {
       case 'copy':
         void this._copy();
         return;
+      case 'selectTab':
+        this._deps.selectTab(message.key);
+        return;
       default: {
         const unexpected: never = message;
         return unexpected;
@@ -293,8 +283,19 @@ export class ReviewPanel implements vscode.Disposable {
     }
   }
 
+  /** Another assistant's review: everything the webview holds is of the one before. */
+  private _switchReview(): void {
+    this._history.showCurrent();
+    this._delivery.switchReview();
+    void this._settle(() => this._history.sendList(), 'list earlier reviews');
+  }
+
+  private _sendTabs(): void {
+    if (this._delivery.isReady) this._post({ type: 'tabs', tabs: this._deps.tabs() });
+  }
+
   private _sendMarks(): void {
-    if (!this._ready) return;
+    if (!this._delivery.isReady) return;
     // An earlier review is read-only: its findings get no marks and no buttons.
     if (this._history.earlier) this._post({ type: 'findings', marks: [] });
     else this._findings.sendMarks(this._renderedRevision !== NO_REVIEW_REVISION);
@@ -316,62 +317,6 @@ export class ReviewPanel implements vscode.Disposable {
     } catch (error) {
       console.warn(`Redline: could not ${what}: ${errorMessage(error)}`);
     }
-  }
-
-  private _scheduleFlush(): void {
-    // Deferred so a burst of synchronous changes costs one render, and so `render()` never
-    // runs inside the store's own change notification.
-    if (this._flushTimer === undefined && !this._disposed) {
-      this._flushTimer = setTimeout(() => {
-        this._flushTimer = undefined;
-        this._flush();
-      }, 0);
-    }
-  }
-
-  private _flush(): void {
-    if (this._disposed || !this._ready || !this._panel.visible || this._inFlight !== undefined || this._rendering) {
-      return;
-    }
-    const review = this._shown();
-    if (!this._updates.isBehind(review)) {
-      return;
-    }
-    this._rendering = true;
-    void this._updates.next(review).then((message) => {
-      this._rendering = false;
-      this._send(message, review);
-    });
-  }
-
-  private _send(message: HostToWebviewMessage, review: PanelReview | undefined): void {
-    if (this._disposed) {
-      return;
-    }
-    const revision = message.type === 'empty' ? NO_REVIEW_REVISION : review?.revision ?? NO_REVIEW_REVISION;
-    this._panel.title = panelTitle(review, review !== undefined && review === this._history.earlier);
-    const sequence = ++this._postSequence;
-    this._updates.posted(message, revision);
-    this._inFlight = revision;
-    // Changes that arrive meanwhile go out once the webview acknowledges this one.
-    this._panel.webview.postMessage(message).then(
-      (delivered) => {
-        if (!delivered && sequence === this._postSequence) {
-          this._postFailed();
-        }
-      },
-      () => {
-        if (sequence === this._postSequence) {
-          this._postFailed();
-        }
-      },
-    );
-  }
-
-  /** The webview was gone (hidden or reloading): send the latest again when it can take it. */
-  private _postFailed(): void {
-    this._inFlight = undefined;
-    this._updates.forget();
   }
 
   private _post(message: HostToWebviewMessage): void {

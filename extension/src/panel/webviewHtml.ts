@@ -83,6 +83,7 @@ export function buildWebviewHtml(options: WebviewDocumentOptions): string {
 </head>
 <body>
 <header id="toolbar" class="redline-toolbar">
+<nav id="tabs" class="redline-tabs" role="tablist" aria-label="Reviews by assistant" hidden></nav>
 <span id="title" class="redline-title" title="${title}">${title}</span>
 <span id="revision" class="redline-revision"></span>
 <select id="history" class="redline-history" title="Show an earlier review of this window, read-only" aria-label="Review history" hidden></select>

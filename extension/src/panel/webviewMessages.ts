@@ -1,16 +1,13 @@
 // The messages between the review panel (extension host) and its webview script: one union per
-// direction, shared by both sides. Each side validates what it receives, because a webview is
-// untrusted and a message event can carry anything.
+// direction, shared by both sides. Each side validates what it receives (messageParsing.ts),
+// because a webview is untrusted and a message event can carry anything.
 
-import { FINDING_STATES, MAX_FEEDBACK_TEXT, type FindingState } from '../../../shared/findingTerms';
+import { MAX_FEEDBACK_TEXT, type FindingState } from '../../../shared/findingTerms';
 
 /** The revision the webview acknowledges after showing the empty state: nothing presented. */
 export const NO_REVIEW_REVISION = 0;
 
 export { MAX_FEEDBACK_TEXT };
-
-/** Longest `openReference` target or `openExternal` url the host will act on. */
-export const MAX_LINK_LENGTH = 4096;
 
 // ---- host → webview ------------------------------------------------------------------------
 
@@ -113,6 +110,21 @@ export interface ComparisonMessage {
   } | null;
 }
 
+/** One assistant's review, as a tab of the panel. */
+export interface ReviewTab {
+  /** Identifies the review in the window. */
+  readonly key: string;
+  /** The assistant's name. */
+  readonly label: string;
+  readonly active: boolean;
+}
+
+/** The panel's tabs: one per assistant with a review in this window. */
+export interface TabsMessage {
+  readonly type: 'tabs';
+  readonly tabs: readonly ReviewTab[];
+}
+
 export type HostToWebviewMessage =
   | RenderMessage
   | AppendMessage
@@ -123,7 +135,8 @@ export type HostToWebviewMessage =
   | ShowFindingMessage
   | MessageResultMessage
   | HistoryMessage
-  | ComparisonMessage;
+  | ComparisonMessage
+  | TabsMessage;
 
 // ---- webview → host ------------------------------------------------------------------------
 
@@ -202,6 +215,12 @@ export interface CompareMessage {
   readonly type: 'compare';
 }
 
+/** A tab was clicked: show that assistant's review. */
+export interface SelectTabMessage {
+  readonly type: 'selectTab';
+  readonly key: string;
+}
+
 export type WebviewToHostMessage =
   | ReadyMessage
   | RenderedMessage
@@ -214,171 +233,9 @@ export type WebviewToHostMessage =
   | SendMessageMessage
   | OpenEarlierMessage
   | RestoreEarlierMessage
-  | CompareMessage;
+  | CompareMessage
+  | SelectTabMessage;
 
 // ---- validation ----------------------------------------------------------------------------
 
-type Fields = Readonly<Record<string, unknown>>;
-
-function isRecord(value: unknown): value is Fields {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isRevision(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
-}
-
-function isOffsetIn(value: unknown, text: string): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= text.length;
-}
-
-/** Finding ids are `f-` and a base64url hash, with `-n` for a repeated text. */
-function isFindingId(value: unknown): value is string {
-  return typeof value === 'string' && /^f-[A-Za-z0-9_-]{1,40}$/.test(value);
-}
-
-function isFindingState(value: unknown): value is FindingState {
-  return typeof value === 'string' && (FINDING_STATES as readonly string[]).includes(value);
-}
-
-function isLink(value: unknown): value is string {
-  return typeof value === 'string' && value.length > 0 && value.length <= MAX_LINK_LENGTH;
-}
-
-/** A message from the webview, or `undefined` when it is not one this protocol defines. */
-export function parseWebviewMessage(value: unknown): WebviewToHostMessage | undefined {
-  if (!isRecord(value)) {
-    return undefined;
-  }
-  switch (value.type) {
-    case 'ready':
-      return { type: 'ready' };
-    case 'copy':
-      return { type: 'copy' };
-    case 'rendered':
-      return isRevision(value.revision) ? { type: 'rendered', revision: value.revision } : undefined;
-    case 'openReference':
-      return isLink(value.target) ? { type: 'openReference', target: value.target } : undefined;
-    case 'openExternal':
-      // Only web links are ever posted; anything else (command:, file:, javascript:) is dropped here.
-      return isLink(value.url) && /^https?:\/\//i.test(value.url)
-        ? { type: 'openExternal', url: value.url }
-        : undefined;
-    case 'setFindingState':
-      return isFindingId(value.id) && isFindingState(value.state) ? { type: 'setFindingState', id: value.id, state: value.state } : undefined;
-    case 'revealFinding':
-      return isFindingId(value.id) ? { type: 'revealFinding', id: value.id } : undefined;
-    case 'applySuggestion':
-      return isFindingId(value.id) && typeof value.index === 'number' && Number.isInteger(value.index) && value.index >= 0 && value.index < 1000
-        ? { type: 'applySuggestion', id: value.id, index: value.index }
-        : undefined;
-    case 'sendMessage':
-      return typeof value.text === 'string' && value.text.trim() !== '' && value.text.length <= MAX_FEEDBACK_TEXT
-        ? { type: 'sendMessage', text: value.text }
-        : undefined;
-    case 'openEarlier':
-      if (value.revision === undefined) return { type: 'openEarlier' };
-      return isRevision(value.revision) && value.revision > 0 ? { type: 'openEarlier', revision: value.revision } : undefined;
-    case 'restoreEarlier':
-      return isRevision(value.revision) && value.revision > 0 ? { type: 'restoreEarlier', revision: value.revision } : undefined;
-    case 'compare':
-      return { type: 'compare' };
-    default:
-      return undefined;
-  }
-}
-
-/** A message from the host, or `undefined` when it is not one this protocol defines. */
-export function parseHostMessage(value: unknown): HostToWebviewMessage | undefined {
-  if (!isRecord(value)) {
-    return undefined;
-  }
-  switch (value.type) {
-    case 'render':
-      if (!isRevision(value.revision) || typeof value.html !== 'string') {
-        return undefined;
-      }
-      if (value.title !== undefined && typeof value.title !== 'string') {
-        return undefined;
-      }
-      if (value.firstScreen !== undefined && !isOffsetIn(value.firstScreen, value.html)) {
-        return undefined;
-      }
-      if (value.preview !== undefined && typeof value.preview !== 'boolean') {
-        return undefined;
-      }
-      return {
-        type: 'render',
-        revision: value.revision,
-        title: value.title,
-        html: value.html,
-        firstScreen: value.firstScreen,
-        preview: value.preview,
-      };
-    case 'append':
-      if (!isRevision(value.fromRevision) || !isRevision(value.revision) || typeof value.html !== 'string') {
-        return undefined;
-      }
-      if (value.title !== undefined && typeof value.title !== 'string') {
-        return undefined;
-      }
-      return { type: 'append', fromRevision: value.fromRevision, revision: value.revision, title: value.title, html: value.html };
-    case 'empty':
-      return { type: 'empty' };
-    case 'copied':
-      return { type: 'copied' };
-    case 'copyFailed':
-      return typeof value.message === 'string' ? { type: 'copyFailed', message: value.message } : undefined;
-    case 'findings': {
-      if (!Array.isArray(value.marks)) return undefined;
-      const marks = value.marks.filter(
-        (mark): mark is FindingMark => isRecord(mark) && isFindingId(mark.id) && isFindingState(mark.state) && typeof mark.stale === 'boolean',
-      );
-      return { type: 'findings', marks: marks.map(({ id, state, stale }) => ({ id, state, stale })) };
-    }
-    case 'showFinding':
-      return isFindingId(value.id) ? { type: 'showFinding', id: value.id } : undefined;
-    case 'messageResult':
-      if (typeof value.sent !== 'boolean' || (value.error !== undefined && typeof value.error !== 'string')) return undefined;
-      return { type: 'messageResult', sent: value.sent, error: value.error };
-    case 'history': {
-      if (!Array.isArray(value.entries) || (value.viewing !== undefined && !isRevision(value.viewing))) return undefined;
-      const entries = value.entries.filter(isEarlierEntry).map(({ revision, title, updatedAt }) => ({ revision, title, updatedAt }));
-      return { type: 'history', entries, viewing: value.viewing };
-    }
-    case 'comparison':
-      if (value.comparison === null) return { type: 'comparison', comparison: null };
-      return isComparison(value.comparison) ? { type: 'comparison', comparison: value.comparison } : undefined;
-    default:
-      return undefined;
-  }
-}
-
-function isEarlierEntry(value: unknown): value is EarlierReviewEntry {
-  return (
-    isRecord(value) &&
-    isRevision(value.revision) &&
-    typeof value.updatedAt === 'string' &&
-    (value.title === undefined || typeof value.title === 'string')
-  );
-}
-
-function isComparedEntry(value: unknown): value is ComparedFindingEntry {
-  return (
-    isRecord(value) &&
-    isFindingId(value.id) &&
-    (value.severity === null || typeof value.severity === 'string') &&
-    typeof value.title === 'string' &&
-    typeof value.reference === 'string' &&
-    isFindingState(value.state)
-  );
-}
-
-function isComparison(value: unknown): value is NonNullable<ComparisonMessage['comparison']> {
-  if (!isRecord(value) || !isRevision(value.revision) || !isEarlierEntry(value.previous)) return false;
-  const lists = [value.new, value.fixed, value.stillOpen, value.declined];
-  return (
-    lists.every((list) => Array.isArray(list) && list.every(isComparedEntry)) &&
-    (value.fixed as Fields[]).every((finding) => finding.how === 'gone' || finding.how === 'resolved')
-  );
-}
+export { MAX_LINK_LENGTH, parseHostMessage, parseWebviewMessage } from './messageParsing';

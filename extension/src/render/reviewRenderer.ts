@@ -14,16 +14,16 @@ export interface RenderableReview {
 }
 
 export class ReviewRenderer {
-  private last: { revision: number; rendered: Promise<RenderedReview> } | undefined;
+  private last: { review: RenderableReview; rendered: Promise<RenderedReview> } | undefined;
   /** Lives across renders: re-rendering a review re-stats its files but does not recount their lines. */
   readonly lineCounts = new LineCountCache();
 
   constructor(private readonly workspaceFolders: () => readonly string[]) {}
 
   render(review: RenderableReview): Promise<RenderedReview> {
-    if (this.last?.revision !== review.revision) {
+    if (!this.last || !sameReview(this.last.review, review)) {
       const rendered = this.renderFragment(review.markdown, review.cwd);
-      const entry = { revision: review.revision, rendered };
+      const entry = { review, rendered };
       this.last = entry;
       // A failed render is not kept: the next call tries again.
       rendered.catch(() => {
@@ -47,4 +47,12 @@ export class ReviewRenderer {
     const folders = this.workspaceFolders();
     return cwd ? [cwd, ...folders.filter((folder) => folder !== cwd)] : [...folders];
   }
+}
+
+/**
+ * Each assistant's review counts its own revisions, so a revision alone does not say which review
+ * it is. The store hands out the same string for the same review, so this is mostly a pointer test.
+ */
+function sameReview(a: RenderableReview, b: RenderableReview): boolean {
+  return a === b || (a.revision === b.revision && a.cwd === b.cwd && a.markdown === b.markdown);
 }

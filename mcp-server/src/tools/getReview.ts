@@ -4,7 +4,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { GetReviewResult, type ReviewComparison } from '../../../shared/protocol';
-import type { ToolContext } from './toolContext';
+import { assistantOf, type ToolContext } from './toolContext';
 import { describeFindings } from './presentReview';
 import { toolResult } from './toolResult';
 
@@ -14,7 +14,7 @@ export function registerGetReviewTool(server: McpServer, context: ToolContext): 
     {
       title: 'Get the review shown in VS Code',
       description:
-        'Read back the markdown of the review currently shown in the Redline panel, with its revision and section headings. ' +
+        'Read back the markdown of your review in the Redline panel (each assistant has its own), with its revision and section headings. ' +
         'Use it before "update-section" or "append" when you are not sure what the panel holds (the user may have cleared it, ' +
         'or another assistant may have written to it). Its findings say where their code is now (after the user\'s edits), ' +
         'their state (open, resolved, accepted, wont-fix), and whether the code they pointed at has changed ("stale"). ' +
@@ -32,7 +32,7 @@ export function registerGetReviewTool(server: McpServer, context: ToolContext): 
     },
     ({ compareWithPrevious }, extra) =>
       toolResult(
-        () => context.bridge.request('get-review', compareWithPrevious ? { compareWithPrevious } : {}, extra.signal),
+        () => context.bridge.request('get-review', { compareWithPrevious, assistant: assistantOf(server) }, extra.signal),
         (review) =>
           [
             review.revision === 0 || review.markdown === ''

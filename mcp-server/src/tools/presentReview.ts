@@ -4,7 +4,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { FINDING_SEVERITIES, MAX_REVIEW_BYTES, MAX_SECTION_CHARS, PresentReviewResult, ReviewMode, type Finding } from '../../../shared/protocol';
-import type { ToolContext } from './toolContext';
+import { assistantOf, type ToolContext } from './toolContext';
 import { toolResult } from './toolResult';
 
 export const presentReviewInput = {
@@ -39,14 +39,14 @@ export function registerPresentReviewTool(server: McpServer, context: ToolContex
         'Write each finding as its own list item or paragraph whose first reference is the code it is about; start it with a ' +
         `severity label such as "**bug**:", "blocking:" or "nit:" (${FINDING_SEVERITIES.join(', ')}). Findings become comment threads ` +
         'in the code, where the user replies and marks them resolved, accepted or won\'t fix; read that with get-review-feedback or ' +
-        'wait for it with await-review-feedback.',
+        'wait for it with await-review-feedback. Your review is your own: another assistant in the same window has its own tab.',
       inputSchema: presentReviewInput,
       outputSchema: PresentReviewResult,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     (args, extra) =>
       toolResult(
-        () => context.bridge.request('present-review', { ...args, cwd: context.cwd, assistant: server.server.getClientVersion()?.name }, extra.signal),
+        () => context.bridge.request('present-review', { ...args, cwd: context.cwd, assistant: assistantOf(server) }, extra.signal),
         describePresented,
       ),
   );

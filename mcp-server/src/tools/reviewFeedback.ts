@@ -5,7 +5,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { GetReviewFeedbackResult, type FeedbackItem } from '../../../shared/protocol';
 import { waitForFeedback } from '../feedbackWait';
-import type { ToolContext } from './toolContext';
+import { assistantOf, type ToolContext } from './toolContext';
 import { toolResult } from './toolResult';
 
 const since = z
@@ -31,7 +31,8 @@ export function registerReviewFeedbackTools(server: McpServer, context: ToolCont
       outputSchema: GetReviewFeedbackResult,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    (args, extra) => toolResult(() => context.bridge.request('get-review-feedback', { since: args.since }, extra.signal), describeFeedback),
+    (args, extra) =>
+      toolResult(() => context.bridge.request('get-review-feedback', { since: args.since, assistant: assistantOf(server) }, extra.signal), describeFeedback),
   );
 
   server.registerTool(
@@ -56,6 +57,7 @@ export function registerReviewFeedbackTools(server: McpServer, context: ToolCont
           waitForFeedback({
             bridge: context.bridge,
             since: args.since,
+            assistant: assistantOf(server),
             timeoutMs: args.timeoutSeconds * 1000,
             signal: extra.signal,
             progress:

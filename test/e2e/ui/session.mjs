@@ -111,10 +111,24 @@ export class RedlineSession {
     // The terminal panel has done its job; the review and the editors get the room.
     await runCommand(this.page, 'View: Toggle Panel Visibility');
 
+    this.serverPath = serverPath;
     this.mcpStderr = '';
+    this.mcp = await this.connectAssistant('redline-e2e-ui', (chunk) => {
+      this.mcpStderr = (this.mcpStderr + chunk).slice(-4000);
+    });
+  }
+
+  /**
+   * Starts another MCP server for this window, as a second assistant in another terminal would,
+   * and connects to it as the MCP client `name`.
+   * @param {string} name @param {(chunk: string) => void} [onStderr]
+   * @returns {Promise<Client>}
+   */
+  async connectAssistant(name, onStderr = () => {}) {
+    const { REDLINE_IPC_PATH, REDLINE_IPC_TOKEN } = /** @type {Record<string, string>} */ (this.terminalEnv);
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [serverPath],
+      args: [/** @type {string} */ (this.serverPath)],
       cwd: this.workspace,
       env: {
         PATH: process.env.PATH ?? '',
@@ -125,11 +139,10 @@ export class RedlineSession {
       },
       stderr: 'pipe',
     });
-    transport.stderr?.on('data', (chunk) => {
-      this.mcpStderr = (this.mcpStderr + chunk.toString('utf8')).slice(-4000);
-    });
-    this.mcp = new Client({ name: 'redline-e2e-ui', version: '0.0.0' });
-    await this.mcp.connect(transport);
+    transport.stderr?.on('data', (chunk) => onStderr(chunk.toString('utf8')));
+    const client = new Client({ name, version: '0.0.0' });
+    await client.connect(transport);
+    return client;
   }
 
   /** Records what the page and all its frames do that a test may need to rule out. @param {Page} page */

@@ -1,0 +1,97 @@
+// Which folder keeps which assistant's review. The window's first assistant keeps the folders
+// Redline has always used (reviews/ and conversation/ in the storage folder), so a window with one
+// assistant looks as it did; each further assistant gets assistants/<slug>/. The list is one small
+// file, replaced atomically, and untrusted when read: a bad one is moved aside and forgotten.
+
+import { createHash } from 'crypto';
+import { promises as fs } from 'fs';
+import * as path from 'path';
+import { z } from 'zod';
+import { MAX_ASSISTANT_CHARS } from '../../../shared/protocol';
+import { syncDirectory, writeTemp } from './atomicFile';
+import { describeProblem } from './storedState';
+import { readValidFile } from './validatedFile';
+
+/** More assistants than this in one window are refused: each one is a review kept on disk. */
+export const MAX_ASSISTANTS = 16;
+
+export const INDEX_FILE = 'assistants.json';
+/** The first assistant's folders are the storage folder's own reviews/ and conversation/. */
+export const PRIMARY_DIR = '';
+
+const Entry = z.object({
+  name: z.string().min(1).max(MAX_ASSISTANT_CHARS),
+  // Never a path of the file's choosing: only the primary folder, or one this module named.
+  dir: z.union([z.literal(PRIMARY_DIR), z.string().regex(/^assistants\/[a-z0-9-]{1,64}$/)]),
+});
+export type AssistantEntry = z.infer<typeof Entry>;
+
+const IndexFile = z.object({ version: z.literal(1), assistants: z.array(Entry).max(MAX_ASSISTANTS) });
+
+/** Where one assistant's review and conversation are kept. */
+export interface AssistantFolders {
+  readonly reviews: string;
+  readonly conversation: string;
+}
+
+export class AssistantIndex {
+  private constructor(
+    private readonly root: string | undefined,
+    private entries: readonly AssistantEntry[],
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  /** Never fails because of what is stored: a bad file is moved aside and the window starts without it. */
+  static async load(root: string, warn: (message: string) => void): Promise<AssistantIndex> {
+    const stored = await readValidFile(path.join(root, INDEX_FILE), {
+      schema: IndexFile,
+      maxBytes: 64 * 1024,
+      what: 'list of assistants',
+      warn,
+      check: ({ assistants }) => {
+        const names = new Set(assistants.map((entry) => entry.name));
+        const dirs = new Set(assistants.map((entry) => entry.dir));
+        return (names.size === assistants.length && dirs.size === assistants.length) || 'a name or a folder is listed twice';
+      },
+    });
+    return new AssistantIndex(root, stored?.assistants ?? [], warn);
+  }
+
+  static inMemory(): AssistantIndex {
+    return new AssistantIndex(undefined, [], () => undefined);
+  }
+
+  get all(): readonly AssistantEntry[] {
+    return this.entries;
+  }
+
+  folders(dir: string): AssistantFolders | undefined {
+    if (!this.root) return undefined;
+    const base = path.join(this.root, dir);
+    return { reviews: path.join(base, 'reviews'), conversation: path.join(base, 'conversation') };
+  }
+
+  /** A folder for a new assistant: readable, and unique because it ends in a hash of the name. */
+  static dirFor(name: string): string {
+    const readable = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'assistant';
+    return `assistants/${readable}-${createHash('sha256').update(name).digest('hex').slice(0, 12)}`;
+  }
+
+  /** Adds an assistant and resolves once the list is on disk; throws (nothing added) if it is not. */
+  async add(entry: AssistantEntry): Promise<void> {
+    const entries = [...this.entries.filter((existing) => existing.name !== entry.name), entry];
+    if (this.root) {
+      const target = path.join(this.root, INDEX_FILE);
+      try {
+        await fs.mkdir(this.root, { recursive: true });
+        const temp = await writeTemp(target, JSON.stringify({ version: 1, assistants: entries }));
+        await fs.rename(temp, target);
+        await syncDirectory(this.root);
+      } catch (error) {
+        this.warn(`Redline could not save its list of assistants to ${target}: ${describeProblem(error)}.`);
+        throw new Error(`Redline could not save its list of assistants (${describeProblem(error)}); check that ${this.root} is writable.`);
+      }
+    }
+    this.entries = entries;
+  }
+}
