@@ -1,4 +1,4 @@
-import { relocate, rememberLines, shiftForEdit, REMEMBERED_LINES } from '../../extension/src/findings/anchorText';
+import { relocate, rememberLines, shiftForEdit, REMEMBERED_LINE_CHARS, REMEMBERED_LINES } from '../../extension/src/findings/anchorText';
 
 const file = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`);
 
@@ -64,5 +64,15 @@ describe('edits move a range', () => {
     ['text without a newline put at the start of the first line', edit(41, 0, 41, 0, 'x')],
   ])('%s: found again by text instead', (_name, change) => {
     expect(shiftForEdit(range, change)).toBeUndefined();
+  });
+});
+
+describe('long lines', () => {
+  it('remembers the start of a minified line and still finds it where it moved', () => {
+    const long = `const bundle = "${'x'.repeat(5000)}";`;
+    const remembered = rememberLines(['a', long, 'b'], { line: 2, endLine: 2 })!;
+    expect(remembered[0]).toHaveLength(REMEMBERED_LINE_CHARS);
+    expect(relocate(['new', 'a', long, 'b'], remembered, { line: 2, endLine: 2 })).toEqual({ line: 3, endLine: 3 });
+    expect(relocate(['a', 'b'], remembered, { line: 2, endLine: 2 })).toBeUndefined();
   });
 });

@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { FindingAnchors } from '../../extension/src/findings/findingAnchors';
+import { AnchorFile } from '../../extension/src/findings/anchorFile';
 
 describe('finding anchors on disk', () => {
   let dir: string;
@@ -50,5 +51,60 @@ describe('finding anchors on disk', () => {
     } finally {
       reads.mockRestore();
     }
+  });
+});
+
+describe('what findings remember, across a reload', () => {
+  let dir: string;
+  let source: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-anchor-file-'));
+    source = path.join(dir, 'a.ts');
+    fs.writeFileSync(source, ['one', 'two', 'const answer = 42;', 'four', 'five'].join('\n'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const finding = { id: 'f-answer', file: '', line: 3, endLine: 3 };
+  const anchorsIn = (folder: string) => new FindingAnchors(undefined, new AnchorFile(folder, () => undefined));
+
+  it('still looks for the lines it was presented with: code changed while VS Code was closed stays "code changed"', async () => {
+    const before = anchorsIn(path.join(dir, 'conversation'));
+    await before.remember([{ ...finding, file: source }]);
+    await before.dispose();
+    fs.writeFileSync(source, ['one', 'two', 'const answer = 43;', 'four', 'five'].join('\n'));
+
+    const after = anchorsIn(path.join(dir, 'conversation'));
+    await after.track([{ ...finding, file: source }]);
+    expect((await after.positions()).get('f-answer')).toMatchObject({ line: 3, stale: true });
+    await after.dispose();
+  });
+
+  it('finds the lines where they moved to meanwhile', async () => {
+    const before = anchorsIn(path.join(dir, 'conversation'));
+    await before.remember([{ ...finding, file: source }]);
+    await before.dispose();
+    fs.writeFileSync(source, ['new', 'lines', 'one', 'two', 'const answer = 42;', 'four'].join('\n'));
+    const after = anchorsIn(path.join(dir, 'conversation'));
+    await after.track([{ ...finding, file: source }]);
+    expect((await after.positions()).get('f-answer')).toMatchObject({ line: 5, endLine: 5, stale: false });
+    await after.dispose();
+  });
+
+  it('never takes over a stored anchor for another file, and moves a bad file aside', async () => {
+    const conversation = path.join(dir, 'conversation');
+    fs.mkdirSync(conversation);
+    const elsewhere = { id: 'f-answer', file: '/etc/passwd', line: 1, endLine: 1, remembered: ['root'], stale: false };
+    fs.writeFileSync(path.join(conversation, 'anchors.json'), JSON.stringify({ version: 1, anchors: [elsewhere] }));
+    const anchors = anchorsIn(conversation);
+    await anchors.track([{ ...finding, file: source }]);
+    expect((await anchors.positions()).get('f-answer')).toMatchObject({ file: source, line: 3, stale: false });
+    await anchors.dispose();
+
+    fs.writeFileSync(path.join(conversation, 'anchors.json'), '{"version":1,"anchors":[{"id":');
+    const warnings: string[] = [];
+    const reread = new FindingAnchors(undefined, new AnchorFile(conversation, (message) => warnings.push(message)));
+    await reread.track([{ ...finding, file: source }]);
+    expect(warnings.join('\n')).toMatch(/remembered lines of the findings .* moved it aside/);
+    await reread.dispose();
   });
 });

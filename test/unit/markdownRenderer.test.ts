@@ -297,6 +297,9 @@ describe('fragments and references that were not checked', () => {
       const other = await renderer.render({ revision: 1, markdown: 'another assistant at src/mod1/index.ts:3' });
       expect(other).not.toBe(first);
       expect(other.references).toMatchObject({ total: 1, resolved: 1 });
+      // Both are kept: the panel showing one and the findings of the other do not render each other out.
+      expect(await renderer.render({ revision: 1, markdown: 'src/mod1/index.ts:400 and src/mod1/index.ts:401' })).toBe(first);
+      expect(await renderer.render({ revision: 1, markdown: 'another assistant at src/mod1/index.ts:3' })).toBe(other);
       const dense = await renderer.render({ revision: 2, markdown: denseReview(2_000) });
       expect(dense.references).toMatchObject({ total: 2_000, resolved: 2_000, unchecked: 0 });
       expect(renderer.lineCounts.reads).toBe(20); // 20 files, each read once across the renders

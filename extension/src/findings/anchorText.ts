@@ -11,11 +11,19 @@ export interface AnchorRange {
   readonly endLine: number;
 }
 
+/** Of a longer line only this much is remembered and compared (a minified bundle is one line). */
+export const REMEMBERED_LINE_CHARS = 2000;
+
+/** A line as it is remembered and compared: without trailing blanks, and no longer than REMEMBERED_LINE_CHARS. */
+export function lineKey(line: string): string {
+  return line.length > REMEMBERED_LINE_CHARS ? line.slice(0, REMEMBERED_LINE_CHARS) : line.trimEnd();
+}
+
 /** The lines a finding points at, as it remembers them; undefined past the end of the file. */
 export function rememberLines(lines: readonly string[], range: AnchorRange): string[] | undefined {
   if (range.line > lines.length) return undefined;
   const end = Math.min(range.endLine, lines.length, range.line + REMEMBERED_LINES - 1);
-  return lines.slice(range.line - 1, end).map((line) => line.trimEnd());
+  return lines.slice(range.line - 1, end).map(lineKey);
 }
 
 /**
@@ -40,12 +48,12 @@ export function relocate(lines: readonly string[], remembered: readonly string[]
 
 function matchesAt(lines: readonly string[], remembered: readonly string[], start: number): boolean {
   if (start < 0 || start + remembered.length > lines.length) return false;
-  for (let i = 0; i < remembered.length; i++) if (lines[start + i].trimEnd() !== remembered[i]) return false;
+  for (let i = 0; i < remembered.length; i++) if (lineKey(lines[start + i]) !== remembered[i]) return false;
   return true;
 }
 
 function indexOfTrimmed(lines: readonly string[], wanted: string, from: number): number {
-  for (let i = from; i < lines.length; i++) if (lines[i].trimEnd() === wanted) return i;
+  for (let i = from; i < lines.length; i++) if (lineKey(lines[i]) === wanted) return i;
   return -1;
 }
 

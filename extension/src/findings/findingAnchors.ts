@@ -2,10 +2,12 @@
 // an editor move it as they happen, saved or not; whenever positions are asked for, the remembered
 // lines are looked for again in the file as it is now (the open document, or the disk), nearest to
 // where the finding last was. Lines that cannot be found make the finding stale: "code changed".
+// What each finding remembers is kept on disk (anchorFile.ts), so that a reload changes nothing.
 // Free of the editor API (editorAnchors.ts feeds it the editor's events), so it runs in tests.
 
 import { promises as fs } from 'fs';
 import { Emitter } from '../events';
+import { AnchorFile, type StoredAnchor } from './anchorFile';
 import { relocate, rememberLines, shiftForEdit, type AnchorRange, type LineEdit } from './anchorText';
 
 /** Larger files are not read to re-anchor: their findings stay where they are. */
@@ -45,18 +47,43 @@ export class FindingAnchors {
   /** The disk version (mtime and size) each closed file's anchors were last found in. */
   private readonly seenOnDisk = new Map<string, string>();
 
-  constructor(private readonly openLines: OpenDocumentLines = () => undefined) {}
+  /** What an earlier session remembered, by finding id: taken over when the finding is tracked again. */
+  private stored: Promise<Map<string, StoredAnchor>> | undefined;
+  /** A finding moved since the anchors were last saved. */
+  private movedSinceSave = false;
+
+  constructor(
+    private readonly openLines: OpenDocumentLines = () => undefined,
+    private readonly file: AnchorFile = new AnchorFile(undefined, () => undefined),
+  ) {}
 
   /** Keeps anchors for these findings only; a new one remembers its lines as the file is now. */
   async track(findings: readonly TrackedFinding[]): Promise<void> {
     const wanted = new Set(findings.map((f) => f.id));
     for (const id of this.anchors.keys()) if (!wanted.has(id)) this.anchors.delete(id);
+    // What an earlier session kept for findings no longer in the review is of no use any more.
+    const stored = await (this.stored ??= this.loadStored());
+    for (const id of stored.keys()) if (!wanted.has(id)) stored.delete(id);
     await this.remember(findings);
   }
 
-  /** Adds anchors for findings not tracked yet, remembering their lines now; forgets none. */
+  /**
+   * Adds anchors for findings not tracked yet, remembering their lines now (or taking over what an
+   * earlier session remembered); forgets none. Resolves once what is remembered is on disk.
+   */
   async remember(findings: readonly TrackedFinding[]): Promise<void> {
-    const fresh = findings.filter((f) => !this.anchors.has(f.id));
+    const stored = await (this.stored ??= this.loadStored());
+    let fresh = findings.filter((f) => !this.anchors.has(f.id));
+    if (fresh.length === 0) return;
+    for (const finding of fresh) {
+      const earlier = stored.get(finding.id);
+      // Only for the same file: a stored anchor never makes Redline read a file the review does not name.
+      if (earlier?.file !== finding.file) continue;
+      const range = { line: earlier.line, endLine: earlier.endLine };
+      this.anchors.set(finding.id, { file: finding.file, range, remembered: earlier.remembered ?? undefined, stale: earlier.stale });
+      stored.delete(finding.id);
+    }
+    fresh = fresh.filter((f) => !this.anchors.has(f.id));
     for (const [file, group] of groupBy(fresh, (f) => f.file)) {
       const lines = await this.readLines(file);
       this.seenOnDisk.delete(file);
@@ -66,6 +93,7 @@ export class FindingAnchors {
         this.anchors.set(finding.id, { file, range, remembered: lines && rememberLines(lines, range), stale: false });
       }
     }
+    await this.save().catch(() => undefined);
   }
 
   /**
@@ -118,6 +146,7 @@ export class FindingAnchors {
       }
       anchor.range = { line: Math.max(1, anchor.range.line + delta), endLine: Math.max(1, anchor.range.endLine + delta) };
     }
+    this.movedSinceSave = true;
     // An edit inside a finding's lines: look for them again in the edited document.
     if (touched) this.relocateIn(file, lines());
     this.seenOnDisk.delete(file);
@@ -137,8 +166,26 @@ export class FindingAnchors {
     if (this.relocateIn(file, lines)) this.moved.fire();
   }
 
-  dispose(): void {
+  /**
+   * Saves where the findings moved to. Moves are not saved as they happen (edits come a keystroke
+   * at a time): what a finding remembers is what finds it again, and its last place only picks
+   * the nearest of several matches.
+   */
+  async dispose(): Promise<void> {
     this.moved.dispose();
+    if (this.movedSinceSave) await this.save().catch(() => undefined);
+    await this.file.idle();
+  }
+
+  private async loadStored(): Promise<Map<string, StoredAnchor>> {
+    return new Map((await this.file.load()).map((anchor) => [anchor.id, anchor]));
+  }
+
+  /** Every anchor as it is now, on disk; a failure is logged by the file and tried again with the next change. */
+  private save(): Promise<void> {
+    this.movedSinceSave = false;
+    const anchors = [...this.anchors].map(([id, { file, range, remembered, stale }]) => ({ id, file, ...range, remembered: remembered ?? null, stale }));
+    return this.file.save(anchors);
   }
 
   private async readLines(file: string): Promise<string[] | undefined> {
@@ -156,6 +203,7 @@ export class FindingAnchors {
       anchor.stale = stale;
       if (found) anchor.range = found;
     }
+    if (changed) this.movedSinceSave = true;
     return changed;
   }
 }

@@ -11,6 +11,7 @@ import { ReviewPanel, type ReviewPanelDeps } from '../panel/reviewPanel';
 import type { ReviewRenderer } from '../render/reviewRenderer';
 import type { AssistantReview, AssistantReviews, FindingsAttachment } from '../review/assistantReviews';
 import { followEditor, openDocumentLines } from './editorAnchors';
+import { AnchorFile } from './anchorFile';
 import { FindingAnchors } from './findingAnchors';
 import { registerFindingCommands } from './findingCommands';
 import { FindingDiagnostics } from './findingDiagnostics';
@@ -64,7 +65,10 @@ export class FindingsFeature implements vscode.Disposable {
 
   /** One review's findings and anchors, made when the review is. */
   attach(review: AssistantReview): FindingsAttachment {
-    const anchors = new FindingAnchors(openDocumentLines);
+    const anchors = new FindingAnchors(
+      openDocumentLines,
+      new AnchorFile(review.folders?.conversation, (message) => this.deps.log.warn(message)),
+    );
     const findings = new ReviewFindings(
       review.store,
       this.deps.renderer,
@@ -81,10 +85,10 @@ export class FindingsFeature implements vscode.Disposable {
     ];
     return {
       findings,
-      dispose: () => {
+      dispose: async () => {
         for (const subscription of subscriptions) subscription.dispose();
         findings.dispose();
-        anchors.dispose();
+        await anchors.dispose();
       },
     };
   }

@@ -1,6 +1,7 @@
 // Renders reviews for the panel and for present-review's reference report, resolving relative
 // references against the assistant's cwd first and then the workspace folders. One per window: it
-// keeps the last full render (the report and the panel share one pass) and the line counts of files.
+// keeps the last few full renders (the report, the panel and the findings share one pass) and the
+// line counts of files.
 
 import type { FileReference } from '../../../shared/links';
 import { LineCountCache } from './fileFacts';
@@ -13,24 +14,31 @@ export interface RenderableReview {
   readonly cwd?: string;
 }
 
+/**
+ * Two assistants' reviews each get a render the panel and the findings share, and a third may be
+ * on its way in; a render of a 10 MiB review holds tens of megabytes, so no more are kept.
+ */
+const MAX_KEPT_RENDERS = 3;
+
 export class ReviewRenderer {
-  private last: { review: RenderableReview; rendered: Promise<RenderedReview> } | undefined;
+  /** The last few full renders, newest first: one per assistant's review that is being shown or tracked. */
+  private recent: Array<{ review: RenderableReview; rendered: Promise<RenderedReview> }> = [];
   /** Lives across renders: re-rendering a review re-stats its files but does not recount their lines. */
   readonly lineCounts = new LineCountCache();
 
   constructor(private readonly workspaceFolders: () => readonly string[]) {}
 
   render(review: RenderableReview): Promise<RenderedReview> {
-    if (!this.last || !sameReview(this.last.review, review)) {
+    let entry = this.recent.find((candidate) => sameReview(candidate.review, review));
+    if (!entry) {
       const rendered = this.renderFragment(review.markdown, review.cwd);
-      const entry = { review, rendered };
-      this.last = entry;
+      const made = { review, rendered };
+      entry = made;
       // A failed render is not kept: the next call tries again.
-      rendered.catch(() => {
-        if (this.last === entry) this.last = undefined;
-      });
+      rendered.catch(() => (this.recent = this.recent.filter((candidate) => candidate !== made)));
     }
-    return this.last.rendered;
+    this.recent = [entry, ...this.recent.filter((candidate) => candidate !== entry)].slice(0, MAX_KEPT_RENDERS);
+    return entry.rendered;
   }
 
   /** Renders markdown that is not (or not yet) a whole review, e.g. the part an append added. */

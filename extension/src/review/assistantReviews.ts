@@ -12,8 +12,10 @@ import { ReviewStore, type LegacyStorage, type ReviewChange } from './reviewStor
 import type { FeedbackItem } from '../../../shared/protocol';
 
 /** What each assistant's review needs from the editor: its findings, anchored in the code. */
-export interface FindingsAttachment extends Disposable {
+export interface FindingsAttachment {
   readonly findings: ReviewFindings;
+  /** Resolves once what the findings remember is on disk. */
+  dispose(): Promise<void> | void;
 }
 
 export interface AssistantReviewsOptions {
@@ -39,6 +41,8 @@ export class AssistantReview {
     public name: string | undefined,
     readonly store: ReviewStore,
     readonly conversation: Conversation,
+    /** Where its files are; undefined when kept in memory. */
+    readonly folders: AssistantFolders | undefined,
     renderer: Pick<ReviewRenderer, 'render' | 'renderFragment'>,
   ) {
     this.history = new ReviewHistory(store, renderer, (id) => conversation.stateOf(id));
@@ -57,7 +61,7 @@ export interface AssistantReviewChange {
 
 export class AssistantReviews {
   private readonly reviews: AssistantReview[] = [];
-  private readonly attachments: Disposable[] = [];
+  private readonly attachments: FindingsAttachment[] = [];
   private readonly subscriptions: Disposable[] = [];
   private activeReview: AssistantReview;
   /** Assistants whose review is being set up, so that two first calls at once make one. */
@@ -154,7 +158,7 @@ export class AssistantReviews {
   /** Resolves when every store's last write is done, for `deactivate`. */
   async dispose(): Promise<void> {
     for (const subscription of this.subscriptions) subscription.dispose();
-    for (const attachment of this.attachments) attachment.dispose();
+    await Promise.all(this.attachments.map((attachment) => attachment.dispose()));
     this.changed.dispose();
     this.activeChanged.dispose();
     this.feedbackAdded.dispose();
@@ -222,7 +226,7 @@ async function openReview(
     ? await ReviewStore.open({ directory: folders.reviews, historySize: options.historySize, log: options.log, legacy })
     : ReviewStore.inMemory({ historySize: options.historySize });
   const conversation = folders ? await Conversation.open(folders.conversation, options.log) : Conversation.inMemory();
-  return new AssistantReview(key, name, store, conversation, options.renderer);
+  return new AssistantReview(key, name, store, conversation, folders, options.renderer);
 }
 
 function newer(a: AssistantReview, b: AssistantReview): number {

@@ -1,0 +1,75 @@
+// Each finding's remembered lines and last known place, kept on disk beside the review's
+// conversation, so that after a reload a finding still looks for the code it was presented with
+// (and is still "code changed" if that code is gone), not for whatever the file holds by then.
+// Read as untrusted: validated, capped, and a bad file is moved aside.
+
+import { promises as fs } from 'fs';
+import * as path from 'path';
+import { z } from 'zod';
+import { MAX_FINDINGS } from './findings';
+import { REMEMBERED_LINE_CHARS, REMEMBERED_LINES } from './anchorText';
+import { syncDirectory, writeTemp } from '../review/atomicFile';
+import { GroupCommit } from '../review/groupCommit';
+import { describeProblem } from '../review/storedState';
+import { readValidFile } from '../review/validatedFile';
+
+const FILE = 'anchors.json';
+const StoredAnchor = z.object({
+  id: z.string().max(64),
+  file: z.string().max(4096),
+  line: z.number().int().min(1),
+  endLine: z.number().int().min(1),
+  remembered: z.array(z.string().max(REMEMBERED_LINE_CHARS)).max(REMEMBERED_LINES).nullable(),
+  stale: z.boolean(),
+});
+export type StoredAnchor = z.infer<typeof StoredAnchor>;
+
+const Stored = z.object({ version: z.literal(1), anchors: z.array(StoredAnchor).max(MAX_FINDINGS) });
+
+/** Where the anchors of one review are kept; without a directory (tests), nowhere. */
+export class AnchorFile {
+  private latest: readonly StoredAnchor[] = [];
+  private readonly commit = new GroupCommit(() => this.write());
+
+  constructor(
+    private readonly directory: string | undefined,
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  /** What an earlier session kept; empty when nothing was, or it was bad (then moved aside). */
+  async load(): Promise<StoredAnchor[]> {
+    if (!this.directory) return [];
+    const stored = await readValidFile(path.join(this.directory, FILE), {
+      schema: Stored,
+      maxBytes: 64 * 1024 * 1024,
+      what: 'remembered lines of the findings',
+      warn: this.warn,
+    });
+    return stored?.anchors ?? [];
+  }
+
+  /** Saves the anchors as they are; resolves once they are on disk (writes in a burst share one). */
+  save(anchors: readonly StoredAnchor[]): Promise<void> {
+    this.latest = anchors;
+    return this.commit.request();
+  }
+
+  /** Resolves when the last save is done; never rejects. */
+  idle(): Promise<void> {
+    return this.commit.idle();
+  }
+
+  private async write(): Promise<void> {
+    if (!this.directory) return;
+    const target = path.join(this.directory, FILE);
+    try {
+      await fs.mkdir(this.directory, { recursive: true });
+      const temp = await writeTemp(target, JSON.stringify({ version: 1, anchors: this.latest }));
+      await fs.rename(temp, target);
+      await syncDirectory(this.directory);
+    } catch (error) {
+      this.warn(`Redline could not save where the findings point to ${target}: ${describeProblem(error)}.`);
+      throw error;
+    }
+  }
+}
