@@ -258,3 +258,35 @@ export class RawClient {
     for (const waiter of waiters) waiter();
   }
 }
+
+/** A tool's result as the SDK client returns it. */
+export type ToolResult = { isError?: boolean; structuredContent?: any; content: Array<{ type: string; text: string }> };
+
+/**
+ * For a describe block: a host that keeps its reviews in files, as VS Code does, and one MCP
+ * client on the built server, started before its tests and stopped after them.
+ */
+export function durableSession(): { readonly host: Host; readonly client: Client; call(name: string, args?: Record<string, unknown>): Promise<ToolResult> } {
+  let host: Host | undefined;
+  let mcp: Awaited<ReturnType<typeof connectMcp>> | undefined;
+  beforeAll(async () => {
+    assertBuilt();
+    host = await startHost({ durable: true });
+    mcp = await connectMcp(hostEnv(host), host.workspace);
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await host?.stop();
+  });
+  return {
+    get host() {
+      if (!host) throw new Error('the host starts in beforeAll');
+      return host;
+    },
+    get client() {
+      if (!mcp) throw new Error('the client connects in beforeAll');
+      return mcp.client;
+    },
+    call: (name, args = {}) => mcp!.client.callTool({ name, arguments: args }) as Promise<ToolResult>,
+  };
+}

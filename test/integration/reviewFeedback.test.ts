@@ -4,9 +4,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { Conversation } from '../../extension/src/review/conversation';
-import { assertBuilt, connectMcp, hostEnv, startHost, type Host } from './harness';
+import { durableSession } from './harness';
 
-type ToolResult = { isError?: boolean; structuredContent?: any; content: Array<{ type: string; text: string }> };
 
 const REVIEW = [
   '# Review',
@@ -17,20 +16,9 @@ const REVIEW = [
 ].join('\n');
 
 describe('findings and feedback', () => {
-  let host: Host;
-  let mcp: Awaited<ReturnType<typeof connectMcp>>;
-  const call = (name: string, args: Record<string, unknown> = {}) => mcp.client.callTool({ name, arguments: args }) as Promise<ToolResult>;
-  const example = () => path.join(host.workspace, 'src/example.ts');
-
-  beforeAll(async () => {
-    assertBuilt();
-    host = await startHost({ durable: true });
-    mcp = await connectMcp(hostEnv(host), host.workspace);
-  });
-  afterAll(async () => {
-    await mcp?.close();
-    await host?.stop();
-  });
+  const session = durableSession();
+  const call = session.call;
+  const example = () => path.join(session.host.workspace, 'src/example.ts');
 
   it('present-review lists the findings with severity, place and state, and names its assistant', async () => {
     const result = await call('present-review', { content: REVIEW });
@@ -43,7 +31,7 @@ describe('findings and feedback', () => {
     expect(findings[0].title).toBe('the handler at src/example.ts:42-43 never stops');
     expect(result.content[0].text).toContain(`${findings[0].id} bug at ${example()}:42-43`);
     // The SDK client's clientInfo name is the author of the findings.
-    expect(host.store.current?.assistant).toBe('redline-test');
+    expect(session.host.store.current?.assistant).toBe('redline-test');
   });
 
   it('get-review says where the code is now: three lines typed above move a finding down three', async () => {
@@ -73,9 +61,9 @@ describe('findings and feedback', () => {
   it('get-review-feedback returns what the user said, in order, once per cursor', async () => {
     const [bug, nit] = (await call('get-review')).structuredContent.findings;
     const start = (await call('get-review-feedback')).structuredContent.cursor;
-    await host.conversation.add({ kind: 'state', findingId: bug.id, state: 'resolved', reference: bug.reference });
-    await host.conversation.add({ kind: 'reply', findingId: nit.id, text: 'I prefer the short name.', reference: nit.reference });
-    await host.conversation.add({ kind: 'message', text: 'Also look at the tests.' });
+    await session.host.conversation.add({ kind: 'state', findingId: bug.id, state: 'resolved', reference: bug.reference });
+    await session.host.conversation.add({ kind: 'reply', findingId: nit.id, text: 'I prefer the short name.', reference: nit.reference });
+    await session.host.conversation.add({ kind: 'message', text: 'Also look at the tests.' });
     const first = (await call('get-review-feedback', { since: start })).structuredContent;
     expect(first.items.map((i: any) => [i.kind, i.findingId, i.state ?? i.text])).toEqual([
       ['state', bug.id, 'resolved'],
@@ -95,7 +83,7 @@ describe('findings and feedback', () => {
     const started = Date.now();
     const waiting = call('await-review-feedback', { since: cursor, timeoutSeconds: 60 });
     await new Promise((resolve) => setTimeout(resolve, 300));
-    await host.conversation.add({ kind: 'state', findingId: nit.id, state: 'wont-fix', reference: nit.reference });
+    await session.host.conversation.add({ kind: 'state', findingId: nit.id, state: 'wont-fix', reference: nit.reference });
     const result = await waiting;
     // Woken by the window's event, not by the 15 s re-check.
     expect(Date.now() - started).toBeLessThan(10_000);
@@ -112,7 +100,7 @@ describe('findings and feedback', () => {
 
   it('a cancelled await-review-feedback stops, and the next call works', async () => {
     const controller = new AbortController();
-    const waiting = mcp.client.callTool({ name: 'await-review-feedback', arguments: { timeoutSeconds: 600 } }, undefined, { signal: controller.signal });
+    const waiting = session.client.callTool({ name: 'await-review-feedback', arguments: { timeoutSeconds: 600 } }, undefined, { signal: controller.signal });
     await new Promise((resolve) => setTimeout(resolve, 300));
     controller.abort();
     await expect(waiting).rejects.toThrow();
@@ -121,8 +109,8 @@ describe('findings and feedback', () => {
 
   it('keeps states and feedback across a restart of the window', async () => {
     const before = (await call('get-review-feedback', { since: '0' })).structuredContent;
-    await host.conversation.flushed();
-    const reopened = await Conversation.open(path.join(host.workspace, '..', 'storage', 'conversation'), () => undefined);
+    await session.host.conversation.flushed();
+    const reopened = await Conversation.open(path.join(session.host.workspace, '..', 'storage', 'conversation'), () => undefined);
     expect(reopened.since('0')).toEqual(before);
     const [bug] = (await call('get-review')).structuredContent.findings;
     expect(reopened.stateOf(bug.id)).toBe('resolved');

@@ -1,9 +1,8 @@
 // "Compare with previous" as the assistant gets it: get-review { compareWithPrevious } through the
 // built MCP server, with the real store, renderer and conversation behind it.
 
-import { assertBuilt, connectMcp, hostEnv, startHost, type Host } from './harness';
+import { durableSession } from './harness';
 
-type ToolResult = { isError?: boolean; structuredContent?: any; content: Array<{ type: string; text: string }> };
 
 const FIRST = [
   '# First pass',
@@ -23,19 +22,8 @@ const SECOND = [
 ].join('\n');
 
 describe('get-review compareWithPrevious', () => {
-  let host: Host;
-  let mcp: Awaited<ReturnType<typeof connectMcp>>;
-  const call = (name: string, args: Record<string, unknown> = {}) => mcp.client.callTool({ name, arguments: args }) as Promise<ToolResult>;
-
-  beforeAll(async () => {
-    assertBuilt();
-    host = await startHost({ durable: true });
-    mcp = await connectMcp(hostEnv(host), host.workspace);
-  });
-  afterAll(async () => {
-    await mcp?.close();
-    await host?.stop();
-  });
+  const session = durableSession();
+  const call = session.call;
 
   it('says there is nothing to compare with before a second review', async () => {
     await call('present-review', { content: FIRST, title: 'First pass' });
@@ -50,7 +38,7 @@ describe('get-review compareWithPrevious', () => {
   it('lists new, fixed, still open and declined findings against the review replaced', async () => {
     const second = (await call('present-review', { content: SECOND, title: 'Second pass' })).structuredContent;
     const [loop, nit, question] = second.findings;
-    await host.conversation.add({ kind: 'state', findingId: nit.id, state: 'wont-fix', reference: nit.reference });
+    await session.host.conversation.add({ kind: 'state', findingId: nit.id, state: 'wont-fix', reference: nit.reference });
 
     const result = await call('get-review', { compareWithPrevious: true });
     expect(result.isError).toBeFalsy();
@@ -62,7 +50,7 @@ describe('get-review compareWithPrevious', () => {
     expect(comparison.stillOpen.map((f: any) => f.id)).toEqual([loop.id]);
     expect(comparison.declined.map((f: any) => [f.id, f.state])).toEqual([[nit.id, 'wont-fix']]);
 
-    await host.conversation.add({ kind: 'state', findingId: loop.id, state: 'resolved', reference: loop.reference });
+    await session.host.conversation.add({ kind: 'state', findingId: loop.id, state: 'resolved', reference: loop.reference });
     const after = (await call('get-review', { compareWithPrevious: true })).structuredContent.comparison;
     expect(after.fixed.map((f: any) => [f.id, f.how])).toEqual([
       [loop.id, 'resolved'],
