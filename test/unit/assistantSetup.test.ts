@@ -82,18 +82,100 @@ function splitPosix(line: string): string[] {
   return words;
 }
 
-/** PowerShell's and cmd's common ground: "…" groups words, backslashes are ordinary characters. */
-function splitWindows(line: string): string[] {
+/**
+ * PowerShell's rules for what we write: an optional `& ` call operator, '…' literal with '' for a
+ * quote (typographic quotes count too), bare words of plain characters; anything PowerShell would
+ * expand or treat as syntax outside quotes is an error.
+ */
+function splitPowerShell(line: string): string[] {
+  const quote = /['\u2018\u2019\u201a\u201b]/;
   const words: string[] = [];
-  for (const match of line.matchAll(/"((?:[^"\\]|\\.)*)"|(\S+)/g)) {
-    const quoted = match[1];
-    if (quoted !== undefined && /[$`]/.test(quoted)) throw new Error(`PowerShell would expand ${quoted}`);
-    words.push(quoted !== undefined ? quoted.replace(/\\"/g, '"') : match[2]);
+  let rest = line;
+  const call = rest.startsWith('& ');
+  if (call) rest = rest.slice(2);
+  for (let i = 0; i < rest.length; ) {
+    if (rest[i] === ' ') {
+      i++;
+      continue;
+    }
+    let word = '';
+    if (quote.test(rest[i])) {
+      for (i++; ; i++) {
+        if (i >= rest.length) throw new Error(`unterminated ' in ${line}`);
+        if (quote.test(rest[i])) {
+          if (quote.test(rest[i + 1] ?? '')) word += rest[++i];
+          else break;
+        } else word += rest[i];
+      }
+      i++;
+    } else {
+      for (; i < rest.length && rest[i] !== ' '; i++) {
+        if (/[$`"'@,;&|<>(){}#]/.test(rest[i])) throw new Error(`PowerShell would read ${rest[i]} in ${line}`);
+        word += rest[i];
+      }
+    }
+    words.push(word);
   }
+  if (!call && /^['\u2018\u2019\u201a\u201b]/.test(line)) throw new Error(`PowerShell would print, not run, ${line}`);
   return words;
 }
 
-const split: Record<ShellFlavor, (line: string) => string[]> = { posix: splitPosix, windows: splitWindows };
+/**
+ * cmd.exe's rules, then the C runtime's. cmd expands %NAME% first wherever it is (a name it could
+ * have defined is an error here), then takes ^ as an escape and & | < > as syntax outside its
+ * quotes. The runtime splits what is left: "…" groups, and n backslashes before a quote are n/2
+ * (an odd one makes the quote literal).
+ */
+function splitCmd(line: string): string[] {
+  for (const match of line.matchAll(/%([^%]*)%/g)) {
+    if (/^[A-Za-z_][\w()]*$/.test(match[1])) throw new Error(`cmd would expand %${match[1]}% in ${line}`);
+  }
+  let passed = '';
+  let cmdQuoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const char = line[i];
+    if (char === '"') cmdQuoted = !cmdQuoted;
+    if (!cmdQuoted && char === '^') passed += line[++i];
+    else if (!cmdQuoted && '&|<>'.includes(char)) throw new Error(`cmd would read ${char} in ${line}`);
+    else passed += char;
+  }
+  const words: string[] = [];
+  let word: string | undefined;
+  let quoted = false;
+  for (let i = 0; i < passed.length; i++) {
+    const char = passed[i];
+    if (char === '\\') {
+      let end = i;
+      while (passed[end] === '\\') end++;
+      const count = end - i;
+      if (passed[end] === '"') {
+        word = (word ?? '') + '\\'.repeat(count >> 1);
+        if (count % 2 === 1) {
+          word += '"';
+          i = end;
+        } else {
+          i = end - 1;
+        }
+      } else {
+        word = (word ?? '') + '\\'.repeat(count);
+        i = end - 1;
+      }
+    } else if (char === '"') {
+      quoted = !quoted;
+      word ??= '';
+    } else if (!quoted && char === ' ') {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else {
+      word = (word ?? '') + char;
+    }
+  }
+  if (quoted) throw new Error(`unterminated " in ${line}`);
+  if (word !== undefined) words.push(word);
+  return words;
+}
+
+const split: Record<ShellFlavor, (line: string) => string[]> = { posix: splitPosix, powershell: splitPowerShell, cmd: splitCmd };
 
 // ---- every assistant ------------------------------------------------------------------------
 
@@ -151,19 +233,19 @@ describe('Claude Code', () => {
     expect(result.note).toContain('ELECTRON_RUN_AS_NODE');
   });
 
-  it('quotes Windows paths with spaces and backslashes for PowerShell and cmd, with no bare `--`', () => {
+  it('quotes Windows paths for PowerShell, gives the cmd form in the note, and has no bare `--`', () => {
     const result = setup('claude-code', {
       serverPath: WINDOWS_SERVER,
       nodeCommand: { command: WINDOWS_CODE, env: { ELECTRON_RUN_AS_NODE: '1' } },
-      shell: 'windows',
+      shell: 'powershell',
     });
-    expect(result.text).toBe(
-      `claude mcp add -e ELECTRON_RUN_AS_NODE=1 --scope user redline "${WINDOWS_CODE}" "${WINDOWS_SERVER}"`,
-    );
-    expect(splitWindows(result.text)).toEqual([
-      'claude', 'mcp', 'add', '-e', 'ELECTRON_RUN_AS_NODE=1', '--scope', 'user', 'redline', WINDOWS_CODE, WINDOWS_SERVER,
-    ]);
-    expect(splitWindows(result.text)).not.toContain('--');
+    const argv = ['claude', 'mcp', 'add', '-e', 'ELECTRON_RUN_AS_NODE=1', '--scope', 'user', 'redline', WINDOWS_CODE, WINDOWS_SERVER];
+    expect(result.text).toBe(`claude mcp add -e ELECTRON_RUN_AS_NODE=1 --scope user redline '${WINDOWS_CODE}' '${WINDOWS_SERVER}'`);
+    expect(splitPowerShell(result.text)).toEqual(argv);
+    const cmdForm = /In cmd\.exe instead of PowerShell: (.*)/.exec(result.note)?.[1];
+    expect(cmdForm).toBe(`claude mcp add -e ELECTRON_RUN_AS_NODE=1 --scope user redline "${WINDOWS_CODE}" "${WINDOWS_SERVER}"`);
+    expect(splitCmd(cmdForm!)).toEqual(argv);
+    expect(argv).not.toContain('--');
   });
 });
 
@@ -187,7 +269,7 @@ describe('Codex CLI', () => {
     const result = setup('codex', {
       serverPath: WINDOWS_SERVER,
       nodeCommand: { command: WINDOWS_CODE, env: { ELECTRON_RUN_AS_NODE: '1' } },
-      shell: 'windows',
+      shell: 'powershell',
     });
     const server = (parseToml(result.text) as any).mcp_servers.redline;
     expect(server.command).toBe(WINDOWS_CODE);
@@ -265,7 +347,7 @@ describe.each([
       serverPath: WINDOWS_SERVER,
       nodeCommand: { command: WINDOWS_CODE, env: { ELECTRON_RUN_AS_NODE: '1' } },
       ipc: WINDOWS_IPC,
-      shell: 'windows',
+      shell: 'powershell',
     });
     const server = entry(JSON.parse(result.text));
     expect(server.command).toBe(WINDOWS_CODE);
@@ -311,14 +393,15 @@ describe('Other', () => {
     expect(result.containsSecret).toBe(true);
   });
 
-  it('on Windows without node, quotes the paths and lists ELECTRON_RUN_AS_NODE', () => {
+  it.each(['powershell', 'cmd'] as const)('on Windows (%s) without node, quotes the paths, runs a quoted .exe, and lists ELECTRON_RUN_AS_NODE', (shell) => {
     const result = setup('other', {
       serverPath: WINDOWS_SERVER,
       nodeCommand: { command: WINDOWS_CODE, env: { ELECTRON_RUN_AS_NODE: '1' } },
       ipc: WINDOWS_IPC,
-      shell: 'windows',
+      shell,
     });
-    const { argv, env } = parseOther(result.text, 'windows');
+    if (shell === 'powershell') expect(result.text.startsWith(`& '${WINDOWS_CODE}'`)).toBe(true);
+    const { argv, env } = parseOther(result.text, shell);
     expect(argv).toEqual([WINDOWS_CODE, WINDOWS_SERVER]);
     expect(env).toEqual({ ELECTRON_RUN_AS_NODE: '1', [IPC_PATH_ENV]: WINDOWS_IPC.path, [IPC_TOKEN_ENV]: TOKEN });
   });
@@ -346,9 +429,28 @@ describe('shellCommand', () => {
     expect(printed.split('\0').slice(0, -1)).toEqual(awkwardPaths);
   });
 
-  it('Windows: a UNC path keeps its leading backslashes', () => {
-    const unc = '\\\\server\\share\\Redline Ext\\mcp-server.js';
-    expect(splitWindows(shellCommand(['node', unc], 'windows'))).toEqual(['node', unc]);
+  const awkwardWindowsPaths = [
+    '\\\\server\\share\\Redline Ext\\mcp-server.js',
+    'C:\\Users\\O\'Brien\\$(calc)\\`whoami`\\$env:TEMP\\mcp-server.js',
+    'C:\\100%PATH%\\a&b|c<d>e^f\\%USERPROFILE%\\mcp-server.js',
+    'C:\\Redline\\%TEMP%\\',
+    'C:\\it\u2019s\\mcp-server.js',
+    'C:\\plain\\mcp-server.js',
+  ];
+
+  it.each(awkwardWindowsPaths)('PowerShell: %s comes back as one argument, and nothing in it runs', (file) => {
+    expect(splitPowerShell(shellCommand(['node', file], 'powershell'))).toEqual(['node', file]);
+    expect(splitPowerShell(shellCommand([file, 'x'], 'powershell'))).toEqual([file, 'x']);
+  });
+
+  it.each(awkwardWindowsPaths)('cmd: %s comes back as one argument, and no %%VAR%% expands', (file) => {
+    expect(splitCmd(shellCommand(['node', file], 'cmd'))).toEqual(['node', file]);
+  });
+
+  it('the splitters catch what the old quoting let through', () => {
+    expect(() => splitPowerShell('node "C:\\$(calc)\\x.js"')).toThrow(/would read/);
+    expect(() => splitPowerShell("'C:\\Program Files\\node.exe' x.js")).toThrow(/print, not run/);
+    expect(() => splitCmd('node "C:\\%USERPROFILE%\\x.js"')).toThrow(/expand %USERPROFILE%/);
   });
 });
 

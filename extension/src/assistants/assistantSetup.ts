@@ -24,8 +24,8 @@ export const ASSISTANTS: readonly AssistantChoice[] = [
 
 export type SnippetLanguage = 'shellscript' | 'json' | 'toml' | 'plaintext';
 
-/** `posix`: sh, bash, zsh. `windows`: PowerShell and cmd (and Git Bash, for ordinary paths). */
-export type ShellFlavor = 'posix' | 'windows';
+/** `posix`: sh, bash, zsh. `powershell`: Windows PowerShell and PowerShell 7. `cmd`: cmd.exe. */
+export type ShellFlavor = 'posix' | 'powershell' | 'cmd';
 
 export interface AssistantSetup {
   /** One line: what to do with the snippet. */
@@ -52,7 +52,8 @@ export interface SetupOptions {
 type Builder = (options: SetupOptions & { readonly shell: ShellFlavor }) => AssistantSetup;
 
 export function buildSetup(assistant: AssistantId, options: SetupOptions): AssistantSetup {
-  const shell = options.shell ?? (process.platform === 'win32' ? 'windows' : 'posix');
+  // A Windows terminal in VS Code is PowerShell unless the user chose otherwise; the notes give cmd's form too.
+  const shell = options.shell ?? (process.platform === 'win32' ? 'powershell' : 'posix');
   return builders[assistant]({ ...options, shell });
 }
 
@@ -72,6 +73,7 @@ const builders: Record<AssistantId, Builder> = {
           `the terminal has this window's ${IPC_PATH_ENV} and ${IPC_TOKEN_ENV}, Claude Code passes them on to the server, ` +
           `and so no secret is written to Claude's config.`,
         `If Redline was added before, remove it first: claude mcp remove ${SERVER_NAME} --scope user`,
+        cmdFormNote(argv, o.shell),
         versionNote,
         runtimeNote(o.nodeCommand),
       ),
@@ -230,17 +232,56 @@ function json(value: unknown): string {
 // ---- shell ----------------------------------------------------------------------------------
 
 export function shellCommand(argv: readonly string[], shell: ShellFlavor): string {
-  return argv.map((arg) => shellQuote(arg, shell)).join(' ');
+  const words = argv.map((arg) => shellQuote(arg, shell));
+  // PowerShell reads a quoted first word as a string, not a command: `&` runs it.
+  return shell === 'powershell' && words.length > 0 && words[0] !== argv[0] ? `& ${words.join(' ')}` : words.join(' ');
+}
+
+/** PowerShell takes the typographic single quotes for quotes too. */
+const POWERSHELL_QUOTES = /['\u2018\u2019\u201a\u201b]/g;
+
+/**
+ * POSIX: single quotes, where nothing is special. PowerShell: single quotes too, where `$(…)`,
+ * `$var` and backticks are text; a quote inside is doubled. cmd: double quotes, which keep
+ * `& | < > ^` as text; a `%` is put outside them as `^%`, so that no `%NAME%` can expand.
+ */
+export function shellQuote(arg: string, shell: ShellFlavor): string {
+  switch (shell) {
+    case 'posix':
+      return /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+    case 'powershell':
+      return /^[A-Za-z0-9_+=:./\\-]+$/.test(arg) ? arg : `'${arg.replace(POWERSHELL_QUOTES, (quote) => quote + quote)}'`;
+    case 'cmd':
+      return /^[A-Za-z0-9_+=:,./\\-]+$/.test(arg) ? arg : cmdQuote(arg);
+  }
 }
 
 /**
- * POSIX: single quotes, where nothing is special. Windows: double quotes, which PowerShell, cmd
- * and Git Bash all read the same way for a path (Windows file names cannot contain `"`; a `$` or
- * a backtick would still mean something to PowerShell).
+ * For cmd.exe, then the C runtime that splits the program's command line: backslashes before a
+ * quote are doubled (the runtime halves them), and a `%` goes outside the quotes as `^%`, where
+ * `%"NAME"^%` is no variable cmd could expand. Windows file names cannot hold `"`; a value that
+ * does gets the runtime's `\"`, which cmd itself still reads as a quote.
  */
-export function shellQuote(arg: string, shell: ShellFlavor): string {
-  if (shell === 'posix') return /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
-  return /^[A-Za-z0-9_@+=:,./-]+$/.test(arg) ? arg : `"${arg.replace(/"/g, '\\"')}"`;
+function cmdQuote(arg: string): string {
+  let quoted = '"';
+  let backslashes = 0;
+  for (const char of arg) {
+    if (char === '\\') {
+      backslashes++;
+      quoted += char;
+      continue;
+    }
+    if (char === '"') quoted += `${'\\'.repeat(backslashes)}\\"`;
+    else if (char === '%') quoted += `${'\\'.repeat(backslashes)}"^%"`;
+    else quoted += char;
+    backslashes = 0;
+  }
+  return `${quoted}${'\\'.repeat(backslashes)}"`;
+}
+
+/** For a command shown for PowerShell: the same for cmd.exe, in the note. */
+function cmdFormNote(argv: readonly string[], shell: ShellFlavor): string | undefined {
+  return shell === 'powershell' ? `In cmd.exe instead of PowerShell: ${shellCommand(argv, 'cmd')}` : undefined;
 }
 
 // ---- TOML -----------------------------------------------------------------------------------

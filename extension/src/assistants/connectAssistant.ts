@@ -25,6 +25,7 @@ export async function connectAssistant({ extensionUri, bridge }: ConnectAssistan
     nodeCommand: resolveNodeCommand(),
     ipc,
   });
+  if (setup.containsSecret && !(await agreesToShowToken())) return;
   await vscode.env.clipboard.writeText(setup.text);
 
   // A modal keeps the note next to the snippet; the editor is there for a closer look.
@@ -35,4 +36,20 @@ export async function connectAssistant({ extensionUri, bridge }: ConnectAssistan
     const document = await vscode.workspace.openTextDocument({ language: setup.language, content: setup.text });
     await vscode.window.showTextDocument(document);
   }
+}
+
+/** A snippet with this window's token is shown and copied only once the user has read what the token allows. */
+async function agreesToShowToken(): Promise<boolean> {
+  const show = 'Show and Copy';
+  const answer = await vscode.window.showWarningMessage(
+    'This snippet holds the token of this window\'s Redline bridge.',
+    {
+      modal: true,
+      detail:
+        'Any program that has the token can read your selection in this window, open files in it and show reviews in it. ' +
+        'Redline copies the snippet to the clipboard and shows it: keep it out of shared files and version control.',
+    },
+    show,
+  );
+  return answer === show;
 }
