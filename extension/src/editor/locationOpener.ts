@@ -37,7 +37,8 @@ export class LocationOpener implements vscode.Disposable {
         `"${target}" is not a file reference. Use path:line, path:start-end, path#L10-L20 or an absolute path.`,
       );
     }
-    const resolution = await this.resolveWithConsent(reference, this.roots(cwd));
+    let asked = false;
+    const resolution = await this.resolveWithConsent(reference, this.roots(cwd), () => (asked = true));
     if (resolution.status !== 'resolved') throw new IpcError(ErrorCode.NotFound, `Cannot open ${formatReference(reference)}: ${resolution.reason}`);
     if (!(await isFile(resolution.absolutePath))) {
       throw new IpcError(ErrorCode.NotFound, `Cannot open ${formatReference(reference)}: it is a folder, not a file.`);
@@ -54,6 +55,7 @@ export class LocationOpener implements vscode.Disposable {
     editor.selection = new vscode.Selection(range.end, range.start);
     editor.revealRange(range, vscode.TextEditorRevealType.InCenter);
     this.flash(editor, range);
+    if (asked) await keepFocusAfterModal(editor);
     if (clampedFrom !== undefined) {
       void vscode.window.showInformationMessage(
         `Line ${clampedFrom} is past the end of ${vscode.workspace.asRelativePath(document.uri)} (${document.lineCount} lines); showing the last line.`,
@@ -72,7 +74,7 @@ export class LocationOpener implements vscode.Disposable {
    * it is found without asking; outside them, including through a link, only after the user's yes,
    * and it is then marked so that get-selection withholds its text.
    */
-  private async resolveWithConsent(reference: FileReference, roots: string[]): Promise<Resolution> {
+  private async resolveWithConsent(reference: FileReference, roots: string[], asking: () => void): Promise<Resolution> {
     const file: FileReference = { kind: 'file', path: reference.path };
     const inside = await resolveOne(roots, file, { outsideRoots: 'refuse' });
     const outside =
@@ -80,6 +82,7 @@ export class LocationOpener implements vscode.Disposable {
         ? inside.outside === true
         : inside.status === 'resolved' && !(await isInsideRoots(inside.absolutePath, roots));
     if (!outside) return inside;
+    asking();
     await this.askToOpenOutside(reference.path);
     const resolution = inside.status === 'resolved' ? inside : await resolveOne(roots, file, { outsideRoots: 'lookUp' });
     if (resolution.status === 'resolved') this.withheld?.openedForAssistant(vscode.Uri.file(resolution.absolutePath).toString());
@@ -151,4 +154,18 @@ async function isFile(absolutePath: string): Promise<boolean> {
 /** Where code opens from the panel: the first column, or the second when the panel is in the first, so the panel stays in view. */
 export function codeColumnBeside(panel: vscode.ViewColumn | undefined): vscode.ViewColumn {
   return panel === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One;
+}
+
+/** How long a closing modal may take to give focus back to where it was. */
+const MODAL_FOCUS_SETTLE_MS = 150;
+
+/**
+ * A modal gives focus back to what had it (often the review panel) as it closes, which can be
+ * after the editor opened behind it took focus: then the editor is shown again.
+ */
+async function keepFocusAfterModal(editor: vscode.TextEditor): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, MODAL_FOCUS_SETTLE_MS));
+  if (vscode.window.activeTextEditor?.document !== editor.document) {
+    await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preview: false, preserveFocus: false });
+  }
 }
