@@ -25,6 +25,9 @@ const CURRENT = '';
 export class HistoryControls {
   private viewing: EarlierReviewEntry | undefined;
   private comparedRevision: number | undefined;
+  /** What "Compare with previous" needs: a review shown, and one before it. */
+  private shownRevision: number | undefined;
+  private earliest: number | undefined;
 
   constructor(
     private readonly elements: HistoryElements,
@@ -50,6 +53,8 @@ export class HistoryControls {
     this.viewing = message.entries.find((entry) => entry.revision === message.viewing);
     picker.value = this.viewing ? String(this.viewing.revision) : CURRENT;
     picker.hidden = message.entries.length === 0;
+    this.earliest = message.entries.length > 0 ? Math.min(...message.entries.map((entry) => entry.revision)) : undefined;
+    this.updateCompare();
     banner.hidden = this.viewing === undefined;
     document.body.classList.toggle('redline-viewing-earlier', this.viewing !== undefined);
     if (this.viewing) {
@@ -60,8 +65,17 @@ export class HistoryControls {
 
   /** A review (or nothing) is painted: a comparison made for another revision no longer applies. */
   shown(revision: number | undefined): void {
-    this.elements.compare.disabled = revision === undefined;
+    this.shownRevision = revision;
+    this.updateCompare();
     if (this.comparedRevision !== undefined && this.comparedRevision !== revision) this.hideComparison();
+  }
+
+  private updateCompare(): void {
+    const hasPrevious = this.shownRevision !== undefined && this.earliest !== undefined && this.earliest < this.shownRevision;
+    this.elements.compare.disabled = !hasPrevious;
+    this.elements.compare.title = hasPrevious
+      ? 'List which findings are new, fixed or still open since the review before this one'
+      : 'There is no earlier review to compare this one with';
   }
 
   showComparison({ comparison }: ComparisonMessage): void {
