@@ -159,6 +159,32 @@ export async function runCommand(page, title, { timeoutMs = 15_000, opensPicker 
 }
 
 /**
+ * Runs a command that opens a quick pick of its own and clicks the first row matching `row` (a
+ * Playwright filter). The picker closes when something else takes focus, such as a webview that
+ * just loaded; then the command is run again, until `timeoutMs`.
+ * @param {Page} page @param {string} title
+ * @param {{ hasText?: string | RegExp, has?: import('playwright-core').Locator }} row
+ * @param {{ timeoutMs?: number }} [options]
+ */
+export async function runCommandAndPick(page, title, row, { timeoutMs = 30_000 } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  const widget = page.locator('.quick-input-widget');
+  for (;;) {
+    await runCommand(page, title, { opensPicker: true, timeoutMs: Math.max(5000, deadline - Date.now()) });
+    const target = widget.locator('.quick-input-list .monaco-list-row').filter(row).first();
+    try {
+      await target.waitFor({ state: 'visible', timeout: 5000 });
+      await target.click({ timeout: 3000 });
+      await widget.waitFor({ state: 'hidden', timeout: 5000 });
+      return;
+    } catch (error) {
+      if (await widget.isVisible().catch(() => false)) await page.keyboard.press('Escape');
+      if (Date.now() >= deadline) throw error;
+    }
+  }
+}
+
+/**
  * Opens a workspace file through Quick Open (Ctrl+P), as a person would, and
  * waits for its editor tab.
  * @param {Page} page @param {string} relativePath e.g. 'src/a.ts' @param {{timeoutMs?: number}} [options]

@@ -2,20 +2,13 @@
 // is shown and copied only after the user has read what the token allows; one without a secret is
 // copied at once.
 import assert from 'node:assert/strict';
-import { runCommand } from '../harness/workbench.mjs';
+import { runCommandAndPick } from '../harness/workbench.mjs';
 import { session } from './session.mjs';
 
 /** Runs the command and picks `label` in its quick pick. @param {string} label */
 async function connect(label) {
   const s = session();
-  await runCommand(s.page, 'Redline: Connect an Assistant…', { opensPicker: true });
-  const widget = s.page.locator('.quick-input-widget');
-  await widget
-    .locator('.quick-input-list .monaco-list-row')
-    .filter({ has: s.page.locator('.label-name', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) })
-    .first()
-    .click();
-  await widget.waitFor({ state: 'hidden' });
+  await runCommandAndPick(s.page, 'Redline: Connect an Assistant…', { has: s.page.locator('.label-name', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) });
 }
 
 const clipboard = () => session().page.evaluate(() => navigator.clipboard.readText());

@@ -166,6 +166,11 @@ describe('Findings in the panel and in the code', () => {
     // Put back: the file as it was, which its editor reloads; the finding's lines are found again.
     await waitFor(() => readFileSync(file, 'utf8').includes('roundCents'), 'auto save to write the change');
     writeFileSync(file, original);
+    // The editor takes a change on disk when code-server's watcher reports it, which now and then
+    // it did not within the wait below; "Revert File" in its editor, still the active one since the
+    // suggestion was applied there, reads the disk at once, as a user would.
+    assert.equal(await s.activeEditorTab(), 'example.ts');
+    await runCommand(s.page, 'File: Revert File');
     await waitFor(async () => (await s.call('get-review')).findings[0]?.stale === false, 'the finding to find its lines again');
     await s.page.locator('.tabs-container .tab', { hasText: 'now ↔ suggested' }).first().click();
     await runCommand(s.page, 'View: Close Editor');

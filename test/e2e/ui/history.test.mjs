@@ -2,7 +2,7 @@
 // read-only, "Back to current", "Restore as current", "Compare with previous", and the palette's
 // "Redline: Open Earlier Review…".
 import assert from 'node:assert/strict';
-import { runCommand } from '../harness/workbench.mjs';
+import { runCommandAndPick } from '../harness/workbench.mjs';
 import { RedlineSession, session } from './session.mjs';
 
 const EXAMPLE = 'src/example.ts';
@@ -86,12 +86,7 @@ describe('Review history', () => {
 
   it('"Redline: Open Earlier Review…" lists earlier reviews and opens the one picked', async () => {
     const s = session();
-    await runCommand(s.page, 'Redline: Open Earlier Review…', { opensPicker: true });
-    const widget = s.page.locator('.quick-input-widget');
-    const row = widget.locator('.quick-input-list .monaco-list-row', { hasText: `revision ${secondRevision}` }).first();
-    await row.waitFor({ state: 'visible', timeout: 10_000 });
-    assert.match(await row.innerText(), /Second pass/);
-    await row.click();
+    await runCommandAndPick(s.page, 'Redline: Open Earlier Review…', { hasText: new RegExp(`Second pass.*revision ${secondRevision}`, 's') });
     await s.waitForReviewText(second);
     const frame = await s.reviewFrame();
     await frame.locator('#earlier', { hasText: `revision ${secondRevision}` }).waitFor({ state: 'visible', timeout: 10_000 });

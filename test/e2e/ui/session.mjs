@@ -288,8 +288,11 @@ export class RedlineSession {
   shellPids() {
     return descendants(this.server.pid).filter((pid) => {
       try {
-        const argv0 = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0];
-        return SHELLS.has(argv0.split('/').pop() ?? '');
+        const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+        // VS Code's own helpers are not terminals: the pty host samples its terminals' CPU through
+        // `sh -c …/vs/base/node/cpuUsage.sh` now and then, and built-in extensions run `sh -c ps` and `sh -c ls`.
+        if (argv.some((arg) => /\/vs\/base\/node\/[\w-]+\.sh\b/.test(arg)) || (argv[1] === '-c' && /^(\/usr\/bin\/|\/bin\/)?(ps|ls)\b/.test(argv[2] ?? ''))) return false;
+        return SHELLS.has(argv[0]?.split('/').pop() ?? '');
       } catch {
         return false;
       }
