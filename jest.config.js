@@ -3,6 +3,8 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/test/unit/**/*.test.ts', '**/test/integration/**/*.test.ts', '**/test/hostile/**/*.test.ts'],
-  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
+  transform: { '^.+\\.[jt]s$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
+  // The config writers import these two as ES modules (what the extension's bundle uses).
+  transformIgnorePatterns: ['/node_modules/(?!(@rainbowatcher/toml-edit-js|jsonc-parser)/)'],
   testTimeout: 30000,
 };

@@ -152,6 +152,8 @@ async function captureHandshake() {
 // script, which loads it only for a review with a diagram (extension/webview/mermaidDiagrams.ts).
 mkdirSync('dist', { recursive: true });
 copyFileSync(createRequire(import.meta.url).resolve('mermaid/dist/mermaid.min.js'), 'dist/mermaid.min.js');
+// The TOML editor (Rust's toml_edit as WebAssembly), loaded the first time a config.toml is edited.
+copyFileSync(createRequire(import.meta.url).resolve('@rainbowatcher/toml-edit-js/index_bg.wasm'), 'dist/toml-edit.wasm');
 
 if (watch) {
   for (const options of builds) await (await esbuild.context(options)).watch();

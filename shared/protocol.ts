@@ -343,11 +343,22 @@ export const HelloResult = z.object({
 });
 export type HelloResult = z.infer<typeof HelloResult>;
 
+/**
+ * Which assistant sent a request (its MCP clientInfo name), for the window's Activity view. Only a
+ * label: one that is too long is cut rather than the request refused, and an empty one is absent.
+ * Optional, so that requests from MCP servers that do not send it stay valid.
+ */
+export const RequestClient = z
+  .string()
+  .transform((name) => name.trim().slice(0, MAX_ASSISTANT_CHARS) || undefined)
+  .optional();
+
 export const RequestMessage = z.object({
   type: z.literal('request'),
   id: Id,
   method: z.string().max(100),
   params: z.unknown(),
+  client: RequestClient,
 });
 export type RequestMessage = z.infer<typeof RequestMessage>;
 

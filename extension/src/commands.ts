@@ -4,7 +4,9 @@ import * as vscode from 'vscode';
 import { IPC_PATH_ENV, IPC_TOKEN_ENV } from '../../shared/protocol';
 import { buildSetup } from './assistants/assistantSetup';
 import { connectAssistant } from './assistants/connectAssistant';
+import { removeFromAssistant } from './assistants/removeAssistant';
 import { resolveNodeCommand, serverScriptPath } from './assistants/serverLaunch';
+import { serverPathForConfigs } from './assistants/stableServerPath';
 import type { BridgeHost } from './bridge/bridgeHost';
 import { pickEarlierReview } from './history/earlierReviewPicker';
 import type { ReviewPanel } from './panel/reviewPanel';
@@ -18,6 +20,8 @@ export interface CommandDeps {
   readonly reviews: AssistantReviews;
   readonly bridge: () => BridgeHost | undefined;
   readonly showPanel: () => ReviewPanel;
+  /** Tells what holds the token (the editor's own MCP server definition) that it changed. */
+  readonly onTokenRotated: () => void;
 }
 
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
@@ -28,12 +32,15 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     },
     clearReview: () => deps.reviews.active.store.clear(),
     showConnectionInfo: () => showConnectionInfo(deps),
-    connectAssistant: () => connectAssistant({ extensionUri: deps.context.extensionUri, bridge: deps.bridge }),
+    connectAssistant: () =>
+      connectAssistant({ extensionUri: deps.context.extensionUri, globalStorageUri: deps.context.globalStorageUri, bridge: deps.bridge }),
+    removeFromAssistant: () => removeFromAssistant({ globalStorageUri: deps.context.globalStorageUri }),
     openEarlierReview: async () => {
       const revision = await pickEarlierReview(deps.reviews.active.history);
       if (revision !== undefined) await deps.showPanel().openEarlier(revision);
     },
     compareWithPrevious: () => deps.showPanel().compareWithPrevious(),
+    rotateToken: () => rotateToken(deps),
   };
   return (Object.keys(handlers) as CommandName[]).map((name) => vscode.commands.registerCommand(Commands[name], handlers[name]));
 }
@@ -44,22 +51,41 @@ async function showConnectionInfo({ context, bridge }: CommandDeps): Promise<voi
     void vscode.window.showErrorMessage('Redline: the bridge is not running in this window; see the "Redline" output for why.');
     return;
   }
+  const { serverPath, stable } = serverPathForConfigs(serverScriptPath(context.extensionUri.fsPath));
   const claudeCommand = buildSetup('claude-code', {
-    serverPath: serverScriptPath(context.extensionUri.fsPath),
+    serverPath,
+    stablePath: stable,
     nodeCommand: resolveNodeCommand(),
   }).text.trim();
   const environment = `export ${IPC_PATH_ENV}=${JSON.stringify(host.socketPath)} ${IPC_TOKEN_ENV}=${host.token}`;
   const detail = [
     `Socket: ${host.socketPath}`,
-    `Connected MCP servers: ${host.connectionCount}`,
+    `Discovery file: ${host.discoveryFile}`,
+    `Connected assistants: ${host.authenticatedCount}`,
     '',
-    `Terminals opened in this window already have ${IPC_PATH_ENV} and ${IPC_TOKEN_ENV}; start your assistant in one of them.`,
+    'An assistant started in a folder of this workspace finds this window by itself, from any terminal: its config needs no socket or token.',
     `Claude Code: ${claudeCommand}`,
-    'Elsewhere, set the environment first (keep the token private). "Redline: Connect an Assistant…" has other assistants.',
+    `To pin an assistant started elsewhere to this window, set ${IPC_PATH_ENV} and ${IPC_TOKEN_ENV}: "Copy Environment" copies ` +
+      'them. Keep the token private: whoever has it can read your selection, open files and show reviews in this window ' +
+      '("Redline: Rotate Token" replaces it). "Redline: Connect an Assistant…" sets up other assistants.',
   ].join('\n');
   const copyCommand = 'Copy Claude Code Command';
   const copyEnvironment = 'Copy Environment';
   const choice = await vscode.window.showInformationMessage('Redline connection', { modal: true, detail }, copyCommand, copyEnvironment);
   if (choice === copyCommand) await vscode.env.clipboard.writeText(claudeCommand);
   if (choice === copyEnvironment) await vscode.env.clipboard.writeText(environment);
+}
+
+/** A new token for this window's bridge: whoever copied the old one is locked out, and assistants reconnect by themselves. */
+function rotateToken({ bridge, onTokenRotated }: CommandDeps): void {
+  const host = bridge();
+  if (!host) {
+    void vscode.window.showErrorMessage('Redline: the bridge is not running in this window; see the "Redline" output for why.');
+    return;
+  }
+  host.rotateToken();
+  onTokenRotated();
+  void vscode.window.showInformationMessage(
+    'Redline: the bridge has a new token. Connected assistants reconnect on their next call; snippets that hold the old token no longer work.',
+  );
 }

@@ -6,8 +6,10 @@ export const Commands = {
   clearReview: 'redline.clearReview',
   showConnectionInfo: 'redline.showConnectionInfo',
   connectAssistant: 'redline.connectAssistant',
+  removeFromAssistant: 'redline.removeFromAssistant',
   openEarlierReview: 'redline.openEarlierReview',
   compareWithPrevious: 'redline.compareWithPrevious',
+  rotateToken: 'redline.rotateToken',
 } as const;
 export type CommandName = keyof typeof Commands;
 
@@ -24,6 +26,15 @@ export const FindingCommands = {
   askToFix: 'redline.finding.askToFix',
 } as const;
 export type FindingCommandName = keyof typeof FindingCommands;
+
+/** The Activity view of recent tool calls and the bridge's status item (extension/src/activity/). */
+export const ActivityCommands = {
+  showActivity: 'redline.showActivity',
+  clearActivity: 'redline.clearActivity',
+  copyCorrelationId: 'redline.copyCorrelationId',
+} as const;
+export const ACTIVITY_VIEW = 'redline.activity';
+export const ACTIVITY_VIEW_CONTAINER = 'redline-activity';
 
 export const Settings = {
   section: 'redline',

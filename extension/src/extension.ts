@@ -4,8 +4,10 @@
 
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { registerActivity } from './activity/activityFeature';
 import { RedlineMcpServerProvider, registerMcpServerProvider } from './assistants/mcpDefinitionProvider';
 import { resolveNodeCommand, serverScriptPath } from './assistants/serverLaunch';
+import { publishStableServerPath } from './assistants/stableServerPath';
 import { BridgeHost } from './bridge/bridgeHost';
 import { createRequestHandlers } from './bridge/requestHandlers';
 import { registerCommands } from './commands';
@@ -39,6 +41,7 @@ let activeReviews: AssistantReviews | undefined;
 export async function activate(context: vscode.ExtensionContext): Promise<RedlineTestApi> {
   const activationStarted = performance.now();
   const log = vscode.window.createOutputChannel('Redline', { log: true });
+  void publishStableServerPath(context.extensionUri.fsPath, log);
   const settings = readSettings();
   const storageRoot = (context.storageUri ?? context.globalStorageUri).fsPath;
   const workspaceFolders = () =>
@@ -78,7 +81,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     vscode.window.registerWebviewPanelSerializer(ReviewPanel.viewType, {
       deserializeWebviewPanel: async (panel) => void ReviewPanel.revive(panel, context.extensionUri, panelDeps),
     }),
-    ...registerCommands({ context, reviews, bridge: () => bridge, showPanel }),
+    ...registerCommands({
+      context,
+      reviews,
+      bridge: () => bridge,
+      showPanel,
+      onTokenRotated: () => bridge && mcpServer.setEndpoint({ path: bridge.socketPath, token: bridge.token }),
+    }),
     reviews.onDidChangeReview(({ review, change }) => {
       // A new review brings a closed or hidden panel to the front once, without taking focus from
       // the assistant's terminal; appends to it do not, so a user who closed the panel keeps it closed.
@@ -96,17 +105,21 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     registerMcpServerProvider(mcpServer, log),
   );
 
+  const activity = registerActivity();
+  context.subscriptions.push(activity);
   const handlers = createRequestHandlers(reviews, renderer, {
     getSelection: () => selection.current(),
     openLocation: (reference, cwd) => opener.open(reference, cwd),
   });
   try {
-    bridge = await BridgeHost.start(context, handlers, log, settings.requestTimeoutMs);
+    bridge = await BridgeHost.start(context, handlers, log, workspaceFolders, settings.requestTimeoutMs, activity.observer);
+    activity.bridgeStarted(bridge);
     context.subscriptions.push(bridge);
     mcpServer.setEndpoint({ path: bridge.socketPath, token: bridge.token });
     log.info(`Listening on ${bridge.socketPath}; activated in ${(performance.now() - activationStarted).toFixed(1)} ms`);
   } catch (error) {
     log.error('Could not start the bridge', error);
+    activity.bridgeFailed(error);
     void vscode.window.showErrorMessage(`Redline could not start its bridge: ${(error as Error)?.message ?? error}`);
   }
 

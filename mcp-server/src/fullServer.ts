@@ -11,6 +11,7 @@ import { IpcClient } from './ipcClient';
 import { stderrLog } from './log';
 import { createServer } from './server';
 import { LineStdioTransport } from './stdioTransport';
+import { WindowLocator, workspaceChoice } from './windowLocator';
 
 export interface RunningServer {
   /** Settles once the server listens; rejects when it cannot. */
@@ -19,9 +20,14 @@ export interface RunningServer {
 }
 
 export function startFullServer(handOff: HandOff): RunningServer {
+  const locator = new WindowLocator({
+    envPath: process.env[IPC_PATH_ENV] || undefined,
+    envToken: process.env[IPC_TOKEN_ENV] || undefined,
+    workspace: workspaceChoice(process.argv.slice(2), process.env),
+    cwd: process.cwd(),
+  });
   const bridge = new IpcClient({
-    socketPath: process.env[IPC_PATH_ENV],
-    token: process.env[IPC_TOKEN_ENV],
+    locate: (dead) => locator.candidates(dead),
     timeoutMs: timeoutFromEnv(),
     clientInfo: { name: 'redline-mcp', version: REDLINE_VERSION },
     log: stderrLog,

@@ -24,10 +24,14 @@ import {
 import type { ZodType } from 'zod';
 import { authenticate } from './clientHandshake';
 import { cancelled, describeConnectFailure, notConfigured, tooLarge } from './ipcErrors';
+import { NoWindowError, type Endpoint } from './windowLocator';
 
 export interface IpcClientOptions {
-  readonly socketPath: string | undefined;
-  readonly token: string | undefined;
+  /** Where to connect, best first, read afresh for every connection (windowLocator.ts). */
+  readonly locate?: (dead: ReadonlySet<string>) => readonly Endpoint[];
+  /** One fixed socket and token, when `locate` is not given. */
+  readonly socketPath?: string;
+  readonly token?: string;
   /** Overrides every method's own timeout (REDLINE_TIMEOUT_MS). */
   readonly timeoutMs?: number;
   readonly clientInfo: { name: string; version: string };
@@ -61,24 +65,42 @@ export class IpcClient {
 
   constructor(private readonly options: IpcClientOptions) {}
 
-  /** Sends one request and waits for its reply, its timeout, or the connection's end. */
-  async request<M extends Method>(method: M, params: ParamsOf<M>, signal?: AbortSignal): Promise<ResultOf<M>> {
+  /**
+   * Sends one request and waits for its reply, its timeout, or the connection's end. `client` is the
+   * calling assistant's name (MCP clientInfo, already cut to MAX_ASSISTANT_CHARS), for the window's
+   * Activity view. The request's id is its correlation id: logged here when it starts and when it
+   * ends, and shown by the window for the same call.
+   */
+  async request<M extends Method>(method: M, params: ParamsOf<M>, signal?: AbortSignal, client?: string): Promise<ResultOf<M>> {
     if (signal?.aborted) throw cancelled(method);
     const id = randomUUID();
-    const line = encodeLine({ type: 'request', id, method, params });
-    const size = Buffer.byteLength(line, 'utf8');
-    if (size > MAX_FRAME_BYTES) throw tooLarge(method, size);
-    const socket = await this.connect(method, signal);
-    if (signal?.aborted) throw cancelled(method);
-    const timeoutMs = this.options.timeoutMs ?? methods[method].timeoutMs;
-    const reply = this.track(id, method, methods[method].result, timeoutMs, socket);
-    const onAbort = () => this.abandon(id, socket, cancelled(method));
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const started = performance.now();
+    this.options.log?.('request', { id, method, ...(client ? { client } : {}) });
+    const settled = (outcome: Record<string, unknown>) =>
+      this.options.log?.('reply', { id, method, ...outcome, durationMs: Math.round(performance.now() - started) });
     try {
-      socket.write(line);
-      return (await reply) as ResultOf<M>;
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
+      const line = encodeLine({ type: 'request', id, method, params, ...(client ? { client } : {}) });
+      const size = Buffer.byteLength(line, 'utf8');
+      if (size > MAX_FRAME_BYTES) throw tooLarge(method, size);
+      const socket = await this.connect(method, signal);
+      if (signal?.aborted) throw cancelled(method);
+      const timeoutMs = this.options.timeoutMs ?? methods[method].timeoutMs;
+      const reply = this.track(id, method, methods[method].result, timeoutMs, socket);
+      const onAbort = () => this.abandon(id, socket, cancelled(method));
+      signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        socket.write(line);
+        const result = (await reply) as ResultOf<M>;
+        settled({ status: 'ok' });
+        return result;
+      } finally {
+        signal?.removeEventListener('abort', onAbort);
+      }
+    } catch (error) {
+      const code = (error as Partial<IpcError>)?.code;
+      const message = String((error as Error)?.message ?? error).slice(0, 300);
+      settled({ status: code === ErrorCode.Cancelled ? 'cancelled' : 'error', ...(code !== undefined ? { code } : {}), error: message });
+      throw error;
     }
   }
 
@@ -115,32 +137,68 @@ export class IpcClient {
     });
   }
 
+  /**
+   * Tries each endpoint in turn; a socket nobody listens on (a closed or reloaded window) moves on
+   * to the next, and a round with none alive is retried after a pause, since a reloading window is
+   * back within seconds. Any other failure, such as a wrong token, ends the attempt.
+   */
   private async connectWithRetry(): Promise<net.Socket> {
+    const delays = this.options.retryDelaysMs ?? [100, 250, 500, 1000, 1500];
+    for (let attempt = 0; ; attempt++) {
+      const dead = new Set<string>();
+      let failure: unknown;
+      try {
+        for (const endpoint of this.locate(dead)) {
+          try {
+            return await this.open(endpoint, attempt);
+          } catch (error) {
+            if (!isDeadSocket(error)) throw describeConnectFailure(error, endpoint.socketPath);
+            dead.add(endpoint.socketPath);
+            failure = describeConnectFailure(error, endpoint.socketPath);
+          }
+        }
+      } catch (error) {
+        if (!isNoWindow(error)) throw error;
+        failure = error;
+      }
+      if (attempt >= delays.length) throw this.explainDead(dead) ?? failure;
+      await sleep(delays[attempt], this.disposal.signal);
+      if (this.disposed) throw new IpcError(ErrorCode.Disconnected, 'The Redline MCP server is shutting down.');
+    }
+  }
+
+  /** When every socket tried was dead, discovery's account of the open windows says more than "ENOENT". */
+  private explainDead(dead: ReadonlySet<string>): unknown {
+    if (dead.size === 0) return undefined;
+    try {
+      this.locate(dead);
+      return undefined;
+    } catch (error) {
+      return isNoWindow(error) ? error : undefined;
+    }
+  }
+
+  private locate(dead: ReadonlySet<string>): readonly Endpoint[] {
+    if (this.options.locate) return this.options.locate(dead);
     const { socketPath, token } = this.options;
     if (!socketPath || !token) throw notConfigured(!socketPath ? IPC_PATH_ENV : IPC_TOKEN_ENV);
-    const delays = this.options.retryDelaysMs ?? [100, 250, 500, 1000];
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const socket = await openSocket(socketPath);
-        // From here on an error is followed by 'close', which the handshake and attach() handle.
-        socket.on('error', (error) => this.options.log?.('socket-error', { error: error.message }));
-        const { rest } = await authenticate({ socket, socketPath, token, clientInfo: this.options.clientInfo, timeoutMs: HELLO_TIMEOUT_MS }).catch(
-          (error: unknown) => {
-            socket.destroy();
-            throw error;
-          },
-        );
-        this.attach(socket, rest);
-        this.socket = socket;
-        this.options.log?.('connected', { socketPath, attempt });
-        return socket;
-      } catch (error) {
-        const retriable = isRetriable(error);
-        if (!retriable || attempt >= delays.length) throw describeConnectFailure(error, socketPath);
-        await sleep(delays[attempt], this.disposal.signal);
-        if (this.disposed) throw new IpcError(ErrorCode.Disconnected, 'The Redline MCP server is shutting down.');
-      }
-    }
+    return dead.has(socketPath) ? [] : [{ socketPath, token, via: IPC_PATH_ENV }];
+  }
+
+  private async open({ socketPath, token, via }: Endpoint, attempt: number): Promise<net.Socket> {
+    const socket = await openSocket(socketPath);
+    // From here on an error is followed by 'close', which the handshake and attach() handle.
+    socket.on('error', (error) => this.options.log?.('socket-error', { error: error.message }));
+    const { rest } = await authenticate({ socket, socketPath, token, clientInfo: this.options.clientInfo, timeoutMs: HELLO_TIMEOUT_MS }).catch(
+      (error: unknown) => {
+        socket.destroy();
+        throw error;
+      },
+    );
+    this.attach(socket, rest);
+    this.socket = socket;
+    this.options.log?.('connected', { socketPath, via, attempt });
+    return socket;
   }
 
   private attach(socket: net.Socket, rest: Buffer): void {
@@ -270,7 +328,12 @@ function openSocket(socketPath: string): Promise<net.Socket> {
   });
 }
 
-function isRetriable(error: unknown): boolean {
+function isNoWindow(error: unknown): boolean {
+  return error instanceof NoWindowError;
+}
+
+/** Nobody listens there (any more), or not yet: worth another endpoint, or another try. */
+function isDeadSocket(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException)?.code;
   return code === 'ENOENT' || code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EAGAIN';
 }

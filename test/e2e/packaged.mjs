@@ -64,7 +64,9 @@ export function checkVsixContents(vsixPath) {
     /^\[Content_Types\]\.xml$/,
     /^extension\/(package\.json|readme\.md|changelog\.md|LICENSE\.txt)$/,
     /^extension\/dist\/(extension|webview|mcp-server|mermaid\.min)\.js$/,
+    /^extension\/dist\/toml-edit\.wasm$/,
     /^extension\/extension\/media\/[\w.-]+\.(css|png)$/,
+    /^extension\/extension\/media\/walkthrough\/[\w.-]+\.md$/,
   ];
   const files = zipEntries(readFileSync(vsixPath), vsixPath).map((entry) => entry.name).filter((name) => !name.endsWith('/'));
   return { files, bytes: statSync(vsixPath).size, unexpected: files.filter((name) => !allowed.some((pattern) => pattern.test(name))) };

@@ -194,22 +194,26 @@ describe('the socket and its directory', () => {
     const previousUmask = process.umask(0o000);
     let window: Awaited<ReturnType<typeof startWindowHost>> | undefined;
     try {
-      window = await startWindowHost('5ec0de5ec0de');
+      window = await startWindowHost();
     } finally {
       process.umask(previousUmask);
     }
     try {
-      const { directory, ownPath, stablePath } = window.location;
+      const { directory, path: socketPath } = window.location;
       expect(directory).toBe(path.join(runtime.dir, 'redline'));
-      const dir = fs.lstatSync(directory!);
+      const dir = fs.lstatSync(directory);
       expect(dir.isDirectory()).toBe(true);
       expect(dir.mode & 0o777).toBe(0o700);
       expect(dir.uid).toBe(process.getuid!());
-      const socket = fs.lstatSync(ownPath);
-      expect(socket.isSocket()).toBe(true);
-      expect(socket.mode & 0o777).toBe(0o600);
-      expect(socket.uid).toBe(process.getuid!());
-      expect(fs.readlinkSync(stablePath)).toBe(ownPath);
+      for (const [file, isRightKind] of [
+        [socketPath, (stat: fs.Stats) => stat.isSocket()],
+        [window.discoveryFile, (stat: fs.Stats) => stat.isFile()],
+      ] as const) {
+        const stat = fs.lstatSync(file);
+        expect(isRightKind(stat)).toBe(true);
+        expect(stat.mode & 0o777).toBe(0o600);
+        expect(stat.uid).toBe(process.getuid!());
+      }
     } finally {
       await window.stop();
     }
@@ -228,10 +232,11 @@ describe('the socket and its directory', () => {
     try {
       // The runtime dir itself is world-searchable here, so only Redline's own modes keep others out.
       fs.chmodSync(runtime.dir, 0o755);
-      const window = await startWindowHost('0dd0dd0dd0dd');
+      const window = await startWindowHost();
       try {
-        const { directory, ownPath, stablePath } = window.location;
-        const probe = () => probeAs(user, [{ connect: control.socketPath }, { connect: ownPath }, { connect: stablePath }, { readdir: directory! }]);
+        const { directory, path: ownPath } = window.location;
+        const probe = () =>
+          probeAs(user, [{ connect: control.socketPath }, { connect: ownPath }, { read: window.discoveryFile }, { readdir: directory }]);
 
         // As started: 0700 directory, 0600 socket. The control socket proves the probe can connect at all.
         expect(await probe()).toEqual(['connected', 'EACCES', 'EACCES', 'EACCES']);
@@ -242,12 +247,12 @@ describe('the socket and its directory', () => {
         fs.chmodSync(ownPath, 0o600);
 
         // And the socket's mode alone, were the directory opened up.
-        fs.chmodSync(directory!, 0o755);
+        fs.chmodSync(directory, 0o755);
         expect(await probe()).toEqual(['connected', 'EACCES', 'EACCES', 'listed']);
-        fs.chmodSync(directory!, 0o700);
+        fs.chmodSync(directory, 0o700);
 
         // The owner is still served.
-        const raw = await RawClient.connect(stablePath);
+        const raw = await RawClient.connect(ownPath);
         expect(((await raw.hello(window.host.token)) as Reply).result).toBeDefined();
         raw.destroy();
       } finally {
@@ -500,15 +505,16 @@ function ensureUser(name: string): FuzzUser {
   };
 }
 
-type Probe = { connect: string } | { readdir: string };
+type Probe = { connect: string } | { readdir: string } | { read: string };
 
-/** Runs `node -e` as the user: the outcome of each probe, 'connected' / 'listed' or the error code. */
+/** Runs `node -e` as the user: the outcome of each probe, 'connected' / 'listed' / 'read' or the error code. */
 function probeAs(user: FuzzUser, probes: Probe[]): Promise<string[]> {
   const script = `
     const net = require('net'), fs = require('fs');
     const probes = JSON.parse(process.argv[1]);
     Promise.all(probes.map((p) => new Promise((resolve) => {
       if (p.readdir) { try { fs.readdirSync(p.readdir); resolve('listed'); } catch (e) { resolve(e.code); } return; }
+      if (p.read) { try { fs.readFileSync(p.read); resolve('read'); } catch (e) { resolve(e.code); } return; }
       const socket = net.connect(p.connect);
       socket.once('connect', () => { socket.destroy(); resolve('connected'); });
       socket.once('error', (e) => resolve(e.code));

@@ -1,39 +1,47 @@
 // Hosts started the way BridgeHost starts a window's bridge (it needs `vscode`, so it cannot run
-// here): the real private socket directory, dead hosts' sockets swept, a socket of this process's
-// own and the window's stable link. In this process, or in a child process a test can SIGKILL.
+// here): the real private directory, dead hosts' files swept, a socket of this host's own, and a
+// discovery file for its folder. In this process, or in a child process a test can SIGKILL.
 
 import { fork, spawnSync, type ChildProcess } from 'child_process';
 import * as esbuild from 'esbuild';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import {
-  publishStableLink,
-  removeDeadHostSockets,
-  socketLocation,
-  withdrawStableLink,
-  type SocketLocation,
-} from '../../extension/src/ipc/socketLocation';
+import { removeDiscoveryFile } from '../../shared/discovery';
+import { createToken } from '../../extension/src/ipc/token';
+import { removeDeadHostSockets, socketLocation, type SocketLocation } from '../../extension/src/ipc/socketLocation';
 import { startHost, type Host } from '../integration/harness';
 import type { ChildHostMessage, ChildHostOptions } from './hostProcess';
+import { publishWindow } from './windowDiscovery';
 
 export interface WindowHost {
   readonly host: Host;
   readonly location: SocketLocation;
+  readonly discoveryFile: string;
   stop(): Promise<void>;
 }
 
+export interface WindowOptions {
+  readonly token?: string;
+  /** The window's workspace folder in its discovery file; the host's own temp workspace by default. */
+  readonly folder?: string;
+  readonly lastFocused?: number;
+  /** The shells of its terminals. */
+  readonly terminals?: number[];
+}
+
 /** A window's host in this process. `process.env.XDG_RUNTIME_DIR` decides where its socket goes. */
-export async function startWindowHost(windowKey: string, token?: string): Promise<WindowHost> {
-  const location = socketLocation(windowKey);
-  if (location.directory) removeDeadHostSockets(location.directory);
-  const host = await startHost({ socketPath: location.ownPath, token });
-  publishStableLink(location);
+export async function startWindowHost(options: WindowOptions = {}): Promise<WindowHost> {
+  const location = socketLocation(createToken().slice(0, 12));
+  removeDeadHostSockets(location.directory);
+  const host = await startHost({ socketPath: location.path, token: options.token });
+  const discoveryFile = publishWindow(location, host.token, [options.folder ?? host.workspace], options.lastFocused, options.terminals);
   return {
     host,
     location,
+    discoveryFile,
     async stop() {
-      withdrawStableLink(location);
+      removeDiscoveryFile(discoveryFile);
       await host.stop();
     },
   };
@@ -42,8 +50,8 @@ export async function startWindowHost(windowKey: string, token?: string): Promis
 /** A window's host in a child process: get-selection hangs there, and the parent hears when it is asked. */
 export interface ChildHost {
   readonly pid: number;
-  readonly ownPath: string;
-  readonly stablePath: string;
+  readonly socketPath: string;
+  readonly discoveryFile: string;
   /** Resolves when the host starts handling a get-selection request (which then never finishes). */
   readonly selectionRequested: Promise<void>;
   readonly exited: Promise<void>;
@@ -75,8 +83,8 @@ export function removeHostBundle(): void {
 }
 
 /** Starts a host in a child process whose socket directory is under `runtimeDir`. */
-export function forkWindowHost(runtimeDir: string, windowKey: string, token: string): Promise<ChildHost> {
-  const options: ChildHostOptions = { windowKey, token };
+export function forkWindowHost(runtimeDir: string, token: string, folder: string): Promise<ChildHost> {
+  const options: ChildHostOptions = { token, folder };
   const child = fork(hostBundle(), [JSON.stringify(options)], {
     // Its temp workspace goes under runtimeDir too, so a SIGKILL leaves nothing outside it.
     env: { PATH: process.env.PATH, XDG_RUNTIME_DIR: runtimeDir, TMPDIR: runtimeDir },
@@ -92,7 +100,7 @@ export function forkWindowHost(runtimeDir: string, windowKey: string, token: str
       if (message.type === 'selection-requested') onSelection();
       if (message.type === 'ready') {
         clearTimeout(timer);
-        resolve({ pid: child.pid!, ownPath: message.ownPath, stablePath: message.stablePath, selectionRequested, exited, process: child });
+        resolve({ pid: child.pid!, socketPath: message.socketPath, discoveryFile: message.discoveryFile, selectionRequested, exited, process: child });
       }
     });
   });

@@ -1,5 +1,7 @@
 // The tools, end to end: SDK client → built MCP server (stdio) → socket → real IpcServer.
 
+import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { assertBuilt, connectMcp, hostEnv, startHost, type Host } from './harness';
 
@@ -166,15 +168,20 @@ describe('MCP tools over the real bridge', () => {
 describe('MCP server without a VS Code to talk to', () => {
   beforeAll(assertBuilt);
 
+  // A runtime dir of its own, so that no window of this machine is discovered.
+  let runtime: string;
+  beforeEach(() => (runtime = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-nowin-'))));
+  afterEach(() => fs.rmSync(runtime, { recursive: true, force: true }));
+
   it('still lists its tools, and a call explains what to do', async () => {
-    const mcp = await connectMcp({ REDLINE_IPC_PATH: undefined, REDLINE_IPC_TOKEN: undefined });
+    const mcp = await connectMcp({ REDLINE_IPC_PATH: undefined, REDLINE_IPC_TOKEN: undefined, XDG_RUNTIME_DIR: runtime, TMPDIR: runtime });
     try {
       const { tools } = await mcp.client.listTools();
       expect(tools).toHaveLength(6);
       const result = (await mcp.client.callTool({ name: 'present-review', arguments: { content: '# x' } })) as ToolResult;
       expect(result.isError).toBe(true);
-      expect(result.content[0].text).toContain('REDLINE_IPC_PATH is not set');
-      expect(result.content[0].text).toContain('terminal of a VS Code window');
+      expect(result.content[0].text).toMatch(/^No VS Code window/);
+      expect(result.content[0].text).toMatch(/Open the project in VS Code|Choose one/);
       // stdout carried only JSON-RPC (the SDK would have failed to parse anything else); logs are JSON lines on stderr.
       for (const line of mcp.stderr().trim().split('\n').filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
     } finally {
@@ -183,11 +190,11 @@ describe('MCP server without a VS Code to talk to', () => {
   });
 
   it('says the socket is unreachable when the window is gone', async () => {
-    const mcp = await connectMcp({ REDLINE_IPC_PATH: '/tmp/redline-does-not-exist.sock', REDLINE_IPC_TOKEN: 'x'.repeat(32) });
+    const mcp = await connectMcp({ REDLINE_IPC_PATH: '/tmp/redline-does-not-exist.sock', REDLINE_IPC_TOKEN: 'x'.repeat(32), XDG_RUNTIME_DIR: runtime, TMPDIR: runtime });
     try {
       const result = (await mcp.client.callTool({ name: 'get-review', arguments: {} })) as ToolResult;
       expect(result.isError).toBe(true);
-      expect(result.content[0].text).toMatch(/Cannot reach VS Code at \/tmp\/redline-does-not-exist.sock/);
+      expect(result.content[0].text).toMatch(/^No VS Code window listens at \/tmp\/redline-does-not-exist.sock any more/);
     } finally {
       await mcp.close();
     }

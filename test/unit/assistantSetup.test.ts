@@ -1,6 +1,6 @@
 // What "Redline: Connect an Assistant…" hands the user: every snippet parses in its own format,
-// names a server file that exists, quotes Windows and POSIX paths right, and carries the
-// window's token only where a terminal cannot supply it.
+// names a server file that exists, quotes Windows and POSIX paths right, and carries no socket
+// or token (the server finds the window itself), except Other's, which offers them to pin a window.
 
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
@@ -17,7 +17,10 @@ import {
   type SetupOptions,
   type ShellFlavor,
 } from '../../extension/src/assistants/assistantSetup';
+import { claudeAddArgs } from '../../extension/src/assistants/claudeCode';
+import { serverEntry } from '../../extension/src/assistants/configFiles/configTargets';
 import { findOnPath, mcpServerDefinition, resolveNodeCommand, serverScriptPath, type NodeCommand } from '../../extension/src/assistants/serverLaunch';
+import { WORKSPACE_ENV } from '../../shared/discovery';
 
 // smol-toml ships CommonJS for `require` but types that TypeScript's Node16 mode reads as ESM only.
 const { parse: parseToml } = require('smol-toml') as typeof import('smol-toml', { with: { 'resolution-mode': 'import' } });
@@ -196,6 +199,22 @@ describe('the assistant list', () => {
     const result = setup(id);
     expect(result.text.endsWith('\n')).toBe(result.language !== 'shellscript');
   });
+
+  it.each(ASSISTANTS.map((a) => a.id).filter((id) => id !== 'other'))('%s: names no socket and no token, and says how the server finds the window', (id) => {
+    const result = setup(id);
+    for (const secret of [TOKEN, POSIX_IPC.path, IPC_PATH_ENV, IPC_TOKEN_ENV]) expect(result.text).not.toContain(secret);
+    expect(result.containsSecret).toBe(false);
+    expect(result.note).toContain('works from any terminal in the project');
+    expect(result.note).toContain(`${WORKSPACE_ENV}=<folder>`);
+    expect(result.note).toContain('--workspace <folder>');
+    // The same with or without this window's bridge: nothing in it depends on the window.
+    expect(setup(id, { ipc: undefined }).text).toBe(result.text);
+  });
+
+  it.each(ASSISTANTS.map((a) => a.id))('%s: with the stable launcher, says the path survives updates; without it, to run the command again', (id) => {
+    expect(setup(id, { stablePath: true }).note).toContain('stays the same when Redline updates');
+    expect(setup(id, { stablePath: false }).note).toContain('run "Redline: Connect an Assistant…" again after Redline updates');
+  });
 });
 
 // ---- Claude Code ----------------------------------------------------------------------------
@@ -209,12 +228,8 @@ describe('Claude Code', () => {
     expect(fs.existsSync(argv[argv.length - 1])).toBe(true);
   });
 
-  it('leaves the token to the terminal it runs in', () => {
-    const result = setup('claude-code');
-    expect(result.text).not.toContain(TOKEN);
-    expect(result.text).not.toContain(POSIX_IPC.path);
-    expect(result.containsSecret).toBe(false);
-    expect(result.note).toContain('terminal of this VS Code window');
+  it('is the same argv that Redline runs itself when `claude` is on PATH', () => {
+    expect(splitPosix(setup('claude-code').text)).toEqual(['claude', ...claudeAddArgs(serverPath, NODE)]);
   });
 
   it('survives a real POSIX shell: sh hands the same argv to the program', () => {
@@ -252,17 +267,12 @@ describe('Claude Code', () => {
 // ---- Codex CLI ------------------------------------------------------------------------------
 
 describe('Codex CLI', () => {
-  it('is a [mcp_servers.redline] table that parses, runs the real file, and forwards the two variables', () => {
+  it('is a [mcp_servers.redline] table that parses and runs the real file, with nothing else', () => {
     const result = setup('codex');
     expect(result.language).toBe('toml');
     const server = (parseToml(result.text) as any).mcp_servers.redline;
-    expect(server.command).toBe('node');
-    expect(server.args).toEqual([serverPath]);
+    expect(server).toEqual({ command: 'node', args: [serverPath] });
     expect(fs.existsSync(server.args[0])).toBe(true);
-    expect(server.env_vars).toEqual([IPC_PATH_ENV, IPC_TOKEN_ENV]);
-    expect(server.env).toBeUndefined();
-    expect(result.text).not.toContain(TOKEN);
-    expect(result.containsSecret).toBe(false);
   });
 
   it('keeps Windows paths intact, and sets ELECTRON_RUN_AS_NODE when VS Code is the runtime', () => {
@@ -275,7 +285,6 @@ describe('Codex CLI', () => {
     expect(server.command).toBe(WINDOWS_CODE);
     expect(server.args).toEqual([WINDOWS_SERVER]);
     expect(server.env).toEqual({ ELECTRON_RUN_AS_NODE: '1' });
-    expect(server.env_vars).toEqual([IPC_PATH_ENV, IPC_TOKEN_ENV]);
   });
 });
 
@@ -302,16 +311,12 @@ describe('tomlString', () => {
 // ---- Gemini CLI -----------------------------------------------------------------------------
 
 describe('Gemini CLI', () => {
-  it('is an mcpServers entry that parses, runs the real file, and names the variables instead of their values', () => {
+  it('is an mcpServers entry that parses and runs the real file, with no environment', () => {
     const result = setup('gemini');
     expect(result.language).toBe('json');
     const server = JSON.parse(result.text).mcpServers.redline;
-    expect(server.command).toBe('node');
-    expect(server.args).toEqual([serverPath]);
+    expect(server).toEqual({ command: 'node', args: [serverPath] });
     expect(fs.existsSync(server.args[0])).toBe(true);
-    expect(server.env).toEqual({ [IPC_PATH_ENV]: `\${${IPC_PATH_ENV}}`, [IPC_TOKEN_ENV]: `\${${IPC_TOKEN_ENV}}` });
-    expect(result.text).not.toContain(TOKEN);
-    expect(result.containsSecret).toBe(false);
   });
 
   it('escapes Windows paths and adds ELECTRON_RUN_AS_NODE when VS Code is the runtime', () => {
@@ -319,30 +324,29 @@ describe('Gemini CLI', () => {
     const server = JSON.parse(result.text).mcpServers.redline;
     expect(server.command).toBe(WINDOWS_CODE);
     expect(server.args).toEqual([WINDOWS_SERVER]);
-    expect(server.env.ELECTRON_RUN_AS_NODE).toBe('1');
+    expect(server.env).toEqual({ ELECTRON_RUN_AS_NODE: '1' });
   });
 });
 
-// ---- Cursor and VS Code: the editor starts the server, so the values are written in -----------
+// ---- Cursor and VS Code: user-level files, the same entry as the config writers put there ------
 
 describe.each([
-  ['cursor', (doc: any) => doc.mcpServers.redline, '.cursor/mcp.json'],
-  ['vscode', (doc: any) => doc.servers.redline, '.vscode/mcp.json'],
+  ['cursor', (doc: any) => doc.mcpServers.redline, '~/.cursor/mcp.json'],
+  ['vscode', (doc: any) => doc.servers.redline, 'user mcp.json'],
 ] as const)('%s', (id, entry, file) => {
-  it('parses, runs the real file, and carries this window\'s socket and token with a warning', () => {
+  it('parses, runs the real file, and is meant for the user\'s own file, not a project\'s', () => {
     const result = setup(id);
     expect(result.language).toBe('json');
     const server = entry(JSON.parse(result.text));
     expect(server.command).toBe('node');
     expect(server.args).toEqual([serverPath]);
+    expect(server.env).toBeUndefined();
     expect(fs.existsSync(server.args[0])).toBe(true);
-    expect(server.env).toEqual({ [IPC_PATH_ENV]: POSIX_IPC.path, [IPC_TOKEN_ENV]: TOKEN });
-    expect(result.containsSecret).toBe(true);
-    expect(result.note).toContain('secret');
-    expect(result.note).toContain(`keep ${file} out of version control`);
+    expect(result.title + result.note).toContain(file);
+    expect(result.title).not.toMatch(/project|\.vscode\//);
   });
 
-  it('keeps a Windows pipe name and paths intact', () => {
+  it('keeps Windows paths intact, with ELECTRON_RUN_AS_NODE when VS Code is the runtime', () => {
     const result = setup(id, {
       serverPath: WINDOWS_SERVER,
       nodeCommand: { command: WINDOWS_CODE, env: { ELECTRON_RUN_AS_NODE: '1' } },
@@ -352,15 +356,11 @@ describe.each([
     const server = entry(JSON.parse(result.text));
     expect(server.command).toBe(WINDOWS_CODE);
     expect(server.args).toEqual([WINDOWS_SERVER]);
-    expect(server.env).toEqual({ ELECTRON_RUN_AS_NODE: '1', [IPC_PATH_ENV]: WINDOWS_IPC.path, [IPC_TOKEN_ENV]: TOKEN });
+    expect(server.env).toEqual({ ELECTRON_RUN_AS_NODE: '1' });
   });
 
-  it('without a running bridge, leaves the values out and says why', () => {
-    const result = setup(id, { ipc: undefined });
-    const server = entry(JSON.parse(result.text));
-    expect(server.env).toBeUndefined();
-    expect(result.containsSecret).toBe(false);
-    expect(result.note).toContain('bridge is not running');
+  it('is the entry "Connect an Assistant" writes into the file', () => {
+    expect(entry(JSON.parse(setup(id).text))).toEqual(serverEntry(id, serverPath, NODE));
   });
 });
 

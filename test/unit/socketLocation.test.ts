@@ -1,7 +1,8 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { isSafeParent, privateSocketDirectory, publishStableLink, removeDeadHostSockets, socketLocation, withdrawStableLink } from '../../extension/src/ipc/socketLocation';
+import { removeDeadHostSockets, socketLocation } from '../../extension/src/ipc/socketLocation';
+import { isSafeParent, privateDirectory } from '../../shared/privateDirectory';
 
 describe('socket location', () => {
   let runtime: string;
@@ -18,24 +19,29 @@ describe('socket location', () => {
   it('uses a 0700 directory under XDG_RUNTIME_DIR and keeps paths under 100 characters', () => {
     const location = socketLocation('abcdef012345', 4194304);
     expect(location.directory).toBe(path.join(runtime, 'redline'));
-    expect(fs.statSync(location.directory!).mode & 0o777).toBe(0o700);
-    expect(location.ownPath.length).toBeLessThan(100);
-    expect(location.stablePath.length).toBeLessThan(100);
-    expect(location.ownPath).not.toBe(location.stablePath);
+    expect(fs.statSync(location.directory).mode & 0o777).toBe(0o700);
+    expect(location.path).toBe(path.join(runtime, 'redline', 'abcdef012345-4194304.sock'));
+    expect(location.path.length).toBeLessThan(100);
+  });
+
+  it('names a named pipe on Windows for the host, with discovery in the private directory', () => {
+    const location = socketLocation('abcdef012345', 4242, 'win32');
+    expect(location.path).toBe('\\\\.\\pipe\\redline-abcdef012345-4242');
+    expect(location.directory).toBe(path.join(runtime, 'redline'));
   });
 
   it('tightens a directory that was left too open', () => {
     const dir = path.join(runtime, 'redline');
     fs.mkdirSync(dir, { mode: 0o777 });
     fs.chmodSync(dir, 0o777);
-    privateSocketDirectory();
+    privateDirectory();
     expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
   });
 
   it('refuses a symlinked directory and falls back to the temp dir', () => {
     const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'elsewhere-'));
     fs.symlinkSync(elsewhere, path.join(runtime, 'redline'));
-    expect(privateSocketDirectory()).not.toBe(path.join(runtime, 'redline'));
+    expect(privateDirectory()).not.toBe(path.join(runtime, 'redline'));
     fs.rmSync(elsewhere, { recursive: true, force: true });
   });
 
@@ -67,7 +73,7 @@ describe('socket location', () => {
         fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
         made.push(dir);
       }
-      const dir = privateSocketDirectory(process.env, otherUid);
+      const dir = privateDirectory(process.env, otherUid);
       expectFresh(dir, [squatted, ...made]);
     });
 
@@ -81,7 +87,7 @@ describe('socket location', () => {
         const link = path.join(privateTmp, `redline-${uid}`);
         fs.writeFileSync(file, 'taken');
         fs.symlinkSync(fs.mkdtempSync(path.join(privateTmp, 'target-')), link);
-        const dir = privateSocketDirectory({ XDG_RUNTIME_DIR: runtime }, uid);
+        const dir = privateDirectory({ XDG_RUNTIME_DIR: runtime }, uid);
         // /tmp/redline-<uid> may be this user's own valid directory on this machine; otherwise a fresh one.
         expect([file, link]).not.toContain(dir);
         const stat = fs.lstatSync(dir);
@@ -107,35 +113,23 @@ describe('socket location', () => {
     });
   });
 
-  it('points the stable link at the newest host and withdraws it only while it is still that host', () => {
-    const older = socketLocation('abcdef012345', 100);
-    const newer = socketLocation('abcdef012345', 200);
-    publishStableLink(older);
-    expect(fs.readlinkSync(older.stablePath)).toBe(older.ownPath);
-    publishStableLink(newer);
-    expect(fs.readlinkSync(newer.stablePath)).toBe(newer.ownPath);
-    withdrawStableLink(older); // the old host shutting down after a reload
-    expect(fs.readlinkSync(newer.stablePath)).toBe(newer.ownPath);
-    withdrawStableLink(newer);
-    expect(fs.existsSync(newer.stablePath)).toBe(false);
-  });
-
-  it('removes sockets of dead hosts and dangling links, and nothing else', () => {
-    const dir = privateSocketDirectory();
+  it('removes sockets and discovery files of dead hosts and dangling links, and nothing else', () => {
+    const dir = privateDirectory();
     const deadPid = 2 ** 22 + 12345; // above pid_max on Linux: never a live process
     const files = {
       dead: path.join(dir, `abcdef012345-${deadPid}.sock`),
+      deadWindow: path.join(dir, `window-${deadPid}-abcdef012345.json`),
       live: path.join(dir, `abcdef012345-${process.pid}.sock`),
+      liveWindow: path.join(dir, `window-${process.pid}-abcdef012345.json`),
       dangling: path.join(dir, 'fedcba543210.sock'),
       alive: path.join(dir, 'abcdef012345.sock'),
       unrelated: path.join(dir, 'notes.txt'),
     };
-    fs.writeFileSync(files.dead, '');
-    fs.writeFileSync(files.live, '');
+    for (const file of [files.dead, files.deadWindow, files.live, files.liveWindow]) fs.writeFileSync(file, '');
     fs.symlinkSync(path.join(dir, 'gone.sock'), files.dangling);
     fs.symlinkSync(files.live, files.alive);
     fs.writeFileSync(files.unrelated, '');
-    expect(removeDeadHostSockets(dir).sort()).toEqual([path.basename(files.dead), path.basename(files.dangling)].sort());
-    for (const kept of [files.live, files.alive, files.unrelated]) expect(fs.existsSync(kept)).toBe(true);
+    expect(removeDeadHostSockets(dir).sort()).toEqual([files.dead, files.deadWindow, files.dangling].map((f) => path.basename(f)).sort());
+    for (const kept of [files.live, files.liveWindow, files.alive, files.unrelated]) expect(fs.existsSync(kept)).toBe(true);
   });
 });

@@ -1,8 +1,12 @@
-// The command or config entry that connects each assistant to Redline, with this installation's
-// server path, and the note on what makes it work. Plain TypeScript with no `vscode` import: the
-// quick pick that shows it is connectAssistant.ts.
+// The command or config entry that connects each assistant to Redline, with the server's path,
+// and the note on what makes it work. Plain TypeScript with no `vscode` import: the quick pick
+// that shows it is connectAssistant.ts. No snippet but Other's names a socket or a token: the
+// server finds the window itself (discovery), so one entry serves every project.
 
+import { WORKSPACE_ENV } from '../../../shared/discovery';
 import { IPC_PATH_ENV, IPC_TOKEN_ENV } from '../../../shared/protocol';
+import { claudeAddArgs } from './claudeCode';
+import { serverEntry } from './configFiles/configTargets';
 import { SERVER_NAME, ipcEnvironment, type IpcEndpoint, type NodeCommand } from './serverLaunch';
 
 export type AssistantId = 'claude-code' | 'cursor' | 'codex' | 'gemini' | 'vscode' | 'other';
@@ -14,12 +18,12 @@ export interface AssistantChoice {
 }
 
 export const ASSISTANTS: readonly AssistantChoice[] = [
-  { id: 'claude-code', label: 'Claude Code', detail: 'A "claude mcp add" command to run once' },
-  { id: 'cursor', label: 'Cursor', detail: 'An entry for .cursor/mcp.json' },
-  { id: 'codex', label: 'Codex CLI', detail: 'A table for ~/.codex/config.toml' },
-  { id: 'gemini', label: 'Gemini CLI', detail: 'An entry for ~/.gemini/settings.json' },
+  { id: 'claude-code', label: 'Claude Code', detail: 'Runs "claude mcp add" for you, or gives you the command' },
+  { id: 'cursor', label: 'Cursor', detail: 'Adds Redline to ~/.cursor/mcp.json' },
+  { id: 'codex', label: 'Codex CLI', detail: 'Adds Redline to ~/.codex/config.toml' },
+  { id: 'gemini', label: 'Gemini CLI', detail: 'Adds Redline to ~/.gemini/settings.json' },
   { id: 'vscode', label: 'VS Code (mcp.json)', detail: 'Usually nothing to do: Redline registers itself with agent mode' },
-  { id: 'other', label: 'Other', detail: 'The command line and the two environment variables it needs' },
+  { id: 'other', label: 'Other', detail: 'The command line, and the two environment variables that pin it to this window' },
 ];
 
 export type SnippetLanguage = 'shellscript' | 'json' | 'toml' | 'plaintext';
@@ -42,8 +46,10 @@ export interface AssistantSetup {
 
 export interface SetupOptions {
   readonly serverPath: string;
+  /** Whether `serverPath` is the launcher that survives updates (stableServerPath.ts), not this version's file. */
+  readonly stablePath?: boolean;
   readonly nodeCommand: NodeCommand;
-  /** This window's connection; undefined when the bridge is not running. */
+  /** This window's connection, for Other; undefined when the bridge is not running. */
   readonly ipc?: IpcEndpoint;
   /** How to quote shell commands; the running platform's by default. */
   readonly shell?: ShellFlavor;
@@ -59,22 +65,17 @@ export function buildSetup(assistant: AssistantId, options: SetupOptions): Assis
 
 const builders: Record<AssistantId, Builder> = {
   'claude-code': (o) => {
-    const envFlags = Object.entries(o.nodeCommand.env).flatMap(([name, value]) => ['-e', `${name}=${value}`]);
-    // `-e` takes several values and would swallow the server name, and Windows PowerShell 5.1
-    // drops a bare `--`: so `-e` goes before `--scope`, which ends it, and no `--` is needed
-    // because nothing in the server's argv starts with a dash.
-    const argv = ['claude', 'mcp', 'add', ...envFlags, '--scope', 'user', SERVER_NAME, o.nodeCommand.command, o.serverPath];
+    const argv = ['claude', ...claudeAddArgs(o.serverPath, o.nodeCommand)];
     return {
       title: 'Claude Code: run this once in a terminal',
       language: 'shellscript',
       text: shellCommand(argv, o.shell),
       note: paragraphs(
-        `Adds Redline to Claude Code for all your projects. Then start \`claude\` in a terminal of this VS Code window: ` +
-          `the terminal has this window's ${IPC_PATH_ENV} and ${IPC_TOKEN_ENV}, Claude Code passes them on to the server, ` +
-          `and so no secret is written to Claude's config.`,
+        `Adds Redline to Claude Code for all your projects. Then start \`claude\` in your project, in any terminal.`,
+        discoveryNote,
         `If Redline was added before, remove it first: claude mcp remove ${SERVER_NAME} --scope user`,
         cmdFormNote(argv, o.shell),
-        versionNote,
+        pathNote(o),
         runtimeNote(o.nodeCommand),
       ),
       containsSecret: false,
@@ -89,21 +90,14 @@ const builders: Record<AssistantId, Builder> = {
     ];
     const env = Object.entries(o.nodeCommand.env);
     if (env.length > 0) lines.push(`env = { ${env.map(([name, value]) => `${tomlKey(name)} = ${tomlString(value)}`).join(', ')} }`);
-    lines.push(
-      '# Codex gives MCP servers only a few variables (PATH, HOME, ...); these two come from its terminal.',
-      `env_vars = [${tomlString(IPC_PATH_ENV)}, ${tomlString(IPC_TOKEN_ENV)}]`,
-    );
     return {
       title: 'Codex CLI: add this to ~/.codex/config.toml',
       language: 'toml',
       text: lines.join('\n') + '\n',
       note: paragraphs(
-        `Add it to ~/.codex/config.toml (%USERPROFILE%\\.codex\\config.toml on Windows), then start \`codex\` in a ` +
-          `terminal of this VS Code window.`,
-        `Codex starts MCP servers with a cleared environment; \`env_vars\` passes this window's ${IPC_PATH_ENV} and ` +
-          `${IPC_TOKEN_ENV} through from the terminal, so no secret is written to the file. It needs a Codex CLI recent ` +
-          `enough to know \`env_vars\`.`,
-        versionNote,
+        `Add it to ~/.codex/config.toml (%USERPROFILE%\\.codex\\config.toml on Windows), then start \`codex\` in your project.`,
+        discoveryNote,
+        pathNote(o),
         runtimeNote(o.nodeCommand),
       ),
       containsSecret: false,
@@ -113,56 +107,44 @@ const builders: Record<AssistantId, Builder> = {
   gemini: (o) => ({
     title: 'Gemini CLI: merge this into ~/.gemini/settings.json',
     language: 'json',
-    text: json({
-      mcpServers: {
-        [SERVER_NAME]: {
-          command: o.nodeCommand.command,
-          args: [o.serverPath],
-          env: { ...o.nodeCommand.env, [IPC_PATH_ENV]: `\${${IPC_PATH_ENV}}`, [IPC_TOKEN_ENV]: `\${${IPC_TOKEN_ENV}}` },
-        },
-      },
-    }),
+    text: json({ mcpServers: { [SERVER_NAME]: serverEntry('gemini', o.serverPath, o.nodeCommand) } }),
     note: paragraphs(
-      `Merge the "${SERVER_NAME}" entry into "mcpServers" in ~/.gemini/settings.json (or .gemini/settings.json in a ` +
-        `project), then start \`gemini\` in a terminal of this VS Code window.`,
-      `Gemini CLI fills in \${${IPC_PATH_ENV}} and \${${IPC_TOKEN_ENV}} from that terminal when it starts the server. ` +
-        `They are spelled out because recent versions drop variables whose names look secret (such as …_TOKEN) from ` +
-        `what MCP servers inherit. No secret is written to the file.`,
-      versionNote,
+      `Merge the "${SERVER_NAME}" entry into "mcpServers" in ~/.gemini/settings.json ` +
+        `(%USERPROFILE%\\.gemini\\settings.json on Windows), then start \`gemini\` in your project.`,
+      discoveryNote,
+      pathNote(o),
       runtimeNote(o.nodeCommand),
     ),
     containsSecret: false,
   }),
 
   cursor: (o) => ({
-    title: 'Cursor: save this as .cursor/mcp.json in this project',
+    title: 'Cursor: merge this into ~/.cursor/mcp.json',
     language: 'json',
-    text: json({ mcpServers: { [SERVER_NAME]: serverEntry(o) } }),
+    text: json({ mcpServers: { [SERVER_NAME]: serverEntry('cursor', o.serverPath, o.nodeCommand) } }),
     note: paragraphs(
-      `Cursor's agent starts MCP servers itself, not from a terminal, so they never see the variables Redline puts ` +
-        `in this window's terminals; this entry carries the values instead. Save it as .cursor/mcp.json in this ` +
-        `project (or merge the "${SERVER_NAME}" entry into "mcpServers" there) and check that Redline is enabled in ` +
-        `Cursor's MCP settings.`,
-      bakedValuesNote('.cursor/mcp.json', o.ipc),
-      versionNote,
+      `Merge the "${SERVER_NAME}" entry into "mcpServers" in ~/.cursor/mcp.json, your own Cursor settings for all ` +
+        `projects (not a project's .cursor folder), and check that Redline is enabled in Cursor's MCP settings.`,
+      discoveryNote,
+      pathNote(o),
       runtimeNote(o.nodeCommand),
     ),
-    containsSecret: o.ipc !== undefined,
+    containsSecret: false,
   }),
 
   vscode: (o) => ({
-    title: 'VS Code: usually nothing to add (an optional .vscode/mcp.json is below)',
+    title: 'VS Code: usually nothing to add (an entry for your user mcp.json is below)',
     language: 'json',
-    text: json({ servers: { [SERVER_NAME]: { type: 'stdio', ...serverEntry(o) } } }),
+    text: json({ servers: { [SERVER_NAME]: serverEntry('vscode', o.serverPath, o.nodeCommand) } }),
     note: paragraphs(
-      `Redline registers its server with VS Code's agent mode for this window, with this window's connection: look ` +
-        `for Redline in "MCP: List Servers". Add this to .vscode/mcp.json only if it is missing there (an editor ` +
-        `without that API); otherwise the agent sees Redline twice.`,
-      bakedValuesNote('.vscode/mcp.json', o.ipc),
-      versionNote,
+      `Redline registers its server with VS Code's agent mode in every window: look for Redline in "MCP: List ` +
+        `Servers". Add this to your user mcp.json ("MCP: Open User Configuration") only if it is missing there (an ` +
+        `editor without that API); otherwise the agent sees Redline twice.`,
+      discoveryNote,
+      pathNote(o),
       runtimeNote(o.nodeCommand),
     ),
-    containsSecret: o.ipc !== undefined,
+    containsSecret: false,
   }),
 
   other: (o) => {
@@ -173,14 +155,15 @@ const builders: Record<AssistantId, Builder> = {
       language: 'plaintext',
       text: [shellCommand([o.nodeCommand.command, o.serverPath], o.shell), ...(envLines.length > 0 ? ['', ...envLines] : [])].join('\n') + '\n',
       note: paragraphs(
-        `Redline's server speaks MCP over stdio: give your assistant the command on the first line. It finds this ` +
-          `window through ${IPC_PATH_ENV} and ${IPC_TOKEN_ENV}. An assistant started in a terminal of this VS Code ` +
-          `window already has both; one started any other way needs them set as listed.`,
+        `Redline's server speaks MCP over stdio: give your assistant the command on the first line. On its own it ` +
+          `finds the VS Code window whose folder holds the directory it runs in. ${IPC_PATH_ENV} and ${IPC_TOKEN_ENV} ` +
+          `pin it to this window instead, wherever it runs: set them only if the folder cannot tell (terminals of this ` +
+          `window already have them).`,
         o.ipc
-          ? `Those values belong to this workspace: Redline keeps them across reloads, but other folders and windows ` +
-              `have their own. The token is a secret (whoever has it can read your selection, open files and show reviews in this window).`
+          ? `Those values belong to this window until it reloads or closes, or until "Redline: Rotate Token"; other ` +
+              `windows have their own. The token is a secret (whoever has it can read your selection, open files and show reviews in this window).`
           : bridgeMissingNote,
-        versionNote,
+        pathNote(o),
         runtimeNote(o.nodeCommand),
       ),
       containsSecret: o.ipc !== undefined,
@@ -188,21 +171,21 @@ const builders: Record<AssistantId, Builder> = {
   },
 };
 
-const versionNote =
-  'The server path includes Redline\'s version: run "Redline: Connect an Assistant…" again after Redline updates.';
+const discoveryNote =
+  `No socket or token goes into the config: the server finds the VS Code window whose workspace folder holds the ` +
+  `directory the assistant runs in, so it works from any terminal in the project, inside VS Code or not. To choose ` +
+  `a window yourself, set ${WORKSPACE_ENV}=<folder> in the server's environment or pass it --workspace <folder>.`;
 
 const bridgeMissingNote =
   `Redline's bridge is not running in this window, so ${IPC_PATH_ENV} and ${IPC_TOKEN_ENV} are missing here; see ` +
   'the "Redline" output, then run this command again.';
 
-/** For config files that the editor, not a terminal, hands to the server. */
-function bakedValuesNote(file: string, ipc: IpcEndpoint | undefined): string {
-  if (!ipc) return bridgeMissingNote;
-  return (
-    `The socket path and token are this workspace's: Redline keeps them across reloads, so the entry keeps working ` +
-    `for this folder, but other folders and windows have their own. The token is a secret (it lets a program read ` +
-    `this window's selection and show reviews in it): keep ${file} out of version control.`
-  );
+/** Whether the path outlives this version. */
+function pathNote(o: SetupOptions): string {
+  return o.stablePath
+    ? `The server's path stays the same when Redline updates: each Redline that starts points it at the newest ` +
+        `installed version.`
+    : 'The server path includes Redline\'s version: run "Redline: Connect an Assistant…" again after Redline updates.';
 }
 
 function runtimeNote(node: NodeCommand): string | undefined {
@@ -212,12 +195,6 @@ function runtimeNote(node: NodeCommand): string | undefined {
     '(ELECTRON_RUN_AS_NODE=1). That path can change when VS Code updates; with Node.js 18 or later on PATH, run this ' +
     'command again to get a plain `node` command.'
   );
-}
-
-/** `command`, `args` and, when there is any, `env`: the stdio entry that JSON configs share. */
-function serverEntry(o: SetupOptions): Record<string, unknown> {
-  const env = { ...o.nodeCommand.env, ...(o.ipc ? ipcEnvironment(o.ipc) : {}) };
-  return { command: o.nodeCommand.command, args: [o.serverPath], ...(Object.keys(env).length > 0 ? { env } : {}) };
 }
 
 function paragraphs(...parts: (string | undefined)[]): string {

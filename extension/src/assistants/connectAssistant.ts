@@ -1,30 +1,133 @@
-// "Redline: Connect an Assistant…": pick an assistant and get the exact command or config entry
-// for this installation, copied to the clipboard and shown with what it needs to work.
+// "Redline: Connect an Assistant…": pick an assistant, then Redline offers to add itself to that
+// assistant's user config (through `claude mcp add` for Claude Code, by editing the file for the
+// others, always after showing the change); otherwise, or when declined, the exact command or
+// config entry is copied to the clipboard and shown with what it needs to work.
 
+import * as os from 'os';
 import * as vscode from 'vscode';
-import { ASSISTANTS, buildSetup, type AssistantId } from './assistantSetup';
-import { resolveNodeCommand, serverScriptPath, type IpcEndpoint } from './serverLaunch';
+import { ASSISTANTS, buildSetup, shellCommand, type AssistantId, type AssistantSetup } from './assistantSetup';
+import { CLAUDE_REMOVE_ARGS, claudeAddArgs, findClaude, runClaude } from './claudeCode';
+import { planConfigChange } from './configFiles/configFile';
+import { configTarget, isFileAssistant, serverEntry, vscodeUserDirectory, type FileAssistant, type TargetEnvironment } from './configFiles/configTargets';
+import { confirmAndWrite } from './configWriteFlow';
+import { currentRuntime, resolveNodeCommand, serverScriptPath, type IpcEndpoint, type NodeCommand } from './serverLaunch';
+import { serverPathForConfigs } from './stableServerPath';
 
 export interface ConnectAssistantDeps {
   readonly extensionUri: vscode.Uri;
+  /** `<user data>/User/globalStorage/<id>`: locates VS Code's user mcp.json. */
+  readonly globalStorageUri: vscode.Uri;
   /** This window's bridge, if it is running. */
   readonly bridge: () => { readonly socketPath: string; readonly token: string } | undefined;
 }
 
-export async function connectAssistant({ extensionUri, bridge }: ConnectAssistantDeps): Promise<void> {
+/** What each assistant needs after its config changed. */
+const AFTER_WRITE: Record<FileAssistant, string> = {
+  cursor: "Check that Redline is enabled in Cursor's MCP settings.",
+  codex: 'New Codex sessions have it.',
+  gemini: 'New Gemini CLI sessions have it.',
+  vscode: 'Agent mode lists it in "MCP: List Servers".',
+};
+
+export async function connectAssistant(deps: ConnectAssistantDeps): Promise<void> {
   const picked = await vscode.window.showQuickPick(
     ASSISTANTS.map((assistant): vscode.QuickPickItem & { id: AssistantId } => ({ ...assistant })),
     { title: 'Connect an Assistant to Redline', placeHolder: 'Which assistant do you use?', matchOnDetail: true },
   );
   if (!picked) return;
 
-  const host = bridge();
+  const { serverPath, stable } = serverPathForConfigs(serverScriptPath(deps.extensionUri.fsPath));
+  const nodeCommand = resolveNodeCommand();
+  const handled =
+    picked.id === 'claude-code'
+      ? await offerClaudeCode(serverPath, nodeCommand)
+      : isFileAssistant(picked.id)
+        ? await offerConfigFile(picked.id, serverPath, nodeCommand, assistantEnvironment(deps.globalStorageUri))
+        : false;
+  if (handled) return;
+
+  const host = deps.bridge();
   const ipc: IpcEndpoint | undefined = host && { path: host.socketPath, token: host.token };
-  const setup = buildSetup(picked.id, {
-    serverPath: serverScriptPath(extensionUri.fsPath),
-    nodeCommand: resolveNodeCommand(),
-    ipc,
-  });
+  await showSnippet(buildSetup(picked.id, { serverPath, stablePath: stable, nodeCommand, ipc }));
+}
+
+/** Where the assistants' user configs are on this machine (the extension host's, which is where the assistants run). */
+export function assistantEnvironment(globalStorageUri: vscode.Uri): TargetEnvironment {
+  return {
+    home: os.homedir(),
+    vscodeUserDirectory: globalStorageUri.scheme === 'file' ? vscodeUserDirectory(globalStorageUri.fsPath) : undefined,
+  };
+}
+
+/** True when the user was served (written, declined, nothing to do); false to show the snippet instead. */
+async function offerClaudeCode(serverPath: string, node: NodeCommand): Promise<boolean> {
+  const claude = findClaude(currentRuntime());
+  if (!claude) return false;
+  const addArgs = claudeAddArgs(serverPath, node);
+  const shell = process.platform === 'win32' ? 'powershell' : 'posix';
+  const run = 'Run';
+  const copy = 'Copy Command Instead';
+  const answer = await vscode.window.showInformationMessage(
+    'Add Redline to Claude Code for all your projects?',
+    {
+      modal: true,
+      detail:
+        `Redline runs:\n\n${shellCommand(['claude', ...addArgs], shell)}\n\n` +
+        `If Claude Code has a Redline entry already, Redline replaces it (${shellCommand(['claude', ...CLAUDE_REMOVE_ARGS], shell)}, then the same add).\n\n` +
+        'No socket or token goes into Claude Code\'s config: the server finds the VS Code window of the folder you start `claude` in.',
+    },
+    run,
+    copy,
+  );
+  if (answer === undefined) return true;
+  if (answer !== run) return false;
+
+  const result = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'Redline: adding Redline to Claude Code…' },
+    async () => {
+      const added = await runClaude(claude, addArgs);
+      // `claude mcp add` refuses a name that exists: that entry is Redline's own, with an older path or runtime.
+      if (added.ok || !/already exists/i.test(added.output)) return added;
+      const removed = await runClaude(claude, CLAUDE_REMOVE_ARGS);
+      return removed.ok ? runClaude(claude, addArgs) : removed;
+    },
+  );
+  if (result.ok) {
+    void vscode.window.showInformationMessage('Redline: added Redline to Claude Code for all your projects. Start `claude` in your project to use it.');
+    return true;
+  }
+  void vscode.window.showErrorMessage(`Redline: "claude mcp add" failed${result.output ? `: ${result.output}` : ''}. The command to run yourself follows.`);
+  return false;
+}
+
+async function offerConfigFile(assistant: FileAssistant, serverPath: string, node: NodeCommand, environment: TargetEnvironment): Promise<boolean> {
+  const target = configTarget(assistant, environment);
+  if (!target) return false;
+  const copy = 'Copy Snippet Instead';
+  if (assistant === 'vscode' && typeof vscode.lm?.registerMcpServerDefinitionProvider === 'function') {
+    // The native registration (mcpDefinitionProvider.ts) is the better path: it follows this window without any file.
+    const addAnyway = 'Add to User mcp.json Anyway…';
+    const answer = await vscode.window.showInformationMessage(
+      "VS Code's agent mode already has Redline",
+      {
+        modal: true,
+        detail:
+          'Redline registers its server with agent mode in every window: look for Redline in "MCP: List Servers". ' +
+          `Nothing needs to be added. An entry in ${target.displayPath} is only for an editor without that API; ` +
+          'in VS Code the agent would list Redline twice.',
+      },
+      addAnyway,
+      copy,
+    );
+    if (answer === undefined) return true;
+    if (answer !== addAnyway) return false;
+  }
+  const plan = await planConfigChange(target, { kind: 'set', entry: serverEntry(assistant, serverPath, node) });
+  const outcome = await confirmAndWrite(plan, { title: `Add Redline to ${target.displayPath}?`, alternative: copy, afterWrite: AFTER_WRITE[assistant] });
+  return outcome !== 'alternative' && outcome !== 'failed';
+}
+
+async function showSnippet(setup: AssistantSetup): Promise<void> {
   if (setup.containsSecret && !(await agreesToShowToken())) return;
   await vscode.env.clipboard.writeText(setup.text);
 

@@ -4,7 +4,8 @@
 
 import * as vscode from 'vscode';
 import { REDLINE_VERSION } from '../../../shared/version';
-import { mcpServerDefinition, type IpcEndpoint, type NodeCommand } from './serverLaunch';
+import { findCursorMcpApi, registerWithCursor } from './cursorRegistration';
+import { mcpServerDefinition, type IpcEndpoint, type NodeCommand, type StdioServerDefinition } from './serverLaunch';
 
 /** Must match `contributes.mcpServerDefinitionProviders[].id` in package.json. */
 export const MCP_PROVIDER_ID = 'redline';
@@ -34,10 +35,15 @@ export class RedlineMcpServerProvider implements vscode.McpServerDefinitionProvi
     this.changed.fire();
   }
 
+  /** The server pinned to this window, or undefined while the bridge is not listening (it could only report that it cannot connect). */
+  definition(): StdioServerDefinition | undefined {
+    return this.endpoint && mcpServerDefinition(this.serverPath, this.node, this.endpoint, this.requestTimeoutMs);
+  }
+
   provideMcpServerDefinitions(): vscode.McpStdioServerDefinition[] {
-    // Without the bridge the server could only report that it cannot connect.
-    if (!this.endpoint) return [];
-    const { label, command, args, env } = mcpServerDefinition(this.serverPath, this.node, this.endpoint, this.requestTimeoutMs);
+    const definition = this.definition();
+    if (!definition) return [];
+    const { label, command, args, env } = definition;
     // The editor restarts a running server only when the version changes, so a new timeout changes it too.
     const version = this.requestTimeoutMs > 0 ? `${REDLINE_VERSION}+timeout.${this.requestTimeoutMs}` : REDLINE_VERSION;
     const server = new vscode.McpStdioServerDefinition(label, command, [...args], { ...env }, version);
@@ -56,9 +62,19 @@ export class RedlineMcpServerProvider implements vscode.McpServerDefinitionProvi
   }
 }
 
-/** Registers `provider` where the editor has the API; elsewhere logs why and does nothing. */
+/** Registers `provider` where the editor has an API for it (VS Code's, or Cursor's); elsewhere logs why and does nothing. */
 export function registerMcpServerProvider(provider: RedlineMcpServerProvider, log: vscode.LogOutputChannel): vscode.Disposable {
   const unavailable = new vscode.Disposable(() => undefined);
+  const cursor = findCursorMcpApi(vscode);
+  if (cursor) {
+    log.info("Registering the Redline MCP server with Cursor's agent");
+    const registration = registerWithCursor(cursor, {
+      definition: () => provider.definition(),
+      onDidChange: (listener) => provider.onDidChangeMcpServerDefinitions(listener),
+      log: (message, error) => log.warn(message, error),
+    });
+    return new vscode.Disposable(() => registration.dispose());
+  }
   if (typeof vscode.lm?.registerMcpServerDefinitionProvider !== 'function') {
     log.info('This editor cannot register MCP servers (VS Code 1.101+ can); use "Redline: Connect an Assistant…" to set one up.');
     return unavailable;

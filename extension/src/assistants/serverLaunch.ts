@@ -87,7 +87,8 @@ export function mcpServerDefinition(serverPath: string, node: NodeCommand, ipc: 
   };
 }
 
-function currentRuntime(): RuntimeProbe {
+/** The extension host's own PATH, platform and executable. */
+export function currentRuntime(): RuntimeProbe {
   return { pathEnv: process.env.PATH, platform: process.platform, execPath: process.execPath };
 }
 

@@ -1,30 +1,29 @@
-// Starts this window's IPC server and tells the window's terminals how to reach it. The window
-// key and token outlive the extension host, so the path and token that running assistants
-// already hold stay valid after a reload; only the process behind the link changes.
+// Starts this host's IPC server, publishes it for discovery, and tells the window's terminals how
+// to reach it. Each extension host has a socket and a token of its own: after a reload, or in a
+// second window on the same folder, an assistant finds its window again through discovery.
 
-import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { discoveryFileName } from '../../../shared/discovery';
 import { IPC_PATH_ENV, IPC_TOKEN_ENV, TIMEOUT_ENV, type EventName, type EventPayload } from '../../../shared/protocol';
 import { REDLINE_VERSION } from '../../../shared/version';
-import type { RequestHandlers } from '../ipc/ipcConnection';
+import type { Event } from '../events';
+import type { RequestHandlers, RequestObserver } from '../ipc/ipcConnection';
 import { IpcServer } from '../ipc/ipcServer';
-import { publishStableLink, removeDeadHostSockets, socketLocation, withdrawStableLink, type SocketLocation } from '../ipc/socketLocation';
+import { removeDeadHostSockets, socketLocation, type SocketLocation } from '../ipc/socketLocation';
 import { createToken } from '../ipc/token';
+import { WindowPublisher } from './windowPublisher';
 
-const IDENTITY_KEY = 'redline.windowIdentity';
-
-interface WindowIdentity {
-  readonly key: string;
-  readonly token: string;
-}
+/** A fresh name is tried when one is taken by a live host (a named pipe an old host still holds). */
+const LISTEN_ATTEMPTS = 3;
 
 export class BridgeHost implements vscode.Disposable {
   private constructor(
     private readonly server: IpcServer,
     private readonly location: SocketLocation,
+    private readonly publisher: WindowPublisher,
     private readonly environment: vscode.GlobalEnvironmentVariableCollection,
-    readonly token: string,
+    private currentToken: string,
   ) {}
 
   /** `requestTimeoutMs` (0: the MCP server's defaults) reaches new terminals as REDLINE_TIMEOUT_MS. */
@@ -32,27 +31,25 @@ export class BridgeHost implements vscode.Disposable {
     context: vscode.ExtensionContext,
     handlers: RequestHandlers,
     log: vscode.LogOutputChannel,
+    folders: () => readonly string[],
     requestTimeoutMs = 0,
+    /** Hears of every request and how it ended (the Activity view). */
+    observer?: RequestObserver,
   ): Promise<BridgeHost> {
-    const identity = await windowIdentity(context);
-    const location = socketLocation(identity.key);
-    if (location.directory) {
-      const removed = removeDeadHostSockets(location.directory);
-      if (removed.length > 0) log.info('Removed sockets of exited hosts', removed);
-    }
-    const server = await IpcServer.start({
-      socketPath: location.ownPath,
-      token: identity.token,
-      handlers,
-      serverInfo: { name: 'redline', version: REDLINE_VERSION, pid: process.pid },
-      log: (event, fields) => log.info(event, fields ?? ''),
-    });
-    publishStableLink(location);
+    const token = createToken();
+    const { server, location } = await listen(token, handlers, log, observer);
+    const publisher = new WindowPublisher(
+      { file: path.join(location.directory, discoveryFileName(process.pid, location.key)), socketPath: location.path, token },
+      folders,
+      log,
+    );
     const environment = context.environmentVariableCollection;
+    // The token changes with every host: a stored copy would be stale, and it is a secret.
+    environment.persistent = false;
     environment.description = 'Lets AI assistants started in this terminal show reviews in this window (Redline).';
-    environment.replace(IPC_PATH_ENV, location.stablePath);
-    environment.replace(IPC_TOKEN_ENV, identity.token);
-    const host = new BridgeHost(server, location, environment, identity.token);
+    environment.replace(IPC_PATH_ENV, location.path);
+    environment.replace(IPC_TOKEN_ENV, token);
+    const host = new BridgeHost(server, location, publisher, environment, token);
     host.setRequestTimeout(requestTimeoutMs);
     return host;
   }
@@ -64,13 +61,42 @@ export class BridgeHost implements vscode.Disposable {
     else this.environment.delete(TIMEOUT_ENV);
   }
 
+  /**
+   * Replaces the token: connected MCP servers are cut off and, when they reconnect, read the new
+   * one from the discovery file; new terminals get it too. Whoever copied the old one is locked out.
+   */
+  rotateToken(): void {
+    this.currentToken = createToken();
+    this.publisher.setToken(this.currentToken);
+    this.environment.replace(IPC_TOKEN_ENV, this.currentToken);
+    this.server.rotateToken(this.currentToken);
+  }
+
   /** What terminals get in REDLINE_IPC_PATH. */
   get socketPath(): string {
-    return this.location.stablePath;
+    return this.location.path;
+  }
+
+  get token(): string {
+    return this.currentToken;
+  }
+
+  /** This window's discovery file. */
+  get discoveryFile(): string {
+    return this.publisher.file;
   }
 
   get connectionCount(): number {
     return this.server.connectionCount;
+  }
+
+  /** MCP servers that have proven they hold the token. */
+  get authenticatedCount(): number {
+    return this.server.authenticatedCount;
+  }
+
+  get onDidChangeAuthenticatedCount(): Event<number> {
+    return this.server.onDidChangeAuthenticatedCount;
   }
 
   broadcast<E extends EventName>(event: E, payload: EventPayload<E>): void {
@@ -78,35 +104,34 @@ export class BridgeHost implements vscode.Disposable {
   }
 
   dispose(): void {
-    withdrawStableLink(this.location);
+    this.publisher.dispose();
     void this.server.dispose();
   }
 }
 
-/**
- * The window's key and token. Kept in a 0600 file in the workspace's storage folder on the
- * extension host's disk, so that every host of this workspace (a reload, another code-server
- * tab) finds the same path and token even where workspace state lives in the browser; windows
- * without a storage folder (no folder open) fall back to workspace state.
- */
-async function windowIdentity(context: vscode.ExtensionContext): Promise<WindowIdentity> {
-  const file = context.storageUri?.scheme === 'file' ? path.join(context.storageUri.fsPath, 'window-identity.json') : undefined;
-  const saved = file ? readIdentityFile(file) : context.workspaceState.get<WindowIdentity>(IDENTITY_KEY);
-  if (saved && /^[0-9a-f]{12}$/.test(saved.key) && /^[0-9a-f]{32}$/.test(saved.token)) return saved;
-  const identity: WindowIdentity = { key: createToken().slice(0, 12), token: createToken() };
-  if (file) {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    fs.writeFileSync(file, JSON.stringify(identity), { mode: 0o600 });
-  } else {
-    await context.workspaceState.update(IDENTITY_KEY, identity);
-  }
-  return identity;
-}
-
-function readIdentityFile(file: string): WindowIdentity | undefined {
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as WindowIdentity;
-  } catch {
-    return undefined;
+async function listen(
+  token: string,
+  handlers: RequestHandlers,
+  log: vscode.LogOutputChannel,
+  observer: RequestObserver | undefined,
+): Promise<{ server: IpcServer; location: SocketLocation }> {
+  for (let attempt = 1; ; attempt++) {
+    const location = socketLocation(createToken().slice(0, 12));
+    const removed = removeDeadHostSockets(location.directory);
+    if (removed.length > 0) log.info('Removed sockets of exited hosts', removed);
+    try {
+      const server = await IpcServer.start({
+        socketPath: location.path,
+        token,
+        handlers,
+        serverInfo: { name: 'redline', version: REDLINE_VERSION, pid: process.pid },
+        log: (event, fields) => log.info(event, fields ?? ''),
+        observer,
+      });
+      return { server, location };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= LISTEN_ATTEMPTS) throw error;
+      log.warn(`${location.path} is in use; trying another name`);
+    }
   }
 }

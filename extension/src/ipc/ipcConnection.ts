@@ -5,10 +5,10 @@ import type { Socket } from 'net';
 import { LineDecoder, encodeLine } from '../../../shared/framing';
 import { ClientMessage, ErrorCode, describeIssues, type EventName, type EventPayload, type HelloResult } from '../../../shared/protocol';
 import type { LogFn, RefusalLog } from './refusalLog';
-import { RequestRunner, type Reply, type RequestHandlers } from './requestRunner';
+import { RequestRunner, type Reply, type RequestHandlers, type RequestObserver } from './requestRunner';
 import { ServerHandshake } from './serverHandshake';
 
-export type { RequestContext, RequestHandlers } from './requestRunner';
+export type { ObservedRequest, RequestContext, RequestHandlers, RequestObserver, RequestOutcome, RequestStatus } from './requestRunner';
 
 export interface ConnectionLimits {
   /** Bytes a peer may send before its auth is accepted. */
@@ -36,6 +36,8 @@ export interface ConnectionOptions {
   readonly limits: ConnectionLimits;
   readonly log: LogFn;
   readonly refusals: RefusalLog;
+  /** Told of every request once the connection is open. */
+  readonly observer?: RequestObserver;
 }
 
 export interface ConnectionEvents {
@@ -53,7 +55,9 @@ export class IpcConnection {
   /** This connection's state has been freed and the server told. */
   private released = false;
   /** Why reading is paused: the peer is not reading our answers, or every request slot is taken. */
-  private readonly pausedFor = new Set<'writes' | 'requests'>();
+  /** Set by retire(): the connection closes as soon as nothing is running. */
+  private retiring = false;
+  private readonly pausedFor = new Set<'writes' | 'requests' | 'retiring'>();
 
   constructor(
     private readonly socket: Socket,
@@ -102,6 +106,24 @@ export class IpcConnection {
     this.handleClose();
   }
 
+  /**
+   * For a token rotation: reads no further request, answers those already running, then closes,
+   * so that no assistant loses the reply to a call that has done its work. A connection still
+   * proving itself closes at once, and one kept open longer than `graceMs` (a long wait for
+   * feedback) is closed then: the old token must not keep a door open.
+   */
+  retire(graceMs = 10_000): void {
+    if (!this.runner) return this.close();
+    this.retiring = true;
+    this.pause('retiring');
+    setTimeout(() => this.close(), graceMs).unref();
+    this.closeIfRetiredAndIdle();
+  }
+
+  private closeIfRetiredAndIdle(): void {
+    if (this.retiring && !this.closed && this.runner?.idle) this.shut();
+  }
+
   private receive(chunk: Buffer): void {
     if (this.closed) return;
     if (this.decoder) {
@@ -128,8 +150,13 @@ export class IpcConnection {
         maxQueued: this.options.limits.maxQueued,
         requestTimeoutMs: this.options.limits.requestTimeoutMs,
         log: this.options.log,
+        observer: this.options.observer,
       },
-      (id, reply: Reply) => this.write({ type: 'response', id, ...reply }),
+      (id, reply: Reply) => {
+        this.write({ type: 'response', id, ...reply });
+        // The runner lets go of the request once its reply is written.
+        if (this.retiring) queueMicrotask(() => this.closeIfRetiredAndIdle());
+      },
       (saturated) => (saturated ? this.pause('requests') : this.resume('requests')),
     );
     this.decoder = new LineDecoder(
@@ -198,7 +225,7 @@ export class IpcConnection {
     }
   }
 
-  private pause(reason: 'writes' | 'requests'): void {
+  private pause(reason: 'writes' | 'requests' | 'retiring'): void {
     this.pausedFor.add(reason);
     this.socket.pause();
   }

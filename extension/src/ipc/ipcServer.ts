@@ -6,7 +6,8 @@
 import * as fs from 'fs';
 import * as net from 'net';
 import { MAX_FRAME_BYTES, type EventName, type EventPayload, type HelloResult } from '../../../shared/protocol';
-import { IpcConnection, type ConnectionLimits, type RequestHandlers } from './ipcConnection';
+import { Emitter, type Event } from '../events';
+import { IpcConnection, type ConnectionLimits, type RequestHandlers, type RequestObserver } from './ipcConnection';
 import { RefusalLog } from './refusalLog';
 
 export interface IpcLimits extends ConnectionLimits {
@@ -38,12 +39,19 @@ export interface IpcServerOptions {
   readonly maxLineBytes?: number;
   readonly limits?: Partial<IpcLimits>;
   readonly log?: (event: string, fields?: Record<string, unknown>) => void;
+  /** Told of every request on every connection (the window's Activity view). */
+  readonly observer?: RequestObserver;
 }
 
 export class IpcServer {
   private readonly connections = new Set<IpcConnection>();
   private nextConnectionId = 1;
   private disposed = false;
+  private readonly authenticatedChanged = new Emitter<number>();
+  /** Fires the number of authenticated connections each time one authenticates or closes. */
+  readonly onDidChangeAuthenticatedCount: Event<number> = this.authenticatedChanged.event;
+  /** Changed by rotateToken(); options.token is only the first. */
+  private token: string;
   private limits: IpcLimits;
   private readonly refusals: RefusalLog;
 
@@ -52,6 +60,7 @@ export class IpcServer {
     private readonly options: IpcServerOptions,
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.token = options.token;
     this.refusals = new RefusalLog(options.log!, this.limits.refusalLogIntervalMs);
   }
 
@@ -79,6 +88,13 @@ export class IpcServer {
     return this.connections.size;
   }
 
+  /** Live connections that proved they hold the token: the MCP servers connected to this window. */
+  get authenticatedCount(): number {
+    let count = 0;
+    for (const connection of this.connections) if (connection.isAuthenticated) count++;
+    return count;
+  }
+
   broadcast<E extends EventName>(event: E, payload: EventPayload<E>): void {
     for (const connection of this.connections) connection.sendEvent(event, payload);
   }
@@ -91,7 +107,18 @@ export class IpcServer {
     if (this.disposed) return;
     this.disposed = true;
     for (const connection of [...this.connections]) connection.close();
+    this.authenticatedChanged.dispose();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  /**
+   * New connections must prove `token`; every open one is retired (it answers what is running,
+   * then closes), so that a client that only had the old token is cut off. Honest clients
+   * reconnect and read the new token (discovery).
+   */
+  rotateToken(token: string): void {
+    this.token = token;
+    for (const connection of [...this.connections]) connection.retire();
   }
 
   /**
@@ -120,15 +147,21 @@ export class IpcServer {
       socket,
       {
         id: this.nextConnectionId++,
-        token: this.options.token,
+        token: this.token,
         handlers: this.options.handlers,
         maxLineBytes: this.options.maxLineBytes ?? MAX_FRAME_BYTES,
         serverInfo: this.options.serverInfo,
         limits: this.limits,
         log: this.options.log!,
         refusals: this.refusals,
+        observer: this.options.observer,
       },
-      { authenticated: () => undefined, closed: (closed) => this.connections.delete(closed) },
+      {
+        authenticated: () => this.authenticatedChanged.fire(this.authenticatedCount),
+        closed: (closed) => {
+          if (this.connections.delete(closed) && closed.isAuthenticated) this.authenticatedChanged.fire(this.authenticatedCount);
+        },
+      },
     );
     this.connections.add(connection);
   }
@@ -144,7 +177,7 @@ async function listenReplacingStale(
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || process.platform === 'win32') throw error;
     if (await isSocketAlive(socketPath)) {
-      throw new Error(`Another live Redline host already listens on ${socketPath}.`);
+      throw Object.assign(new Error(`Another live Redline host already listens on ${socketPath}.`), { code: 'EADDRINUSE' });
     }
     log('stale-socket-removed', { socketPath });
     fs.unlinkSync(socketPath);

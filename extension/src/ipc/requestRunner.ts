@@ -2,7 +2,8 @@
 // called in arrival order; the review store serializes its own changes), at most `maxInFlight` at
 // once, each with a deadline, so one handler that never settles cannot hold up the others. Past
 // the limit, requests wait in a short queue while the connection stops reading (`onSaturated`);
-// only past that queue is a request refused as busy.
+// only past that queue is a request refused as busy. An observer may watch each request from its
+// arrival to its answer (the window's Activity view), without a say in either.
 
 import {
   ErrorCode,
@@ -27,6 +28,37 @@ export type RequestHandlers = {
   [M in Method]: (params: ValidParamsOf<M>, context: RequestContext) => Promise<ResultOf<M>> | ResultOf<M>;
 };
 
+/** A request as an observer sees it: the same object at its start and at its end. */
+export interface ObservedRequest {
+  readonly connectionId: number;
+  /** The MCP server's id for it (a UUID), which its own log carries too: the correlation id. */
+  readonly id: string;
+  /** As sent: it may name no method, when the request is refused for that. */
+  readonly method: string;
+  /** The assistant (MCP client) that made it, when its MCP server said. */
+  readonly client: string | undefined;
+  /** When it arrived, in ms since the epoch. */
+  readonly receivedAt: number;
+}
+
+export type RequestStatus = 'ok' | 'error' | 'cancelled';
+
+export interface RequestOutcome {
+  readonly status: RequestStatus;
+  /** From its arrival to its answer, waiting for a slot included. */
+  readonly durationMs: number;
+  readonly error?: { readonly code: number; readonly message: string };
+}
+
+/**
+ * Told of every request, synchronously: when it arrives, and once when it is answered, refused,
+ * cancelled or dropped with its connection. What it throws is logged and otherwise ignored.
+ */
+export interface RequestObserver {
+  onRequestStarted?(request: ObservedRequest): void;
+  onRequestSettled?(request: ObservedRequest, outcome: RequestOutcome): void;
+}
+
 export interface RequestRunnerOptions {
   readonly connectionId: number;
   readonly handlers: RequestHandlers;
@@ -36,11 +68,19 @@ export interface RequestRunnerOptions {
   /** Overrides each method's own `timeoutMs` from the method table. */
   readonly requestTimeoutMs?: number;
   readonly log: LogFn;
+  readonly observer?: RequestObserver;
 }
 
 export type Reply = { readonly result: unknown } | { readonly error: { readonly code: number; readonly message: string } };
 
-interface InFlight {
+/** A request from its arrival on: what the observer is told, and when it arrived (monotonic). */
+interface Tracked {
+  readonly request: RequestMessage;
+  readonly observed: ObservedRequest;
+  readonly arrived: number;
+}
+
+interface InFlight extends Tracked {
   readonly controller: AbortController;
   readonly timer: NodeJS.Timeout;
 }
@@ -49,7 +89,7 @@ export class RequestRunner {
   /** Only requests that are running: a cancel for any other id is ignored, so nothing else is kept. */
   private readonly inFlight = new Map<string, InFlight>();
   /** Requests received while every slot was taken, in arrival order. */
-  private queue: RequestMessage[] = [];
+  private queue: Tracked[] = [];
 
   constructor(
     private readonly options: RequestRunnerOptions,
@@ -62,22 +102,29 @@ export class RequestRunner {
     return this.inFlight.size;
   }
 
+  /** Nothing running and nothing waiting. */
+  get idle(): boolean {
+    return this.inFlight.size === 0 && this.queue.length === 0;
+  }
+
   /** Runs the request now, or queues it when every slot is taken. */
   submit(request: RequestMessage): void {
-    if (this.inFlight.size < this.options.maxInFlight && this.queue.length === 0) return this.start(request);
+    const tracked = this.track(request);
+    if (this.inFlight.size < this.options.maxInFlight && this.queue.length === 0) return this.start(tracked);
     if (this.queue.length >= this.options.maxQueued) {
-      return this.fail(request.id, ErrorCode.Busy, `VS Code is busy with ${this.inFlight.size + this.queue.length} requests from this connection; retry when some have answered.`);
+      return this.fail(tracked, ErrorCode.Busy, `VS Code is busy with ${this.inFlight.size + this.queue.length} requests from this connection; retry when some have answered.`);
     }
-    this.queue.push(request);
+    this.queue.push(tracked);
     if (this.queue.length === 1) this.onSaturated(true);
   }
 
-  private start(request: RequestMessage): void {
+  private start(tracked: Tracked): void {
+    const { request } = tracked;
     const { id, method } = request;
-    if (this.inFlight.has(id)) return this.fail(id, ErrorCode.InvalidMessage, `Request id "${id}" is already in use by a running request.`);
-    if (!isMethod(method)) return this.fail(id, ErrorCode.MethodNotFound, `Unknown method "${method}".`);
+    if (this.inFlight.has(id)) return this.fail(tracked, ErrorCode.InvalidMessage, `Request id "${id}" is already in use by a running request.`);
+    if (!isMethod(method)) return this.fail(tracked, ErrorCode.MethodNotFound, `Unknown method "${method}".`);
     const params = methods[method].params.safeParse(request.params ?? {});
-    if (!params.success) return this.fail(id, ErrorCode.InvalidParams, `Invalid params for ${method}: ${describeIssues(params.error)}`);
+    if (!params.success) return this.fail(tracked, ErrorCode.InvalidParams, `Invalid params for ${method}: ${describeIssues(params.error)}`);
 
     const timeoutMs = this.options.requestTimeoutMs ?? methods[method].timeoutMs;
     const controller = new AbortController();
@@ -85,7 +132,7 @@ export class RequestRunner {
       this.options.log('request-timed-out', { connection: this.options.connectionId, method, timeoutMs });
       this.finish(id, { error: { code: ErrorCode.Timeout, message: `VS Code did not finish ${method} within ${timeoutMs} ms. Try again; if it keeps happening, the window may be busy.` } });
     }, timeoutMs);
-    this.inFlight.set(id, { controller, timer });
+    this.inFlight.set(id, { ...tracked, controller, timer });
     const handler = this.options.handlers[method] as (p: unknown, c: RequestContext) => unknown;
     let outcome: Promise<unknown>;
     try {
@@ -101,10 +148,10 @@ export class RequestRunner {
 
   /** Stops a running or waiting request and answers it as cancelled at once. */
   cancel(id: string): void {
-    const waiting = this.queue.findIndex((request) => request.id === id);
+    const waiting = this.queue.findIndex((tracked) => tracked.request.id === id);
     if (waiting !== -1) {
-      this.queue.splice(waiting, 1);
-      this.fail(id, ErrorCode.Cancelled, 'Cancelled by the client.');
+      const [tracked] = this.queue.splice(waiting, 1);
+      this.fail(tracked, ErrorCode.Cancelled, 'Cancelled by the client.');
       if (this.queue.length === 0) this.onSaturated(false);
       return;
     }
@@ -113,12 +160,15 @@ export class RequestRunner {
 
   /** The connection is gone: abort every handler, answer nothing. */
   abortAll(): void {
+    const dropped: Tracked[] = [...this.inFlight.values(), ...this.queue];
     for (const { controller, timer } of this.inFlight.values()) {
       clearTimeout(timer);
       controller.abort();
     }
     this.inFlight.clear();
     this.queue = [];
+    const gone = { code: ErrorCode.Disconnected, message: 'The connection closed before VS Code answered.' };
+    for (const tracked of dropped) this.settle(tracked, { error: gone });
   }
 
   /**
@@ -132,6 +182,7 @@ export class RequestRunner {
     clearTimeout(entry.timer);
     if ('error' in reply) entry.controller.abort();
     this.reply(id, reply);
+    this.settle(entry, reply);
     this.startWaiting();
   }
 
@@ -141,8 +192,38 @@ export class RequestRunner {
     if (this.queue.length === 0) this.onSaturated(false);
   }
 
-  private fail(id: string, code: number, message: string): void {
-    this.reply(id, { error: { code, message } });
+  private fail(tracked: Tracked, code: number, message: string): void {
+    const reply = { error: { code, message } };
+    this.reply(tracked.request.id, reply);
+    this.settle(tracked, reply);
+  }
+
+  private track(request: RequestMessage): Tracked {
+    const observed: ObservedRequest = {
+      connectionId: this.options.connectionId,
+      id: request.id,
+      method: request.method,
+      client: request.client,
+      receivedAt: Date.now(),
+    };
+    this.tell(() => this.options.observer?.onRequestStarted?.(observed));
+    return { request, observed, arrived: performance.now() };
+  }
+
+  private settle(tracked: Tracked, reply: Reply): void {
+    const error = 'error' in reply ? reply.error : undefined;
+    const status: RequestStatus = !error ? 'ok' : error.code === ErrorCode.Cancelled || error.code === ErrorCode.Disconnected ? 'cancelled' : 'error';
+    const outcome: RequestOutcome = { status, durationMs: performance.now() - tracked.arrived, ...(error ? { error } : {}) };
+    this.tell(() => this.options.observer?.onRequestSettled?.(tracked.observed, outcome));
+  }
+
+  /** An observer's failure is its own: the request goes on as if it were not there. */
+  private tell(notify: () => void): void {
+    try {
+      notify();
+    } catch (error) {
+      this.options.log('observer-failed', { connection: this.options.connectionId, error: String(error) });
+    }
   }
 
   private describeFailure(method: string, error: unknown): { code: number; message: string } {

@@ -4,11 +4,12 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { GetReviewResult, type ReviewComparison } from '../../../shared/protocol';
-import { assistantOf, type ToolContext } from './toolContext';
+import { assistantOf, bridgeFor, type ToolContext } from './toolContext';
 import { describeFindings } from './presentReview';
 import { toolResult } from './toolResult';
 
 export function registerGetReviewTool(server: McpServer, context: ToolContext): void {
+  const bridge = bridgeFor(server, context);
   server.registerTool(
     'get-review',
     {
@@ -32,7 +33,7 @@ export function registerGetReviewTool(server: McpServer, context: ToolContext): 
     },
     ({ compareWithPrevious }, extra) =>
       toolResult(
-        () => context.bridge.request('get-review', { compareWithPrevious, assistant: assistantOf(server) }, extra.signal),
+        () => bridge.request('get-review', { compareWithPrevious, assistant: assistantOf(server) }, extra.signal),
         (review) =>
           [
             review.revision === 0 || review.markdown === ''

@@ -2,10 +2,11 @@
 
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { GetSelectionResult, MAX_SELECTION_TEXT } from '../../../shared/protocol';
-import type { ToolContext } from './toolContext';
+import { bridgeFor, type ToolContext } from './toolContext';
 import { toolResult } from './toolResult';
 
 export function registerGetSelectionTool(server: McpServer, context: ToolContext): void {
+  const bridge = bridgeFor(server, context);
   server.registerTool(
     'get-selection',
     {
@@ -19,7 +20,7 @@ export function registerGetSelectionTool(server: McpServer, context: ToolContext
       outputSchema: GetSelectionResult,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    (_args, extra) => toolResult(() => context.bridge.request('get-selection', {}, extra.signal), describeSelection),
+    (_args, extra) => toolResult(() => bridge.request('get-selection', {}, extra.signal), describeSelection),
   );
 }
 

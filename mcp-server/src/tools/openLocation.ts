@@ -4,10 +4,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { OpenLocationResult } from '../../../shared/protocol';
-import type { ToolContext } from './toolContext';
+import { bridgeFor, type ToolContext } from './toolContext';
 import { toolResult } from './toolResult';
 
 export function registerOpenLocationTool(server: McpServer, context: ToolContext): void {
+  const bridge = bridgeFor(server, context);
   server.registerTool(
     'open-location',
     {
@@ -27,7 +28,7 @@ export function registerOpenLocationTool(server: McpServer, context: ToolContext
     },
     (args, extra) =>
       toolResult(
-        () => context.bridge.request('open-location', { reference: args.reference, cwd: context.cwd }, extra.signal),
+        () => bridge.request('open-location', { reference: args.reference, cwd: context.cwd }, extra.signal),
         (result) =>
           `Opened ${result.path} at ${result.start.line}:${result.start.column}-${result.end.line}:${result.end.column}.` +
           (result.clampedFrom ? ` Line ${result.clampedFrom} is past the end of the file, so the last line was selected.` : ''),

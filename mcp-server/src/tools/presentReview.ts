@@ -4,7 +4,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { FINDING_SEVERITIES, MAX_REVIEW_BYTES, MAX_SECTION_CHARS, PresentReviewResult, ReviewMode, type Finding } from '../../../shared/protocol';
-import { assistantOf, type ToolContext } from './toolContext';
+import { assistantOf, bridgeFor, type ToolContext } from './toolContext';
 import { toolResult } from './toolResult';
 
 export const presentReviewInput = {
@@ -26,6 +26,7 @@ export const presentReviewInput = {
 };
 
 export function registerPresentReviewTool(server: McpServer, context: ToolContext): void {
+  const bridge = bridgeFor(server, context);
   server.registerTool(
     'present-review',
     {
@@ -46,7 +47,7 @@ export function registerPresentReviewTool(server: McpServer, context: ToolContex
     },
     (args, extra) =>
       toolResult(
-        () => context.bridge.request('present-review', { ...args, cwd: context.cwd, assistant: assistantOf(server) }, extra.signal),
+        () => bridge.request('present-review', { ...args, cwd: context.cwd, assistant: assistantOf(server) }, extra.signal),
         describePresented,
       ),
   );

@@ -5,7 +5,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { GetReviewFeedbackResult, type FeedbackItem } from '../../../shared/protocol';
 import { waitForFeedback } from '../feedbackWait';
-import { assistantOf, type ToolContext } from './toolContext';
+import { assistantOf, bridgeFor, type ToolContext } from './toolContext';
 import { toolResult } from './toolResult';
 
 const since = z
@@ -20,6 +20,7 @@ export const AWAIT_MAX_SECONDS = 3600;
 export const AwaitReviewFeedbackResult = GetReviewFeedbackResult.extend({ timedOut: z.boolean() });
 
 export function registerReviewFeedbackTools(server: McpServer, context: ToolContext): void {
+  const bridge = bridgeFor(server, context);
   server.registerTool(
     'get-review-feedback',
     {
@@ -32,7 +33,7 @@ export function registerReviewFeedbackTools(server: McpServer, context: ToolCont
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (args, extra) =>
-      toolResult(() => context.bridge.request('get-review-feedback', { since: args.since, assistant: assistantOf(server) }, extra.signal), describeFeedback),
+      toolResult(() => bridge.request('get-review-feedback', { since: args.since, assistant: assistantOf(server) }, extra.signal), describeFeedback),
   );
 
   server.registerTool(
@@ -55,7 +56,7 @@ export function registerReviewFeedbackTools(server: McpServer, context: ToolCont
       toolResult(
         () =>
           waitForFeedback({
-            bridge: context.bridge,
+            bridge,
             since: args.since,
             assistant: assistantOf(server),
             timeoutMs: args.timeoutSeconds * 1000,

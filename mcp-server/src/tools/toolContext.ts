@@ -1,4 +1,5 @@
-// What every tool is given: the bridge to VS Code, and the directory the assistant runs in.
+// What every tool is given: the bridge to VS Code, and the directory the assistant runs in; and the
+// bridge as a tool uses it, which names the calling assistant with each request.
 
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { MAX_ASSISTANT_CHARS } from '../../../shared/protocol';
@@ -17,4 +18,16 @@ export interface ToolContext {
 export function assistantOf(server: McpServer): string | undefined {
   const name = server.server.getClientVersion()?.name?.trim();
   return name ? name.slice(0, MAX_ASSISTANT_CHARS) : undefined;
+}
+
+/**
+ * The bridge for one server's tools: each request carries the calling assistant's name, which the
+ * window shows beside the call in its Activity view. Read at each call, since it is known only once
+ * the client has sent `initialize`.
+ */
+export function bridgeFor(server: McpServer, context: ToolContext): ToolContext['bridge'] {
+  return {
+    request: (method, params, signal) => context.bridge.request(method, params, signal, assistantOf(server)),
+    onEvent: (listener) => context.bridge.onEvent(listener),
+  };
 }

@@ -200,7 +200,7 @@ function serverEnv(nodePath, sessionDir, extra) {
   const env = { EXTENSIONS_GALLERY: '{}', ...process.env };
   // A parent's NODE_OPTIONS (jest, a debugger) would be applied to code-server too.
   delete env.NODE_OPTIONS;
-  for (const name of ['xdg-config', 'xdg-data', 'xdg-cache', 'xdg-state', 'tmp']) mkdirSync(join(sessionDir, name), { recursive: true });
+  for (const name of ['xdg-config', 'xdg-data', 'xdg-cache', 'xdg-state', 'tmp', 'home']) mkdirSync(join(sessionDir, name), { recursive: true, mode: 0o700 });
   return {
     ...env,
     ...extra,
@@ -212,6 +212,9 @@ function serverEnv(nodePath, sessionDir, extra) {
     // VS Code puts its IPC sockets (vscode-ipc-*.sock, vscode-git-*.sock) in
     // the temp dir and leaves them behind; this one is removed on stop().
     TMPDIR: join(sessionDir, 'tmp'),
+    // Redline writes ~/.redline/mcp-server.js, and "Connect an Assistant" writes assistants'
+    // configs under ~: a home of the session's own keeps both out of the real one.
+    HOME: join(sessionDir, 'home'),
   };
 }
 

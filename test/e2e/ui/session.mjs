@@ -2,8 +2,8 @@
 // workspace open in chromium, and an MCP server started the way an assistant starts it (from a
 // terminal's environment), with an SDK Client connected to it over stdio.
 import { randomUUID } from 'node:crypto';
-import { cpSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { startCodeServer } from '../harness/codeServer.mjs';
@@ -103,7 +103,8 @@ export class RedlineSession {
     // The command activates Redline if onStartupFinished has not yet, so the terminal opened
     // next is one of "every integrated terminal" that gets the bridge's variables.
     await runCommand(this.page, 'Redline: Show Review', { timeoutMs: 60_000 });
-    this.terminalEnv = await readTerminalEnv(this.page, ['REDLINE_IPC_PATH', 'REDLINE_IPC_TOKEN']);
+    // The temp and runtime dirs too: a server started in a terminal inherits them, and discovery looks under them.
+    this.terminalEnv = await readTerminalEnv(this.page, ['REDLINE_IPC_PATH', 'REDLINE_IPC_TOKEN', 'TMPDIR', 'XDG_RUNTIME_DIR']);
     const { REDLINE_IPC_PATH, REDLINE_IPC_TOKEN } = this.terminalEnv;
     if (!REDLINE_IPC_PATH || !REDLINE_IPC_TOKEN) {
       throw new Error(`A new terminal lacks the bridge's variables: ${JSON.stringify(this.terminalEnv)}`);
@@ -125,7 +126,7 @@ export class RedlineSession {
    * @returns {Promise<Client>}
    */
   async connectAssistant(name, onStderr = () => {}) {
-    const { REDLINE_IPC_PATH, REDLINE_IPC_TOKEN } = /** @type {Record<string, string>} */ (this.terminalEnv);
+    const { REDLINE_IPC_PATH, REDLINE_IPC_TOKEN, TMPDIR, XDG_RUNTIME_DIR } = /** @type {Record<string, string>} */ (this.terminalEnv);
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [/** @type {string} */ (this.serverPath)],
@@ -134,6 +135,8 @@ export class RedlineSession {
         PATH: process.env.PATH ?? '',
         REDLINE_IPC_PATH,
         REDLINE_IPC_TOKEN,
+        ...(TMPDIR ? { TMPDIR } : {}),
+        ...(XDG_RUNTIME_DIR ? { XDG_RUNTIME_DIR } : {}),
         // run.mjs finds processes left behind by this marker.
         ...(process.env.REDLINE_E2E_RUN ? { REDLINE_E2E_RUN: process.env.REDLINE_E2E_RUN } : {}),
       },
@@ -143,6 +146,30 @@ export class RedlineSession {
     const client = new Client({ name, version: '0.0.0' });
     await client.connect(transport);
     return client;
+  }
+
+  /** The private directory that holds the windows' sockets and discovery files. */
+  get discoveryDirectory() {
+    return dirname(/** @type {string} */ (this.terminalEnv?.REDLINE_IPC_PATH));
+  }
+
+  /**
+   * The discovery files of live extension hosts, as parsed JSON with `file`.
+   * @returns {Array<{ pid: number, folders: string[], socketPath: string, token: string, editor: string, started: number, terminals: number[], file: string }>}
+   */
+  discoveryFiles() {
+    const directory = this.discoveryDirectory;
+    return readdirSync(directory)
+      .filter((name) => /^window-\d+-[0-9a-f]+\.json$/.test(name))
+      .map((name) => ({ ...JSON.parse(readFileSync(join(directory, name), 'utf8')), file: join(directory, name) }))
+      .filter((record) => isAlive(record.pid));
+  }
+
+  /** The newest live host with `folder` open (this session's workspace by default): its token changes with every reload. @param {string} [folder] */
+  windowOf(folder = /** @type {string} */ (this.workspace)) {
+    return this.discoveryFiles()
+      .filter((record) => record.folders.includes(folder))
+      .sort((a, b) => b.started - a.started)[0];
   }
 
   /** Records what the page and all its frames do that a test may need to rule out. @param {Page} page */
@@ -315,5 +342,15 @@ export class RedlineSession {
     await this.server?.stop();
     // mcp.close() above waited for the MCP server's process to exit, so its cwd can go now.
     if (this.tempDir) removeTempDir(this.tempDir);
+  }
+}
+
+/** @param {number} pid */
+export function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -2,8 +2,8 @@
 // moved aside with a warning in the Redline output, and the window still starts its bridge and
 // shows the next review.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { workbenchUrl } from '../harness/workbench.mjs';
 import { EXTENSION_ID } from '../packaged.mjs';
 import { RedlineSession, session, waitFor } from './session.mjs';
@@ -18,15 +18,31 @@ const CORRUPT_STATE = '{"history":null}';
 const GARBAGE = '\u0000\u0000{"revision": 3, "markdown": "# cut off';
 
 /**
+ * Whether `storage` is the workspace storage of `folder`: VS Code's workspace.json names the
+ * folder's URI; code-server's meta.json only its name, which differs between the suite's windows.
+ * @param {string} storage @param {string} folder
+ */
+function isStorageOf(storage, folder) {
+  try {
+    if (existsSync(join(storage, 'workspace.json'))) return decodeURIComponent(readFileSync(join(storage, 'workspace.json'), 'utf8')).includes(`${folder}"`);
+    return JSON.parse(readFileSync(join(storage, 'meta.json'), 'utf8')).name === basename(folder);
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Redline's review files for this window: <user-data-dir>/User/workspaceStorage/<hash>/<extension id>/reviews.
  * @param {RedlineSession} s
  */
 function reviewsDirectory(s) {
   const workspaceStorage = join(s.server.userDataDir, 'User', 'workspaceStorage');
+  // Other windows of the suite (another folder) have storage of their own, each named for its folder.
   const found = readdirSync(workspaceStorage)
+    .filter((hash) => isStorageOf(join(workspaceStorage, hash), /** @type {string} */ (s.workspace)))
     .map((hash) => join(workspaceStorage, hash, EXTENSION_ID, 'reviews'))
     .filter((dir) => existsSync(dir));
-  assert.equal(found.length, 1, `one reviews directory under ${workspaceStorage}: ${JSON.stringify(found)}`);
+  assert.equal(found.length, 1, `one reviews directory for ${s.workspace} under ${workspaceStorage}: ${JSON.stringify(found)}`);
   return found[0];
 }
 

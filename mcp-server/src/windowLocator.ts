@@ -1,0 +1,130 @@
+// Where the MCP server connects, best first: the window of the terminal it runs in, the socket in
+// REDLINE_IPC_PATH while a window listens there, then the window whose folder holds its working
+// directory, all from the discovery files (shared/discovery.ts); or only the windows of the folder
+// the user named. Read afresh on every connection, so a reloaded, reopened or restarted window is
+// found again, and a rotated token is picked up.
+
+import * as fs from 'fs';
+import * as path from 'path';
+import { readDiscoveryFiles, WORKSPACE_ENV, type DiscoveredWindow } from '../../shared/discovery';
+import { existingPrivateDirectories } from '../../shared/privateDirectory';
+import { ErrorCode, IPC_PATH_ENV, IPC_TOKEN_ENV, IpcError } from '../../shared/protocol';
+import { notConfigured } from './ipcErrors';
+import { processAncestors } from './processAncestry';
+import { describeWindows, rankWindows, terminalOwners } from './windowChoice';
+
+/** One place to try, and how it was chosen (for the log and for errors). */
+export interface Endpoint {
+  readonly socketPath: string;
+  readonly token: string;
+  readonly via: string;
+}
+
+export interface LocatorOptions {
+  /** REDLINE_IPC_PATH and REDLINE_IPC_TOKEN, as the terminal gave them. */
+  readonly envPath?: string;
+  readonly envToken?: string;
+  /** The folder named by --workspace or REDLINE_WORKSPACE: then only its windows are tried. */
+  readonly workspace?: { readonly folder: string; readonly from: string };
+  readonly cwd: string;
+  /** Where discovery files are; every private directory the extension may use by default. */
+  readonly directories?: () => readonly string[];
+  readonly platform?: NodeJS.Platform;
+  /** This process's parent, grandparent…; read once, on first use, by default. */
+  readonly ancestors?: () => readonly number[];
+}
+
+export class WindowLocator {
+  private ancestors: readonly number[] | undefined;
+
+  constructor(private readonly options: LocatorOptions) {}
+
+  /**
+   * The endpoints to try, in order, leaving out the sockets found dead in this round. Throws an
+   * IpcError that names the open windows and how to choose one when there is none.
+   */
+  candidates(dead: ReadonlySet<string> = new Set()): Endpoint[] {
+    const { envPath, envToken } = this.options;
+    const windows = readDiscoveryFiles(this.options.directories?.() ?? existingPrivateDirectories());
+    const endpoints: Endpoint[] = [];
+    const add = (endpoint: Endpoint) => {
+      if (!dead.has(endpoint.socketPath) && !endpoints.some((e) => e.socketPath === endpoint.socketPath)) endpoints.push(endpoint);
+    };
+    const place = this.place();
+    // A folder the user named is their choice: only its windows are tried.
+    if (!this.options.workspace) {
+      // The window whose terminal this server runs in comes first: REDLINE_IPC_PATH may still
+      // name a host that outlived that window's reload.
+      for (const window of terminalOwners(windows, this.processAncestors())) {
+        add({ socketPath: window.socketPath, token: window.token, via: `the ${window.editor} window of this terminal` });
+      }
+      if (envPath && !dead.has(envPath)) {
+        // The window's own file has the token as it is now, after a "Rotate Token" too.
+        const token = windows.find((window) => window.socketPath === envPath)?.token ?? envToken;
+        if (!token) throw notConfigured(IPC_TOKEN_ENV);
+        add({ socketPath: envPath, token, via: IPC_PATH_ENV });
+      }
+    }
+    for (const { window, folder } of rankWindows(withRealFolders(windows), [place.folder, realpathOr(place.folder)], this.options.platform)) {
+      add({ socketPath: window.socketPath, token: window.token, via: `the ${window.editor} window of ${folder}` });
+    }
+    if (endpoints.length === 0) throw noWindow(windows, place, this.options.workspace ? undefined : envPath);
+    return endpoints;
+  }
+
+  private processAncestors(): readonly number[] {
+    this.ancestors ??= this.options.ancestors?.() ?? processAncestors();
+    return this.ancestors;
+  }
+
+  private place(): { folder: string; from: string } {
+    const { workspace, cwd } = this.options;
+    // `--workspace .` means the folder the server was started in.
+    return workspace ? { ...workspace, folder: path.resolve(cwd, workspace.folder) } : { folder: cwd, from: 'the working directory' };
+  }
+}
+
+/** --workspace <folder> on the command line, else REDLINE_WORKSPACE; undefined when neither is set. */
+export function workspaceChoice(argv: readonly string[], env: NodeJS.ProcessEnv): { folder: string; from: string } | undefined {
+  const at = argv.indexOf('--workspace');
+  const fromArgs = at >= 0 ? argv[at + 1] : argv.find((arg) => arg.startsWith('--workspace='))?.slice('--workspace='.length);
+  if (fromArgs) return { folder: fromArgs, from: '--workspace' };
+  const fromEnv = env[WORKSPACE_ENV];
+  return fromEnv ? { folder: fromEnv, from: WORKSPACE_ENV } : undefined;
+}
+
+/** Folders as opened and as they really are, so that a symlinked checkout matches either way. */
+function withRealFolders(windows: readonly DiscoveredWindow[]): DiscoveredWindow[] {
+  return windows.map((window) => ({ ...window, folders: [...new Set(window.folders.flatMap((folder) => [folder, realpathOr(folder)]))] }));
+}
+
+function realpathOr(folder: string): string {
+  try {
+    return fs.realpathSync(folder);
+  } catch {
+    return folder;
+  }
+}
+
+/** No window to try: one may appear (a reloading window is back within seconds), so it is worth a retry. */
+export class NoWindowError extends IpcError {
+  constructor(message: string) {
+    super(ErrorCode.NotConfigured, message);
+  }
+}
+
+function noWindow(windows: readonly DiscoveredWindow[], place: { folder: string; from: string }, envPath: string | undefined): IpcError {
+  const gone = envPath ? `No VS Code window listens at ${envPath} any more (was it closed or reloaded?), and n` : 'N';
+  if (windows.length === 0) {
+    return new NoWindowError(
+      `${gone}o VS Code window with Redline is open on this machine. Open the project in VS Code with the Redline ` +
+        'extension installed, then call the tool again.',
+    );
+  }
+  return new NoWindowError(
+    `${gone}o VS Code window has a workspace folder that contains ${place.folder} (${place.from}). Open windows:\n` +
+      `${describeWindows(windows)}\n` +
+      `Choose one: start the assistant inside one of these folders, set ${WORKSPACE_ENV}=<folder> in the MCP server's ` +
+      'environment, or add --workspace <folder> to its command line.',
+  );
+}

@@ -1,0 +1,136 @@
+// Discovery files: each VS Code window's host publishes one in the private directory, so that an
+// MCP server started anywhere (a terminal outside VS Code, an agent that starts its servers itself)
+// can find the window of its project without any variable or token in its config. Both ends use
+// this module: the extension writes, the MCP server reads. A file is trusted no further than its
+// directory (0700, this user's) and its own checks: everything in it is validated on read.
+
+import * as fs from 'fs';
+import * as path from 'path';
+import { isProcessAlive } from './privateDirectory';
+
+/** Chooses a window by folder instead of by the working directory. */
+export const WORKSPACE_ENV = 'REDLINE_WORKSPACE';
+
+export const DISCOVERY_VERSION = 1;
+
+export interface WindowRecord {
+  readonly version: typeof DISCOVERY_VERSION;
+  /** The extension host's process: the file is ignored once it has exited. */
+  readonly pid: number;
+  /** The window's workspace folders, absolute paths on this machine. */
+  readonly folders: readonly string[];
+  readonly socketPath: string;
+  readonly token: string;
+  /** `vscode.env.appName`: Visual Studio Code, Cursor, code-server… */
+  readonly editor: string;
+  /** When the window last had focus (ms since the epoch); ties between windows go to the latest. */
+  readonly lastFocused: number;
+  /** When this host started (ms since the epoch): of two hosts that claim a terminal, the later one is its window's. */
+  readonly started: number;
+  /**
+   * The shell processes of the window's integrated terminals. An MCP server started in one of
+   * them belongs to this window, whatever its working directory, even while an older host of the
+   * same window (one that lingers after a reload) still listens at the path the terminal was given.
+   */
+  readonly terminals: readonly number[];
+}
+
+/** A record with the file it came from. */
+export interface DiscoveredWindow extends WindowRecord {
+  readonly file: string;
+}
+
+const FILE_PATTERN = /^window-(\d+)-[0-9a-f]{8,32}\.json$/;
+const MAX_FILE_BYTES = 256 * 1024;
+const MAX_FILES = 256;
+const MAX_FOLDERS = 256;
+const MAX_PATH_CHARS = 4096;
+const MAX_TERMINALS = 1024;
+
+export function discoveryFileName(pid: number, key: string): string {
+  return `window-${pid}-${key}.json`;
+}
+
+/** Writes `record` as `file`, 0600, atomically: a reader sees the old file or the new one, never half. */
+export function writeDiscoveryFile(file: string, record: WindowRecord): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(temporary, JSON.stringify(record), { mode: 0o600, flag: 'w' });
+    // A file left by an earlier crash with the same name keeps its old mode through 'w'.
+    if (process.platform !== 'win32') fs.chmodSync(temporary, 0o600);
+    fs.renameSync(temporary, file);
+  } catch (error) {
+    fs.rmSync(temporary, { force: true });
+    throw error;
+  }
+}
+
+export function removeDiscoveryFile(file: string): void {
+  fs.rmSync(file, { force: true });
+}
+
+/**
+ * The live windows published in `directories`. Files of processes that have exited are removed;
+ * files that are not ours, not private, too large or malformed are skipped and left alone.
+ */
+export function readDiscoveryFiles(directories: readonly string[], uid: number | undefined = process.getuid?.()): DiscoveredWindow[] {
+  const windows: DiscoveredWindow[] = [];
+  for (const directory of directories) {
+    let names: string[];
+    try {
+      names = fs.readdirSync(directory).filter((name) => FILE_PATTERN.test(name)).slice(0, MAX_FILES);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const file = path.join(directory, name);
+      const pid = Number(FILE_PATTERN.exec(name)![1]);
+      if (!isProcessAlive(pid)) {
+        fs.rmSync(file, { force: true });
+        continue;
+      }
+      const record = readRecord(file, uid);
+      if (record && record.pid === pid) windows.push({ ...record, file });
+    }
+  }
+  return windows;
+}
+
+function readRecord(file: string, uid: number | undefined): WindowRecord | undefined {
+  try {
+    const stat = fs.lstatSync(file);
+    if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return undefined;
+    if (process.platform !== 'win32' && ((uid !== undefined && stat.uid !== uid) || (stat.mode & 0o077) !== 0)) return undefined;
+    return parseWindowRecord(JSON.parse(fs.readFileSync(file, 'utf8')));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The record in `value`, or undefined when any field is missing, of the wrong type or out of bounds. */
+export function parseWindowRecord(value: unknown): WindowRecord | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  const isPath = (p: unknown): p is string => typeof p === 'string' && p.length > 0 && p.length <= MAX_PATH_CHARS && !p.includes('\0');
+  if (v.version !== DISCOVERY_VERSION) return undefined;
+  if (!Number.isSafeInteger(v.pid) || (v.pid as number) <= 0) return undefined;
+  if (!Array.isArray(v.folders) || v.folders.length > MAX_FOLDERS || !v.folders.every(isPath)) return undefined;
+  if (!isPath(v.socketPath)) return undefined;
+  if (typeof v.token !== 'string' || !/^[0-9a-f]{32}$/.test(v.token)) return undefined;
+  if (typeof v.editor !== 'string' || v.editor.length > 200) return undefined;
+  if (typeof v.lastFocused !== 'number' || !Number.isFinite(v.lastFocused)) return undefined;
+  if (typeof v.started !== 'number' || !Number.isFinite(v.started)) return undefined;
+  const isPid = (pid: unknown) => Number.isSafeInteger(pid) && (pid as number) > 0;
+  if (!Array.isArray(v.terminals) || v.terminals.length > MAX_TERMINALS || !v.terminals.every(isPid)) return undefined;
+  return {
+    version: DISCOVERY_VERSION,
+    pid: v.pid as number,
+    folders: v.folders as string[],
+    socketPath: v.socketPath,
+    token: v.token,
+    editor: v.editor,
+    lastFocused: v.lastFocused,
+    started: v.started,
+    terminals: v.terminals as number[],
+  };
+}

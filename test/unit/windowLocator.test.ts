@@ -1,0 +1,116 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { DISCOVERY_VERSION, discoveryFileName, writeDiscoveryFile } from '../../shared/discovery';
+import { NoWindowError, WindowLocator, workspaceChoice, type LocatorOptions } from '../../mcp-server/src/windowLocator';
+
+const TOKEN_A = 'a'.repeat(32);
+const TOKEN_B = 'b'.repeat(32);
+
+describe('where the MCP server connects', () => {
+  let dir: string;
+  let keys = 0;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-loc-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  function publish(folders: string[], socketPath: string, token: string, lastFocused = 1, editor = 'Visual Studio Code', more: { started?: number; terminals?: number[] } = {}): void {
+    const key = (++keys).toString(16).padStart(8, '0');
+    writeDiscoveryFile(path.join(dir, discoveryFileName(process.pid, key)), {
+      version: DISCOVERY_VERSION,
+      pid: process.pid,
+      folders,
+      socketPath,
+      token,
+      editor,
+      lastFocused,
+      started: more.started ?? 1,
+      terminals: more.terminals ?? [],
+    });
+  }
+
+  const locator = (options: Partial<LocatorOptions>) =>
+    new WindowLocator({ cwd: '/nowhere', directories: () => [dir], platform: 'linux', ancestors: () => [4242, 77], ...options });
+
+  it("tries a terminal's REDLINE_IPC_PATH first, with the token its window publishes now (after a rotation)", () => {
+    publish(['/work/app'], '/run/a.sock', TOKEN_B);
+    publish(['/work/app'], '/run/other.sock', TOKEN_A);
+    const endpoints = locator({ envPath: '/run/a.sock', envToken: TOKEN_A, cwd: '/work/app' }).candidates();
+    expect(endpoints[0]).toEqual({ socketPath: '/run/a.sock', token: TOKEN_B, via: 'REDLINE_IPC_PATH' });
+    expect(endpoints.map((e) => e.socketPath)).toEqual(['/run/a.sock', '/run/other.sock']);
+  });
+
+  it("keeps the terminal's token for a socket no discovery file names", () => {
+    expect(locator({ envPath: '/elsewhere.sock', envToken: TOKEN_A }).candidates()).toEqual([
+      { socketPath: '/elsewhere.sock', token: TOKEN_A, via: 'REDLINE_IPC_PATH' },
+    ]);
+  });
+
+  it('once that socket is dead, goes by the working directory: deepest folder, then latest focus', () => {
+    publish(['/work'], '/run/outer.sock', TOKEN_A, 300);
+    publish(['/work/app'], '/run/old.sock', TOKEN_A, 100);
+    publish(['/work/app'], '/run/new.sock', TOKEN_B, 200, 'Cursor');
+    const endpoints = locator({ envPath: '/run/gone.sock', envToken: TOKEN_A, cwd: '/work/app/src' }).candidates(new Set(['/run/gone.sock']));
+    expect(endpoints.map((e) => e.socketPath)).toEqual(['/run/new.sock', '/run/old.sock', '/run/outer.sock']);
+    expect(endpoints[0]).toEqual({ socketPath: '/run/new.sock', token: TOKEN_B, via: 'the Cursor window of /work/app' });
+  });
+
+  it('takes the folder the user named over the terminal, REDLINE_IPC_PATH and the working directory; relative to it', () => {
+    publish(['/work/app'], '/run/app.sock', TOKEN_A, 1, 'Code', { terminals: [4242] });
+    publish(['/work/lib'], '/run/lib.sock', TOKEN_A);
+    const named = (folder: string) => locator({ cwd: '/work/app', envPath: '/run/app.sock', envToken: TOKEN_A, workspace: { folder, from: '--workspace' } });
+    expect(named('/work/lib').candidates().map((e) => e.socketPath)).toEqual(['/run/lib.sock']);
+    expect(named('../lib').candidates().map((e) => e.socketPath)).toEqual(['/run/lib.sock']);
+    expect(() => named('/work/none').candidates()).toThrow(/contains \/work\/none \(--workspace\)/);
+  });
+
+  it("puts the window of the server's own terminal first, the newest host of it, even over a live REDLINE_IPC_PATH", () => {
+    // A host that lingers after its window reloaded, and the reloaded window's host: both name the terminal.
+    publish(['/work/app'], '/run/ghost.sock', TOKEN_A, 500, 'Code', { started: 100, terminals: [4242, 9] });
+    publish(['/work/app'], '/run/reloaded.sock', TOKEN_B, 400, 'Code', { started: 200, terminals: [4242] });
+    publish(['/work/other'], '/run/other.sock', TOKEN_A, 900, 'Code', { started: 300, terminals: [5] });
+    const endpoints = locator({ envPath: '/run/ghost.sock', envToken: TOKEN_A, cwd: '/elsewhere' }).candidates();
+    expect(endpoints.map((e) => e.socketPath)).toEqual(['/run/reloaded.sock', '/run/ghost.sock']);
+    expect(endpoints[0].via).toBe('the Code window of this terminal');
+  });
+
+  it('with no window for the place, names every open folder and how to choose one', () => {
+    publish(['/work/app'], '/run/app.sock', TOKEN_A, 1, 'Visual Studio Code');
+    publish(['/work/lib', '/work/docs'], '/run/lib.sock', TOKEN_A, 1, 'code-server');
+    const error = catchError(() => locator({ cwd: '/home/u' }).candidates());
+    expect(error).toBeInstanceOf(NoWindowError);
+    expect(error.message).toContain('No VS Code window has a workspace folder that contains /home/u (the working directory).');
+    expect(error.message).toContain('  /work/app (Visual Studio Code)\n  /work/lib (code-server)\n  /work/docs (code-server)');
+    expect(error.message).toContain('REDLINE_WORKSPACE=<folder>');
+    expect(error.message).toContain('--workspace <folder>');
+  });
+
+  it('with no window at all, says to open the project; a dead REDLINE_IPC_PATH is named', () => {
+    const error = catchError(() => locator({ envPath: '/run/gone.sock', envToken: TOKEN_A }).candidates(new Set(['/run/gone.sock'])));
+    expect(error).toBeInstanceOf(NoWindowError);
+    expect(error.message).toMatch(/^No VS Code window listens at \/run\/gone\.sock any more .*no VS Code window with Redline is open/);
+  });
+
+  it('a socket without any token is a configuration error, not a retry', () => {
+    const error = catchError(() => locator({ envPath: '/run/a.sock' }).candidates());
+    expect(error).not.toBeInstanceOf(NoWindowError);
+    expect(error.message).toContain('REDLINE_IPC_TOKEN is not set');
+  });
+
+  it('reads --workspace and REDLINE_WORKSPACE, the command line first', () => {
+    expect(workspaceChoice(['--workspace', '/a'], { REDLINE_WORKSPACE: '/b' })).toEqual({ folder: '/a', from: '--workspace' });
+    expect(workspaceChoice(['--workspace=/a'], {})).toEqual({ folder: '/a', from: '--workspace' });
+    expect(workspaceChoice([], { REDLINE_WORKSPACE: '/b' })).toEqual({ folder: '/b', from: 'REDLINE_WORKSPACE' });
+    expect(workspaceChoice([], {})).toBeUndefined();
+  });
+});
+
+function catchError(fn: () => unknown): Error {
+  try {
+    fn();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected an error');
+}
