@@ -275,6 +275,68 @@ export const GetReviewFeedbackResult = z.object({
 });
 export type GetReviewFeedbackResult = z.infer<typeof GetReviewFeedbackResult>;
 
+// ---- the editor's context -------------------------------------------------------------------
+
+/** get-diagnostics returns at most this many, most severe first, so one call stays small. */
+export const MAX_DIAGNOSTICS = 500;
+/** Longer diagnostic messages and editor lists are cut here. */
+export const MAX_OPEN_EDITORS = 500;
+
+export const DiagnosticSeverity = z.enum(['error', 'warning', 'information', 'hint']);
+export type DiagnosticSeverity = z.infer<typeof DiagnosticSeverity>;
+
+export const GetDiagnosticsParams = z.object({
+  /** One file: workspace-relative or absolute. Every file of the workspace when absent. */
+  file: z.string().min(1).max(4096).optional(),
+  /** The least severe to include: "warning" gives errors and warnings. All by default. */
+  severity: DiagnosticSeverity.optional(),
+}).strict();
+export type GetDiagnosticsParams = z.infer<typeof GetDiagnosticsParams>;
+
+export const DiagnosticInfo = z.object({
+  /** Relative to its workspace folder. */
+  path: z.string(),
+  workspaceFolder: z.string(),
+  start: Position,
+  end: Position,
+  severity: DiagnosticSeverity,
+  message: z.string(),
+  source: z.string().optional(),
+  code: z.union([z.string(), z.number()]).optional(),
+});
+export type DiagnosticInfo = z.infer<typeof DiagnosticInfo>;
+
+export const GetDiagnosticsResult = z.object({
+  diagnostics: z.array(DiagnosticInfo),
+  /** How many matched before the cut at MAX_DIAGNOSTICS. */
+  total: z.number().int().min(0),
+  truncated: z.boolean(),
+});
+export type GetDiagnosticsResult = z.infer<typeof GetDiagnosticsResult>;
+
+export const OpenEditorInfo = z.object({
+  path: z.string(),
+  /** Relative to its workspace folder, or null when the file is outside every folder. */
+  relativePath: z.string().nullable(),
+  /** Known once VS Code has loaded the document (always for the visible ones). */
+  languageId: z.string().nullable(),
+  isDirty: z.boolean(),
+  /** The tab in focus in the active group. */
+  isActive: z.boolean(),
+  /** Shown in some editor group now. */
+  isVisible: z.boolean(),
+  /** The editor group (column), 1 first. */
+  group: z.number().int().min(1),
+});
+
+export const ListOpenEditorsResult = z.object({ editors: z.array(OpenEditorInfo), truncated: z.boolean() });
+export type ListOpenEditorsResult = z.infer<typeof ListOpenEditorsResult>;
+
+export const GetWorkspaceFoldersResult = z.object({
+  folders: z.array(z.object({ name: z.string(), path: z.string() })),
+});
+export type GetWorkspaceFoldersResult = z.infer<typeof GetWorkspaceFoldersResult>;
+
 const NoParams = z.object({}).strict();
 
 /**
@@ -287,6 +349,9 @@ export const methods = {
   'open-location': { params: OpenLocationParams, result: OpenLocationResult, timeoutMs: DEFAULT_TIMEOUT_MS },
   'get-review': { params: GetReviewParams, result: GetReviewResult, timeoutMs: DEFAULT_TIMEOUT_MS },
   'get-review-feedback': { params: GetReviewFeedbackParams, result: GetReviewFeedbackResult, timeoutMs: DEFAULT_TIMEOUT_MS },
+  'get-diagnostics': { params: GetDiagnosticsParams, result: GetDiagnosticsResult, timeoutMs: DEFAULT_TIMEOUT_MS },
+  'list-open-editors': { params: NoParams, result: ListOpenEditorsResult, timeoutMs: DEFAULT_TIMEOUT_MS },
+  'get-workspace-folders': { params: NoParams, result: GetWorkspaceFoldersResult, timeoutMs: DEFAULT_TIMEOUT_MS },
 } as const;
 export type Method = keyof typeof methods;
 export type ParamsOf<M extends Method> = z.input<(typeof methods)[M]['params']>;

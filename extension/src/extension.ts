@@ -11,6 +11,7 @@ import { publishStableServerPath } from './assistants/stableServerPath';
 import { BridgeHost } from './bridge/bridgeHost';
 import { createRequestHandlers } from './bridge/requestHandlers';
 import { registerCommands } from './commands';
+import { getDiagnostics, getWorkspaceFolders, listOpenEditors } from './editor/editorContext';
 import { LocationOpener } from './editor/locationOpener';
 import { FindingsFeature } from './findings/findingsFeature';
 import { SelectionTracker } from './editor/selection';
@@ -110,6 +111,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
   const handlers = createRequestHandlers(reviews, renderer, {
     getSelection: () => selection.current(),
     openLocation: (reference, cwd) => opener.open(reference, cwd),
+    getDiagnostics,
+    listOpenEditors,
+    getWorkspaceFolders,
   });
   try {
     bridge = await BridgeHost.start(context, handlers, log, workspaceFolders, settings.requestTimeoutMs, activity.observer);

@@ -2,6 +2,7 @@
 
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { REDLINE_VERSION } from '../../shared/version';
+import { registerEditorContextTools } from './tools/editorContext';
 import { registerGetReviewTool } from './tools/getReview';
 import { registerGetSelectionTool } from './tools/getSelection';
 import { registerOpenLocationTool } from './tools/openLocation';
@@ -15,7 +16,8 @@ export function createServer(context: ToolContext): McpServer {
     {
       instructions:
         'Redline shows your reviews in the user\'s VS Code, with every file:line reference a clickable link. ' +
-        'Present reviews with present-review rather than long chat messages; read what the user selected with get-selection. ' +
+        'Present reviews with present-review rather than long chat messages; read what the user selected with get-selection, ' +
+        'and what VS Code reports wrong with get-diagnostics. ' +
         'The user answers findings in the editor: read their replies and decisions with get-review-feedback, or wait for them with await-review-feedback.',
     },
   );
@@ -24,5 +26,6 @@ export function createServer(context: ToolContext): McpServer {
   registerOpenLocationTool(server, context);
   registerGetReviewTool(server, context);
   registerReviewFeedbackTools(server, context);
+  registerEditorContextTools(server, context);
   return server;
 }

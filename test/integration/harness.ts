@@ -9,7 +9,17 @@ import * as os from 'os';
 import * as path from 'path';
 import { clientProof, createNonce } from '../../shared/authProof';
 import { LineDecoder, encodeLine } from '../../shared/framing';
-import { ErrorCode, IpcError, PROTOCOL_VERSION, type GetSelectionResult, type OpenLocationResult } from '../../shared/protocol';
+import {
+  ErrorCode,
+  IpcError,
+  PROTOCOL_VERSION,
+  type GetDiagnosticsParams,
+  type GetDiagnosticsResult,
+  type GetSelectionResult,
+  type GetWorkspaceFoldersResult,
+  type ListOpenEditorsResult,
+  type OpenLocationResult,
+} from '../../shared/protocol';
 import { createRequestHandlers, type EditorSide } from '../../extension/src/bridge/requestHandlers';
 import { IpcServer, type IpcLimits } from '../../extension/src/ipc/ipcServer';
 import { createToken } from '../../extension/src/ipc/token';
@@ -37,6 +47,25 @@ export class FakeEditor implements EditorSide {
   async getSelection(): Promise<GetSelectionResult> {
     if (this.hang) await this.hang;
     return this.selection;
+  }
+
+  /** What get-diagnostics, list-open-editors and get-workspace-folders answer. */
+  diagnostics: GetDiagnosticsResult = { diagnostics: [], total: 0, truncated: false };
+  editors: ListOpenEditorsResult = { editors: [], truncated: false };
+  folders: GetWorkspaceFoldersResult = { folders: [] };
+  readonly diagnosticsAsked: GetDiagnosticsParams[] = [];
+
+  getDiagnostics(params: GetDiagnosticsParams): GetDiagnosticsResult {
+    this.diagnosticsAsked.push(params);
+    return this.diagnostics;
+  }
+
+  listOpenEditors(): ListOpenEditorsResult {
+    return this.editors;
+  }
+
+  getWorkspaceFolders(): GetWorkspaceFoldersResult {
+    return this.folders;
   }
 
   async openLocation(reference: string, cwd: string | undefined): Promise<OpenLocationResult> {

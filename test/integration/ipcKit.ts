@@ -31,6 +31,9 @@ export const simpleHandlers: RequestHandlers = {
   'open-location': () => ({ path: '/x', start: { line: 1, column: 1 }, end: { line: 1, column: 1 } }),
   'get-review': () => ({ revision: 0, markdown: '', sections: [], findings: [] }),
   'get-review-feedback': () => ({ cursor: '0', items: [] }),
+  'get-diagnostics': () => ({ diagnostics: [], total: 0, truncated: false }),
+  'list-open-editors': () => ({ editors: [], truncated: false }),
+  'get-workspace-folders': () => ({ folders: [] }),
 };
 
 export interface LogLine {

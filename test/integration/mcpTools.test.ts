@@ -23,16 +23,22 @@ describe('MCP tools over the real bridge', () => {
 
   const call = (name: string, args: Record<string, unknown> = {}) => mcp.client.callTool({ name, arguments: args }) as Promise<ToolResult>;
 
-  it('lists the six tools with schemas and all four annotation hints', async () => {
+  it('lists the nine tools with schemas and all four annotation hints', async () => {
     const { tools } = await mcp.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
       'await-review-feedback',
+      'get-diagnostics',
       'get-review',
       'get-review-feedback',
       'get-selection',
+      'get-workspace-folders',
+      'list-open-editors',
       'open-location',
       'present-review',
     ]);
+    for (const name of ['get-diagnostics', 'list-open-editors', 'get-workspace-folders']) {
+      expect(tools.find((t) => t.name === name)?.annotations?.readOnlyHint).toBe(true);
+    }
     for (const tool of tools) {
       expect(tool.outputSchema).toBeDefined();
       expect(tool.description!.length).toBeGreaterThan(80);
@@ -40,6 +46,45 @@ describe('MCP tools over the real bridge', () => {
         expect(typeof tool.annotations?.[hint]).toBe('boolean');
       }
     }
+  });
+
+  it("get-diagnostics, list-open-editors and get-workspace-folders pass on the editor's answer, and refuse bad arguments", async () => {
+    host.editor.diagnostics = {
+      diagnostics: [
+        {
+          path: 'src/example.ts',
+          workspaceFolder: host.workspace,
+          start: { line: 3, column: 7 },
+          end: { line: 3, column: 8 },
+          severity: 'error',
+          message: "Type 'string' is not assignable to type 'number'.",
+          source: 'ts',
+          code: 2322,
+        },
+      ],
+      total: 1,
+      truncated: false,
+    };
+    host.editor.editors = {
+      editors: [{ path: `${host.workspace}/src/example.ts`, relativePath: 'src/example.ts', languageId: 'typescript', isDirty: true, isActive: true, isVisible: true, group: 1 }],
+      truncated: false,
+    };
+    host.editor.folders = { folders: [{ name: 'ws', path: host.workspace }] };
+
+    const diagnostics = await call('get-diagnostics', { file: 'src/example.ts', severity: 'warning' });
+    expect(diagnostics.isError).toBeFalsy();
+    expect(diagnostics.structuredContent).toEqual(host.editor.diagnostics);
+    expect(diagnostics.content[0].text).toContain("src/example.ts:3:7 error [ts 2322]: Type 'string' is not assignable");
+    expect(host.editor.diagnosticsAsked.at(-1)).toEqual({ file: 'src/example.ts', severity: 'warning' });
+
+    const editors = await call('list-open-editors');
+    expect(editors.structuredContent).toEqual(host.editor.editors);
+    expect(editors.content[0].text).toBe('src/example.ts (group 1, typescript, unsaved changes, active)');
+    const folders = await call('get-workspace-folders');
+    expect(folders.structuredContent).toEqual(host.editor.folders);
+
+    const refused = await call('get-diagnostics', { severity: 'fatal' });
+    expect(refused.isError).toBe(true);
   });
 
   it('present-review shows the review and reports broken references', async () => {
@@ -177,7 +222,7 @@ describe('MCP server without a VS Code to talk to', () => {
     const mcp = await connectMcp({ REDLINE_IPC_PATH: undefined, REDLINE_IPC_TOKEN: undefined, XDG_RUNTIME_DIR: runtime, TMPDIR: runtime });
     try {
       const { tools } = await mcp.client.listTools();
-      expect(tools).toHaveLength(6);
+      expect(tools).toHaveLength(9);
       const result = (await mcp.client.callTool({ name: 'present-review', arguments: { content: '# x' } })) as ToolResult;
       expect(result.isError).toBe(true);
       expect(result.content[0].text).toMatch(/^No VS Code window/);

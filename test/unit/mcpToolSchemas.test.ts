@@ -151,9 +151,12 @@ describe('the tools/list the MCP server publishes', () => {
 
     expect(registered.map((tool) => tool.name).sort()).toEqual([
       'await-review-feedback',
+      'get-diagnostics',
       'get-review',
       'get-review-feedback',
       'get-selection',
+      'get-workspace-folders',
+      'list-open-editors',
       'open-location',
       'present-review',
     ]);
@@ -163,9 +166,12 @@ describe('the tools/list the MCP server publishes', () => {
     const readOnly = Object.fromEntries(tools.map((tool) => [tool.name, (tool.annotations as { readOnlyHint?: boolean }).readOnlyHint]));
     expect(readOnly).toEqual({
       'await-review-feedback': true,
+      'get-diagnostics': true,
       'get-review': true,
       'get-review-feedback': true,
       'get-selection': true,
+      'get-workspace-folders': true,
+      'list-open-editors': true,
       'open-location': false,
       'present-review': false,
     });

@@ -65,13 +65,22 @@ describe('protocol schemas', () => {
     expect(ServerMessage.safeParse({ type: 'event', event: 'review-changed', payload: { revision: 2 } }).success).toBe(true);
   });
 
-  it('lists the five methods, each with a timeout', () => {
-    expect(methodNames.sort()).toEqual(['get-review', 'get-review-feedback', 'get-selection', 'open-location', 'present-review']);
+  it('lists the eight methods, each with a timeout', () => {
+    expect(methodNames.sort()).toEqual([
+      'get-diagnostics',
+      'get-review',
+      'get-review-feedback',
+      'get-selection',
+      'get-workspace-folders',
+      'list-open-editors',
+      'open-location',
+      'present-review',
+    ]);
     for (const name of methodNames) expect(methods[name].timeoutMs).toBeGreaterThan(0);
   });
 
   it('takes no params for the methods that need none, and refuses extra ones', () => {
-    for (const name of ['get-selection', 'get-review'] as const) {
+    for (const name of ['get-selection', 'get-review', 'get-diagnostics', 'list-open-editors', 'get-workspace-folders'] as const) {
       expect(methods[name].params.safeParse({}).success).toBe(true);
       expect(methods[name].params.safeParse({ path: '/etc/passwd' }).success).toBe(false);
     }

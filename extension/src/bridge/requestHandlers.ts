@@ -3,7 +3,16 @@
 // integration tests with a stand-in. Domain errors (a review too large, a save that failed)
 // become IPC errors here, at the bridge, and nowhere below it.
 
-import { ErrorCode, IpcError, type GetSelectionResult, type OpenLocationResult } from '../../../shared/protocol';
+import {
+  ErrorCode,
+  IpcError,
+  type GetDiagnosticsParams,
+  type GetDiagnosticsResult,
+  type GetSelectionResult,
+  type GetWorkspaceFoldersResult,
+  type ListOpenEditorsResult,
+  type OpenLocationResult,
+} from '../../../shared/protocol';
 import type { RequestHandlers } from '../ipc/ipcConnection';
 import type { ReviewRenderer } from '../render/reviewRenderer';
 import type { AssistantReviews } from '../review/assistantReviews';
@@ -12,6 +21,9 @@ import { ReviewSaveError, ReviewTooLargeError } from '../review/reviewStore';
 export interface EditorSide {
   getSelection(): Promise<GetSelectionResult> | GetSelectionResult;
   openLocation(reference: string, cwd: string | undefined): Promise<OpenLocationResult>;
+  getDiagnostics(params: GetDiagnosticsParams): GetDiagnosticsResult;
+  listOpenEditors(): ListOpenEditorsResult;
+  getWorkspaceFolders(): GetWorkspaceFoldersResult;
 }
 
 /** Each assistant's review: a call reads and writes the caller's own. */
@@ -63,6 +75,9 @@ export function createRequestHandlers(reviews: ReviewsSide, renderer: ReviewRend
     'get-review-feedback': async (params) => reviews.lookup(params.assistant)?.conversation.since(params.since) ?? { cursor: '0', items: [] },
     'get-selection': () => editor.getSelection(),
     'open-location': (params) => editor.openLocation(params.reference, params.cwd),
+    'get-diagnostics': (params) => editor.getDiagnostics(params),
+    'list-open-editors': () => editor.listOpenEditors(),
+    'get-workspace-folders': () => editor.getWorkspaceFolders(),
   };
 }
 

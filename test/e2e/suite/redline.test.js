@@ -64,13 +64,16 @@ describe('Redline in a real extension host', () => {
       await mcp?.close();
     });
 
-    it('offers the six tools', async () => {
+    it('offers the nine tools', async () => {
       const { tools } = await mcp.client.listTools();
       assert.deepEqual(tools.map((tool) => tool.name).sort(), [
         'await-review-feedback',
+        'get-diagnostics',
         'get-review',
         'get-review-feedback',
         'get-selection',
+        'get-workspace-folders',
+        'list-open-editors',
         'open-location',
         'present-review',
       ]);
@@ -183,6 +186,43 @@ describe('Redline in a real extension host', () => {
       const result = await mcp.raw('open-location', { reference: 'src/missing.ts:3' });
       assert.equal(result.isError, true);
       assert.match(result.content[0].text, /src\/missing\.ts/);
+    });
+
+    it("get-diagnostics reports TypeScript's type error, list-open-editors its editor, get-workspace-folders the folder", async function () {
+      this.timeout(120_000);
+      const file = path.join(workspaceRoot(), 'src/typeError.ts');
+      fs.writeFileSync(file, "export const count: number = 'three';\n");
+      try {
+        const document = await vscode.workspace.openTextDocument(file);
+        await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.One });
+        // The TypeScript server starts with the first TypeScript file: allow it time.
+        await waitFor(
+          () => vscode.languages.getDiagnostics(document.uri).some((d) => d.severity === vscode.DiagnosticSeverity.Error),
+          "TypeScript's diagnostics for src/typeError.ts",
+          90_000,
+        );
+        const report = await mcp.call('get-diagnostics', { file: 'src/typeError.ts', severity: 'error' });
+        assert.equal(report.total, 1, JSON.stringify(report));
+        const [error] = report.diagnostics;
+        assert.equal(error.path, 'src/typeError.ts');
+        assert.equal(error.severity, 'error');
+        assert.equal(error.source, 'ts');
+        assert.equal(error.code, 2322);
+        assert.deepEqual(error.start, { line: 1, column: 14 });
+        assert.match(error.message, /not assignable to type 'number'/);
+        const all = await mcp.call('get-diagnostics');
+        assert.ok(all.diagnostics.every((d) => !d.path.startsWith('..')), 'only files of the workspace');
+
+        const { editors } = await mcp.call('list-open-editors');
+        const shown = editors.find((editor) => editor.path === document.uri.fsPath);
+        assert.deepEqual(shown, { path: document.uri.fsPath, relativePath: 'src/typeError.ts', languageId: 'typescript', isDirty: false, isActive: true, isVisible: true, group: 1 });
+
+        const { folders } = await mcp.call('get-workspace-folders');
+        assert.deepEqual(folders, [{ name: path.basename(workspaceRoot()), path: workspaceRoot() }]);
+      } finally {
+        await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+        fs.rmSync(file, { force: true });
+      }
     });
 
     it('shows the same review again after its panel was closed', async () => {

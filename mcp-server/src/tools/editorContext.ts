@@ -1,0 +1,81 @@
+// The editor's context beyond the selection: what is wrong (diagnostics), what is open, and which
+// folders the window has. All three only read.
+
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  GetDiagnosticsParams,
+  GetDiagnosticsResult,
+  GetWorkspaceFoldersResult,
+  ListOpenEditorsResult,
+  MAX_DIAGNOSTICS,
+} from '../../../shared/protocol';
+import { bridgeFor, type ToolContext } from './toolContext';
+import { toolResult } from './toolResult';
+
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+export function registerEditorContextTools(server: McpServer, context: ToolContext): void {
+  const bridge = bridgeFor(server, context);
+  server.registerTool(
+    'get-diagnostics',
+    {
+      title: 'Get the problems VS Code reports',
+      description:
+        'Get the diagnostics (type errors, lint warnings…) that VS Code shows in its Problems view for files of the workspace, ' +
+        'with workspace-relative path, 1-based range, severity, source and code. `file` narrows it to one file (relative or absolute); ' +
+        '`severity` is the least severe to include ("warning" gives errors and warnings). ' +
+        `At most ${MAX_DIAGNOSTICS} are returned, most severe first. Files outside the workspace are never included.`,
+      inputSchema: GetDiagnosticsParams.shape,
+      outputSchema: GetDiagnosticsResult,
+      annotations: READ_ONLY,
+    },
+    (args, extra) => toolResult(() => bridge.request('get-diagnostics', args, extra.signal), describeDiagnostics),
+  );
+  server.registerTool(
+    'list-open-editors',
+    {
+      title: 'List the editors open in VS Code',
+      description:
+        "List the files open in the user's VS Code editor tabs, group by group: path (and workspace-relative path), language, " +
+        'unsaved changes, whether it is the active editor and whether it is visible.',
+      inputSchema: {},
+      outputSchema: ListOpenEditorsResult,
+      annotations: READ_ONLY,
+    },
+    (_args, extra) => toolResult(() => bridge.request('list-open-editors', {}, extra.signal), describeEditors),
+  );
+  server.registerTool(
+    'get-workspace-folders',
+    {
+      title: "Get the VS Code window's workspace folders",
+      description: 'Get the folders open in the VS Code window this server is connected to, with their names and absolute paths.',
+      inputSchema: {},
+      outputSchema: GetWorkspaceFoldersResult,
+      annotations: READ_ONLY,
+    },
+    (_args, extra) => toolResult(() => bridge.request('get-workspace-folders', {}, extra.signal), describeFolders),
+  );
+}
+
+function describeDiagnostics({ diagnostics, total, truncated }: GetDiagnosticsResult): string {
+  if (total === 0) return 'VS Code reports no problems for these files.';
+  const lines = diagnostics.map(
+    (d) => `${d.path}:${d.start.line}:${d.start.column} ${d.severity}${d.source ? ` [${d.source}${d.code !== undefined ? ` ${d.code}` : ''}]` : ''}: ${d.message}`,
+  );
+  const cut = truncated ? `\n[${total - diagnostics.length} more not shown: narrow it with file or severity.]` : '';
+  return `${total} problem${total === 1 ? '' : 's'}:\n${lines.join('\n')}${cut}`;
+}
+
+function describeEditors({ editors, truncated }: ListOpenEditorsResult): string {
+  if (editors.length === 0) return 'No file is open in an editor.';
+  const lines = editors.map((e) => {
+    const flags = [e.languageId, e.isDirty ? 'unsaved changes' : undefined, e.isActive ? 'active' : e.isVisible ? 'visible' : undefined].filter(Boolean);
+    return `${e.relativePath ?? e.path} (group ${e.group}${flags.length > 0 ? `, ${flags.join(', ')}` : ''})`;
+  });
+  return lines.join('\n') + (truncated ? '\n[More editors are open than listed.]' : '');
+}
+
+function describeFolders({ folders }: GetWorkspaceFoldersResult): string {
+  if (folders.length === 0) return 'The VS Code window has no folder open.';
+  return folders.map((folder) => `${folder.name}: ${folder.path}`).join('\n');
+}
