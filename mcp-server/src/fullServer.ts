@@ -13,6 +13,9 @@ import { createServer } from './server';
 import { LineStdioTransport } from './stdioTransport';
 import { WindowLocator, workspaceChoice } from './windowLocator';
 
+// The command line shares this bundle: it needs the same bridge.
+export { runCli } from './cli';
+
 export interface RunningServer {
   /** Settles once the server listens; rejects when it cannot. */
   readonly connected: Promise<void>;

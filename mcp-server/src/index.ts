@@ -1,28 +1,41 @@
-// Entry point of `node dist/mcp-server.js`. Answers the MCP handshake itself (handshake.ts), then
-// hands stdin to the full server (fullServer.ts, its own bundle), and exits cleanly when stdin
-// closes or a signal arrives. It imports neither the SDK nor zod: loading them takes several
-// times as long as starting Node, and an assistant waits for tools/list before it goes on.
+// Entry point of `node dist/mcp-server.js`. As an MCP server it answers the handshake itself
+// (handshake.ts), then hands stdin to the full server (fullServer.ts, its own bundle), and exits
+// cleanly when stdin closes or a signal arrives. It imports neither the SDK nor zod: loading them
+// takes several times as long as starting Node, and an assistant waits for tools/list before it
+// goes on. With a command as its first argument it is the command line (cli.ts) instead.
 
 import * as nodeModule from 'module';
 import { handshake, IPC_PATH_ENV } from 'redline:build-time';
 import { REDLINE_VERSION } from '../../shared/version';
+import { isCliInvocation } from './cliCommand';
 import type * as FullServer from './fullServer';
 import { HandshakeResponder, type HandOff } from './handshake';
 import { stderrLog } from './log';
 
 let fullServer: FullServer.RunningServer | undefined;
 
-const responder = new HandshakeResponder(handshake, {
-  write: (line, written) => process.stdout.write(line, () => written()),
-  handOff,
-});
-const receive = (chunk: Buffer) => responder.push(chunk);
-process.stdin.on('data', receive);
-// The SDK's transport reports stdin errors the same way.
-process.stdin.on('error', (error) => stderrLog('transport-error', { error: String(error) }));
+if (isCliInvocation(process.argv.slice(2))) runCommandLine();
+else serve();
+
+function serve(): void {
+  const responder = new HandshakeResponder(handshake, {
+    write: (line, written) => process.stdout.write(line, () => written()),
+    handOff: (state) => {
+      process.stdin.off('data', receive);
+      handOff(state);
+    },
+  });
+  const receive = (chunk: Buffer) => responder.push(chunk);
+  process.stdin.on('data', receive);
+  // The SDK's transport reports stdin errors the same way.
+  process.stdin.on('error', (error) => stderrLog('transport-error', { error: String(error) }));
+  process.stdin.on('end', () => shutdown('stdin closed'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  stderrLog('started', { version: REDLINE_VERSION, connected: Boolean(process.env[IPC_PATH_ENV]) });
+}
 
 function handOff(state: HandOff): void {
-  process.stdin.off('data', receive);
   try {
     enableCompileCache();
     // scripts/build.mjs embeds the full server's bundle here, compressed; it is compiled only now.
@@ -32,6 +45,30 @@ function handOff(state: HandOff): void {
   } catch (error) {
     fatal(error);
   }
+}
+
+function runCommandLine(): void {
+  const { runCli } = require('./fullServer') as typeof FullServer;
+  runCli({
+    argv: process.argv.slice(2),
+    env: process.env,
+    cwd: process.cwd(),
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    readStdin,
+  }).then(
+    (code) => (process.exitCode = code),
+    (error: unknown) => {
+      process.stderr.write(`redline: ${String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Node ≥ 22.1 keeps the compiled full server on disk for the next start; older Node skips it. */
@@ -51,8 +88,3 @@ function shutdown(reason: string): void {
   stderrLog('shutdown', { reason });
   void (fullServer?.close() ?? Promise.resolve()).finally(() => process.exit(0));
 }
-process.stdin.on('end', () => shutdown('stdin closed'));
-process.on('SIGINT', () => shutdown('SIGINT'));
-process.on('SIGTERM', () => shutdown('SIGTERM'));
-
-stderrLog('started', { version: REDLINE_VERSION, connected: Boolean(process.env[IPC_PATH_ENV]) });

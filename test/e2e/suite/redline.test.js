@@ -1,6 +1,7 @@
 // Redline inside a real extension host: activation, the bridge a terminal sees, and the four MCP
 // tools driven through the packaged MCP server over stdio, checked against the editor's state.
 const assert = require('node:assert/strict');
+const { execFile } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const vscode = require('vscode');
@@ -221,6 +222,40 @@ describe('Redline in a real extension host', () => {
         assert.deepEqual(folders, [{ name: path.basename(workspaceRoot()), path: workspaceRoot() }]);
       } finally {
         await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+        fs.rmSync(file, { force: true });
+      }
+    });
+
+    it('the command line: present FILE.md shows the file and exits 0; a missing file exits 2 and says so', async () => {
+      const env = await terminalIpcEnv();
+      const file = path.join(workspaceRoot(), 'from-the-command-line.md');
+      fs.writeFileSync(file, '# From the command line\n\nSee src/example.ts:42.\n');
+      try {
+        // Asynchronously: this extension host is the one that answers it.
+        const cli = (args) =>
+          new Promise((resolve) => {
+            execFile(
+              process.execPath,
+              [path.join(extension.extensionPath, 'dist', 'mcp-server.js'), ...args],
+              { cwd: workspaceRoot(), env: { PATH: process.env.PATH, ELECTRON_RUN_AS_NODE: '1', ...env }, timeout: 30_000 },
+              (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr }),
+            );
+          });
+        const shown = await cli(['present', 'from-the-command-line.md', '--title', 'CLI review']);
+        assert.equal(shown.code, 0, shown.stderr);
+        assert.match(shown.stdout, /^Presented revision \d+: 1 of 1 references resolved\.$/m);
+        assert.equal(api.store.current.markdown, fs.readFileSync(file, 'utf8'));
+        assert.equal(api.store.current.title, 'CLI review');
+        await waitFor(() => api.panel()?.renderedRevision === api.store.revision, 'the panel to paint the review');
+
+        const missing = await cli(['present', 'no-such-review.md']);
+        assert.equal(missing.code, 2);
+        assert.match(missing.stderr, /Cannot read no-such-review\.md: no such file/);
+
+        const printed = await cli(['get-review']);
+        assert.equal(printed.code, 0, printed.stderr);
+        assert.equal(printed.stdout, fs.readFileSync(file, 'utf8'));
+      } finally {
         fs.rmSync(file, { force: true });
       }
     });

@@ -1,0 +1,151 @@
+// `node mcp-server.js <command>`: the same bridge without an assistant, for scripts and git hooks.
+// It finds the window the way the server does (windowLocator.ts) and says which one, and why.
+// Exit codes: 0 done, 1 failed, 2 usage (a bad argument, a missing file), 3 no window, 4 refused.
+
+import * as fs from 'fs';
+import { ErrorCode, IPC_PATH_ENV, IPC_TOKEN_ENV, IpcError, type ReviewMode } from '../../shared/protocol';
+import { REDLINE_VERSION } from '../../shared/version';
+import { IpcClient } from './ipcClient';
+import { WindowLocator, workspaceChoice } from './windowLocator';
+
+export const USAGE = `Usage: node mcp-server.js <command> [options]
+
+Commands:
+  present FILE.md | -     Show the markdown file (or standard input) in the window's Redline panel
+      --mode MODE           replace (default), append or update-section
+      --section HEADING     the section to replace, with --mode update-section
+      --title TITLE         the review's title
+  get-review [--json]     Print the current review's markdown (or all of it as JSON)
+  status                  Say which VS Code window this would reach, and why
+  --help                  Print this text
+
+Every command takes --workspace FOLDER (or REDLINE_WORKSPACE) to choose the window by folder;
+otherwise it is the window of this terminal, or the one whose folder holds the current directory.
+With no command, it is Redline's MCP server on stdin and stdout.
+
+Exit codes: 0 done, 1 failed, 2 usage, 3 no window, 4 refused.
+`;
+
+export const Exit = { ok: 0, failed: 1, usage: 2, noWindow: 3, refused: 4 } as const;
+
+export interface CliIo {
+  readonly argv: readonly string[];
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly readStdin: () => Promise<string>;
+}
+
+type Parsed = { command: string; positional: string[]; options: Map<string, string | true> };
+
+const VALUED = new Set(['--mode', '--section', '--title', '--workspace']);
+
+export class UsageError extends Error {}
+
+export function parseArgs(argv: readonly string[]): Parsed {
+  const [command = '', ...rest] = argv;
+  const positional: string[] = [];
+  const options = new Map<string, string | true>();
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i];
+    const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    if (VALUED.has(name)) {
+      const value = inline ?? rest[++i];
+      if (value === undefined) throw new UsageError(`${name} needs a value.`);
+      options.set(name, value);
+    } else if (name === '--json') {
+      options.set(name, true);
+    } else if (name.startsWith('--')) {
+      throw new UsageError(`Unknown option ${name}.`);
+    } else {
+      positional.push(arg);
+    }
+  }
+  return { command, positional, options };
+}
+
+export async function runCli(io: CliIo): Promise<number> {
+  let parsed: Parsed;
+  try {
+    parsed = parseArgs(io.argv);
+    if (['--help', '-h', 'help'].includes(parsed.command)) {
+      io.stdout(USAGE);
+      return Exit.ok;
+    }
+    if (!['present', 'get-review', 'status'].includes(parsed.command)) throw new UsageError(`Unknown command "${parsed.command}".`);
+  } catch (error) {
+    return usage(io, error);
+  }
+  const workspace = parsed.options.get('--workspace');
+  const locator = new WindowLocator({
+    envPath: io.env[IPC_PATH_ENV] || undefined,
+    envToken: io.env[IPC_TOKEN_ENV] || undefined,
+    workspace: typeof workspace === 'string' ? { folder: workspace, from: '--workspace' } : workspaceChoice([], io.env),
+    cwd: io.cwd,
+  });
+  const client = new IpcClient({ locate: (dead) => locator.candidates(dead), clientInfo: { name: 'redline-cli', version: REDLINE_VERSION }, retryDelaysMs: [] });
+  try {
+    if (parsed.command === 'present') return await present(parsed, io, client);
+    if (parsed.command === 'get-review') return await getReview(parsed, io, client);
+    return await status(io, locator, client);
+  } catch (error) {
+    if (error instanceof UsageError) return usage(io, error);
+    io.stderr(`redline: ${(error as Error)?.message ?? String(error)}\n`);
+    return exitFor(error);
+  } finally {
+    client.dispose();
+  }
+}
+
+async function present(parsed: Parsed, io: CliIo, client: IpcClient): Promise<number> {
+  if (parsed.positional.length !== 1) throw new UsageError('present takes one file, or - for standard input.');
+  const [file] = parsed.positional;
+  let content: string;
+  try {
+    content = file === '-' ? await io.readStdin() : fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}.`);
+  }
+  const mode = (parsed.options.get('--mode') ?? 'replace') as string;
+  if (!['replace', 'append', 'update-section'].includes(mode)) throw new UsageError(`--mode must be replace, append or update-section, not "${mode}".`);
+  const section = parsed.options.get('--section');
+  const title = parsed.options.get('--title');
+  const result = await client.request('present-review', {
+    content,
+    mode: mode as ReviewMode,
+    ...(typeof section === 'string' ? { section } : {}),
+    ...(typeof title === 'string' ? { title } : {}),
+    cwd: io.cwd,
+  });
+  const broken = result.references.broken.length;
+  io.stdout(`Presented revision ${result.revision}: ${result.references.resolved} of ${result.references.total} references resolved${broken > 0 ? `, ${broken} broken` : ''}.\n`);
+  for (const reference of result.references.broken) io.stdout(`  broken: ${reference.reference} at line ${reference.line} (${reference.reason})\n`);
+  return Exit.ok;
+}
+
+async function getReview(parsed: Parsed, io: CliIo, client: IpcClient): Promise<number> {
+  if (parsed.positional.length > 0) throw new UsageError('get-review takes no file.');
+  const review = await client.request('get-review', {});
+  io.stdout(parsed.options.has('--json') ? `${JSON.stringify(review, null, 2)}\n` : review.markdown.endsWith('\n') || review.markdown === '' ? review.markdown : `${review.markdown}\n`);
+  return Exit.ok;
+}
+
+async function status(io: CliIo, locator: WindowLocator, client: IpcClient): Promise<number> {
+  const [first] = locator.candidates();
+  const { folders } = await client.request('get-workspace-folders', {});
+  io.stdout(`Reaches ${first.via}\n  socket: ${first.socketPath}\n  folders: ${folders.map((folder) => folder.path).join(', ') || '(none)'}\n`);
+  return Exit.ok;
+}
+
+function usage(io: CliIo, error: unknown): number {
+  io.stderr(`redline: ${(error as Error).message}\n\n${USAGE}`);
+  return Exit.usage;
+}
+
+function exitFor(error: unknown): number {
+  if (!(error instanceof IpcError)) return Exit.failed;
+  if (error.code === ErrorCode.NotConfigured || error.code === ErrorCode.Unreachable) return Exit.noWindow;
+  if (error.code === ErrorCode.Refused || error.code === ErrorCode.Unauthorized) return Exit.refused;
+  return Exit.failed;
+}

@@ -1,0 +1,51 @@
+import { Exit, parseArgs, runCli, USAGE, type CliIo } from '../../mcp-server/src/cli';
+import { isCliInvocation } from '../../mcp-server/src/cliCommand';
+
+function io(argv: string[]): CliIo & { out: string; err: string } {
+  const captured = { out: '', err: '' };
+  return Object.assign(captured, {
+    argv,
+    env: { XDG_RUNTIME_DIR: '/nonexistent', TMPDIR: '/nonexistent' },
+    cwd: '/nonexistent/project',
+    stdout: (text: string) => (captured.out += text),
+    stderr: (text: string) => (captured.err += text),
+    readStdin: async () => '# from stdin',
+  });
+}
+
+describe('the command line', () => {
+  it('is what the entry runs only when the first argument is a command', () => {
+    expect(isCliInvocation(['present', 'x.md'])).toBe(true);
+    expect(isCliInvocation(['--help'])).toBe(true);
+    expect(isCliInvocation([])).toBe(false);
+    expect(isCliInvocation(['--workspace', '/a'])).toBe(false);
+  });
+
+  it('reads options with and without "=", and refuses unknown ones and missing values', () => {
+    const parsed = parseArgs(['present', 'r.md', '--mode=append', '--title', 'T', '--workspace', '/w']);
+    expect(parsed.command).toBe('present');
+    expect(parsed.positional).toEqual(['r.md']);
+    expect(Object.fromEntries(parsed.options)).toEqual({ '--mode': 'append', '--title': 'T', '--workspace': '/w' });
+    expect(() => parseArgs(['present', 'r.md', '--colour'])).toThrow('Unknown option --colour.');
+    expect(() => parseArgs(['present', 'r.md', '--title'])).toThrow('--title needs a value.');
+  });
+
+  it('prints its usage for --help, and exits 2 with the usage for a mistake', async () => {
+    const help = io(['--help']);
+    expect(await runCli(help)).toBe(Exit.ok);
+    expect(help.out).toBe(USAGE);
+    for (const argv of [['frobnicate'], ['present'], ['present', 'a.md', 'b.md'], ['present', '/nonexistent/r.md'], ['present', '-', '--mode', 'sideways']]) {
+      const run = io(argv);
+      expect(await runCli(run)).toBe(Exit.usage);
+      expect(run.err).toMatch(/^redline: .+\n\nUsage:/);
+    }
+  });
+
+  it('exits 3 and says so when no window is open', async () => {
+    const run = io(['present', '-']);
+    expect(await runCli(run)).toBe(Exit.noWindow);
+    expect(run.err).toMatch(/^redline: No VS Code window/);
+    const status = io(['status']);
+    expect(await runCli(status)).toBe(Exit.noWindow);
+  });
+});
