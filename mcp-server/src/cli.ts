@@ -84,11 +84,20 @@ export async function runCli(io: CliIo): Promise<number> {
     workspace: typeof workspace === 'string' ? { folder: workspace, from: '--workspace' } : workspaceChoice([], io.env),
     cwd: io.cwd,
   });
-  const client = new IpcClient({ locate: (dead) => locator.candidates(dead), clientInfo: { name: 'redline-cli', version: REDLINE_VERSION }, retryDelaysMs: [] });
+  // Where it connected, and why: `status` says so.
+  let reached: Record<string, unknown> | undefined;
+  const client = new IpcClient({
+    locate: (dead) => locator.candidates(dead),
+    clientInfo: { name: 'redline-cli', version: REDLINE_VERSION },
+    retryDelaysMs: [],
+    log: (event, fields) => {
+      if (event === 'connected') reached = fields;
+    },
+  });
   try {
     if (parsed.command === 'present') return await present(parsed, io, client);
     if (parsed.command === 'get-review') return await getReview(parsed, io, client);
-    return await status(io, locator, client);
+    return await status(io, client, () => reached);
   } catch (error) {
     if (error instanceof UsageError) return usage(io, error);
     io.stderr(`redline: ${(error as Error)?.message ?? String(error)}\n`);
@@ -131,10 +140,10 @@ async function getReview(parsed: Parsed, io: CliIo, client: IpcClient): Promise<
   return Exit.ok;
 }
 
-async function status(io: CliIo, locator: WindowLocator, client: IpcClient): Promise<number> {
-  const [first] = locator.candidates();
+async function status(io: CliIo, client: IpcClient, reached: () => Record<string, unknown> | undefined): Promise<number> {
   const { folders } = await client.request('get-workspace-folders', {});
-  io.stdout(`Reaches ${first.via}\n  socket: ${first.socketPath}\n  folders: ${folders.map((folder) => folder.path).join(', ') || '(none)'}\n`);
+  const { via, socketPath } = reached() ?? {};
+  io.stdout(`Reaches ${String(via)}\n  socket: ${String(socketPath)}\n  folders: ${folders.map((folder) => folder.path).join(', ') || '(none)'}\n`);
   return Exit.ok;
 }
 

@@ -226,7 +226,7 @@ describe('Redline in a real extension host', () => {
       }
     });
 
-    it('the command line: present FILE.md shows the file and exits 0; a missing file exits 2 and says so', async () => {
+    it('the command line: present FILE.md shows the file and exits 0; a missing file exits 2 and says so; status names the window', async () => {
       const env = await terminalIpcEnv();
       const file = path.join(workspaceRoot(), 'from-the-command-line.md');
       fs.writeFileSync(file, '# From the command line\n\nSee src/example.ts:42.\n');
@@ -255,6 +255,10 @@ describe('Redline in a real extension host', () => {
         const printed = await cli(['get-review']);
         assert.equal(printed.code, 0, printed.stderr);
         assert.equal(printed.stdout, fs.readFileSync(file, 'utf8'));
+
+        const status = await cli(['status']);
+        assert.equal(status.code, 0, status.stderr);
+        assert.equal(status.stdout, `Reaches REDLINE_IPC_PATH\n  socket: ${env.REDLINE_IPC_PATH}\n  folders: ${workspaceRoot()}\n`);
       } finally {
         fs.rmSync(file, { force: true });
       }
