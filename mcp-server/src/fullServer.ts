@@ -9,6 +9,7 @@ import { REDLINE_VERSION } from '../../shared/version';
 import type { HandOff } from './handshake';
 import { IpcClient } from './ipcClient';
 import { stderrLog } from './log';
+import { ProtocolLog } from './protocolLog';
 import { createServer } from './server';
 import { LineStdioTransport } from './stdioTransport';
 import { WindowLocator, workspaceChoice } from './windowLocator';
@@ -33,9 +34,14 @@ export function startFullServer(handOff: HandOff): RunningServer {
     locate: (dead) => locator.candidates(dead),
     timeoutMs: timeoutFromEnv(),
     clientInfo: { name: 'redline-mcp', version: REDLINE_VERSION },
-    log: stderrLog,
+    // Every event on stderr, and at debug to a client that asked for MCP log messages.
+    log: (event, fields) => {
+      stderrLog(event, fields);
+      protocolLog.log('debug', event, fields);
+    },
   });
   const server = createServer({ bridge, cwd: process.cwd() });
+  const protocolLog = new ProtocolLog(server.server);
   server.server.onerror = (error) => stderrLog('transport-error', { error: String(error) });
 
   // The transport reads what the entry received first, then the rest of stdin.

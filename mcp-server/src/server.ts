@@ -14,6 +14,8 @@ export function createServer(context: ToolContext): McpServer {
   const server = new McpServer(
     { name: 'redline', version: REDLINE_VERSION },
     {
+      // logging/setLevel and notifications/message: protocolLog.ts.
+      capabilities: { logging: {} },
       instructions:
         'Redline shows your reviews in the user\'s VS Code, with every file:line reference a clickable link. ' +
         'Present reviews with present-review rather than long chat messages; read what the user selected with get-selection, ' +

@@ -1,0 +1,25 @@
+// MCP's own logging (`logging/setLevel`, `notifications/message`): the events the server writes to
+// stderr, also sent to a client that asked for them. A client that never sets a level gets none,
+// so assistants that do not show MCP logs are not sent two messages per tool call.
+
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { LoggingLevelSchema, SetLevelRequestSchema, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+
+const SEVERITY = new Map(LoggingLevelSchema.options.map((level, index) => [level, index]));
+
+export class ProtocolLog {
+  private level: LoggingLevel | undefined;
+
+  constructor(private readonly server: Server) {
+    // Replaces the SDK's own handler, which sends everything until a level is set.
+    server.setRequestHandler(SetLevelRequestSchema, (request) => {
+      this.level = request.params.level;
+      return {};
+    });
+  }
+
+  log(level: LoggingLevel, event: string, fields: Record<string, unknown> = {}): void {
+    if (this.level === undefined || SEVERITY.get(level)! < SEVERITY.get(this.level)!) return;
+    this.server.sendLoggingMessage({ level, logger: 'redline', data: { event, ...fields } }).catch(() => undefined);
+  }
+}
