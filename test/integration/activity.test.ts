@@ -7,13 +7,12 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import * as fs from 'fs';
 import { ActivityLog } from '../../extension/src/activity/activityLog';
 import type { RequestHandlers } from '../../extension/src/ipc/ipcConnection';
-import { IpcServer } from '../../extension/src/ipc/ipcServer';
 import { createToken } from '../../extension/src/ipc/token';
 import { IpcClient } from '../../mcp-server/src/ipcClient';
 import { createServer } from '../../mcp-server/src/server';
 import { ErrorCode, IpcError } from '../../shared/protocol';
 import { assertBuilt, connectMcp } from './harness';
-import { Peer, failure, simpleHandlers, tempSocketPath, until } from './ipcKit';
+import { Peer, failure, startBridge, until } from './ipcKit';
 
 jest.setTimeout(30_000);
 
@@ -24,42 +23,17 @@ interface Logged {
 
 /** A window's IPC server whose requests an ActivityLog observes, as the extension wires it. */
 async function startWindow(handlers: Partial<RequestHandlers> = {}) {
-  const { dir, socketPath } = tempSocketPath();
-  const token = createToken();
   const activity = new ActivityLog();
-  const server = await IpcServer.start({
-    socketPath,
-    token,
-    handlers: { ...simpleHandlers, ...handlers } as RequestHandlers,
-    serverInfo: { name: 'redline', version: 'test', pid: process.pid },
-    observer: activity,
-  });
+  const bridge = await startBridge({ handlers, observer: activity });
   const counts: number[] = [];
-  server.onDidChangeAuthenticatedCount((count) => counts.push(count));
-  const clients: IpcClient[] = [];
+  bridge.server.onDidChangeAuthenticatedCount((count) => counts.push(count));
   return {
-    server,
-    socketPath,
-    token,
+    ...bridge,
     activity,
     counts,
     /** An MCP server's bridge, whose log lines land in `logged`. */
-    client(logged: Logged[] = []) {
-      const client = new IpcClient({
-        socketPath,
-        token,
-        clientInfo: { name: 'redline-mcp', version: 'test' },
-        retryDelaysMs: [],
-        log: (event, fields = {}) => logged.push({ event, fields }),
-      });
-      clients.push(client);
-      return client;
-    },
-    async stop() {
-      for (const client of clients) client.dispose();
-      await server.dispose();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
+    client: (logged: Logged[] = []) =>
+      bridge.client({ clientInfo: { name: 'redline-mcp', version: 'test' }, log: (event, fields = {}) => logged.push({ event, fields }) }),
   };
 }
 

@@ -10,7 +10,7 @@ import { clientProof, createNonce } from '../../shared/authProof';
 import { encodeLine } from '../../shared/framing';
 import { PROTOCOL_VERSION, type IpcError, type GetSelectionResult, type PresentReviewResult } from '../../shared/protocol';
 import { IpcServer, type IpcLimits } from '../../extension/src/ipc/ipcServer';
-import type { RequestHandlers } from '../../extension/src/ipc/ipcConnection';
+import type { RequestHandlers, RequestObserver } from '../../extension/src/ipc/ipcConnection';
 import { createToken } from '../../extension/src/ipc/token';
 import { IpcClient, type IpcClientOptions } from '../../mcp-server/src/ipcClient';
 
@@ -56,7 +56,7 @@ export function tempSocketPath(): { dir: string; socketPath: string } {
 }
 
 export async function startBridge(
-  options: { handlers?: Partial<RequestHandlers>; limits?: Partial<IpcLimits>; maxLineBytes?: number } = {},
+  options: { handlers?: Partial<RequestHandlers>; limits?: Partial<IpcLimits>; maxLineBytes?: number; observer?: RequestObserver } = {},
 ): Promise<Bridge> {
   const { dir, socketPath } = tempSocketPath();
   const token = createToken();
@@ -69,6 +69,7 @@ export async function startBridge(
     serverInfo: { name: 'redline', version: 'test', pid: process.pid },
     limits: options.limits,
     maxLineBytes: options.maxLineBytes,
+    observer: options.observer,
     log: (event, fields) => logs.push({ event, fields }),
   });
   return {
