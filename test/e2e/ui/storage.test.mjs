@@ -63,11 +63,14 @@ describe('Corrupt review state on disk', () => {
     const leave = (/** @type {import('playwright-core').Dialog} */ dialog) => void (dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss());
     s.page.on('dialog', leave);
     try {
-      // Playwright can report a navigation that a beforeunload handler saw as aborted, though it went on.
-      await s.page.goto('about:blank').catch(async (error) => {
-        if (!/ERR_ABORTED/.test(String(error))) throw error;
-        await s.page.waitForURL('about:blank', { timeout: 30_000 });
-      });
+      // Playwright can report a navigation that a beforeunload handler saw as aborted: sometimes it
+      // went on, sometimes it really stopped. Whichever it was, try again until the page is gone.
+      for (let attempt = 1; s.page.url() !== 'about:blank'; attempt++) {
+        await s.page.goto('about:blank').catch(async (error) => {
+          if (!/ERR_ABORTED/.test(String(error)) || attempt >= 3) throw error;
+          await s.page.waitForURL('about:blank', { timeout: 5_000 }).catch(() => undefined);
+        });
+      }
     } finally {
       s.page.off('dialog', leave);
     }
