@@ -337,6 +337,59 @@ export const GetWorkspaceFoldersResult = z.object({
 });
 export type GetWorkspaceFoldersResult = z.infer<typeof GetWorkspaceFoldersResult>;
 
+// ---- earlier reviews, and what prompts complete ---------------------------------------------
+
+export const ListReviewHistoryParams = z.object({ assistant: Assistant }).strict();
+export type ListReviewHistoryParams = z.infer<typeof ListReviewHistoryParams>;
+
+export const EarlierReviewEntry = z.object({
+  /** The revision it had when it was current: it names the review for as long as it is kept. */
+  revision: z.number().int().min(1),
+  title: z.string().optional(),
+  updatedAt: z.string(),
+  /** Size of its markdown in UTF-8 bytes. */
+  bytes: z.number().int().min(0),
+});
+export type EarlierReviewEntry = z.infer<typeof EarlierReviewEntry>;
+
+/** Newest first; only what the window keeps (the `redline.historySize` setting). */
+export const ListReviewHistoryResult = z.object({ entries: z.array(EarlierReviewEntry) });
+export type ListReviewHistoryResult = z.infer<typeof ListReviewHistoryResult>;
+
+export const GetEarlierReviewParams = z.object({ revision: z.number().int().min(1), assistant: Assistant }).strict();
+export type GetEarlierReviewParams = z.infer<typeof GetEarlierReviewParams>;
+
+/** NotFound when the window no longer keeps that revision. */
+export const GetEarlierReviewResult = EarlierReviewEntry.omit({ bytes: true }).extend({ markdown: z.string() });
+export type GetEarlierReviewResult = z.infer<typeof GetEarlierReviewResult>;
+
+/** Completions return at most this many values: MCP's own limit for one completion result. */
+export const MAX_COMPLETIONS = 100;
+
+/** What the user has typed so far of a prompt argument. */
+const CompletionPrefix = z.string().max(4096);
+
+export const ListGitRefsParams = z.object({ prefix: CompletionPrefix }).strict();
+export type ListGitRefsParams = z.infer<typeof ListGitRefsParams>;
+
+export const GitRef = z.object({
+  /** As git writes it short: "main", "origin/main", "v1.2". */
+  name: z.string(),
+  kind: z.enum(['head', 'branch', 'remote', 'tag']),
+});
+export type GitRef = z.infer<typeof GitRef>;
+
+/** The workspace's refs starting with the prefix; `truncated` when there were more than MAX_COMPLETIONS. */
+export const ListGitRefsResult = z.object({ refs: z.array(GitRef).max(MAX_COMPLETIONS), truncated: z.boolean() });
+export type ListGitRefsResult = z.infer<typeof ListGitRefsResult>;
+
+export const FindWorkspaceFilesParams = z.object({ prefix: CompletionPrefix }).strict();
+export type FindWorkspaceFilesParams = z.infer<typeof FindWorkspaceFilesParams>;
+
+/** Workspace-relative paths (with the folder's name first in a multi-root workspace). */
+export const FindWorkspaceFilesResult = z.object({ files: z.array(z.string()).max(MAX_COMPLETIONS), truncated: z.boolean() });
+export type FindWorkspaceFilesResult = z.infer<typeof FindWorkspaceFilesResult>;
+
 const NoParams = z.object({}).strict();
 
 /**
@@ -352,6 +405,10 @@ export const methods = {
   'get-diagnostics': { params: GetDiagnosticsParams, result: GetDiagnosticsResult, timeoutMs: DEFAULT_TIMEOUT_MS },
   'list-open-editors': { params: NoParams, result: ListOpenEditorsResult, timeoutMs: DEFAULT_TIMEOUT_MS },
   'get-workspace-folders': { params: NoParams, result: GetWorkspaceFoldersResult, timeoutMs: DEFAULT_TIMEOUT_MS },
+  'list-review-history': { params: ListReviewHistoryParams, result: ListReviewHistoryResult, timeoutMs: DEFAULT_TIMEOUT_MS },
+  'get-earlier-review': { params: GetEarlierReviewParams, result: GetEarlierReviewResult, timeoutMs: DEFAULT_TIMEOUT_MS },
+  'list-git-refs': { params: ListGitRefsParams, result: ListGitRefsResult, timeoutMs: DEFAULT_TIMEOUT_MS },
+  'find-workspace-files': { params: FindWorkspaceFilesParams, result: FindWorkspaceFilesResult, timeoutMs: DEFAULT_TIMEOUT_MS },
 } as const;
 export type Method = keyof typeof methods;
 export type ParamsOf<M extends Method> = z.input<(typeof methods)[M]['params']>;
@@ -364,6 +421,10 @@ export const events = {
   'review-changed': z.object({ revision: z.number().int().min(0) }),
   /** The user gave feedback; `cursor` is the newest item's id. */
   'feedback-added': z.object({ cursor: z.string() }),
+  /** Some assistant's earlier reviews changed: one was added (a replace, a clear) or trimmed. */
+  'history-changed': z.object({}),
+  /** The user's selection or active editor changed; read it with get-selection. Sent at most a few times a second. */
+  'selection-changed': z.object({}),
 } as const;
 export type EventName = keyof typeof events;
 export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;

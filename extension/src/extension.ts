@@ -10,7 +10,10 @@ import { resolveNodeCommand, serverScriptPath } from './assistants/serverLaunch'
 import { publishStableServerPath } from './assistants/stableServerPath';
 import { BridgeHost } from './bridge/bridgeHost';
 import { createRequestHandlers } from './bridge/requestHandlers';
+import { broadcastReviewEvents } from './bridge/reviewEvents';
+import { broadcastSelectionEvents } from './bridge/selectionEvents';
 import { registerCommands } from './commands';
+import { CompletionSources } from './editor/completionSources';
 import { getDiagnostics, getWorkspaceFolders, listOpenEditors } from './editor/editorContext';
 import { LocationOpener } from './editor/locationOpener';
 import { FindingsFeature } from './findings/findingsFeature';
@@ -89,17 +92,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
       showPanel,
       onTokenRotated: () => bridge && mcpServer.setEndpoint({ path: bridge.socketPath, token: bridge.token }),
     }),
-    reviews.onDidChangeReview(({ review, change }) => {
+    reviews.onDidChangeReview(({ change }) => {
       // A new review brings a closed or hidden panel to the front once, without taking focus from
       // the assistant's terminal; appends to it do not, so a user who closed the panel keeps it closed.
       if (change.kind === 'replace' && !ReviewPanel.current?.visible) showPanel(true);
-      bridge?.broadcast('review-changed', { revision: review.store.revision });
     }),
-    reviews.onDidAddFeedback(({ item }) => bridge?.broadcast('feedback-added', { cursor: item.id })),
+    broadcastReviewEvents(reviews, (event, payload) => bridge?.broadcast(event, payload)),
+    broadcastSelectionEvents((event, payload) => bridge?.broadcast(event, payload)),
     onDidChangeSettings((changed) => {
       bridge?.setRequestTimeout(changed.requestTimeoutMs);
       mcpServer.setRequestTimeout(changed.requestTimeoutMs);
-      reviews.setHistorySize(changed.historySize).catch((error) => log.error('Could not trim the review history', error));
+      reviews.setHistorySize(changed.historySize).then(
+        () => bridge?.broadcast('history-changed', {}),
+        (error) => log.error('Could not trim the review history', error),
+      );
     }),
     { dispose: () => ReviewPanel.current?.dispose() },
     mcpServer,
@@ -108,12 +114,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
 
   const activity = registerActivity();
   context.subscriptions.push(activity);
+  const completions = new CompletionSources();
   const handlers = createRequestHandlers(reviews, renderer, {
     getSelection: () => selection.current(),
     openLocation: (reference, cwd) => opener.open(reference, cwd),
     getDiagnostics,
     listOpenEditors,
     getWorkspaceFolders,
+    listGitRefs: (prefix) => completions.gitRefs(prefix),
+    findWorkspaceFiles: (prefix) => completions.workspaceFiles(prefix),
   });
   try {
     bridge = await BridgeHost.start(context, handlers, log, workspaceFolders, settings.requestTimeoutMs, activity.observer);

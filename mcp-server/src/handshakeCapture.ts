@@ -7,6 +7,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { PublishedHandshake } from './handshake';
 import { createServer } from './server';
+import { unreachableBridge } from './tools/toolContext';
 
 /** The entry needs these too, and cannot import shared/protocol.ts without loading zod. */
 export { IPC_PATH_ENV } from '../../shared/protocol';
@@ -16,7 +17,7 @@ const UNSUPPORTED_VERSION = '1970-01-01';
 
 export async function captureHandshake(): Promise<PublishedHandshake> {
   const server = createServer({
-    bridge: { request: () => Promise.reject(new Error('The handshake capture has no VS Code to talk to.')), onEvent: () => ({ dispose() {} }) },
+    bridge: unreachableBridge('The handshake capture has no VS Code to talk to.'),
     cwd: process.cwd(),
   });
   const [client, serverSide] = InMemoryTransport.createLinkedPair();

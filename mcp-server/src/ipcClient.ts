@@ -59,6 +59,7 @@ export class IpcClient {
   private connecting: Promise<net.Socket> | undefined;
   private readonly pending = new Map<string, Pending>();
   private readonly eventListeners = new Set<EventListener>();
+  private readonly connectionListeners = new Set<(connected: boolean) => void>();
   private disposed = false;
   /** Ends a back-off in progress when the client is disposed. */
   private readonly disposal = new AbortController();
@@ -107,6 +108,17 @@ export class IpcClient {
   onEvent(listener: EventListener): { dispose(): void } {
     this.eventListeners.add(listener);
     return { dispose: () => this.eventListeners.delete(listener) };
+  }
+
+  /** Told true when a connection opens and false when it closes: events arrive only in between. */
+  onConnectionChange(listener: (connected: boolean) => void): { dispose(): void } {
+    this.connectionListeners.add(listener);
+    return { dispose: () => this.connectionListeners.delete(listener) };
+  }
+
+  /** Connects now rather than at the next request, for a caller that waits for events. */
+  async connectNow(): Promise<void> {
+    await this.connect('connect', undefined);
   }
 
   get pendingCount(): number {
@@ -198,6 +210,7 @@ export class IpcClient {
     this.attach(socket, rest);
     this.socket = socket;
     this.options.log?.('connected', { socketPath, via, attempt });
+    for (const listener of this.connectionListeners) listener(true);
     return socket;
   }
 
@@ -215,7 +228,7 @@ export class IpcClient {
     );
     socket.on('data', (chunk: Buffer) => decoder.push(chunk));
     socket.on('close', () => {
-      if (this.socket === socket) this.socket = undefined;
+      this.forget(socket);
       this.failAll(
         new IpcError(
           ErrorCode.Disconnected,
@@ -227,6 +240,13 @@ export class IpcClient {
     });
     if (rest.length > 0) decoder.push(rest);
     socket.resume();
+  }
+
+  /** The connection is over: the next request opens another. */
+  private forget(socket: net.Socket): void {
+    if (this.socket !== socket) return;
+    this.socket = undefined;
+    for (const listener of this.connectionListeners) listener(false);
   }
 
   private track(id: string, method: string, resultSchema: ZodType, timeoutMs: number, socket: net.Socket): Promise<unknown> {
@@ -287,7 +307,7 @@ export class IpcClient {
         ),
         socket,
       );
-      if (this.socket === socket) this.socket = undefined;
+      this.forget(socket);
       socket.destroy();
       return;
     }

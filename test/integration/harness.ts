@@ -16,10 +16,15 @@ import {
   type GetDiagnosticsParams,
   type GetDiagnosticsResult,
   type GetSelectionResult,
+  type FindWorkspaceFilesResult,
   type GetWorkspaceFoldersResult,
+  type GitRef,
+  type ListGitRefsResult,
   type ListOpenEditorsResult,
   type OpenLocationResult,
 } from '../../shared/protocol';
+import { broadcastReviewEvents } from '../../extension/src/bridge/reviewEvents';
+import { completeFilePath } from '../../extension/src/editor/fileCompletion';
 import { createRequestHandlers, type EditorSide } from '../../extension/src/bridge/requestHandlers';
 import { IpcServer, type IpcLimits } from '../../extension/src/ipc/ipcServer';
 import { createToken } from '../../extension/src/ipc/token';
@@ -66,6 +71,18 @@ export class FakeEditor implements EditorSide {
 
   getWorkspaceFolders(): GetWorkspaceFoldersResult {
     return this.folders;
+  }
+
+  /** What list-git-refs and find-workspace-files complete from. */
+  refs: GitRef[] = [{ name: 'HEAD', kind: 'head' }];
+  files: string[] = [];
+
+  listGitRefs(prefix: string): ListGitRefsResult {
+    return { refs: this.refs.filter((ref) => ref.name.startsWith(prefix)), truncated: false };
+  }
+
+  findWorkspaceFiles(prefix: string): FindWorkspaceFilesResult {
+    return completeFilePath(this.files, prefix);
   }
 
   async openLocation(reference: string, cwd: string | undefined): Promise<OpenLocationResult> {
@@ -130,8 +147,8 @@ export async function startHost(
       serverInfo: { name: 'redline', version: 'test', pid: process.pid },
     });
   let server = await start();
-  // As the window does: every connected MCP server hears of new feedback.
-  reviews.onDidAddFeedback(({ item }) => server.broadcast('feedback-added', { cursor: item.id }));
+  // As the window does: every connected MCP server hears of changed reviews, feedback and history.
+  broadcastReviewEvents(reviews, (event, payload) => server.broadcast(event, payload));
   return {
     get server() {
       return server;

@@ -8,7 +8,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { clientProof, createNonce } from '../../shared/authProof';
 import { encodeLine } from '../../shared/framing';
-import { PROTOCOL_VERSION, type IpcError, type GetSelectionResult, type PresentReviewResult } from '../../shared/protocol';
+import { ErrorCode, IpcError as IpcErrorClass, PROTOCOL_VERSION, type IpcError, type GetSelectionResult, type PresentReviewResult } from '../../shared/protocol';
 import { IpcServer, type IpcLimits } from '../../extension/src/ipc/ipcServer';
 import type { RequestHandlers, RequestObserver } from '../../extension/src/ipc/ipcConnection';
 import { createToken } from '../../extension/src/ipc/token';
@@ -34,6 +34,12 @@ export const simpleHandlers: RequestHandlers = {
   'get-diagnostics': () => ({ diagnostics: [], total: 0, truncated: false }),
   'list-open-editors': () => ({ editors: [], truncated: false }),
   'get-workspace-folders': () => ({ folders: [] }),
+  'list-review-history': () => ({ entries: [] }),
+  'get-earlier-review': (params) => {
+    throw new IpcErrorClass(ErrorCode.NotFound, `No earlier review with revision ${params.revision}`);
+  },
+  'list-git-refs': () => ({ refs: [], truncated: false }),
+  'find-workspace-files': () => ({ files: [], truncated: false }),
 };
 
 export interface LogLine {

@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { HandshakeResponder, MAX_HANDSHAKE_LINE_BYTES, recognizeHandshake, type HandOff, type PublishedHandshake } from '../../mcp-server/src/handshake';
 import { captureHandshake } from '../../mcp-server/src/handshakeCapture';
 import { createServer } from '../../mcp-server/src/server';
+import { unreachableBridge } from '../../mcp-server/src/tools/toolContext';
 
 const BUILT_SERVER = path.resolve(__dirname, '../../dist/mcp-server.js');
 
@@ -131,7 +132,7 @@ describe('the tools/list the MCP server publishes', () => {
       return undefined as never;
     });
     try {
-      createServer({ bridge: { request: () => Promise.reject(new Error('unused')), onEvent: () => ({ dispose() {} }) }, cwd: '/' });
+      createServer({ bridge: unreachableBridge('unused'), cwd: '/' });
     } finally {
       spy.mockRestore();
     }

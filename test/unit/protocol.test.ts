@@ -65,14 +65,18 @@ describe('protocol schemas', () => {
     expect(ServerMessage.safeParse({ type: 'event', event: 'review-changed', payload: { revision: 2 } }).success).toBe(true);
   });
 
-  it('lists the eight methods, each with a timeout', () => {
+  it('lists the twelve methods, each with a timeout', () => {
     expect(methodNames.sort()).toEqual([
+      'find-workspace-files',
       'get-diagnostics',
+      'get-earlier-review',
       'get-review',
       'get-review-feedback',
       'get-selection',
       'get-workspace-folders',
+      'list-git-refs',
       'list-open-editors',
+      'list-review-history',
       'open-location',
       'present-review',
     ]);

@@ -9,7 +9,9 @@ import {
   type GetDiagnosticsParams,
   type GetDiagnosticsResult,
   type GetSelectionResult,
+  type FindWorkspaceFilesResult,
   type GetWorkspaceFoldersResult,
+  type ListGitRefsResult,
   type ListOpenEditorsResult,
   type OpenLocationResult,
 } from '../../../shared/protocol';
@@ -24,6 +26,9 @@ export interface EditorSide {
   getDiagnostics(params: GetDiagnosticsParams): GetDiagnosticsResult;
   listOpenEditors(): ListOpenEditorsResult;
   getWorkspaceFolders(): GetWorkspaceFoldersResult;
+  /** For completing prompt arguments: refs and files starting with (or containing) what was typed. */
+  listGitRefs(prefix: string): Promise<ListGitRefsResult> | ListGitRefsResult;
+  findWorkspaceFiles(prefix: string): Promise<FindWorkspaceFilesResult> | FindWorkspaceFilesResult;
 }
 
 /** Each assistant's review: a call reads and writes the caller's own. */
@@ -78,6 +83,17 @@ export function createRequestHandlers(reviews: ReviewsSide, renderer: ReviewRend
     'get-diagnostics': (params) => editor.getDiagnostics(params),
     'list-open-editors': () => editor.listOpenEditors(),
     'get-workspace-folders': () => editor.getWorkspaceFolders(),
+    // An assistant that has not presented has no history; nor does one the window does not know.
+    'list-review-history': async (params) => ({ entries: (await reviews.lookup(params.assistant)?.history.list()) ?? [] }),
+    'get-earlier-review': async (params) => {
+      const earlier = await reviews.lookup(params.assistant)?.history.read(params.revision);
+      if (!earlier) {
+        throw new IpcError(ErrorCode.NotFound, `No earlier review with revision ${params.revision} is kept in this window; list them with resources/list.`);
+      }
+      return { revision: earlier.revision, title: earlier.title, updatedAt: earlier.updatedAt, markdown: earlier.markdown };
+    },
+    'list-git-refs': (params) => editor.listGitRefs(params.prefix),
+    'find-workspace-files': (params) => editor.findWorkspaceFiles(params.prefix),
   };
 }
 

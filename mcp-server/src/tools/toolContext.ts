@@ -6,7 +6,7 @@ import { MAX_ASSISTANT_CHARS } from '../../../shared/protocol';
 import type { IpcClient } from '../ipcClient';
 
 export interface ToolContext {
-  readonly bridge: Pick<IpcClient, 'request' | 'onEvent'>;
+  readonly bridge: Pick<IpcClient, 'request' | 'onEvent' | 'onConnectionChange' | 'connectNow'>;
   /** Sent along so that relative references resolve where the assistant runs. */
   readonly cwd: string;
 }
@@ -25,9 +25,20 @@ export function assistantOf(server: McpServer): string | undefined {
  * window shows beside the call in its Activity view. Read at each call, since it is known only once
  * the client has sent `initialize`.
  */
-export function bridgeFor(server: McpServer, context: ToolContext): ToolContext['bridge'] {
+export function bridgeFor(server: McpServer, context: ToolContext): Pick<ToolContext['bridge'], 'request' | 'onEvent'> {
   return {
     request: (method, params, signal) => context.bridge.request(method, params, signal, assistantOf(server)),
     onEvent: (listener) => context.bridge.onEvent(listener),
+  };
+}
+
+/** A bridge that reaches no window: for building the server to ask it what it publishes. */
+export function unreachableBridge(reason: string): ToolContext['bridge'] {
+  const none = { dispose() {} };
+  return {
+    request: () => Promise.reject(new Error(reason)),
+    onEvent: () => none,
+    onConnectionChange: () => none,
+    connectNow: () => Promise.reject(new Error(reason)),
   };
 }
