@@ -1,0 +1,262 @@
+"""Drives Redline's built MCP server with the official Python MCP SDK, a client written apart from
+the TypeScript SDK that our own tests use. test/integration/pythonClient.test.ts runs it with the
+venv that test/python/install.mjs makes, and asserts on the JSON report it prints on stdout.
+
+The server's entry answers initialize, notifications/initialized and tools/list itself, from
+replies captured from the SDK server at build time (mcp-server/src/handshake.ts), and hands
+anything else to the SDK server. So that each handshake can be held to the SDK's, every protocol
+version is tried twice on fresh servers: as the client sends it (the entry answers), and after a
+ping, which the entry leaves to the SDK server, so the SDK server answers the same handshake bytes.
+
+argv[1] is a JSON object:
+  server:        {"command", "args", "env", "cwd"} to start the built server
+  clientName:    the MCP clientInfo name (the window keeps one review per name)
+  calls:         [{"name", "arguments"}] tool calls to make after the plain initialize()
+  autoCalls:     the same, on the connection made by the SDK's high-level Client
+  timeoutSeconds: the whole run's limit
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib.metadata import version as installed_version
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp import Client, ClientSession, StdioServerParameters, stdio_client
+from mcp.client.session import ClientRequestContext
+from mcp.shared.message import SessionMessage
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION, SUPPORTED_PROTOCOL_VERSIONS
+
+REQUEST_TIMEOUT_SECONDS = 60.0
+
+
+class Wire:
+    """Everything that crossed one connection: the lines sent, and the messages received."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.received: list[dict[str, Any]] = []
+
+    @asynccontextmanager
+    async def tap(self, transport: Any) -> AsyncIterator[tuple[Any, Any]]:
+        """The transport's streams, with a copy of each message kept here on its way through."""
+        async with transport as (from_server, to_server):
+            to_session_send, to_session = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+            from_session, from_session_receive = anyio.create_memory_object_stream[SessionMessage](0)
+
+            async def inbound() -> None:
+                async with to_session_send:
+                    async for item in from_server:
+                        if isinstance(item, SessionMessage):
+                            self.received.append(item.message.model_dump(mode="json", by_alias=True, exclude_unset=True))
+                        await to_session_send.send(item)
+
+            async def outbound() -> None:
+                async with from_session_receive:
+                    async for item in from_session_receive:
+                        # Serialized as the stdio transport writes it (mcp/client/stdio.py).
+                        self.sent.append(item.message.model_dump_json(by_alias=True, exclude_unset=True))
+                        await to_server.send(item)
+
+            async with anyio.create_task_group() as pumps:
+                pumps.start_soon(inbound)
+                pumps.start_soon(outbound)
+                try:
+                    yield to_session, from_session
+                finally:
+                    pumps.cancel_scope.cancel()
+
+    def reply_to(self, method: str) -> dict[str, Any]:
+        """The raw result (or error) the server sent back to the first request for `method`."""
+        request = next((json.loads(line) for line in self.sent if json.loads(line).get("method") == method), None)
+        if request is None:
+            raise AssertionError(f"no {method} request was sent; sent: {self.sent}")
+        reply = next((m for m in self.received if m.get("id") == request["id"] and ("result" in m or "error" in m)), None)
+        if reply is None:
+            raise AssertionError(f"no reply to {method} (id {request['id']}); received: {self.received}")
+        return reply
+
+
+# The client's capabilities come from these callbacks, as in any client that offers them: the
+# initialize request then carries sampling, elicitation and roots, which the entry must recognize.
+async def no_sampling(context: ClientRequestContext, params: types.CreateMessageRequestParams) -> types.ErrorData:
+    return types.ErrorData(code=types.INVALID_REQUEST, message="This test client does not sample.")
+
+
+async def no_elicitation(context: ClientRequestContext, params: types.ElicitRequestParams) -> types.ErrorData:
+    return types.ErrorData(code=types.INVALID_REQUEST, message="This test client does not elicit.")
+
+
+async def no_roots(context: ClientRequestContext) -> types.ListRootsResult:
+    return types.ListRootsResult(roots=[])
+
+
+def capabilities_with_callbacks() -> types.ClientCapabilities:
+    """What ClientSession.initialize() announces for the callbacks above (session.py, _build_capabilities)."""
+    return types.ClientCapabilities(
+        sampling=types.SamplingCapability(),
+        elicitation=types.ElicitationCapability(form=types.FormElicitationCapability(), url=types.UrlElicitationCapability()),
+        roots=types.RootsCapability(list_changed=True),
+    )
+
+
+class Driver:
+    """The connections the report is made of, each to a server of its own; `step` says where it got to."""
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        server = config["server"]
+        self.params = StdioServerParameters(command=server["command"], args=server["args"], env=server["env"], cwd=server["cwd"])
+        self.client_info = types.Implementation(name=config["clientName"], version=installed_version("mcp"))
+        self.config = config
+        self.step = "starting"
+
+    @asynccontextmanager
+    async def session(self, wire: Wire) -> AsyncIterator[ClientSession]:
+        async with wire.tap(stdio_client(self.params)) as (read_stream, write_stream):
+            async with ClientSession(
+                read_stream,
+                write_stream,
+                read_timeout_seconds=REQUEST_TIMEOUT_SECONDS,
+                sampling_callback=no_sampling,
+                elicitation_callback=no_elicitation,
+                list_roots_callback=no_roots,
+                client_info=self.client_info,
+            ) as session:
+                yield session
+
+    async def handshake_at(self, protocol_version: str, *, ping_first: bool) -> dict[str, Any]:
+        """initialize at `protocol_version`, initialized and tools/list, the way the SDK's initialize() does them."""
+        wire = Wire()
+        async with self.session(wire) as session:
+            if ping_first:
+                await session.send_ping()
+            # ClientSession.initialize() always asks for LATEST_HANDSHAKE_VERSION; this is that
+            # method with the version as a parameter.
+            result = await session.send_request(
+                types.InitializeRequest(
+                    params=types.InitializeRequestParams(
+                        protocol_version=protocol_version, capabilities=capabilities_with_callbacks(), client_info=self.client_info
+                    )
+                ),
+                types.InitializeResult,
+            )
+            if result.protocol_version not in HANDSHAKE_PROTOCOL_VERSIONS:
+                # What initialize() raises: the SDK would hang up here.
+                raise RuntimeError(f"Unsupported protocol version from the server: {result.protocol_version}")
+            session.adopt(result)
+            await session.send_notification(types.InitializedNotification())
+            await session.list_tools()
+        return {
+            "negotiated": result.protocol_version,
+            "initialize": wire.reply_to("initialize"),
+            "toolsList": wire.reply_to("tools/list"),
+            "sent": wire.sent,
+        }
+
+    async def call_tools(self, call_tool: Any, tools: list[types.Tool], calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Each call in turn. The SDK checks a result's structuredContent against the tool's outputSchema
+        (ClientSession.validate_tool_result) and raises when it does not conform."""
+        schemas = {tool.name: tool.output_schema for tool in tools}
+        results = []
+        for call in calls:
+            self.step = f"calling {call['name']}"
+            result = await call_tool(call["name"], call.get("arguments") or {})
+            results.append(
+                {
+                    "name": call["name"],
+                    "isError": result.is_error,
+                    "structuredContent": result.structured_content,
+                    "text": [block.text for block in result.content if isinstance(block, types.TextContent)],
+                    # The condition under which validate_tool_result checked it.
+                    "validatedAgainstOutputSchema": schemas.get(call["name"]) is not None and not result.is_error,
+                }
+            )
+        return results
+
+    async def plain_session(self) -> dict[str, Any]:
+        """ClientSession.initialize() as it is, then the tools: what a low-level SDK client does."""
+        wire = Wire()
+        async with self.session(wire) as session:
+            self.step = "initialize() on a plain session"
+            initialized = await session.initialize()
+            self.step = "list_tools() on a plain session"
+            listed = await session.list_tools()
+            calls = await self.call_tools(session.call_tool, listed.tools, self.config["calls"])
+        return {
+            "negotiated": initialized.protocol_version,
+            "tools": [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in listed.tools],
+            "calls": calls,
+            "sent": wire.sent,
+        }
+
+    async def auto_client(self) -> dict[str, Any]:
+        """The SDK's high-level Client, as a Python application would connect: its default mode probes
+        server/discover (2026-07-28) and falls back to initialize on an older server."""
+        wire = Wire()
+        async with Client(
+            wire.tap(stdio_client(self.params)), client_info=self.client_info, read_timeout_seconds=REQUEST_TIMEOUT_SECONDS
+        ) as client:
+            negotiated = client.protocol_version
+            self.step = "list_tools() on the high-level Client"
+            listed = await client.list_tools()
+            calls = await self.call_tools(client.call_tool, listed.tools, self.config["autoCalls"])
+        return {
+            "negotiated": negotiated,
+            "methods": [json.loads(line).get("method") for line in wire.sent],
+            "discover": wire.reply_to("server/discover"),
+            "calls": calls,
+        }
+
+    async def run(self) -> dict[str, Any]:
+        versions = []
+        for protocol_version in SUPPORTED_PROTOCOL_VERSIONS:
+            self.step = f"the handshake at {protocol_version}, answered by the entry"
+            entry = await self.handshake_at(protocol_version, ping_first=False)
+            self.step = f"the handshake at {protocol_version}, answered by the SDK server"
+            sdk = await self.handshake_at(protocol_version, ping_first=True)
+            versions.append({"requested": protocol_version, "entry": entry, "sdk": sdk})
+        plain = await self.plain_session()
+        self.step = "connecting with the high-level Client"
+        auto = await self.auto_client()
+        return {
+            "sdk": {
+                "mcp": installed_version("mcp"),
+                "python": sys.version.split()[0],
+                "supportedProtocolVersions": list(SUPPORTED_PROTOCOL_VERSIONS),
+                "latestHandshakeVersion": LATEST_HANDSHAKE_VERSION,
+            },
+            "versions": versions,
+            "plain": plain,
+            "auto": auto,
+        }
+
+
+def innermost(error: BaseException) -> list[BaseException]:
+    """The errors inside anyio's nested exception groups, which say what actually went wrong."""
+    inner = getattr(error, "exceptions", None)
+    return [leaf for sub in inner for leaf in innermost(sub)] if inner else [error]
+
+
+async def main() -> None:
+    config = json.loads(sys.argv[1])
+    driver = Driver(config)
+    try:
+        with anyio.fail_after(config["timeoutSeconds"]):
+            report = await driver.run()
+    except BaseException as error:
+        # The test prints this stderr when the script fails: say where it stopped first.
+        causes = "; ".join(repr(leaf) for leaf in innermost(error))
+        print(f"drive_server.py failed during {driver.step}: {causes}", file=sys.stderr)
+        traceback.print_exception(error, file=sys.stderr)
+        sys.exit(1)
+    print(json.dumps(report))
+
+
+if __name__ == "__main__":
+    anyio.run(main)
