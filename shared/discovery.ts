@@ -8,8 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { isProcessAlive } from './privateDirectory';
 
-/** Chooses a window by folder instead of by the working directory. */
-export const WORKSPACE_ENV = 'REDLINE_WORKSPACE';
+export { WORKSPACE_ENV } from './environment';
 
 export const DISCOVERY_VERSION = 1;
 

@@ -5,9 +5,7 @@
 import { z } from 'zod';
 import { FINDING_SEVERITIES, FINDING_STATES, MAX_FEEDBACK_TEXT, type FindingSeverity } from './findingTerms';
 
-export const IPC_PATH_ENV = 'REDLINE_IPC_PATH';
-export const IPC_TOKEN_ENV = 'REDLINE_IPC_TOKEN';
-export const TIMEOUT_ENV = 'REDLINE_TIMEOUT_MS';
+export { IPC_PATH_ENV, IPC_TOKEN_ENV, TIMEOUT_ENV } from './environment';
 
 /** 2: the hello carries a nonce, and both ends prove they hold the token (shared/authProof.ts). */
 export const PROTOCOL_VERSION = 2;
