@@ -1,14 +1,14 @@
-// Builds the three bundles: the extension (CommonJS, `vscode` external), the webview script
-// (iife), and the MCP server (dist/mcp-server.js), one self-contained file that runs with plain
-// `node`: a small entry that answers the MCP handshake, carrying the full server it loads afterwards.
-// Type-checking is separate (`npm run typecheck`); esbuild only strips types.
+// Builds the bundles: the extension (CommonJS, `vscode` external), the webview script (iife), and
+// the MCP server, which runs with plain `node`: dist/mcp-server.js, a small entry that answers the
+// MCP handshake from dist/mcp-server-handshake.json, then loads the full server,
+// dist/mcp-server-full.js, with `require`. Type-checking is separate (`npm run typecheck`);
+// esbuild only strips types.
 
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const production = process.argv.includes('--production');
@@ -50,7 +50,16 @@ const builds = [
     format: 'cjs',
     target: 'node18',
     banner: { js: '#!/usr/bin/env node' },
-    plugins: [mcpServerEntry()],
+  },
+  {
+    // The full server, loaded by the entry with `require` (mcp-server/src/entrySiblings.ts).
+    ...common,
+    entryPoints: ['mcp-server/src/fullServer.ts'],
+    outfile: 'dist/mcp-server-full.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node18',
+    plugins: [withoutZodLocales(), publishHandshake('dist/mcp-server-handshake.json')],
   },
 ];
 
@@ -69,67 +78,31 @@ function withoutZodLocales() {
 }
 
 /**
- * Keeps the MCP server's entry small and still one self-contained file. `./fullServer` becomes
- * the full server's own bundle, brotli-compressed into a string that is only decompressed and
- * compiled at hand-off (a string costs well under a millisecond to load; the same code as code
- * costs tens). `redline:build-time` becomes the full server's handshake replies, captured by
- * running mcp-server/src/handshakeCapture.ts. Both are rebuilt in watch mode when their inputs change.
+ * After each build of the full server, asks it for its handshake replies (captureHandshake) and
+ * writes them to `file`, which the entry reads at start. A JSON file rather than a constant built
+ * into the entry (esbuild's `define`): the replies are data, parsed as such, and when a tool's
+ * schema changes only this file changes, so watch mode rewrites it after rebuilding the full
+ * server and the entry itself needs no rebuild. (An edit to handshakeCapture.ts alone, which the
+ * full server does not import, needs the watch restarted.)
  */
-function mcpServerEntry() {
+function publishHandshake(file) {
   return {
-    name: 'mcp-server-entry',
+    name: 'publish-handshake',
     setup(build) {
-      build.onResolve({ filter: /^\.\/fullServer$/ }, (args) => ({ path: args.path, namespace: 'redline-full' }));
-      build.onLoad({ filter: /.*/, namespace: 'redline-full' }, async () => {
-        const { code, inputs } = await bundleFullServer();
-        const packed = brotliCompressSync(code, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }).toString('base64');
-        return {
-          contents: [
-            `const code = require('zlib').brotliDecompressSync(Buffer.from(${JSON.stringify(packed)}, 'base64')).toString('utf8');`,
-            `const fullServer = { exports: {} };`,
-            `require('vm').compileFunction(code, ['exports', 'require', 'module', '__filename', '__dirname'], { filename: __filename + '#full' })`,
-            `  (fullServer.exports, require, fullServer, __filename, __dirname);`,
-            `module.exports = fullServer.exports;`,
-          ].join('\n'),
-          loader: 'js',
-          watchFiles: inputs,
-        };
-      });
-      build.onResolve({ filter: /^redline:build-time$/ }, (args) => ({ path: args.path, namespace: 'redline' }));
-      build.onLoad({ filter: /.*/, namespace: 'redline' }, async () => {
-        const { handshake, IPC_PATH_ENV, inputs } = await captureHandshake();
-        return {
-          contents: `export const handshake = ${JSON.stringify(handshake)};\nexport const IPC_PATH_ENV = ${JSON.stringify(IPC_PATH_ENV)};\n`,
-          loader: 'js',
-          watchFiles: inputs,
-        };
+      build.onEnd(async (result) => {
+        if (result.errors.length > 0) return;
+        writeFileSync(file, JSON.stringify(await captureHandshake()));
       });
     },
   };
 }
 
-/** The full server (the SDK's McpServer and the tools) as one CommonJS bundle, in memory. */
-async function bundleFullServer() {
-  const result = await esbuild.build({
-    ...common,
-    entryPoints: ['mcp-server/src/fullServer.ts'],
-    platform: 'node',
-    format: 'cjs',
-    target: 'node18',
-    sourcemap: false,
-    write: false,
-    metafile: true,
-    logLevel: 'warning',
-    plugins: [withoutZodLocales()],
-  });
-  return { code: result.outputFiles[0].contents, inputs: Object.keys(result.metafile.inputs).map((input) => resolve(input)) };
-}
-
+/** The replies, from mcp-server/src/handshakeCapture.ts bundled on its own and run here. */
 async function captureHandshake() {
   const dir = mkdtempSync(join(tmpdir(), 'redline-handshake-'));
   try {
     const outfile = join(dir, 'capture.cjs');
-    const { metafile } = await esbuild.build({
+    await esbuild.build({
       entryPoints: ['mcp-server/src/handshakeCapture.ts'],
       outfile,
       bundle: true,
@@ -137,12 +110,9 @@ async function captureHandshake() {
       format: 'cjs',
       target: 'node18',
       define: common.define,
-      metafile: true,
       logLevel: 'warning',
     });
-    const capture = createRequire(import.meta.url)(outfile);
-    const inputs = Object.keys(metafile.inputs).map((input) => resolve(input));
-    return { handshake: await capture.captureHandshake(), IPC_PATH_ENV: capture.IPC_PATH_ENV, inputs };
+    return await createRequire(import.meta.url)(outfile).captureHandshake();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,6 +1,7 @@
 // The full MCP server, started once the handshake is answered (handshake.ts): the SDK's McpServer
 // with the tools, the bridge to VS Code, and the stdio transport reading stdin from where the
-// entry stopped. Bundled on its own and embedded, compressed, in dist/mcp-server.js, so that the entry stays small.
+// entry stopped. Bundled on its own as dist/mcp-server-full.js, which the entry loads with
+// `require` (entrySiblings.ts), so that the entry stays small.
 
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Readable, Writable } from 'stream';

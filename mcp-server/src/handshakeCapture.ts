@@ -1,16 +1,14 @@
 // What the full server answers to the handshake, found by asking it. scripts/build.mjs runs this
-// when it bundles the entry and bakes the answers into dist/mcp-server.js (see handshake.ts), so
-// the tools' zod schemas stay the one source of the JSON Schemas a client sees;
-// test/unit/mcpToolSchemas.test.ts checks that the built server still publishes exactly these.
+// each time it bundles the full server and writes the answers to dist/mcp-server-handshake.json,
+// which the entry answers from (see handshake.ts), so the tools' zod schemas stay the one source
+// of the JSON Schemas a client sees; test/unit/mcpToolSchemas.test.ts checks that the built
+// server still publishes exactly these.
 
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { PublishedHandshake } from './handshake';
 import { createServer } from './server';
 import { unreachableBridge } from './tools/toolContext';
-
-/** The entry needs these too, and cannot import shared/protocol.ts without loading zod. */
-export { IPC_PATH_ENV } from '../../shared/protocol';
 
 /** A protocol version no server supports, for the answer to a client that asks for one. */
 const UNSUPPORTED_VERSION = '1970-01-01';

@@ -1,13 +1,14 @@
 // Entry point of `node dist/mcp-server.js`. As an MCP server it answers the handshake itself
-// (handshake.ts), then hands stdin to the full server (fullServer.ts, its own bundle), and exits
-// cleanly when stdin closes or a signal arrives. It imports neither the SDK nor zod: loading them
-// takes several times as long as starting Node, and an assistant waits for tools/list before it
-// goes on. With a command as its first argument it is the command line (cli.ts) instead.
+// (handshake.ts), then hands stdin to the full server (fullServer.ts, bundled on its own as
+// dist/mcp-server-full.js), and exits cleanly when stdin closes or a signal arrives. It imports
+// neither the SDK nor zod: loading them takes several times as long as starting Node, and an
+// assistant waits for tools/list before it goes on. With a command as its first argument it is
+// the command line (cli.ts) instead.
 
-import * as nodeModule from 'module';
-import { handshake, IPC_PATH_ENV } from 'redline:build-time';
+import { IPC_PATH_ENV } from '../../shared/environment';
 import { REDLINE_VERSION } from '../../shared/version';
 import { isCliInvocation } from './cliCommand';
+import { loadFullServer, loadPublishedHandshake } from './entrySiblings';
 import type * as FullServer from './fullServer';
 import { HandshakeResponder, type HandOff } from './handshake';
 import { stderrLog } from './log';
@@ -18,7 +19,7 @@ if (isCliInvocation(process.argv.slice(2))) runCommandLine();
 else serve();
 
 function serve(): void {
-  const responder = new HandshakeResponder(handshake, {
+  const responder = new HandshakeResponder(loadPublishedHandshake(), {
     write: (line, written) => process.stdout.write(line, () => written()),
     handOff: (state) => {
       process.stdin.off('data', receive);
@@ -37,10 +38,7 @@ function serve(): void {
 
 function handOff(state: HandOff): void {
   try {
-    enableCompileCache();
-    // scripts/build.mjs embeds the full server's bundle here, compressed; it is compiled only now.
-    const { startFullServer } = require('./fullServer') as typeof FullServer;
-    fullServer = startFullServer(state);
+    fullServer = loadFullServer().startFullServer(state);
     fullServer.connected.catch(fatal);
   } catch (error) {
     fatal(error);
@@ -48,8 +46,7 @@ function handOff(state: HandOff): void {
 }
 
 function runCommandLine(): void {
-  const { runCli } = require('./fullServer') as typeof FullServer;
-  runCli({
+  loadFullServer().runCli({
     argv: process.argv.slice(2),
     env: process.env,
     cwd: process.cwd(),
@@ -69,11 +66,6 @@ async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
-}
-
-/** Node ≥ 22.1 keeps the compiled full server on disk for the next start; older Node skips it. */
-function enableCompileCache(): void {
-  (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 }
 
 function fatal(error: unknown): void {

@@ -19,7 +19,7 @@ export function findVsix() {
     throw new Error(`${path} does not exist. Build it first: npm run package`);
   }
   const built = statSync(path).mtimeMs;
-  for (const bundle of ['extension.js', 'webview.js', 'mcp-server.js']) {
+  for (const bundle of ['extension.js', 'webview.js', 'mcp-server.js', 'mcp-server-full.js']) {
     const file = join(REPO_ROOT, 'dist', bundle);
     if (existsSync(file) && statSync(file).mtimeMs > built + 1000) {
       process.stderr.write(`warning: dist/${bundle} is newer than ${name}-${version}.vsix; the tests use the .vsix. Run: npm run package\n`);
@@ -63,7 +63,8 @@ export function checkVsixContents(vsixPath) {
     /^extension\.vsixmanifest$/,
     /^\[Content_Types\]\.xml$/,
     /^extension\/(package\.json|readme\.md|changelog\.md|LICENSE\.txt)$/,
-    /^extension\/dist\/(extension|webview|mcp-server|mermaid\.min)\.js$/,
+    /^extension\/dist\/(extension|webview|mcp-server|mcp-server-full|mermaid\.min)\.js$/,
+    /^extension\/dist\/mcp-server-handshake\.json$/,
     /^extension\/dist\/toml-edit\.wasm$/,
     /^extension\/extension\/media\/[\w.-]+\.(css|png)$/,
     /^extension\/extension\/media\/walkthrough\/[\w.-]+\.md$/,

@@ -1,6 +1,7 @@
-// The MCP server answers the handshake from replies baked in at build time (handshake.ts). These
-// tests hold the published replies to their one source, the tools' zod schemas and the SDK, and
-// hold the fast path to answering only what the SDK would answer the same way.
+// The MCP server answers the handshake from replies the build captured (handshake.ts; they are in
+// dist/mcp-server-handshake.json). These tests hold the published replies to their one source, the
+// tools' zod schemas and the SDK, and hold the fast path to answering only what the SDK would
+// answer the same way.
 
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {

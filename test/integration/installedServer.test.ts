@@ -1,0 +1,84 @@
+// The built MCP server as an installation holds it: the entry (dist/mcp-server.js) and the two
+// files it loads from beside itself, copied alone into a folder of their own (what package.json's
+// "files" puts into the .vsix), and started through the ~/.redline launcher from an unrelated
+// working directory. The entry answers the handshake; a tool call then reaches the window through
+// the full server, and so does the command line, which runs in the full server's bundle too.
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { spawn } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { updateStableServerPath, stableServerPath } from '../../extension/src/assistants/stableServerPath';
+import { FULL_SERVER_FILE, HANDSHAKE_FILE } from '../../mcp-server/src/entrySiblings';
+import { assertBuilt, hostEnv, MCP_SERVER, startHost, type Host } from './harness';
+
+const SERVER_FILES = [path.basename(MCP_SERVER), HANDSHAKE_FILE, FULL_SERVER_FILE];
+
+describe('the MCP server as installed, through the launcher', () => {
+  let host: Host;
+  let scratch: string;
+  let home: string;
+  /** Somewhere that is neither the installation nor the workspace. */
+  let elsewhere: string;
+
+  beforeAll(async () => {
+    assertBuilt();
+    host = await startHost();
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-installed-'));
+    const dist = path.join(scratch, 'extension', 'dist');
+    fs.mkdirSync(dist, { recursive: true });
+    for (const file of SERVER_FILES) fs.copyFileSync(path.join(path.dirname(MCP_SERVER), file), path.join(dist, file));
+    home = path.join(scratch, 'home');
+    updateStableServerPath(path.join(dist, path.basename(MCP_SERVER)), '0.0.1', home);
+    elsewhere = path.join(scratch, 'elsewhere');
+    fs.mkdirSync(elsewhere);
+  });
+  afterAll(async () => {
+    await host?.stop();
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('ships every file the entry loads', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8'));
+    for (const file of SERVER_FILES) expect(manifest.files).toContain(`dist/${file}`);
+  });
+
+  it('answers the handshake, then a present-review reaches the window', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [stableServerPath(home)],
+      cwd: elsewhere,
+      env: { PATH: process.env.PATH ?? '', ...hostEnv(host) },
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const client = new Client({ name: 'installed-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools).toHaveLength(9);
+      const result = (await client.callTool({ name: 'present-review', arguments: { content: '# Installed\n\nReached the window.' } })) as { isError?: boolean };
+      expect(result.isError).toBeFalsy();
+      expect(host.store.current?.markdown).toBe('# Installed\n\nReached the window.');
+      expect(stderr).toContain('"event":"started"');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('runs the command line: present FILE.md reaches the window and exits 0', async () => {
+    const file = path.join(elsewhere, 'review.md');
+    fs.writeFileSync(file, '# From the command line\n');
+    // Not spawnSync: the window answering it runs in this process.
+    const child = spawn(process.execPath, [stableServerPath(home), 'present', file], { cwd: elsewhere, env: { PATH: process.env.PATH ?? '', ...hostEnv(host) } });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect({ code, output }).toEqual({ code: 0, output: expect.any(String) });
+    expect(host.store.current?.markdown).toBe('# From the command line\n');
+  });
+});
