@@ -1,14 +1,23 @@
 // MCP server cold start: from spawning `node <server>` to its reply to tools/list, against a bare
-// `node -e ''` and a minimal server on the same SDK (bench/minimalServer.mjs), run side by side
-// and alternating so that a noisy machine slows all three alike. Prints medians and ratios;
-// `--json` prints { bareMs, minimalMs, redlineMs, runs } for bench/run.mjs.
+// `node -e ''` and the same server as one bundle without the handshake responder
+// (bench/bundledServer.cjs), run side by side and alternating so that a noisy machine slows all
+// of them alike. After tools/list each server is also sent a ping, as a client's first call
+// would come, and timed to its reply: that one Redline's full server answers, once it is loaded.
+// Prints medians and ratios; `--json` prints them for bench/run.mjs.
 //
-//   node bench/coldStart.mjs [--runs 15] [--json] [--also label=path/to/server.js ...]
+//   node bench/coldStart.mjs [--runs 15] [--json] [--compile-cache warm|cold] [--also label=path/to/server.js ...]
 //
-// `--also` adds more servers to the same rotation (e.g. an experimental build to compare).
+// Node's compile cache (which dist/mcp-server.js turns on for the full server from Node 22.1 on)
+// lives in <os.tmpdir()>/node-compile-cache. Each server here gets a TMPDIR of this bench's own:
+// `warm` (the default) keeps one for the whole session, filled by the first, uncounted, start;
+// `cold` gives every start an empty one, as after a reboot or an update.
+// `--also` adds more servers to the same rotation (e.g. an earlier build to compare).
 
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -19,11 +28,13 @@ const option = (name) => {
 };
 const runs = Number(option('--runs') ?? process.env.COLD_START_RUNS ?? 15);
 const json = args.includes('--json');
+const compileCache = option('--compile-cache') ?? 'warm';
+if (!['warm', 'cold'].includes(compileCache)) throw new Error(`--compile-cache is warm or cold, not ${compileCache}`);
 
 const subjects = [
-  { key: 'bareMs', label: "bare `node -e ''`", argv: ['-e', ''], bare: true },
-  { key: 'minimalMs', label: 'minimal SDK server', argv: [fileURLToPath(new URL('minimalServer.mjs', import.meta.url))] },
-  { key: 'redlineMs', label: '`node dist/mcp-server.js`', argv: [fileURLToPath(new URL('../dist/mcp-server.js', import.meta.url))] },
+  { key: 'bare', label: "bare `node -e ''`", argv: ['-e', ''], bare: true },
+  { key: 'bundled', label: 'the same server bundled', argv: [fileURLToPath(new URL('bundledServer.cjs', import.meta.url))] },
+  { key: 'redline', label: '`node dist/mcp-server.js`', argv: [fileURLToPath(new URL('../dist/mcp-server.js', import.meta.url))] },
 ];
 args.forEach((arg, index) => {
   if (arg !== '--also') return;
@@ -31,47 +42,64 @@ args.forEach((arg, index) => {
   subjects.push({ key: label, label, argv: [file] });
 });
 
-const messages =
-  [
-    { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cold-start', version: '1' } } },
-    { jsonrpc: '2.0', method: 'notifications/initialized' },
-    { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
-  ]
-    .map((message) => JSON.stringify(message))
-    .join('\n') + '\n';
+const line = (message) => JSON.stringify(message) + '\n';
+const handshake = [
+  { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cold-start', version: '1' } } },
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+  { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
+]
+  .map(line)
+  .join('');
+const ping = line({ jsonrpc: '2.0', id: 3, method: 'ping' });
 
-/** One cold start in ms: spawn → exit for bare node, spawn → the tools/list reply for a server. */
+const benchTmp = mkdtempSync(join(tmpdir(), 'redline-cold-start-'));
+const sessionTmp = mkdtempSync(join(benchTmp, 'session-'));
+
+/**
+ * One start: spawn → exit for bare node; for a server, spawn → the tools/list reply (`toolsList`)
+ * and spawn → the reply to the ping sent once tools/list arrived (`firstCall`), in ms.
+ */
 async function measure(subject) {
-  // No REDLINE_IPC_* variables: the server must answer tools/list without a VS Code window.
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME };
-  const start = performance.now();
-  const child = spawn(process.execPath, subject.argv, { cwd: root, env, stdio: ['pipe', 'pipe', 'ignore'] });
-  if (subject.bare) {
-    child.stdin.end();
-    await once(child, 'exit');
-    return performance.now() - start;
-  }
-  child.stdout.setEncoding('utf8');
-  child.stdin.write(messages);
-  let buffered = '';
-  let elapsed;
-  const timeout = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  for await (const chunk of child.stdout) {
-    buffered += chunk;
-    const lines = buffered.split('\n');
-    buffered = lines.pop();
-    if (lines.some((line) => line.trim() !== '' && JSON.parse(line).id === 2)) {
-      elapsed = performance.now() - start;
-      break;
+  // No REDLINE_IPC_* variables: the server must answer without a VS Code window.
+  const tmp = compileCache === 'cold' ? mkdtempSync(join(benchTmp, 'start-')) : sessionTmp;
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: tmp };
+  try {
+    const start = performance.now();
+    const child = spawn(process.execPath, subject.argv, { cwd: root, env, stdio: ['pipe', 'pipe', 'ignore'] });
+    if (subject.bare) {
+      child.stdin.end();
+      await once(child, 'exit');
+      return { toolsList: performance.now() - start };
     }
+    child.stdout.setEncoding('utf8');
+    child.stdin.write(handshake);
+    const times = {};
+    let buffered = '';
+    const timeout = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    for await (const chunk of child.stdout) {
+      buffered += chunk;
+      const lines = buffered.split('\n');
+      buffered = lines.pop();
+      for (const { id } of lines.filter((text) => text.trim() !== '').map((text) => JSON.parse(text))) {
+        if (id === 2) {
+          times.toolsList = performance.now() - start;
+          child.stdin.write(ping);
+        }
+        if (id === 3) times.firstCall = performance.now() - start;
+      }
+      if (times.firstCall !== undefined) break;
+    }
+    // Wait for the exit before the next start, so that no two processes compete for the CPU, and
+    // so that the compile cache has been written.
+    const exited = child.exitCode === null && child.signalCode === null ? once(child, 'exit') : Promise.resolve();
+    child.stdin.end();
+    await exited;
+    clearTimeout(timeout);
+    if (times.firstCall === undefined) throw new Error(`${subject.label} exited without answering tools/list and the ping`);
+    return times;
+  } finally {
+    if (tmp !== sessionTmp) rmSync(tmp, { recursive: true, force: true });
   }
-  // Wait for the exit before the next run, so that no two processes compete for the CPU.
-  const exited = child.exitCode === null && child.signalCode === null ? once(child, 'exit') : Promise.resolve();
-  child.stdin.end();
-  await exited;
-  clearTimeout(timeout);
-  if (elapsed === undefined) throw new Error(`${subject.label} exited without answering tools/list`);
-  return elapsed;
 }
 
 const median = (values) => {
@@ -81,25 +109,38 @@ const median = (values) => {
 };
 
 const samples = new Map(subjects.map((subject) => [subject, []]));
-for (const subject of subjects) await measure(subject); // warm the file cache; not counted
-for (let run = 0; run < runs; run++) {
-  // Rotate the order each round, so that no subject always runs right after the same one.
-  for (let i = 0; i < subjects.length; i++) {
-    const subject = subjects[(run + i) % subjects.length];
-    samples.get(subject).push(await measure(subject));
+try {
+  for (const subject of subjects) await measure(subject); // warm the file cache (and the compile cache); not counted
+  for (let run = 0; run < runs; run++) {
+    // Rotate the order each round, so that no subject always runs right after the same one.
+    for (let i = 0; i < subjects.length; i++) {
+      const subject = subjects[(run + i) % subjects.length];
+      samples.get(subject).push(await measure(subject));
+    }
+    if (!json) process.stderr.write(`\rrun ${run + 1}/${runs}`);
   }
-  if (!json) process.stderr.write(`\rrun ${run + 1}/${runs}`);
+} finally {
+  rmSync(benchTmp, { recursive: true, force: true });
 }
 if (!json) process.stderr.write('\n');
 
-const medians = Object.fromEntries(subjects.map((subject) => [subject.key, median(samples.get(subject))]));
+/** Per subject: the median ms to tools/list and, for servers, to the first call's reply. */
+const medians = Object.fromEntries(
+  subjects.map((subject) => {
+    const times = samples.get(subject);
+    const toolsListMs = median(times.map((t) => t.toolsList));
+    return [subject.key, subject.bare ? { toolsListMs } : { toolsListMs, firstCallMs: median(times.map((t) => t.firstCall)) }];
+  }),
+);
 if (json) {
-  console.log(JSON.stringify({ ...medians, runs, node: process.version }));
+  console.log(JSON.stringify({ ...medians, runs, compileCache, node: process.version }));
 } else {
-  const bare = medians.bareMs;
-  console.log(`Node ${process.version}, ${runs} alternating runs each, medians:`);
+  const bare = medians.bare.toolsListMs;
+  const cell = (value) => `${value.toFixed(1).padStart(7)} ms  ${(value / bare).toFixed(2)}×`;
+  console.log(`Node ${process.version}, ${runs} alternating runs each, compile cache ${compileCache}, medians:`);
+  console.log(`  ${''.padEnd(28)} ${'→ tools/list'.padEnd(18)} → first call (ping)`);
   for (const subject of subjects) {
-    const value = medians[subject.key];
-    console.log(`  ${subject.label.padEnd(28)} ${value.toFixed(1).padStart(7)} ms  ${(value / bare).toFixed(2)}×`);
+    const { toolsListMs, firstCallMs } = medians[subject.key];
+    console.log(`  ${subject.label.padEnd(28)} ${cell(toolsListMs)}${firstCallMs === undefined ? '' : `   ${cell(firstCallMs)}`}`);
   }
 }
