@@ -78,8 +78,8 @@ function withoutZodLocales() {
 }
 
 /**
- * After each build of the full server, asks it for its handshake replies (captureHandshake) and
- * writes them to `file`, which the entry reads at start. A JSON file rather than a constant built
+ * After each build of the full server, asks the same sources for its handshake replies
+ * (captureHandshake) and writes them to `file`, which the entry reads at start. A JSON file rather than a constant built
  * into the entry (esbuild's `define`): the replies are data, parsed as such, and when a tool's
  * schema changes only this file changes, so watch mode rewrites it after rebuilding the full
  * server and the entry itself needs no rebuild. (An edit to handshakeCapture.ts alone, which the
