@@ -42,6 +42,26 @@ export function assertBuilt(): void {
   if (!fs.existsSync(MCP_SERVER)) throw new Error(`${MCP_SERVER} is missing: run "npm run build" first.`);
 }
 
+/** What get-selection answers for src/example.ts of `workspace` with one selection of `text`. */
+export function exampleSelection(
+  workspace: string,
+  selection: { start: { line: number; column: number }; end: { line: number; column: number }; text: string },
+  isDirty = false,
+): GetSelectionResult {
+  return {
+    editor: {
+      path: path.join(workspace, 'src/example.ts'),
+      relativePath: 'src/example.ts',
+      workspaceFolder: workspace,
+      languageId: 'typescript',
+      isDirty,
+      isUntitled: false,
+      lineCount: 60,
+      selections: [{ ...selection, isEmpty: false }],
+    },
+  };
+}
+
 /** A stand-in for the VS Code side: answers like the real one, records what it was asked. */
 export class FakeEditor implements EditorSide {
   selection: GetSelectionResult = { editor: null };

@@ -6,7 +6,7 @@ import {
   ResourceUpdatedNotificationSchema,
   type ResourceUpdatedNotification,
 } from '@modelcontextprotocol/sdk/types.js';
-import { assertBuilt, connectMcp, hostEnv, startHost, type Host } from './harness';
+import { assertBuilt, connectMcp, exampleSelection, hostEnv, startHost, type Host } from './harness';
 
 type Mcp = Awaited<ReturnType<typeof connectMcp>>;
 
@@ -123,18 +123,11 @@ describe('MCP resources and prompts over the real bridge', () => {
   });
 
   it('reads the selection as JSON and tells a subscriber when it moves', async () => {
-    host.editor.selection = {
-      editor: {
-        path: `${host.workspace}/src/example.ts`,
-        relativePath: 'src/example.ts',
-        workspaceFolder: host.workspace,
-        languageId: 'typescript',
-        isDirty: false,
-        isUntitled: false,
-        lineCount: 60,
-        selections: [{ start: { line: 3, column: 1 }, end: { line: 4, column: 30 }, isEmpty: false, text: 'export const line3 = 3;\nexport const line4 = 4;' }],
-      },
-    };
+    host.editor.selection = exampleSelection(host.workspace, {
+      start: { line: 3, column: 1 },
+      end: { line: 4, column: 30 },
+      text: 'export const line3 = 3;\nexport const line4 = 4;',
+    });
     const read = await reader.client.readResource({ uri: 'redline://selection' });
     expect(read.contents[0].mimeType).toBe('application/json');
     expect(JSON.parse(text(read))).toEqual(host.editor.selection);
@@ -217,18 +210,7 @@ describe('MCP resources and prompts over the real bridge', () => {
     });
 
     it('explain-selection carries the selected code, fenced, and refuses when nothing is selected', async () => {
-      host.editor.selection = {
-        editor: {
-          path: `${host.workspace}/src/example.ts`,
-          relativePath: 'src/example.ts',
-          workspaceFolder: host.workspace,
-          languageId: 'typescript',
-          isDirty: true,
-          isUntitled: false,
-          lineCount: 60,
-          selections: [{ start: { line: 3, column: 1 }, end: { line: 4, column: 4 }, isEmpty: false, text: 'const a = 1;\n```\nx' }],
-        },
-      };
+      host.editor.selection = exampleSelection(host.workspace, { start: { line: 3, column: 1 }, end: { line: 4, column: 4 }, text: 'const a = 1;\n```\nx' }, true);
       const result = await reader.client.getPrompt({ name: 'explain-selection' });
       const body = (result.messages[0].content as { text: string }).text;
       expect(body).toContain('src/example.ts:3-4\n````typescript\nconst a = 1;\n```\nx\n````');

@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { LoggingMessageNotificationSchema, type LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
-import { assertBuilt, connectMcp, hostEnv, startHost, type Host } from './harness';
+import { assertBuilt, connectMcp, exampleSelection, hostEnv, startHost, type Host } from './harness';
 
 type ToolResult = { isError?: boolean; structuredContent?: any; content: Array<{ type: string; text: string }> };
 
@@ -169,18 +169,7 @@ describe('MCP tools over the real bridge', () => {
     expect(none.structuredContent).toEqual({ editor: null });
     expect(none.content[0].text).toMatch(/No editor is open/);
 
-    host.editor.selection = {
-      editor: {
-        path: path.join(host.workspace, 'src/example.ts'),
-        relativePath: 'src/example.ts',
-        workspaceFolder: host.workspace,
-        languageId: 'typescript',
-        isDirty: true,
-        isUntitled: false,
-        lineCount: 60,
-        selections: [{ start: { line: 3, column: 1 }, end: { line: 4, column: 5 }, isEmpty: false, text: 'selected text' }],
-      },
-    };
+    host.editor.selection = exampleSelection(host.workspace, { start: { line: 3, column: 1 }, end: { line: 4, column: 5 }, text: 'selected text' }, true);
     const some = await call('get-selection');
     expect(some.structuredContent.editor.selections[0].text).toBe('selected text');
     expect(some.content[0].text).toContain('src/example.ts (typescript, unsaved changes)');

@@ -7,7 +7,8 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isAlive, runBounded, sleep } from '../e2e/harness/processes.mjs';
+import { acquireInstallLock, releaseInstallLock } from '../e2e/harness/installLock.mjs';
+import { runBounded } from '../e2e/harness/processes.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = resolve(HERE, '../..');
@@ -61,7 +62,7 @@ export async function ensurePythonMcp() {
   if (markerIsCurrent()) return ready;
 
   mkdirSync(CACHE_DIR, { recursive: true });
-  await acquireLock();
+  await acquireInstallLock(LOCK_DIR);
   try {
     // Another process may have finished the install while we waited for the lock.
     if (markerIsCurrent()) return ready;
@@ -85,7 +86,7 @@ export async function ensurePythonMcp() {
     progress(`installed in ${seconds.toFixed(1)} s`);
     return ready;
   } finally {
-    rmSync(LOCK_DIR, { recursive: true, force: true });
+    releaseInstallLock(LOCK_DIR);
   }
 }
 
@@ -194,32 +195,6 @@ function check(label, result, timeoutMs, manual) {
   }
   if (result.code !== 0) {
     throw new Error(`${label} failed (exit ${result.code ?? result.signal}). Run: ${manual}\n--- last output (${LOG_FILE}) ---\n${result.tail}`);
-  }
-}
-
-/** One installer at a time per cache dir (two jest runs may start together); a dead owner's lock is taken over. */
-async function acquireLock() {
-  const deadline = Date.now() + 20 * MINUTE;
-  for (;;) {
-    try {
-      mkdirSync(LOCK_DIR);
-      writeFileSync(join(LOCK_DIR, 'pid'), String(process.pid));
-      return;
-    } catch (error) {
-      if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error;
-    }
-    let owner = NaN;
-    try {
-      owner = Number(readFileSync(join(LOCK_DIR, 'pid'), 'utf8'));
-    } catch {
-      // The owner is between mkdir and writing its pid, or just released the lock.
-    }
-    if (Number.isInteger(owner) && owner > 0 && !isAlive(owner)) {
-      rmSync(LOCK_DIR, { recursive: true, force: true });
-      continue;
-    }
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for another install to release ${LOCK_DIR}. If none is running: rm -rf '${LOCK_DIR}'`);
-    await sleep(1000);
   }
 }
 

