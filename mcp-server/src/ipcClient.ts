@@ -1,15 +1,14 @@
-// The MCP server's end of the bridge. Connects lazily on the first call (the handshake is in
-// clientHandshake.ts), tags each request with a UUID, keeps one Map of pending requests, and fails
-// all of them at once when the socket closes; the next call reconnects (with a short backoff), so
-// a window reload heals by itself. A request too large for the framing is refused before it is sent.
+// The MCP server's end of the bridge. Connects lazily on the first call (connector.ts finds the
+// window and authenticates), tags each request with a UUID, keeps one Map of pending requests, and
+// fails all of them at once when the socket closes; the next call reconnects (with a short
+// backoff), so a window reload heals by itself. A request too large for the framing is refused
+// before it is sent.
 
 import { randomUUID } from 'crypto';
-import * as net from 'net';
+import type * as net from 'net';
 import { LineDecoder, encodeLine } from '../../shared/framing';
 import {
   ErrorCode,
-  IPC_PATH_ENV,
-  IPC_TOKEN_ENV,
   IpcError,
   MAX_FRAME_BYTES,
   ServerMessage,
@@ -22,22 +21,12 @@ import {
   type ResultOf,
 } from '../../shared/protocol';
 import type { ZodType } from 'zod';
-import { authenticate } from './clientHandshake';
-import { cancelled, describeConnectFailure, notConfigured, tooLarge } from './ipcErrors';
-import { NoWindowError, type Endpoint } from './windowLocator';
+import { Connector, shuttingDown, type ConnectorOptions } from './connector';
+import { cancelled, tooLarge } from './ipcErrors';
 
-export interface IpcClientOptions {
-  /** Where to connect, best first, read afresh for every connection (windowLocator.ts). */
-  readonly locate?: (dead: ReadonlySet<string>) => readonly Endpoint[];
-  /** One fixed socket and token, when `locate` is not given. */
-  readonly socketPath?: string;
-  readonly token?: string;
+export interface IpcClientOptions extends ConnectorOptions {
   /** Overrides every method's own timeout (REDLINE_TIMEOUT_MS). */
   readonly timeoutMs?: number;
-  readonly clientInfo: { name: string; version: string };
-  /** Delays between connection attempts; a reloading window is back within a second or two. */
-  readonly retryDelaysMs?: readonly number[];
-  readonly log?: (event: string, fields?: Record<string, unknown>) => void;
 }
 
 interface Pending {
@@ -52,18 +41,16 @@ interface Pending {
 
 type EventListener = (event: EventName, payload: unknown) => void;
 
-const HELLO_TIMEOUT_MS = 5_000;
-
 export class IpcClient {
   private socket: net.Socket | undefined;
   private connecting: Promise<net.Socket> | undefined;
   private readonly pending = new Map<string, Pending>();
   private readonly eventListeners = new Set<EventListener>();
-  private disposed = false;
-  /** Ends a back-off in progress when the client is disposed. */
-  private readonly disposal = new AbortController();
+  private readonly connector: Connector;
 
-  constructor(private readonly options: IpcClientOptions) {}
+  constructor(private readonly options: IpcClientOptions) {
+    this.connector = new Connector(options);
+  }
 
   /**
    * Sends one request and waits for its reply, its timeout, or the connection's end. `client` is the
@@ -114,10 +101,9 @@ export class IpcClient {
   }
 
   dispose(): void {
-    this.disposed = true;
-    this.disposal.abort();
+    this.connector.dispose();
     this.socket?.destroy();
-    this.failAll(new IpcError(ErrorCode.Disconnected, 'The Redline MCP server is shutting down.'));
+    this.failAll(shuttingDown());
   }
 
   /**
@@ -125,9 +111,9 @@ export class IpcClient {
    * abort ends only the caller's wait, at once, and leaves the attempt to the others.
    */
   private connect(method: string, signal: AbortSignal | undefined): Promise<net.Socket> {
-    if (this.disposed) return Promise.reject(new IpcError(ErrorCode.Disconnected, 'The Redline MCP server is shutting down.'));
+    if (this.connector.disposed) return Promise.reject(shuttingDown());
     if (this.socket && !this.socket.destroyed) return Promise.resolve(this.socket);
-    this.connecting ??= this.connectWithRetry().finally(() => (this.connecting = undefined));
+    this.connecting ??= this.connectAndAttach().finally(() => (this.connecting = undefined));
     if (!signal) return this.connecting;
     const connecting = this.connecting;
     return new Promise((resolve, reject) => {
@@ -137,67 +123,10 @@ export class IpcClient {
     });
   }
 
-  /**
-   * Tries each endpoint in turn; a socket nobody listens on (a closed or reloaded window) moves on
-   * to the next, and a round with none alive is retried after a pause, since a reloading window is
-   * back within seconds. Any other failure, such as a wrong token, ends the attempt.
-   */
-  private async connectWithRetry(): Promise<net.Socket> {
-    const delays = this.options.retryDelaysMs ?? [100, 250, 500, 1000, 1500];
-    for (let attempt = 0; ; attempt++) {
-      const dead = new Set<string>();
-      let failure: unknown;
-      try {
-        for (const endpoint of this.locate(dead)) {
-          try {
-            return await this.open(endpoint, attempt);
-          } catch (error) {
-            if (!isDeadSocket(error)) throw describeConnectFailure(error, endpoint.socketPath);
-            dead.add(endpoint.socketPath);
-            failure = describeConnectFailure(error, endpoint.socketPath);
-          }
-        }
-      } catch (error) {
-        if (!isNoWindow(error)) throw error;
-        failure = error;
-      }
-      if (attempt >= delays.length) throw this.explainDead(dead) ?? failure;
-      await sleep(delays[attempt], this.disposal.signal);
-      if (this.disposed) throw new IpcError(ErrorCode.Disconnected, 'The Redline MCP server is shutting down.');
-    }
-  }
-
-  /** When every socket tried was dead, discovery's account of the open windows says more than "ENOENT". */
-  private explainDead(dead: ReadonlySet<string>): unknown {
-    if (dead.size === 0) return undefined;
-    try {
-      this.locate(dead);
-      return undefined;
-    } catch (error) {
-      return isNoWindow(error) ? error : undefined;
-    }
-  }
-
-  private locate(dead: ReadonlySet<string>): readonly Endpoint[] {
-    if (this.options.locate) return this.options.locate(dead);
-    const { socketPath, token } = this.options;
-    if (!socketPath || !token) throw notConfigured(!socketPath ? IPC_PATH_ENV : IPC_TOKEN_ENV);
-    return dead.has(socketPath) ? [] : [{ socketPath, token, via: IPC_PATH_ENV }];
-  }
-
-  private async open({ socketPath, token, via }: Endpoint, attempt: number): Promise<net.Socket> {
-    const socket = await openSocket(socketPath);
-    // From here on an error is followed by 'close', which the handshake and attach() handle.
-    socket.on('error', (error) => this.options.log?.('socket-error', { error: error.message }));
-    const { rest } = await authenticate({ socket, socketPath, token, clientInfo: this.options.clientInfo, timeoutMs: HELLO_TIMEOUT_MS }).catch(
-      (error: unknown) => {
-        socket.destroy();
-        throw error;
-      },
-    );
+  private async connectAndAttach(): Promise<net.Socket> {
+    const { socket, rest } = await this.connector.connect();
     this.attach(socket, rest);
     this.socket = socket;
-    this.options.log?.('connected', { socketPath, via, attempt });
     return socket;
   }
 
@@ -315,37 +244,4 @@ export class IpcClient {
       if (!onlySocket || entry.socket === onlySocket) this.take(id)?.reject(error);
     }
   }
-}
-
-function openSocket(socketPath: string): Promise<net.Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(socketPath);
-    socket.once('connect', () => {
-      socket.off('error', reject);
-      resolve(socket);
-    });
-    socket.once('error', reject);
-  });
-}
-
-function isNoWindow(error: unknown): boolean {
-  return error instanceof NoWindowError;
-}
-
-/** Nobody listens there (any more), or not yet: worth another endpoint, or another try. */
-function isDeadSocket(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException)?.code;
-  return code === 'ENOENT' || code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EAGAIN';
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-  });
 }
