@@ -26,6 +26,8 @@ export const MAX_ASSISTANT_CHARS = 200;
  */
 export const MAX_FRAME_BYTES = 6 * MAX_REVIEW_BYTES + 1024 * 1024;
 export const DEFAULT_TIMEOUT_MS = 10_000;
+/** The longest a client may wait for one request (REDLINE_TIMEOUT_MS), and so the window work on it. */
+export const MAX_REQUEST_TIMEOUT_MS = 600_000;
 
 export const ErrorCode = {
   ParseError: -32700,
@@ -424,6 +426,11 @@ export const RequestMessage = z.object({
   method: z.string().max(100),
   params: z.unknown(),
   client: RequestClient,
+  /**
+   * How long the client waits for the reply; the window gives the handler as long, so that a
+   * longer timeout configured for one tool in the MCP server is not cut short by the window's own.
+   */
+  timeoutMs: z.number().int().min(1).max(MAX_REQUEST_TIMEOUT_MS).optional(),
 });
 export type RequestMessage = z.infer<typeof RequestMessage>;
 

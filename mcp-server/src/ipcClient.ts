@@ -23,10 +23,11 @@ import {
 import type { ZodType } from 'zod';
 import { Connector, shuttingDown, type ConnectorOptions } from './connector';
 import { cancelled, tooLarge } from './ipcErrors';
+import { timeoutFor, type Timeouts } from './toolTimeouts';
 
 export interface IpcClientOptions extends ConnectorOptions {
-  /** Overrides every method's own timeout (REDLINE_TIMEOUT_MS). */
-  readonly timeoutMs?: number;
+  /** Overrides methods' own timeouts (REDLINE_TIMEOUT_MS, toolTimeouts.ts). */
+  readonly timeouts?: Timeouts;
 }
 
 interface Pending {
@@ -66,12 +67,13 @@ export class IpcClient {
     const settled = (outcome: Record<string, unknown>) =>
       this.options.log?.('reply', { id, method, ...outcome, durationMs: Math.round(performance.now() - started) });
     try {
-      const line = encodeLine({ type: 'request', id, method, params, ...(client ? { client } : {}) });
+      // The window works on it for as long as this side waits.
+      const timeoutMs = timeoutFor(this.options.timeouts ?? {}, method);
+      const line = encodeLine({ type: 'request', id, method, params, ...(client ? { client } : {}), timeoutMs });
       const size = Buffer.byteLength(line, 'utf8');
       if (size > MAX_FRAME_BYTES) throw tooLarge(method, size);
       const socket = await this.connect(method, signal);
       if (signal?.aborted) throw cancelled(method);
-      const timeoutMs = this.options.timeoutMs ?? methods[method].timeoutMs;
       const reply = this.track(id, method, methods[method].result, timeoutMs, socket);
       const onAbort = () => this.abandon(id, socket, cancelled(method));
       signal?.addEventListener('abort', onAbort, { once: true });

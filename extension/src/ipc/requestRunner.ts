@@ -18,6 +18,9 @@ import {
 } from '../../../shared/protocol';
 import type { LogFn } from './refusalLog';
 
+/** How much longer than the client's own timeout the window works on a request (see start()). */
+export const CLIENT_DEADLINE_GRACE_MS = 1_000;
+
 export interface RequestContext {
   /** Aborted when the client cancels the request, its deadline passes, or it disconnects. */
   readonly signal: AbortSignal;
@@ -126,7 +129,10 @@ export class RequestRunner {
     const params = methods[method].params.safeParse(request.params ?? {});
     if (!params.success) return this.fail(tracked, ErrorCode.InvalidParams, `Invalid params for ${method}: ${describeIssues(params.error)}`);
 
-    const timeoutMs = this.options.requestTimeoutMs ?? methods[method].timeoutMs;
+    // As long as the client waits, when it says (a little longer, so that its own timeout, and the
+    // cancel it sends then, speak first); the window's setting and the method's default otherwise.
+    const timeoutMs =
+      request.timeoutMs !== undefined ? request.timeoutMs + CLIENT_DEADLINE_GRACE_MS : (this.options.requestTimeoutMs ?? methods[method].timeoutMs);
     const controller = new AbortController();
     const timer = setTimeout(() => {
       this.options.log('request-timed-out', { connection: this.options.connectionId, method, timeoutMs });
