@@ -18,9 +18,11 @@ import {
   type EventName,
   type Method,
   type ParamsOf,
+  type ProgressUpdate,
   type ResultOf,
 } from '../../shared/protocol';
 import type { ZodType } from 'zod';
+import { writeInChunks } from './chunkedWrite';
 import { Connector, shuttingDown, type ConnectorOptions } from './connector';
 import { cancelled, tooLarge } from './ipcErrors';
 import { timeoutFor, type Timeouts } from './toolTimeouts';
@@ -30,8 +32,14 @@ export interface IpcClientOptions extends ConnectorOptions {
   readonly timeouts?: Timeouts;
 }
 
+/** How far a request has come: its bytes leaving for the window, then the window's own reports. */
+export type BridgeProgress =
+  | { readonly stage: 'sending'; readonly sentBytes: number; readonly totalBytes: number }
+  | ({ readonly stage: 'window' } & ProgressUpdate);
+
 interface Pending {
   readonly method: string;
+  readonly onProgress: ((progress: BridgeProgress) => void) | undefined;
   readonly resultSchema: ZodType;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: Error) => void;
@@ -57,9 +65,17 @@ export class IpcClient {
    * Sends one request and waits for its reply, its timeout, or the connection's end. `client` is the
    * calling assistant's name (MCP clientInfo, already cut to MAX_ASSISTANT_CHARS), for the window's
    * Activity view. The request's id is its correlation id: logged here when it starts and when it
-   * ends, and shown by the window for the same call.
+   * ends, and shown by the window for the same call. With `onProgress`, the request is written in
+   * pieces whose draining is reported, and the window is asked for its progress too; nothing is
+   * reported once the request has settled.
    */
-  async request<M extends Method>(method: M, params: ParamsOf<M>, signal?: AbortSignal, client?: string): Promise<ResultOf<M>> {
+  async request<M extends Method>(
+    method: M,
+    params: ParamsOf<M>,
+    signal?: AbortSignal,
+    client?: string,
+    onProgress?: (progress: BridgeProgress) => void,
+  ): Promise<ResultOf<M>> {
     if (signal?.aborted) throw cancelled(method);
     const id = randomUUID();
     const started = performance.now();
@@ -69,16 +85,20 @@ export class IpcClient {
     try {
       // The window works on it for as long as this side waits.
       const timeoutMs = timeoutFor(this.options.timeouts ?? {}, method);
-      const line = encodeLine({ type: 'request', id, method, params, ...(client ? { client } : {}), timeoutMs });
+      const line = encodeLine({ type: 'request', id, method, params, ...(client ? { client } : {}), timeoutMs, ...(onProgress ? { progress: true } : {}) });
       const size = Buffer.byteLength(line, 'utf8');
       if (size > MAX_FRAME_BYTES) throw tooLarge(method, size);
       const socket = await this.connect(method, signal);
       if (signal?.aborted) throw cancelled(method);
-      const reply = this.track(id, method, methods[method].result, timeoutMs, socket);
+      const reply = this.track(id, method, methods[method].result, timeoutMs, socket, onProgress);
       const onAbort = () => this.abandon(id, socket, cancelled(method));
       signal?.addEventListener('abort', onAbort, { once: true });
       try {
-        socket.write(line);
+        if (onProgress) {
+          writeInChunks(socket, line, (sentBytes, totalBytes) => this.tellProgress(id, socket, { stage: 'sending', sentBytes, totalBytes }));
+        } else {
+          socket.write(line);
+        }
         const result = (await reply) as ResultOf<M>;
         settled({ status: 'ok' });
         return result;
@@ -160,7 +180,14 @@ export class IpcClient {
     socket.resume();
   }
 
-  private track(id: string, method: string, resultSchema: ZodType, timeoutMs: number, socket: net.Socket): Promise<unknown> {
+  private track(
+    id: string,
+    method: string,
+    resultSchema: ZodType,
+    timeoutMs: number,
+    socket: net.Socket,
+    onProgress: Pending['onProgress'],
+  ): Promise<unknown> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.abandon(
@@ -169,7 +196,7 @@ export class IpcClient {
           new IpcError(ErrorCode.Timeout, `VS Code did not answer ${method} within ${timeoutMs} ms. Is the window busy? Try again.`),
         );
       }, timeoutMs);
-      this.pending.set(id, { method, resultSchema, resolve, reject, timer, socket });
+      this.pending.set(id, { method, onProgress, resultSchema, resolve, reject, timer, socket });
     });
   }
 
@@ -207,6 +234,11 @@ export class IpcClient {
       this.emit(message.event, message.payload);
       return;
     }
+    if (message.type === 'progress') {
+      const { id, type: _type, ...update } = message;
+      this.tellProgress(id, socket, { stage: 'window', ...update });
+      return;
+    }
     if (message.id === null) {
       if (!('error' in message)) return;
       // The server closes after an error it cannot tie to a request: say its reason, not a reload.
@@ -231,6 +263,17 @@ export class IpcClient {
     const result = entry.resultSchema.safeParse(message.result);
     if (result.success) entry.resolve(result.data);
     else entry.reject(new IpcError(ErrorCode.InvalidMessage, `VS Code sent a malformed ${entry.method} reply: ${describeIssues(result.error)}`));
+  }
+
+  /** Only for a request this side still waits for on that socket: any other id is ignored. */
+  private tellProgress(id: string, socket: net.Socket, progress: BridgeProgress): void {
+    const entry = this.pending.get(id);
+    if (entry?.socket !== socket || !entry.onProgress) return;
+    try {
+      entry.onProgress(progress);
+    } catch (error) {
+      this.options.log?.('progress-listener-failed', { id, error: String(error) });
+    }
   }
 
   private emit(event: string, payload: unknown): void {
