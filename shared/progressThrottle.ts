@@ -3,7 +3,7 @@
 // all there is to say). After close() nothing more goes out, not even the one waiting: a request's
 // progress must never follow its reply.
 
-/** At most ten updates a second for one request. */
+/** At most ten updates a second for one request, as an MCP client receives them. */
 export const PROGRESS_INTERVAL_MS = 100;
 
 export class ProgressThrottle<T> {
@@ -21,7 +21,12 @@ export class ProgressThrottle<T> {
   report(update: T): void {
     if (this.closed) return;
     const wait = this.lastSent + this.intervalMs - this.now();
-    if (wait <= 0 && this.timer === undefined) {
+    if (wait <= 0) {
+      // The slot is free, even if the timer for a waiting update has not fired (the thread was
+      // busy): this update replaces that one and goes now, not after the work that comes next.
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      this.waiting = undefined;
       this.emit(update);
       return;
     }
@@ -35,6 +40,19 @@ export class ProgressThrottle<T> {
     }, Math.max(0, wait));
     // A request that never settles must not keep the process alive for its progress.
     this.timer.unref?.();
+  }
+
+  /**
+   * Sends now, whatever the interval: for the few updates that start a new step, since the step
+   * may hold the thread for seconds and an update waiting for its slot would wait behind it. The
+   * caller keeps these few; the rest go through report().
+   */
+  sendNow(update: T): void {
+    if (this.closed) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.waiting = undefined;
+    this.emit(update);
   }
 
   /** Drops what waits and sends nothing more. */

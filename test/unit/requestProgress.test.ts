@@ -4,7 +4,7 @@
 
 import { ErrorCode, ProgressMessage, RequestMessage, ServerMessage, type ProgressUpdate } from '../../shared/protocol';
 import { PROGRESS_INTERVAL_MS, ProgressThrottle } from '../../shared/progressThrottle';
-import { RequestRunner, type RequestContext, type RequestHandlers, type Reply } from '../../extension/src/ipc/requestRunner';
+import { RequestRunner, WINDOW_PROGRESS_INTERVAL_MS, type RequestContext, type RequestHandlers, type Reply } from '../../extension/src/ipc/requestRunner';
 
 describe('ProgressThrottle', () => {
   afterEach(() => jest.useRealTimers());
@@ -27,6 +27,38 @@ describe('ProgressThrottle', () => {
     now = 250;
     throttle.report(4);
     expect(sent).toEqual([1, 3, 4]);
+  });
+
+  it('sends at once when the slot is free, even if the timer of a waiting update has not fired (the thread was busy)', () => {
+    jest.useFakeTimers();
+    let now = 0;
+    const sent: number[] = [];
+    const throttle = new ProgressThrottle<number>((n) => sent.push(n), 100, () => now);
+    throttle.report(1);
+    now = 10;
+    throttle.report(2);
+    // 2 s of synchronous work: no timer could run.
+    now = 2000;
+    throttle.report(3);
+    expect(sent).toEqual([1, 3]);
+    jest.advanceTimersByTime(1000);
+    expect(sent).toEqual([1, 3]);
+  });
+
+  it('sendNow goes at once and replaces the update that waited; after close it sends nothing either', () => {
+    jest.useFakeTimers();
+    let now = 0;
+    const sent: number[] = [];
+    const throttle = new ProgressThrottle<number>((n) => sent.push(n), 100, () => now);
+    throttle.report(1);
+    now = 10;
+    throttle.report(2);
+    throttle.sendNow(3);
+    jest.advanceTimersByTime(500);
+    expect(sent).toEqual([1, 3]);
+    throttle.close();
+    throttle.sendNow(4);
+    expect(sent).toEqual([1, 3]);
   });
 
   it('sends nothing after close, not even the update that waited', () => {
@@ -104,7 +136,7 @@ const request = (id: string, progress?: boolean): RequestMessage => ({ type: 're
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('progress from a handler', () => {
-  it('goes out only for a request that asked, rate-limited, and never after its reply', async () => {
+  it('goes out only for a request that asked, rate-limited (40 a second to the MCP server), and never after its reply', async () => {
     let context!: RequestContext;
     let answer!: () => void;
     const { run, sent } = runner({
@@ -122,17 +154,30 @@ describe('progress from a handler', () => {
 
     run.submit(request('asked', true));
     for (let i = 0; i < 50; i++) context.progress({ progress: i, total: 100, message: `step ${i}` });
-    await sleep(PROGRESS_INTERVAL_MS + 30);
-    context.progress({ progress: 60, total: 100, message: 'waits for its slot' });
+    await sleep(WINDOW_PROGRESS_INTERVAL_MS * 4);
+    context.progress({ progress: 60, total: 100, message: 'in its own slot' });
+    context.progress({ progress: 70, total: 100, message: 'waits for its slot' });
     answer();
-    await sleep(PROGRESS_INTERVAL_MS * 2);
+    await sleep(WINDOW_PROGRESS_INTERVAL_MS * 4);
     context.progress({ progress: 99, total: 100, message: 'after the reply' });
-    await sleep(PROGRESS_INTERVAL_MS * 2);
+    await sleep(WINDOW_PROGRESS_INTERVAL_MS * 4);
     expect(sent).toEqual([
       ['progress', 'asked', { progress: 0, total: 100, message: 'step 0' }],
       ['progress', 'asked', { progress: 49, total: 100, message: 'step 49' }],
+      ['progress', 'asked', { progress: 60, total: 100, message: 'in its own slot' }],
       ['reply', 'asked', { result: { editor: null } }],
     ]);
+  });
+
+  it('sends the first update of a new step at once, even inside the interval', async () => {
+    let context!: RequestContext;
+    const { run, sent } = runner({ 'get-selection': (_params, c) => ((context = c), new Promise(() => undefined)) });
+    run.submit(request('steps', true));
+    context.progress({ progress: 1, total: 10, message: 'counting 1' });
+    context.progress({ progress: 2, total: 10, message: 'counting 2' });
+    context.progress({ progress: 3, total: 10, message: 'writing' }, { newStep: true });
+    expect(sent.map(([, , update]) => (update as ProgressUpdate).message)).toEqual(['counting 1', 'writing']);
+    run.abortAll();
   });
 
   it('drops a nonsensical update and cuts a long message, rather than sending what the client would refuse', async () => {
@@ -140,9 +185,9 @@ describe('progress from a handler', () => {
     const { run, sent } = runner({ 'get-selection': (_params, c) => ((context = c), new Promise(() => undefined)) });
     run.submit(request('r', true));
     context.progress({ progress: Number.NaN, message: 'NaN' });
-    await sleep(PROGRESS_INTERVAL_MS + 20);
+    await sleep(WINDOW_PROGRESS_INTERVAL_MS * 3);
     context.progress({ progress: 1, total: 0, message: 'zero total' });
-    await sleep(PROGRESS_INTERVAL_MS + 20);
+    await sleep(WINDOW_PROGRESS_INTERVAL_MS * 3);
     context.progress({ progress: 2, message: 'm'.repeat(1000) });
     expect(sent).toHaveLength(1);
     const [, , update] = sent[0] as ['progress', string, ProgressUpdate];

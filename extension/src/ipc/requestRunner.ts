@@ -22,6 +22,9 @@ import {
 import { ProgressThrottle } from '../../../shared/progressThrottle';
 import type { LogFn } from './refusalLog';
 
+/** At most 40 progress messages a second for one request: a few kilobytes a second at most. */
+export const WINDOW_PROGRESS_INTERVAL_MS = 25;
+
 /** How much longer than the client's own timeout the window works on a request (see start()). */
 export const CLIENT_DEADLINE_GRACE_MS = 1_000;
 
@@ -29,8 +32,12 @@ export interface RequestContext {
   /** Aborted when the client cancels the request (before commit()), its deadline passes, or it disconnects. */
   readonly signal: AbortSignal;
   readonly connectionId: number;
-  /** Tells the client how far the request has come, if it asked; otherwise, and once answered, nothing. */
-  readonly progress: (update: ProgressUpdate) => void;
+  /**
+   * Tells the client how far the request has come, if it asked; otherwise, and once answered,
+   * nothing. Updates within a step are held to one per WINDOW_PROGRESS_INTERVAL_MS; one marked
+   * `newStep` goes at once (a handler has only a handful of steps).
+   */
+  readonly progress: (update: ProgressUpdate, options?: { readonly newStep?: boolean }) => void;
   /**
    * The request's effect is now visible and will be kept (e.g. a review shown and being saved):
    * from here a cancel no longer aborts it, and it is answered with its real result, so that the
@@ -162,7 +169,7 @@ export class RequestRunner {
     const context: RequestContext = {
       signal: controller.signal,
       connectionId: this.options.connectionId,
-      progress: (update) => entry.progress?.report(update),
+      progress: (update, options) => (options?.newStep ? entry.progress?.sendNow(update) : entry.progress?.report(update)),
       commit: () => (entry.committed = true),
     };
     const handler = this.options.handlers[method] as (p: unknown, c: RequestContext) => unknown;
@@ -229,13 +236,18 @@ export class RequestRunner {
     this.startWaiting();
   }
 
-  /** A handler's progress, checked and cut to what the wire accepts, at most ten a second. */
+  /**
+   * A handler's progress, checked and cut to what the wire accepts. The MCP server holds what it
+   * passes on to ten a second; here the interval is shorter, because an update that must wait for
+   * its slot waits behind whatever synchronous work the handler does next (seconds of parsing),
+   * and would reach the client only after it.
+   */
   private progressFor(id: string, send: (id: string, update: ProgressUpdate) => void): ProgressThrottle<ProgressUpdate> {
     return new ProgressThrottle((update: ProgressUpdate) => {
       const { progress, total, message } = update;
       if (!Number.isFinite(progress) || progress < 0 || (total !== undefined && !(Number.isFinite(total) && total > 0))) return;
       send(id, { progress, ...(total !== undefined ? { total } : {}), message: String(message).slice(0, MAX_PROGRESS_MESSAGE_CHARS) });
-    });
+    }, WINDOW_PROGRESS_INTERVAL_MS);
   }
 
   private startWaiting(): void {
