@@ -21,6 +21,7 @@ import {
   type OpenLocationResult,
 } from '../../shared/protocol';
 import { createRequestHandlers, type EditorSide } from '../../extension/src/bridge/requestHandlers';
+import type { RequestObserver } from '../../extension/src/ipc/ipcConnection';
 import { IpcServer, type IpcLimits } from '../../extension/src/ipc/ipcServer';
 import { createToken } from '../../extension/src/ipc/token';
 import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
@@ -97,7 +98,15 @@ export interface Host {
  * `token` when given). The store is in memory unless `durable`, which keeps it in files as VS Code does.
  */
 export async function startHost(
-  options: { maxLineBytes?: number; socketPath?: string; token?: string; limits?: Partial<IpcLimits>; durable?: boolean } = {},
+  options: {
+    maxLineBytes?: number;
+    socketPath?: string;
+    token?: string;
+    limits?: Partial<IpcLimits>;
+    durable?: boolean;
+    /** Told of every request, as the window's Activity view is. */
+    observer?: RequestObserver;
+  } = {},
 ): Promise<Host> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-'));
   const workspace = path.join(root, 'ws');
@@ -127,6 +136,7 @@ export async function startHost(
       handlers,
       maxLineBytes: options.maxLineBytes,
       limits: options.limits,
+      observer: options.observer,
       serverInfo: { name: 'redline', version: 'test', pid: process.pid },
     });
   let server = await start();
