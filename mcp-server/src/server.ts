@@ -2,6 +2,7 @@
 
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { REDLINE_VERSION } from '../../shared/version';
+import { limitToolCalls } from './callLimit';
 import { registerEditorContextTools } from './tools/editorContext';
 import { registerGetReviewTool } from './tools/getReview';
 import { registerGetSelectionTool } from './tools/getSelection';
@@ -23,6 +24,7 @@ export function createServer(context: ToolContext): McpServer {
         'The user answers findings in the editor: read their replies and decisions with get-review-feedback, or wait for them with await-review-feedback.',
     },
   );
+  limitToolCalls(server);
   registerPresentReviewTool(server, context);
   registerGetSelectionTool(server, context);
   registerOpenLocationTool(server, context);

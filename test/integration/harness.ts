@@ -181,10 +181,12 @@ export async function connectMcp(
   cwd?: string,
   /** The MCP clientInfo name: each assistant has its own review. */
   clientName = 'redline-test',
+  /** Arguments after the server's path, as an assistant's config gives them. */
+  args: readonly string[] = [],
 ): Promise<{ client: Client; stderr: () => string; close(): Promise<void> }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [MCP_SERVER],
+    args: [MCP_SERVER, ...args],
     cwd,
     env: Object.fromEntries(Object.entries({ PATH: process.env.PATH, ...env }).filter((e): e is [string, string] => e[1] !== undefined)),
     stderr: 'pipe',
@@ -328,4 +330,21 @@ export function durableSession(): { readonly host: Host; readonly client: Client
     },
     call: (name, args = {}) => mcp!.client.callTool({ name, arguments: args }) as Promise<ToolResult>,
   };
+}
+
+/**
+ * Runs the calls in order with at most `limit` in flight, as a client that respects the MCP
+ * server's limit on calls in flight does; resolves with their results in order.
+ */
+export async function inFlightAtMost<T>(limit: number, calls: ReadonlyArray<() => Promise<T>>): Promise<T[]> {
+  const results: T[] = new Array(calls.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < calls.length) {
+      const index = next++;
+      results[index] = await calls[index]();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, calls.length) }, worker));
+  return results;
 }
