@@ -4,6 +4,7 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { typicalReview, writeFixtureFiles } from '../../bench/reviewFixtures';
 import { ActivityLog, type ActivityEntry } from '../../extension/src/activity/activityLog';
+import { allOf, RequestLogLines } from '../../extension/src/activity/requestLogLines';
 import { assertBuilt, connectMcp, hostEnv, startHost, type Host } from './harness';
 
 jest.setTimeout(120_000);
@@ -16,12 +17,15 @@ describe('a large present-review, followed and cancelled', () => {
   let host: Host;
   let mcp: Awaited<ReturnType<typeof connectMcp>>;
   const activity = new ActivityLog();
+  /** What the window writes to its "Redline" output, one line per call. */
+  const outputLines: string[] = [];
   const clientErrors: Error[] = [];
   const content = typicalReview(FIVE_MIB);
 
   beforeAll(async () => {
     assertBuilt();
-    host = await startHost({ durable: true, observer: activity });
+    const lines = new RequestLogLines((_level, line) => outputLines.push(line));
+    host = await startHost({ durable: true, observer: allOf([activity, lines], (error) => clientErrors.push(error as Error)) });
     writeFixtureFiles(host.workspace);
     mcp = await connectMcp(hostEnv(host), host.workspace);
     // The SDK reports a progress notification for a token it no longer knows (one after the reply) here.
@@ -104,8 +108,11 @@ describe('a large present-review, followed and cancelled', () => {
     const entry = await settledEntry(activity, 'present-review', 'cancelled');
     const stoppedAfterMs = entry.startedAt + entry.durationMs! - (performance.timeOrigin + cancelledAt);
     expect(entry.error?.code).toBe(4003);
-    // The MCP server's log names the same call by the same id.
+    // The MCP server's log and the window's output name the same call by the same id.
     expect(mcp.stderr()).toMatch(new RegExp(`"event":"reply","id":"${entry.id}","method":"present-review","status":"cancelled"`));
+    expect(outputLines.filter((line) => line.includes(entry.id))).toEqual([
+      expect.stringMatching(new RegExp(`^request ${entry.id} present-review from "redline-test" \\(connection \\d+\\): cancelled 4003 \\(Cancelled\\) in \\d+ ms$`)),
+    ]);
 
     await store.flush();
     expect(store.revision).toBe(before.revision);
