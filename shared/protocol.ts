@@ -33,7 +33,7 @@ export const MAX_ASSISTANT_CHARS = 200;
  */
 export const MAX_FRAME_BYTES = 6 * MAX_REVIEW_BYTES + 1024 * 1024;
 export const DEFAULT_TIMEOUT_MS = 10_000;
-/** The longest a client may wait for one request (REDLINE_TIMEOUT_MS), and so the window work on it. */
+/** The longest a client may wait for one request (REDLINE_TIMEOUT_MS), and so the longest the window works on it. */
 export const MAX_REQUEST_TIMEOUT_MS = 600_000;
 
 export const ErrorCode = {
@@ -463,8 +463,8 @@ export type EventMessage = z.infer<typeof EventMessage>;
 export const MAX_PROGRESS_MESSAGE_CHARS = 200;
 
 /**
- * How far a request the client follows has come: only for a request sent with `progress: true`,
- * at most ten a second, never after its response. A client ignores one for an id it does not know.
+ * How far a request the client follows has come: only for a request sent with `progress: true`, at
+ * a bounded rate, never after its response. A client ignores one for an id it does not wait for.
  */
 export const ProgressMessage = z.object({
   type: z.literal('progress'),

@@ -4,7 +4,7 @@
 // the limit, requests wait in a short queue while the connection stops reading (`onSaturated`);
 // only past that queue is a request refused as busy. An observer may watch each request from its
 // arrival to its answer (the window's Activity view), without a say in either. A handler may report
-// progress, which goes out only if the client asked, at most ten a second, and never after the reply.
+// progress, which goes out only if the client asked, at a bounded rate, and never after the reply.
 
 import {
   ErrorCode,
@@ -22,7 +22,7 @@ import {
 import { ProgressThrottle } from '../../../shared/progressThrottle';
 import type { LogFn } from './refusalLog';
 
-/** At most 40 progress messages a second for one request: a few kilobytes a second at most. */
+/** At most 40 progress messages a second for one request, besides the few that start a step. */
 export const WINDOW_PROGRESS_INTERVAL_MS = 25;
 
 /** How much longer than the client's own timeout the window works on a request (see start()). */
