@@ -42,7 +42,7 @@ export function presentReviewHandler(reviews: ReviewsSide, renderer: ReviewRende
     const owner = reviews.existing(params.assistant) ?? (await asIpcErrors(() => reviews.forAssistant(params.assistant)));
     const store = owner.store;
     const turn = orderOf(store).enter();
-    // Each step's first word goes at once: the step after it may hold the thread for seconds.
+    // Each step is announced at once: the step after it may hold the thread for seconds.
     const report = (percent: number, message: string, newStep = true) => context.progress({ progress: percent, total: 100, message }, { newStep });
     try {
       const bytes = Buffer.byteLength(params.content, 'utf8');
