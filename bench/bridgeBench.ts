@@ -5,7 +5,8 @@
 
 import { readFileSync } from 'fs';
 import { ReviewRenderer } from '../extension/src/render/reviewRenderer';
-import { connectMcp, hostEnv, startHost, type Host } from '../test/integration/harness';
+import { MAX_CALLS_IN_FLIGHT } from '../mcp-server/src/callLimit';
+import { connectMcp, hostEnv, inFlightAtMost, startHost, type Host } from '../test/integration/harness';
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)];
@@ -41,20 +42,26 @@ async function roundTrip(host: Host, calls: number) {
   return { calls, medianMs: median(times), p99Ms: percentile(times, 99) };
 }
 
+/** Each client keeps as many calls in flight as the MCP server allows one session (callLimit.ts). */
 async function concurrency(host: Host, clients: number, total: number) {
   const connections = await Promise.all(Array.from({ length: clients }, () => connectMcp(hostEnv(host), host.workspace)));
   await host.store.present({ content: '# Concurrency', mode: 'replace' });
   const started = now();
-  const results = await Promise.all(
-    connections.flatMap((mcp, c) =>
-      Array.from({ length: total / clients }, (_, i) =>
-        mcp.client.callTool({ name: 'present-review', arguments: { content: `## C${c}-${i}\n\nbody`, mode: 'append' } }),
+  const results = (
+    await Promise.all(
+      connections.map((mcp, c) =>
+        inFlightAtMost(
+          MAX_CALLS_IN_FLIGHT,
+          Array.from({ length: total / clients }, (_, i) => () =>
+            mcp.client.callTool({ name: 'present-review', arguments: { content: `## C${c}-${i}\n\nbody`, mode: 'append' } }),
+          ),
+        ),
       ),
-    ),
-  );
+    )
+  ).flat();
   const wallMs = now() - started;
   await Promise.all(connections.map((mcp) => mcp.close()));
-  return { clients, total, wallMs, ok: results.filter((r) => !r.isError).length, sections: host.store.current!.sections.length - 1 };
+  return { clients, total, inFlightPerClient: MAX_CALLS_IN_FLIGHT, wallMs, ok: results.filter((r) => !r.isError).length, sections: host.store.current!.sections.length - 1 };
 }
 
 async function size(host: Host, bytes: number) {

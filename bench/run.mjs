@@ -61,7 +61,7 @@ row('Round trip', '200 sequential 2 KB present-review, median', ms(pick((r) => r
 row('Round trip', '200 sequential 2 KB present-review, p99', ms(pick((r) => r.roundTrip.p99Ms)));
 for (const [index, label] of [[0, 'one client'], [1, '4 clients']]) {
   const delivered = Math.min(...reports.map((r) => r.concurrency[index].sections));
-  row('Concurrency', `1,000 concurrent appends, ${label}`, `${ms(pick((r) => r.concurrency[index].wallMs))}, ${delivered}/1000 delivered`, '1000/1000, < 500 ms');
+  row('Concurrency', `1,000 appends, 64 in flight per client, ${label}`, `${ms(pick((r) => r.concurrency[index].wallMs))}, ${delivered}/1000 delivered`, '1000/1000, < 500 ms');
 }
 for (const [index, label] of [[0, '100 KiB'], [1, '1 MiB'], [2, '10 MiB']]) {
   row('Size', `${label}: deliver (call → reply, includes render)`, ms(pick((r) => r.size[index].deliverMs)), index === 2 ? '< 2 s' : '');

@@ -10,6 +10,13 @@ export { IPC_PATH_ENV, IPC_TOKEN_ENV, TIMEOUT_ENV } from './environment';
 /** 2: the hello carries a nonce, and both ends prove they hold the token (shared/authProof.ts). */
 export const PROTOCOL_VERSION = 2;
 export const MAX_REVIEW_BYTES = 10 * 1024 * 1024;
+/**
+ * A present-review this large takes long enough to follow: about 0.4 s at 256 KiB and 4.5 s at
+ * 5 MiB, where a smaller one is done in well under 0.2 s, i.e. one or two progress updates at
+ * ten a second. The window renders such a review before showing it, so that a cancel can stop it
+ * (extension/src/bridge/presentReview.ts), and the MCP server asks for its progress.
+ */
+export const LARGE_REVIEW_BYTES = 256 * 1024;
 /** Bounds on the other strings of present-review, so that the frame limit below can cover it. */
 export const MAX_SECTION_CHARS = 1000;
 export const MAX_CWD_CHARS = 4096;
@@ -24,6 +31,8 @@ export const MAX_ASSISTANT_CHARS = 200;
  */
 export const MAX_FRAME_BYTES = 6 * MAX_REVIEW_BYTES + 1024 * 1024;
 export const DEFAULT_TIMEOUT_MS = 10_000;
+/** The longest a client may wait for one request (REDLINE_TIMEOUT_MS), and so the longest the window works on it. */
+export const MAX_REQUEST_TIMEOUT_MS = 600_000;
 
 export const ErrorCode = {
   ParseError: -32700,
@@ -483,6 +492,13 @@ export const RequestMessage = z.object({
   method: z.string().max(100),
   params: z.unknown(),
   client: RequestClient,
+  /**
+   * How long the client waits for the reply; the window gives the handler as long, so that a
+   * longer timeout configured for one tool in the MCP server is not cut short by the window's own.
+   */
+  timeoutMs: z.number().int().min(1).max(MAX_REQUEST_TIMEOUT_MS).optional(),
+  /** The client follows this request's progress: the window may send `progress` messages for it. */
+  progress: z.boolean().optional(),
 });
 export type RequestMessage = z.infer<typeof RequestMessage>;
 
@@ -503,7 +519,24 @@ export type ResponseMessage = z.infer<typeof ResponseMessage>;
 export const EventMessage = z.object({ type: z.literal('event'), event: z.string(), payload: z.unknown() });
 export type EventMessage = z.infer<typeof EventMessage>;
 
-export const ServerMessage = z.union([ResponseMessage, EventMessage]);
+export const MAX_PROGRESS_MESSAGE_CHARS = 200;
+
+/**
+ * How far a request the client follows has come: only for a request sent with `progress: true`, at
+ * a bounded rate, never after its response. A client ignores one for an id it does not wait for.
+ */
+export const ProgressMessage = z.object({
+  type: z.literal('progress'),
+  id: Id,
+  /** Increases from one message to the next; out of `total` when that is known. */
+  progress: z.number().finite().min(0),
+  total: z.number().finite().positive().optional(),
+  message: z.string().max(MAX_PROGRESS_MESSAGE_CHARS),
+});
+export type ProgressMessage = z.infer<typeof ProgressMessage>;
+export type ProgressUpdate = Omit<ProgressMessage, 'type' | 'id'>;
+
+export const ServerMessage = z.union([ResponseMessage, EventMessage, ProgressMessage]);
 export type ServerMessage = z.infer<typeof ServerMessage>;
 
 export function isMethod(name: string): name is Method {

@@ -112,7 +112,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     registerMcpServerProvider(mcpServer, log),
   );
 
-  const activity = registerActivity();
+  const activity = registerActivity(log);
   context.subscriptions.push(activity);
   const completions = new CompletionSources();
   const handlers = createRequestHandlers(reviews, renderer, {

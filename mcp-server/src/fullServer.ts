@@ -13,6 +13,7 @@ import { stderrLog } from './log';
 import { ProtocolLog } from './protocolLog';
 import { createServer } from './server';
 import { LineStdioTransport } from './stdioTransport';
+import { parseTimeouts, type Timeouts } from './toolTimeouts';
 import { WindowLocator, workspaceChoice } from './windowLocator';
 
 // The command line shares this bundle: it needs the same bridge.
@@ -33,7 +34,7 @@ export function startFullServer(handOff: HandOff): RunningServer {
   });
   const bridge = new IpcClient({
     locate: (dead) => locator.candidates(dead),
-    timeoutMs: timeoutFromEnv(),
+    timeouts: timeoutsFromConfig(),
     clientInfo: { name: 'redline-mcp', version: REDLINE_VERSION },
     // Every event on stderr, and at debug to a client that asked for MCP log messages.
     log: (event, fields) => {
@@ -84,11 +85,10 @@ function isInitializeResult(message: JSONRPCMessage, id: RequestId): boolean {
   return 'result' in message && message.id === id && 'serverInfo' in message.result && 'protocolVersion' in message.result;
 }
 
-function timeoutFromEnv(): number | undefined {
-  const raw = process.env[TIMEOUT_ENV];
-  if (raw === undefined || raw === '') return undefined;
-  const value = Number(raw);
-  if (Number.isInteger(value) && value > 0) return value;
-  stderrLog('invalid-timeout', { [TIMEOUT_ENV]: raw, using: 'per-method defaults' });
-  return undefined;
+/** REDLINE_TIMEOUT_MS and `--timeout`: what cannot be used is said on stderr and left out. */
+function timeoutsFromConfig(): Timeouts {
+  const { timeouts, problems } = parseTimeouts(process.env[TIMEOUT_ENV] || undefined, process.argv.slice(2));
+  for (const problem of problems) stderrLog('invalid-timeout', { problem });
+  if (timeouts.all !== undefined || Object.keys(timeouts.byMethod ?? {}).length > 0) stderrLog('timeouts', { ...timeouts });
+  return timeouts;
 }

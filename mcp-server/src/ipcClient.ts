@@ -1,15 +1,14 @@
-// The MCP server's end of the bridge. Connects lazily on the first call (the handshake is in
-// clientHandshake.ts), tags each request with a UUID, keeps one Map of pending requests, and fails
-// all of them at once when the socket closes; the next call reconnects (with a short backoff), so
-// a window reload heals by itself. A request too large for the framing is refused before it is sent.
+// The MCP server's end of the bridge. Connects lazily on the first call (connector.ts finds the
+// window and authenticates), tags each request with a UUID, keeps one Map of pending requests, and
+// fails all of them at once when the socket closes; the next call reconnects (with a short
+// backoff), so a window reload heals by itself. A request too large for the framing is refused
+// before it is sent.
 
 import { randomUUID } from 'crypto';
-import * as net from 'net';
+import type * as net from 'net';
 import { LineDecoder, encodeLine } from '../../shared/framing';
 import {
   ErrorCode,
-  IPC_PATH_ENV,
-  IPC_TOKEN_ENV,
   IpcError,
   MAX_FRAME_BYTES,
   ServerMessage,
@@ -19,29 +18,28 @@ import {
   type EventName,
   type Method,
   type ParamsOf,
+  type ProgressUpdate,
   type ResultOf,
 } from '../../shared/protocol';
 import type { ZodType } from 'zod';
-import { authenticate } from './clientHandshake';
-import { cancelled, describeConnectFailure, notConfigured, tooLarge } from './ipcErrors';
-import { NoWindowError, type Endpoint } from './windowLocator';
+import { writeInChunks } from './chunkedWrite';
+import { Connector, shuttingDown, type ConnectorOptions } from './connector';
+import { cancelled, tooLarge } from './ipcErrors';
+import { timeoutFor, type Timeouts } from './toolTimeouts';
 
-export interface IpcClientOptions {
-  /** Where to connect, best first, read afresh for every connection (windowLocator.ts). */
-  readonly locate?: (dead: ReadonlySet<string>) => readonly Endpoint[];
-  /** One fixed socket and token, when `locate` is not given. */
-  readonly socketPath?: string;
-  readonly token?: string;
-  /** Overrides every method's own timeout (REDLINE_TIMEOUT_MS). */
-  readonly timeoutMs?: number;
-  readonly clientInfo: { name: string; version: string };
-  /** Delays between connection attempts; a reloading window is back within a second or two. */
-  readonly retryDelaysMs?: readonly number[];
-  readonly log?: (event: string, fields?: Record<string, unknown>) => void;
+export interface IpcClientOptions extends ConnectorOptions {
+  /** Overrides methods' own timeouts (REDLINE_TIMEOUT_MS, toolTimeouts.ts). */
+  readonly timeouts?: Timeouts;
 }
+
+/** How far a request has come: its bytes leaving for the window, then the window's own reports. */
+export type BridgeProgress =
+  | { readonly stage: 'sending'; readonly sentBytes: number; readonly totalBytes: number }
+  | ({ readonly stage: 'window' } & ProgressUpdate);
 
 interface Pending {
   readonly method: string;
+  readonly onProgress: ((progress: BridgeProgress) => void) | undefined;
   readonly resultSchema: ZodType;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: Error) => void;
@@ -52,27 +50,33 @@ interface Pending {
 
 type EventListener = (event: EventName, payload: unknown) => void;
 
-const HELLO_TIMEOUT_MS = 5_000;
-
 export class IpcClient {
   private socket: net.Socket | undefined;
   private connecting: Promise<net.Socket> | undefined;
   private readonly pending = new Map<string, Pending>();
   private readonly eventListeners = new Set<EventListener>();
   private readonly connectionListeners = new Set<(connected: boolean) => void>();
-  private disposed = false;
-  /** Ends a back-off in progress when the client is disposed. */
-  private readonly disposal = new AbortController();
+  private readonly connector: Connector;
 
-  constructor(private readonly options: IpcClientOptions) {}
+  constructor(private readonly options: IpcClientOptions) {
+    this.connector = new Connector(options);
+  }
 
   /**
    * Sends one request and waits for its reply, its timeout, or the connection's end. `client` is the
    * calling assistant's name (MCP clientInfo, already cut to MAX_ASSISTANT_CHARS), for the window's
    * Activity view. The request's id is its correlation id: logged here when it starts and when it
-   * ends, and shown by the window for the same call.
+   * ends, and shown by the window for the same call. With `onProgress`, the request is written in
+   * pieces whose draining is reported, and the window is asked for its progress too; nothing is
+   * reported once the request has settled.
    */
-  async request<M extends Method>(method: M, params: ParamsOf<M>, signal?: AbortSignal, client?: string): Promise<ResultOf<M>> {
+  async request<M extends Method>(
+    method: M,
+    params: ParamsOf<M>,
+    signal?: AbortSignal,
+    client?: string,
+    onProgress?: (progress: BridgeProgress) => void,
+  ): Promise<ResultOf<M>> {
     if (signal?.aborted) throw cancelled(method);
     const id = randomUUID();
     const started = performance.now();
@@ -80,17 +84,22 @@ export class IpcClient {
     const settled = (outcome: Record<string, unknown>) =>
       this.options.log?.('reply', { id, method, ...outcome, durationMs: Math.round(performance.now() - started) });
     try {
-      const line = encodeLine({ type: 'request', id, method, params, ...(client ? { client } : {}) });
+      // The window works on it for as long as this side waits.
+      const timeoutMs = timeoutFor(this.options.timeouts ?? {}, method);
+      const line = encodeLine({ type: 'request', id, method, params, ...(client ? { client } : {}), timeoutMs, ...(onProgress ? { progress: true } : {}) });
       const size = Buffer.byteLength(line, 'utf8');
       if (size > MAX_FRAME_BYTES) throw tooLarge(method, size);
       const socket = await this.connect(method, signal);
       if (signal?.aborted) throw cancelled(method);
-      const timeoutMs = this.options.timeoutMs ?? methods[method].timeoutMs;
-      const reply = this.track(id, method, methods[method].result, timeoutMs, socket);
+      const reply = this.track(id, method, methods[method].result, timeoutMs, socket, onProgress);
       const onAbort = () => this.abandon(id, socket, cancelled(method));
       signal?.addEventListener('abort', onAbort, { once: true });
       try {
-        socket.write(line);
+        if (onProgress) {
+          writeInChunks(socket, line, (sentBytes, totalBytes) => this.tellProgress(id, socket, { stage: 'sending', sentBytes, totalBytes }));
+        } else {
+          socket.write(line);
+        }
         const result = (await reply) as ResultOf<M>;
         settled({ status: 'ok' });
         return result;
@@ -126,10 +135,9 @@ export class IpcClient {
   }
 
   dispose(): void {
-    this.disposed = true;
-    this.disposal.abort();
+    this.connector.dispose();
     this.socket?.destroy();
-    this.failAll(new IpcError(ErrorCode.Disconnected, 'The Redline MCP server is shutting down.'));
+    this.failAll(shuttingDown());
   }
 
   /**
@@ -137,9 +145,9 @@ export class IpcClient {
    * abort ends only the caller's wait, at once, and leaves the attempt to the others.
    */
   private connect(method: string, signal: AbortSignal | undefined): Promise<net.Socket> {
-    if (this.disposed) return Promise.reject(new IpcError(ErrorCode.Disconnected, 'The Redline MCP server is shutting down.'));
+    if (this.connector.disposed) return Promise.reject(shuttingDown());
     if (this.socket && !this.socket.destroyed) return Promise.resolve(this.socket);
-    this.connecting ??= this.connectWithRetry().finally(() => (this.connecting = undefined));
+    this.connecting ??= this.connectAndAttach().finally(() => (this.connecting = undefined));
     if (!signal) return this.connecting;
     const connecting = this.connecting;
     return new Promise((resolve, reject) => {
@@ -149,67 +157,10 @@ export class IpcClient {
     });
   }
 
-  /**
-   * Tries each endpoint in turn; a socket nobody listens on (a closed or reloaded window) moves on
-   * to the next, and a round with none alive is retried after a pause, since a reloading window is
-   * back within seconds. Any other failure, such as a wrong token, ends the attempt.
-   */
-  private async connectWithRetry(): Promise<net.Socket> {
-    const delays = this.options.retryDelaysMs ?? [100, 250, 500, 1000, 1500];
-    for (let attempt = 0; ; attempt++) {
-      const dead = new Set<string>();
-      let failure: unknown;
-      try {
-        for (const endpoint of this.locate(dead)) {
-          try {
-            return await this.open(endpoint, attempt);
-          } catch (error) {
-            if (!isDeadSocket(error)) throw describeConnectFailure(error, endpoint.socketPath);
-            dead.add(endpoint.socketPath);
-            failure = describeConnectFailure(error, endpoint.socketPath);
-          }
-        }
-      } catch (error) {
-        if (!isNoWindow(error)) throw error;
-        failure = error;
-      }
-      if (attempt >= delays.length) throw this.explainDead(dead) ?? failure;
-      await sleep(delays[attempt], this.disposal.signal);
-      if (this.disposed) throw new IpcError(ErrorCode.Disconnected, 'The Redline MCP server is shutting down.');
-    }
-  }
-
-  /** When every socket tried was dead, discovery's account of the open windows says more than "ENOENT". */
-  private explainDead(dead: ReadonlySet<string>): unknown {
-    if (dead.size === 0) return undefined;
-    try {
-      this.locate(dead);
-      return undefined;
-    } catch (error) {
-      return isNoWindow(error) ? error : undefined;
-    }
-  }
-
-  private locate(dead: ReadonlySet<string>): readonly Endpoint[] {
-    if (this.options.locate) return this.options.locate(dead);
-    const { socketPath, token } = this.options;
-    if (!socketPath || !token) throw notConfigured(!socketPath ? IPC_PATH_ENV : IPC_TOKEN_ENV);
-    return dead.has(socketPath) ? [] : [{ socketPath, token, via: IPC_PATH_ENV }];
-  }
-
-  private async open({ socketPath, token, via }: Endpoint, attempt: number): Promise<net.Socket> {
-    const socket = await openSocket(socketPath);
-    // From here on an error is followed by 'close', which the handshake and attach() handle.
-    socket.on('error', (error) => this.options.log?.('socket-error', { error: error.message }));
-    const { rest } = await authenticate({ socket, socketPath, token, clientInfo: this.options.clientInfo, timeoutMs: HELLO_TIMEOUT_MS }).catch(
-      (error: unknown) => {
-        socket.destroy();
-        throw error;
-      },
-    );
+  private async connectAndAttach(): Promise<net.Socket> {
+    const { socket, rest } = await this.connector.connect();
     this.attach(socket, rest);
     this.socket = socket;
-    this.options.log?.('connected', { socketPath, via, attempt });
     for (const listener of this.connectionListeners) listener(true);
     return socket;
   }
@@ -249,7 +200,14 @@ export class IpcClient {
     for (const listener of this.connectionListeners) listener(false);
   }
 
-  private track(id: string, method: string, resultSchema: ZodType, timeoutMs: number, socket: net.Socket): Promise<unknown> {
+  private track(
+    id: string,
+    method: string,
+    resultSchema: ZodType,
+    timeoutMs: number,
+    socket: net.Socket,
+    onProgress: Pending['onProgress'],
+  ): Promise<unknown> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.abandon(
@@ -258,7 +216,7 @@ export class IpcClient {
           new IpcError(ErrorCode.Timeout, `VS Code did not answer ${method} within ${timeoutMs} ms. Is the window busy? Try again.`),
         );
       }, timeoutMs);
-      this.pending.set(id, { method, resultSchema, resolve, reject, timer, socket });
+      this.pending.set(id, { method, onProgress, resultSchema, resolve, reject, timer, socket });
     });
   }
 
@@ -296,6 +254,11 @@ export class IpcClient {
       this.emit(message.event, message.payload);
       return;
     }
+    if (message.type === 'progress') {
+      const { id, type: _type, ...update } = message;
+      this.tellProgress(id, socket, { stage: 'window', ...update });
+      return;
+    }
     if (message.id === null) {
       if (!('error' in message)) return;
       // The server closes after an error it cannot tie to a request: say its reason, not a reload.
@@ -322,6 +285,17 @@ export class IpcClient {
     else entry.reject(new IpcError(ErrorCode.InvalidMessage, `VS Code sent a malformed ${entry.method} reply: ${describeIssues(result.error)}`));
   }
 
+  /** Only for a request this side still waits for on that socket: any other id is ignored. */
+  private tellProgress(id: string, socket: net.Socket, progress: BridgeProgress): void {
+    const entry = this.pending.get(id);
+    if (entry?.socket !== socket || !entry.onProgress) return;
+    try {
+      entry.onProgress(progress);
+    } catch (error) {
+      this.options.log?.('progress-listener-failed', { id, error: String(error) });
+    }
+  }
+
   private emit(event: string, payload: unknown): void {
     if (!Object.prototype.hasOwnProperty.call(events, event)) return;
     const name = event as EventName;
@@ -335,37 +309,4 @@ export class IpcClient {
       if (!onlySocket || entry.socket === onlySocket) this.take(id)?.reject(error);
     }
   }
-}
-
-function openSocket(socketPath: string): Promise<net.Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(socketPath);
-    socket.once('connect', () => {
-      socket.off('error', reject);
-      resolve(socket);
-    });
-    socket.once('error', reject);
-  });
-}
-
-function isNoWindow(error: unknown): boolean {
-  return error instanceof NoWindowError;
-}
-
-/** Nobody listens there (any more), or not yet: worth another endpoint, or another try. */
-function isDeadSocket(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException)?.code;
-  return code === 'ENOENT' || code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EAGAIN';
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-  });
 }

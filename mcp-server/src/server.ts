@@ -3,6 +3,7 @@
 
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { REDLINE_VERSION } from '../../shared/version';
+import { limitToolCalls } from './callLimit';
 import { registerReviewPrompts } from './prompts/reviewPrompts';
 import { ResourceSubscriptions } from './resources/resourceSubscriptions';
 import { registerReviewResources } from './resources/reviewResources';
@@ -29,6 +30,7 @@ export function createServer(context: ToolContext): McpServer {
         'The current review is also the resource redline://review/current, and the selection redline://selection.',
     },
   );
+  limitToolCalls(server);
   registerPresentReviewTool(server, context);
   registerGetSelectionTool(server, context);
   registerOpenLocationTool(server, context);

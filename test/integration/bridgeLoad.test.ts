@@ -1,6 +1,8 @@
 // The bridge under load and with large messages: nothing lost, duplicated or reordered.
 
-import { assertBuilt, connectMcp, hostEnv, startHost, type Host } from './harness';
+import { MAX_CALLS_IN_FLIGHT } from '../../mcp-server/src/callLimit';
+import { IpcClient } from '../../mcp-server/src/ipcClient';
+import { assertBuilt, connectMcp, hostEnv, inFlightAtMost, startHost, type Host } from './harness';
 
 describe('bridge under load', () => {
   let host: Host;
@@ -10,41 +12,66 @@ describe('bridge under load', () => {
   });
   afterAll(async () => host?.stop());
 
-  it('1,000 concurrent appends from one client end with exactly 1,000 sections', async () => {
+  // Past the MCP server's own limit (64 calls in flight per session, callLimits.test.ts): straight
+  // over the socket, so that the window's queue of 1,000 waiting requests is what is tested.
+  it('1,000 concurrent appends over one connection end with exactly 1,000 sections', async () => {
+    const client = new IpcClient({ socketPath: host.socketPath, token: host.token, clientInfo: { name: 'load', version: '1' } });
+    try {
+      host.store.clear();
+      const started = Date.now();
+      const results = await Promise.all(
+        Array.from({ length: 1000 }, (_, i) => client.request('present-review', { content: `## Finding ${i}\n\nbody ${i}`, mode: 'append' })),
+      );
+      const elapsed = Date.now() - started;
+      const titles = host.store.current!.sections.map((s) => s.title);
+      expect(titles).toHaveLength(1000);
+      expect(new Set(titles).size).toBe(1000);
+      // Arrival order is kept.
+      expect(titles).toEqual(Array.from({ length: 1000 }, (_, i) => `Finding ${i}`));
+      // Each call's reply carries its own revision: all distinct.
+      expect(new Set(results.map((r) => r.revision)).size).toBe(1000);
+      process.stdout.write(`1,000 concurrent appends, one connection: ${elapsed} ms\n`);
+    } finally {
+      client.dispose();
+    }
+  });
+
+  it('1,000 appends from one MCP client, 64 in flight at a time, end with exactly 1,000 sections', async () => {
     const mcp = await connectMcp(hostEnv(host), host.workspace);
     try {
       await mcp.client.callTool({ name: 'present-review', arguments: { content: '', mode: 'replace' } }).catch(() => undefined);
       host.store.clear();
       const started = Date.now();
-      const results = await Promise.all(
-        Array.from({ length: 1000 }, (_, i) =>
-          mcp.client.callTool({ name: 'present-review', arguments: { content: `## Finding ${i}\n\nbody ${i}`, mode: 'append' } }),
-        ),
+      const results = await inFlightAtMost(
+        MAX_CALLS_IN_FLIGHT,
+        Array.from({ length: 1000 }, (_, i) => () => mcp.client.callTool({ name: 'present-review', arguments: { content: `## Finding ${i}\n\nbody ${i}`, mode: 'append' } })),
       );
       const elapsed = Date.now() - started;
       expect(results.filter((r) => r.isError)).toEqual([]);
       const titles = host.store.current!.sections.map((s) => s.title);
       expect(titles).toHaveLength(1000);
       expect(new Set(titles).size).toBe(1000);
-      // Each call's reply carries its own revision: all distinct.
       expect(new Set(results.map((r) => (r.structuredContent as { revision: number }).revision)).size).toBe(1000);
-      process.stdout.write(`1,000 concurrent appends, one client: ${elapsed} ms\n`);
+      process.stdout.write(`1,000 appends, one MCP client, 64 in flight: ${elapsed} ms\n`);
     } finally {
       await mcp.close();
     }
   });
 
-  it('1,000 concurrent appends from 4 clients end with exactly 1,000 intact sections', async () => {
+  it('1,000 appends from 4 clients at once, 64 in flight each, end with exactly 1,000 intact sections', async () => {
     host.store.clear();
     const clients = await Promise.all(Array.from({ length: 4 }, () => connectMcp(hostEnv(host), host.workspace)));
     try {
       await Promise.all(
-        clients.flatMap((mcp, c) =>
-          Array.from({ length: 250 }, (_, i) =>
-            mcp.client.callTool({
-              name: 'present-review',
-              arguments: { content: `## C${c}-${i}\n\nline one of ${c}-${i}\nline two of ${c}-${i}`, mode: 'append' },
-            }),
+        clients.map((mcp, c) =>
+          inFlightAtMost(
+            MAX_CALLS_IN_FLIGHT,
+            Array.from({ length: 250 }, (_, i) => () =>
+              mcp.client.callTool({
+                name: 'present-review',
+                arguments: { content: `## C${c}-${i}\n\nline one of ${c}-${i}\nline two of ${c}-${i}`, mode: 'append' },
+              }),
+            ),
           ),
         ),
       );

@@ -26,6 +26,7 @@ import {
 import { broadcastReviewEvents } from '../../extension/src/bridge/reviewEvents';
 import { completeFilePath } from '../../extension/src/editor/fileCompletion';
 import { createRequestHandlers, type EditorSide } from '../../extension/src/bridge/requestHandlers';
+import type { RequestObserver } from '../../extension/src/ipc/ipcConnection';
 import { IpcServer, type IpcLimits } from '../../extension/src/ipc/ipcServer';
 import { createToken } from '../../extension/src/ipc/token';
 import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
@@ -134,7 +135,15 @@ export interface Host {
  * `token` when given). The store is in memory unless `durable`, which keeps it in files as VS Code does.
  */
 export async function startHost(
-  options: { maxLineBytes?: number; socketPath?: string; token?: string; limits?: Partial<IpcLimits>; durable?: boolean } = {},
+  options: {
+    maxLineBytes?: number;
+    socketPath?: string;
+    token?: string;
+    limits?: Partial<IpcLimits>;
+    durable?: boolean;
+    /** Told of every request, as the window's Activity view is. */
+    observer?: RequestObserver;
+  } = {},
 ): Promise<Host> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-'));
   const workspace = path.join(root, 'ws');
@@ -164,6 +173,7 @@ export async function startHost(
       handlers,
       maxLineBytes: options.maxLineBytes,
       limits: options.limits,
+      observer: options.observer,
       serverInfo: { name: 'redline', version: 'test', pid: process.pid },
     });
   let server = await start();
@@ -208,10 +218,12 @@ export async function connectMcp(
   cwd?: string,
   /** The MCP clientInfo name: each assistant has its own review. */
   clientName = 'redline-test',
+  /** Arguments after the server's path, as an assistant's config gives them. */
+  args: readonly string[] = [],
 ): Promise<{ client: Client; stderr: () => string; close(): Promise<void> }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [MCP_SERVER],
+    args: [MCP_SERVER, ...args],
     cwd,
     env: Object.fromEntries(Object.entries({ PATH: process.env.PATH, ...env }).filter((e): e is [string, string] => e[1] !== undefined)),
     stderr: 'pipe',
@@ -355,4 +367,21 @@ export function durableSession(): { readonly host: Host; readonly client: Client
     },
     call: (name, args = {}) => mcp!.client.callTool({ name, arguments: args }) as Promise<ToolResult>,
   };
+}
+
+/**
+ * Runs the calls in order with at most `limit` in flight, as a client that respects the MCP
+ * server's limit on calls in flight does; resolves with their results in order.
+ */
+export async function inFlightAtMost<T>(limit: number, calls: ReadonlyArray<() => Promise<T>>): Promise<T[]> {
+  const results: T[] = new Array(calls.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < calls.length) {
+      const index = next++;
+      results[index] = await calls[index]();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, calls.length) }, worker));
+  return results;
 }

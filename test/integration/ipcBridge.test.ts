@@ -3,6 +3,7 @@
 
 import { encodeLine } from '../../shared/framing';
 import { ErrorCode, IpcError, MAX_FRAME_BYTES, MAX_REVIEW_BYTES } from '../../shared/protocol';
+import { CLIENT_DEADLINE_GRACE_MS } from '../../extension/src/ipc/requestRunner';
 import { failure, Peer, presented, startBridge, until, type Bridge } from './ipcKit';
 
 jest.setTimeout(60_000);
@@ -75,23 +76,45 @@ describe('bounded work on one connection', () => {
   afterEach(async () => bridge?.stop());
 
   it('a hung handler gets a Timeout and its signal aborted, while calls beside it succeed', async () => {
-    let aborted = false;
+    let aborted = 0;
     bridge = await startBridge({
       limits: { requestTimeoutMs: 300 },
       handlers: {
         'open-location': (_params, context) =>
-          new Promise(() => context.signal.addEventListener('abort', () => (aborted = true))),
+          new Promise(() => context.signal.addEventListener('abort', () => aborted++)),
       },
     });
-    const client = bridge.client({ timeoutMs: 10_000 });
-    const hung = client.request('open-location', { reference: 'a.ts:1' });
+    // A peer that does not say how long it waits gets the window's deadline.
+    const peer = await Peer.connect(bridge.socketPath);
+    await peer.authenticate(bridge.token);
+    peer.send({ type: 'request', id: 'hung', method: 'open-location', params: { reference: 'a.ts:1' } });
+    const client = bridge.client();
     const normal = await Promise.all(Array.from({ length: 20 }, () => client.request('get-selection', {})));
     expect(normal).toHaveLength(20);
-    const error = await failure(hung);
-    expect(error.code).toBe(ErrorCode.Timeout);
-    expect(error.message).toMatch(/did not finish open-location within 300 ms/);
-    expect(aborted).toBe(true);
+    const reply = await peer.reply('hung');
+    expect(reply.error?.code).toBe(ErrorCode.Timeout);
+    expect(reply.error?.message).toMatch(/did not finish open-location within 300 ms/);
+    expect(aborted).toBe(1);
     expect(await client.request('get-review', {})).toMatchObject({ revision: 0 });
+    peer.destroy();
+  });
+
+  it("the client's own timeout, sent with the request, sets the window's deadline for it (a second later)", async () => {
+    bridge = await startBridge({
+      limits: { requestTimeoutMs: 300 },
+      handlers: { 'open-location': (_params, context) => new Promise(() => context.signal.throwIfAborted()) },
+    });
+    const peer = await Peer.connect(bridge.socketPath);
+    await peer.authenticate(bridge.token);
+    const started = Date.now();
+    peer.send({ type: 'request', id: 'longer', method: 'open-location', params: { reference: 'a.ts:1' }, timeoutMs: 500 });
+    const reply = await peer.reply('longer');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(500 + CLIENT_DEADLINE_GRACE_MS - 50);
+    expect(reply.error?.message).toMatch(/within 1500 ms/);
+    // Out of bounds: refused as an invalid message, not run with a deadline nobody chose.
+    peer.send({ type: 'request', id: 'forever', method: 'open-location', params: { reference: 'a.ts:1' }, timeoutMs: 1e12 });
+    expect((await peer.reply('forever')).error?.code).toBe(ErrorCode.InvalidMessage);
+    peer.destroy();
   });
 
   it('past the in-flight limit, requests wait (reading stops); past the short queue, they are refused as busy', async () => {

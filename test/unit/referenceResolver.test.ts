@@ -295,6 +295,20 @@ describe('the I/O budget', () => {
     expect(answers).toEqual(['resolved', 'resolved', 'resolved', 'unchecked', 'unchecked']);
   });
 
+  it("starts the default budget's clock at the first lookup, not when the resolver is made (before a long parse)", async () => {
+    write(cwd, 'late.ts', lines(3));
+    const now = jest.spyOn(Date, 'now');
+    try {
+      now.mockReturnValue(1_000_000);
+      const resolver = new ReferenceResolver([cwd]);
+      // A parse of several seconds, longer than the budget's 1.5 s.
+      now.mockReturnValue(1_000_000 + 5_000);
+      expect((await resolver.resolve(ref('late.ts', { line: 2 }))).status).toBe('resolved');
+    } finally {
+      now.mockRestore();
+    }
+  });
+
   it('does not count lines past the byte budget or the deadline', async () => {
     write(cwd, 'big.ts', lines(1000));
     const bytes = new FileFactsLookup(new LineCountCache(), { files: 10, bytes: 100, deadline: Date.now() + 60_000 });

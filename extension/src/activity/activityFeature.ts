@@ -1,6 +1,7 @@
 // Seeing the connection: the status bar item with the bridge's state, the "Redline Activity" view
-// of recent tool calls, and their commands. The IPC server reports each request to `observer`;
-// extension.ts tells this feature when the bridge is listening, or why it is not.
+// of recent tool calls, a line per call in the "Redline" output, and their commands. The IPC server
+// reports each request to `observer`; extension.ts tells this feature when the bridge is listening,
+// or why it is not.
 
 import * as vscode from 'vscode';
 import { ACTIVITY_VIEW, ActivityCommands } from '../constants';
@@ -9,17 +10,23 @@ import { ActivityLog, type ActivityEntry } from './activityLog';
 import { ActivityTreeProvider, emptyMessage, pickCall } from './activityView';
 import { shortId } from './activityText';
 import { BridgeStatusItem, type ObservedBridge } from './bridgeStatusItem';
+import { allOf, RequestLogLines } from './requestLogLines';
 
 export type { ObservedBridge } from './bridgeStatusItem';
 
 export class ActivityFeature implements vscode.Disposable {
-  /** The recent calls; the IPC server's observer. */
+  /** The recent calls, for the Activity view. */
   readonly log = new ActivityLog();
   private readonly status = new BridgeStatusItem(ActivityCommands.showActivity);
   private readonly view: vscode.TreeView<ActivityEntry>;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor() {
+  /** The Activity view's log and a line per call in the output channel. */
+  readonly observer: RequestObserver;
+
+  constructor(output: vscode.LogOutputChannel) {
+    const lines = new RequestLogLines((level, line) => (level === 'warn' ? output.warn(line) : output.info(line)));
+    this.observer = allOf([this.log, lines], (error) => output.error('A request observer failed', error));
     const provider = new ActivityTreeProvider(this.log, () => (this.view.message = emptyMessage(this.log)));
     this.view = vscode.window.createTreeView(ACTIVITY_VIEW, { treeDataProvider: provider });
     this.view.message = emptyMessage(this.log);
@@ -31,11 +38,6 @@ export class ActivityFeature implements vscode.Disposable {
       vscode.commands.registerCommand(ActivityCommands.clearActivity, () => this.log.clear()),
       vscode.commands.registerCommand(ActivityCommands.copyCorrelationId, (item?: unknown) => this.copyCorrelationId(item)),
     );
-  }
-
-  /** For IpcServerOptions.observer: records every request of every connection. */
-  get observer(): RequestObserver {
-    return this.log;
   }
 
   /** The bridge listens: the status item shows its socket and follows its count of connected assistants. */
@@ -63,8 +65,8 @@ export class ActivityFeature implements vscode.Disposable {
 }
 
 /** Creates the status item, the view and their commands; push the result into `context.subscriptions`. */
-export function registerActivity(): ActivityFeature {
-  return new ActivityFeature();
+export function registerActivity(output: vscode.LogOutputChannel): ActivityFeature {
+  return new ActivityFeature(output);
 }
 
 function isEntry(value: unknown): value is ActivityEntry {

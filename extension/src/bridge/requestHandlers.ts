@@ -1,15 +1,15 @@
 // What the extension does for each IPC method. Plain TypeScript: the parts that need the editor
 // come in through `EditorSide`, which the extension implements with `vscode` and the
 // integration tests with a stand-in. Domain errors (a review too large, a save that failed)
-// become IPC errors here, at the bridge, and nowhere below it.
+// become IPC errors at the bridge (presentReview.ts), and nowhere below it.
 
 import {
   ErrorCode,
   IpcError,
+  type FindWorkspaceFilesResult,
   type GetDiagnosticsParams,
   type GetDiagnosticsResult,
   type GetSelectionResult,
-  type FindWorkspaceFilesResult,
   type GetWorkspaceFoldersResult,
   type ListGitRefsResult,
   type ListOpenEditorsResult,
@@ -18,7 +18,7 @@ import {
 import type { RequestHandlers } from '../ipc/ipcConnection';
 import type { ReviewRenderer } from '../render/reviewRenderer';
 import type { AssistantReviews } from '../review/assistantReviews';
-import { ReviewSaveError, ReviewTooLargeError } from '../review/reviewStore';
+import { presentReviewHandler } from './presentReview';
 
 export interface EditorSide {
   getSelection(): Promise<GetSelectionResult> | GetSelectionResult;
@@ -36,29 +36,7 @@ export type ReviewsSide = Pick<AssistantReviews, 'existing' | 'forAssistant' | '
 
 export function createRequestHandlers(reviews: ReviewsSide, renderer: ReviewRenderer, editor: EditorSide): RequestHandlers {
   return {
-    'present-review': async (params) => {
-      // Found without waiting, so that the change is applied before a request behind it is read.
-      const owner = reviews.existing(params.assistant) ?? (await asIpcErrors(() => reviews.forAssistant(params.assistant)));
-      const store = owner.store;
-      const sectionsBefore = params.mode === 'append' ? (store.current?.sections.length ?? 0) : 0;
-      const { review, durable } = await asIpcErrors(async () => store.stage(params));
-      // The report covers what this call sent (after an append, the new part only), with line
-      // numbers in what the assistant sent, as the tool's text says. It is rendered while the
-      // write is in flight, and a replace's render is the one the panel shows.
-      const report = params.mode === 'replace' ? renderer.render(review) : renderer.renderFragment(params.content, review.cwd);
-      report.catch(() => undefined);
-      // A reply is a promise that a reload keeps the review: answer only once it is on disk.
-      await asIpcErrors(() => durable);
-      const { references, findings } = await report;
-      return {
-        revision: review.revision,
-        title: review.title,
-        sections: review.sections.slice(sectionsBefore),
-        sectionCount: review.sections.length,
-        references,
-        findings: await owner.findings.presented(findings),
-      };
-    },
+    'present-review': presentReviewHandler(reviews, renderer),
     'get-review': async (params) => {
       const owner = reviews.lookup(params.assistant);
       const review = owner?.store.current;
@@ -95,17 +73,4 @@ export function createRequestHandlers(reviews: ReviewsSide, renderer: ReviewRend
     'list-git-refs': (params) => editor.listGitRefs(params.prefix),
     'find-workspace-files': (params) => editor.findWorkspaceFiles(params.prefix),
   };
-}
-
-/** The store's errors as the assistant gets them: a too-large change, or a save that failed. */
-async function asIpcErrors<T>(action: () => Promise<T>): Promise<T> {
-  try {
-    return await action();
-  } catch (error) {
-    if (error instanceof ReviewTooLargeError) throw new IpcError(ErrorCode.TooLarge, error.message);
-    if (error instanceof ReviewSaveError) throw new IpcError(ErrorCode.Internal, error.message);
-    if (error instanceof IpcError || !(error instanceof Error)) throw error;
-    // A new assistant's review could not be set up (too many assistants, a folder not writable).
-    throw new IpcError(ErrorCode.Internal, error.message);
-  }
 }

@@ -151,6 +151,7 @@ export class IpcConnection {
         requestTimeoutMs: this.options.limits.requestTimeoutMs,
         log: this.options.log,
         observer: this.options.observer,
+        sendProgress: (id, update) => this.write({ type: 'progress', id, ...update }),
       },
       (id, reply: Reply) => {
         this.write({ type: 'response', id, ...reply });

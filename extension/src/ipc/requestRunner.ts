@@ -3,25 +3,47 @@
 // once, each with a deadline, so one handler that never settles cannot hold up the others. Past
 // the limit, requests wait in a short queue while the connection stops reading (`onSaturated`);
 // only past that queue is a request refused as busy. An observer may watch each request from its
-// arrival to its answer (the window's Activity view), without a say in either.
+// arrival to its answer (the window's Activity view), without a say in either. A handler may report
+// progress, which goes out only if the client asked, at a bounded rate, and never after the reply.
 
 import {
   ErrorCode,
   IpcError,
   describeIssues,
   isMethod,
+  MAX_PROGRESS_MESSAGE_CHARS,
   methods,
   type Method,
+  type ProgressUpdate,
   type RequestMessage,
   type ResultOf,
   type ValidParamsOf,
 } from '../../../shared/protocol';
+import { ProgressThrottle } from '../../../shared/progressThrottle';
 import type { LogFn } from './refusalLog';
 
+/** At most 40 progress messages a second for one request, besides the few that start a step. */
+export const WINDOW_PROGRESS_INTERVAL_MS = 25;
+
+/** How much longer than the client's own timeout the window works on a request (see start()). */
+export const CLIENT_DEADLINE_GRACE_MS = 1_000;
+
 export interface RequestContext {
-  /** Aborted when the client cancels the request, its deadline passes, or it disconnects. */
+  /** Aborted when the client cancels the request (before commit()), its deadline passes, or it disconnects. */
   readonly signal: AbortSignal;
   readonly connectionId: number;
+  /**
+   * Tells the client how far the request has come, if it asked; otherwise, and once answered,
+   * nothing. Updates within a step are held to one per WINDOW_PROGRESS_INTERVAL_MS; one marked
+   * `newStep` goes at once (a handler has only a handful of steps).
+   */
+  readonly progress: (update: ProgressUpdate, options?: { readonly newStep?: boolean }) => void;
+  /**
+   * The request's effect is now visible and will be kept (e.g. a review shown and being saved):
+   * from here a cancel no longer aborts it, and it is answered with its real result, so that the
+   * window's record says what happened. Its deadline and its connection's end still abort it.
+   */
+  readonly commit: () => void;
 }
 
 export type RequestHandlers = {
@@ -69,6 +91,8 @@ export interface RequestRunnerOptions {
   readonly requestTimeoutMs?: number;
   readonly log: LogFn;
   readonly observer?: RequestObserver;
+  /** Writes a progress message for a request that asked for it. */
+  readonly sendProgress?: (id: string, update: ProgressUpdate) => void;
 }
 
 export type Reply = { readonly result: unknown } | { readonly error: { readonly code: number; readonly message: string } };
@@ -83,6 +107,10 @@ interface Tracked {
 interface InFlight extends Tracked {
   readonly controller: AbortController;
   readonly timer: NodeJS.Timeout;
+  /** Only when the client asked for progress. */
+  readonly progress: ProgressThrottle<ProgressUpdate> | undefined;
+  /** Past the handler's commit(): a cancel is too late. */
+  committed: boolean;
 }
 
 export class RequestRunner {
@@ -126,17 +154,28 @@ export class RequestRunner {
     const params = methods[method].params.safeParse(request.params ?? {});
     if (!params.success) return this.fail(tracked, ErrorCode.InvalidParams, `Invalid params for ${method}: ${describeIssues(params.error)}`);
 
-    const timeoutMs = this.options.requestTimeoutMs ?? methods[method].timeoutMs;
+    // As long as the client waits, when it says (a little longer, so that its own timeout, and the
+    // cancel it sends then, speak first); the window's setting and the method's default otherwise.
+    const timeoutMs =
+      request.timeoutMs !== undefined ? request.timeoutMs + CLIENT_DEADLINE_GRACE_MS : (this.options.requestTimeoutMs ?? methods[method].timeoutMs);
     const controller = new AbortController();
     const timer = setTimeout(() => {
       this.options.log('request-timed-out', { connection: this.options.connectionId, method, timeoutMs });
       this.finish(id, { error: { code: ErrorCode.Timeout, message: `VS Code did not finish ${method} within ${timeoutMs} ms. Try again; if it keeps happening, the window may be busy.` } });
     }, timeoutMs);
-    this.inFlight.set(id, { ...tracked, controller, timer });
+    const progress = request.progress && this.options.sendProgress ? this.progressFor(id, this.options.sendProgress) : undefined;
+    const entry: InFlight = { ...tracked, controller, timer, progress, committed: false };
+    this.inFlight.set(id, entry);
+    const context: RequestContext = {
+      signal: controller.signal,
+      connectionId: this.options.connectionId,
+      progress: (update, options) => (options?.newStep ? entry.progress?.sendNow(update) : entry.progress?.report(update)),
+      commit: () => (entry.committed = true),
+    };
     const handler = this.options.handlers[method] as (p: unknown, c: RequestContext) => unknown;
     let outcome: Promise<unknown>;
     try {
-      outcome = Promise.resolve(handler(params.data, { signal: controller.signal, connectionId: this.options.connectionId }));
+      outcome = Promise.resolve(handler(params.data, context));
     } catch (error) {
       outcome = Promise.reject(error);
     }
@@ -146,7 +185,10 @@ export class RequestRunner {
     );
   }
 
-  /** Stops a running or waiting request and answers it as cancelled at once. */
+  /**
+   * Stops a running or waiting request and answers it as cancelled at once. A request whose handler
+   * has committed goes on: its effect is already visible and will be kept, and its reply says so.
+   */
   cancel(id: string): void {
     const waiting = this.queue.findIndex((tracked) => tracked.request.id === id);
     if (waiting !== -1) {
@@ -155,14 +197,20 @@ export class RequestRunner {
       if (this.queue.length === 0) this.onSaturated(false);
       return;
     }
+    const running = this.inFlight.get(id);
+    if (running?.committed) {
+      this.options.log('cancel-after-commit', { connection: this.options.connectionId, method: running.request.method });
+      return;
+    }
     this.finish(id, { error: { code: ErrorCode.Cancelled, message: 'Cancelled by the client.' } });
   }
 
   /** The connection is gone: abort every handler, answer nothing. */
   abortAll(): void {
     const dropped: Tracked[] = [...this.inFlight.values(), ...this.queue];
-    for (const { controller, timer } of this.inFlight.values()) {
+    for (const { controller, timer, progress } of this.inFlight.values()) {
       clearTimeout(timer);
+      progress?.close();
       controller.abort();
     }
     this.inFlight.clear();
@@ -180,10 +228,26 @@ export class RequestRunner {
     if (!entry || (from && entry.controller !== from)) return;
     this.inFlight.delete(id);
     clearTimeout(entry.timer);
+    // Before the reply is written: nothing of this request's progress may follow it.
+    entry.progress?.close();
     if ('error' in reply) entry.controller.abort();
     this.reply(id, reply);
     this.settle(entry, reply);
     this.startWaiting();
+  }
+
+  /**
+   * A handler's progress, checked and cut to what the wire accepts. The MCP server holds what it
+   * passes on to ten a second; here the interval is shorter, because an update that must wait for
+   * its slot waits behind whatever synchronous work the handler does next (seconds of parsing),
+   * and would reach the client only after it.
+   */
+  private progressFor(id: string, send: (id: string, update: ProgressUpdate) => void): ProgressThrottle<ProgressUpdate> {
+    return new ProgressThrottle((update: ProgressUpdate) => {
+      const { progress, total, message } = update;
+      if (!Number.isFinite(progress) || progress < 0 || (total !== undefined && !(Number.isFinite(total) && total > 0))) return;
+      send(id, { progress, ...(total !== undefined ? { total } : {}), message: String(message).slice(0, MAX_PROGRESS_MESSAGE_CHARS) });
+    }, WINDOW_PROGRESS_INTERVAL_MS);
   }
 
   private startWaiting(): void {

@@ -4,6 +4,7 @@
 import MarkdownIt from 'markdown-it';
 import type { ReferenceReport } from '../../../shared/protocol';
 import { findReferences, formatReference, parseLinkTarget, type FileReference } from '../../../shared/links';
+import { checkpoint } from './checkpoint';
 import { renderFirstScreenFirst } from './firstScreen';
 import { installLabelGuard } from './labelGuard';
 import { findingsOf, type FindingCandidate, type ReviewFinding } from '../findings/findings';
@@ -33,7 +34,21 @@ export interface RenderOptions {
   lineOffset?: number;
   /** Finding ids the rest of the review already uses (for an appended part). */
   takenFindingIds?: ReadonlySet<string>;
+  /**
+   * Stops the render between its steps (after the parse, between file lookups, before the HTML),
+   * rejecting with the signal's reason; with it, the render lets the event loop read input between
+   * steps (checkpoint.ts). The parse and the HTML are synchronous and are not cut.
+   */
+  signal?: AbortSignal;
+  /** Told as the render moves from step to step: a large present-review's progress. */
+  onProgress?: (step: RenderStep) => void;
 }
+
+export type RenderStep =
+  | { readonly step: 'parsed'; readonly references: number }
+  | { readonly step: 'resolving'; readonly resolved: number; readonly references: number }
+  | { readonly step: 'findings'; readonly candidates: number }
+  | { readonly step: 'writing' };
 
 /**
  * What a link turns into. The webview posts `data-ref` / `data-external` back to the host, which
@@ -85,19 +100,27 @@ md.renderer.rules.fence = renderFence;
 export async function renderReview(markdown: string, resolver: Resolver, options: RenderOptions = {}): Promise<RenderedReview> {
   const state: RenderState = { references: [], candidates: [], lineOffset: options.lineOffset ?? 0, highlighter: new CodeHighlighter() };
   const env = { [RENDER_STATE]: state };
+  const { signal, onProgress } = options;
   const tokens = md.parse(markdown, env);
-  await resolveAll(state.references, resolver);
+  await checkpoint(signal);
+  const references = state.references.length;
+  onProgress?.({ step: 'parsed', references });
+  await resolveAll(state.references, resolver, { signal, onResolved: onProgress && ((resolved) => onProgress({ step: 'resolving', resolved, references })) });
+  await checkpoint(signal);
   const tally = new ReferenceTally();
   for (const meta of state.references) {
     if (!(meta.onlyIfResolved && meta.resolution!.status !== 'resolved')) tally.count(meta, meta.resolution!);
   }
   // Before rendering: a finding's block carries its id into the HTML, and its suggestions a diff.
+  onProgress?.({ step: 'findings', candidates: state.candidates.length });
   const findings = findingsOf(state.candidates, markdown.split(/\r\n?|\n/), state.lineOffset, options.takenFindingIds);
   await attachOriginals(
     findings.flatMap((finding) =>
       finding.suggestionTokens.map((token, index) => ({ token, index, findingId: finding.id, file: finding.file, line: finding.line, endLine: finding.endLine, target: finding.reference })),
     ),
   );
+  await checkpoint(signal);
+  onProgress?.({ step: 'writing' });
   return { ...renderFirstScreenFirst(md, tokens, env), references: tally.report(), findings };
 }
 

@@ -32,8 +32,15 @@ export interface ReferenceMeta {
   resolution?: Resolution;
 }
 
+export interface ResolveOptions {
+  /** No lookup starts once it is aborted; the caller checks it after. */
+  readonly signal?: AbortSignal;
+  /** Told how many references have their answer, after each path's. */
+  readonly onResolved?: (resolved: number) => void;
+}
+
 /** The first reference to each path is awaited; the rest are answered from what that lookup found. */
-export async function resolveAll(references: ReferenceMeta[], resolver: Resolver): Promise<void> {
+export async function resolveAll(references: ReferenceMeta[], resolver: Resolver, options: ResolveOptions = {}): Promise<void> {
   const byPath = new Map<string, ReferenceMeta[]>();
   for (const meta of references) {
     const same = byPath.get(meta.reference.path);
@@ -42,10 +49,13 @@ export async function resolveAll(references: ReferenceMeta[], resolver: Resolver
   }
   const groups = [...byPath.values()];
   let next = 0;
+  let resolved = 0;
   const worker = async () => {
-    while (next < groups.length) {
+    while (next < groups.length && !options.signal?.aborted) {
       const group = groups[next++];
       for (const meta of group) meta.resolution = resolver.resolveSync?.(meta.reference) ?? (await resolver.resolve(meta.reference));
+      resolved += group.length;
+      options.onResolved?.(resolved);
     }
   };
   await Promise.all(Array.from({ length: Math.min(RESOLVE_CONCURRENCY, groups.length) }, worker));

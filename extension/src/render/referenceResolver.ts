@@ -38,7 +38,8 @@ export interface ResolverOptions {
 
 export class ReferenceResolver {
   private readonly roots: string[];
-  private readonly lookup: FileFactsLookup;
+  /** Made at the first lookup (see below). */
+  private lookupMade: FileFactsLookup | undefined;
   private readonly flavour: PathFlavour;
   private readonly lookUpOutside: boolean;
   private readonly locatedByReference = new Map<string, Promise<Located | string | undefined>>();
@@ -46,11 +47,22 @@ export class ReferenceResolver {
   private readonly settled = new Map<string, Located | string | undefined>();
 
   /** roots in search order: the assistant's cwd first, then the workspace folders. */
-  constructor(roots: readonly string[], options: ResolverOptions = {}) {
+  constructor(
+    roots: readonly string[],
+    private readonly options: ResolverOptions = {},
+  ) {
     this.flavour = options.flavour ?? path;
     this.lookUpOutside = options.outsideRoots === 'lookUp';
     this.roots = [...new Set(roots.filter((root) => root !== '').map((root) => this.flavour.resolve(root)))];
-    this.lookup = options.lookup ?? new FileFactsLookup(options.cache ?? new LineCountCache(), defaultBudget());
+  }
+
+  /**
+   * The budget's clock starts at the first lookup, not when the resolver is made: a render makes it
+   * before parsing, and the parse of a 5 MiB review alone takes longer than the 1.5 s the budget
+   * gives the disk, which left every reference of such a review unchecked.
+   */
+  private get lookup(): FileFactsLookup {
+    return (this.lookupMade ??= this.options.lookup ?? new FileFactsLookup(this.options.cache ?? new LineCountCache(), defaultBudget()));
   }
 
   async resolve(ref: FileReference): Promise<Resolution> {

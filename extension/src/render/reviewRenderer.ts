@@ -5,7 +5,7 @@
 
 import type { FileReference } from '../../../shared/links';
 import { LineCountCache } from './fileFacts';
-import { renderReview, type RenderedReview } from './markdownRenderer';
+import { renderReview, type RenderedReview, type RenderOptions } from './markdownRenderer';
 import { ReferenceResolver, resolveOne, type Resolution } from './referenceResolver';
 
 export interface RenderableReview {
@@ -29,21 +29,34 @@ export class ReviewRenderer {
   constructor(private readonly workspaceFolders: () => readonly string[]) {}
 
   render(review: RenderableReview): Promise<RenderedReview> {
-    let entry = this.recent.find((candidate) => sameReview(candidate.review, review));
+    const entry = this.recent.find((candidate) => sameReview(candidate.review, review));
+    return this.keep(review, entry?.rendered ?? this.renderFragment(review.markdown, review.cwd));
+  }
+
+  /**
+   * A render made before its review existed (a large present-review is rendered before it is
+   * shown), kept as that review's render, so that the panel and the findings do not render it again.
+   * It must be of exactly `review.markdown` against `review.cwd`.
+   */
+  adopt(review: RenderableReview, rendered: Promise<RenderedReview>): void {
+    this.keep(review, rendered);
+  }
+
+  /** Renders markdown that is not (or not yet) a whole review, e.g. the part an append added. */
+  renderFragment(markdown: string, cwd: string | undefined, options: RenderOptions = {}): Promise<RenderedReview> {
+    return renderReview(markdown, new ReferenceResolver(this.roots(cwd), { cache: this.lineCounts }), options);
+  }
+
+  private keep(review: RenderableReview, rendered: Promise<RenderedReview>): Promise<RenderedReview> {
+    let entry = this.recent.find((candidate) => candidate.rendered === rendered);
     if (!entry) {
-      const rendered = this.renderFragment(review.markdown, review.cwd);
       const made = { review, rendered };
       entry = made;
       // A failed render is not kept: the next call tries again.
       rendered.catch(() => (this.recent = this.recent.filter((candidate) => candidate !== made)));
     }
     this.recent = [entry, ...this.recent.filter((candidate) => candidate !== entry)].slice(0, MAX_KEPT_RENDERS);
-    return entry.rendered;
-  }
-
-  /** Renders markdown that is not (or not yet) a whole review, e.g. the part an append added. */
-  renderFragment(markdown: string, cwd: string | undefined, options: { lineOffset?: number } = {}): Promise<RenderedReview> {
-    return renderReview(markdown, new ReferenceResolver(this.roots(cwd), { cache: this.lineCounts }), options);
+    return rendered;
   }
 
   /** One reference, e.g. for a click or open-location; shares this window's line counts. */

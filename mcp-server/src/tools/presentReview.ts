@@ -4,6 +4,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { FINDING_SEVERITIES, MAX_REVIEW_BYTES, MAX_SECTION_CHARS, PresentReviewResult, ReviewMode, type Finding } from '../../../shared/protocol';
+import { reviewProgress } from './reviewProgress';
 import { assistantOf, bridgeFor, type ToolContext } from './toolContext';
 import { toolResult } from './toolResult';
 
@@ -45,11 +46,18 @@ export function registerPresentReviewTool(server: McpServer, context: ToolContex
       outputSchema: PresentReviewResult,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    (args, extra) =>
-      toolResult(
-        () => bridge.request('present-review', { ...args, cwd: context.cwd, assistant: assistantOf(server) }, extra.signal),
-        describePresented,
-      ),
+    async (args, extra) => {
+      const progress = reviewProgress(extra, Buffer.byteLength(args.content, 'utf8'));
+      try {
+        return await toolResult(
+          () => bridge.request('present-review', { ...args, cwd: context.cwd, assistant: assistantOf(server) }, extra.signal, undefined, progress?.onProgress),
+          describePresented,
+        );
+      } finally {
+        // Before the result goes out: no progress may follow it.
+        progress?.close();
+      }
+    },
   );
 }
 

@@ -27,7 +27,7 @@ export function assistantOf(server: McpServer): string | undefined {
  */
 export function bridgeFor(server: McpServer, context: ToolContext): Pick<ToolContext['bridge'], 'request' | 'onEvent'> {
   return {
-    request: (method, params, signal) => context.bridge.request(method, params, signal, assistantOf(server)),
+    request: (method, params, signal, _client, onProgress) => context.bridge.request(method, params, signal, assistantOf(server), onProgress),
     onEvent: (listener) => context.bridge.onEvent(listener),
   };
 }

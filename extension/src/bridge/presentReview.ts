@@ -1,0 +1,172 @@
+// present-review in the window: the change is applied (shown) in arrival order, saved, and
+// answered with the report on its references and its findings once it is on disk.
+//
+// A review of LARGE_REVIEW_BYTES or more is rendered before it is shown (a small one is shown as it
+// arrives, and rendered while it is written), so that the seconds a large render takes can be
+// followed (progress) and stopped (cancel). What a cancel means, by how far the call has come:
+//   - waiting for a slot on its connection: it never starts (requestRunner.ts);
+//   - received, rendering, or waiting for this assistant's earlier changes: it stops at its next
+//     step; nothing is shown or stored for it, and it is answered as cancelled;
+//   - shown: too late. The review is in the panel and is being saved; the call goes on, and its
+//     reply, sent once the review is on disk, is its real result (the window's record says so),
+//     since a reply is a promise that a reload keeps the review. The assistant, which stopped
+//     waiting, finds it with get-review.
+// The render's parse and its HTML are synchronous, so a cancel that arrives during one of them
+// takes effect when it ends.
+
+import { ErrorCode, IpcError, LARGE_REVIEW_BYTES, type PresentReviewResult, type ValidParamsOf } from '../../../shared/protocol';
+import type { RequestContext } from '../ipc/ipcConnection';
+import { readPendingInput } from '../render/checkpoint';
+import type { RenderedReview, RenderStep } from '../render/markdownRenderer';
+import type { ReviewRenderer } from '../render/reviewRenderer';
+import { ArrivalOrder } from '../review/arrivalOrder';
+import type { AssistantReviews } from '../review/assistantReviews';
+import { ReviewSaveError, ReviewTooLargeError, type Review, type ReviewStore } from '../review/reviewStore';
+
+type Params = ValidParamsOf<'present-review'>;
+type ReviewsSide = Pick<AssistantReviews, 'existing' | 'forAssistant'>;
+
+/**
+ * Where each step puts a large review's progress, out of 100, from what the steps took for a 5 MiB
+ * review: the parse about a third of the call, the lookups and the findings little, the page's HTML
+ * over half, the save the rest.
+ */
+const Percent = { received: 0, parsed: 35, resolved: 38, findings: 39, writing: 40, waiting: 92, shown: 95, stored: 100 } as const;
+
+export function presentReviewHandler(reviews: ReviewsSide, renderer: ReviewRenderer) {
+  const orders = new WeakMap<ReviewStore, ArrivalOrder>();
+  const orderOf = (store: ReviewStore) => orders.get(store) ?? orders.set(store, new ArrivalOrder()).get(store)!;
+
+  return async (params: Params, context: RequestContext): Promise<PresentReviewResult> => {
+    // Found without waiting, so that the change is applied before a request behind it is read.
+    const owner = reviews.existing(params.assistant) ?? (await asIpcErrors(() => reviews.forAssistant(params.assistant)));
+    const store = owner.store;
+    const turn = orderOf(store).enter();
+    // Each step is announced at once: the step after it may hold the thread for seconds.
+    const report = (percent: number, message: string, newStep = true) => context.progress({ progress: percent, total: 100, message }, { newStep });
+    try {
+      const bytes = Buffer.byteLength(params.content, 'utf8');
+      report(Percent.received, `Received the review (${mib(bytes)} MiB)`);
+      const early = bytes >= LARGE_REVIEW_BYTES ? await renderFirst(params, store, renderer, context, report) : undefined;
+      if (!turn.first) {
+        report(Percent.waiting, "Waiting for this assistant's earlier changes to be applied");
+        await turn.reached(context.signal).catch(() => undefined);
+      }
+      if (context.signal.aborted) throw cancelled();
+
+      const sectionsBefore = params.mode === 'append' ? (store.current?.sections.length ?? 0) : 0;
+      const { review, durable } = stage(store, params);
+      context.commit();
+      turn.leave();
+      report(Percent.shown, 'Shown in the panel; saving it');
+      // The report covers what this call sent (after an append, the new part only), with line
+      // numbers in what the assistant sent, as the tool's text says. A replace's render is the
+      // one the panel shows.
+      const rendered = reportOf(review, params, renderer, early);
+      rendered.catch(() => undefined);
+      // A reply is a promise that a reload keeps the review: answer only once it is on disk.
+      await asIpcErrors(() => durable);
+      report(Percent.stored, 'Saved');
+      const { references, findings } = await rendered;
+      return {
+        revision: review.revision,
+        title: review.title,
+        sections: review.sections.slice(sectionsBefore),
+        sectionCount: review.sections.length,
+        references,
+        findings: await owner.findings.presented(findings),
+      };
+    } finally {
+      turn.leave();
+    }
+  };
+}
+
+interface EarlyRender {
+  readonly rendered: Promise<RenderedReview>;
+  /** What relative references were resolved against. */
+  readonly cwd: string | undefined;
+}
+
+/** Renders what the call sent before anything is shown, step by step, stopping when cancelled. */
+async function renderFirst(
+  params: Params,
+  store: ReviewStore,
+  renderer: ReviewRenderer,
+  context: RequestContext,
+  report: (percent: number, message: string, newStep?: boolean) => void,
+): Promise<EarlyRender> {
+  // The parse ahead holds the thread for seconds: a cancel that has already arrived is read first.
+  await readPendingInput();
+  if (context.signal.aborted) throw cancelled();
+  // As the store will compose it: a replace keeps no earlier cwd; the other modes keep the current one.
+  const cwd = params.cwd ?? (params.mode === 'replace' ? undefined : store.current?.cwd);
+  const onProgress = (step: RenderStep) => {
+    switch (step.step) {
+      case 'parsed':
+        return report(Percent.parsed, `Rendering: found ${count(step.references)} references`);
+      case 'resolving': {
+        const share = step.resolved / step.references;
+        return report(Percent.parsed + (Percent.resolved - Percent.parsed) * share, `References resolved: ${count(step.resolved)} of ${count(step.references)}`, false);
+      }
+      case 'findings':
+        return report(Percent.findings, `Marking findings in ${count(step.candidates)} blocks`);
+      case 'writing':
+        return report(Percent.writing, 'Writing the page');
+    }
+  };
+  const rendered = renderer.renderFragment(params.content, cwd, { signal: context.signal, onProgress });
+  try {
+    await rendered;
+  } catch (error) {
+    if (context.signal.aborted) throw cancelled();
+    throw error;
+  }
+  // And one that arrived while the page was written, before the review is shown.
+  await readPendingInput();
+  if (context.signal.aborted) throw cancelled();
+  return { rendered, cwd };
+}
+
+
+/** The render the reply's report comes from: the early one when it fits the review as composed. */
+function reportOf(review: Review, params: Params, renderer: ReviewRenderer, early: EarlyRender | undefined): Promise<RenderedReview> {
+  if (early && early.cwd === review.cwd) {
+    if (params.mode === 'replace') renderer.adopt(review, early.rendered);
+    return early.rendered;
+  }
+  return params.mode === 'replace' ? renderer.render(review) : renderer.renderFragment(params.content, review.cwd);
+}
+
+/** Applies the change now; the store's refusal as the assistant reads it. */
+function stage(store: ReviewStore, params: Params): { review: Review; durable: Promise<void> } {
+  try {
+    return store.stage(params);
+  } catch (error) {
+    throw asIpcError(error);
+  }
+}
+
+function cancelled(): IpcError {
+  return new IpcError(ErrorCode.Cancelled, 'present-review was cancelled before the review was shown; nothing changed.');
+}
+
+async function asIpcErrors<T>(action: () => Promise<T>): Promise<T> {
+  try {
+    return await action();
+  } catch (error) {
+    throw asIpcError(error);
+  }
+}
+
+/** The store's errors as the assistant gets them: a too-large change, or a save that failed. */
+function asIpcError(error: unknown): unknown {
+  if (error instanceof ReviewTooLargeError) return new IpcError(ErrorCode.TooLarge, error.message);
+  if (error instanceof ReviewSaveError) return new IpcError(ErrorCode.Internal, error.message);
+  if (error instanceof IpcError || !(error instanceof Error)) return error;
+  // A new assistant's review could not be set up (too many assistants, a folder not writable).
+  return new IpcError(ErrorCode.Internal, error.message);
+}
+
+const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+const count = (n: number) => n.toLocaleString('en-US');

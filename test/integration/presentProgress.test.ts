@@ -1,0 +1,140 @@
+// A large present-review, followed and cancelled by a real MCP SDK client: SDK client → built MCP
+// server (stdio) → socket → the real IpcServer, renderer and file-backed store.
+
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { typicalReview, writeFixtureFiles } from '../../bench/reviewFixtures';
+import { ActivityLog, type ActivityEntry } from '../../extension/src/activity/activityLog';
+import { allOf, RequestLogLines } from '../../extension/src/activity/requestLogLines';
+import { assertBuilt, connectMcp, hostEnv, startHost, type Host } from './harness';
+
+jest.setTimeout(120_000);
+
+type Progress = { progress: number; total?: number; message?: string; at: number };
+
+const FIVE_MIB = 5 * 1024 * 1024;
+
+describe('a large present-review, followed and cancelled', () => {
+  let host: Host;
+  let mcp: Awaited<ReturnType<typeof connectMcp>>;
+  const activity = new ActivityLog();
+  /** What the window writes to its "Redline" output, one line per call. */
+  const outputLines: string[] = [];
+  const clientErrors: Error[] = [];
+  const content = typicalReview(FIVE_MIB);
+
+  beforeAll(async () => {
+    assertBuilt();
+    const lines = new RequestLogLines((_level, line) => outputLines.push(line));
+    host = await startHost({ durable: true, observer: allOf([activity, lines], (error) => clientErrors.push(error as Error)) });
+    writeFixtureFiles(host.workspace);
+    mcp = await connectMcp(hostEnv(host), host.workspace);
+    // The SDK reports a progress notification for a token it no longer knows (one after the reply) here.
+    mcp.client.onerror = (error) => clientErrors.push(error);
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await host?.stop();
+  });
+
+  const present = (args: Record<string, unknown>, options: { onprogress?: (p: Progress) => void; signal?: AbortSignal } = {}) =>
+    mcp.client.callTool({ name: 'present-review', arguments: args }, undefined, {
+      timeout: 120_000,
+      signal: options.signal,
+      onprogress: options.onprogress && ((p) => options.onprogress!({ ...p, at: performance.now() })),
+    });
+
+  it('reports real steps, rising, at most ten a second, and nothing after the reply', async () => {
+    const seen: Progress[] = [];
+    const started = performance.now();
+    const result = await present({ content }, { onprogress: (p) => seen.push(p) });
+    const answered = performance.now();
+    expect(result.isError).toBeFalsy();
+    const count = seen.length;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(seen).toHaveLength(count);
+    expect(clientErrors).toEqual([]);
+
+    const messages = seen.map((p) => p.message ?? '');
+    expect(messages[0]).toMatch(/^Sending the review to VS Code: \d+\.\d of \d+\.\d MiB$/);
+    expect(messages).toContainEqual(expect.stringMatching(/^VS Code: Received the review \(5\.0 MiB\)$/));
+    expect(messages).toContainEqual(expect.stringMatching(/^VS Code: (Rendering: found [\d,]+ references|References resolved: [\d,]+ of [\d,]+)$/));
+    expect(messages).toContainEqual('VS Code: Shown in the panel; saving it');
+    for (const p of seen) expect(p.total).toBe(100);
+    for (let i = 1; i < seen.length; i++) expect(seen[i].progress).toBeGreaterThan(seen[i - 1].progress);
+    // The MCP server spaces them 100 ms apart; the client may read several at once when its
+    // thread (which is also the window's here) was busy, so the count is what is bounded.
+    const durationMs = answered - started;
+    expect(count).toBeLessThanOrEqual(Math.ceil(durationMs / 100) + 1);
+    process.stdout.write(
+      `5 MiB present-review: ${count} progress notifications in ${Math.round(durationMs)} ms\n` +
+        seen.map((p) => `  +${Math.round(p.at - started)} ms ${p.progress}% ${p.message}\n`).join(''),
+    );
+  });
+
+  it('sends no progress without a progress token', async () => {
+    const errorsBefore = clientErrors.length;
+    const result = await present({ content: `${content}\n\nagain` });
+    expect(result.isError).toBeFalsy();
+    expect(clientErrors).toHaveLength(errorsBefore);
+    const lines = mcp.stderr().split('\n').filter((line) => line.includes('"progress-listener-failed"'));
+    expect(lines).toEqual([]);
+  });
+
+  it('a cancel mid-render stops the window: nothing shown or stored for the call, answered as cancelled there, and the next call works', async () => {
+    const store = host.store;
+    const before = { revision: store.revision, current: store.current, commits: store.commitCount };
+    let changes = 0;
+    const listening = store.onDidChange(() => changes++);
+    const controller = new AbortController();
+    let cancelledAt = 0;
+    let cancelledOn = '';
+    const call = present(
+      { content: `${content}\n\ncancelled` },
+      {
+        signal: controller.signal,
+        onprogress: (p) => {
+          // Mid-way: once the window has said it is working on it.
+          if (cancelledAt === 0 && p.message?.startsWith('VS Code:')) {
+            cancelledAt = performance.now();
+            cancelledOn = p.message;
+            controller.abort('the user pressed Escape');
+          }
+        },
+      },
+    );
+    await expect(call).rejects.toBeInstanceOf(McpError);
+    expect(cancelledAt).toBeGreaterThan(0);
+
+    const entry = await settledEntry(activity, 'present-review', 'cancelled');
+    const stoppedAfterMs = entry.startedAt + entry.durationMs! - (performance.timeOrigin + cancelledAt);
+    expect(entry.error?.code).toBe(4003);
+    // The MCP server's log and the window's output name the same call by the same id.
+    expect(mcp.stderr()).toMatch(new RegExp(`"event":"reply","id":"${entry.id}","method":"present-review","status":"cancelled"`));
+    expect(outputLines.filter((line) => line.includes(entry.id))).toEqual([
+      expect.stringMatching(new RegExp(`^request ${entry.id} present-review from "redline-test" \\(connection \\d+\\): cancelled 4003 \\(Cancelled\\) in \\d+ ms$`)),
+    ]);
+
+    await store.flush();
+    expect(store.revision).toBe(before.revision);
+    expect(store.current).toBe(before.current);
+    expect(store.commitCount).toBe(before.commits);
+    expect(changes).toBe(0);
+    listening.dispose();
+
+    const next = await present({ content: '# After the cancel\n\nsrc/mod1/index.ts:3 is fine.' });
+    expect(next.isError).toBeFalsy();
+    expect(store.current?.markdown).toContain('After the cancel');
+    process.stdout.write(`cancel sent on "${cancelledOn}"; the window answered it ${Math.round(stoppedAfterMs)} ms later\n`);
+  });
+});
+
+/** The newest entry for `method` once it has settled with `status`. */
+async function settledEntry(activity: ActivityLog, method: string, status: string): Promise<ActivityEntry> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const entry = activity.entries().find((candidate) => candidate.method === method);
+    if (entry && entry.status === status) return entry;
+    if (Date.now() > deadline) throw new Error(`no ${status} ${method} in the activity: ${JSON.stringify(activity.entries().slice(0, 3))}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
