@@ -23,23 +23,3 @@ export class Emitter<T> implements Disposable {
     this.listeners.clear();
   }
 }
-
-/** Runs `action` at most once per interval, and always after the last call of a burst. */
-export function throttle(action: () => void, intervalMs: number): { schedule(): void; cancel(): void } {
-  let timer: NodeJS.Timeout | undefined;
-  let last = -Infinity;
-  return {
-    schedule: () => {
-      if (timer) return;
-      timer = setTimeout(() => {
-        timer = undefined;
-        last = Date.now();
-        action();
-      }, Math.max(0, last + intervalMs - Date.now()));
-    },
-    cancel: () => {
-      clearTimeout(timer);
-      timer = undefined;
-    },
-  };
-}

@@ -6,7 +6,6 @@ import * as os from 'os';
 import * as path from 'path';
 import { completeFilePath } from '../../extension/src/editor/fileCompletion';
 import { listGitRefs, runGit, shortRef } from '../../extension/src/editor/gitRefs';
-import { throttle } from '../../extension/src/events';
 
 describe('git refs', () => {
   let repo: string;
@@ -95,30 +94,5 @@ describe('file completion', () => {
     const many = Array.from({ length: 250 }, (_, i) => `src/f${i}.ts`);
     expect(completeFilePath(many, 'src').files).toHaveLength(100);
     expect(completeFilePath(many, 'src').truncated).toBe(true);
-  });
-});
-
-describe('throttle', () => {
-  beforeEach(() => jest.useFakeTimers());
-  afterEach(() => jest.useRealTimers());
-
-  it('runs once per interval at most, and always after the last call of a burst', () => {
-    const action = jest.fn();
-    const throttled = throttle(action, 250);
-    throttled.schedule();
-    throttled.schedule();
-    jest.advanceTimersByTime(0);
-    expect(action).toHaveBeenCalledTimes(1);
-    for (let i = 0; i < 10; i++) {
-      throttled.schedule();
-      jest.advanceTimersByTime(20);
-    }
-    expect(action).toHaveBeenCalledTimes(1);
-    jest.advanceTimersByTime(250);
-    expect(action).toHaveBeenCalledTimes(2);
-    throttled.schedule();
-    throttled.cancel();
-    jest.advanceTimersByTime(1000);
-    expect(action).toHaveBeenCalledTimes(2);
   });
 });
