@@ -3,9 +3,10 @@
 // Exit codes: 0 done, 1 failed, 2 usage (a bad argument, a missing file), 3 no window, 4 refused.
 
 import * as fs from 'fs';
-import { ErrorCode, IPC_PATH_ENV, IPC_TOKEN_ENV, IpcError, type ReviewMode } from '../../shared/protocol';
+import { ErrorCode, IPC_PATH_ENV, IPC_TOKEN_ENV, IpcError, TIMEOUT_ENV, type ReviewMode } from '../../shared/protocol';
 import { REDLINE_VERSION } from '../../shared/version';
 import { IpcClient } from './ipcClient';
+import { TIMEOUT_ARG, parseTimeouts } from './toolTimeouts';
 import { WindowLocator, workspaceChoice } from './windowLocator';
 
 export const USAGE = `Usage: node mcp-server.js <command> [options]
@@ -21,6 +22,7 @@ Commands:
 
 Every command takes --workspace FOLDER (or REDLINE_WORKSPACE) to choose the window by folder;
 otherwise it is the window of this terminal, or the one whose folder holds the current directory.
+--timeout MS (or REDLINE_TIMEOUT_MS) sets how long to wait for VS Code, e.g. present-review=120000.
 With no command, it is Redline's MCP server on stdin and stdout.
 
 Exit codes: 0 done, 1 failed, 2 usage, 3 no window, 4 refused.
@@ -39,7 +41,7 @@ export interface CliIo {
 
 type Parsed = { command: string; positional: string[]; options: Map<string, string | true> };
 
-const VALUED = new Set(['--mode', '--section', '--title', '--workspace']);
+const VALUED = new Set(['--mode', '--section', '--title', '--workspace', TIMEOUT_ARG]);
 
 export class UsageError extends Error {}
 
@@ -84,10 +86,14 @@ export async function runCli(io: CliIo): Promise<number> {
     workspace: typeof workspace === 'string' ? { folder: workspace, from: '--workspace' } : workspaceChoice([], io.env),
     cwd: io.cwd,
   });
+  // As the server reads them; a setting it cannot use is said, and the call goes on without it.
+  const { timeouts, problems } = parseTimeouts(io.env[TIMEOUT_ENV] || undefined, io.argv);
+  for (const problem of problems) io.stderr(`redline: ${problem}\n`);
   // Where it connected, and why: `status` says so.
   let reached: Record<string, unknown> | undefined;
   const client = new IpcClient({
     locate: (dead) => locator.candidates(dead),
+    timeouts,
     clientInfo: { name: 'redline-cli', version: REDLINE_VERSION },
     retryDelaysMs: [],
     log: (event, fields) => {

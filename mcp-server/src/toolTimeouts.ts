@@ -74,7 +74,7 @@ function parseEntry(entry: string, from: string, problems: string[]): { tool: Me
     problems.push(
       name in NOT_TIMED
         ? `${where} is ignored: ${name} has no timeout of its own (${NOT_TIMED[name]}).`
-        : `${where} names no tool: "${clip(name)}" is unknown. Tools with a timeout: ${methodNames.join(', ')}.`,
+        : `${where} names no tool: "${clip(name)}" is unknown. Names with a timeout (the tools, and what resources and prompts read): ${methodNames.join(', ')}.`,
     );
     return undefined;
   }

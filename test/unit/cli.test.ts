@@ -1,7 +1,7 @@
 import { Exit, parseArgs, runCli, USAGE, type CliIo } from '../../mcp-server/src/cli';
 import { isCliInvocation } from '../../mcp-server/src/cliCommand';
 
-function io(argv: string[]): CliIo & { out: string; err: string } {
+function io(argv: string[]): CliIo & { out: string; err: string; env: Record<string, string> } {
   const captured = { out: '', err: '' };
   return Object.assign(captured, {
     argv,
@@ -39,6 +39,16 @@ describe('the command line', () => {
       expect(await runCli(run)).toBe(Exit.usage);
       expect(run.err).toMatch(/^redline: .+\n\nUsage:/);
     }
+  });
+
+  it('takes --timeout as the server does, and names a setting it cannot use before going on', async () => {
+    expect(Object.fromEntries(parseArgs(['get-review', '--timeout', 'get-review=5000']).options)).toEqual({ '--timeout': 'get-review=5000' });
+    const run = io(['status', '--timeout', 'frobnicate=5']);
+    run.env.REDLINE_TIMEOUT_MS = 'soon';
+    expect(await runCli(run)).toBe(Exit.noWindow);
+    expect(run.err).toContain('redline: "soon" in REDLINE_TIMEOUT_MS is ignored: "soon" is not a whole number of milliseconds above 0.\n');
+    expect(run.err).toContain('redline: "frobnicate=5" in --timeout names no tool');
+    expect(run.err).toMatch(/No VS Code window/);
   });
 
   it('exits 3 and says so when no window is open', async () => {

@@ -42,7 +42,7 @@ describe('per-tool timeouts', () => {
     ['0', /"0" in REDLINE_TIMEOUT_MS is ignored: "0" is not a whole number of milliseconds above 0/],
     ['-5', /"-5" .* not a whole number/],
     ['1.5', /"1.5" .* not a whole number/],
-    ['present-reviews=1000', /"present-reviews" is unknown\. Tools with a timeout: present-review, /],
+    ['present-reviews=1000', /"present-reviews" is unknown\. Names with a timeout \(the tools, and what resources and prompts read\): present-review, /],
     ['=1000', /"" is unknown/],
     ['await-review-feedback=1000', /is ignored: await-review-feedback has no timeout of its own \(it waits for as long as its "timeoutSeconds"/],
   ])('skips %j with a message naming it, and keeps the rest', (value, message) => {
