@@ -6,39 +6,42 @@ import { ErrorCode, ProgressMessage, RequestMessage, ServerMessage, type Progres
 import { PROGRESS_INTERVAL_MS, ProgressThrottle } from '../../shared/progressThrottle';
 import { RequestRunner, WINDOW_PROGRESS_INTERVAL_MS, type RequestContext, type RequestHandlers, type Reply } from '../../extension/src/ipc/requestRunner';
 
+/** A throttle of 100 ms on a clock the test moves, with timers faked; `sent` is what went out. */
+function throttleOnFakeClock() {
+  jest.useFakeTimers();
+  const clock = { now: 0 };
+  const sent: number[] = [];
+  const throttle = new ProgressThrottle<number>((n) => sent.push(n), 100, () => clock.now);
+  return { throttle, sent, clock };
+}
+
 describe('ProgressThrottle', () => {
   afterEach(() => jest.useRealTimers());
 
   it('sends the first update at once, then at most one per interval, the latest winning', () => {
-    jest.useFakeTimers();
-    let now = 0;
-    const sent: number[] = [];
-    const throttle = new ProgressThrottle<number>((n) => sent.push(n), 100, () => now);
+    const { throttle, sent, clock } = throttleOnFakeClock();
     throttle.report(1);
     expect(sent).toEqual([1]);
-    now = 30;
+    clock.now = 30;
     throttle.report(2);
-    now = 60;
+    clock.now = 60;
     throttle.report(3);
     expect(sent).toEqual([1]);
-    now = 100;
+    clock.now = 100;
     jest.advanceTimersByTime(100);
     expect(sent).toEqual([1, 3]);
-    now = 250;
+    clock.now = 250;
     throttle.report(4);
     expect(sent).toEqual([1, 3, 4]);
   });
 
   it('sends at once when the slot is free, even if the timer of a waiting update has not fired (the thread was busy)', () => {
-    jest.useFakeTimers();
-    let now = 0;
-    const sent: number[] = [];
-    const throttle = new ProgressThrottle<number>((n) => sent.push(n), 100, () => now);
+    const { throttle, sent, clock } = throttleOnFakeClock();
     throttle.report(1);
-    now = 10;
+    clock.now = 10;
     throttle.report(2);
     // 2 s of synchronous work: no timer could run.
-    now = 2000;
+    clock.now = 2000;
     throttle.report(3);
     expect(sent).toEqual([1, 3]);
     jest.advanceTimersByTime(1000);
@@ -46,12 +49,9 @@ describe('ProgressThrottle', () => {
   });
 
   it('sendNow goes at once and replaces the update that waited; after close it sends nothing either', () => {
-    jest.useFakeTimers();
-    let now = 0;
-    const sent: number[] = [];
-    const throttle = new ProgressThrottle<number>((n) => sent.push(n), 100, () => now);
+    const { throttle, sent, clock } = throttleOnFakeClock();
     throttle.report(1);
-    now = 10;
+    clock.now = 10;
     throttle.report(2);
     throttle.sendNow(3);
     jest.advanceTimersByTime(500);
@@ -62,15 +62,12 @@ describe('ProgressThrottle', () => {
   });
 
   it('sends nothing after close, not even the update that waited', () => {
-    jest.useFakeTimers();
-    let now = 0;
-    const sent: number[] = [];
-    const throttle = new ProgressThrottle<number>((n) => sent.push(n), 100, () => now);
+    const { throttle, sent, clock } = throttleOnFakeClock();
     throttle.report(1);
-    now = 10;
+    clock.now = 10;
     throttle.report(2);
     throttle.close();
-    now = 500;
+    clock.now = 500;
     jest.advanceTimersByTime(500);
     throttle.report(3);
     expect(sent).toEqual([1]);
