@@ -139,8 +139,16 @@ describe('MCP resources and prompts over the real bridge', () => {
     await reader.client.unsubscribeResource({ uri: 'redline://selection' });
   });
 
-  it('refuses to subscribe to what is not a Redline resource', async () => {
+  it('refuses to subscribe to what is not a Redline resource, and to more than 100 at once', async () => {
     await expect(reader.client.subscribeResource({ uri: 'file:///etc/passwd' })).rejects.toThrow(/Redline has no resource file:\/\/\/etc\/passwd/);
+    const earlier = Array.from({ length: 100 }, (_, i) => `redline://review/history/${1000 + i}`);
+    for (const uri of earlier) await reader.client.subscribeResource({ uri });
+    await expect(reader.client.subscribeResource({ uri: 'redline://review/history/2000' })).rejects.toThrow(/Already subscribed to 100 resources/);
+    // The same one again is not one more; and unsubscribing makes room.
+    await reader.client.subscribeResource({ uri: earlier[0] });
+    await reader.client.unsubscribeResource({ uri: earlier[0] });
+    await reader.client.subscribeResource({ uri: 'redline://review/history/2000' });
+    for (const uri of [...earlier.slice(1), 'redline://review/history/2000']) await reader.client.unsubscribeResource({ uri });
   });
 
   it('keeps a subscription across a window restart, and says the resource may have changed meanwhile', async () => {
