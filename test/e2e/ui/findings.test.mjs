@@ -169,9 +169,19 @@ describe('Findings in the panel and in the code', () => {
     // The editor takes a change on disk when code-server's watcher reports it, which now and then
     // it did not within the wait below; "Revert File" in its editor, still the active one since the
     // suggestion was applied there, reads the disk at once, as a user would.
+    // Once (in one of about a dozen full runs) the editor kept the applied text after a revert read
+    // the disk too early: the screenshot showed roundCents still in it. A user would revert again.
     assert.equal(await s.activeEditorTab(), 'example.ts');
-    await runCommand(s.page, 'File: Revert File');
-    await waitFor(async () => (await s.call('get-review')).findings[0]?.stale === false, 'the finding to find its lines again');
+    const relocated = async () => (await s.call('get-review')).findings[0]?.stale === false;
+    for (let attempt = 1; ; attempt++) {
+      await runCommand(s.page, 'File: Revert File');
+      try {
+        await waitFor(relocated, 'the finding to find its lines again', 5_000);
+        break;
+      } catch (error) {
+        if (attempt === 3) throw error;
+      }
+    }
     await s.page.locator('.tabs-container .tab', { hasText: 'now ↔ suggested' }).first().click();
     await runCommand(s.page, 'View: Close Editor');
     // The panel stayed in view beside the code throughout.
