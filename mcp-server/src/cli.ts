@@ -2,10 +2,10 @@
 // It finds the window the way the server does (windowLocator.ts) and says which one, and why.
 // Exit codes: 0 done, 1 failed, 2 usage (a bad argument, a missing file), 3 no window, 4 refused.
 
-import * as fs from 'fs';
 import { ErrorCode, IPC_PATH_ENV, IPC_TOKEN_ENV, IpcError, TIMEOUT_ENV, type ReviewMode } from '../../shared/protocol';
 import { REDLINE_VERSION } from '../../shared/version';
 import { IpcClient } from './ipcClient';
+import { ReviewInputError, readReviewInput } from './reviewInput';
 import { TIMEOUT_ARG, parseTimeouts } from './toolTimeouts';
 import { WindowLocator, workspaceChoice } from './windowLocator';
 
@@ -36,7 +36,8 @@ export interface CliIo {
   readonly cwd: string;
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
-  readonly readStdin: () => Promise<string>;
+  /** Read only by `present -`, and never past the review limit. */
+  readonly stdin: NodeJS.ReadableStream;
 }
 
 type Parsed = { command: string; positional: string[]; options: Map<string, string | true> };
@@ -106,6 +107,11 @@ export async function runCli(io: CliIo): Promise<number> {
     return await status(io, client, () => reached);
   } catch (error) {
     if (error instanceof UsageError) return usage(io, error);
+    // The command was right; the input was not. The message says what to do, the usage would not.
+    if (error instanceof ReviewInputError) {
+      io.stderr(`redline: ${error.message}\n`);
+      return Exit.usage;
+    }
     io.stderr(`redline: ${(error as Error)?.message ?? String(error)}\n`);
     return exitFor(error);
   } finally {
@@ -116,12 +122,7 @@ export async function runCli(io: CliIo): Promise<number> {
 async function present(parsed: Parsed, io: CliIo, client: IpcClient): Promise<number> {
   if (parsed.positional.length !== 1) throw new UsageError('present takes one file, or - for standard input.');
   const [file] = parsed.positional;
-  let content: string;
-  try {
-    content = file === '-' ? await io.readStdin() : fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}.`);
-  }
+  const content = await readReviewInput(file, io.stdin);
   const mode = (parsed.options.get('--mode') ?? 'replace') as string;
   if (!['replace', 'append', 'update-section'].includes(mode)) throw new UsageError(`--mode must be replace, append or update-section, not "${mode}".`);
   const section = parsed.options.get('--section');

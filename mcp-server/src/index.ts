@@ -52,7 +52,7 @@ function runCommandLine(): void {
     cwd: process.cwd(),
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
-    readStdin,
+    stdin: process.stdin,
   }).then(
     (code) => (process.exitCode = code),
     (error: unknown) => {
@@ -60,12 +60,6 @@ function runCommandLine(): void {
       process.exitCode = 1;
     },
   );
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function fatal(error: unknown): void {

@@ -1,7 +1,8 @@
 import { Exit, parseArgs, runCli, USAGE, type CliIo } from '../../mcp-server/src/cli';
 import { isCliInvocation } from '../../mcp-server/src/cliCommand';
+import { Readable } from 'stream';
 
-function io(argv: string[]): CliIo & { out: string; err: string; env: Record<string, string> } {
+function io(argv: string[], stdin: string | Buffer = '# from stdin'): CliIo & { out: string; err: string; env: Record<string, string> } {
   const captured = { out: '', err: '' };
   return Object.assign(captured, {
     argv,
@@ -9,7 +10,7 @@ function io(argv: string[]): CliIo & { out: string; err: string; env: Record<str
     cwd: '/nonexistent/project',
     stdout: (text: string) => (captured.out += text),
     stderr: (text: string) => (captured.err += text),
-    readStdin: async () => '# from stdin',
+    stdin: Readable.from([Buffer.from(stdin)]),
   });
 }
 
@@ -34,7 +35,7 @@ describe('the command line', () => {
     const help = io(['--help']);
     expect(await runCli(help)).toBe(Exit.ok);
     expect(help.out).toBe(USAGE);
-    for (const argv of [['frobnicate'], ['present'], ['present', 'a.md', 'b.md'], ['present', '/nonexistent/r.md'], ['present', '-', '--mode', 'sideways']]) {
+    for (const argv of [['frobnicate'], ['present'], ['present', 'a.md', 'b.md'], ['present', '-', '--mode', 'sideways']]) {
       const run = io(argv);
       expect(await runCli(run)).toBe(Exit.usage);
       expect(run.err).toMatch(/^redline: .+\n\nUsage:/);
@@ -57,5 +58,22 @@ describe('the command line', () => {
     expect(run.err).toMatch(/^redline: No VS Code window/);
     const status = io(['status']);
     expect(await runCli(status)).toBe(Exit.noWindow);
+  });
+
+  it('refuses empty, binary and undecodable input with exit 2 before it looks for a window', async () => {
+    const cases: Array<[string | Buffer, RegExp]> = [
+      ['', /^redline: standard input is empty: there is no review to present.\n$/],
+      [Buffer.from('# review\0more'), /NUL byte at offset 8/],
+      [Buffer.from([0x23, 0x20, 0xff, 0xfe]), /not valid UTF-8/],
+    ];
+    for (const [input, message] of cases) {
+      const run = io(['present', '-'], input);
+      expect(await runCli(run)).toBe(Exit.usage);
+      expect(run.err).toMatch(message);
+      expect(run.err).not.toMatch(/No VS Code window/);
+    }
+    const missing = io(['present', '/nonexistent/r.md']);
+    expect(await runCli(missing)).toBe(Exit.usage);
+    expect(missing.err).toBe('redline: Cannot read /nonexistent/r.md: no such file.\n');
   });
 });
