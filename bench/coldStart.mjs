@@ -8,7 +8,8 @@
 //   node bench/coldStart.mjs [--runs 15] [--json] [--compile-cache warm|cold] [--also label=path/to/server.js ...]
 //
 // Node's compile cache (which dist/mcp-server.js turns on for the full server from Node 22.1 on)
-// lives in <os.tmpdir()>/node-compile-cache. Each server here gets a TMPDIR of this bench's own:
+// lives in Redline's private directory, here <TMPDIR>/redline-<uid>/compile-cache (the bench sets
+// no XDG_RUNTIME_DIR). Each server here gets a TMPDIR of this bench's own:
 // `warm` (the default) keeps one for the whole session, filled by the first, uncounted, start;
 // `cold` gives every start an empty one, as after a reboot or an update.
 // `--also` adds more servers to the same rotation (e.g. an earlier build to compare).

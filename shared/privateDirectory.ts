@@ -32,6 +32,11 @@ function namedCandidates(env: NodeJS.ProcessEnv, uid: number): string[] {
  * unguessable, so it cannot be taken in advance.
  */
 export function privateDirectory(env: NodeJS.ProcessEnv = process.env, uid: number = currentUid()): string {
+  return namedPrivateDirectory(env, uid) ?? freshPrivateDirectory(uid);
+}
+
+/** The first named directory that is, or can be made, private to this user; none when all are taken. */
+export function namedPrivateDirectory(env: NodeJS.ProcessEnv = process.env, uid: number = currentUid()): string | undefined {
   for (const dir of namedCandidates(env, uid)) {
     try {
       ensurePrivateDirectory(dir, uid);
@@ -40,7 +45,21 @@ export function privateDirectory(env: NodeJS.ProcessEnv = process.env, uid: numb
       // Try the next candidate.
     }
   }
-  return freshPrivateDirectory(uid);
+  return undefined;
+}
+
+/**
+ * `parent/name`, made 0700 if needed, and only if it is a real directory of this user's that no
+ * one else may enter; undefined otherwise. For what another user must not be able to plant.
+ */
+export function privateSubdirectory(parent: string, name: string, uid: number = currentUid()): string | undefined {
+  const dir = path.join(parent, name);
+  try {
+    ensurePrivateDirectory(dir, uid);
+    return dir;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

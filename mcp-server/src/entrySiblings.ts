@@ -4,8 +4,8 @@
 // so that the server starts the same from any folder and through ~/.redline/mcp-server.js, which
 // `require`s the entry by its absolute path (extension/src/assistants/stableServerPath.ts).
 
-import * as nodeModule from 'module';
 import * as path from 'path';
+import { enableOwnCompileCache } from './compileCache';
 import type * as FullServer from './fullServer';
 import type { PublishedHandshake } from './handshake';
 
@@ -21,18 +21,9 @@ export function loadPublishedHandshake(): PublishedHandshake {
 /**
  * The full server (SDK, zod and the tools), loaded only once it is needed. As a plain file loaded
  * by `require`, it is what Node's compile cache covers: from Node 22.1 on, a start after the first
- * reads its compiled code from disk instead of compiling it again.
+ * reads its compiled code from disk instead of compiling it again (compileCache.ts says where).
  */
 export function loadFullServer(): typeof FullServer {
-  enableCompileCache();
+  enableOwnCompileCache();
   return require(path.join(__dirname, FULL_SERVER_FILE)) as typeof FullServer;
-}
-
-/**
- * The cache goes where Node puts it by default: $NODE_COMPILE_CACHE, else
- * <os.tmpdir()>/node-compile-cache; NODE_DISABLE_COMPILE_CACHE=1 turns it off. Older Node has
- * no such cache, and this does nothing there.
- */
-function enableCompileCache(): void {
-  (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 }
