@@ -1,6 +1,6 @@
 // Opens a `file:line` reference: the file beside the review panel, the line or range selected,
 // revealed in the centre and highlighted briefly. Used by link clicks and by open-location. A file
-// outside the workspace folders and the working folder opens only after the user says yes.
+// outside the workspace folders opens only after the user says yes, whatever cwd the request gave.
 
 import * as vscode from 'vscode';
 import { formatReference, parseLinkTarget, type FileReference } from '../../../shared/links';
@@ -103,7 +103,7 @@ export class LocationOpener implements vscode.Disposable {
     if (answer !== OPEN) {
       throw new IpcError(
         ErrorCode.Refused,
-        `The user declined to open ${shownPath}: it is outside the workspace folders and your working directory. ` +
+        `The user declined to open ${shownPath}: it is outside the workspace folders. ` +
           'Point them at a file inside the workspace, or ask them to open this one themselves.',
       );
     }

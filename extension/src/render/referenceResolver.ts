@@ -17,7 +17,7 @@ export type Resolution =
 /** How many search folders a "no file" message names before summarising the rest. */
 const ROOTS_NAMED = 3;
 /** The same words whether or not such a file exists: the answer must not reveal the rest of the disk. */
-export const OUTSIDE_ROOTS = 'outside the workspace folders and the working folder; not checked';
+export const OUTSIDE_ROOTS = 'outside the workspace, not checked';
 const UNCHECKED = 'not checked: this review names more files than one render looks at';
 
 interface Located {
@@ -46,7 +46,7 @@ export class ReferenceResolver {
   /** The same answers once they have arrived, so the other references to a file need no await. */
   private readonly settled = new Map<string, Located | string | undefined>();
 
-  /** roots in search order: the assistant's cwd first, then the workspace folders. */
+  /** roots in search order: the assistant's cwd first (only when inside a workspace folder), then the workspace folders. */
   constructor(
     roots: readonly string[],
     private readonly options: ResolverOptions = {},

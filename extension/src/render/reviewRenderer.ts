@@ -1,9 +1,12 @@
 // Renders reviews for the panel and for present-review's reference report, resolving relative
-// references against the assistant's cwd first and then the workspace folders. One per window: it
+// references against the assistant's cwd first (when it lies in a workspace folder) and then the
+// workspace folders. One per window: it
 // keeps the last few full renders (the report, the panel and the findings share one pass) and the
 // line counts of files.
 
+import * as path from 'path';
 import type { FileReference } from '../../../shared/links';
+import { isWithin } from '../../../shared/pathSafety';
 import { LineCountCache } from './fileFacts';
 import { renderReview, type RenderedReview, type RenderOptions } from './markdownRenderer';
 import { ReferenceResolver, resolveOne, type Resolution } from './referenceResolver';
@@ -64,9 +67,17 @@ export class ReviewRenderer {
     return resolveOne(this.roots(cwd), ref, { cache: this.lineCounts, outsideRoots });
   }
 
+  /**
+   * Where references are looked for, in order. The request's cwd comes from the assistant and is
+   * not checked by anyone else, so it only says where relative references start, and only when it
+   * lies inside a workspace folder: it never widens what counts as inside (`cwd: "/"` would
+   * otherwise open any file without asking, and make the reference report say what exists).
+   */
   roots(cwd: string | undefined): string[] {
     const folders = this.workspaceFolders();
-    return cwd ? [cwd, ...folders.filter((folder) => folder !== cwd)] : [...folders];
+    const start = cwd !== undefined && path.isAbsolute(cwd) ? path.resolve(cwd) : undefined;
+    const inside = start !== undefined && folders.some((folder) => isWithin(folder, start, path));
+    return inside ? [start, ...folders.filter((folder) => folder !== start)] : [...folders];
   }
 }
 

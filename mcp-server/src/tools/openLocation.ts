@@ -16,8 +16,8 @@ export function registerOpenLocationTool(server: McpServer, context: ToolContext
       description:
         'Open a file in the user\'s VS Code editor and select a line or range, to show them the code you are talking about. ' +
         'Pass a reference such as src/auth.ts:42, src/auth.ts:40-55, src/auth.ts#L40-L55 or an absolute path; ' +
-        'relative paths resolve against your working directory, then the workspace folders. ' +
-        'A file outside the workspace folders and your working directory opens only if the user agrees in a dialog; ' +
+        'relative paths resolve against your working directory (when it is in the workspace), then the workspace folders. ' +
+        'A file outside the workspace folders opens only if the user agrees in a dialog; ' +
         'if they decline, the call fails and says so.',
       inputSchema: {
         reference: z.string().min(1).max(4096).describe('path:line, path:line:column, path:start-end, path#L10-L20, or a file:// URI'),
