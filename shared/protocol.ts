@@ -150,12 +150,16 @@ export const PresentReviewParams = z
   });
 export type PresentReviewParams = z.input<typeof PresentReviewParams>;
 
+/** A reply's outline stays a summary: a review may have tens of thousands of headings. */
+export const MAX_REPLY_SECTIONS = 1_000;
+
 export const PresentReviewResult = z.object({
   revision: z.number().int().min(1),
   title: z.string().optional(),
   /**
    * The review's sections; after an append, only those it added, so that a thousand appends
-   * do not send the whole outline back a thousand times. `sectionCount` counts them all.
+   * do not send the whole outline back a thousand times. At most MAX_REPLY_SECTIONS, the first
+   * ones: `sectionCount` counts them all, and get-review has them all.
    */
   sections: z.array(Section),
   sectionCount: z.number().int().min(0),

@@ -14,10 +14,11 @@
 // The render's parse and its HTML are synchronous, so a cancel that arrives during one of them
 // takes effect when it ends.
 
-import { ErrorCode, IpcError, LARGE_REVIEW_BYTES, type PresentReviewResult, type ValidParamsOf } from '../../../shared/protocol';
+import { ErrorCode, IpcError, LARGE_REVIEW_BYTES, MAX_REPLY_SECTIONS, type PresentReviewResult, type ValidParamsOf } from '../../../shared/protocol';
+import { measureReview, overBudget, SPLIT_ADVICE } from '../../../shared/reviewBudget';
 import type { RequestContext } from '../ipc/ipcConnection';
 import { readPendingInput } from '../render/checkpoint';
-import type { RenderedReview, RenderStep } from '../render/markdownRenderer';
+import { RenderBudgetError, type RenderedReview, type RenderStep } from '../render/markdownRenderer';
 import type { ReviewRenderer } from '../render/reviewRenderer';
 import { ArrivalOrder } from '../review/arrivalOrder';
 import type { AssistantReviews } from '../review/assistantReviews';
@@ -47,6 +48,9 @@ export function presentReviewHandler(reviews: ReviewsSide, renderer: ReviewRende
     try {
       const bytes = Buffer.byteLength(params.content, 'utf8');
       report(Percent.received, `Received the review (${mib(bytes)} MiB)`);
+      // Before anything parses it: its structure, not its bytes, is what a parse and a page cost.
+      const excess = overBudget(measureReview(params.content));
+      if (excess !== undefined) throw new IpcError(ErrorCode.TooLarge, `The review has ${excess}, so it was not shown. ${SPLIT_ADVICE}`);
       const early = bytes >= LARGE_REVIEW_BYTES ? await renderFirst(params, store, renderer, context, report) : undefined;
       if (!turn.first) {
         report(Percent.waiting, "Waiting for this assistant's earlier changes to be applied");
@@ -71,7 +75,7 @@ export function presentReviewHandler(reviews: ReviewsSide, renderer: ReviewRende
       return {
         revision: review.revision,
         title: review.title,
-        sections: review.sections.slice(sectionsBefore),
+        sections: review.sections.slice(sectionsBefore, sectionsBefore + MAX_REPLY_SECTIONS),
         sectionCount: review.sections.length,
         references,
         findings: await owner.findings.presented(findings),
@@ -120,7 +124,7 @@ async function renderFirst(
     await rendered;
   } catch (error) {
     if (context.signal.aborted) throw cancelled();
-    throw error;
+    throw asIpcError(error);
   }
   // And one that arrived while the page was written, before the review is shown.
   await readPendingInput();
@@ -161,7 +165,7 @@ async function asIpcErrors<T>(action: () => Promise<T>): Promise<T> {
 
 /** The store's errors as the assistant gets them: a too-large change, or a save that failed. */
 function asIpcError(error: unknown): unknown {
-  if (error instanceof ReviewTooLargeError) return new IpcError(ErrorCode.TooLarge, error.message);
+  if (error instanceof ReviewTooLargeError || error instanceof RenderBudgetError) return new IpcError(ErrorCode.TooLarge, error.message);
   if (error instanceof ReviewSaveError) return new IpcError(ErrorCode.Internal, error.message);
   if (error instanceof IpcError || !(error instanceof Error)) return error;
   // A new assistant's review could not be set up (too many assistants, a folder not writable).

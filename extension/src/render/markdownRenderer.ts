@@ -5,6 +5,7 @@ import MarkdownIt from 'markdown-it';
 import type { ReferenceReport } from '../../../shared/protocol';
 import { findReferences, formatReference, parseLinkTarget, type FileReference } from '../../../shared/links';
 import { checkpoint } from './checkpoint';
+import { checkPageSize } from './pageBudget';
 import { renderFirstScreenFirst } from './firstScreen';
 import { installLabelGuard } from './labelGuard';
 import { findingsOf, type FindingCandidate, type ReviewFinding } from '../findings/findings';
@@ -16,6 +17,7 @@ import { MAX_BROKEN_LISTED, ReferenceTally, resolveAll, type ReferenceMeta, type
 import type { Resolution } from './referenceResolver';
 
 export { MAX_BROKEN_LISTED, type Resolver };
+export { RenderBudgetError } from './pageBudget';
 
 type Token = MarkdownIt.Token;
 type RendererOptions = MarkdownIt.Options;
@@ -121,7 +123,9 @@ export async function renderReview(markdown: string, resolver: Resolver, options
   );
   await checkpoint(signal);
   onProgress?.({ step: 'writing' });
-  return { ...renderFirstScreenFirst(md, tokens, env), references: tally.report(), findings };
+  const page = renderFirstScreenFirst(md, tokens, env);
+  checkPageSize(page.html);
+  return { ...page, references: tally.report(), findings };
 }
 
 // ---- core rules -----------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 // is on disk, in files under a directory the extension chooses (see reviewFiles.ts).
 
 import { MAX_REVIEW_BYTES, type ReviewMode, type Section } from '../../../shared/protocol';
+import { measureReview, overBudget } from '../../../shared/reviewBudget';
 import { Emitter, type Disposable } from '../events';
 import { compose } from './compose';
 import { GroupCommit } from './groupCommit';
@@ -53,9 +54,9 @@ export interface ReviewStoreOptions {
 
 /** A change refused because the review would outgrow what get-review can send back. */
 export class ReviewTooLargeError extends Error {
-  constructor(mode: ReviewMode) {
+  constructor(mode: ReviewMode, why = `larger than ${MAX_REVIEW_BYTES / 1024 / 1024} MiB`) {
     super(
-      `This ${mode} would make the review larger than ${MAX_REVIEW_BYTES / 1024 / 1024} MiB, so it was not applied. ` +
+      `This ${mode} would make the review ${why}, so it was not applied. ` +
         'Present a shorter review with mode "replace", or shorten a section with "update-section".',
     );
     this.name = 'ReviewTooLargeError';
@@ -150,6 +151,11 @@ export class ReviewStore implements Disposable {
     // Each call is checked for size on arrival, but appends could grow a review past what
     // get-review can send back; refuse before anything shown changes.
     if (Buffer.byteLength(composed.markdown, 'utf8') > MAX_REVIEW_BYTES) throw new ReviewTooLargeError(request.mode);
+    // Each call's content is within the cost budget (the bridge checks it); together they may not be.
+    if (request.mode !== 'replace') {
+      const excess = overBudget(measureReview(composed.markdown));
+      if (excess !== undefined) throw new ReviewTooLargeError(request.mode, `hold ${excess}`);
+    }
     const previousRevision = this.lastRevision;
     if (request.mode === 'replace' && previous) this.remember(previous);
     const review: Review = {

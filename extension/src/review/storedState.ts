@@ -3,6 +3,7 @@
 
 import { z } from 'zod';
 import { MAX_FRAME_BYTES, MAX_REVIEW_BYTES, Section } from '../../../shared/protocol';
+import { REVIEW_BUDGET } from '../../../shared/reviewBudget';
 import type { Review } from './reviewStore';
 import { findSections, toSections } from './sections';
 
@@ -16,10 +17,11 @@ export const MAX_STORED_FILE_BYTES = MAX_FRAME_BYTES;
 const Revision = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 /**
- * Past this many headings a review's sections are not stored but found again from the markdown
- * on load: stored, a review of nothing but short headings would outgrow the file-size cap.
+ * As many headings as a review may have (shared/reviewBudget.ts), so that every review made now is
+ * stored with its sections and a load never parses 10 MiB again. Past it (a file written before the
+ * budget) the sections are found again from the markdown on load.
  */
-export const MAX_STORED_SECTIONS = 10_000;
+export const MAX_STORED_SECTIONS = REVIEW_BUDGET.headings.limit;
 
 /** A review as stored. Its sections are a cache: parsing 10 MiB of markdown again costs about a second. */
 export const StoredReview = z.object({

@@ -1,0 +1,104 @@
+// Reviews whose bytes are within the limit but whose structure is not: each is refused before it
+// is parsed, naming the limit and by how much, with the window's thread and memory untouched and
+// the review already shown kept. The suite prints each one's longest stall and peak heap.
+
+import { monitorEventLoopDelay } from 'perf_hooks';
+import { ErrorCode } from '../../shared/protocol';
+import { measureReview, overBudget, REVIEW_BUDGET } from '../../shared/reviewBudget';
+import { RenderBudgetError, renderReview } from '../../extension/src/render/markdownRenderer';
+import { ReferenceResolver } from '../../extension/src/render/referenceResolver';
+import { denseReview, typicalReview } from '../../bench/reviewFixtures';
+import { RawClient, startHost, type Host } from '../integration/harness';
+
+jest.setTimeout(120_000);
+
+const MiB = 1024 * 1024;
+type Reply = { id?: string; result?: any; error?: { code: number; message: string } };
+
+/** The audit's inputs: 10 MiB or 5 MiB of one tiny block or mark, repeated. */
+const PATHOLOGICAL: Array<[string, () => string, RegExp]> = [
+  ['10 MiB of "a\\n\\n"', () => 'a\n\n'.repeat(Math.floor((10 * MiB) / 3)), /about 3,49\d,\d{3} blocks .*the limit is 250,000 \(14\.0× over\)/],
+  ['10 MiB of "#\\n"', () => '#\n'.repeat(5 * MiB), /about 5,24\d,\d{3} blocks .*\(21\.0× over\)/],
+  ['5 MiB of "#\\n"', () => '#\n'.repeat(2.5 * MiB), /about 2,62\d,\d{3} blocks .*\(10\.5× over\)/],
+  ['10 MiB of "-\\n"', () => '-\n'.repeat(5 * MiB), /about 5,24\d,\d{3} blocks .*\(21\.0× over\)/],
+  ['10 MiB of "*a"', () => '*a'.repeat(5 * MiB), /about 5,242,880 inline marks .*the limit is 500,000 \(10\.5× over\)/],
+];
+
+describe('the cost budget, measured', () => {
+  it('lets the bench\'s large reviews through: 10 MiB of findings and a 70,000-reference list', () => {
+    expect(overBudget(measureReview(typicalReview(10 * MiB)))).toBeUndefined();
+    expect(overBudget(measureReview(denseReview(70_000)))).toBeUndefined();
+  });
+
+  it('counts blocks, headings and marks as markdown makes them: fenced code is one block, snake_case no mark', () => {
+    const cost = measureReview('# Title\n\nA paragraph\nover two lines with *em* and `code`.\n\n- one\n- two\n\n```ts\n# not a heading\n- nor an item\n```\n\nsnake_case_name and _em_\n');
+    expect(cost).toEqual({ blocks: 6, headings: 1, inlineMarks: 6 });
+  });
+
+  it.each(PATHOLOGICAL)('refuses %s, naming the limit and by how much', (_name, make, message) => {
+    const excess = overBudget(measureReview(make()));
+    expect(excess).toMatch(message);
+  });
+
+  it('refuses a page of HTML over its limit, whatever made it (10 MiB of "&" is 50 MiB escaped)', async () => {
+    const page = renderReview('&'.repeat(10 * MiB), new ReferenceResolver([]));
+    await expect(page).rejects.toBeInstanceOf(RenderBudgetError);
+    await expect(page).rejects.toThrow(/page would be 50\.0 MiB of HTML; the limit is 48\.0 MiB \(1\.0× over\)/);
+  });
+});
+
+describe('the cost budget, in the window', () => {
+  let host: Host;
+  let client: RawClient;
+  let calls = 0;
+
+  beforeAll(async () => {
+    host = await startHost({ durable: true });
+    client = await RawClient.connect(host.socketPath);
+    expect(await client.hello(host.token)).toMatchObject({ result: {} });
+  });
+  afterAll(async () => {
+    client.socket.destroy();
+    await host.stop();
+  });
+
+  async function present(content: string, mode = 'replace'): Promise<Reply> {
+    const id = `call-${++calls}`;
+    client.send({ type: 'request', id, method: 'present-review', params: { content, mode } });
+    return (await client.waitFor((reply) => (reply as Reply).id === id, 60_000)) as Reply;
+  }
+
+  it.each(PATHOLOGICAL)('%s: refused with the host alive, its thread and heap spared, the shown review kept', async (name, make, message) => {
+    expect((await present('# Shown before\n\nsrc/example.ts:3\n')).result.revision).toBeGreaterThan(0);
+    const shown = host.store.current!;
+    const content = make();
+    const stalls = monitorEventLoopDelay({ resolution: 5 });
+    const heapBefore = process.memoryUsage().heapUsed;
+    let peakHeap = heapBefore;
+    const sampler = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 5);
+    stalls.enable();
+    const reply = await present(content);
+    stalls.disable();
+    clearInterval(sampler);
+    const longestStallMs = stalls.max / 1e6;
+    process.stdout.write(`[budget] ${name}: longest stall ${longestStallMs.toFixed(0)} ms, peak heap +${((peakHeap - heapBefore) / MiB).toFixed(0)} MiB\n`);
+    expect(reply.error?.code).toBe(ErrorCode.TooLarge);
+    expect(reply.error?.message).toMatch(message);
+    expect(reply.error?.message).toContain('Split it into several reviews');
+    // Not a timing test: parsing these held the thread for 27–38 s, and the refusal costs tens of
+    // ms; the bound is loose because jest's other workers share the machine's cores.
+    expect(longestStallMs).toBeLessThan(1_000);
+    expect(host.store.current).toBe(shown);
+    expect((await present('# Still here\n')).result.revision).toBe(shown.revision + 1);
+  });
+
+  it('refuses an append that would put the review over budget, though each part is within it', async () => {
+    const part = 'a\n\n'.repeat(REVIEW_BUDGET.blocks.limit * 0.6);
+    const first = await present(part);
+    expect(first.result.revision).toBeGreaterThan(0);
+    const second = await present(part, 'append');
+    expect(second.error?.code).toBe(ErrorCode.TooLarge);
+    expect(second.error?.message).toMatch(/^This append would make the review hold about 300,00\d blocks .*the limit is 250,000 \(1\.2× over\), so it was not applied\./);
+    expect(host.store.current!.revision).toBe(first.result.revision);
+  });
+});
