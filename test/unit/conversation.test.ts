@@ -50,6 +50,21 @@ describe('the conversation', () => {
     expect(fs.readdirSync(dir).some((name) => name.startsWith('conversation.json.corrupt-'))).toBe(true);
   });
 
+  it('keeps the items of a file whose next id is absurd, numbered again, and goes on counting', async () => {
+    const items = [
+      { id: '7', kind: 'message', text: 'first', at: 'then' },
+      { id: '9007199254740990', kind: 'message', text: 'second', at: 'then' },
+    ];
+    fs.writeFileSync(path.join(dir, 'conversation.json'), JSON.stringify({ version: 1, next: Number.MAX_SAFE_INTEGER, items, states: [] }));
+    const warnings: string[] = [];
+    const conversation = await Conversation.open(dir, (m) => warnings.push(m));
+    expect(conversation.since().items.map((item) => [item.id, item.text])).toEqual([['1', 'first'], ['2', 'second']]);
+    expect(warnings).toEqual([expect.stringContaining('renumbered the stored feedback')]);
+    expect((await conversation.add({ kind: 'message', text: 'third' })).id).toBe('3');
+    const reopened = await Conversation.open(dir, () => undefined);
+    expect(reopened.since().items.map((item) => item.text)).toEqual(['first', 'second', 'third']);
+  });
+
   it('refuses stored items newer than the next id', async () => {
     const stored = { version: 1, next: 2, items: [{ id: '5', kind: 'message', text: 'x', at: 'now' }], states: [] };
     fs.writeFileSync(path.join(dir, 'conversation.json'), JSON.stringify(stored));

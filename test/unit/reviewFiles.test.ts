@@ -156,11 +156,28 @@ describe('ReviewStore on disk', () => {
     expect((await store.present({ content: 'x', mode: 'append' })).revision).toBe(8);
   });
 
+  it('moves aside a history file with an absurd revision, which never stops revisions from increasing', async () => {
+    write('current.json', { version: 2, revision: 2, current: stored(2) });
+    write('history-9999999999999999.json', stored(9999999999999999));
+    const store = await open();
+    expect(store.revision).toBe(2);
+    expect(warnings).toEqual([expect.stringContaining('history-9999999999999999.json')]);
+    expect(files().some((name) => name.startsWith('history-9999999999999999.json.corrupt-'))).toBe(true);
+    expect((await store.present({ content: '# three', mode: 'replace' })).revision).toBe(3);
+    expect((await store.present({ content: '# four', mode: 'replace' })).revision).toBe(4);
+    await store.dispose();
+    // And the next window reads current.json back, as written.
+    const reopened = await open();
+    expect(reopened.current?.markdown).toBe('# four');
+    expect(reopened.revision).toBe(4);
+  });
+
   const corrupt: Array<[string, string, string | (() => void)]> = [
     ['truncated JSON', 'current.json', '{"version":2,"revision":3,"current":{"revisi'],
     ['history: null in a version 1 shape', 'current.json', JSON.stringify({ version: 1, revision: 3, current: null, history: null })],
     ['a markdown that is a number', 'current.json', JSON.stringify({ version: 2, revision: 1, current: { ...stored(1), markdown: 42 } })],
     ['a negative revision', 'current.json', JSON.stringify({ version: 2, revision: -1, current: null })],
+    ['a revision past any real count', 'current.json', JSON.stringify({ version: 2, revision: 2 ** 52, current: null })],
     ['a revision that is not an integer', 'history-2.json', JSON.stringify(stored(2.5))],
     ['a history file whose revision does not match its name', 'history-2.json', JSON.stringify(stored(5))],
     ['a name Redline does not write', 'history-latest.json', JSON.stringify(stored(5))],

@@ -14,7 +14,7 @@ import {
 import { syncDirectory, writeTemp } from './atomicFile';
 import { Emitter, type Disposable } from '../events';
 import { GroupCommit } from './groupCommit';
-import { describeProblem } from './storedState';
+import { describeProblem, MAX_STORED_COUNTER } from './storedState';
 import { readValidFile } from './validatedFile';
 
 /** The oldest items past this many are dropped; an assistant that fell that far behind is told. */
@@ -65,7 +65,13 @@ export class Conversation implements Disposable {
     if (stored) {
       conversation.items = stored.items;
       conversation.next = stored.next;
-      conversation.savedThrough = stored.next - 1;
+      if (stored.next > MAX_STORED_COUNTER) {
+        // Not a count Redline reached: the items are kept, numbered again from 1.
+        warn(`Redline renumbered the stored feedback in ${directory}: its next id, ${stored.next}, is past any real count (${MAX_STORED_COUNTER}).`);
+        conversation.items = stored.items.map((item, index) => ({ ...item, id: String(index + 1) }));
+        conversation.next = stored.items.length + 1;
+      }
+      conversation.savedThrough = conversation.next - 1;
       for (const [id, state] of stored.states) conversation.states.set(id, state);
     }
     return conversation;

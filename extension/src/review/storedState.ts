@@ -14,7 +14,14 @@ import { findSections, toSections } from './sections';
  */
 export const MAX_STORED_FILE_BYTES = MAX_FRAME_BYTES;
 
-const Revision = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+/**
+ * The largest revision or feedback id a file may hold: a trillion presents, far past any real use,
+ * and far below where `n + 1 === n` in floating point. A file past it was not written by Redline's
+ * counting; taken on trust, one `history-9999999999999999.json` stopped revisions from increasing.
+ */
+export const MAX_STORED_COUNTER = 2 ** 40;
+
+const Revision = z.number().int().min(0).max(MAX_STORED_COUNTER);
 
 /**
  * As many headings as a review may have (shared/reviewBudget.ts), so that every review made now is
@@ -61,7 +68,8 @@ export const historyFileName = (revision: number): string => `history-${revision
 export function classifyFile(name: string): { kind: 'current' } | { kind: 'history'; revision: number } | { kind: 'unknown' } | { kind: 'foreign' } {
   if (name === CURRENT_FILE) return { kind: 'current' };
   const match = HISTORY_FILE.exec(name);
-  if (match) return { kind: 'history', revision: Number(match[1]) };
+  // An absurd number in the name is "unknown": moved aside, and never taken as the latest revision.
+  if (match) return Number(match[1]) <= MAX_STORED_COUNTER ? { kind: 'history', revision: Number(match[1]) } : { kind: 'unknown' };
   // Files already moved aside stay where they are, untouched.
   if (name.includes('.corrupt-')) return { kind: 'foreign' };
   return OUR_PREFIX.test(name) ? { kind: 'unknown' } : { kind: 'foreign' };
