@@ -6,7 +6,7 @@
 
 import * as fs from 'fs';
 import * as path from 'path';
-import { isProcessAlive } from './privateDirectory';
+import { isOwnProcessAlive } from './privateDirectory';
 
 export { WORKSPACE_ENV } from './environment';
 
@@ -84,15 +84,29 @@ export function readDiscoveryFiles(directories: readonly string[], uid: number |
     for (const name of names) {
       const file = path.join(directory, name);
       const pid = Number(FILE_PATTERN.exec(name)![1]);
-      if (!isProcessAlive(pid)) {
+      if (!isOwnProcessAlive(pid)) {
         fs.rmSync(file, { force: true });
         continue;
       }
       const record = readRecord(file, uid);
-      if (record && record.pid === pid) windows.push({ ...record, file });
+      if (record && record.pid === pid && socketIsBeside(record.socketPath, directory)) windows.push({ ...record, file });
     }
   }
   return windows;
+}
+
+/**
+ * A window's socket is in the private directory its record is in (a named pipe of Redline's on
+ * Windows). A record that points anywhere else would send the token's proof, and then the review,
+ * to a socket that someone else may have made.
+ */
+function socketIsBeside(socketPath: string, directory: string): boolean {
+  if (process.platform === 'win32') return /^\\\\\.\\pipe\\redline-[0-9a-f]+-\d+$/i.test(socketPath);
+  try {
+    return fs.realpathSync(path.dirname(path.resolve(socketPath))) === fs.realpathSync(directory);
+  } catch {
+    return false;
+  }
 }
 
 function readRecord(file: string, uid: number | undefined): WindowRecord | undefined {

@@ -133,12 +133,17 @@ export function isSafeParent(parent: string, uid: number): boolean {
   }
 }
 
-export function isProcessAlive(pid: number): boolean {
+/**
+ * Whether `pid` is a live process of this user's. One of another user's (EPERM) is not ours: a
+ * window's host runs as the user, so a pid of someone else's was reused, and whatever a file
+ * named for it says is stale.
+ */
+export function isOwnProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  } catch {
+    return false;
   }
 }
 

@@ -31,10 +31,48 @@ describe('discovery files', () => {
   it('are written 0600 and atomically, even over a file left too open, and read back', () => {
     const file = path.join(dir, discoveryFileName(process.pid, 'abcdef012345'));
     fs.writeFileSync(`${file}.${process.pid}.tmp`, 'left by a crash', { mode: 0o644 });
-    writeDiscoveryFile(file, record());
+    const beside = record({ socketPath: path.join(dir, `abcdef012345-${process.pid}.sock`) });
+    writeDiscoveryFile(file, beside);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(fs.readdirSync(dir)).toEqual([path.basename(file)]);
-    expect(readDiscoveryFiles([dir])).toEqual([{ ...record(), file }]);
+    expect(readDiscoveryFiles([dir])).toEqual([{ ...beside, file }]);
+  });
+
+  it('are trusted only with a socket in their own private directory', () => {
+    const file = (key: string) => path.join(dir, discoveryFileName(process.pid, key));
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-elsewhere-'));
+    try {
+      for (const [key, socketPath] of [
+        ['aaaaaaaa', '/run/redline/abc-1.sock'],
+        ['bbbbbbbb', path.join(elsewhere, 'abc-1.sock')],
+        ['cccccccc', path.join(dir, '..', path.basename(elsewhere), 'abc-1.sock')],
+        ['dddddddd', path.join(dir, 'sub', 'abc-1.sock')],
+      ]) {
+        writeDiscoveryFile(file(key), record({ socketPath }));
+      }
+      expect(readDiscoveryFiles([dir])).toEqual([]);
+      // The same directory under another spelling (a symlink to it) is still beside.
+      fs.symlinkSync(dir, path.join(elsewhere, 'link'));
+      writeDiscoveryFile(file('eeeeeeee'), record({ socketPath: path.join(elsewhere, 'link', 'abc-1.sock') }));
+      expect(readDiscoveryFiles([dir]).map((window) => window.file)).toEqual([file('eeeeeeee')]);
+    } finally {
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it("of a pid that is another user's (EPERM) are stale: ignored and removed", () => {
+    const theirs = path.join(dir, discoveryFileName(4321, 'abcdef012345'));
+    writeDiscoveryFile(theirs, record({ pid: 4321, socketPath: path.join(dir, 'abcdef012345-4321.sock') }));
+    const kill = jest.spyOn(process, 'kill').mockImplementation(() => {
+      throw Object.assign(new Error('kill EPERM'), { code: 'EPERM' });
+    });
+    try {
+      expect(readDiscoveryFiles([dir])).toEqual([]);
+      expect(kill).toHaveBeenCalledWith(4321, 0);
+    } finally {
+      kill.mockRestore();
+    }
+    expect(fs.existsSync(theirs)).toBe(false);
   });
 
   it('of processes that have exited are ignored and removed', () => {

@@ -34,11 +34,11 @@ describe('where the MCP server connects', () => {
     new WindowLocator({ cwd: '/nowhere', directories: () => [dir], platform: 'linux', ancestors: () => [4242, 77], ...options });
 
   it("tries a terminal's REDLINE_IPC_PATH first, with the token its window publishes now (after a rotation)", () => {
-    publish(['/work/app'], '/run/a.sock', TOKEN_B);
-    publish(['/work/app'], '/run/other.sock', TOKEN_A);
-    const endpoints = locator({ envPath: '/run/a.sock', envToken: TOKEN_A, cwd: '/work/app' }).candidates();
-    expect(endpoints[0]).toEqual({ socketPath: '/run/a.sock', token: TOKEN_B, via: 'REDLINE_IPC_PATH' });
-    expect(endpoints.map((e) => e.socketPath)).toEqual(['/run/a.sock', '/run/other.sock']);
+    publish(['/work/app'], `${dir}/a.sock`, TOKEN_B);
+    publish(['/work/app'], `${dir}/other.sock`, TOKEN_A);
+    const endpoints = locator({ envPath: `${dir}/a.sock`, envToken: TOKEN_A, cwd: '/work/app' }).candidates();
+    expect(endpoints[0]).toEqual({ socketPath: `${dir}/a.sock`, token: TOKEN_B, via: 'REDLINE_IPC_PATH' });
+    expect(endpoints.map((e) => e.socketPath)).toEqual([`${dir}/a.sock`, `${dir}/other.sock`]);
   });
 
   it("keeps the terminal's token for a socket no discovery file names", () => {
@@ -48,36 +48,36 @@ describe('where the MCP server connects', () => {
   });
 
   it('once that socket is dead, goes by the working directory: deepest folder, then latest focus', () => {
-    publish(['/work'], '/run/outer.sock', TOKEN_A, 300);
-    publish(['/work/app'], '/run/old.sock', TOKEN_A, 100);
-    publish(['/work/app'], '/run/new.sock', TOKEN_B, 200, 'Cursor');
-    const endpoints = locator({ envPath: '/run/gone.sock', envToken: TOKEN_A, cwd: '/work/app/src' }).candidates(new Set(['/run/gone.sock']));
-    expect(endpoints.map((e) => e.socketPath)).toEqual(['/run/new.sock', '/run/old.sock', '/run/outer.sock']);
-    expect(endpoints[0]).toEqual({ socketPath: '/run/new.sock', token: TOKEN_B, via: 'the Cursor window of /work/app' });
+    publish(['/work'], `${dir}/outer.sock`, TOKEN_A, 300);
+    publish(['/work/app'], `${dir}/old.sock`, TOKEN_A, 100);
+    publish(['/work/app'], `${dir}/new.sock`, TOKEN_B, 200, 'Cursor');
+    const endpoints = locator({ envPath: `${dir}/gone.sock`, envToken: TOKEN_A, cwd: '/work/app/src' }).candidates(new Set([`${dir}/gone.sock`]));
+    expect(endpoints.map((e) => e.socketPath)).toEqual([`${dir}/new.sock`, `${dir}/old.sock`, `${dir}/outer.sock`]);
+    expect(endpoints[0]).toEqual({ socketPath: `${dir}/new.sock`, token: TOKEN_B, via: 'the Cursor window of /work/app' });
   });
 
   it('takes the folder the user named over the terminal, REDLINE_IPC_PATH and the working directory; relative to it', () => {
-    publish(['/work/app'], '/run/app.sock', TOKEN_A, 1, 'Code', { terminals: [4242] });
-    publish(['/work/lib'], '/run/lib.sock', TOKEN_A);
-    const named = (folder: string) => locator({ cwd: '/work/app', envPath: '/run/app.sock', envToken: TOKEN_A, workspace: { folder, from: '--workspace' } });
-    expect(named('/work/lib').candidates().map((e) => e.socketPath)).toEqual(['/run/lib.sock']);
-    expect(named('../lib').candidates().map((e) => e.socketPath)).toEqual(['/run/lib.sock']);
+    publish(['/work/app'], `${dir}/app.sock`, TOKEN_A, 1, 'Code', { terminals: [4242] });
+    publish(['/work/lib'], `${dir}/lib.sock`, TOKEN_A);
+    const named = (folder: string) => locator({ cwd: '/work/app', envPath: `${dir}/app.sock`, envToken: TOKEN_A, workspace: { folder, from: '--workspace' } });
+    expect(named('/work/lib').candidates().map((e) => e.socketPath)).toEqual([`${dir}/lib.sock`]);
+    expect(named('../lib').candidates().map((e) => e.socketPath)).toEqual([`${dir}/lib.sock`]);
     expect(() => named('/work/none').candidates()).toThrow(/contains \/work\/none \(--workspace\)/);
   });
 
   it("puts the window of the server's own terminal first, the newest host of it, even over a live REDLINE_IPC_PATH", () => {
     // A host that lingers after its window reloaded, and the reloaded window's host: both name the terminal.
-    publish(['/work/app'], '/run/ghost.sock', TOKEN_A, 500, 'Code', { started: 100, terminals: [4242, 9] });
-    publish(['/work/app'], '/run/reloaded.sock', TOKEN_B, 400, 'Code', { started: 200, terminals: [4242] });
-    publish(['/work/other'], '/run/other.sock', TOKEN_A, 900, 'Code', { started: 300, terminals: [5] });
-    const endpoints = locator({ envPath: '/run/ghost.sock', envToken: TOKEN_A, cwd: '/elsewhere' }).candidates();
-    expect(endpoints.map((e) => e.socketPath)).toEqual(['/run/reloaded.sock', '/run/ghost.sock']);
+    publish(['/work/app'], `${dir}/ghost.sock`, TOKEN_A, 500, 'Code', { started: 100, terminals: [4242, 9] });
+    publish(['/work/app'], `${dir}/reloaded.sock`, TOKEN_B, 400, 'Code', { started: 200, terminals: [4242] });
+    publish(['/work/other'], `${dir}/other.sock`, TOKEN_A, 900, 'Code', { started: 300, terminals: [5] });
+    const endpoints = locator({ envPath: `${dir}/ghost.sock`, envToken: TOKEN_A, cwd: '/elsewhere' }).candidates();
+    expect(endpoints.map((e) => e.socketPath)).toEqual([`${dir}/reloaded.sock`, `${dir}/ghost.sock`]);
     expect(endpoints[0].via).toBe('the Code window of this terminal');
   });
 
   it('with no window for the place, names every open folder and how to choose one', () => {
-    publish(['/work/app'], '/run/app.sock', TOKEN_A, 1, 'Visual Studio Code');
-    publish(['/work/lib', '/work/docs'], '/run/lib.sock', TOKEN_A, 1, 'code-server');
+    publish(['/work/app'], `${dir}/app.sock`, TOKEN_A, 1, 'Visual Studio Code');
+    publish(['/work/lib', '/work/docs'], `${dir}/lib.sock`, TOKEN_A, 1, 'code-server');
     const error = catchError(() => locator({ cwd: '/home/u' }).candidates());
     expect(error).toBeInstanceOf(NoWindowError);
     expect(error.message).toContain('No VS Code window has a workspace folder that contains /home/u (the working directory).');
@@ -93,7 +93,7 @@ describe('where the MCP server connects', () => {
   });
 
   it('a socket without any token is a configuration error, not a retry', () => {
-    const error = catchError(() => locator({ envPath: '/run/a.sock' }).candidates());
+    const error = catchError(() => locator({ envPath: `${dir}/a.sock` }).candidates());
     expect(error).not.toBeInstanceOf(NoWindowError);
     expect(error.message).toContain('REDLINE_IPC_TOKEN is not set');
   });

@@ -4,7 +4,7 @@
 
 import * as fs from 'fs';
 import * as path from 'path';
-import { isProcessAlive, privateDirectory } from '../../../shared/privateDirectory';
+import { isOwnProcessAlive, privateDirectory } from '../../../shared/privateDirectory';
 
 export interface SocketLocation {
   /** What this process listens on, and what its terminals get in REDLINE_IPC_PATH. */
@@ -35,7 +35,7 @@ export function removeDeadHostSockets(directory: string): string[] {
     const file = path.join(directory, name);
     const owner = /^[0-9a-f]+-(\d+)\.sock$/.exec(name) ?? /^window-(\d+)-[0-9a-f]+\.json$/.exec(name);
     const danglingLink = /^[0-9a-f]+\.sock$/.test(name) && !fs.existsSync(file);
-    if ((owner && !isProcessAlive(Number(owner[1]))) || danglingLink) {
+    if ((owner && !isOwnProcessAlive(Number(owner[1]))) || danglingLink) {
       fs.rmSync(file, { force: true });
       removed.push(name);
     }
