@@ -327,8 +327,8 @@ export type GetDiagnosticsResult = z.infer<typeof GetDiagnosticsResult>;
 
 export const OpenEditorInfo = z.object({
   path: z.string(),
-  /** Relative to its workspace folder, or null when the file is outside every folder. */
-  relativePath: z.string().nullable(),
+  /** Relative to its workspace folder: files outside every folder are not listed, only counted. */
+  relativePath: z.string(),
   /** Known once VS Code has loaded the document (always for the visible ones). */
   languageId: z.string().nullable(),
   isDirty: z.boolean(),
@@ -340,7 +340,12 @@ export const OpenEditorInfo = z.object({
   group: z.number().int().min(1),
 });
 
-export const ListOpenEditorsResult = z.object({ editors: z.array(OpenEditorInfo), truncated: z.boolean() });
+export const ListOpenEditorsResult = z.object({
+  editors: z.array(OpenEditorInfo),
+  truncated: z.boolean(),
+  /** Tabs of files outside the workspace folders: their paths are not the assistant's to know. */
+  outsideWorkspace: z.number().int().min(0),
+});
 export type ListOpenEditorsResult = z.infer<typeof ListOpenEditorsResult>;
 
 export const GetWorkspaceFoldersResult = z.object({

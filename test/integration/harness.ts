@@ -77,7 +77,7 @@ export class FakeEditor implements EditorSide {
 
   /** What get-diagnostics, list-open-editors and get-workspace-folders answer. */
   diagnostics: GetDiagnosticsResult = { diagnostics: [], total: 0, truncated: false };
-  editors: ListOpenEditorsResult = { editors: [], truncated: false };
+  editors: ListOpenEditorsResult = { editors: [], truncated: false, outsideWorkspace: 0 };
   folders: GetWorkspaceFoldersResult = { folders: [] };
   readonly diagnosticsAsked: GetDiagnosticsParams[] = [];
 

@@ -69,6 +69,7 @@ describe('MCP tools over the real bridge', () => {
     host.editor.editors = {
       editors: [{ path: `${host.workspace}/src/example.ts`, relativePath: 'src/example.ts', languageId: 'typescript', isDirty: true, isActive: true, isVisible: true, group: 1 }],
       truncated: false,
+      outsideWorkspace: 2,
     };
     host.editor.folders = { folders: [{ name: 'ws', path: host.workspace }] };
 
@@ -80,7 +81,7 @@ describe('MCP tools over the real bridge', () => {
 
     const editors = await call('list-open-editors');
     expect(editors.structuredContent).toEqual(host.editor.editors);
-    expect(editors.content[0].text).toBe('src/example.ts (group 1, typescript, unsaved changes, active)');
+    expect(editors.content[0].text).toBe('src/example.ts (group 1, typescript, unsaved changes, active)\n[2 more open outside the workspace, not listed.]');
     const folders = await call('get-workspace-folders');
     expect(folders.structuredContent).toEqual(host.editor.folders);
 

@@ -38,19 +38,28 @@ export function getDiagnostics(params: GetDiagnosticsParams): GetDiagnosticsResu
   );
 }
 
-/** Every tab that shows a file, group by group: text editors, and a diff's modified side. */
+/**
+ * Every tab that shows a file of the workspace, group by group: text editors, and a diff's
+ * modified side. Files outside the workspace folders are only counted: their paths (a home
+ * folder's layout, another project's name) are not the assistant's to know.
+ */
 export function listOpenEditors(): ListOpenEditorsResult {
   const documents = new Map(vscode.workspace.textDocuments.map((document) => [document.uri.toString(), document]));
   const activeGroup = vscode.window.tabGroups.activeTabGroup;
   const editors: ListOpenEditorsResult['editors'] = [];
+  let outsideWorkspace = 0;
   for (const group of vscode.window.tabGroups.all) {
     for (const tab of group.tabs) {
       const uri = tab.input instanceof vscode.TabInputText ? tab.input.uri : tab.input instanceof vscode.TabInputTextDiff ? tab.input.modified : undefined;
       if (!uri || uri.scheme !== 'file') continue;
       const folder = vscode.workspace.getWorkspaceFolder(uri);
+      if (!folder || folder.uri.scheme !== 'file') {
+        outsideWorkspace++;
+        continue;
+      }
       editors.push({
         path: uri.fsPath,
-        relativePath: folder && folder.uri.scheme === 'file' ? path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/') : null,
+        relativePath: path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/'),
         languageId: documents.get(uri.toString())?.languageId ?? null,
         isDirty: tab.isDirty,
         isActive: tab.isActive && group === activeGroup,
@@ -59,7 +68,7 @@ export function listOpenEditors(): ListOpenEditorsResult {
       });
     }
   }
-  return { editors: editors.slice(0, MAX_OPEN_EDITORS), truncated: editors.length > MAX_OPEN_EDITORS };
+  return { editors: editors.slice(0, MAX_OPEN_EDITORS), truncated: editors.length > MAX_OPEN_EDITORS, outsideWorkspace };
 }
 
 export function getWorkspaceFolders(): GetWorkspaceFoldersResult {

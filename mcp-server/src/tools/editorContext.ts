@@ -36,8 +36,8 @@ export function registerEditorContextTools(server: McpServer, context: ToolConte
     {
       title: 'List the editors open in VS Code',
       description:
-        "List the files open in the user's VS Code editor tabs, group by group: path (and workspace-relative path), language, " +
-        'unsaved changes, whether it is the active editor and whether it is visible.',
+        "List the files of the workspace open in the user's VS Code editor tabs, group by group: path (and workspace-relative path), language, " +
+        'unsaved changes, whether it is the active editor and whether it is visible. Files outside the workspace are only counted.',
       inputSchema: {},
       outputSchema: ListOpenEditorsResult,
       annotations: READ_ONLY,
@@ -66,13 +66,14 @@ function describeDiagnostics({ diagnostics, total, truncated }: GetDiagnosticsRe
   return `${total} problem${total === 1 ? '' : 's'}:\n${lines.join('\n')}${cut}`;
 }
 
-function describeEditors({ editors, truncated }: ListOpenEditorsResult): string {
-  if (editors.length === 0) return 'No file is open in an editor.';
+function describeEditors({ editors, truncated, outsideWorkspace }: ListOpenEditorsResult): string {
+  const outside = outsideWorkspace > 0 ? `[${outsideWorkspace} more open outside the workspace, not listed.]` : '';
+  if (editors.length === 0) return ['No file of the workspace is open in an editor.', outside].filter(Boolean).join('\n');
   const lines = editors.map((e) => {
     const flags = [e.languageId, e.isDirty ? 'unsaved changes' : undefined, e.isActive ? 'active' : e.isVisible ? 'visible' : undefined].filter(Boolean);
-    return `${e.relativePath ?? e.path} (group ${e.group}${flags.length > 0 ? `, ${flags.join(', ')}` : ''})`;
+    return `${e.relativePath} (group ${e.group}${flags.length > 0 ? `, ${flags.join(', ')}` : ''})`;
   });
-  return lines.join('\n') + (truncated ? '\n[More editors are open than listed.]' : '');
+  return [...lines, truncated ? '[More editors are open than listed.]' : '', outside].filter(Boolean).join('\n');
 }
 
 function describeFolders({ folders }: GetWorkspaceFoldersResult): string {

@@ -3,6 +3,7 @@
 const assert = require('node:assert/strict');
 const { execFile } = require('node:child_process');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const vscode = require('vscode');
 const { connectMcp, redline, terminalIpcEnv, waitFor, workspaceRoot } = require('./helpers');
@@ -217,6 +218,20 @@ describe('Redline in a real extension host', () => {
         const { editors } = await mcp.call('list-open-editors');
         const shown = editors.find((editor) => editor.path === document.uri.fsPath);
         assert.deepEqual(shown, { path: document.uri.fsPath, relativePath: 'src/typeError.ts', languageId: 'typescript', isDirty: false, isActive: true, isVisible: true, group: 1 });
+
+        // A file outside the workspace is counted, never named.
+        const outsideDir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-outside-'));
+        const outsideFile = path.join(outsideDir, 'private-notes.txt');
+        fs.writeFileSync(outsideFile, 'not the assistant\'s\n');
+        try {
+          await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(outsideFile), { viewColumn: vscode.ViewColumn.One, preview: false });
+          const listed = await mcp.call('list-open-editors');
+          assert.ok(listed.outsideWorkspace >= 1, JSON.stringify(listed));
+          assert.ok(!JSON.stringify(listed).includes(outsideDir), JSON.stringify(listed));
+          await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+        } finally {
+          fs.rmSync(outsideDir, { recursive: true, force: true });
+        }
 
         const { folders } = await mcp.call('get-workspace-folders');
         assert.deepEqual(folders, [{ name: path.basename(workspaceRoot()), path: workspaceRoot() }]);
