@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { FeedbackItem, FindingState } from '../../../shared/protocol';
 import type { ShownFinding } from './reviewFindings';
+import { threadBody } from './threadMarkdown';
 
 export const COMMENT_CONTROLLER_ID = 'redline';
 /**
@@ -110,8 +111,11 @@ export class FindingThreads implements vscode.Disposable {
   }
 
   private findingComment(finding: ShownFinding): vscode.Comment {
-    // Trusted as markdown only: no command links, no HTML (the review is the assistant's text).
-    const body = new vscode.MarkdownString(finding.markdown);
+    // Trusted as markdown only: no command links, no HTML and no images (the review is the assistant's text).
+    const shown = threadBody(finding.markdown);
+    const body = new vscode.MarkdownString();
+    if ('markdown' in shown) body.appendMarkdown(shown.markdown);
+    else body.appendText(shown.text);
     body.isTrusted = false;
     body.supportHtml = false;
     return {
