@@ -147,7 +147,10 @@ describe('Connect an Assistant writes a merged config into a temporary HOME, and
     write(real, GEMINI);
     fs.mkdirSync(path.join(home, '.gemini'));
     fs.symlinkSync(real, path.join(home, '.gemini', 'settings.json'));
-    const written = await writeConfigChange(change(await add('gemini')));
+    const planned = change(await add('gemini'));
+    // What the consent names: the file the link leads to.
+    expect(planned.realFile).toBe(fs.realpathSync(real));
+    const written = await writeConfigChange(planned);
     expect(written.file).toBe(fs.realpathSync(real));
     expect(fs.lstatSync(path.join(home, '.gemini', 'settings.json')).isSymbolicLink()).toBe(true);
     expect(parseJsonc(fs.readFileSync(real, 'utf8')).mcpServers.redline).toBeDefined();
@@ -157,6 +160,24 @@ describe('Connect an Assistant writes a merged config into a temporary HOME, and
 });
 
 describe('what is never written', () => {
+  it('a symlinked config whose link was pointed elsewhere after the consent: refused, neither file touched', async () => {
+    if (process.platform === 'win32') return;
+    const agreed = path.join(home, 'dotfiles', 'codex.toml');
+    const other = path.join(home, 'Cargo.toml');
+    write(agreed, CODEX);
+    write(other, '[package]\nname = "mine"\n');
+    const link = path.join(home, '.codex', 'config.toml');
+    fs.mkdirSync(path.dirname(link));
+    fs.symlinkSync(agreed, link);
+    const planned = change(await add('codex'));
+    expect(planned.realFile).toBe(fs.realpathSync(agreed));
+    fs.rmSync(link);
+    fs.symlinkSync(other, link);
+    await expect(writeConfigChange(planned)).rejects.toThrow(`now leads to ${fs.realpathSync(other)}, not to ${fs.realpathSync(agreed)} as when you agreed; nothing was written`);
+    expect(fs.readFileSync(other, 'utf8')).toBe('[package]\nname = "mine"\n');
+    expect(fs.readFileSync(agreed, 'utf8')).toBe(CODEX);
+  });
+
   it('a file that does not parse: the plan says what is wrong and that nothing was written; the file is untouched', async () => {
     const file = path.join(home, '.cursor', 'mcp.json');
     write(file, '{ "mcpServers": { "github": {} }\n');

@@ -68,11 +68,13 @@ function consentDetail(change: ConfigChange): string {
       ? `Redline removes its "${change.target.entryPath[1]}" entry from ${displayPath}, as the diff editor shows, and changes nothing else.`
       : `Redline adds its "${change.target.entryPath[1]}" entry to ${displayPath}, as the diff editor shows, and changes nothing else. ` +
         'No socket or token goes into the file.';
+  // A link leads wherever its owner (or whoever could write it) chose: the consent says where.
+  const link = change.realFile !== file ? `${displayPath} is a symbolic link: the file changed is ${change.realFile}.\n\n` : '';
   const backup =
     change.before === undefined
       ? `The file does not exist yet: Redline creates it.`
-      : `The file as it is now is kept beside it as ${path.basename(file)}.redline-backup-<date>-<time>.`;
-  return `${what}\n\n${backup}`;
+      : `The file as it is now is kept beside it as ${path.basename(change.realFile)}.redline-backup-<date>-<time>.`;
+  return `${link}${what}\n\n${backup}`;
 }
 
 /** Both sides are snapshots, so the diff shows exactly what is compared and written, even if the file is open with unsaved edits. */

@@ -16,6 +16,11 @@ export interface ConfigChange {
   /** The file's text as it was read; undefined when it does not exist. */
   readonly before: string | undefined;
   readonly after: string;
+  /**
+   * The file that is read and written: the target's own file, or where its symlink leads (a
+   * dotfiles repository, or anywhere else). The consent names it, and a write goes only there.
+   */
+  readonly realFile: string;
 }
 
 export type ConfigPlan =
@@ -37,8 +42,10 @@ export class ConfigFileError extends Error {}
 
 export async function planConfigChange(target: ConfigTarget, operation: ConfigOperation): Promise<ConfigPlan> {
   let before: string | undefined;
+  let real: string;
   try {
-    before = await readConfig(target.file);
+    real = await realFile(target.file);
+    before = await readConfig(real);
   } catch (error) {
     return { kind: 'invalid', target, message: `${target.displayPath} could not be read (${(error as Error).message}); nothing was written.` };
   }
@@ -56,7 +63,7 @@ export async function planConfigChange(target: ConfigTarget, operation: ConfigOp
     case 'invalid':
       return { kind: 'invalid', target, message: `${target.displayPath} ${result.reason}; nothing was written. Fix the file, then try again.` };
     case 'changed':
-      return { kind: 'change', change: { target, operation, before, after: result.text } };
+      return { kind: 'change', change: { target, operation, before, after: result.text, realFile: real } };
   }
 }
 
@@ -66,6 +73,10 @@ export async function planConfigChange(target: ConfigTarget, operation: ConfigOp
  */
 export async function writeConfigChange(change: ConfigChange, now: Date = new Date()): Promise<WrittenChange> {
   const file = await realFile(change.target.file);
+  // The user agreed to change the file the consent named; a link retargeted since is not that file.
+  if (file !== change.realFile) {
+    throw new ConfigFileError(`${change.target.displayPath} now leads to ${file}, not to ${change.realFile} as when you agreed; nothing was written. Run the command again.`);
+  }
   const current = await readConfig(file);
   if (current !== change.before) {
     throw new ConfigFileError(`${change.target.displayPath} changed after Redline read it; nothing was written. Run the command again to see the change against the file as it is now.`);
