@@ -43,6 +43,8 @@ export interface ConnectionOptions {
 export interface ConnectionEvents {
   authenticated(connection: IpcConnection): void;
   closed(connection: IpcConnection): void;
+  /** After every write: the window's cap on unsent bytes is across connections (windowCaps.ts). */
+  wrote(connection: IpcConnection): void;
 }
 
 export class IpcConnection {
@@ -58,6 +60,8 @@ export class IpcConnection {
   /** Set by retire(): the connection closes as soon as nothing is running. */
   private retiring = false;
   private readonly pausedFor = new Set<'writes' | 'requests' | 'retiring'>();
+  /** When the peer last sent anything: of idle connections past the window's cap, the oldest goes. */
+  lastActive = Date.now();
 
   constructor(
     private readonly socket: Socket,
@@ -90,6 +94,11 @@ export class IpcConnection {
   /** Still open and not yet authenticated: what the server's cap on such connections counts. */
   get isAwaitingAuth(): boolean {
     return !this.closed && this.runner === undefined;
+  }
+
+  /** Nothing running or waiting: closing it loses no one's reply. */
+  get isIdle(): boolean {
+    return this.runner?.idle ?? true;
   }
 
   /** Bytes written to the peer that it has not read yet. */
@@ -126,6 +135,7 @@ export class IpcConnection {
 
   private receive(chunk: Buffer): void {
     if (this.closed) return;
+    this.lastActive = Date.now();
     if (this.decoder) {
       this.decoder.push(chunk);
       return;
@@ -224,6 +234,7 @@ export class IpcConnection {
     } else if (unsent > this.options.limits.writePauseBytes) {
       this.pause('writes');
     }
+    if (!this.closed) this.events.wrote(this);
   }
 
   private pause(reason: 'writes' | 'requests' | 'retiring'): void {

@@ -1,7 +1,8 @@
 // The extension's end of the bridge: a Unix socket (a named pipe on Windows) that MCP servers
 // connect to. It owns the listener and the set of live connections; each connection does its
 // own authentication and dispatch (ipcConnection.ts). It also caps how many connections may wait
-// unauthenticated at once, so that a local peer cannot hold the window's memory before the token.
+// unauthenticated at once, so that a local peer cannot hold the window's memory before the token,
+// and, across authenticated ones, how many there are and how many unsent bytes they hold (windowCaps.ts).
 
 import * as fs from 'fs';
 import * as net from 'net';
@@ -9,8 +10,9 @@ import { MAX_FRAME_BYTES, type EventName, type EventPayload, type HelloResult } 
 import { Emitter, type Event } from '../events';
 import { IpcConnection, type ConnectionLimits, type RequestHandlers, type RequestObserver } from './ipcConnection';
 import { RefusalLog } from './refusalLog';
+import { pastAuthenticatedCap, pastUnsentCap, type WindowCaps } from './windowCaps';
 
-export interface IpcLimits extends ConnectionLimits {
+export interface IpcLimits extends ConnectionLimits, WindowCaps {
   /** Connections held open before their auth is accepted; further ones are closed at once. */
   readonly maxUnauthenticated: number;
   /** At most one log line per kind of refusal in this long. */
@@ -27,6 +29,11 @@ export const DEFAULT_LIMITS: IpcLimits = {
   writePauseBytes: 4 * 1024 * 1024,
   // Above the largest single reply (a 10 MiB review, escaped), so a slow but honest reader survives.
   writeDropBytes: 4 * 1024 * 1024 + 2 * MAX_FRAME_BYTES,
+  // Far more than the assistants of one window: each is one MCP server, one connection.
+  maxAuthenticated: 64,
+  // One peer's drop threshold and a little more: a slow honest reader of the largest reply still
+  // fits, and eight that never read cannot hold eight times as much.
+  maxTotalUnsentBytes: 4 * 1024 * 1024 + 2 * MAX_FRAME_BYTES + 32 * 1024 * 1024,
   refusalLogIntervalMs: 10_000,
 };
 
@@ -157,9 +164,22 @@ export class IpcServer {
         observer: this.options.observer,
       },
       {
-        authenticated: () => this.authenticatedChanged.fire(this.authenticatedCount),
+        authenticated: (opened) => {
+          const closing = pastAuthenticatedCap(this.connections, opened, this.limits.maxAuthenticated);
+          if (closing) {
+            this.refusals.refused('too-many-authenticated', { limit: this.limits.maxAuthenticated, closed: closing.id });
+            closing.close();
+          }
+          this.authenticatedChanged.fire(this.authenticatedCount);
+        },
         closed: (closed) => {
           if (this.connections.delete(closed) && closed.isAuthenticated) this.authenticatedChanged.fire(this.authenticatedCount);
+        },
+        wrote: () => {
+          for (const closing of pastUnsentCap(this.connections, this.limits.maxTotalUnsentBytes)) {
+            this.refusals.refused('window-backpressure', { connection: closing.id, unsent: closing.unsentBytes, limit: this.limits.maxTotalUnsentBytes });
+            closing.close();
+          }
         },
       },
     );
