@@ -1,6 +1,7 @@
 // What the user says back: replies to findings, their states (resolved, accepted, won't fix) and
 // free messages, kept in order with a cursor so the assistant reads each once. Kept as durably as
-// the review: a change is on disk (conversation.json, atomic) before anyone is told it happened.
+// the review: a change is on disk (appended to feedback.jsonl, feedbackJournal.ts) before anyone
+// is told it happened. conversation.json is the format before the journal, read once and replaced.
 
 import { promises as fs } from 'fs';
 import * as path from 'path';
@@ -11,8 +12,8 @@ import {
   MAX_FEEDBACK_TEXT,
   type GetReviewFeedbackResult,
 } from '../../../shared/protocol';
-import { syncDirectory, writeTemp } from './atomicFile';
 import { Emitter, type Disposable } from '../events';
+import { FeedbackJournal, type JournalContents } from './feedbackJournal';
 import { GroupCommit } from './groupCommit';
 import { describeProblem, MAX_STORED_COUNTER } from './storedState';
 import { readValidFile } from './validatedFile';
@@ -21,7 +22,8 @@ import { readValidFile } from './validatedFile';
 export const MAX_FEEDBACK_ITEMS = 2000;
 /** States of this many findings are kept, the most recently changed. */
 export const MAX_FINDING_STATES = 5000;
-const FILE = 'conversation.json';
+/** The file before the journal: read once, then compacted into it and removed. */
+const OLD_FILE = 'conversation.json';
 
 const Stored = z.object({
   version: z.literal(1),
@@ -44,37 +46,66 @@ export class Conversation implements Disposable {
   private readonly states = new Map<string, FindingState>();
   private readonly added = new Emitter<FeedbackItem>();
   private readonly commit = new GroupCommit(() => this.write());
+  /** Added since the last write began: what the next one appends. */
+  private unsaved: FeedbackItem[] = [];
   /** Fires once the item is on disk. */
   readonly onDidAdd = this.added.event;
 
   private constructor(
-    private readonly directory: string | undefined,
+    private readonly journal: FeedbackJournal | undefined,
     private readonly warn: (message: string) => void,
   ) {}
 
-  /** Loads what an earlier session said; a bad file is moved aside, never fatal. */
+  /** Loads what an earlier session said; a bad file or line is skipped or moved aside, never fatal. */
   static async open(directory: string, warn: (message: string) => void): Promise<Conversation> {
-    const conversation = new Conversation(directory, warn);
-    const stored = await readValidFile(path.join(directory, FILE), {
+    const { journal, contents } = await FeedbackJournal.read(directory, warn);
+    const conversation = new Conversation(journal, warn);
+    if (contents) {
+      conversation.restore(contents);
+      await fs.rm(path.join(directory, OLD_FILE), { force: true }).catch(() => undefined);
+      return conversation;
+    }
+    await conversation.migrate(directory);
+    return conversation;
+  }
+
+  /** conversation.json, as earlier versions kept it: read, written as the journal, then removed. */
+  private async migrate(directory: string): Promise<void> {
+    const warn = this.warn;
+    const stored = await readValidFile(path.join(directory, OLD_FILE), {
       schema: Stored,
       maxBytes: 64 * 1024 * 1024,
       what: 'stored feedback',
       warn,
       check: (s) => s.items.every((item) => Number(item.id) < s.next) || 'an item is newer than the next id',
     });
-    if (stored) {
-      conversation.items = stored.items;
-      conversation.next = stored.next;
-      if (stored.next > MAX_STORED_COUNTER) {
-        // Not a count Redline reached: the items are kept, numbered again from 1.
-        warn(`Redline renumbered the stored feedback in ${directory}: its next id, ${stored.next}, is past any real count (${MAX_STORED_COUNTER}).`);
-        conversation.items = stored.items.map((item, index) => ({ ...item, id: String(index + 1) }));
-        conversation.next = stored.items.length + 1;
-      }
-      conversation.savedThrough = conversation.next - 1;
-      for (const [id, state] of stored.states) conversation.states.set(id, state);
+    if (!stored) return;
+    const absurd = stored.next > MAX_STORED_COUNTER;
+    if (absurd) warn(`Redline renumbered the stored feedback in ${directory}: its next id, ${stored.next}, is past any real count (${MAX_STORED_COUNTER}).`);
+    this.restore({
+      // Not a count Redline reached: the items are kept, numbered again from 1.
+      items: absurd ? stored.items.map((item, index) => ({ ...item, id: String(index + 1) })) : stored.items,
+      next: absurd ? stored.items.length + 1 : stored.next,
+      states: stored.states,
+    });
+    try {
+      await this.journal!.compact(this.contents());
+      await fs.rm(path.join(directory, OLD_FILE), { force: true });
+    } catch (error) {
+      // conversation.json stays, and is read again next time.
+      warn(`Redline could not move the stored feedback in ${directory} to its journal: ${describeProblem(error)}.`);
     }
-    return conversation;
+  }
+
+  private restore(contents: JournalContents): void {
+    this.items = contents.items.slice(-MAX_FEEDBACK_ITEMS);
+    this.next = contents.next;
+    this.savedThrough = contents.next - 1;
+    for (const [id, state] of contents.states) this.setState(id, state);
+  }
+
+  private contents(): JournalContents {
+    return { next: this.next, items: [...this.items], states: [...this.states] };
   }
 
   static inMemory(): Conversation {
@@ -102,6 +133,7 @@ export class Conversation implements Disposable {
       at: new Date().toISOString(),
     };
     this.items.push(item);
+    this.unsaved.push(item);
     if (this.items.length > MAX_FEEDBACK_ITEMS) this.items.splice(0, this.items.length - MAX_FEEDBACK_ITEMS);
     const changesState = item.kind === 'state' && item.findingId !== undefined && item.state !== undefined;
     const previousState = changesState ? this.states.get(item.findingId!) : undefined;
@@ -110,6 +142,7 @@ export class Conversation implements Disposable {
       await this.commit.request();
     } catch (error) {
       this.items = this.items.filter((kept) => kept !== item);
+      this.unsaved = this.unsaved.filter((kept) => kept !== item);
       if (changesState && this.states.get(item.findingId!) === item.state) {
         if (previousState === undefined) this.states.delete(item.findingId!);
         else this.setState(item.findingId!, previousState);
@@ -152,21 +185,17 @@ export class Conversation implements Disposable {
 
   private async write(): Promise<void> {
     const through = this.next - 1;
-    if (!this.directory) {
+    const batch = this.unsaved.splice(0);
+    if (!this.journal) {
       this.savedThrough = through;
       return;
     }
-    const stored: Stored = { version: 1, next: this.next, items: [...this.items], states: [...this.states] };
-    const target = path.join(this.directory, FILE);
     try {
-      await fs.mkdir(this.directory, { recursive: true });
-      const temp = await writeTemp(target, JSON.stringify(stored));
-      await fs.rename(temp, target);
-      await syncDirectory(this.directory);
+      await this.journal.append(batch, () => this.contents());
       this.savedThrough = Math.max(this.savedThrough, through);
     } catch (error) {
-      this.warn(`Redline could not save the feedback to ${target}: ${describeProblem(error)}.`);
-      throw new Error(`Redline could not save your feedback (${describeProblem(error)}); check that ${this.directory} is writable.`);
+      this.warn(`Redline could not save the feedback to ${this.journal.file}: ${describeProblem(error)}.`);
+      throw new Error(`Redline could not save your feedback (${describeProblem(error)}); check that ${path.dirname(this.journal.file)} is writable.`);
     }
   }
 }

@@ -1,0 +1,167 @@
+// Where a conversation's feedback lives on disk: feedback.jsonl, an append-only journal. Saving an
+// item appends its line and fsyncs, so a reply costs O(item), not a rewrite of everything said so
+// far (2,100 maximal replies took 391 s when each rewrote the whole file). Now and then the file is
+// compacted: rewritten atomically with a header (the next id and the finding states) and the kept
+// items, newest last, within a byte budget. Reading it is as forgiving as a journal must be: a torn
+// last line (a crash mid-append) or a bad line is skipped, and a file over the read limit keeps
+// its newest items rather than none.
+
+import { constants as fsConstants, promises as fs } from 'fs';
+import * as path from 'path';
+import { z } from 'zod';
+import { FeedbackItem, FindingState } from '../../../shared/protocol';
+import { syncDirectory, writeTemp } from './atomicFile';
+import { MAX_STORED_COUNTER } from './storedState';
+
+export const JOURNAL_FILE = 'feedback.jsonl';
+/** Only this much of the journal's end is read: the newest items, and memory bounded. */
+export const MAX_JOURNAL_READ_BYTES = 64 * 1024 * 1024;
+/** A compaction keeps the newest items that fit in this much. */
+const MAX_COMPACTED_BYTES = 32 * 1024 * 1024;
+/** Appended bytes past the last compaction that trigger the next one. */
+const COMPACT_AFTER_BYTES = 16 * 1024 * 1024;
+
+const StateEntry = z.tuple([z.string().max(200), FindingState]);
+const Header = z.object({
+  v: z.literal(1),
+  next: z.number().int().min(1).max(MAX_STORED_COUNTER),
+  // Checked entry by entry below: one bad state must not cost the others, or the next id.
+  states: z.array(z.unknown()),
+});
+const ItemLine = z.object({ item: FeedbackItem.refine((item) => /^\d{1,13}$/.test(item.id) && Number(item.id) <= MAX_STORED_COUNTER, 'id is not a count') });
+
+export interface JournalContents {
+  readonly next: number;
+  readonly items: FeedbackItem[];
+  readonly states: Array<[string, FindingState]>;
+}
+
+export class FeedbackJournal {
+  private constructor(
+    readonly file: string,
+    /** Bytes appended since the file was last compacted (or read). */
+    private appended: number,
+    /** The file ends in a line a crash cut short: the next append starts a new line first. */
+    private torn: boolean,
+  ) {}
+
+  /** The journal's contents, or undefined when there is none; skipped lines are reported through `warn`. */
+  static async read(directory: string, warn: (message: string) => void): Promise<{ journal: FeedbackJournal; contents: JournalContents | undefined }> {
+    const file = path.join(directory, JOURNAL_FILE);
+    const text = await readTail(file, warn);
+    const journal = new FeedbackJournal(file, 0, text !== undefined && text !== '' && !text.endsWith('\n'));
+    return { journal, contents: text === undefined ? undefined : parseJournal(text, file, warn) };
+  }
+
+  /** Appends the items and fsyncs; compacts instead when due. On failure the file is as it was. */
+  async append(items: readonly FeedbackItem[], snapshot: () => JournalContents): Promise<void> {
+    if (items.length === 0) return;
+    if (this.appended > COMPACT_AFTER_BYTES) return this.compact(snapshot());
+    const data = (this.torn ? '\n' : '') + items.map((item) => `${JSON.stringify({ item })}\n`).join('');
+    await fs.mkdir(path.dirname(this.file), { recursive: true });
+    const handle = await fs.open(this.file, fsConstants.O_WRONLY | fsConstants.O_APPEND | fsConstants.O_CREAT, 0o600);
+    const { size } = await handle.stat();
+    try {
+      await handle.write(data);
+      await handle.sync();
+    } catch (error) {
+      // A half-written batch would come back at the next load although its callers were told it failed.
+      await handle.truncate(size).catch(() => undefined);
+      throw error;
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
+    if (size === 0) await syncDirectory(path.dirname(this.file));
+    this.appended += Buffer.byteLength(data);
+    this.torn = false;
+  }
+
+  /** Rewrites the file atomically with the newest items that fit MAX_COMPACTED_BYTES. */
+  async compact(contents: JournalContents): Promise<void> {
+    const lines: string[] = [];
+    let bytes = 0;
+    for (let i = contents.items.length - 1; i >= 0; i--) {
+      const line = `${JSON.stringify({ item: contents.items[i] })}\n`;
+      bytes += Buffer.byteLength(line);
+      if (bytes > MAX_COMPACTED_BYTES) break;
+      lines.push(line);
+    }
+    const header = `${JSON.stringify({ v: 1, next: contents.next, states: contents.states })}\n`;
+    await fs.mkdir(path.dirname(this.file), { recursive: true });
+    const temp = await writeTemp(this.file, header + lines.reverse().join(''));
+    await fs.rename(temp, this.file);
+    await syncDirectory(path.dirname(this.file));
+    this.appended = 0;
+    this.torn = false;
+  }
+}
+
+/** The file's text, or its last MAX_JOURNAL_READ_BYTES from the first whole line; undefined when it does not exist. */
+async function readTail(file: string, warn: (message: string) => void): Promise<string | undefined> {
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    warn(`Redline could not read the stored feedback ${file} (${(error as Error).message}); it carries on without it.`);
+    return undefined;
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) {
+      warn(`Redline did not read the stored feedback ${file}: it is not a regular file.`);
+      return undefined;
+    }
+    const start = Math.max(0, stats.size - MAX_JOURNAL_READ_BYTES);
+    const buffer = Buffer.alloc(stats.size - start);
+    await handle.read(buffer, 0, buffer.length, start);
+    if (start === 0) return buffer.toString('utf8');
+    warn(`The stored feedback ${file} is ${(stats.size / 1024 / 1024).toFixed(0)} MiB; Redline read its newest ${MAX_JOURNAL_READ_BYTES / 1024 / 1024} MiB.`);
+    const firstWhole = buffer.indexOf(0x0a) + 1;
+    return buffer.subarray(firstWhole).toString('utf8');
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+function parseJournal(text: string, file: string, warn: (message: string) => void): JournalContents {
+  let next = 1;
+  const states = new Map<string, FindingState>();
+  const items: FeedbackItem[] = [];
+  let skipped = 0;
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      skipped++;
+      continue;
+    }
+    const header = Header.safeParse(value);
+    if (header.success) {
+      next = Math.max(next, header.data.next);
+      for (const entry of header.data.states) {
+        const valid = StateEntry.safeParse(entry);
+        if (valid.success) states.set(valid.data[0], valid.data[1]);
+        else skipped++;
+      }
+      continue;
+    }
+    const parsed = ItemLine.safeParse(value);
+    const item = parsed.success ? parsed.data.item : undefined;
+    // Ids only grow; one that does not is not a line this journal appended in order.
+    if (item === undefined || (items.length > 0 && Number(item.id) <= Number(items[items.length - 1].id))) {
+      skipped++;
+      continue;
+    }
+    items.push(item);
+    next = Math.max(next, Number(item.id) + 1);
+    if (item.kind === 'state' && item.findingId !== undefined && item.state !== undefined) {
+      states.delete(item.findingId);
+      states.set(item.findingId, item.state);
+    }
+  }
+  if (skipped > 0) warn(`Redline skipped ${skipped} unreadable line(s) of the stored feedback ${file} (a write a crash cut short, or an edit).`);
+  return { next, items, states: [...states] };
+}
