@@ -186,3 +186,15 @@ describe('ReviewStore', () => {
     expect(changes).toHaveLength(1);
   });
 });
+
+describe("the history's size on disk", () => {
+  it('drops the oldest earlier reviews once together they would pass the byte cap, and says so', async () => {
+    const logs: string[] = [];
+    const store = ReviewStore.inMemory({ historySize: 50, maxHistoryBytes: 3_000, log: (message) => logs.push(message) });
+    for (let i = 1; i <= 6; i++) await store.present({ content: `# Review ${i}\n\n${'x'.repeat(990)}`, mode: 'replace' });
+    // Five earlier reviews of about 1,000 bytes each: only the newest two fit in 3,000.
+    expect((await store.listHistory()).map((entry) => entry.revision)).toEqual([5, 4]);
+    expect(logs.at(-1)).toMatch(/dropped the 1 oldest earlier review\(s\): together the earlier reviews would hold more than 0 MiB/);
+    expect(await store.readHistory(3)).toBeUndefined();
+  });
+});

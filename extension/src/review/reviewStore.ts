@@ -64,6 +64,11 @@ export class ReviewTooLargeError extends Error {
 }
 
 export const MAX_HISTORY_SIZE = 200;
+/**
+ * What one assistant's earlier reviews may hold on disk together: 200 reviews of up to 10 MiB
+ * would be 2 GiB (more where JSON escapes control characters). The oldest go first past it.
+ */
+export const MAX_HISTORY_BYTES = 256 * 1024 * 1024;
 
 export class ReviewStore implements Disposable {
   private currentReview: Review | undefined;
@@ -87,6 +92,7 @@ export class ReviewStore implements Disposable {
     private readonly files: ReviewFiles | undefined,
     private historySize: number,
     private readonly log: (message: string) => void,
+    private readonly maxHistoryBytes = MAX_HISTORY_BYTES,
   ) {}
 
   /** Loads the directory. Never fails because of what is stored: bad files are moved aside and logged. */
@@ -108,8 +114,8 @@ export class ReviewStore implements Disposable {
   }
 
   /** A store that keeps everything in memory, for tests that need no disk. */
-  static inMemory(options: { historySize: number }): ReviewStore {
-    return new ReviewStore(undefined, clampHistorySize(options.historySize), () => undefined);
+  static inMemory(options: { historySize: number; maxHistoryBytes?: number; log?: (message: string) => void }): ReviewStore {
+    return new ReviewStore(undefined, clampHistorySize(options.historySize), options.log ?? (() => undefined), options.maxHistoryBytes);
   }
 
   get current(): Review | undefined {
@@ -246,9 +252,15 @@ export class ReviewStore implements Disposable {
     this.trimHistory();
   }
 
-  /** Drops the oldest entries past the history size; true if any went. */
+  /** Drops the oldest entries past the history size or MAX_HISTORY_BYTES; true if any went. */
   private trimHistory(): boolean {
-    const dropped = this.historyIndex.splice(this.historySize);
+    let kept = 0;
+    let bytes = 0;
+    while (kept < Math.min(this.historySize, this.historyIndex.length) && bytes + this.historyIndex[kept].bytes <= this.maxHistoryBytes) bytes += this.historyIndex[kept++].bytes;
+    if (kept < Math.min(this.historySize, this.historyIndex.length)) {
+      this.log(`Redline dropped the ${this.historyIndex.length - kept} oldest earlier review(s): together the earlier reviews would hold more than ${(this.maxHistoryBytes / 1024 / 1024).toFixed(0)} MiB.`);
+    }
+    const dropped = this.historyIndex.splice(kept);
     for (const entry of dropped) {
       this.unsaved.delete(entry.revision);
       if (this.files) this.toRemove.add(entry.revision);
