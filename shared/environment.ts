@@ -10,3 +10,5 @@ export const IPC_TOKEN_ENV = 'REDLINE_IPC_TOKEN';
 export const TIMEOUT_ENV = 'REDLINE_TIMEOUT_MS';
 /** Chooses a window by folder instead of by the working directory. */
 export const WORKSPACE_ENV = 'REDLINE_WORKSPACE';
+/** `debug` puts the MCP server's routine events (started, request, reply) on stderr too. */
+export const LOG_ENV = 'REDLINE_LOG';

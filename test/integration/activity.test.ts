@@ -183,9 +183,9 @@ describe('the built MCP server', () => {
     await window?.stop();
   });
 
-  it('writes the id the window shows for a call to its stderr, with the method and then the outcome', async () => {
+  it('with --log debug, writes the id the window shows for a call to its stderr, with the method and then the outcome', async () => {
     window = await startWindow();
-    mcp = await connectMcp({ REDLINE_IPC_PATH: window.socketPath, REDLINE_IPC_TOKEN: window.token }, undefined, 'Claude Code');
+    mcp = await connectMcp({ REDLINE_IPC_PATH: window.socketPath, REDLINE_IPC_TOKEN: window.token, REDLINE_LOG: undefined }, undefined, 'Claude Code', ['--log', 'debug']);
     const result = await mcp.client.callTool({ name: 'get-review', arguments: {} });
     expect(result.isError).toBeFalsy();
     await until(() => /"event":"reply"/.test(mcp!.stderr()));
