@@ -6,6 +6,9 @@ import {
   ResourceUpdatedNotificationSchema,
   type ResourceUpdatedNotification,
 } from '@modelcontextprotocol/sdk/types.js';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { assertBuilt, connectMcp, exampleSelection, hostEnv, startHost, type Host } from './harness';
 
 type Mcp = Awaited<ReturnType<typeof connectMcp>>;
@@ -120,6 +123,37 @@ describe('MCP resources and prompts over the real bridge', () => {
 
     await expect(reader.client.readResource({ uri: 'redline://review/history/999' })).rejects.toThrow(/No earlier review with revision 999/);
     await expect(reader.client.readResource({ uri: 'redline://review/history/abc' })).rejects.toThrow(/names no earlier review/);
+  });
+
+  it('lists resources at once with no window, and says when the earlier reviews can be listed', async () => {
+    const nowhere = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-no-window-'));
+    const alone = await connectMcp({ REDLINE_IPC_PATH: path.join(nowhere, 'gone.sock'), REDLINE_IPC_TOKEN: 'a'.repeat(32), XDG_RUNTIME_DIR: nowhere, TMPDIR: nowhere }, nowhere);
+    try {
+      const started = performance.now();
+      const { resources } = await alone.client.listResources();
+      const tookMs = performance.now() - started;
+      process.stdout.write(`[resources] resources/list with no window: ${tookMs.toFixed(0)} ms\n`);
+      expect(resources.map((resource) => resource.uri)).toEqual(['redline://review/current', 'redline://selection']);
+      // It used to wait out the window retries (3.4 s); a generous bound, not a timing test.
+      expect(tookMs).toBeLessThan(1_500);
+    } finally {
+      await alone.close();
+      fs.rmSync(nowhere, { recursive: true, force: true });
+    }
+
+    // A new session of an assistant with history: the first list does not wait for the window; a
+    // list_changed says when the earlier reviews are there.
+    await present('# Another review\n');
+    const fresh = await connectMcp(hostEnv(host), host.workspace);
+    try {
+      const heard = listen(fresh);
+      const first = await fresh.client.listResources();
+      const hasHistory = (list: typeof first) => list.resources.some((resource) => resource.uri.startsWith('redline://review/history/'));
+      if (!hasHistory(first)) await eventually(() => heard.listChanged > 0, 'resources/list_changed once the window is reached');
+      expect(hasHistory(await fresh.client.listResources())).toBe(true);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('reads the selection as JSON and tells a subscriber when it moves', async () => {

@@ -16,6 +16,7 @@ export function registerReviewResources(server: McpServer, context: ToolContext)
   const bridge = bridgeFor(server, context);
   const history = async (): Promise<EarlierReviewEntry[]> =>
     (await bridge.request('list-review-history', { assistant: assistantOf(server) })).entries;
+  const earlierReviews = listWithoutWaiting(server, context, () => orNone(history, 'list-earlier-reviews'));
 
   server.registerResource(
     'current-review',
@@ -37,7 +38,7 @@ export function registerReviewResources(server: McpServer, context: ToolContext)
     'earlier-review',
     new ResourceTemplate(EARLIER_REVIEW_TEMPLATE, {
       // A client lists resources to show them: with no window yet, the others are still listed.
-      list: async () => ({ resources: (await orNone(history, 'list-earlier-reviews')).map(describeEntry) }),
+      list: async () => ({ resources: (await earlierReviews()).map(describeEntry) }),
       complete: {
         index: async (typed) =>
           (await orNone(history, 'complete-earlier-review')).map((entry) => String(entry.revision)).filter((index) => index.startsWith(typed)),
@@ -94,6 +95,26 @@ function describeEntry(entry: EarlierReviewEntry) {
     description: `Presented ${entry.updatedAt}; replaced since.`,
     mimeType: 'text/markdown',
     size: entry.bytes,
+  };
+}
+
+/**
+ * The earlier reviews for resources/list, never waiting for a window: a client lists resources
+ * while it starts (Gemini CLI before its first model turn), and finding no window took 3.4 s of
+ * retries. Connected, the window is asked; not yet, the list is empty at once, the window is
+ * sought meanwhile, and list_changed tells the client when there is something to list.
+ */
+function listWithoutWaiting(server: McpServer, context: ToolContext, read: () => Promise<EarlierReviewEntry[]>): () => Promise<EarlierReviewEntry[]> {
+  let connected = false;
+  let seeking: Promise<void> | undefined;
+  context.bridge.onConnectionChange((now) => (connected = now));
+  return async () => {
+    if (connected) return read();
+    seeking ??= read().then((entries) => {
+      seeking = undefined;
+      if (entries.length > 0 && server.isConnected()) server.sendResourceListChanged();
+    });
+    return [];
   };
 }
 
