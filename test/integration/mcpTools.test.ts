@@ -139,6 +139,10 @@ describe('MCP tools over the real bridge', () => {
       ['src/gone.ts:3', 7],
     ]);
     expect(result.content[0].text).toContain('src/gone.ts:3');
+    // Claude Code and Codex give the model the structured content, not the text: the advice is there too.
+    expect(report.nextSteps).toEqual([expect.stringMatching(/^Fix the 2 reference\(s\) in references\.broken .* then present again\.$/), expect.stringContaining('get-review-feedback')]);
+    const feedback = (await call('get-review-feedback')).structuredContent;
+    expect(feedback.nextSteps).toEqual([`Pass "${feedback.cursor}" as "since" next time to get only newer items.`]);
     expect(host.store.current?.markdown).toBe(content);
     expect(host.store.current?.title).toBe('Example');
     // The server sent its own cwd, so relative references resolve where the assistant runs.

@@ -38,7 +38,8 @@ class BuiltServer {
 
   constructor(env: Record<string, string> = {}) {
     if (!fs.existsSync(BUILT_SERVER)) throw new Error(`${BUILT_SERVER} is missing: run "npm run build" first.`);
-    this.child = spawn(process.execPath, [BUILT_SERVER], { env: { PATH: process.env.PATH ?? '', ...env } });
+    // With debug logging, so that the "started" line says when its signal handlers are in place.
+    this.child = spawn(process.execPath, [BUILT_SERVER], { env: { PATH: process.env.PATH ?? '', REDLINE_LOG: 'debug', ...env } });
     this.child.stdout.setEncoding('utf8');
     this.child.stdout.on('data', (chunk: string) => {
       const lines = (this.buffered + chunk).split('\n');

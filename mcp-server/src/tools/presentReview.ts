@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { FINDING_SEVERITIES, MAX_REVIEW_BYTES, MAX_SECTION_CHARS, PresentReviewResult, ReviewMode, type Finding } from '../../../shared/protocol';
 import { reviewProgress } from './reviewProgress';
 import { assistantOf, bridgeFor, type ToolContext } from './toolContext';
-import { toolResult } from './toolResult';
+import { NEXT_STEPS, toolResult } from './toolResult';
 
 export const presentReviewInput = {
   content: z
@@ -43,7 +43,7 @@ export function registerPresentReviewTool(server: McpServer, context: ToolContex
         'in the code, where the user replies and marks them resolved, accepted or won\'t fix; read that with get-review-feedback or ' +
         'wait for it with await-review-feedback. Your review is your own: another assistant in the same window has its own tab.',
       inputSchema: presentReviewInput,
-      outputSchema: PresentReviewResult,
+      outputSchema: PresentReviewResult.extend(NEXT_STEPS),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     async (args, extra) => {
@@ -52,6 +52,7 @@ export function registerPresentReviewTool(server: McpServer, context: ToolContex
         return await toolResult(
           () => bridge.request('present-review', { ...args, cwd: context.cwd, assistant: assistantOf(server) }, extra.signal, undefined, progress?.onProgress),
           describePresented,
+          nextStepsAfterPresenting,
         );
       } finally {
         // Before the result goes out: no progress may follow it.
@@ -76,6 +77,20 @@ function describePresented(result: PresentReviewResult): string {
   }
   lines.push(...describeFindings(result.findings));
   return lines.join('\n');
+}
+
+/** The text's advice, for a model that reads only the structured content. */
+export function nextStepsAfterPresenting(result: PresentReviewResult): string[] {
+  const { broken, unchecked = 0 } = result.references;
+  return [
+    ...(broken.length > 0
+      ? [`Fix the ${broken.length} reference(s) in references.broken (each gives its line in what you sent and why it points at nothing), then present again.`]
+      : []),
+    ...(unchecked > 0 ? [`${unchecked} reference(s) were not checked (the review names more files than one render looks at); they are not known to be broken.`] : []),
+    ...(result.findings.length > 0
+      ? ['The user answers findings in VS Code: read the answers with get-review-feedback, or wait for them with await-review-feedback.']
+      : []),
+  ];
 }
 
 /** One line per finding: its id (for get-review-feedback), severity, place and state. */

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { GetReviewFeedbackResult, type FeedbackItem } from '../../../shared/protocol';
 import { waitForFeedback } from '../feedbackWait';
 import { assistantOf, bridgeFor, type ToolContext } from './toolContext';
-import { toolResult } from './toolResult';
+import { NEXT_STEPS, toolResult } from './toolResult';
 
 const since = z
   .string()
@@ -29,11 +29,11 @@ export function registerReviewFeedbackTools(server: McpServer, context: ToolCont
         'Read what the user said about the review in VS Code: replies to findings, findings they marked resolved, accepted or ' +
         'won\'t fix, requests to fix one, and free messages. Pass the "cursor" of the previous result as "since" to get only new items.',
       inputSchema: { since },
-      outputSchema: GetReviewFeedbackResult,
+      outputSchema: GetReviewFeedbackResult.extend(NEXT_STEPS),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (args, extra) =>
-      toolResult(() => bridge.request('get-review-feedback', { since: args.since, assistant: assistantOf(server) }, extra.signal), describeFeedback),
+      toolResult(() => bridge.request('get-review-feedback', { since: args.since, assistant: assistantOf(server) }, extra.signal), describeFeedback, nextStepsForFeedback),
   );
 
   server.registerTool(
@@ -49,7 +49,7 @@ export function registerReviewFeedbackTools(server: McpServer, context: ToolCont
         since,
         timeoutSeconds: z.number().int().min(1).max(AWAIT_MAX_SECONDS).default(AWAIT_DEFAULT_SECONDS).describe('How long to wait, in seconds.'),
       },
-      outputSchema: AwaitReviewFeedbackResult,
+      outputSchema: AwaitReviewFeedbackResult.extend(NEXT_STEPS),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (args, extra) =>
@@ -76,8 +76,17 @@ export function registerReviewFeedbackTools(server: McpServer, context: ToolCont
                     }),
           }),
         (result) => (result.timedOut ? `No feedback yet (waited ${args.timeoutSeconds} s). Cursor: ${result.cursor}.` : describeFeedback(result)),
+        (result) => [...(result.timedOut ? ['No feedback yet: call await-review-feedback again to keep waiting.'] : []), ...nextStepsForFeedback(result)],
       ),
   );
+}
+
+/** The cursor's use, and what a truncated result means, for a model that reads only the structured content. */
+export function nextStepsForFeedback(result: GetReviewFeedbackResult): string[] {
+  return [
+    ...(result.truncated ? ['Some older items were dropped before you read them (the window keeps the last 2,000).'] : []),
+    `Pass "${result.cursor}" as "since" next time to get only newer items.`,
+  ];
 }
 
 function describeFeedback(result: GetReviewFeedbackResult): string {
