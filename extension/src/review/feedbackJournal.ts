@@ -48,8 +48,10 @@ export class FeedbackJournal {
   /** The journal's contents, or undefined when there is none; skipped lines are reported through `warn`. */
   static async read(directory: string, warn: (message: string) => void): Promise<{ journal: FeedbackJournal; contents: JournalContents | undefined }> {
     const file = path.join(directory, JOURNAL_FILE);
-    const text = await readTail(file, warn);
-    const journal = new FeedbackJournal(file, 0, text !== undefined && text !== '' && !text.endsWith('\n'));
+    const { text, size } = await readTail(file, warn);
+    // A file larger than a compaction leaves (one an earlier version, or a long session, grew) is
+    // compacted at the first append, so that it is not read from its end again and again.
+    const journal = new FeedbackJournal(file, Math.max(0, size - MAX_COMPACTED_BYTES), text !== undefined && text !== '' && !text.endsWith('\n'));
     return { journal, contents: text === undefined ? undefined : parseJournal(text, file, warn) };
   }
 
@@ -96,29 +98,33 @@ export class FeedbackJournal {
   }
 }
 
-/** The file's text, or its last MAX_JOURNAL_READ_BYTES from the first whole line; undefined when it does not exist. */
-async function readTail(file: string, warn: (message: string) => void): Promise<string | undefined> {
+/**
+ * The file's text, or its last MAX_JOURNAL_READ_BYTES from the first whole line, and its size;
+ * no text when it does not exist or cannot be read.
+ */
+async function readTail(file: string, warn: (message: string) => void): Promise<{ text?: string; size: number }> {
   let handle: fs.FileHandle;
   try {
     handle = await fs.open(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    warn(`Redline could not read the stored feedback ${file} (${(error as Error).message}); it carries on without it.`);
-    return undefined;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      warn(`Redline could not read the stored feedback ${file} (${(error as Error).message}); it carries on without it.`);
+    }
+    return { size: 0 };
   }
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) {
       warn(`Redline did not read the stored feedback ${file}: it is not a regular file.`);
-      return undefined;
+      return { size: 0 };
     }
     const start = Math.max(0, stats.size - MAX_JOURNAL_READ_BYTES);
     const buffer = Buffer.alloc(stats.size - start);
     await handle.read(buffer, 0, buffer.length, start);
-    if (start === 0) return buffer.toString('utf8');
+    if (start === 0) return { text: buffer.toString('utf8'), size: stats.size };
     warn(`The stored feedback ${file} is ${(stats.size / 1024 / 1024).toFixed(0)} MiB; Redline read its newest ${MAX_JOURNAL_READ_BYTES / 1024 / 1024} MiB.`);
     const firstWhole = buffer.indexOf(0x0a) + 1;
-    return buffer.subarray(firstWhole).toString('utf8');
+    return { text: buffer.subarray(firstWhole).toString('utf8'), size: stats.size };
   } finally {
     await handle.close().catch(() => undefined);
   }
