@@ -135,6 +135,8 @@ export class RedlineSession {
         PATH: process.env.PATH ?? '',
         REDLINE_IPC_PATH,
         REDLINE_IPC_TOKEN,
+        // Routine events on stderr too: tests read its request and connected lines.
+        REDLINE_LOG: 'debug',
         ...(TMPDIR ? { TMPDIR } : {}),
         ...(XDG_RUNTIME_DIR ? { XDG_RUNTIME_DIR } : {}),
         // run.mjs finds processes left behind by this marker.

@@ -142,6 +142,8 @@ describe('Two windows, and assistants started outside VS Code', () => {
       cwd,
       env: {
         PATH: process.env.PATH ?? '',
+        // Its connected lines on stderr say which sockets it reached.
+        REDLINE_LOG: 'debug',
         ...discoveryEnvironment(),
         ...(process.env.REDLINE_E2E_RUN ? { REDLINE_E2E_RUN: process.env.REDLINE_E2E_RUN } : {}),
       },
