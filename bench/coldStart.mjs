@@ -1,20 +1,23 @@
-// MCP server cold start: from spawning `node <server>` to its reply to tools/list, against a bare
-// `node -e ''` and the same server as one bundle without the handshake responder
-// (bench/bundledServer.cjs), run side by side and alternating so that a noisy machine slows all
-// of them alike. After tools/list each server is also sent a ping, as a client's first call
-// would come, and timed to its reply: that one Redline's full server answers, once it is loaded.
-// Prints medians and ratios; `--json` prints them for bench/run.mjs.
+// MCP server cold start: from spawning `node dist/mcp-server.js` to the answer a client waits for
+// before it goes on, in the four ways real clients open, against a bare `node -e ''` spawn in the
+// same run. The subjects alternate, so that a noisy machine slows all of them alike. Prints
+// medians and ratios; `--json` prints them for bench/run.mjs.
 //
-//   node bench/coldStart.mjs [--runs 15] [--json] [--compile-cache warm|cold] [--also label=path/to/server.js ...]
+//   node bench/coldStart.mjs [--runs 15] [--json] [--node PATH] [--compile-cache warm|cold] [--also label=path/to/server.js ...]
 //
-// Node's compile cache (which dist/mcp-server.js turns on for the full server from Node 22.1 on)
-// lives in Redline's private directory, here <TMPDIR>/redline-<uid>/compile-cache (the bench sets
-// no XDG_RUNTIME_DIR). Each server here gets a TMPDIR of this bench's own:
-// `warm` (the default) keeps one for the whole session, filled by the first, uncounted, start;
-// `cold` gives every start an empty one, as after a reboot or an update.
-// `--also` adds more servers to the same rotation (e.g. an earlier build to compare).
+// The openings, each sent as a client sends it (the requests after `initialize` once it is answered):
+//   discover   server/discover (2026-07-28: Claude Code, the SDKs' clients, the Inspector by default)
+//   codex      initialize → tools/list with _meta.progressToken (Codex CLI)
+//   gemini     initialize → prompts/list (Gemini CLI)
+//   inspector  initialize → logging/setLevel → tools/list (the Inspector in its 2025 era)
+//
+// `--node` runs everything with another Node (the bare spawn too). Node's compile cache, which
+// dist/mcp-server.js turns on from Node 22.1 on, lives in Redline's private directory, here
+// <TMPDIR>/redline-<uid>/compile-cache (the bench sets no XDG_RUNTIME_DIR). Each start gets a TMPDIR
+// of this bench's own: `warm` (the default) keeps one for the session, filled by the first,
+// uncounted, start; `cold` gives every start an empty one, as after a reboot or an update.
 
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,66 +32,67 @@ const option = (name) => {
 };
 const runs = Number(option('--runs') ?? process.env.COLD_START_RUNS ?? 15);
 const json = args.includes('--json');
+const node = option('--node') ?? process.execPath;
 const compileCache = option('--compile-cache') ?? 'warm';
 if (!['warm', 'cold'].includes(compileCache)) throw new Error(`--compile-cache is warm or cold, not ${compileCache}`);
 
-const subjects = [
-  { key: 'bare', label: "bare `node -e ''`", argv: ['-e', ''], bare: true },
-  { key: 'bundled', label: 'the same server bundled', argv: [fileURLToPath(new URL('bundledServer.cjs', import.meta.url))] },
-  { key: 'redline', label: '`node dist/mcp-server.js`', argv: [fileURLToPath(new URL('../dist/mcp-server.js', import.meta.url))] },
-];
+const servers = [{ key: 'redline', label: '`node dist/mcp-server.js`', path: join(root, 'dist', 'mcp-server.js') }];
 args.forEach((arg, index) => {
   if (arg !== '--also') return;
-  const [label, file] = args[index + 1].split('=');
-  subjects.push({ key: label, label, argv: [file] });
+  const [label, path] = args[index + 1].split('=');
+  servers.push({ key: label, label, path });
 });
 
-const line = (message) => JSON.stringify(message) + '\n';
-const handshake = [
-  { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cold-start', version: '1' } } },
-  { jsonrpc: '2.0', method: 'notifications/initialized' },
-  { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
-]
-  .map(line)
-  .join('');
-const ping = line({ jsonrpc: '2.0', id: 3, method: 'ping' });
+const envelope = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'cold-start', version: '1' },
+};
+const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cold-start', version: '1' } } };
+const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
+/** Each opening: what goes first, what follows once id 1 is answered, and the id whose answer ends it. */
+const OPENINGS = {
+  discover: { first: [{ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: envelope } }], then: [], lastId: 1 },
+  codex: { first: [initialize], then: [initialized, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: { progressToken: 0 } } }], lastId: 2 },
+  gemini: { first: [initialize], then: [initialized, { jsonrpc: '2.0', id: 2, method: 'prompts/list', params: {} }], lastId: 2 },
+  inspector: {
+    first: [initialize],
+    then: [initialized, { jsonrpc: '2.0', id: 2, method: 'logging/setLevel', params: { level: 'debug' } }, { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} }],
+    lastId: 3,
+  },
+};
+const lines = (messages) => messages.map((message) => JSON.stringify(message) + '\n').join('');
 
 const benchTmp = mkdtempSync(join(tmpdir(), 'redline-cold-start-'));
 const sessionTmp = mkdtempSync(join(benchTmp, 'session-'));
 
-/**
- * One start: spawn → exit for bare node; for a server, spawn → the tools/list reply (`toolsList`)
- * and spawn → the reply to the ping sent once tools/list arrived (`firstCall`), in ms.
- */
-async function measure(subject) {
+/** One start, in ms: spawn → exit for bare node, spawn → the opening's last answer for a server. */
+async function measure(server, opening) {
   // No REDLINE_IPC_* variables: the server must answer without a VS Code window.
   const tmp = compileCache === 'cold' ? mkdtempSync(join(benchTmp, 'start-')) : sessionTmp;
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: tmp };
   try {
     const start = performance.now();
-    const child = spawn(process.execPath, subject.argv, { cwd: root, env, stdio: ['pipe', 'pipe', 'ignore'] });
-    if (subject.bare) {
+    const child = spawn(node, server ? [server.path] : ['-e', ''], { cwd: root, env, stdio: ['pipe', 'pipe', 'ignore'] });
+    if (!server) {
       child.stdin.end();
       await once(child, 'exit');
-      return { toolsList: performance.now() - start };
+      return performance.now() - start;
     }
+    const { first, then, lastId } = OPENINGS[opening];
     child.stdout.setEncoding('utf8');
-    child.stdin.write(handshake);
-    const times = {};
-    let buffered = '';
+    child.stdin.write(lines(first));
     const timeout = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    let elapsed;
+    let buffered = '';
     for await (const chunk of child.stdout) {
-      buffered += chunk;
-      const lines = buffered.split('\n');
-      buffered = lines.pop();
-      for (const { id } of lines.filter((text) => text.trim() !== '').map((text) => JSON.parse(text))) {
-        if (id === 2) {
-          times.toolsList = performance.now() - start;
-          child.stdin.write(ping);
-        }
-        if (id === 3) times.firstCall = performance.now() - start;
+      const received = (buffered + chunk).split('\n');
+      buffered = received.pop();
+      for (const { id } of received.filter((text) => text.trim() !== '').map((text) => JSON.parse(text))) {
+        if (id === 1 && then.length > 0) child.stdin.write(lines(then));
+        if (id === lastId) elapsed = performance.now() - start;
       }
-      if (times.firstCall !== undefined) break;
+      if (elapsed !== undefined) break;
     }
     // Wait for the exit before the next start, so that no two processes compete for the CPU, and
     // so that the compile cache has been written.
@@ -96,8 +100,8 @@ async function measure(subject) {
     child.stdin.end();
     await exited;
     clearTimeout(timeout);
-    if (times.firstCall === undefined) throw new Error(`${subject.label} exited without answering tools/list and the ping`);
-    return times;
+    if (elapsed === undefined) throw new Error(`${server.label} exited before answering the ${opening} opening`);
+    return elapsed;
   } finally {
     if (tmp !== sessionTmp) rmSync(tmp, { recursive: true, force: true });
   }
@@ -109,14 +113,15 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
-const samples = new Map(subjects.map((subject) => [subject, []]));
+const subjects = [{ key: 'bare' }, ...servers.flatMap((server) => Object.keys(OPENINGS).map((opening) => ({ key: `${server.key}.${opening}`, server, opening })))];
+const samples = new Map(subjects.map((subject) => [subject.key, []]));
 try {
-  for (const subject of subjects) await measure(subject); // warm the file cache (and the compile cache); not counted
+  for (const subject of subjects) await measure(subject.server, subject.opening); // warms the file and compile caches; not counted
   for (let run = 0; run < runs; run++) {
     // Rotate the order each round, so that no subject always runs right after the same one.
     for (let i = 0; i < subjects.length; i++) {
       const subject = subjects[(run + i) % subjects.length];
-      samples.get(subject).push(await measure(subject));
+      samples.get(subject.key).push(await measure(subject.server, subject.opening));
     }
     if (!json) process.stderr.write(`\rrun ${run + 1}/${runs}`);
   }
@@ -125,23 +130,16 @@ try {
 }
 if (!json) process.stderr.write('\n');
 
-/** Per subject: the median ms to tools/list and, for servers, to the first call's reply. */
+const bareMs = median(samples.get('bare'));
 const medians = Object.fromEntries(
-  subjects.map((subject) => {
-    const times = samples.get(subject);
-    const toolsListMs = median(times.map((t) => t.toolsList));
-    return [subject.key, subject.bare ? { toolsListMs } : { toolsListMs, firstCallMs: median(times.map((t) => t.firstCall)) }];
-  }),
+  servers.map((server) => [server.key, Object.fromEntries(Object.keys(OPENINGS).map((opening) => [opening, median(samples.get(`${server.key}.${opening}`))]))]),
 );
+const nodeVersion = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
 if (json) {
-  console.log(JSON.stringify({ ...medians, runs, compileCache, node: process.version }));
+  console.log(JSON.stringify({ bareMs, ...medians, runs, compileCache, node: nodeVersion }));
 } else {
-  const bare = medians.bare.toolsListMs;
-  const cell = (value) => `${value.toFixed(1).padStart(7)} ms  ${(value / bare).toFixed(2)}×`;
-  console.log(`Node ${process.version}, ${runs} alternating runs each, compile cache ${compileCache}, medians:`);
-  console.log(`  ${''.padEnd(28)} ${'→ tools/list'.padEnd(18)} → first call (ping)`);
-  for (const subject of subjects) {
-    const { toolsListMs, firstCallMs } = medians[subject.key];
-    console.log(`  ${subject.label.padEnd(28)} ${cell(toolsListMs)}${firstCallMs === undefined ? '' : `   ${cell(firstCallMs)}`}`);
-  }
+  const cell = (value) => `${value.toFixed(1).padStart(6)} ms ${(value / bareMs).toFixed(2)}×`;
+  console.log(`Node ${nodeVersion}, ${runs} alternating runs each, compile cache ${compileCache}, medians; bare \`node -e ''\` ${bareMs.toFixed(1)} ms`);
+  console.log(`  ${''.padEnd(28)} ${Object.keys(OPENINGS).map((opening) => opening.padEnd(18)).join(' ')}`);
+  for (const server of servers) console.log(`  ${server.label.padEnd(28)} ${Object.values(medians[server.key]).map(cell).join('  ')}`);
 }

@@ -1,7 +1,7 @@
 // Reading one large message from stdin: the project's line decoder against the SDK's ReadBuffer
 // (what StdioServerTransport used), fed the same 64 KiB chunks. Prints JSON for bench/run.mjs.
 
-import { ReadBuffer } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { ReadBuffer } from '@modelcontextprotocol/server';
 import { LineDecoder } from '../shared/framing';
 
 const CHUNK = 64 * 1024;

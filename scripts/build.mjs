@@ -1,14 +1,11 @@
 // Builds the bundles: the extension (CommonJS, `vscode` external), the webview script (iife), and
-// the MCP server, which runs with plain `node`: dist/mcp-server.js, a small entry that answers the
-// MCP handshake from dist/mcp-server-handshake.json, then loads the full server,
-// dist/mcp-server-full.js, with `require`. Type-checking is separate (`npm run typecheck`);
-// esbuild only strips types.
+// the MCP server, which runs with plain `node`: dist/mcp-server.js, a small entry that turns on
+// Node's compile cache, then loads the rest, dist/mcp-server-full.js, with `require`.
+// Type-checking is separate (`npm run typecheck`); esbuild only strips types.
 
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const production = process.argv.includes('--production');
@@ -52,14 +49,14 @@ const builds = [
     banner: { js: '#!/usr/bin/env node' },
   },
   {
-    // The full server, loaded by the entry with `require` (mcp-server/src/entrySiblings.ts).
+    // The server and command line, loaded by the entry with `require` (mcp-server/src/index.ts).
     ...common,
     entryPoints: ['mcp-server/src/fullServer.ts'],
     outfile: 'dist/mcp-server-full.js',
     platform: 'node',
     format: 'cjs',
     target: 'node18',
-    plugins: [withoutZodLocales(), publishHandshake('dist/mcp-server-handshake.json')],
+    plugins: [withoutZodLocales(), withoutJsonSchemaValidator()],
   },
 ];
 
@@ -78,44 +75,29 @@ function withoutZodLocales() {
 }
 
 /**
- * After each build of the full server, asks the same sources for its handshake replies
- * (captureHandshake) and writes them to `file`, which the entry reads at start. A JSON file rather than a constant built
- * into the entry (esbuild's `define`): the replies are data, parsed as such, and when a tool's
- * schema changes only this file changes, so watch mode rewrites it after rebuilding the full
- * server and the entry itself needs no rebuild. (An edit to handshakeCapture.ts alone, which the
- * full server does not import, needs the watch restarted.)
+ * The SDK's server validates with a JSON Schema validator (Ajv, about a quarter of the server's
+ * bundle) only what a client answers to an elicitation, and Redline never elicits: its tools ask
+ * the user in VS Code itself. So the server bundle gets the SDK's Node shim without Ajv, whose
+ * validator says so should that ever change, and starts without compiling Ajv first.
  */
-function publishHandshake(file) {
+function withoutJsonSchemaValidator() {
   return {
-    name: 'publish-handshake',
+    name: 'without-json-schema-validator',
     setup(build) {
-      build.onEnd(async (result) => {
-        if (result.errors.length > 0) return;
-        writeFileSync(file, JSON.stringify(await captureHandshake()));
-      });
+      build.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({ path: 'sdk-node-shim', namespace: 'redline' }));
+      build.onLoad({ filter: /^sdk-node-shim$/, namespace: 'redline' }, () => ({
+        loader: 'js',
+        contents: `
+          import process from 'node:process';
+          export { process };
+          export class DefaultJsonSchemaValidator {
+            getValidator() {
+              throw new Error('Redline does not elicit, so its server carries no JSON Schema validator (scripts/build.mjs).');
+            }
+          }`,
+      }));
     },
   };
-}
-
-/** The replies, from mcp-server/src/handshakeCapture.ts bundled on its own and run here. */
-async function captureHandshake() {
-  const dir = mkdtempSync(join(tmpdir(), 'redline-handshake-'));
-  try {
-    const outfile = join(dir, 'capture.cjs');
-    await esbuild.build({
-      entryPoints: ['mcp-server/src/handshakeCapture.ts'],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node18',
-      define: common.define,
-      logLevel: 'warning',
-    });
-    return await createRequire(import.meta.url)(outfile).captureHandshake();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 // The diagram renderer: mermaid's own single-file browser build, shipped as it is beside the webview

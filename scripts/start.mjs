@@ -3,8 +3,8 @@
 // presented through the real MCP server, the way an assistant presents one. Runs until Ctrl-C,
 // then stops everything it started.
 
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -53,7 +53,7 @@ try {
   if (!env.REDLINE_IPC_PATH || !env.REDLINE_IPC_TOKEN) throw new Error('Redline did not put REDLINE_IPC_PATH/REDLINE_IPC_TOKEN into the terminal.');
 
   const serverPath = join(extensionsDir, readdirSync(extensionsDir).find((name) => name.startsWith('redline-dev.redline-')), 'dist', 'mcp-server.js');
-  mcp = new Client({ name: 'redline-demo', version });
+  mcp = new Client({ name: 'redline-demo', version }, { versionNegotiation: { mode: 'auto' } });
   await mcp.connect(
     new StdioClientTransport({
       command: process.execPath,

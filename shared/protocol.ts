@@ -186,13 +186,21 @@ export const SelectionInfo = z.object({
   withheld: z.boolean().optional(),
 });
 
+/**
+ * `value`, or null for the reason given. Each alternative carries its own description, so that the
+ * JSON Schema sent to clients is an anyOf rather than a type array (`["string", "null"]`), which
+ * strict clients and the Inspector's --strict flag refuse as unportable.
+ */
+function orNull<T extends z.ZodType>(value: T, whenNull: string) {
+  return z.union([value, z.null().describe(whenNull)]);
+}
+
 export const GetSelectionResult = z.object({
   editor: z
     .object({
       path: z.string(),
-      /** Relative to its workspace folder, or null when the file is outside every folder. */
-      relativePath: z.string().nullable(),
-      workspaceFolder: z.string().nullable(),
+      relativePath: orNull(z.string().describe('The path relative to its workspace folder.'), 'The file is outside every workspace folder.'),
+      workspaceFolder: orNull(z.string().describe('The workspace folder that holds the file.'), 'The file is outside every workspace folder.'),
       languageId: z.string(),
       isDirty: z.boolean(),
       isUntitled: z.boolean(),
@@ -313,7 +321,7 @@ export const DiagnosticInfo = z.object({
   severity: DiagnosticSeverity,
   message: z.string(),
   source: z.string().optional(),
-  code: z.union([z.string(), z.number()]).optional(),
+  code: z.union([z.string().describe('A code the checker names.'), z.number().describe('A code the checker numbers.')]).optional(),
 });
 export type DiagnosticInfo = z.infer<typeof DiagnosticInfo>;
 
@@ -329,8 +337,7 @@ export const OpenEditorInfo = z.object({
   path: z.string(),
   /** Relative to its workspace folder: files outside every folder are not listed, only counted. */
   relativePath: z.string(),
-  /** Known once VS Code has loaded the document (always for the visible ones). */
-  languageId: z.string().nullable(),
+  languageId: orNull(z.string().describe('VS Code\'s language of the document.'), 'Not known until VS Code loads the document (the visible ones always are).'),
   isDirty: z.boolean(),
   /** The tab in focus in the active group. */
   isActive: z.boolean(),

@@ -3,8 +3,7 @@
 // here the call past the limit is answered at once, as a tool error the assistant can act on.
 // A stdio server has one session, so the limit is the server's.
 
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer, CallToolResult } from '@modelcontextprotocol/server';
 import { stderrLog, type Log } from './log';
 
 export const MAX_CALLS_IN_FLIGHT = 64;

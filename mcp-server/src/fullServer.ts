@@ -1,13 +1,13 @@
-// The full MCP server, started once the handshake is answered (handshake.ts): the SDK's McpServer
-// with the tools, the bridge to VS Code, and the stdio transport reading stdin from where the
-// entry stopped. Bundled on its own as dist/mcp-server-full.js, which the entry loads with
-// `require` (entrySiblings.ts), so that the entry stays small.
+// Everything the MCP server and the command line do, loaded by the entry (index.ts) once Node's
+// compile cache is on. serveMcp() serves MCP on stdio through the SDK's serveStdio, which answers
+// both protocol eras: `server/discover` and the per-request envelope of 2026-07-28, and
+// `initialize` for 2024-11-05 to 2025-11-25. It builds one server for the era the client opens
+// with (server.ts); the bridge to VS Code is shared by whichever it builds.
 
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { Readable, Writable } from 'stream';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { IPC_PATH_ENV, IPC_TOKEN_ENV, TIMEOUT_ENV } from '../../shared/protocol';
 import { REDLINE_VERSION } from '../../shared/version';
-import type { HandOff } from './handshake';
+import { ClientName } from './clientName';
 import { IpcClient } from './ipcClient';
 import { stderrLog } from './log';
 import { ProtocolLog } from './protocolLog';
@@ -20,69 +20,46 @@ import { WindowLocator, workspaceChoice } from './windowLocator';
 export { runCli } from './cli';
 
 export interface RunningServer {
-  /** Settles once the server listens; rejects when it cannot. */
-  readonly connected: Promise<void>;
   close(): Promise<void>;
 }
 
-export function startFullServer(handOff: HandOff): RunningServer {
+export function serveMcp(): RunningServer {
   const locator = new WindowLocator({
     envPath: process.env[IPC_PATH_ENV] || undefined,
     envToken: process.env[IPC_TOKEN_ENV] || undefined,
     workspace: workspaceChoice(process.argv.slice(2), process.env),
     cwd: process.cwd(),
   });
+  // Set for a 2025-era client, which may ask for MCP log messages; 2026-07-28 has none.
+  let protocolLog: ProtocolLog | undefined;
   const bridge = new IpcClient({
     locate: (dead) => locator.candidates(dead),
     timeouts: timeoutsFromConfig(),
     clientInfo: { name: 'redline-mcp', version: REDLINE_VERSION },
-    // Every event on stderr, and at debug to a client that asked for MCP log messages.
     log: (event, fields) => {
       stderrLog(event, fields);
-      protocolLog.log('debug', event, fields);
+      protocolLog?.log('debug', event, fields);
     },
   });
-  const server = createServer({ bridge, cwd: process.cwd() });
-  const protocolLog = new ProtocolLog(server.server);
-  server.server.onerror = (error) => stderrLog('transport-error', { error: String(error) });
-
-  // The transport reads what the entry received first, then the rest of stdin.
-  const transport = new ResumedStdioTransport(process.stdin, process.stdout, [handOff.replay, handOff.rest], handOff.answeredInitialize);
-
-  return {
-    connected: server.connect(transport),
-    close: () => {
-      bridge.dispose();
-      return server.close();
+  const clientName = new ClientName();
+  const served = serveStdio(
+    ({ era }) => {
+      const server = createServer({ bridge, cwd: process.cwd(), clientName: () => clientName.get() }, era);
+      protocolLog = era === 'legacy' ? new ProtocolLog(server.server) : undefined;
+      return server;
     },
+    {
+      // The project's own line reader: linear in a message's size, and it answers a message over the
+      // limit with an error instead of closing (stdioTransport.ts).
+      transport: new LineStdioTransport(process.stdin, process.stdout, (message) => clientName.observe(message)),
+      onerror: (error) => stderrLog('transport-error', { error: String(error) }),
+    },
+  );
+  stderrLog('started', { version: REDLINE_VERSION, connected: Boolean(process.env[IPC_PATH_ENV]) });
+  return {
+    // The server first: what it still has in flight is cancelled, not failed by a closed bridge.
+    close: () => served.close().finally(() => bridge.dispose()),
   };
-}
-
-/** The stdio transport, except that it does not send again the initialize reply the entry sent. */
-class ResumedStdioTransport extends LineStdioTransport {
-  constructor(
-    stdin: Readable,
-    stdout: Writable,
-    alreadyRead: readonly Buffer[],
-    private answeredInitialize: RequestId | undefined,
-  ) {
-    super(stdin, stdout, alreadyRead);
-  }
-
-  override send(message: JSONRPCMessage): Promise<void> {
-    if (this.answeredInitialize === undefined || !isInitializeResult(message, this.answeredInitialize)) return super.send(message);
-    this.answeredInitialize = undefined;
-    return Promise.resolve();
-  }
-}
-
-/**
- * Whether `message` is the reply to that initialize request. The id alone is not enough: a client
- * may reuse it for a quick request (a ping) whose reply overtakes this one. Should the SDK refuse
- * the replayed request, which the entry accepted, that error still goes out.
- */
-function isInitializeResult(message: JSONRPCMessage, id: RequestId): boolean {
-  return 'result' in message && message.id === id && 'serverInfo' in message.result && 'protocolVersion' in message.result;
 }
 
 /** REDLINE_TIMEOUT_MS and `--timeout`: what cannot be used is said on stderr and left out. */

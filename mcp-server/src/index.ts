@@ -1,52 +1,43 @@
-// Entry point of `node dist/mcp-server.js`. As an MCP server it answers the handshake itself
-// (handshake.ts), then hands stdin to the full server (fullServer.ts, bundled on its own as
-// dist/mcp-server-full.js), and exits cleanly when stdin closes or a signal arrives. It imports
-// neither the SDK nor zod: loading them takes several times as long as starting Node, and an
-// assistant waits for tools/list before it goes on. With a command as its first argument it is
-// the command line (cli.ts) instead.
+// Entry point of `node dist/mcp-server.js`: an MCP server on stdio, or with a command as its first
+// argument the command line (cli.ts). It only turns on Node's compile cache and loads the rest,
+// dist/mcp-server-full.js (fullServer.ts): the cache covers what is loaded after it is turned on,
+// so from Node 22.1 on a start after the first reads the SDK's compiled code from disk instead of
+// compiling it again (compileCache.ts says where the cache lives). Process lifetime lives here:
+// the server exits cleanly when stdin closes or a signal arrives.
 
-import { IPC_PATH_ENV } from '../../shared/environment';
-import { REDLINE_VERSION } from '../../shared/version';
+import * as path from 'path';
 import { isCliInvocation } from './cliCommand';
-import { loadFullServer, loadPublishedHandshake } from './entrySiblings';
+import { enableOwnCompileCache } from './compileCache';
 import type * as FullServer from './fullServer';
-import { HandshakeResponder, type HandOff } from './handshake';
 import { stderrLog } from './log';
 
-let fullServer: FullServer.RunningServer | undefined;
+/** The name scripts/build.mjs gives the rest of the server, beside this file in dist/. */
+const FULL_SERVER_FILE = 'mcp-server-full.js';
+
+enableOwnCompileCache();
+// Through this file's own directory, never the working directory: the server starts the same from
+// any folder and through ~/.redline/mcp-server.js, which `require`s this entry by its absolute path.
+const full = require(path.join(__dirname, FULL_SERVER_FILE)) as typeof FullServer;
 
 if (isCliInvocation(process.argv.slice(2))) runCommandLine();
 else serve();
 
 function serve(): void {
-  const responder = new HandshakeResponder(loadPublishedHandshake(), {
-    write: (line, written) => process.stdout.write(line, () => written()),
-    handOff: (state) => {
-      process.stdin.off('data', receive);
-      handOff(state);
-    },
-  });
-  const receive = (chunk: Buffer) => responder.push(chunk);
-  process.stdin.on('data', receive);
-  // The SDK's transport reports stdin errors the same way.
-  process.stdin.on('error', (error) => stderrLog('transport-error', { error: String(error) }));
+  const server = full.serveMcp();
+  let closing = false;
+  const shutdown = (reason: string) => {
+    if (closing) return;
+    closing = true;
+    stderrLog('shutdown', { reason });
+    void server.close().finally(() => process.exit(0));
+  };
   process.stdin.on('end', () => shutdown('stdin closed'));
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
-  stderrLog('started', { version: REDLINE_VERSION, connected: Boolean(process.env[IPC_PATH_ENV]) });
-}
-
-function handOff(state: HandOff): void {
-  try {
-    fullServer = loadFullServer().startFullServer(state);
-    fullServer.connected.catch(fatal);
-  } catch (error) {
-    fatal(error);
-  }
 }
 
 function runCommandLine(): void {
-  loadFullServer().runCli({
+  full.runCli({
     argv: process.argv.slice(2),
     env: process.env,
     cwd: process.cwd(),
@@ -60,17 +51,4 @@ function runCommandLine(): void {
       process.exitCode = 1;
     },
   );
-}
-
-function fatal(error: unknown): void {
-  stderrLog('fatal', { error: String(error) });
-  process.exit(1);
-}
-
-let closing = false;
-function shutdown(reason: string): void {
-  if (closing) return;
-  closing = true;
-  stderrLog('shutdown', { reason });
-  void (fullServer?.close() ?? Promise.resolve()).finally(() => process.exit(0));
 }

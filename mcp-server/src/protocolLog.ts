@@ -2,17 +2,18 @@
 // stderr, also sent to a client that asked for them. A client that never sets a level gets none,
 // so assistants that do not show MCP logs are not sent two messages per tool call.
 
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { LoggingLevelSchema, SetLevelRequestSchema, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { Server, LoggingLevel } from '@modelcontextprotocol/server';
 
-const SEVERITY = new Map(LoggingLevelSchema.options.map((level, index) => [level, index]));
+/** MCP's levels, least severe first (the specification's order, from syslog). */
+const LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+const SEVERITY = new Map(LEVELS.map((level, index) => [level, index]));
 
 export class ProtocolLog {
   private level: LoggingLevel | undefined;
 
   constructor(private readonly server: Server) {
     // Replaces the SDK's own handler, which sends everything until a level is set.
-    server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    server.setRequestHandler('logging/setLevel', (request) => {
       this.level = request.params.level;
       return {};
     });

@@ -1,9 +1,12 @@
-// Builds the Redline MCP server with its tools, resources and prompts; transport and process
-// lifetime live in index.ts.
+// Builds the Redline MCP server with its tools, resources and prompts, for one connection and the
+// protocol era it opened with (serveStdio in fullServer.ts decides the era and calls this once for
+// it). The same tools serve both eras; only MCP logging, which the 2026-07-28 revision dropped,
+// exists only for the older ones.
 
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer, type ProtocolEra, type ServerOptions } from '@modelcontextprotocol/server';
 import { REDLINE_VERSION } from '../../shared/version';
 import { limitToolCalls } from './callLimit';
+import { stderrLog } from './log';
 import { registerReviewPrompts } from './prompts/reviewPrompts';
 import { ResourceSubscriptions } from './resources/resourceSubscriptions';
 import { registerReviewResources } from './resources/reviewResources';
@@ -13,21 +16,36 @@ import { registerGetSelectionTool } from './tools/getSelection';
 import { registerOpenLocationTool } from './tools/openLocation';
 import { registerPresentReviewTool } from './tools/presentReview';
 import { registerReviewFeedbackTools } from './tools/reviewFeedback';
-import { stderrLog } from './log';
 import type { ToolContext } from './tools/toolContext';
 
-export function createServer(context: ToolContext): McpServer {
+const INSTRUCTIONS =
+  'Redline shows your reviews in the user\'s VS Code, with every file:line reference a clickable link. ' +
+  'Present reviews with present-review rather than long chat messages; read what the user selected with get-selection, ' +
+  'and what VS Code reports wrong with get-diagnostics. ' +
+  'The user answers findings in the editor: read their replies and decisions with get-review-feedback, or wait for them with await-review-feedback. ' +
+  'The current review is also the resource redline://review/current, and the selection redline://selection.';
+
+/**
+ * How long a 2026-07-28 client may reuse a list. Tools, prompts and templates are fixed for the
+ * server's life, and one server serves one client, so an hour is safe. The resource list holds the
+ * history, which changes with every present: never cached (list_changed says when to list again).
+ */
+const HOUR_MS = 60 * 60 * 1000;
+const CACHE_HINTS: ServerOptions['cacheHints'] = {
+  'tools/list': { ttlMs: HOUR_MS, cacheScope: 'private' },
+  'prompts/list': { ttlMs: HOUR_MS, cacheScope: 'private' },
+  'resources/templates/list': { ttlMs: HOUR_MS, cacheScope: 'private' },
+  'resources/list': { ttlMs: 0, cacheScope: 'private' },
+};
+
+export function createServer(context: ToolContext, era: ProtocolEra = 'legacy'): McpServer {
   const server = new McpServer(
     { name: 'redline', version: REDLINE_VERSION },
     {
-      // logging/setLevel and notifications/message: protocolLog.ts.
-      capabilities: { logging: {} },
-      instructions:
-        'Redline shows your reviews in the user\'s VS Code, with every file:line reference a clickable link. ' +
-        'Present reviews with present-review rather than long chat messages; read what the user selected with get-selection, ' +
-        'and what VS Code reports wrong with get-diagnostics. ' +
-        'The user answers findings in the editor: read their replies and decisions with get-review-feedback, or wait for them with await-review-feedback. ' +
-        'The current review is also the resource redline://review/current, and the selection redline://selection.',
+      // logging/setLevel and notifications/message (protocolLog.ts) exist only before 2026-07-28.
+      capabilities: era === 'legacy' ? { logging: {} } : {},
+      instructions: INSTRUCTIONS,
+      cacheHints: CACHE_HINTS,
     },
   );
   limitToolCalls(server);
@@ -39,7 +57,7 @@ export function createServer(context: ToolContext): McpServer {
   registerEditorContextTools(server, context);
   registerReviewResources(server, context);
   registerReviewPrompts(server, context);
-  const subscriptions = new ResourceSubscriptions(server, context.bridge, stderrLog);
+  const subscriptions = new ResourceSubscriptions(server, context.bridge, stderrLog, era);
   subscriptions.register();
   const closed = server.server.onclose;
   server.server.onclose = () => {

@@ -3,8 +3,7 @@
 // holds on every chunk), and which skips a message over the limit and answers it with an error
 // for its id, where it can be read, instead of closing. The server stays up for the next call.
 
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { parseJSONRPCMessage, type JSONRPCMessage, type RequestId, type Transport } from '@modelcontextprotocol/server';
 import { once } from 'events';
 import type { Readable, Writable } from 'stream';
 import { encodeLine, LineDecoder, type SkippedLine } from '../../shared/framing';
@@ -35,8 +34,8 @@ export class LineStdioTransport implements Transport {
   constructor(
     private readonly input: Readable,
     private readonly output: Writable,
-    /** Bytes read from stdin before this transport existed, decoded first. */
-    private readonly alreadyRead: readonly Buffer[] = [],
+    /** Sees every message read, before the server does. */
+    private readonly observe: (message: JSONRPCMessage) => void = () => undefined,
     maxMessageBytes = MAX_STDIN_MESSAGE_BYTES,
   ) {
     this.decoder = new LineDecoder({ onLine: (line) => this.receive(line), onSkipped: (line) => this.refuse(line) }, maxMessageBytes);
@@ -45,7 +44,6 @@ export class LineStdioTransport implements Transport {
   }
 
   async start(): Promise<void> {
-    for (const bytes of this.alreadyRead) this.decoder.push(bytes);
     this.input.on('data', this.onData);
     this.input.on('error', this.onError);
     this.input.resume();
@@ -75,13 +73,16 @@ export class LineStdioTransport implements Transport {
       this.reply(null, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
       return;
     }
-    const message = JSONRPCMessageSchema.safeParse(parsed);
-    if (!message.success) {
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(parsed);
+    } catch {
       const id = (parsed as { id?: unknown } | null)?.id;
       this.reply(typeof id === 'string' || typeof id === 'number' ? id : null, ErrorCode.InvalidMessage, 'Invalid Request: not a JSON-RPC 2.0 message');
       return;
     }
-    this.onmessage?.(message.data);
+    this.observe(message);
+    this.onmessage?.(message);
   }
 
   private refuse({ bytes, head }: SkippedLine): void {

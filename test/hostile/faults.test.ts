@@ -2,7 +2,7 @@
 // mid-request, the files a dead host leaves, and two windows side by side. Hosts use the real
 // private directory and discovery files (windowHost.ts); MCP servers are the built dist/mcp-server.js.
 
-import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import * as fs from 'fs';
 import * as path from 'path';
 import { performance } from 'perf_hooks';

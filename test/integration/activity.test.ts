@@ -2,13 +2,13 @@
 // the window's Activity log shows for it, with the assistant's name, the outcome and the duration;
 // and the window counts the MCP servers that proved they hold its token, as they come and go.
 
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import * as fs from 'fs';
 import { ActivityLog } from '../../extension/src/activity/activityLog';
 import type { RequestHandlers } from '../../extension/src/ipc/ipcConnection';
 import { createToken } from '../../extension/src/ipc/token';
 import { IpcClient } from '../../mcp-server/src/ipcClient';
+import { ClientName } from '../../mcp-server/src/clientName';
 import { createServer } from '../../mcp-server/src/server';
 import { ErrorCode, IpcError } from '../../shared/protocol';
 import { assertBuilt, connectMcp } from './harness';
@@ -112,9 +112,16 @@ describe('the correlation id, from the MCP server\'s log to the Activity view', 
   it('the tools name the MCP client that called them (clientInfo), for every tool', async () => {
     window = await startWindow();
     const logged: Logged[] = [];
-    const server = createServer({ bridge: window.client(logged), cwd: '/' });
+    const clientName = new ClientName();
+    const server = createServer({ bridge: window.client(logged), cwd: '/', clientName: () => clientName.get() });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
+    // What the stdio transport does for the real server: the name is read off the wire.
+    const deliver = serverSide.onmessage!;
+    serverSide.onmessage = (message, extra) => {
+      clientName.observe(message);
+      deliver(message, extra);
+    };
     const mcp = new Client({ name: 'Cursor', version: '1.0.0' });
     await mcp.connect(clientSide);
     try {

@@ -97,11 +97,11 @@ describe('bridge under load', () => {
       let content = '# Large review\n\n';
       while (content.length + paragraph.length < 10 * 1024 * 1024 - 64) content += paragraph;
       const started = Date.now();
-      const result = await mcp.client.callTool({ name: 'present-review', arguments: { content } }, undefined, { timeout: 120_000 });
+      const result = await mcp.client.callTool({ name: 'present-review', arguments: { content } }, { timeout: 120_000 });
       const elapsed = Date.now() - started;
       expect(result.isError).toBeFalsy();
       expect(host.store.current!.markdown).toBe(content);
-      const back = await mcp.client.callTool({ name: 'get-review', arguments: {} }, undefined, { timeout: 120_000 });
+      const back = await mcp.client.callTool({ name: 'get-review', arguments: {} }, { timeout: 120_000 });
       expect((back.structuredContent as { markdown: string }).markdown.length).toBe(content.length);
       process.stdout.write(`10 MiB review delivered and rendered in ${elapsed} ms\n`);
     } finally {

@@ -1,8 +1,8 @@
 // Shared set-up for the integration tests: the extension's real IpcServer and ReviewStore on a
 // real socket, a stand-in for the editor side, and the real built MCP server over stdio.
 
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/client';
 import * as fs from 'fs';
 import * as net from 'net';
 import * as os from 'os';
@@ -143,6 +143,8 @@ export async function startHost(
     durable?: boolean;
     /** Told of every request, as the window's Activity view is. */
     observer?: RequestObserver;
+    /** The redline.historySize setting; 5 unless a test needs more. */
+    historySize?: number;
   } = {},
 ): Promise<Host> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-'));
@@ -156,7 +158,7 @@ export async function startHost(
   // As the window does: one review per assistant, in files when `durable`.
   const reviews = await AssistantReviews.open({
     root: options.durable ? path.join(root, 'storage') : undefined,
-    historySize: 5,
+    historySize: options.historySize ?? 5,
     log: () => undefined,
     renderer,
     attachFindings: (review) => {
@@ -212,6 +214,13 @@ export async function startHost(
   };
 }
 
+/**
+ * How the client picks the protocol revision: 'auto' probes server/discover first, as Claude Code
+ * and the SDKs' own clients do, and so speaks 2026-07-28 with Redline; 'legacy' opens with
+ * `initialize`, as Codex and Gemini CLI do; 'modern' is pinned to 2026-07-28.
+ */
+export type ClientEra = 'auto' | 'legacy' | 'modern';
+
 /** The built MCP server, started over stdio by an SDK client, the way an assistant starts it. */
 export async function connectMcp(
   env: Record<string, string | undefined>,
@@ -220,6 +229,7 @@ export async function connectMcp(
   clientName = 'redline-test',
   /** Arguments after the server's path, as an assistant's config gives them. */
   args: readonly string[] = [],
+  era: ClientEra = 'auto',
 ): Promise<{ client: Client; stderr: () => string; close(): Promise<void> }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -233,7 +243,8 @@ export async function connectMcp(
   });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const client = new Client({ name: clientName, version: '1.0.0' });
+  const mode = era === 'modern' ? { pin: '2026-07-28' } : era;
+  const client = new Client({ name: clientName, version: '1.0.0' }, { versionNegotiation: { mode } });
   await client.connect(transport);
   return { client, stderr: () => stderr, close: () => client.close() };
 }

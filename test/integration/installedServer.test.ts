@@ -1,8 +1,9 @@
-// The built MCP server as an installation holds it: the entry (dist/mcp-server.js) and the two
-// files it loads from beside itself, copied alone into a folder of their own (what package.json's
-// "files" puts into the .vsix), and started through the ~/.redline launcher from an unrelated
-// working directory. The entry answers the handshake; a tool call then reaches the window through
-// the full server, and so does the command line, which runs in the full server's bundle too.
+// The built MCP server as an installation holds it: the entry (dist/mcp-server.js) and the file it
+// loads from beside itself, copied alone into a folder of their own (what package.json's "files"
+// puts into the .vsix), and started through the ~/.redline launcher from an unrelated working
+// directory. The client here is the SDK's previous line (@modelcontextprotocol/sdk 1.x), which
+// many assistants still embed: it speaks only `initialize`, and must keep working. The command
+// line runs in the same bundle as the server.
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -11,10 +12,10 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { updateStableServerPath, stableServerPath } from '../../extension/src/assistants/stableServerPath';
-import { FULL_SERVER_FILE, HANDSHAKE_FILE } from '../../mcp-server/src/entrySiblings';
 import { assertBuilt, hostEnv, MCP_SERVER, startHost, type Host } from './harness';
 
-const SERVER_FILES = [path.basename(MCP_SERVER), HANDSHAKE_FILE, FULL_SERVER_FILE];
+/** The entry, and the rest of the server that it `require`s from beside itself (mcp-server/src/index.ts). */
+const SERVER_FILES = [path.basename(MCP_SERVER), 'mcp-server-full.js'];
 
 describe('the MCP server as installed, through the launcher', () => {
   let host: Host;
@@ -45,7 +46,7 @@ describe('the MCP server as installed, through the launcher', () => {
     for (const file of SERVER_FILES) expect(manifest.files).toContain(`dist/${file}`);
   });
 
-  it('answers the handshake, then a present-review reaches the window', async () => {
+  it('serves the 1.x SDK client: it lists, and a present-review reaches the window', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [stableServerPath(home)],

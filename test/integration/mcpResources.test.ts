@@ -1,11 +1,9 @@
 // Resources, their subscriptions, and the prompts, end to end: SDK clients → the built MCP server
 // (stdio) → socket → the real IpcServer, with the window's events as the extension sends them.
+// The clients open with initialize, as Codex and Gemini CLI do: resources/subscribe is of that era
+// (mcpModernEra.test.ts has the 2026-07-28 side: subscriptions/listen, the paged list).
 
-import {
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-  type ResourceUpdatedNotification,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { ResourceUpdatedNotification } from '@modelcontextprotocol/server';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -25,10 +23,10 @@ async function eventually(predicate: () => boolean, what: string, ms = 10_000): 
 /** Records the resource notifications a client receives. */
 function listen(mcp: Mcp): { updated: string[]; listChanged: number } {
   const heard = { updated: [] as string[], listChanged: 0 };
-  mcp.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification: ResourceUpdatedNotification) => {
+  mcp.client.setNotificationHandler('notifications/resources/updated', (notification: ResourceUpdatedNotification) => {
     heard.updated.push(notification.params.uri);
   });
-  mcp.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+  mcp.client.setNotificationHandler('notifications/resources/list_changed', () => {
     heard.listChanged++;
   });
   return heard;
@@ -45,8 +43,8 @@ describe('MCP resources and prompts over the real bridge', () => {
     assertBuilt();
     host = await startHost();
     // Two sessions of the same assistant (two terminals): they share its review.
-    reader = await connectMcp(hostEnv(host), host.workspace);
-    presenter = await connectMcp(hostEnv(host), host.workspace);
+    reader = await connectMcp(hostEnv(host), host.workspace, undefined, [], 'legacy');
+    presenter = await connectMcp(hostEnv(host), host.workspace, undefined, [], 'legacy');
   });
   afterAll(async () => {
     await reader?.close();
@@ -144,7 +142,7 @@ describe('MCP resources and prompts over the real bridge', () => {
     // A new session of an assistant with history: the first list does not wait for the window; a
     // list_changed says when the earlier reviews are there.
     await present('# Another review\n');
-    const fresh = await connectMcp(hostEnv(host), host.workspace);
+    const fresh = await connectMcp(hostEnv(host), host.workspace, undefined, [], 'legacy');
     try {
       const heard = listen(fresh);
       const first = await fresh.client.listResources();
@@ -187,7 +185,7 @@ describe('MCP resources and prompts over the real bridge', () => {
 
   it('keeps a subscription across a window restart, and says the resource may have changed meanwhile', async () => {
     // A client that only subscribes, and never calls a tool, still has a connection for events.
-    const watcher = await connectMcp(hostEnv(host), host.workspace);
+    const watcher = await connectMcp(hostEnv(host), host.workspace, undefined, [], 'legacy');
     try {
       const heard = listen(watcher);
       await watcher.client.subscribeResource({ uri: 'redline://review/current' });

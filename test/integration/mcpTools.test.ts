@@ -3,7 +3,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { LoggingMessageNotificationSchema, type LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingMessageNotification } from '@modelcontextprotocol/server';
 import { assertBuilt, connectMcp, exampleSelection, hostEnv, startHost, type Host } from './harness';
 
 type ToolResult = { isError?: boolean; structuredContent?: any; content: Array<{ type: string; text: string }> };
@@ -89,30 +89,37 @@ describe('MCP tools over the real bridge', () => {
     expect(refused.isError).toBe(true);
   });
 
-  it('sends MCP log messages only once the client sets a level, at debug with the call\'s correlation id', async () => {
-    const messages: LoggingMessageNotification['params'][] = [];
-    mcp.client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void messages.push(notification.params));
-    const settle = () => new Promise((resolve) => setTimeout(resolve, 200));
-    await call('get-review');
-    await settle();
-    expect(messages).toEqual([]);
+  it('sends a 2025-era client MCP log messages only once it sets a level, at debug with the call\'s correlation id', async () => {
+    // Logging is not part of 2026-07-28; a client that opens with initialize has it.
+    const legacy = await connectMcp(hostEnv(host), host.workspace, 'redline-test', [], 'legacy');
+    const call = (name: string) => legacy.client.callTool({ name, arguments: {} });
+    try {
+      const messages: LoggingMessageNotification['params'][] = [];
+      legacy.client.setNotificationHandler('notifications/message', (notification) => void messages.push(notification.params));
+      const settle = () => new Promise((resolve) => setTimeout(resolve, 200));
+      await call('get-review');
+      await settle();
+      expect(messages).toEqual([]);
 
-    await mcp.client.setLoggingLevel('info');
-    await call('get-review');
-    await settle();
-    expect(messages).toEqual([]);
+      await legacy.client.setLoggingLevel('info');
+      await call('get-review');
+      await settle();
+      expect(messages).toEqual([]);
 
-    await mcp.client.setLoggingLevel('debug');
-    await call('get-review');
-    await settle();
-    const events = messages.map((m) => m.data as { event: string; id?: string; method?: string; status?: string });
-    expect(messages.every((m) => m.level === 'debug' && m.logger === 'redline')).toBe(true);
-    const request = events.find((e) => e.event === 'request');
-    const reply = events.find((e) => e.event === 'reply');
-    expect(request).toMatchObject({ method: 'get-review' });
-    expect(reply).toMatchObject({ method: 'get-review', status: 'ok', id: request?.id });
-    // The same id as in the stderr log.
-    expect(mcp.stderr()).toContain(`"id":"${request?.id}"`);
+      await legacy.client.setLoggingLevel('debug');
+      await call('get-review');
+      await settle();
+      const events = messages.map((m) => m.data as { event: string; id?: string; method?: string; status?: string });
+      expect(messages.every((m) => m.level === 'debug' && m.logger === 'redline')).toBe(true);
+      const request = events.find((e) => e.event === 'request');
+      const reply = events.find((e) => e.event === 'reply');
+      expect(request).toMatchObject({ method: 'get-review' });
+      expect(reply).toMatchObject({ method: 'get-review', status: 'ok', id: request?.id });
+      // The same id as in the stderr log.
+      expect(legacy.stderr()).toContain(`"id":"${request?.id}"`);
+    } finally {
+      await legacy.close();
+    }
   });
 
   it('present-review shows the review and reports broken references', async () => {

@@ -1,7 +1,7 @@
 // A large present-review, followed and cancelled by a real MCP SDK client: SDK client → built MCP
 // server (stdio) → socket → the real IpcServer, renderer and file-backed store.
 
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { SdkError } from '@modelcontextprotocol/client';
 import { typicalReview, writeFixtureFiles } from '../../bench/reviewFixtures';
 import { ActivityLog, type ActivityEntry } from '../../extension/src/activity/activityLog';
 import { allOf, RequestLogLines } from '../../extension/src/activity/requestLogLines';
@@ -37,7 +37,7 @@ describe('a large present-review, followed and cancelled', () => {
   });
 
   const present = (args: Record<string, unknown>, options: { onprogress?: (p: Progress) => void; signal?: AbortSignal } = {}) =>
-    mcp.client.callTool({ name: 'present-review', arguments: args }, undefined, {
+    mcp.client.callTool({ name: 'present-review', arguments: args }, {
       timeout: 120_000,
       signal: options.signal,
       onprogress: options.onprogress && ((p) => options.onprogress!({ ...p, at: performance.now() })),
@@ -102,7 +102,8 @@ describe('a large present-review, followed and cancelled', () => {
         },
       },
     );
-    await expect(call).rejects.toBeInstanceOf(McpError);
+    // The client's own abort: the SDK settles the call locally and tells the server it was cancelled.
+    await expect(call).rejects.toBeInstanceOf(SdkError);
     expect(cancelledAt).toBeGreaterThan(0);
 
     const entry = await settledEntry(activity, 'present-review', 'cancelled');

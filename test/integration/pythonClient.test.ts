@@ -1,11 +1,10 @@
 // A second client implementation: the official Python MCP SDK (pinned in test/python/
 // requirements.txt, installed into .cache/python-mcp/ on the first run) drives the built server
-// over stdio against the stand-in window. The server's entry answers the handshake from replies
-// captured at build time (mcp-server/src/handshake.ts); this holds it to the SDK server's answers
-// for a client that is not ours, at every protocol version that client speaks.
+// over stdio against the stand-in window: initialize at every protocol version that client
+// speaks, a plain session's tool calls, and the high-level Client, which opens with
+// server/discover and so speaks 2026-07-28 with Redline.
 
-import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import { recognizeHandshake } from '../../mcp-server/src/handshake';
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { driveWithPython, installPythonMcp, INSTALL_TIMEOUT_MS, type DriverReport, type ToolCallReport } from '../python/pythonDriver';
 import { MCP_SERVER, assertBuilt, connectMcp, hostEnv, startHost, type Host } from './harness';
 
@@ -73,38 +72,24 @@ describe('the built MCP server, driven by the official Python MCP SDK', () => {
   it('initializes at every protocol version the Python SDK supports, negotiating as the SDK server does', () => {
     expect(report.versions.map((v) => v.requested)).toEqual(report.sdk.supportedProtocolVersions);
     expect(report.versions.length).toBeGreaterThanOrEqual(4);
-    for (const { requested, entry, sdk } of report.versions) {
+    const latest = report.versions.find((v) => v.requested === LATEST_PROTOCOL_VERSION)!;
+    for (const { requested, negotiated, initialize, toolsList, sent } of report.versions) {
       atVersion(requested, () => {
-        expect([entry.negotiated, sdk.negotiated]).toEqual([negotiatedBySdk(requested), negotiatedBySdk(requested)]);
-        // The same answers, whether the entry or the SDK server gave them (the ids differ: a ping went first).
-        expect(entry.initialize.result).toEqual(sdk.initialize.result);
-        expect(entry.toolsList.result).toEqual(sdk.toolsList.result);
-      });
-    }
-  });
-
-  it("answered the Python client's handshake in the entry, and the SDK server answered it after a ping", () => {
-    for (const { requested, entry, sdk } of report.versions) {
-      const methods = (lines: string[]) => lines.map((line) => [JSON.parse(line).method, recognizeHandshake(line)?.method ?? 'left to the SDK server']);
-      atVersion(requested, () => {
-        expect(methods(entry.sent)).toEqual([
-          ['initialize', 'initialize'],
-          ['notifications/initialized', 'notifications/initialized'],
-          ['tools/list', 'tools/list'],
-        ]);
-        // The ping is no handshake message, so the entry hands everything from it on to the SDK server.
-        expect(methods(sdk.sent)[0]).toEqual(['ping', 'left to the SDK server']);
+        expect(negotiated).toBe(negotiatedBySdk(requested));
+        expect(sent.map((line) => JSON.parse(line).method)).toEqual(['initialize', 'notifications/initialized', 'tools/list']);
+        // Whatever the version, the same server and the same tools.
+        expect(initialize.result.serverInfo).toEqual(latest.initialize.result.serverInfo);
+        expect(toolsList.result).toEqual(latest.toolsList.result);
       });
     }
     // And ClientSession.initialize() as it is, with the capabilities its callbacks announce.
     expect(JSON.parse(report.plain.sent[0]).params.capabilities).toEqual({ sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } });
-    expect(report.plain.sent.slice(0, 2).map((line) => recognizeHandshake(line)?.method)).toEqual(['initialize', 'notifications/initialized']);
   });
 
   it('tells the Python client what it tells the TypeScript SDK client', async () => {
-    const reference = await connectMcp(hostEnv(host), host.workspace, 'redline-ts-reference');
+    const reference = await connectMcp(hostEnv(host), host.workspace, 'redline-ts-reference', [], 'legacy');
     try {
-      const latest = report.versions.find((v) => v.requested === LATEST_PROTOCOL_VERSION)!.entry;
+      const latest = report.versions.find((v) => v.requested === LATEST_PROTOCOL_VERSION)!;
       const { serverInfo, capabilities, instructions } = latest.initialize.result;
       expect({ serverInfo, capabilities, instructions }).toEqual({
         serverInfo: reference.client.getServerVersion(),
@@ -146,12 +131,13 @@ describe('the built MCP server, driven by the official Python MCP SDK', () => {
     expect(read.findings).toEqual(presented.findings);
   });
 
-  it("connects with the SDK's high-level Client, whose server/discover probe falls back to initialize", () => {
+  it("connects with the SDK's high-level Client in 2026-07-28: server/discover, and no initialize", () => {
     const { auto } = report;
-    expect(auto.methods.slice(0, 2)).toEqual(['server/discover', 'initialize']);
-    // The entry leaves the probe to the SDK server, which does not know the method.
-    expect(auto.discover.error?.code).toBe(-32601);
-    expect(auto.negotiated).toBe(negotiatedBySdk(report.sdk.latestHandshakeVersion));
+    expect(auto.methods[0]).toBe('server/discover');
+    expect(auto.methods).not.toContain('initialize');
+    expect(auto.discover.result.supportedVersions).toContain('2026-07-28');
+    expect(auto.negotiated).toBe('2026-07-28');
+    // The client's name travels in each request's envelope: the same review as the plain session's.
     expect(call(auto.calls, 'get-review').structuredContent).toMatchObject({ revision: 1, markdown: REVIEW });
   });
 });

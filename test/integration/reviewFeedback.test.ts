@@ -100,7 +100,7 @@ describe('findings and feedback', () => {
 
   it('a cancelled await-review-feedback stops, and the next call works', async () => {
     const controller = new AbortController();
-    const waiting = session.client.callTool({ name: 'await-review-feedback', arguments: { timeoutSeconds: 600 } }, undefined, { signal: controller.signal });
+    const waiting = session.client.callTool({ name: 'await-review-feedback', arguments: { timeoutSeconds: 600 } }, { signal: controller.signal });
     await new Promise((resolve) => setTimeout(resolve, 300));
     controller.abort();
     await expect(waiting).rejects.toThrow();

@@ -2,11 +2,9 @@
 the TypeScript SDK that our own tests use. test/integration/pythonClient.test.ts runs it with the
 venv that test/python/install.mjs makes, and asserts on the JSON report it prints on stdout.
 
-The server's entry answers initialize, notifications/initialized and tools/list itself, from
-replies captured from the SDK server at build time (mcp-server/src/handshake.ts), and hands
-anything else to the SDK server. So that each handshake can be held to the SDK's, every protocol
-version is tried twice on fresh servers: as the client sends it (the entry answers), and after a
-ping, which the entry leaves to the SDK server, so the SDK server answers the same handshake bytes.
+Every protocol version the SDK can initialize with is tried on a fresh server, then a plain
+ClientSession makes the tool calls, and the SDK's high-level Client connects as an application
+would: it probes server/discover first, and Redline answers it (2026-07-28).
 
 argv[1] is a JSON object:
   server:        {"command", "args", "env", "cwd"} to start the built server
@@ -130,12 +128,10 @@ class Driver:
             ) as session:
                 yield session
 
-    async def handshake_at(self, protocol_version: str, *, ping_first: bool) -> dict[str, Any]:
+    async def handshake_at(self, protocol_version: str) -> dict[str, Any]:
         """initialize at `protocol_version`, initialized and tools/list, the way the SDK's initialize() does them."""
         wire = Wire()
         async with self.session(wire) as session:
-            if ping_first:
-                await session.send_ping()
             # ClientSession.initialize() always asks for LATEST_HANDSHAKE_VERSION; this is that
             # method with the version as a parameter.
             result = await session.send_request(
@@ -153,6 +149,7 @@ class Driver:
             await session.send_notification(types.InitializedNotification())
             await session.list_tools()
         return {
+            "requested": protocol_version,
             "negotiated": result.protocol_version,
             "initialize": wire.reply_to("initialize"),
             "toolsList": wire.reply_to("tools/list"),
@@ -197,7 +194,7 @@ class Driver:
 
     async def auto_client(self) -> dict[str, Any]:
         """The SDK's high-level Client, as a Python application would connect: its default mode probes
-        server/discover (2026-07-28) and falls back to initialize on an older server."""
+        server/discover (2026-07-28), and uses that revision when the server answers it."""
         wire = Wire()
         async with Client(
             wire.tap(stdio_client(self.params)), client_info=self.client_info, read_timeout_seconds=REQUEST_TIMEOUT_SECONDS
@@ -216,11 +213,8 @@ class Driver:
     async def run(self) -> dict[str, Any]:
         versions = []
         for protocol_version in SUPPORTED_PROTOCOL_VERSIONS:
-            self.step = f"the handshake at {protocol_version}, answered by the entry"
-            entry = await self.handshake_at(protocol_version, ping_first=False)
-            self.step = f"the handshake at {protocol_version}, answered by the SDK server"
-            sdk = await self.handshake_at(protocol_version, ping_first=True)
-            versions.append({"requested": protocol_version, "entry": entry, "sdk": sdk})
+            self.step = f"the handshake at {protocol_version}"
+            versions.append(await self.handshake_at(protocol_version))
         plain = await self.plain_session()
         self.step = "connecting with the high-level Client"
         auto = await self.auto_client()

@@ -82,6 +82,7 @@ export interface ToolCallReport {
 
 /** One initialize / initialized / tools/list on a fresh server; `initialize` and `toolsList` are the raw replies. */
 export interface HandshakeReport {
+  readonly requested: string;
   readonly negotiated: string;
   readonly initialize: Json;
   readonly toolsList: Json;
@@ -92,7 +93,7 @@ export interface HandshakeReport {
 /** What drive_server.py prints; its docstring says how each part is made. */
 export interface DriverReport {
   readonly sdk: { mcp: string; python: string; supportedProtocolVersions: string[]; latestHandshakeVersion: string };
-  readonly versions: ReadonlyArray<{ requested: string; entry: HandshakeReport; sdk: HandshakeReport }>;
+  readonly versions: readonly HandshakeReport[];
   readonly plain: { negotiated: string; tools: Json[]; calls: ToolCallReport[]; sent: string[] };
   readonly auto: { negotiated: string; methods: Array<string | undefined>; discover: Json; calls: ToolCallReport[] };
 }

@@ -1,23 +1,13 @@
-// The MCP server answers the handshake from replies the build captured (handshake.ts; they are in
-// dist/mcp-server-handshake.json). These tests hold the published replies to their one source, the
-// tools' zod schemas and the SDK, and hold the fast path to answering only what the SDK would
-// answer the same way.
+// The built MCP server as a client meets it on stdio: the tools it publishes (held to their one
+// source, the tools' zod schemas), and the openings of both protocol eras that the SDK's stdio
+// entry answers: `server/discover` and the per-request envelope of 2026-07-28, and `initialize`
+// for the older revisions, in the orders real clients send them.
 
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import {
-  InitializeRequestSchema,
-  InitializedNotificationSchema,
-  JSONRPCMessageSchema,
-  ListToolsRequestSchema,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from '@modelcontextprotocol/sdk/types.js';
+import { McpServer, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { spawn, type ChildProcessWithoutNullStreams } from 'child_process';
-import * as fc from 'fast-check';
 import * as fs from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
-import { HandshakeResponder, MAX_HANDSHAKE_LINE_BYTES, recognizeHandshake, type HandOff, type PublishedHandshake } from '../../mcp-server/src/handshake';
-import { captureHandshake } from '../../mcp-server/src/handshakeCapture';
 import { createServer } from '../../mcp-server/src/server';
 import { unreachableBridge } from '../../mcp-server/src/tools/toolContext';
 
@@ -85,6 +75,18 @@ class BuiltServer {
   }
 }
 
+const MODERN = '2026-07-28';
+const envelope = (protocolVersion = MODERN) => ({
+  'io.modelcontextprotocol/protocolVersion': protocolVersion,
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1' },
+});
+const modern = (id: string | number, method: string, params: Record<string, unknown> = {}, protocolVersion = MODERN) => ({
+  jsonrpc: '2.0',
+  id,
+  method,
+  params: { ...params, _meta: { ...envelope(protocolVersion), ...(params._meta as object) } },
+});
 const initialize = (id: string | number, protocolVersion: string = SUPPORTED_PROTOCOL_VERSIONS[0]) => ({
   jsonrpc: '2.0',
   id,
@@ -94,37 +96,21 @@ const initialize = (id: string | number, protocolVersion: string = SUPPORTED_PRO
 const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
 const toolsList = (id: string | number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
 
-/** What the built server answers to the handshake, for every version a client may ask for. */
-async function publishedByBuiltServer(): Promise<PublishedHandshake> {
-  const versions = [...SUPPORTED_PROTOCOL_VERSIONS, '1999-12-31'];
-  const server = new BuiltServer();
-  try {
-    // Every initialize after the first goes to the full server; ask each in a server of its own.
-    const answers = await Promise.all(
-      versions.map(async (version) => {
-        const one = new BuiltServer();
-        one.send(initialize(1, version));
-        const [reply] = await one.waitForReplies(1);
-        await one.endInput();
-        return reply.result;
-      }),
-    );
-    server.send(initialize(1), initialized, toolsList(2));
-    const replies = await server.waitForReplies(2);
-    return {
-      initialize: Object.fromEntries(SUPPORTED_PROTOCOL_VERSIONS.map((version, i) => [version, answers[i]])),
-      initializeOtherwise: answers[versions.length - 1],
-      toolsList: replies[1].result,
-    };
-  } finally {
-    await server.endInput();
-  }
+/** Every `type` that is an array, anywhere in a JSON Schema: clients' strict checks reject them. */
+function typeArrays(schema: unknown, at = '#'): string[] {
+  if (typeof schema !== 'object' || schema === null) return [];
+  return Object.entries(schema).flatMap(([key, value]) =>
+    key === 'type' && Array.isArray(value) ? [`${at}/type`] : typeArrays(value, `${at}/${key}`),
+  );
 }
 
-describe('the tools/list the MCP server publishes', () => {
-  let published: PublishedHandshake;
+describe('the tools the MCP server publishes', () => {
+  let tools: Array<Record<string, any>>;
   beforeAll(async () => {
-    published = await publishedByBuiltServer();
+    const server = new BuiltServer();
+    server.send(initialize(1), initialized, toolsList(2));
+    tools = (await server.waitForReplies(2))[1].result.tools;
+    await server.endInput();
   });
 
   it('holds each tool as its file registers it, with the JSON Schema its zod schemas convert to', () => {
@@ -139,8 +125,7 @@ describe('the tools/list the MCP server publishes', () => {
       spy.mockRestore();
     }
     // The conversion the SDK applies (McpServer's tools/list handler), done here with zod itself.
-    const jsonSchema = (shape: z.ZodRawShape | z.ZodObject, io: 'input' | 'output') =>
-      z.toJSONSchema(shape instanceof z.ZodObject ? shape : z.object(shape), { target: 'draft-7', io });
+    const jsonSchema = (schema: z.ZodObject, io: 'input' | 'output') => z.toJSONSchema(schema, { target: 'draft-2020-12', io });
     const expected = registered.map(({ name, config }) => ({
       name,
       title: config.title,
@@ -149,7 +134,6 @@ describe('the tools/list the MCP server publishes', () => {
       outputSchema: jsonSchema(config.outputSchema, 'output'),
       annotations: config.annotations,
     }));
-    const tools = (published.toolsList as { tools: Array<Record<string, unknown>> }).tools;
     const fromToolFiles = tools.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({ name, title, description, inputSchema, outputSchema, annotations }));
 
     expect(registered.map((tool) => tool.name).sort()).toEqual([
@@ -180,219 +164,70 @@ describe('the tools/list the MCP server publishes', () => {
     });
   });
 
-  it('is what the full server answers, as are its initialize replies (dist/ is not stale)', async () => {
-    // The build stamps the version into both bundles; here the sources run unstamped.
-    const { version } = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8'));
-    const stamped = JSON.parse(JSON.stringify(await captureHandshake()).replaceAll('"version":"0.0.0-dev"', `"version":${JSON.stringify(version)}`));
-    expect((published.initializeOtherwise as { serverInfo: unknown }).serverInfo).toEqual({ name: 'redline', version });
-    expect(published).toEqual(stamped);
+  it('writes no type arrays, which strict clients refuse (nullable is an anyOf)', () => {
+    const found = tools.flatMap((tool) => [...typeArrays(tool.inputSchema), ...typeArrays(tool.outputSchema)].map((at) => `${tool.name} ${at}`));
+    expect(found).toEqual([]);
   });
 });
 
-describe('recognizeHandshake', () => {
-  const line = (message: unknown) => JSON.stringify(message);
+describe('the built MCP server, in both protocol eras', () => {
+  const call = (id: number, name: string, args = {}) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+  const { version } = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8'));
 
-  it.each([
-    ['the SDK client', initialize(0, '2025-06-18')],
-    [
-      'an editor with roots, sampling and elicitation',
-      {
-        jsonrpc: '2.0',
-        id: 'init',
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: { roots: { listChanged: true }, sampling: { context: {}, tools: {} }, elicitation: { form: {}, url: {} }, experimental: { x: {} } },
-          clientInfo: { name: 'Visual Studio Code', title: 'VS Code', version: '1.101.0', websiteUrl: 'https://code.visualstudio.com' },
-        },
-      },
-    ],
-    ['a version this server does not know', initialize(7, '2099-01-01')],
-  ])('answers the initialize of %s', (_, message) => {
-    expect(recognizeHandshake(line(message))).toEqual({ method: 'initialize', id: message.id, protocolVersion: message.params.protocolVersion });
-  });
-
-  it('answers tools/list with or without a cursor, and takes the initialized notification', () => {
-    expect(recognizeHandshake(line(toolsList(2)))).toEqual({ method: 'tools/list', id: 2 });
-    expect(recognizeHandshake(line({ ...toolsList('b'), params: { cursor: 'x' } }))).toEqual({ method: 'tools/list', id: 'b' });
-    expect(recognizeHandshake(line(initialized) + '\r')).toEqual({ method: 'notifications/initialized' });
-  });
-
-  it.each([
-    ['not JSON', '{"jsonrpc":'],
-    ['a blank line', ''],
-    ['a batch', line([toolsList(1)])],
-    ['another JSON-RPC version', line({ ...toolsList(1), jsonrpc: '1.0' })],
-    ['a fractional id', line(toolsList(1.5))],
-    ['a null id', line(toolsList(null as never))],
-    ['an extra member', line({ ...toolsList(1), extra: true })],
-    ['a progress token', line({ ...toolsList(1), params: { _meta: { progressToken: 1 } } })],
-    ['an unknown tools/list param', line({ ...toolsList(1), params: { filter: 'x' } })],
-    ['a ping', line({ jsonrpc: '2.0', id: 1, method: 'ping' })],
-    ['a tool call', line({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get-review' } })],
-    ['an initialize without clientInfo', line({ ...initialize(1), params: { protocolVersion: 'x', capabilities: {} } })],
-    ['an initialize with task capabilities', line({ ...initialize(1), params: { ...initialize(1).params, capabilities: { tasks: {} } } })],
-    ['an initialize with client icons', line({ ...initialize(1), params: { ...initialize(1).params, clientInfo: { name: 'a', version: '1', icons: [] } } })],
-    ['an initialize with a malformed root capability', line({ ...initialize(1), params: { ...initialize(1).params, capabilities: { roots: { listChanged: 'yes' } } } })],
-    ['an initialized notification with an id', line({ ...initialized, id: 3 })],
-  ])('leaves %s to the full server', (_, text) => {
-    expect(recognizeHandshake(text)).toBeUndefined();
-  });
-
-  it('accepts nothing that the SDK would refuse', () => {
-    // Mostly well-formed messages, each part now and then replaced by arbitrary JSON or joined by
-    // an unexpected member, so that both sides of every check are reached.
-    const json = fc.jsonValue({ maxDepth: 2 });
-    const usually = <T>(arb: fc.Arbitrary<T>) => fc.oneof({ arbitrary: arb, weight: 8 }, { arbitrary: json, weight: 1 });
-    const absent = fc.constant(undefined);
-    const sometimes = <T>(arb: fc.Arbitrary<T>) => fc.oneof(absent, arb);
-    const rarely = <T>(arb: fc.Arbitrary<T>) => fc.oneof({ arbitrary: absent, weight: 8 }, { arbitrary: arb, weight: 1 });
-    const object = fc.dictionary(fc.string({ maxLength: 3 }), json, { maxKeys: 2 });
-    const half = <T>(arb: fc.Arbitrary<T>) => fc.oneof(arb, json);
-    const capability = fc.record({
-      listChanged: sometimes(half(fc.boolean())),
-      context: sometimes(half(object)),
-      tools: sometimes(half(object)),
-      form: sometimes(half(fc.record({ applyDefaults: sometimes(half(fc.boolean())) }))),
-      url: sometimes(half(object)),
-      x: rarely(json),
-    });
-    const capabilities = fc.dictionary(
-      fc.constantFrom('roots', 'sampling', 'elicitation', 'experimental', 'extensions', 'tasks', 'other'),
-      usually(fc.oneof(capability, fc.dictionary(fc.string({ maxLength: 3 }), half(object), { maxKeys: 2 }))),
-      { maxKeys: 2 },
-    );
-    const clientInfo = fc.record({
-      name: usually(fc.string()),
-      version: usually(fc.string()),
-      title: sometimes(usually(fc.string())),
-      websiteUrl: sometimes(usually(fc.string())),
-      description: sometimes(usually(fc.string())),
-      icons: rarely(json),
-      other: rarely(json),
-    });
-    const initializeParams = fc.record({
-      protocolVersion: usually(fc.constantFrom(...SUPPORTED_PROTOCOL_VERSIONS, 'x')),
-      capabilities: usually(capabilities),
-      clientInfo: usually(clientInfo),
-      _meta: rarely(json),
-    });
-    const otherParams = fc.record({ cursor: sometimes(usually(fc.string())), _meta: rarely(json), other: rarely(json) });
-    const message = fc.constantFrom('initialize', 'initialize', 'initialize', 'notifications/initialized', 'tools/list', 'ping').chain((method) =>
-      fc.record({
-        jsonrpc: usually(fc.constant('2.0')),
-        id: fc.oneof({ arbitrary: absent, weight: 1 }, { arbitrary: usually(fc.oneof(fc.integer(), fc.string(), fc.double())), weight: 3 }),
-        method: fc.constant(method),
-        params: method === 'initialize' ? usually(initializeParams) : sometimes(usually(otherParams)),
-        extra: rarely(json),
-      }),
-    );
-    const schemaOf = { initialize: InitializeRequestSchema, 'notifications/initialized': InitializedNotificationSchema, 'tools/list': ListToolsRequestSchema };
-    const accepted = { initialize: 0, 'notifications/initialized': 0, 'tools/list': 0 };
-    fc.assert(
-      fc.property(message, (candidate) => {
-        const line = JSON.stringify(candidate);
-        const recognized = recognizeHandshake(line);
-        if (!recognized) return;
-        accepted[recognized.method]++;
-        // What the SDK's stdio transport parses: the line, not the object (undefined members vanish).
-        const envelope = JSONRPCMessageSchema.safeParse(JSON.parse(line));
-        expect(envelope.success).toBe(true);
-        expect(schemaOf[recognized.method].safeParse(envelope.data).success).toBe(true);
-      }),
-      { numRuns: 20_000 },
-    );
-    // Every kind must be accepted often enough for this test to mean something.
-    for (const count of Object.values(accepted)) expect(count).toBeGreaterThan(50);
-  });
-});
-
-describe('HandshakeResponder', () => {
-  const published: PublishedHandshake = {
-    initialize: { '2025-06-18': { protocolVersion: '2025-06-18' }, '2024-11-05': { protocolVersion: '2024-11-05' } },
-    initializeOtherwise: { protocolVersion: '2025-06-18' },
-    toolsList: { tools: [] },
-  };
-
-  function responder() {
-    const written: unknown[] = [];
-    const handOffs: HandOff[] = [];
-    const afterWrite: Array<() => void> = [];
-    const r = new HandshakeResponder(published, {
-      write: (line, done) => {
-        written.push(JSON.parse(line));
-        afterWrite.push(done);
-      },
-      handOff: (state) => handOffs.push(state),
-    });
-    return { r, written, handOffs, afterWrite };
-  }
-  const bytes = (...messages: object[]) => Buffer.from(messages.map((m) => JSON.stringify(m) + '\n').join(''));
-
-  it('answers initialize for the version asked, or the latest it has, and tools/list', () => {
-    const { r, written, handOffs } = responder();
-    r.push(bytes(initialize(1, '2024-11-05'), initialized, toolsList(2)));
-    expect(written).toEqual([
-      { result: { protocolVersion: '2024-11-05' }, jsonrpc: '2.0', id: 1 },
-      { result: { tools: [] }, jsonrpc: '2.0', id: 2 },
-    ]);
-    expect(handOffs).toEqual([]);
-
-    const other = responder();
-    other.r.push(bytes(initialize('a', '2001-01-01')));
-    expect(other.written).toEqual([{ result: { protocolVersion: '2025-06-18' }, jsonrpc: '2.0', id: 'a' }]);
-  });
-
-  it('reads messages split anywhere, and hands off once tools/list has been written', async () => {
-    const { r, written, handOffs, afterWrite } = responder();
-    const input = bytes(initialize(1, '2025-06-18'), initialized, toolsList(2));
-    for (let i = 0; i < input.length; i++) r.push(input.subarray(i, i + 1));
-    expect(written).toHaveLength(2);
-    afterWrite.forEach((done) => done());
-    await new Promise(setImmediate);
-    expect(handOffs).toEqual([{ replay: bytes(initialize(1, '2025-06-18'), initialized), answeredInitialize: 1, rest: Buffer.alloc(0) }]);
-  });
-
-  it('hands off at the first message it does not answer, with everything from there on', () => {
-    const { r, written, handOffs } = responder();
-    const call = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get-review', arguments: {} } };
-    r.push(Buffer.concat([bytes(initialize(1, '2025-06-18'), call, toolsList(4)), Buffer.from('{"partial"')]));
-    expect(written).toHaveLength(1);
-    expect(handOffs).toHaveLength(1);
-    expect(handOffs[0].replay).toEqual(bytes(initialize(1, '2025-06-18')));
-    expect(handOffs[0].rest.toString()).toBe(bytes(call, toolsList(4)).toString() + '{"partial"');
-  });
-
-  it('leaves a second initialize to the full server', () => {
-    const { r, written, handOffs } = responder();
-    r.push(bytes(initialize(1, '2025-06-18'), initialize(2, '2025-06-18')));
-    expect(written).toHaveLength(1);
-    expect(handOffs[0].rest).toEqual(bytes(initialize(2, '2025-06-18')));
-  });
-
-  it('hands off as soon as a line grows longer than any handshake message', () => {
-    const { r, handOffs } = responder();
-    const start = Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{"content":"' + 'x'.repeat(MAX_HANDSHAKE_LINE_BYTES));
-    r.push(start);
-    expect(handOffs).toEqual([{ replay: Buffer.alloc(0), answeredInitialize: undefined, rest: start }]);
-  });
-});
-
-describe('the built MCP server, from handshake to full server', () => {
-  const call = (id: number, name: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });
-
-  it('answers everything once, in one burst, even with the initialize id reused', async () => {
+  it('answers server/discover with its versions, capabilities, identity and instructions', async () => {
     const server = new BuiltServer();
-    server.send(initialize(1), initialized, toolsList(2), call(3, 'get-review'), { jsonrpc: '2.0', id: 1, method: 'ping' }, toolsList(4));
-    const replies = await server.waitForReplies(5);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(server.replies).toHaveLength(5);
-    const byId = (id: number) => replies.filter((reply) => reply.id === id);
-    expect(byId(1).map((reply) => reply.result)).toEqual(expect.arrayContaining([expect.objectContaining({ serverInfo: expect.anything() }), {}]));
-    expect(byId(2)[0].result).toEqual(byId(4)[0].result);
-    expect(byId(3)[0].result.isError).toBe(true);
-    // No variable and no window of this folder: discovery's answer, after its retries.
-    expect(byId(3)[0].result.content[0].text).toMatch(/No VS Code window/);
+    server.send(modern(1, 'server/discover'));
+    const [reply] = await server.waitForReplies(1);
+    expect(reply.result.supportedVersions).toContain(MODERN);
+    expect(reply.result.capabilities).toMatchObject({ tools: {}, prompts: {}, resources: { subscribe: true } });
+    // Logging is not part of 2026-07-28: nothing to declare there.
+    expect(reply.result.capabilities.logging).toBeUndefined();
+    expect(reply.result.instructions).toMatch(/present-review/);
+    expect(JSON.stringify(reply.result)).toContain(`"version":${JSON.stringify(version)}`);
+    expect(await server.endInput()).toBe(0);
+  });
+
+  it('lists at once in 2026-07-28, with resultType and cache hints: tools for an hour, resources never', async () => {
+    const server = new BuiltServer();
+    server.send(modern(1, 'tools/list'), modern(2, 'resources/list'), modern(3, 'prompts/list'), modern(4, 'resources/templates/list'));
+    const replies = await server.waitForReplies(4);
+    const byId = (id: number) => replies.find((reply) => reply.id === id)!.result;
+    for (const id of [1, 2, 3, 4]) expect(byId(id)).toMatchObject({ resultType: 'complete', cacheScope: 'private' });
+    expect(byId(1).ttlMs).toBe(3_600_000);
+    expect(byId(1).tools.map((tool: { name: string }) => tool.name)).toContain('present-review');
+    expect(byId(2).ttlMs).toBe(0);
+    expect(byId(2).resources.map((resource: { uri: string }) => resource.uri)).toEqual(['redline://review/current', 'redline://selection']);
+    expect(await server.endInput()).toBe(0);
+  });
+
+  it('names the versions it serves for one it does not (-32022)', async () => {
+    const server = new BuiltServer();
+    server.send(modern(1, 'tools/list', {}, '2099-01-01'));
+    const [reply] = await server.waitForReplies(1);
+    expect(reply.error?.code).toBe(-32022);
+    expect(JSON.stringify(reply.error)).toContain(MODERN);
+    expect(await server.endInput()).toBe(0);
+  });
+
+  it.each(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'])('answers initialize at %s with that version', async (asked) => {
+    const server = new BuiltServer();
+    server.send(initialize(1, asked), initialized, toolsList(2), { jsonrpc: '2.0', id: 3, method: 'ping' });
+    const replies = await server.waitForReplies(3);
+    expect(replies[0].result).toMatchObject({ protocolVersion: asked, serverInfo: { name: 'redline', version }, capabilities: { logging: {} } });
+    expect(replies.find((reply) => reply.id === 3)?.result).toEqual({});
+    expect(await server.endInput()).toBe(0);
+  });
+
+  it.each([
+    ['Codex: tools/list with a progress token', [{ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: { progressToken: 7 } } }], 'tools'],
+    ['Gemini CLI: prompts/list first', [{ jsonrpc: '2.0', id: 2, method: 'prompts/list' }], 'prompts'],
+    ['the Inspector: logging/setLevel, then tools/list', [{ jsonrpc: '2.0', id: 9, method: 'logging/setLevel', params: { level: 'debug' } }, toolsList(2)], 'tools'],
+  ])('serves %s after initialize', async (_client, requests, listed) => {
+    const server = new BuiltServer();
+    server.send(initialize(1, '2025-06-18'), initialized, ...requests);
+    const replies = await server.waitForReplies(1 + requests.length);
+    expect(replies.find((reply) => reply.id === 2)?.result[listed as string].length).toBeGreaterThan(0);
+    expect(replies.every((reply) => reply.error === undefined)).toBe(true);
     expect(await server.endInput()).toBe(0);
   });
 
@@ -406,7 +241,7 @@ describe('the built MCP server, from handshake to full server', () => {
     expect(await server.endInput()).toBe(0);
   });
 
-  it('serves a client that skips the handshake, and refuses a bad message as the SDK does', async () => {
+  it('serves a client that skips initialize as an older one, and refuses a bad message as the SDK does', async () => {
     const server = new BuiltServer();
     server.send({ jsonrpc: '2.0', id: 'x', method: 'no/such-method' }, call(2, 'open-location'));
     const replies = await server.waitForReplies(2);
@@ -415,7 +250,7 @@ describe('the built MCP server, from handshake to full server', () => {
     expect(await server.endInput()).toBe(0);
   });
 
-  it.each(['SIGTERM', 'SIGINT'] as const)('exits cleanly on %s, before and after the hand-off', async (signal) => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('exits cleanly on %s, before and after its first answer', async (signal) => {
     const early = new BuiltServer();
     await early.started;
     const late = new BuiltServer();

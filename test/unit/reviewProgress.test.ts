@@ -13,7 +13,7 @@ function extra(progressToken?: string | number) {
     sent,
     extra: {
       _meta: progressToken === undefined ? undefined : { progressToken },
-      sendNotification: async (notification: unknown) => void sent.push(notification as Sent),
+      notify: async (notification: unknown) => void sent.push(notification as Sent),
     },
   };
 }

@@ -2,17 +2,17 @@
 // Each returns one user message that says what to look at and, from reviewGuide.ts, how to
 // present it. Arguments are completed from the window: its git refs and its files.
 
-import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, McpError, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import { completable, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { McpServer, GetPromptResult } from '@modelcontextprotocol/server';
 import type { GetSelectionResult } from '../../../shared/protocol';
 import { stderrLog } from '../log';
 import { bridgeFor, type ToolContext } from '../tools/toolContext';
 import { fenceFor, filePath, gitRevision, pathList, shellQuote, splitPaths } from './promptArguments';
 import { REVIEW_GUIDE } from './reviewGuide';
+import { z } from 'zod';
 
 export function registerReviewPrompts(server: McpServer, context: ToolContext): void {
-  const bridge = bridgeFor(server, context);
+  const bridge = bridgeFor(context);
   // A completion the window cannot give is an empty one: the user can still type the value.
   const complete = async (what: string, ask: () => Promise<string[]>): Promise<string[]> => {
     try {
@@ -32,15 +32,16 @@ export function registerReviewPrompts(server: McpServer, context: ToolContext): 
     {
       title: 'Review changes',
       description: 'Review what changed in the repository since a git ref, and present the review in VS Code.',
-      argsSchema: {
-        base: completable(gitRevision.optional().describe('The git ref to compare with: HEAD (the default) reviews uncommitted changes; main reviews the branch.'), completeRef),
-        paths: completable(pathList.optional().describe('Only these files or folders, separated by spaces.'), async (typed) => {
+      argsSchema: z.object({
+        // Optional outside completable(): the SDK finds the completer only on the outer schema.
+        base: completable(gitRevision.describe('The git ref to compare with: HEAD (the default) reviews uncommitted changes; main reviews the branch.'), completeRef).optional(),
+        paths: completable(pathList.describe('Only these files or folders, separated by spaces.'), async (typed) => {
           // The last path is the one being typed; the ones before it stay as they are.
           const value = typed ?? '';
           const cut = value.search(/\S*$/);
           return (await completeFile(value.slice(cut))).map((file) => value.slice(0, cut) + file);
-        }),
-      },
+        }).optional(),
+      }),
     },
     ({ base, paths }) => reviewChangesPrompt(base ?? 'HEAD', splitPaths(paths)),
   );
@@ -50,7 +51,7 @@ export function registerReviewPrompts(server: McpServer, context: ToolContext): 
     {
       title: 'Review a file',
       description: 'Review one file of the workspace, and present the review in VS Code.',
-      argsSchema: { file: completable(filePath.describe('The file to review, relative to the workspace.'), completeFile) },
+      argsSchema: z.object({ file: completable(filePath.describe('The file to review, relative to the workspace.'), completeFile) }),
     },
     ({ file }) =>
       userMessage(
@@ -65,7 +66,7 @@ export function registerReviewPrompts(server: McpServer, context: ToolContext): 
       title: 'Explain the selection',
       description: 'Explain the code the user has selected in VS Code, as a walkthrough in the review panel.',
     },
-    async (extra) => explainSelectionPrompt(await bridge.request('get-selection', {}, extra.signal)),
+    async (ctx) => explainSelectionPrompt(await bridge.request('get-selection', {}, ctx.mcpReq.signal)),
   );
 }
 
@@ -83,11 +84,11 @@ function reviewChangesPrompt(base: string, paths: readonly string[]): GetPromptR
 function explainSelectionPrompt({ editor }: GetSelectionResult): GetPromptResult {
   const selections = editor?.selections.filter((selection) => !selection.isEmpty) ?? [];
   if (!editor || selections.length === 0) {
-    throw new McpError(ErrorCode.InvalidParams, 'Nothing is selected in VS Code. Select the code to explain in an editor, then use the prompt again.');
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Nothing is selected in VS Code. Select the code to explain in an editor, then use the prompt again.');
   }
   if (selections.every((selection) => selection.withheld)) {
-    throw new McpError(
-      ErrorCode.InvalidParams,
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
       'The selected text is withheld: the file is outside the workspace and was opened for an assistant. Select the lines in it yourself, then use the prompt again.',
     );
   }

@@ -1,12 +1,16 @@
-// resources/subscribe and resources/unsubscribe, and the notifications they ask for. The window
-// pushes an event over IPC whenever a review, its feedback, the history or the selection changes;
-// this turns each into `notifications/resources/updated` for the subscribed addresses it touches,
-// and a history change into `notifications/resources/list_changed`. Events arrive only over an open
-// connection, so while anything is subscribed the bridge is kept connected, and a reconnection
-// (after a window reload) tells every subscriber to read again, since it may have missed a change.
+// Resource subscriptions, and the notifications they ask for. The window pushes an event over IPC
+// whenever a review, its feedback, the history or the selection changes; this turns each into
+// `notifications/resources/updated` for the addresses it touches, and a history change into
+// `notifications/resources/list_changed`.
+//
+// Before 2026-07-28 a client subscribes with resources/subscribe, and only what it subscribed to is
+// sent. From 2026-07-28 on it opens a subscriptions/listen stream, which the SDK's stdio entry
+// (serveStdio) holds and filters: this server sends every change and the entry delivers what a
+// stream asked for. Events arrive only over an open connection to the window, so while anything
+// may be watched the bridge is kept connected, and a reconnection (after a window reload) tells
+// every watcher to read again, since it may have missed a change.
 
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, type McpServer, type ProtocolEra } from '@modelcontextprotocol/server';
 import type { EventName } from '../../../shared/protocol';
 import type { ToolContext } from '../tools/toolContext';
 import { CURRENT_REVIEW_URI, SELECTION_URI, earlierReviewRevision, isRedlineResource } from './resourceUris';
@@ -25,12 +29,15 @@ export class ResourceSubscriptions {
   private missedEvents = false;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private disposed = false;
+  private failing = false;
   private readonly listeners: Array<{ dispose(): void }>;
 
   constructor(
     private readonly server: McpServer,
     private readonly bridge: ToolContext['bridge'],
     private readonly log: Log,
+    /** 'modern': the client's listen streams are invisible here, so everything counts as watched. */
+    private readonly era: ProtocolEra = 'legacy',
   ) {
     this.listeners = [
       bridge.onEvent((event) => this.windowChanged(event)),
@@ -41,22 +48,31 @@ export class ResourceSubscriptions {
   /** Declares the capability and answers the two requests; call before the server connects. */
   register(): void {
     this.server.server.registerCapabilities({ resources: { subscribe: true } });
-    this.server.server.setRequestHandler(SubscribeRequestSchema, (request) => {
+    this.server.server.setRequestHandler('resources/subscribe', (request) => {
       const { uri } = request.params;
       if (!isRedlineResource(uri)) {
-        throw new McpError(ErrorCode.InvalidParams, `Redline has no resource ${uri}; subscribe to one that resources/list or resources/templates/list names.`);
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Redline has no resource ${uri}; subscribe to one that resources/list or resources/templates/list names.`);
       }
       if (!this.subscribed.has(uri) && this.subscribed.size >= MAX_SUBSCRIPTIONS) {
-        throw new McpError(ErrorCode.InvalidParams, `Already subscribed to ${MAX_SUBSCRIPTIONS} resources; unsubscribe from some first.`);
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Already subscribed to ${MAX_SUBSCRIPTIONS} resources; unsubscribe from some first.`);
       }
       this.subscribed.add(uri);
       if (!this.connected) this.reconnect();
       return {};
     });
-    this.server.server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+    this.server.server.setRequestHandler('resources/unsubscribe', (request) => {
       this.subscribed.delete(request.params.uri);
       return {};
     });
+    if (this.era === 'modern') this.reconnect();
+  }
+
+  private get watching(): boolean {
+    return this.era === 'modern' || this.subscribed.size > 0;
+  }
+
+  private watches(uri: string): boolean {
+    return this.era === 'modern' || this.subscribed.has(uri);
   }
 
   get size(): number {
@@ -81,20 +97,20 @@ export class ResourceSubscriptions {
       case 'history-changed':
         // An earlier review never changes, but it leaves the history when the window trims it.
         for (const uri of this.subscribed) if (earlierReviewRevision(uri) !== undefined) this.updated(uri);
-        this.server.sendResourceListChanged();
+        if (this.server.isConnected()) this.server.sendResourceListChanged();
         return;
     }
   }
 
   private updated(uri: string): void {
-    if (!this.subscribed.has(uri) || !this.server.isConnected()) return;
+    if (!this.watches(uri) || !this.server.isConnected()) return;
     this.server.server.sendResourceUpdated({ uri }).catch((error: unknown) => this.log('notify-failed', { uri, error: String(error) }));
   }
 
   private connectionChanged(connected: boolean): void {
     this.connected = connected;
     if (!connected) {
-      if (this.subscribed.size > 0) {
+      if (this.watching) {
         this.missedEvents = true;
         this.scheduleReconnect();
       }
@@ -102,16 +118,23 @@ export class ResourceSubscriptions {
     }
     if (this.missedEvents) {
       this.missedEvents = false;
-      for (const uri of this.subscribed) this.updated(uri);
+      for (const uri of this.era === 'modern' ? [CURRENT_REVIEW_URI, SELECTION_URI] : this.subscribed) this.updated(uri);
     }
   }
 
   private reconnect(): void {
-    if (this.disposed || this.connected || this.subscribed.size === 0) return;
-    this.bridge.connectNow().catch((error: unknown) => {
-      this.log('subscription-reconnect-failed', { error: String((error as Error)?.message ?? error).slice(0, 300) });
-      this.scheduleReconnect();
-    });
+    if (this.disposed || this.connected || !this.watching) return;
+    // A change made before the connection is up is not heard: once it is, watchers read again.
+    this.missedEvents = true;
+    this.bridge.connectNow().then(
+      () => (this.failing = false),
+      (error: unknown) => {
+        // Once per run of failures: with no window, a retry every two seconds would fill the log.
+        if (!this.failing && !this.disposed) this.log('subscription-reconnect-failed', { error: String((error as Error)?.message ?? error).slice(0, 300) });
+        this.failing = true;
+        this.scheduleReconnect();
+      },
+    );
   }
 
   private scheduleReconnect(): void {

@@ -1,9 +1,10 @@
 // Redline's MCP resources: the calling assistant's current review, its earlier reviews (a
 // template, listed and completed), and the user's selection. Each read asks the window, so a
 // resource is never staler than the window itself; resourceSubscriptions.ts says when one changed.
+// resources/list is paged (the SDK's list is one page): the current review and the selection
+// first, then the earlier reviews newest first, RESOURCES_PER_PAGE to a page.
 
-import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, ResourceTemplate, type ListResourcesResult, type McpServer, type ReadResourceResult, type Resource } from '@modelcontextprotocol/server';
 import { ErrorCode, type EarlierReviewEntry } from '../../../shared/protocol';
 import { stderrLog } from '../log';
 import { assistantOf, bridgeFor, type ToolContext } from '../tools/toolContext';
@@ -11,25 +12,36 @@ import { CURRENT_REVIEW_URI, EARLIER_REVIEW_TEMPLATE, SELECTION_URI, earlierRevi
 
 /** MCP's code for a resource that does not exist (the specification's "Resource not found"). */
 const RESOURCE_NOT_FOUND = -32002;
+/** A day of reviews is a few hundred: a client that shows the list gets it in pages. */
+export const RESOURCES_PER_PAGE = 50;
+
+const CURRENT_REVIEW = {
+  title: 'Current review',
+  description:
+    'The review you presented last in VS Code, as markdown, with the edits of later appends and section updates. ' +
+    'Empty until you present one. Subscribe to hear when it changes, or when the user answers it.',
+  mimeType: 'text/markdown',
+};
+const SELECTION = {
+  title: 'Selection in VS Code',
+  description:
+    'The file in the user\'s active editor and what they selected, as JSON (the get-selection tool\'s result). ' +
+    'Subscribe to hear when the selection moves.',
+  mimeType: 'application/json',
+};
 
 export function registerReviewResources(server: McpServer, context: ToolContext): void {
-  const bridge = bridgeFor(server, context);
+  const bridge = bridgeFor(context);
   const history = async (): Promise<EarlierReviewEntry[]> =>
-    (await bridge.request('list-review-history', { assistant: assistantOf(server) })).entries;
+    (await bridge.request('list-review-history', { assistant: assistantOf(context) })).entries;
   const earlierReviews = listWithoutWaiting(server, context, () => orNone(history, 'list-earlier-reviews'));
 
   server.registerResource(
     'current-review',
     CURRENT_REVIEW_URI,
-    {
-      title: 'Current review',
-      description:
-        'The review you presented last in VS Code, as markdown, with the edits of later appends and section updates. ' +
-        'Empty until you present one. Subscribe to hear when it changes, or when the user answers it.',
-      mimeType: 'text/markdown',
-    },
+    CURRENT_REVIEW,
     async (uri) => {
-      const review = await bridge.request('get-review', { assistant: assistantOf(server) });
+      const review = await bridge.request('get-review', { assistant: assistantOf(context) });
       return markdown(uri.href, review.markdown);
     },
   );
@@ -37,8 +49,8 @@ export function registerReviewResources(server: McpServer, context: ToolContext)
   server.registerResource(
     'earlier-review',
     new ResourceTemplate(EARLIER_REVIEW_TEMPLATE, {
-      // A client lists resources to show them: with no window yet, the others are still listed.
-      list: async () => ({ resources: (await earlierReviews()).map(describeEntry) }),
+      // Listed by the paged resources/list below.
+      list: undefined,
       complete: {
         index: async (typed) =>
           (await orNone(history, 'complete-earlier-review')).map((entry) => String(entry.revision)).filter((index) => index.startsWith(typed)),
@@ -54,40 +66,56 @@ export function registerReviewResources(server: McpServer, context: ToolContext)
     async (uri) => {
       const revision = earlierReviewRevision(uri.href);
       if (revision === undefined) {
-        throw new McpError(RESOURCE_NOT_FOUND, `${uri.href} names no earlier review: the index is a revision number such as ${earlierReviewUri(3)}.`);
+        throw new ProtocolError(RESOURCE_NOT_FOUND, `${uri.href} names no earlier review: the index is a revision number such as ${earlierReviewUri(3)}.`);
       }
       try {
-        const earlier = await bridge.request('get-earlier-review', { revision, assistant: assistantOf(server) });
+        const earlier = await bridge.request('get-earlier-review', { revision, assistant: assistantOf(context) });
         return markdown(uri.href, earlier.markdown);
       } catch (error) {
-        if ((error as { code?: unknown }).code === ErrorCode.NotFound) throw new McpError(RESOURCE_NOT_FOUND, (error as Error).message);
+        if ((error as { code?: unknown }).code === ErrorCode.NotFound) throw new ProtocolError(RESOURCE_NOT_FOUND, (error as Error).message);
         throw error;
       }
     },
   );
 
-  server.registerResource(
-    'selection',
-    SELECTION_URI,
-    {
-      title: 'Selection in VS Code',
-      description:
-        'The file in the user\'s active editor and what they selected, as JSON (the get-selection tool\'s result). ' +
-        'Subscribe to hear when the selection moves.',
-      mimeType: 'application/json',
-    },
-    async (uri) => {
-      const selection = await bridge.request('get-selection', {});
-      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(selection, null, 2) }] };
-    },
-  );
+  server.registerResource('selection', SELECTION_URI, SELECTION, async (uri) => {
+    const selection = await bridge.request('get-selection', {});
+    return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(selection, null, 2) }] };
+  });
+
+  // Replaces the SDK's one-page list, which registerResource installed.
+  server.server.setRequestHandler('resources/list', async (request) => listPage(await earlierReviews(), request.params?.cursor));
+}
+
+/** One page: the fixed resources head the first; a cursor names the last earlier review listed. */
+export function listPage(earlier: readonly EarlierReviewEntry[], cursor: string | undefined): ListResourcesResult {
+  const before = cursor === undefined ? undefined : revisionInCursor(cursor);
+  const fixed: Resource[] =
+    before === undefined ? [{ uri: CURRENT_REVIEW_URI, name: 'current-review', ...CURRENT_REVIEW }, { uri: SELECTION_URI, name: 'selection', ...SELECTION }] : [];
+  // Newest first, as the window gives them; by revision, so that a review presented meanwhile
+  // neither repeats an entry nor skips one.
+  const rest = before === undefined ? earlier : earlier.filter((entry) => entry.revision < before);
+  const page = rest.slice(0, RESOURCES_PER_PAGE - fixed.length);
+  const last = page.at(-1);
+  return {
+    resources: [...fixed, ...page.map(describeEntry)],
+    ...(last && rest.length > page.length ? { nextCursor: `before-${last.revision}` } : {}),
+  };
+}
+
+function revisionInCursor(cursor: string): number {
+  const match = /^before-([1-9][0-9]{0,15})$/.exec(cursor);
+  if (!match) {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `"${cursor.slice(0, 100)}" is not a cursor Redline gave; list resources again without one.`);
+  }
+  return Number(match[1]);
 }
 
 function markdown(uri: string, text: string): ReadResourceResult {
   return { contents: [{ uri, mimeType: 'text/markdown', text }] };
 }
 
-function describeEntry(entry: EarlierReviewEntry) {
+function describeEntry(entry: EarlierReviewEntry): Resource {
   return {
     uri: earlierReviewUri(entry.revision),
     name: `review-${entry.revision}`,

@@ -1,7 +1,7 @@
 // The editor's context beyond the selection: what is wrong (diagnostics), what is open, and which
 // folders the window has. All three only read.
 
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import {
   GetDiagnosticsParams,
   GetDiagnosticsResult,
@@ -11,11 +11,12 @@ import {
 } from '../../../shared/protocol';
 import { bridgeFor, type ToolContext } from './toolContext';
 import { toolResult } from './toolResult';
+import { z } from 'zod';
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
 export function registerEditorContextTools(server: McpServer, context: ToolContext): void {
-  const bridge = bridgeFor(server, context);
+  const bridge = bridgeFor(context);
   server.registerTool(
     'get-diagnostics',
     {
@@ -25,11 +26,11 @@ export function registerEditorContextTools(server: McpServer, context: ToolConte
         'with workspace-relative path, 1-based range, severity, source and code. `file` narrows it to one file (relative or absolute); ' +
         '`severity` is the least severe to include ("warning" gives errors and warnings). ' +
         `At most ${MAX_DIAGNOSTICS} are returned, most severe first. Files outside the workspace are never included.`,
-      inputSchema: GetDiagnosticsParams.shape,
+      inputSchema: GetDiagnosticsParams,
       outputSchema: GetDiagnosticsResult,
       annotations: READ_ONLY,
     },
-    (args, extra) => toolResult(() => bridge.request('get-diagnostics', args, extra.signal), describeDiagnostics),
+    (args, ctx) => toolResult(() => bridge.request('get-diagnostics', args, ctx.mcpReq.signal), describeDiagnostics),
   );
   server.registerTool(
     'list-open-editors',
@@ -38,22 +39,22 @@ export function registerEditorContextTools(server: McpServer, context: ToolConte
       description:
         "List the files of the workspace open in the user's VS Code editor tabs, group by group: path (and workspace-relative path), language, " +
         'unsaved changes, whether it is the active editor and whether it is visible. Files outside the workspace are only counted.',
-      inputSchema: {},
+      inputSchema: z.object({}),
       outputSchema: ListOpenEditorsResult,
       annotations: READ_ONLY,
     },
-    (_args, extra) => toolResult(() => bridge.request('list-open-editors', {}, extra.signal), describeEditors),
+    (_args, ctx) => toolResult(() => bridge.request('list-open-editors', {}, ctx.mcpReq.signal), describeEditors),
   );
   server.registerTool(
     'get-workspace-folders',
     {
       title: "Get the VS Code window's workspace folders",
       description: 'Get the folders open in the VS Code window this server is connected to, with their names and absolute paths.',
-      inputSchema: {},
+      inputSchema: z.object({}),
       outputSchema: GetWorkspaceFoldersResult,
       annotations: READ_ONLY,
     },
-    (_args, extra) => toolResult(() => bridge.request('get-workspace-folders', {}, extra.signal), describeFolders),
+    (_args, ctx) => toolResult(() => bridge.request('get-workspace-folders', {}, ctx.mcpReq.signal), describeFolders),
   );
 }
 

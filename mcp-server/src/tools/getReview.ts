@@ -1,7 +1,7 @@
 // get-review: reads back the review currently shown, e.g. before revising one section of it, and,
 // when asked, how its findings stand against the review it replaced.
 
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { GetReviewResult, type ReviewComparison } from '../../../shared/protocol';
 import { assistantOf, bridgeFor, type ToolContext } from './toolContext';
@@ -9,7 +9,7 @@ import { describeFindings } from './presentReview';
 import { toolResult } from './toolResult';
 
 export function registerGetReviewTool(server: McpServer, context: ToolContext): void {
-  const bridge = bridgeFor(server, context);
+  const bridge = bridgeFor(context);
   server.registerTool(
     'get-review',
     {
@@ -22,18 +22,18 @@ export function registerGetReviewTool(server: McpServer, context: ToolContext): 
         'With compareWithPrevious, it also lists which findings are new since the review this one replaced, which were fixed ' +
         '(gone from this review, or resolved by the user), which are still open, and which the user declined: use it after ' +
         'presenting a follow-up review, to tell the user what changed.',
-      inputSchema: {
+      inputSchema: z.object({
         compareWithPrevious: z
           .boolean()
           .optional()
           .describe('Also compare the findings with those of the previous review in this window.'),
-      },
+      }),
       outputSchema: GetReviewResult,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    ({ compareWithPrevious }, extra) =>
+    ({ compareWithPrevious }, ctx) =>
       toolResult(
-        () => bridge.request('get-review', { compareWithPrevious, assistant: assistantOf(server) }, extra.signal),
+        () => bridge.request('get-review', { compareWithPrevious, assistant: assistantOf(context) }, ctx.mcpReq.signal),
         (review) =>
           [
             review.revision === 0 || review.markdown === ''

@@ -1,12 +1,13 @@
 // get-selection: what the user is looking at — the active editor's file and selections.
 
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { GetSelectionResult, MAX_SELECTION_TEXT } from '../../../shared/protocol';
 import { bridgeFor, type ToolContext } from './toolContext';
 import { toolResult } from './toolResult';
+import { z } from 'zod';
 
 export function registerGetSelectionTool(server: McpServer, context: ToolContext): void {
-  const bridge = bridgeFor(server, context);
+  const bridge = bridgeFor(context);
   server.registerTool(
     'get-selection',
     {
@@ -16,11 +17,11 @@ export function registerGetSelectionTool(server: McpServer, context: ToolContext
         'Use it when the user says "this", "here" or "the selected code", or asks about what they are looking at. ' +
         `At most ${MAX_SELECTION_TEXT / 1024} KiB of selected text is returned. The text of a file outside the workspace that was opened ` +
         'for an assistant is withheld until the user selects in it themselves.',
-      inputSchema: {},
+      inputSchema: z.object({}),
       outputSchema: GetSelectionResult,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    (_args, extra) => toolResult(() => bridge.request('get-selection', {}, extra.signal), describeSelection),
+    (_args, ctx) => toolResult(() => bridge.request('get-selection', {}, ctx.mcpReq.signal), describeSelection),
   );
 }
 

@@ -1,14 +1,14 @@
 // open-location: opens a file in VS Code at a line or range and selects it, to point the user at
 // code. Not read-only: outside the workspace it asks the user, and what it opens is then shown.
 
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { OpenLocationResult } from '../../../shared/protocol';
 import { bridgeFor, type ToolContext } from './toolContext';
 import { toolResult } from './toolResult';
 
 export function registerOpenLocationTool(server: McpServer, context: ToolContext): void {
-  const bridge = bridgeFor(server, context);
+  const bridge = bridgeFor(context);
   server.registerTool(
     'open-location',
     {
@@ -19,16 +19,16 @@ export function registerOpenLocationTool(server: McpServer, context: ToolContext
         'relative paths resolve against your working directory (when it is in the workspace), then the workspace folders. ' +
         'A file outside the workspace folders opens only if the user agrees in a dialog; ' +
         'if they decline, the call fails and says so.',
-      inputSchema: {
+      inputSchema: z.object({
         reference: z.string().min(1).max(4096).describe('path:line, path:line:column, path:start-end, path#L10-L20, or a file:// URI'),
-      },
+      }),
       outputSchema: OpenLocationResult,
       // Not read-only: it changes what the user sees and, outside the workspace, asks them first.
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    (args, extra) =>
+    (args, ctx) =>
       toolResult(
-        () => bridge.request('open-location', { reference: args.reference, cwd: context.cwd }, extra.signal),
+        () => bridge.request('open-location', { reference: args.reference, cwd: context.cwd }, ctx.mcpReq.signal),
         (result) =>
           `Opened ${result.path} at ${result.start.line}:${result.start.column}-${result.end.line}:${result.end.column}.` +
           (result.clampedFrom ? ` Line ${result.clampedFrom} is past the end of the file, so the last line was selected.` : ''),

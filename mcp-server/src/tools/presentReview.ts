@@ -1,14 +1,14 @@
 // present-review: shows a markdown review in the VS Code panel and reports which references
 // resolved, so the assistant can fix the ones that point nowhere.
 
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { FINDING_SEVERITIES, MAX_REVIEW_BYTES, MAX_SECTION_CHARS, PresentReviewResult, ReviewMode, type Finding } from '../../../shared/protocol';
 import { reviewProgress } from './reviewProgress';
 import { assistantOf, bridgeFor, type ToolContext } from './toolContext';
 import { NEXT_STEPS, toolResult } from './toolResult';
 
-export const presentReviewInput = {
+const PresentReviewInput = z.object({
   content: z
     .string()
     .min(1)
@@ -24,10 +24,10 @@ export const presentReviewInput = {
     .optional()
     .describe('For mode "update-section": the heading text whose body to replace. A missing heading is added as "## section".'),
   title: z.string().max(500).optional().describe('A short title for the panel, e.g. "Review of the auth refactor".'),
-};
+});
 
 export function registerPresentReviewTool(server: McpServer, context: ToolContext): void {
-  const bridge = bridgeFor(server, context);
+  const bridge = bridgeFor(context);
   server.registerTool(
     'present-review',
     {
@@ -42,15 +42,15 @@ export function registerPresentReviewTool(server: McpServer, context: ToolContex
         `severity label such as "**bug**:", "blocking:" or "nit:" (${FINDING_SEVERITIES.join(', ')}). Findings become comment threads ` +
         'in the code, where the user replies and marks them resolved, accepted or won\'t fix; read that with get-review-feedback or ' +
         'wait for it with await-review-feedback. Your review is your own: another assistant in the same window has its own tab.',
-      inputSchema: presentReviewInput,
+      inputSchema: PresentReviewInput,
       outputSchema: PresentReviewResult.extend(NEXT_STEPS),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    async (args, extra) => {
-      const progress = reviewProgress(extra, Buffer.byteLength(args.content, 'utf8'));
+    async (args, ctx) => {
+      const progress = reviewProgress(ctx.mcpReq, Buffer.byteLength(args.content, 'utf8'));
       try {
         return await toolResult(
-          () => bridge.request('present-review', { ...args, cwd: context.cwd, assistant: assistantOf(server) }, extra.signal, undefined, progress?.onProgress),
+          () => bridge.request('present-review', { ...args, cwd: context.cwd, assistant: assistantOf(context) }, ctx.mcpReq.signal, undefined, progress?.onProgress),
           describePresented,
           nextStepsAfterPresenting,
         );

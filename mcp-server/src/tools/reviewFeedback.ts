@@ -1,7 +1,7 @@
 // get-review-feedback and await-review-feedback: what the user said back about a review (replies
 // to findings, their states, free messages), read with a cursor so that each item is read once.
 
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { GetReviewFeedbackResult, type FeedbackItem } from '../../../shared/protocol';
 import { waitForFeedback } from '../feedbackWait';
@@ -20,7 +20,7 @@ export const AWAIT_MAX_SECONDS = 3600;
 export const AwaitReviewFeedbackResult = GetReviewFeedbackResult.extend({ timedOut: z.boolean() });
 
 export function registerReviewFeedbackTools(server: McpServer, context: ToolContext): void {
-  const bridge = bridgeFor(server, context);
+  const bridge = bridgeFor(context);
   server.registerTool(
     'get-review-feedback',
     {
@@ -28,12 +28,12 @@ export function registerReviewFeedbackTools(server: McpServer, context: ToolCont
       description:
         'Read what the user said about the review in VS Code: replies to findings, findings they marked resolved, accepted or ' +
         'won\'t fix, requests to fix one, and free messages. Pass the "cursor" of the previous result as "since" to get only new items.',
-      inputSchema: { since },
+      inputSchema: z.object({ since }),
       outputSchema: GetReviewFeedbackResult.extend(NEXT_STEPS),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    (args, extra) =>
-      toolResult(() => bridge.request('get-review-feedback', { since: args.since, assistant: assistantOf(server) }, extra.signal), describeFeedback, nextStepsForFeedback),
+    (args, ctx) =>
+      toolResult(() => bridge.request('get-review-feedback', { since: args.since, assistant: assistantOf(context) }, ctx.mcpReq.signal), describeFeedback, nextStepsForFeedback),
   );
 
   server.registerTool(
@@ -45,30 +45,30 @@ export function registerReviewFeedbackTools(server: McpServer, context: ToolCont
         'marks one resolved, accepted or won\'t fix, asks for a fix, or sends a message, or with "timedOut": true after ' +
         `"timeoutSeconds" (default ${AWAIT_DEFAULT_SECONDS}, at most ${AWAIT_MAX_SECONDS}). Pass the last "cursor" you got as "since"; ` +
         'without it, only feedback given after this call counts. Act on what comes back, then call it again to keep listening.',
-      inputSchema: {
+      inputSchema: z.object({
         since,
         timeoutSeconds: z.number().int().min(1).max(AWAIT_MAX_SECONDS).default(AWAIT_DEFAULT_SECONDS).describe('How long to wait, in seconds.'),
-      },
+      }),
       outputSchema: AwaitReviewFeedbackResult.extend(NEXT_STEPS),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    (args, extra) =>
+    (args, ctx) =>
       toolResult(
         () =>
           waitForFeedback({
             bridge,
             since: args.since,
-            assistant: assistantOf(server),
+            assistant: assistantOf(context),
             timeoutMs: args.timeoutSeconds * 1000,
-            signal: extra.signal,
+            signal: ctx.mcpReq.signal,
             progress:
-              extra._meta?.progressToken === undefined
+              ctx.mcpReq._meta?.progressToken === undefined
                 ? undefined
                 : (elapsedMs, totalMs) =>
-                    extra.sendNotification({
+                    ctx.mcpReq.notify({
                       method: 'notifications/progress',
                       params: {
-                        progressToken: extra._meta!.progressToken!,
+                        progressToken: ctx.mcpReq._meta!.progressToken!,
                         progress: Math.round(elapsedMs / 1000),
                         total: Math.round(totalMs / 1000),
                         message: 'Waiting for the user to answer the review in VS Code',

@@ -3,13 +3,13 @@
 // steps (10 to 100), rendering, references resolved, shown and saved. At most ten a second, each
 // higher than the last (as MCP asks), and none once closed: the tool closes it before it answers.
 
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerContext } from '@modelcontextprotocol/server';
 import { LARGE_REVIEW_BYTES } from '../../../shared/protocol';
 import { ProgressThrottle } from '../../../shared/progressThrottle';
 import type { BridgeProgress } from '../ipcClient';
 
-type Extra = Pick<RequestHandlerExtra<ServerRequest, ServerNotification>, '_meta' | 'sendNotification'>;
+/** The part of a tool call's context that progress needs. */
+type Request = Pick<ServerContext['mcpReq'], '_meta' | 'notify'>;
 
 const SENDING = { from: 0, to: 9 } as const;
 const WINDOW = { from: 10, to: 100 } as const;
@@ -21,12 +21,12 @@ export interface ReviewProgress {
 }
 
 /** Undefined, and nothing is sent, unless the client asked for progress and the review is large. */
-export function reviewProgress(extra: Extra, contentBytes: number): ReviewProgress | undefined {
-  const progressToken = extra._meta?.progressToken;
+export function reviewProgress(request: Request, contentBytes: number): ReviewProgress | undefined {
+  const progressToken = request._meta?.progressToken;
   if (progressToken === undefined || contentBytes < LARGE_REVIEW_BYTES) return undefined;
   let highest = -1;
   const throttle = new ProgressThrottle<{ progress: number; message: string }>(({ progress, message }) => {
-    extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, total: 100, message } }).catch(() => undefined);
+    request.notify({ method: 'notifications/progress', params: { progressToken, progress, total: 100, message } }).catch(() => undefined);
   });
   return {
     onProgress: (update) => {

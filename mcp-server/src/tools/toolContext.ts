@@ -1,7 +1,6 @@
 // What every tool is given: the bridge to VS Code, and the directory the assistant runs in; and the
 // bridge as a tool uses it, which names the calling assistant with each request.
 
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { MAX_ASSISTANT_CHARS } from '../../../shared/protocol';
 import type { IpcClient } from '../ipcClient';
 
@@ -9,25 +8,27 @@ export interface ToolContext {
   readonly bridge: Pick<IpcClient, 'request' | 'onEvent' | 'onConnectionChange' | 'connectNow'>;
   /** Sent along so that relative references resolve where the assistant runs. */
   readonly cwd: string;
+  /** The MCP clientInfo name the client gave, once it has (clientName.ts). */
+  readonly clientName?: () => string | undefined;
 }
 
 /**
  * The calling assistant's name (MCP clientInfo), sent with every call about a review: each
  * assistant has its own review in the window. Cut to what the protocol allows.
  */
-export function assistantOf(server: McpServer): string | undefined {
-  const name = server.server.getClientVersion()?.name?.trim();
+export function assistantOf(context: ToolContext): string | undefined {
+  const name = context.clientName?.()?.trim();
   return name ? name.slice(0, MAX_ASSISTANT_CHARS) : undefined;
 }
 
 /**
  * The bridge for one server's tools: each request carries the calling assistant's name, which the
  * window shows beside the call in its Activity view. Read at each call, since it is known only once
- * the client has sent `initialize`.
+ * the client has sent its first request.
  */
-export function bridgeFor(server: McpServer, context: ToolContext): Pick<ToolContext['bridge'], 'request' | 'onEvent'> {
+export function bridgeFor(context: ToolContext): Pick<ToolContext['bridge'], 'request' | 'onEvent'> {
   return {
-    request: (method, params, signal, _client, onProgress) => context.bridge.request(method, params, signal, assistantOf(server), onProgress),
+    request: (method, params, signal, _client, onProgress) => context.bridge.request(method, params, signal, assistantOf(context), onProgress),
     onEvent: (listener) => context.bridge.onEvent(listener),
   };
 }

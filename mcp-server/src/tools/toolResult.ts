@@ -3,7 +3,7 @@
 // Code and Codex give the model the structured content rather than the text, so what the assistant
 // should do next goes into it too, as `nextSteps`.
 
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
 /** The field a tool's output schema gains when its result says what to do next. */

@@ -86,9 +86,9 @@ function terminalIpcEnv() {
  * terminal gets and connects the SDK's Client to it over stdio.
  * @param {{ serverPath: string, env: Record<string, string>, cwd: string }} options
  */
-async function connectMcp({ serverPath, env, cwd }) {
-  const { Client } = repoRequire('@modelcontextprotocol/sdk/client/index.js');
-  const { StdioClientTransport } = repoRequire('@modelcontextprotocol/sdk/client/stdio.js');
+async function connectMcp({ serverPath, env, cwd, era = 'legacy' }) {
+  const { Client } = repoRequire('@modelcontextprotocol/client');
+  const { StdioClientTransport } = repoRequire('@modelcontextprotocol/client/stdio');
   const transport = new StdioClientTransport({
     // The extension host's own runtime; in desktop VS Code that is Electron, hence ELECTRON_RUN_AS_NODE.
     command: process.execPath,
@@ -97,6 +97,8 @@ async function connectMcp({ serverPath, env, cwd }) {
     env: {
       ...env,
       ELECTRON_RUN_AS_NODE: '1',
+      // Routine lines too, for the failure message.
+      REDLINE_LOG: 'debug',
       // test/e2e/run.mjs finds processes left behind by this marker.
       ...(process.env.REDLINE_E2E_RUN ? { REDLINE_E2E_RUN: process.env.REDLINE_E2E_RUN } : {}),
     },
@@ -106,7 +108,9 @@ async function connectMcp({ serverPath, env, cwd }) {
   transport.stderr?.on('data', (chunk) => {
     stderr = (stderr + chunk.toString('utf8')).slice(-4000);
   });
-  const client = new Client({ name: 'redline-e2e-suite', version: '0.0.0' });
+  // 'legacy' opens with initialize (Codex, Gemini CLI); 'modern' is pinned to 2026-07-28.
+  const mode = era === 'modern' ? { pin: '2026-07-28' } : era;
+  const client = new Client({ name: 'redline-e2e-suite', version: '0.0.0' }, { versionNegotiation: { mode } });
   await client.connect(transport);
   /**
    * The raw CallToolResult, tool errors included; a dead server's stderr is in the error.
@@ -114,7 +118,7 @@ async function connectMcp({ serverPath, env, cwd }) {
    */
   const raw = async (name, args = {}, { timeoutMs = 30_000 } = {}) => {
     try {
-      return await client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs });
+      return await client.callTool({ name, arguments: args }, { timeout: timeoutMs });
     } catch (error) {
       error.message += `\n--- MCP server stderr ---\n${stderr.trim() || '(empty)'}`;
       throw error;
@@ -122,6 +126,7 @@ async function connectMcp({ serverPath, env, cwd }) {
   };
   return {
     client,
+    stderr: () => stderr,
     /**
      * Calls a tool and returns its structured result; a tool error becomes a thrown Error.
      * @param {string} name @param {Record<string, unknown>} [args] @param {{ timeoutMs?: number }} [options]
@@ -146,12 +151,13 @@ async function connectMcp({ serverPath, env, cwd }) {
  * variables, exactly as an assistant started in that terminal would run it.
  * @param {import('vscode').Extension<unknown>} extension
  */
-async function connectPackagedMcp(extension) {
+async function connectPackagedMcp(extension, era = 'legacy') {
   const env = await terminalIpcEnv();
   return connectMcp({
     serverPath: path.join(extension.extensionPath, 'dist', 'mcp-server.js'),
     env: { REDLINE_IPC_PATH: env.REDLINE_IPC_PATH, REDLINE_IPC_TOKEN: env.REDLINE_IPC_TOKEN },
     cwd: workspaceRoot(),
+    era,
   });
 }
 

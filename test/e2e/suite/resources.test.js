@@ -16,10 +16,9 @@ describe('MCP resources and prompts in a real extension host', () => {
 
   before(async () => {
     const { extension } = await redline();
-    const { ResourceUpdatedNotificationSchema } = repoRequire('@modelcontextprotocol/sdk/types.js');
     watcher = await connectPackagedMcp(extension);
     presenter = await connectPackagedMcp(extension);
-    watcher.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => updated.push(notification.params.uri));
+    watcher.client.setNotificationHandler('notifications/resources/updated', (notification) => updated.push(notification.params.uri));
   });
 
   after(async () => {
@@ -63,6 +62,28 @@ describe('MCP resources and prompts in a real extension host', () => {
     const read = await watcher.client.readResource({ uri: 'redline://review/current' });
     assert.equal(read.contents[0].text, markdown);
     assert.equal(read.contents[0].mimeType, 'text/markdown');
+  });
+
+  it('a client pinned to 2026-07-28 hears on its listen stream another client present, and reads the review', async () => {
+    const { extension } = await redline();
+    const modern = await connectPackagedMcp(extension, 'modern');
+    try {
+      assert.equal(modern.client.getProtocolEra(), 'modern');
+      const heard = [];
+      modern.client.setNotificationHandler('notifications/resources/updated', (notification) => heard.push(notification.params.uri));
+      const subscription = await modern.client.listen({ resourceSubscriptions: ['redline://review/current'] });
+      const markdown = '# Listened review\n\n- nit: a name at src/example.ts:4\n';
+      await presenter.call('present-review', { content: markdown, title: 'Listened review' });
+      await waitFor(() => heard.includes('redline://review/current'), 'the update on the listen stream').catch((error) => {
+        error.message += `\n--- MCP server stderr ---\n${modern.stderr()}`;
+        throw error;
+      });
+      const read = await modern.client.readResource({ uri: 'redline://review/current' });
+      assert.equal(read.contents[0].text, markdown);
+      await subscription.close();
+    } finally {
+      await modern.close();
+    }
   });
 
   it("review-changes completes its base from the workspace's git refs, and review-file its file from the workspace", async () => {

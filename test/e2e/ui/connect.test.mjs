@@ -8,8 +8,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/client';
 import { readTerminalEnv, runCommand, runCommandAndPick } from '../harness/workbench.mjs';
 import { session } from './session.mjs';
 
@@ -139,7 +139,7 @@ describe('Connect an Assistant writes Cursor\'s config', () => {
     const client = new Client({ name: 'redline-e2e-cursor', version: '0.0.0' });
     try {
       await client.connect(transport);
-      const result = await client.callTool({ name: 'get-review', arguments: {} }, undefined, { timeout: 30_000 });
+      const result = await client.callTool({ name: 'get-review', arguments: {} }, { timeout: 30_000 });
       assert.ok(!result.isError, `get-review through discovery failed: ${JSON.stringify(result.content)}\n${stderr}`);
     } finally {
       await client.close().catch(() => {});

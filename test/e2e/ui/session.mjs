@@ -4,8 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/client';
 import { startCodeServer } from '../harness/codeServer.mjs';
 import { descendants, makeTempDir, removeTempDir, sleep } from '../harness/processes.mjs';
 import { closeWorkbench, findWebviewFrame, openWorkbench, readTerminalEnv, runCommand, screenshot } from '../harness/workbench.mjs';
@@ -145,7 +145,8 @@ export class RedlineSession {
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (chunk) => onStderr(chunk.toString('utf8')));
-    const client = new Client({ name, version: '0.0.0' });
+    // Probing server/discover first, as Claude Code does: with Redline it speaks 2026-07-28.
+    const client = new Client({ name, version: '0.0.0' }, { versionNegotiation: { mode: 'auto' } });
     await client.connect(transport);
     return client;
   }
@@ -211,7 +212,7 @@ export class RedlineSession {
    */
   async rawCall(name, args = {}) {
     try {
-      return await /** @type {Client} */ (this.mcp).callTool({ name, arguments: args }, undefined, { timeout: TOOL_TIMEOUT_MS });
+      return await /** @type {Client} */ (this.mcp).callTool({ name, arguments: args }, { timeout: TOOL_TIMEOUT_MS });
     } catch (error) {
       /** @type {Error} */ (error).message += `\n--- MCP server stderr ---\n${this.mcpStderr?.trim() || '(empty)'}`;
       throw error;

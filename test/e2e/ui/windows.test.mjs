@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/client';
 import { closeWorkbench, findWebviewFrame, openWorkbench, readTerminalEnv, runCommand, screenshot } from '../harness/workbench.mjs';
 import { isAlive, RedlineSession, session, waitFor } from './session.mjs';
 
