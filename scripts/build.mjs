@@ -1,11 +1,14 @@
 // Builds the bundles: the extension (CommonJS, `vscode` external), the webview script (iife), and
-// the MCP server, which runs with plain `node`: dist/mcp-server.js, a small entry that turns on
-// Node's compile cache, then loads the rest, dist/mcp-server-full.js, with `require`.
+// the MCP server, which runs with plain `node`: dist/mcp-server.js, a small entry that answers a
+// client's opening from dist/mcp-server-opening.json (the full server's answers, captured here),
+// then loads the rest, dist/mcp-server-full.js, with `require`.
 // Type-checking is separate (`npm run typecheck`); esbuild only strips types.
 
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const production = process.argv.includes('--production');
@@ -56,7 +59,7 @@ const builds = [
     platform: 'node',
     format: 'cjs',
     target: 'node18',
-    plugins: [withoutZodLocales(), withoutJsonSchemaValidator()],
+    plugins: [withoutZodLocales(), withoutJsonSchemaValidator(), publishOpening('dist/mcp-server-opening.json')],
   },
 ];
 
@@ -72,6 +75,46 @@ function withoutZodLocales() {
       build.onLoad({ filter: /[\\/]node_modules[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export {};', loader: 'js' }));
     },
   };
+}
+
+/**
+ * After each build of the full server, asks the same sources for their answers to a client's
+ * opening (captureOpening) and writes them to `file`, which the entry reads at start. A JSON file
+ * rather than a constant built into the entry: the answers are data, parsed as such, and when a
+ * tool's schema changes only this file changes, so watch mode rewrites it after rebuilding the full
+ * server and the entry needs no rebuild.
+ */
+function publishOpening(file) {
+  return {
+    name: 'publish-opening',
+    setup(build) {
+      build.onEnd(async (result) => {
+        if (result.errors.length > 0) return;
+        writeFileSync(file, JSON.stringify(await captureOpening()));
+      });
+    },
+  };
+}
+
+/** The answers, from mcp-server/src/opening/openingCapture.ts bundled on its own and run here. */
+async function captureOpening() {
+  const dir = mkdtempSync(join(tmpdir(), 'redline-opening-'));
+  try {
+    const outfile = join(dir, 'capture.cjs');
+    await esbuild.build({
+      entryPoints: ['mcp-server/src/opening/openingCapture.ts'],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node18',
+      define: common.define,
+      logLevel: 'warning',
+    });
+    return await createRequire(import.meta.url)(outfile).captureOpening();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /**

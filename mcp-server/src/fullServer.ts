@@ -1,15 +1,19 @@
 // Everything the MCP server and the command line do, loaded by the entry (index.ts) once Node's
-// compile cache is on. serveMcp() serves MCP on stdio through the SDK's serveStdio, which answers
-// both protocol eras: `server/discover` and the per-request envelope of 2026-07-28, and
-// `initialize` for 2024-11-05 to 2025-11-25. It builds one server for the era the client opens
-// with (server.ts); the bridge to VS Code is shared by whichever it builds.
+// compile cache is on, and once the entry has answered the client's opening. serveMcp() serves
+// MCP on stdio through the SDK's serveStdio, which answers both protocol eras: `server/discover`
+// and the per-request envelope of 2026-07-28, and `initialize` for 2024-11-05 to 2025-11-25. It
+// builds one server for the era the client opens with (server.ts); the bridge to VS Code is
+// shared by whichever it builds.
 
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { Readable, Writable } from 'stream';
 import { IPC_PATH_ENV, IPC_TOKEN_ENV, TIMEOUT_ENV } from '../../shared/protocol';
 import { REDLINE_VERSION } from '../../shared/version';
 import { ClientName } from './clientName';
 import { IpcClient } from './ipcClient';
 import { stderrLog } from './log';
+import type { HandOff } from './opening/openingResponder';
 import { ProtocolLog } from './protocolLog';
 import { createServer } from './server';
 import { LineStdioTransport } from './stdioTransport';
@@ -23,7 +27,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export function serveMcp(): RunningServer {
+export function serveMcp(opening: HandOff = { received: Buffer.alloc(0), answered: [] }): RunningServer {
   const locator = new WindowLocator({
     envPath: process.env[IPC_PATH_ENV] || undefined,
     envToken: process.env[IPC_TOKEN_ENV] || undefined,
@@ -51,15 +55,35 @@ export function serveMcp(): RunningServer {
     {
       // The project's own line reader: linear in a message's size, and it answers a message over the
       // limit with an error instead of closing (stdioTransport.ts).
-      transport: new LineStdioTransport(process.stdin, process.stdout, (message) => clientName.observe(message)),
+      transport: new AfterOpeningTransport(process.stdin, process.stdout, (message) => clientName.observe(message), opening),
       onerror: (error) => stderrLog('transport-error', { error: String(error) }),
     },
   );
-  stderrLog('started', { version: REDLINE_VERSION, connected: Boolean(process.env[IPC_PATH_ENV]) });
   return {
     // The server first: what it still has in flight is cancelled, not failed by a closed bridge.
     close: () => served.close().finally(() => bridge.dispose()),
   };
+}
+
+/**
+ * The stdio transport, reading first what the entry received, and not sending again the answers the
+ * entry gave: the server answers the replayed opening as a client would have had it answered.
+ */
+class AfterOpeningTransport extends LineStdioTransport {
+  private readonly unsent: RequestId[];
+
+  constructor(stdin: Readable, stdout: Writable, observe: (message: JSONRPCMessage) => void, opening: HandOff) {
+    super(stdin, stdout, observe, opening.received);
+    this.unsent = [...opening.answered];
+  }
+
+  override send(message: JSONRPCMessage): Promise<void> {
+    // Each answered id once: a client may use an id again once it has its answer.
+    const index = 'id' in message && !('method' in message) ? this.unsent.indexOf(message.id as RequestId) : -1;
+    if (index === -1) return super.send(message);
+    this.unsent.splice(index, 1);
+    return Promise.resolve();
+  }
 }
 
 /** REDLINE_TIMEOUT_MS and `--timeout`: what cannot be used is said on stderr and left out. */

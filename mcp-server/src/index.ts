@@ -1,54 +1,91 @@
 // Entry point of `node dist/mcp-server.js`: an MCP server on stdio, or with a command as its first
-// argument the command line (cli.ts). It only turns on Node's compile cache and loads the rest,
-// dist/mcp-server-full.js (fullServer.ts): the cache covers what is loaded after it is turned on,
-// so from Node 22.1 on a start after the first reads the SDK's compiled code from disk instead of
-// compiling it again (compileCache.ts says where the cache lives). Process lifetime lives here:
-// the server exits cleanly when stdin closes or a signal arrives.
+// argument the command line (cli.ts). As a server it answers the client's opening itself, from the
+// full server's answers captured at build time (opening/openingResponder.ts), then loads the rest,
+// dist/mcp-server-full.js (fullServer.ts: the SDK, zod and the tools), and hands it stdin from
+// the first byte. So a client has its tools at little more than the cost of starting Node; the
+// SDK alone takes three to four times that to load. This file imports neither the SDK nor zod.
+// The full server is loaded after Node's compile cache is turned on, which covers what is loaded
+// after it (compileCache.ts says where the cache lives). Process lifetime lives here too: the
+// server exits cleanly when stdin closes or a signal arrives.
 
 import * as path from 'path';
+import { IPC_PATH_ENV } from '../../shared/environment';
+import { REDLINE_VERSION } from '../../shared/version';
 import { isCliInvocation } from './cliCommand';
 import { enableOwnCompileCache } from './compileCache';
 import type * as FullServer from './fullServer';
 import { stderrLog } from './log';
+import { OpeningResponder, type HandOff, type PublishedOpening } from './opening/openingResponder';
 
-/** The name scripts/build.mjs gives the rest of the server, beside this file in dist/. */
+/**
+ * The names scripts/build.mjs gives the rest of the server and the captured answers, beside this
+ * file in dist/. Found through this file's own directory, never the working directory: the server
+ * starts the same from any folder and through ~/.redline/mcp-server.js, which `require`s this
+ * entry by its absolute path.
+ */
 const FULL_SERVER_FILE = 'mcp-server-full.js';
+const OPENING_FILE = 'mcp-server-opening.json';
 
-enableOwnCompileCache();
-// Through this file's own directory, never the working directory: the server starts the same from
-// any folder and through ~/.redline/mcp-server.js, which `require`s this entry by its absolute path.
-const full = require(path.join(__dirname, FULL_SERVER_FILE)) as typeof FullServer;
+let server: FullServer.RunningServer | undefined;
 
 if (isCliInvocation(process.argv.slice(2))) runCommandLine();
 else serve();
 
+function loadFullServer(): typeof FullServer {
+  enableOwnCompileCache();
+  return require(path.join(__dirname, FULL_SERVER_FILE)) as typeof FullServer;
+}
+
 function serve(): void {
-  const server = full.serveMcp();
-  let closing = false;
-  const shutdown = (reason: string) => {
-    if (closing) return;
-    closing = true;
-    stderrLog('shutdown', { reason });
-    void server.close().finally(() => process.exit(0));
-  };
+  const responder = new OpeningResponder(require(path.join(__dirname, OPENING_FILE)) as PublishedOpening, {
+    write: (line, written) => process.stdout.write(line, () => written()),
+    handOff: (opening) => {
+      process.stdin.off('data', receive);
+      startFullServer(opening);
+    },
+  });
+  const receive = (chunk: Buffer) => responder.push(chunk);
+  process.stdin.on('data', receive);
+  // The full server's transport reports stdin errors the same way.
+  process.stdin.on('error', (error) => stderrLog('transport-error', { error: String(error) }));
   process.stdin.on('end', () => shutdown('stdin closed'));
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+  stderrLog('started', { version: REDLINE_VERSION, connected: Boolean(process.env[IPC_PATH_ENV]) });
+}
+
+function startFullServer(opening: HandOff): void {
+  try {
+    server = loadFullServer().serveMcp(opening);
+  } catch (error) {
+    stderrLog('fatal', { error: String(error) });
+    process.exit(1);
+  }
 }
 
 function runCommandLine(): void {
-  full.runCli({
-    argv: process.argv.slice(2),
-    env: process.env,
-    cwd: process.cwd(),
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
-    stdin: process.stdin,
-  }).then(
-    (code) => (process.exitCode = code),
-    (error: unknown) => {
-      process.stderr.write(`redline: ${String(error)}\n`);
-      process.exitCode = 1;
-    },
-  );
+  loadFullServer()
+    .runCli({
+      argv: process.argv.slice(2),
+      env: process.env,
+      cwd: process.cwd(),
+      stdout: (text) => process.stdout.write(text),
+      stderr: (text) => process.stderr.write(text),
+      stdin: process.stdin,
+    })
+    .then(
+      (code) => (process.exitCode = code),
+      (error: unknown) => {
+        process.stderr.write(`redline: ${String(error)}\n`);
+        process.exitCode = 1;
+      },
+    );
+}
+
+let closing = false;
+function shutdown(reason: string): void {
+  if (closing) return;
+  closing = true;
+  stderrLog('shutdown', { reason });
+  void (server?.close() ?? Promise.resolve()).finally(() => process.exit(0));
 }

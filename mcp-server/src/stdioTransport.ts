@@ -36,6 +36,8 @@ export class LineStdioTransport implements Transport {
     private readonly output: Writable,
     /** Sees every message read, before the server does. */
     private readonly observe: (message: JSONRPCMessage) => void = () => undefined,
+    /** Bytes read from stdin before this transport existed, decoded first. */
+    private readonly alreadyRead: Buffer = Buffer.alloc(0),
     maxMessageBytes = MAX_STDIN_MESSAGE_BYTES,
   ) {
     this.decoder = new LineDecoder({ onLine: (line) => this.receive(line), onSkipped: (line) => this.refuse(line) }, maxMessageBytes);
@@ -44,6 +46,7 @@ export class LineStdioTransport implements Transport {
   }
 
   async start(): Promise<void> {
+    if (this.alreadyRead.length > 0) this.decoder.push(this.alreadyRead);
     this.input.on('data', this.onData);
     this.input.on('error', this.onError);
     this.input.resume();

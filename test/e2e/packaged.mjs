@@ -64,6 +64,7 @@ export function checkVsixContents(vsixPath) {
     /^\[Content_Types\]\.xml$/,
     /^extension\/(package\.json|readme\.md|changelog\.md|LICENSE\.txt)$/,
     /^extension\/dist\/(extension|webview|mcp-server|mcp-server-full|mermaid\.min)\.js$/,
+    /^extension\/dist\/mcp-server-opening\.json$/,
     /^extension\/dist\/toml-edit\.wasm$/,
     /^extension\/extension\/media\/[\w.-]+\.(css|png)$/,
     /^extension\/extension\/media\/walkthrough\/[\w.-]+\.md$/,

@@ -1,5 +1,5 @@
-// The built MCP server as an installation holds it: the entry (dist/mcp-server.js) and the file it
-// loads from beside itself, copied alone into a folder of their own (what package.json's "files"
+// The built MCP server as an installation holds it: the entry (dist/mcp-server.js) and the files it
+// reads from beside itself, copied alone into a folder of their own (what package.json's "files"
 // puts into the .vsix), and started through the ~/.redline launcher from an unrelated working
 // directory. The client here is the SDK's previous line (@modelcontextprotocol/sdk 1.x), which
 // many assistants still embed: it speaks only `initialize`, and must keep working. The command
@@ -14,8 +14,8 @@ import * as path from 'path';
 import { updateStableServerPath, stableServerPath } from '../../extension/src/assistants/stableServerPath';
 import { assertBuilt, hostEnv, MCP_SERVER, startHost, type Host } from './harness';
 
-/** The entry, and the rest of the server that it `require`s from beside itself (mcp-server/src/index.ts). */
-const SERVER_FILES = [path.basename(MCP_SERVER), 'mcp-server-full.js'];
+/** The entry, and what it reads from beside itself: the captured answers and the rest of the server (mcp-server/src/index.ts). */
+const SERVER_FILES = [path.basename(MCP_SERVER), 'mcp-server-opening.json', 'mcp-server-full.js'];
 
 describe('the MCP server as installed, through the launcher', () => {
   let host: Host;

@@ -4,76 +4,12 @@
 // for the older revisions, in the orders real clients send them.
 
 import { McpServer, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
-import { spawn, type ChildProcessWithoutNullStreams } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
 import { createServer } from '../../mcp-server/src/server';
 import { unreachableBridge } from '../../mcp-server/src/tools/toolContext';
-
-const BUILT_SERVER = path.resolve(__dirname, '../../dist/mcp-server.js');
-
-type Reply = { id?: string | number; result?: any; error?: { code: number; message: string } };
-
-/** The built server over stdio, spoken to line by line. */
-class BuiltServer {
-  readonly replies: Reply[] = [];
-  readonly exited: Promise<number | null>;
-  /** Resolves when the server has logged that it started (its signal handlers are in place). */
-  readonly started: Promise<void>;
-  stderr = '';
-  private readonly child: ChildProcessWithoutNullStreams;
-  private buffered = '';
-  private waiters: Array<() => void> = [];
-
-  constructor(env: Record<string, string> = {}) {
-    if (!fs.existsSync(BUILT_SERVER)) throw new Error(`${BUILT_SERVER} is missing: run "npm run build" first.`);
-    // With debug logging, so that the "started" line says when its signal handlers are in place.
-    this.child = spawn(process.execPath, [BUILT_SERVER], { env: { PATH: process.env.PATH ?? '', REDLINE_LOG: 'debug', ...env } });
-    this.child.stdout.setEncoding('utf8');
-    this.child.stdout.on('data', (chunk: string) => {
-      const lines = (this.buffered + chunk).split('\n');
-      this.buffered = lines.pop()!;
-      for (const line of lines) this.replies.push(JSON.parse(line));
-      for (const wake of this.waiters.splice(0)) wake();
-    });
-    this.exited = new Promise((resolve) => this.child.on('exit', (code) => resolve(code)));
-    this.started = new Promise((resolve) => {
-      this.child.stderr.on('data', (chunk: Buffer) => {
-        this.stderr += chunk.toString();
-        if (this.stderr.includes('"event":"started"')) resolve();
-      });
-    });
-  }
-
-  send(...messages: object[]): void {
-    this.child.stdin.write(messages.map((m) => JSON.stringify(m) + '\n').join(''));
-  }
-
-  /** Resolves once `count` replies have arrived. */
-  async waitForReplies(count: number): Promise<Reply[]> {
-    while (this.replies.length < count) {
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`${this.replies.length} of ${count} replies: ${JSON.stringify(this.replies)}`)), 10_000);
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-    return this.replies;
-  }
-
-  endInput(): Promise<number | null> {
-    this.child.stdin.end();
-    return this.exited;
-  }
-
-  kill(signal: NodeJS.Signals): Promise<number | null> {
-    this.child.kill(signal);
-    return this.exited;
-  }
-}
+import { BuiltServer } from '../integration/builtServer';
 
 const MODERN = '2026-07-28';
 const envelope = (protocolVersion = MODERN) => ({
