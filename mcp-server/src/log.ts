@@ -8,7 +8,16 @@ import { LOG_ENV } from '../../shared/environment';
 export type Log = (event: string, fields?: Record<string, unknown>) => void;
 
 /** What happens in every session: worth a line only to someone debugging. */
-const ROUTINE = new Set(['started', 'connected', 'request', 'reply', 'timeouts', 'shutdown']);
+const ROUTINE = new Set([
+  'started',
+  'connected',
+  'request',
+  'reply',
+  'timeouts',
+  'shutdown',
+  // With no window open there is nothing to hear; a call made meanwhile says so itself.
+  'subscription-reconnect-failed',
+]);
 
 /** REDLINE_LOG=debug, or `--log debug` / `--log=debug` among the server's arguments. */
 export function wantsDebugLog(env: NodeJS.ProcessEnv, argv: readonly string[]): boolean {

