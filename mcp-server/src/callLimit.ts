@@ -4,7 +4,9 @@
 // A stdio server has one session, so the limit is the server's.
 
 import type { McpServer, CallToolResult } from '@modelcontextprotocol/server';
+import { ErrorCode } from '../../shared/protocol';
 import { stderrLog, type Log } from './log';
+import { errorResult } from './tools/resultHints';
 
 export const MAX_CALLS_IN_FLIGHT = 64;
 
@@ -24,15 +26,10 @@ export class CallsInFlight {
   async run(tool: string, call: () => CallToolResult | Promise<CallToolResult>): Promise<CallToolResult> {
     if (this.running >= this.max) {
       this.log('busy', { tool, inFlight: this.running });
-      return {
-        isError: true,
-        content: [
-          {
-            type: 'text',
-            text: `Redline is busy with ${this.running} calls from this assistant, its limit; ${tool} was not run. Retry it when some of them have answered.`,
-          },
-        ],
-      };
+      return errorResult(
+        ErrorCode.Busy,
+        `Redline is busy with ${this.running} calls from this assistant, its limit; ${tool} was not run. Retry it when some of them have answered.`,
+      );
     }
     this.running++;
     try {

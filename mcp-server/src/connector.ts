@@ -25,6 +25,8 @@ export interface ConnectorOptions {
 export interface Connected {
   readonly socket: net.Socket;
   readonly rest: Buffer;
+  /** Which window this is, and how it was found ("the VS Code window of this terminal"). */
+  readonly via: string;
 }
 
 const HELLO_TIMEOUT_MS = 5_000;
@@ -83,7 +85,7 @@ export class Connector {
     if (this.options.locate) return this.options.locate(dead);
     const { socketPath, token } = this.options;
     if (!socketPath || !token) throw notConfigured(!socketPath ? IPC_PATH_ENV : IPC_TOKEN_ENV);
-    return dead.has(socketPath) ? [] : [{ socketPath, token, via: IPC_PATH_ENV }];
+    return dead.has(socketPath) ? [] : [{ socketPath, token, via: `the window named by ${IPC_PATH_ENV}` }];
   }
 
   private async open({ socketPath, token, via }: Endpoint, attempt: number): Promise<Connected> {
@@ -97,7 +99,7 @@ export class Connector {
       },
     );
     this.options.log?.('connected', { socketPath, via, attempt });
-    return { socket, rest };
+    return { socket, rest, via };
   }
 }
 

@@ -55,6 +55,7 @@ export class IpcClient {
   private connecting: Promise<net.Socket> | undefined;
   private readonly pending = new Map<string, Pending>();
   private readonly eventListeners = new Set<EventListener>();
+  private reached: string | undefined;
   private readonly connectionListeners = new Set<(connected: boolean) => void>();
   private readonly connector: Connector;
 
@@ -125,6 +126,11 @@ export class IpcClient {
     return { dispose: () => this.connectionListeners.delete(listener) };
   }
 
+  /** The window last reached, and how it was found; undefined before the first connection. */
+  get reachedWindow(): string | undefined {
+    return this.reached;
+  }
+
   /** Connects now rather than at the next request, for a caller that waits for events. */
   async connectNow(): Promise<void> {
     await this.connect('connect', undefined);
@@ -158,9 +164,10 @@ export class IpcClient {
   }
 
   private async connectAndAttach(): Promise<net.Socket> {
-    const { socket, rest } = await this.connector.connect();
+    const { socket, rest, via } = await this.connector.connect();
     this.attach(socket, rest);
     this.socket = socket;
+    this.reached = via;
     for (const listener of this.connectionListeners) listener(true);
     return socket;
   }

@@ -15,6 +15,7 @@ import { registerGetReviewTool } from './tools/getReview';
 import { registerGetSelectionTool } from './tools/getSelection';
 import { registerOpenLocationTool } from './tools/openLocation';
 import { registerPresentReviewTool } from './tools/presentReview';
+import { addWindowHint } from './tools/resultHints';
 import { registerReviewFeedbackTools } from './tools/reviewFeedback';
 import type { ToolContext } from './tools/toolContext';
 
@@ -49,6 +50,7 @@ export function createServer(context: ToolContext, era: ProtocolEra = 'legacy'):
     },
   );
   limitToolCalls(server);
+  addWindowHint(server, () => context.bridge.reachedWindow);
   registerPresentReviewTool(server, context);
   registerGetSelectionTool(server, context);
   registerOpenLocationTool(server, context);

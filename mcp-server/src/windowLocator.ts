@@ -62,7 +62,7 @@ export class WindowLocator {
         // The window's own file has the token as it is now, after a "Rotate Token" too.
         const token = windows.find((window) => window.socketPath === envPath)?.token ?? envToken;
         if (!token) throw notConfigured(IPC_TOKEN_ENV);
-        add({ socketPath: envPath, token, via: IPC_PATH_ENV });
+        add({ socketPath: envPath, token, via: `the window named by ${IPC_PATH_ENV}` });
       }
     }
     for (const { window, folder } of rankWindows(withRealFolders(windows), [place.folder, realpathOr(place.folder)], this.options.platform)) {

@@ -37,6 +37,8 @@ describe('limits an assistant meets', () => {
         expect(result.content[0].text).toBe(
           'Redline is busy with 64 calls from this assistant, its limit; get-selection was not run. Retry it when some of them have answered.',
         );
+        // For a model that reads only the structured content.
+        expect(result.structuredContent).toEqual({ error: { code: 'Busy', message: result.content[0].text, retry: true } });
       }
       // Only the 64 reached the window.
       expect(activity.entries().filter((entry) => entry.method === 'get-selection')).toHaveLength(64);

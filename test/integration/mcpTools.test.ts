@@ -23,6 +23,11 @@ describe('MCP tools over the real bridge', () => {
   });
 
   const call = (name: string, args: Record<string, unknown> = {}) => mcp.client.callTool({ name, arguments: args }) as Promise<ToolResult>;
+  /** The tool's own data: its structured content without the window hint every result carries. */
+  const data = ({ structuredContent }: ToolResult) => {
+    const { window: _window, ...rest } = structuredContent;
+    return rest;
+  };
 
   it('lists the nine tools with schemas and all four annotation hints', async () => {
     const { tools } = await mcp.client.listTools();
@@ -75,15 +80,15 @@ describe('MCP tools over the real bridge', () => {
 
     const diagnostics = await call('get-diagnostics', { file: 'src/example.ts', severity: 'warning' });
     expect(diagnostics.isError).toBeFalsy();
-    expect(diagnostics.structuredContent).toEqual(host.editor.diagnostics);
+    expect(data(diagnostics)).toEqual(host.editor.diagnostics);
     expect(diagnostics.content[0].text).toContain("src/example.ts:3:7 error [ts 2322]: Type 'string' is not assignable");
     expect(host.editor.diagnosticsAsked.at(-1)).toEqual({ file: 'src/example.ts', severity: 'warning' });
 
     const editors = await call('list-open-editors');
-    expect(editors.structuredContent).toEqual(host.editor.editors);
+    expect(data(editors)).toEqual(host.editor.editors);
     expect(editors.content[0].text).toBe('src/example.ts (group 1, typescript, unsaved changes, active)\n[2 more open outside the workspace, not listed.]');
     const folders = await call('get-workspace-folders');
-    expect(folders.structuredContent).toEqual(host.editor.folders);
+    expect(data(folders)).toEqual(host.editor.folders);
 
     const refused = await call('get-diagnostics', { severity: 'fatal' });
     expect(refused.isError).toBe(true);
@@ -172,13 +177,21 @@ describe('MCP tools over the real bridge', () => {
     const result = await call('present-review', { content: 'x', mode: 'update-section' });
     expect(result.isError).toBe(true);
     expect(result.content[0].text).toMatch(/section/);
+    expect(result.structuredContent).toMatchObject({ error: { message: result.content[0].text, retry: false } });
+  });
+
+  it('says in every result which window answered and how it was found', async () => {
+    for (const tool of ['get-selection', 'get-review', 'get-workspace-folders']) {
+      const result = await call(tool);
+      expect([tool, result.structuredContent.window]).toEqual([tool, 'the window named by REDLINE_IPC_PATH']);
+    }
   });
 
   it('get-selection reports the editor, or says plainly that none is open', async () => {
     host.editor.selection = { editor: null };
     const none = await call('get-selection');
     expect(none.isError).toBeFalsy();
-    expect(none.structuredContent).toEqual({ editor: null });
+    expect(data(none)).toEqual({ editor: null });
     expect(none.content[0].text).toMatch(/No editor is open/);
 
     host.editor.selection = exampleSelection(host.workspace, { start: { line: 3, column: 1 }, end: { line: 4, column: 5 }, text: 'selected text' }, true);
@@ -255,6 +268,8 @@ describe('MCP server without a VS Code to talk to', () => {
       expect(result.isError).toBe(true);
       expect(result.content[0].text).toMatch(/^No VS Code window/);
       expect(result.content[0].text).toMatch(/Open the project in VS Code|Choose one/);
+      // The same, with its code, for a model that reads only the structured content.
+      expect(result.structuredContent).toMatchObject({ error: { code: 'NotConfigured', message: result.content[0].text, retry: false } });
       // stdout carried only JSON-RPC (the SDK would have failed to parse anything else); logs are JSON lines on stderr.
       for (const line of mcp.stderr().trim().split('\n').filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
     } finally {

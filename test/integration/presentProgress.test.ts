@@ -1,5 +1,6 @@
 // A large present-review, followed and cancelled by a real MCP SDK client: SDK client → built MCP
-// server (stdio) → socket → the real IpcServer, renderer and file-backed store.
+// server (stdio) → socket → the real IpcServer, renderer and file-backed store. The client speaks
+// 2026-07-28 (it probes server/discover first); one test repeats the progress in the older revision.
 
 import { SdkError } from '@modelcontextprotocol/client';
 import { typicalReview, writeFixtureFiles } from '../../bench/reviewFixtures';
@@ -69,6 +70,22 @@ describe('a large present-review, followed and cancelled', () => {
       `5 MiB present-review: ${count} progress notifications in ${Math.round(durationMs)} ms\n` +
         seen.map((p) => `  +${Math.round(p.at - started)} ms ${p.progress}% ${p.message}\n`).join(''),
     );
+  });
+
+  it('reports the same steps to a client of the older revisions', async () => {
+    const legacy = await connectMcp(hostEnv(host), host.workspace, undefined, [], 'legacy');
+    try {
+      const seen: Progress[] = [];
+      const result = await legacy.client.callTool(
+        { name: 'present-review', arguments: { content: `${content}\n\nolder revision` } },
+        { timeout: 120_000, onprogress: (p) => void seen.push({ ...p, at: performance.now() }) },
+      );
+      expect(result.isError).toBeFalsy();
+      expect(seen.map((p) => p.message)).toContain('VS Code: Shown in the panel; saving it');
+      for (let i = 1; i < seen.length; i++) expect(seen[i].progress).toBeGreaterThan(seen[i - 1].progress);
+    } finally {
+      await legacy.close();
+    }
   });
 
   it('sends no progress without a progress token', async () => {

@@ -108,7 +108,7 @@ describe('findings and feedback', () => {
   });
 
   it('keeps states and feedback across a restart of the window', async () => {
-    const { nextSteps, ...before } = (await call('get-review-feedback', { since: '0' })).structuredContent;
+    const { nextSteps, window: _window, ...before } = (await call('get-review-feedback', { since: '0' })).structuredContent;
     expect(nextSteps).toEqual([`Pass "${before.cursor}" as "since" next time to get only newer items.`]);
     await session.host.conversation.flushed();
     const reopened = await Conversation.open(path.join(session.host.workspace, '..', 'storage', 'conversation'), () => undefined);

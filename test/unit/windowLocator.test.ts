@@ -37,13 +37,13 @@ describe('where the MCP server connects', () => {
     publish(['/work/app'], `${dir}/a.sock`, TOKEN_B);
     publish(['/work/app'], `${dir}/other.sock`, TOKEN_A);
     const endpoints = locator({ envPath: `${dir}/a.sock`, envToken: TOKEN_A, cwd: '/work/app' }).candidates();
-    expect(endpoints[0]).toEqual({ socketPath: `${dir}/a.sock`, token: TOKEN_B, via: 'REDLINE_IPC_PATH' });
+    expect(endpoints[0]).toEqual({ socketPath: `${dir}/a.sock`, token: TOKEN_B, via: 'the window named by REDLINE_IPC_PATH' });
     expect(endpoints.map((e) => e.socketPath)).toEqual([`${dir}/a.sock`, `${dir}/other.sock`]);
   });
 
   it("keeps the terminal's token for a socket no discovery file names", () => {
     expect(locator({ envPath: '/elsewhere.sock', envToken: TOKEN_A }).candidates()).toEqual([
-      { socketPath: '/elsewhere.sock', token: TOKEN_A, via: 'REDLINE_IPC_PATH' },
+      { socketPath: '/elsewhere.sock', token: TOKEN_A, via: 'the window named by REDLINE_IPC_PATH' },
     ]);
   });
 

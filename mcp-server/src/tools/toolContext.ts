@@ -5,7 +5,7 @@ import { MAX_ASSISTANT_CHARS } from '../../../shared/protocol';
 import type { IpcClient } from '../ipcClient';
 
 export interface ToolContext {
-  readonly bridge: Pick<IpcClient, 'request' | 'onEvent' | 'onConnectionChange' | 'connectNow'>;
+  readonly bridge: Pick<IpcClient, 'request' | 'onEvent' | 'onConnectionChange' | 'connectNow' | 'reachedWindow'>;
   /** Sent along so that relative references resolve where the assistant runs. */
   readonly cwd: string;
   /** The MCP clientInfo name the client gave, once it has (clientName.ts). */
@@ -41,5 +41,6 @@ export function unreachableBridge(reason: string): ToolContext['bridge'] {
     onEvent: () => none,
     onConnectionChange: () => none,
     connectNow: () => Promise.reject(new Error(reason)),
+    reachedWindow: undefined,
   };
 }

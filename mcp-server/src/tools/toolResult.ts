@@ -1,10 +1,12 @@
 // How every tool turns a bridge call into an MCP result: structured content plus readable text
 // on success, and on failure `isError` with a message that tells the assistant what to do. Claude
 // Code and Codex give the model the structured content rather than the text, so what the assistant
-// should do next goes into it too, as `nextSteps`.
+// should do next goes into it too, as `nextSteps`, and a failure's message as `error`
+// (resultHints.ts).
 
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { errorResult } from './resultHints';
 
 /** The field a tool's output schema gains when its result says what to do next. */
 export const NEXT_STEPS = {
@@ -24,6 +26,7 @@ export async function toolResult<T extends object>(
       content: [{ type: 'text', text: describe(result) }],
     };
   } catch (error) {
-    return { isError: true, content: [{ type: 'text', text: (error as Error)?.message ?? String(error) }] };
+    const code = (error as { code?: unknown })?.code;
+    return errorResult(typeof code === 'number' ? code : undefined, (error as Error)?.message ?? String(error));
   }
 }
