@@ -10,6 +10,9 @@
 //   codex      initialize → tools/list with _meta.progressToken (Codex CLI)
 //   gemini     initialize → prompts/list (Gemini CLI)
 //   inspector  initialize → logging/setLevel → tools/list (the Inspector in its 2025 era)
+// and, to show when the full server (the SDK, zod, the tools) has loaded:
+//   fullServer the codex opening, then a ping once tools/list is answered: the first answer that
+//              the entry leaves to the full server
 //
 // `--node` runs everything with another Node (the bare spawn too). Node's compile cache, which
 // dist/mcp-server.js turns on from Node 22.1 on, lives in Redline's private directory, here
@@ -50,16 +53,18 @@ const envelope = {
 };
 const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cold-start', version: '1' } } };
 const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
-/** Each opening: what goes first, what follows once id 1 is answered, and the id whose answer ends it. */
+const codexList = [initialized, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: { progressToken: 0 } } }];
+/** Each opening: what goes first, what follows once an id is answered, and the id whose answer ends it. */
 const OPENINGS = {
-  discover: { first: [{ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: envelope } }], then: [], lastId: 1 },
-  codex: { first: [initialize], then: [initialized, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: { progressToken: 0 } } }], lastId: 2 },
-  gemini: { first: [initialize], then: [initialized, { jsonrpc: '2.0', id: 2, method: 'prompts/list', params: {} }], lastId: 2 },
+  discover: { first: [{ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: envelope } }], after: {}, lastId: 1 },
+  codex: { first: [initialize], after: { 1: codexList }, lastId: 2 },
+  gemini: { first: [initialize], after: { 1: [initialized, { jsonrpc: '2.0', id: 2, method: 'prompts/list', params: {} }] }, lastId: 2 },
   inspector: {
     first: [initialize],
-    then: [initialized, { jsonrpc: '2.0', id: 2, method: 'logging/setLevel', params: { level: 'debug' } }, { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} }],
+    after: { 1: [initialized, { jsonrpc: '2.0', id: 2, method: 'logging/setLevel', params: { level: 'debug' } }, { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} }] },
     lastId: 3,
   },
+  fullServer: { first: [initialize], after: { 1: codexList, 2: [{ jsonrpc: '2.0', id: 3, method: 'ping' }] }, lastId: 3 },
 };
 const lines = (messages) => messages.map((message) => JSON.stringify(message) + '\n').join('');
 
@@ -79,7 +84,7 @@ async function measure(server, opening) {
       await once(child, 'exit');
       return performance.now() - start;
     }
-    const { first, then, lastId } = OPENINGS[opening];
+    const { first, after, lastId } = OPENINGS[opening];
     child.stdout.setEncoding('utf8');
     child.stdin.write(lines(first));
     const timeout = setTimeout(() => child.kill('SIGKILL'), 10_000);
@@ -89,7 +94,7 @@ async function measure(server, opening) {
       const received = (buffered + chunk).split('\n');
       buffered = received.pop();
       for (const { id } of received.filter((text) => text.trim() !== '').map((text) => JSON.parse(text))) {
-        if (id === 1 && then.length > 0) child.stdin.write(lines(then));
+        if (after[id]) child.stdin.write(lines(after[id]));
         if (id === lastId) elapsed = performance.now() - start;
       }
       if (elapsed !== undefined) break;

@@ -46,6 +46,7 @@ const row = (area, measure, value, goal = '') => rows.push({ area, measure, valu
 const coldStart = (node, compileCache) =>
   JSON.parse(execFileSync(process.execPath, [join(root, 'bench', 'coldStart.mjs'), '--json', '--node', node, '--compile-cache', compileCache], { cwd: root, encoding: 'utf8' }));
 const OPENINGS = ['discover', 'codex', 'gemini', 'inspector'];
+
 // Node 20 has no compile cache; Node 24 (the test VS Code's own, as `npm test` installs it) has one.
 const node24 = testVsCodePaths().nodePath;
 const coldStarts = [
@@ -57,6 +58,7 @@ for (const [label, node, compileCache] of coldStarts) {
   const result = coldStart(node, compileCache);
   const cells = OPENINGS.map((opening) => `${opening} ${(result.redline[opening] / result.bareMs).toFixed(2)}×`).join(', ');
   row('Cold start', `${label} (${result.node}): spawn → the opening's answer, ÷ bare \`node -e ''\` (${ms(result.bareMs)})`, cells, '≤ 2× each');
+  row('Cold start', `${label}: spawn → the full server's first answer (a ping after the codex opening)`, ms(result.redline.fullServer));
 }
 
 const reports = runBridgeBench(bundleBench('bridgeBench'));
