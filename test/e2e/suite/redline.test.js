@@ -273,7 +273,7 @@ describe('Redline in a real extension host', () => {
 
         const status = await cli(['status']);
         assert.equal(status.code, 0, status.stderr);
-        assert.equal(status.stdout, `Reaches REDLINE_IPC_PATH\n  socket: ${env.REDLINE_IPC_PATH}\n  folders: ${workspaceRoot()}\n`);
+        assert.equal(status.stdout, `Reaches the window named by REDLINE_IPC_PATH\n  socket: ${env.REDLINE_IPC_PATH}\n  folders: ${workspaceRoot()}\n`);
       } finally {
         fs.rmSync(file, { force: true });
       }
