@@ -5,8 +5,8 @@
 import type { Server, LoggingLevel } from '@modelcontextprotocol/server';
 
 /** MCP's levels, least severe first (the specification's order, from syslog). */
-const LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
-const SEVERITY = new Map(LEVELS.map((level, index) => [level, index]));
+export const LOG_LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+const SEVERITY = new Map(LOG_LEVELS.map((level, index) => [level, index]));
 
 export class ProtocolLog {
   private level: LoggingLevel | undefined;

@@ -6,6 +6,9 @@
 // request the full server would have answered otherwise, so every check errs towards refusing.
 // test/unit/mcpOpening.test.ts holds this to the built server's own answers.
 
+// Its only import is a list of strings: protocolLog.ts imports nothing from the SDK but types.
+import { LOG_LEVELS } from '../protocolLog';
+
 /** A JSON-RPC id, as MCP allows it. */
 export type RequestId = string | number;
 
@@ -13,7 +16,6 @@ export type RequestId = string | number;
 export const MODERN_REVISION = '2026-07-28';
 export const LIST_METHODS = ['tools/list', 'prompts/list', 'resources/templates/list'] as const;
 export type ListMethod = (typeof LIST_METHODS)[number];
-const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
 export type OpeningMessage =
   | { readonly method: 'initialize'; readonly id: RequestId; readonly protocolVersion: string }
@@ -114,7 +116,7 @@ export function recognizeOpening(line: string): OpeningMessage | undefined {
   if (!hasOnlyKeys(message, ['jsonrpc', 'id', 'method', 'params']) || !isRequestId(id)) return undefined;
   if (method === 'initialize') return isInitializeParams(params) ? { method, id, protocolVersion: params.protocolVersion } : undefined;
   if (method === 'logging/setLevel') {
-    const isLevel = isObject(params) && hasOnlyKeys(params, ['level']) && LOG_LEVELS.includes(params.level as string);
+    const isLevel = isObject(params) && hasOnlyKeys(params, ['level']) && (LOG_LEVELS as readonly unknown[]).includes(params.level);
     return isLevel ? { method, id } : undefined;
   }
   const bare = bareParams(params);
