@@ -12,3 +12,9 @@ export const TIMEOUT_ENV = 'REDLINE_TIMEOUT_MS';
 export const WORKSPACE_ENV = 'REDLINE_WORKSPACE';
 /** `debug` puts the MCP server's routine events (started, request, reply) on stderr too. */
 export const LOG_ENV = 'REDLINE_LOG';
+
+/**
+ * Every variable above: what an assistant that starts its servers with a fixed environment must
+ * be told to pass through (Codex CLI's `env_vars`).
+ */
+export const SERVER_ENV_NAMES = [IPC_PATH_ENV, IPC_TOKEN_ENV, TIMEOUT_ENV, WORKSPACE_ENV, LOG_ENV] as const;

@@ -21,6 +21,7 @@ import { claudeAddArgs } from '../../extension/src/assistants/claudeCode';
 import { serverEntry } from '../../extension/src/assistants/configFiles/configTargets';
 import { findOnPath, mcpServerDefinition, resolveNodeCommand, serverScriptPath, type NodeCommand } from '../../extension/src/assistants/serverLaunch';
 import { WORKSPACE_ENV } from '../../shared/discovery';
+import { SERVER_ENV_NAMES } from '../../shared/environment';
 
 // smol-toml ships CommonJS for `require` but types that TypeScript's Node16 mode reads as ESM only.
 const { parse: parseToml } = require('smol-toml') as typeof import('smol-toml', { with: { 'resolution-mode': 'import' } });
@@ -202,7 +203,9 @@ describe('the assistant list', () => {
 
   it.each(ASSISTANTS.map((a) => a.id).filter((id) => id !== 'other'))('%s: names no socket and no token, and says how the server finds the window', (id) => {
     const result = setup(id);
-    for (const secret of [TOKEN, POSIX_IPC.path, IPC_PATH_ENV, IPC_TOKEN_ENV]) expect(result.text).not.toContain(secret);
+    // Codex's env_vars names the variables to pass through, holding no value of them.
+    const withoutPassThrough = result.text.replace(/^env_vars = \[.*\]$/m, '');
+    for (const secret of [TOKEN, POSIX_IPC.path, IPC_PATH_ENV, IPC_TOKEN_ENV]) expect(withoutPassThrough).not.toContain(secret);
     expect(result.containsSecret).toBe(false);
     expect(result.note).toContain('works from any terminal in the project');
     expect(result.note).toContain(`${WORKSPACE_ENV}=<folder>`);
@@ -267,12 +270,13 @@ describe('Claude Code', () => {
 // ---- Codex CLI ------------------------------------------------------------------------------
 
 describe('Codex CLI', () => {
-  it('is a [mcp_servers.redline] table that parses and runs the real file, with nothing else', () => {
+  it('is a [mcp_servers.redline] table that parses and runs the real file, and passes Redline\'s variables through', () => {
     const result = setup('codex');
     expect(result.language).toBe('toml');
     const server = (parseToml(result.text) as any).mcp_servers.redline;
-    expect(server).toEqual({ command: 'node', args: [serverPath] });
+    expect(server).toEqual({ command: 'node', args: [serverPath], env_vars: [...SERVER_ENV_NAMES] });
     expect(fs.existsSync(server.args[0])).toBe(true);
+    expect(result.note).toContain('env_vars passes Redline\'s through');
   });
 
   it('keeps Windows paths intact, and sets ELECTRON_RUN_AS_NODE when VS Code is the runtime', () => {
@@ -317,6 +321,7 @@ describe('Gemini CLI', () => {
     const server = JSON.parse(result.text).mcpServers.redline;
     expect(server).toEqual({ command: 'node', args: [serverPath] });
     expect(fs.existsSync(server.args[0])).toBe(true);
+    expect(result.note).toContain('starts MCP servers only in folders you trust');
   });
 
   it('escapes Windows paths and adds ELECTRON_RUN_AS_NODE when VS Code is the runtime', () => {

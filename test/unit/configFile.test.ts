@@ -11,6 +11,7 @@ import { parse as parseJsonc } from 'jsonc-parser';
 import { ConfigFileError, planConfigChange, writeConfigChange, type ConfigPlan } from '../../extension/src/assistants/configFiles/configFile';
 import { configTarget, serverEntry, vscodeUserDirectory, type ConfigTarget, type FileAssistant } from '../../extension/src/assistants/configFiles/configTargets';
 import type { NodeCommand } from '../../extension/src/assistants/serverLaunch';
+import { SERVER_ENV_NAMES } from '../../shared/environment';
 import { stableServerPath, updateStableServerPath } from '../../extension/src/assistants/stableServerPath';
 
 // smol-toml ships CommonJS for `require` but types that TypeScript's Node16 mode reads as ESM only.
@@ -93,6 +94,27 @@ command = "npx"
 args = ["-y", "@modelcontextprotocol/server-github"]
 `;
 
+describe("Gemini CLI's settings.json, which Gemini cannot read with a trailing comma", () => {
+  it('refuses to add the entry to a file that has one, says where, and writes nothing', async () => {
+    const file = path.join(home, '.gemini', 'settings.json');
+    const original = '{\n  "ui": { "theme": "GitHub", },\n  "mcpServers": {}\n}\n';
+    write(file, original, 0o600);
+    expect(await add('gemini')).toMatchObject({
+      kind: 'invalid',
+      message: `~${path.sep}.gemini${path.sep}settings.json has a trailing comma (before line 2, column 30), which Gemini CLI cannot read: remove it; nothing was written. Fix the file, then try again.`,
+    });
+    expect(fs.readFileSync(file, 'utf8')).toBe(original);
+  });
+
+  it('adds it to a file whose only trailing comma ends the servers, leaving none', async () => {
+    const file = path.join(home, '.gemini', 'settings.json');
+    write(file, '{\n  "mcpServers": {\n    "github": { "command": "npx" },\n  }\n}\n', 0o600);
+    const after = change(await add('gemini')).after;
+    expect(() => JSON.parse(after)).not.toThrow();
+    expect(Object.keys(JSON.parse(after).mcpServers)).toEqual(['github', 'redline']);
+  });
+});
+
 describe('Connect an Assistant writes a merged config into a temporary HOME, and leaves the existing entries and comments intact', () => {
   it.each([
     ['cursor', '.cursor/mcp.json', CURSOR, (text: string) => parseJsonc(text).mcpServers],
@@ -112,7 +134,8 @@ describe('Connect an Assistant writes a merged config into a temporary HOME, and
     expectLinesKept(text, original);
     expect(Object.keys(servers(text)).sort()).toEqual([...Object.keys(servers(original)), 'redline'].sort());
     // No secret in the file; the same mode; the old file kept beside it.
-    expect(text).not.toMatch(/REDLINE_IPC|token/i);
+    expect(text.replace(/^env_vars = \[.*\]$/m, '')).not.toMatch(/REDLINE_IPC|token/i);
+    if (assistant === 'codex') expect(servers(text).redline.env_vars).toEqual([...SERVER_ENV_NAMES]);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(written.backup).toBe(`${file}.redline-backup-20250102-030405`);
     expect(fs.readFileSync(written.backup!, 'utf8')).toBe(original);

@@ -98,8 +98,47 @@ describe('adding the entry', () => {
     expect(read(changed(set('{}', entry))).mcpServers.redline).toEqual(entry);
   });
 
-  it('accepts trailing commas and comments, as VS Code and Gemini CLI do', () => {
+  it('accepts trailing commas and comments, as VS Code does', () => {
     expect(read(changed(set('{\n  "a": [1, 2,],\n  // c\n}\n'))).mcpServers.redline).toEqual(ENTRY);
+  });
+});
+
+describe('trailing commas', () => {
+  const GEMINI = { name: 'Gemini CLI', rejectsTrailingCommas: true };
+  const strict = (text: string) => {
+    const errors: unknown[] = [];
+    const value = parse(text, errors as never, { allowTrailingComma: false });
+    expect(errors).toEqual([]);
+    return value;
+  };
+
+  it('never adds one: a trailing comma after the last property joins the new one instead', () => {
+    const text = changed(set('{\n  "mcpServers": {\n    "github": { "command": "npx" }, // mine\n  },\n  "theme": "dark"\n}\n'));
+    expect(text).toBe('{\n  "mcpServers": {\n    "github": { "command": "npx" }, // mine\n    "redline": {\n      "command": "node",\n      "args": [\n        "/home/jane/.redline/mcp-server.js"\n      ]\n    }\n  },\n  "theme": "dark"\n}\n');
+    expect(strict(text).mcpServers.redline).toEqual(ENTRY);
+  });
+
+  it('never adds one to an object written on one line', () => {
+    expect(changed(set('{ "mcpServers": { "a": 1, } }'))).toBe('{ "mcpServers": { "a": 1, "redline": {"command":"node","args":["/home/jane/.redline/mcp-server.js"]} } }');
+    expect(changed(set('{ "theme": "dark",}'))).toBe('{ "theme": "dark", "mcpServers": {"redline":{"command":"node","args":["/home/jane/.redline/mcp-server.js"]}}}');
+  });
+
+  it("refuses to add the entry to a file Gemini CLI cannot read, saying where the comma is", () => {
+    const text = '{\n  "general": {\n    "vimMode": true,\n  },\n  "mcpServers": {},\n  "ui": [1,]\n}\n';
+    expect(editJsonConfig(text, PATH, { kind: 'set', entry: ENTRY }, GEMINI)).toEqual({
+      kind: 'invalid',
+      reason: 'has a trailing comma (before line 4, column 3; line 6, column 12), which Gemini CLI cannot read: remove it',
+    });
+  });
+
+  it("writes a Gemini file whose only trailing comma is the one the entry's insertion consumes", () => {
+    const text = changed(editJsonConfig('{\n  "mcpServers": {\n    "github": { "command": "npx" },\n  }\n}\n', PATH, { kind: 'set', entry: ENTRY }, GEMINI));
+    expect(strict(text).mcpServers).toEqual({ github: { command: 'npx' }, redline: ENTRY });
+  });
+
+  it('still removes the entry from such a file, which leaves it no worse', () => {
+    const text = '{\n  "general": { "vimMode": true, },\n  "mcpServers": { "redline": { "command": "node" } }\n}\n';
+    expect(read(changed(editJsonConfig(text, PATH, { kind: 'remove' }, GEMINI))).mcpServers).toEqual({});
   });
 });
 

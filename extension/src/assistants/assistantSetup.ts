@@ -4,6 +4,7 @@
 // server finds the window itself (discovery), so one entry serves every project.
 
 import { WORKSPACE_ENV } from '../../../shared/discovery';
+import { SERVER_ENV_NAMES } from '../../../shared/environment';
 import { IPC_PATH_ENV, IPC_TOKEN_ENV } from '../../../shared/protocol';
 import { claudeAddArgs } from './claudeCode';
 import { serverEntry } from './configFiles/configTargets';
@@ -63,6 +64,11 @@ export function buildSetup(assistant: AssistantId, options: SetupOptions): Assis
   return builders[assistant]({ ...options, shell });
 }
 
+/** Gemini CLI 0.61 starts no MCP server in an untrusted folder; `gemini mcp list` shows them Disabled there. */
+const GEMINI_TRUST_NOTE =
+  'Gemini CLI starts MCP servers only in folders you trust: when it asks about your project, choose "Trust folder" ' +
+  '(or trust its parent), or change it later with /permissions in Gemini CLI.';
+
 const builders: Record<AssistantId, Builder> = {
   'claude-code': (o) => {
     const argv = ['claude', ...claudeAddArgs(o.serverPath, o.nodeCommand)];
@@ -90,12 +96,15 @@ const builders: Record<AssistantId, Builder> = {
     ];
     const env = Object.entries(o.nodeCommand.env);
     if (env.length > 0) lines.push(`env = { ${env.map(([name, value]) => `${tomlKey(name)} = ${tomlString(value)}`).join(', ')} }`);
+    lines.push(`env_vars = [${SERVER_ENV_NAMES.map(tomlString).join(', ')}]`);
     return {
       title: 'Codex CLI: add this to ~/.codex/config.toml',
       language: 'toml',
       text: lines.join('\n') + '\n',
       note: paragraphs(
         `Add it to ~/.codex/config.toml (%USERPROFILE%\\.codex\\config.toml on Windows), then start \`codex\` in your project.`,
+        `Codex starts MCP servers with only a few variables of its own (HOME, PATH…); env_vars passes Redline's through, such as the ` +
+          `window your terminal belongs to and the request timeout you set in VS Code.`,
         discoveryNote,
         pathNote(o),
         runtimeNote(o.nodeCommand),
@@ -110,7 +119,9 @@ const builders: Record<AssistantId, Builder> = {
     text: json({ mcpServers: { [SERVER_NAME]: serverEntry('gemini', o.serverPath, o.nodeCommand) } }),
     note: paragraphs(
       `Merge the "${SERVER_NAME}" entry into "mcpServers" in ~/.gemini/settings.json ` +
-        `(%USERPROFILE%\\.gemini\\settings.json on Windows), then start \`gemini\` in your project.`,
+        `(%USERPROFILE%\\.gemini\\settings.json on Windows), then start \`gemini\` in your project. ` +
+        `Gemini CLI cannot read a trailing comma anywhere in that file.`,
+      GEMINI_TRUST_NOTE,
       discoveryNote,
       pathNote(o),
       runtimeNote(o.nodeCommand),

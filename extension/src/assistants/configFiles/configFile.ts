@@ -5,7 +5,7 @@
 
 import { constants, promises as fs } from 'fs';
 import * as path from 'path';
-import type { ConfigOperation } from './configEdit';
+import type { ConfigEditResult, ConfigOperation } from './configEdit';
 import type { ConfigTarget } from './configTargets';
 import { editJsonConfig } from './jsonConfig';
 import { editTomlConfig } from './tomlConfig';
@@ -49,10 +49,9 @@ export async function planConfigChange(target: ConfigTarget, operation: ConfigOp
   } catch (error) {
     return { kind: 'invalid', target, message: `${target.displayPath} could not be read (${(error as Error).message}); nothing was written.` };
   }
-  const edit = target.format === 'toml' ? editTomlConfig : editJsonConfig;
-  let result: ReturnType<typeof edit>;
+  let result: ConfigEditResult;
   try {
-    result = edit(before, target.entryPath, operation);
+    result = target.format === 'toml' ? editTomlConfig(before, target.entryPath, operation) : editJsonConfig(before, target.entryPath, operation, target.jsonReader);
   } catch (error) {
     // The editors check their own output and throw rather than hand over a wrong file.
     return { kind: 'invalid', target, message: `Redline could not prepare the change to ${target.displayPath} (${(error as Error)?.message ?? error}); nothing was written.` };

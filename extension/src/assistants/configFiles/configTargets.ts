@@ -3,8 +3,10 @@
 // files, and with discovery one entry serves every project.
 
 import * as path from 'path';
+import { SERVER_ENV_NAMES } from '../../../../shared/environment';
 import { SERVER_NAME, type NodeCommand } from '../serverLaunch';
 import type { EntryPath, ServerEntry } from './configEdit';
+import type { JsonReader } from './jsonConfig';
 
 /** The assistants whose config Redline can write itself. (Claude Code's is written by `claude mcp add`.) */
 export type FileAssistant = 'cursor' | 'codex' | 'gemini' | 'vscode';
@@ -14,6 +16,8 @@ export interface ConfigTarget {
   /** The config file, absolute. */
   readonly file: string;
   readonly format: 'json' | 'toml';
+  /** A JSON file's reader, where it is stricter than VS Code's parser. */
+  readonly jsonReader?: JsonReader;
   readonly entryPath: EntryPath;
   /** The file as the user knows it: `~/.cursor/mcp.json`. */
   readonly displayPath: string;
@@ -46,7 +50,7 @@ export function configTarget(assistant: FileAssistant, environment: TargetEnviro
     case 'codex':
       return target(inHome('.codex', 'config.toml'), 'toml', 'mcp_servers');
     case 'gemini':
-      return target(inHome('.gemini', 'settings.json'), 'json', 'mcpServers');
+      return { ...target(inHome('.gemini', 'settings.json'), 'json', 'mcpServers'), jsonReader: { name: 'Gemini CLI', rejectsTrailingCommas: true } };
     case 'vscode':
       return environment.vscodeUserDirectory ? target(paths.join(environment.vscodeUserDirectory, 'mcp.json'), 'json', 'servers') : undefined;
   }
@@ -61,11 +65,17 @@ export function vscodeUserDirectory(globalStoragePath: string): string {
   return path.dirname(path.dirname(globalStoragePath));
 }
 
-/** The stdio entry every assistant's file takes; VS Code's also says that it is stdio. */
+/**
+ * The stdio entry every assistant's file takes. VS Code's also says that it is stdio. Codex CLI
+ * starts servers with a fixed set of variables (HOME, PATH, TMPDIR…), so its entry names Redline's
+ * own (the terminal's window pin, the request timeout, the chosen folder) to pass through.
+ */
 export function serverEntry(assistant: FileAssistant, serverPath: string, node: NodeCommand): ServerEntry {
   const env = Object.keys(node.env).length > 0 ? { env: { ...node.env } } : {};
   const entry = { command: node.command, args: [serverPath], ...env };
-  return assistant === 'vscode' ? { type: 'stdio', ...entry } : entry;
+  if (assistant === 'vscode') return { type: 'stdio', ...entry };
+  if (assistant === 'codex') return { ...entry, env_vars: [...SERVER_ENV_NAMES] };
+  return entry;
 }
 
 function displayPath(file: string, home: string, paths: typeof path.posix): string {

@@ -8,11 +8,19 @@ import { findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode, type 
 import { describeKind, sameValue, splitBom, type ConfigEditResult, type ConfigOperation, type EntryPath } from './configEdit';
 import { insertProperty, layoutOf, removeProperty, render, replaceValue } from './jsonTextEdits';
 
-/** Comments and trailing commas are accepted, as VS Code and Gemini CLI accept them in these files. */
+/** Comments and trailing commas, as VS Code's own JSON files have them. */
 const PARSE_OPTIONS = { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true };
 
-/** `text` undefined: the file does not exist yet. */
-export function editJsonConfig(text: string | undefined, entryPath: EntryPath, operation: ConfigOperation): ConfigEditResult {
+/** Who reads the file, when that reader is stricter than VS Code. */
+export interface JsonReader {
+  /** Its name for a message: "Gemini CLI". */
+  readonly name: string;
+  /** It stops at a trailing comma (Gemini CLI 0.61: "Expected double-quoted property name"). */
+  readonly rejectsTrailingCommas: boolean;
+}
+
+/** `text` undefined: the file does not exist yet. The edit itself never adds a trailing comma. */
+export function editJsonConfig(text: string | undefined, entryPath: EntryPath, operation: ConfigOperation, reader?: JsonReader): ConfigEditResult {
   const [serversKey, name] = entryPath;
   const { bom, body } = splitBom(text ?? '');
   const parsed = parseJson(body);
@@ -46,6 +54,12 @@ export function editJsonConfig(text: string | undefined, entryPath: EntryPath, o
   if ('reason' in after || !sameValue(after.root ? getNodeValue(after.root) : {}, expected)) {
     throw new Error(`Editing the JSON did not give the expected result:\n${edited}`);
   }
+  if (reader?.rejectsTrailingCommas && operation.kind === 'set' && trailingCommas(edited).length > 0) {
+    // The reader could not load the file, so the entry would never start. (The edit consumes a
+    // trailing comma after the servers' last entry, and adds none; a removal leaves the file no worse.)
+    const where = new Set(trailingCommas(body).map(({ line, column }) => `line ${line}, column ${column}`));
+    return { kind: 'invalid', reason: `has a trailing comma (before ${[...where].join('; ')}), which ${reader.name} cannot read: remove it` };
+  }
   return { kind: 'changed', text: bom + edited };
 }
 
@@ -56,6 +70,13 @@ function parseJson(body: string): { readonly root: Node | undefined } | { readon
   if (!error) return { root };
   const { line, column } = position(body, error.offset);
   return { reason: `is not valid JSON (line ${line}, column ${column}: ${describeError(error)})` };
+}
+
+/** Where each trailing comma ends (the `}` or `]` after it), for a file that parses with them allowed. */
+function trailingCommas(body: string): Array<{ line: number; column: number }> {
+  const errors: ParseError[] = [];
+  parseTree(body, errors, { ...PARSE_OPTIONS, allowTrailingComma: false });
+  return errors.map((error) => position(body, error.offset));
 }
 
 /** jsonc-parser's codes, as words: "CommaExpected" → "comma expected". */

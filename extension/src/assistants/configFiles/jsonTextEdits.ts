@@ -47,15 +47,31 @@ export function insertProperty(text: string, object: Node, key: string, value: u
   }
   const lastEnd = last.offset + last.length;
   if (!text.slice(object.offset, lastEnd).includes('\n')) {
-    // An object written on one line stays on one line.
-    return `${text.slice(0, lastEnd)}, ${JSON.stringify(key)}: ${JSON.stringify(value)}${text.slice(lastEnd)}`;
+    // An object written on one line stays on one line, its trailing comma (if any) joining the new property.
+    const trailing = trailingCommaAfter(text, lastEnd, close);
+    const joint = trailing === undefined ? lastEnd : trailing + 1;
+    return `${text.slice(0, joint)}${trailing === undefined ? ',' : ''} ${JSON.stringify(key)}: ${JSON.stringify(value)}${text.slice(joint)}`;
   }
   const indent = lineIndent(text, properties[0].offset);
   const property = `${layout.eol}${indent}${JSON.stringify(key)}: ${render(value, indent, layout)}`;
+  // A trailing comma after the last property is kept as the comma that joins the new one, so the
+  // edit never leaves one behind (Gemini CLI cannot read them).
+  const trailing = trailingCommaAfter(text, lastEnd, close);
+  const afterComma = trailing === undefined ? lastEnd : trailing + 1;
   // The comma goes right after the last property; the new line after that line's own comment, if it has one.
-  const rest = /^[ \t]*(?:\/\/[^\r\n]*|\/\*[^\r\n]*?\*\/[ \t]*)(?=\r?\n)/.exec(text.slice(lastEnd));
-  const at = lastEnd + (rest?.[0].length ?? 0);
-  return `${text.slice(0, lastEnd)},${text.slice(lastEnd, at)}${property}${text.slice(at)}`;
+  const rest = /^[ \t]*(?:\/\/[^\r\n]*|\/\*[^\r\n]*?\*\/[ \t]*)(?=\r?\n)/.exec(text.slice(afterComma));
+  const at = afterComma + (rest?.[0].length ?? 0);
+  return `${text.slice(0, lastEnd)}${trailing === undefined ? ',' : ''}${text.slice(lastEnd, at)}${property}${text.slice(at)}`;
+}
+
+/** The offset of a comma between `from` and `close` (the object's `}`), past whitespace and comments. */
+function trailingCommaAfter(text: string, from: number, close: number): number | undefined {
+  try {
+    const comma = commaAfter(text, from);
+    return comma < close ? comma : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
