@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { IPC_PATH_ENV, IPC_TOKEN_ENV } from '../../shared/protocol';
 import { buildSetup } from './assistants/assistantSetup';
-import { connectAssistant } from './assistants/connectAssistant';
+import { agreesToCopyToken, connectAssistant } from './assistants/connectAssistant';
 import { removeFromAssistant } from './assistants/removeAssistant';
 import { resolveNodeCommand, serverScriptPath } from './assistants/serverLaunch';
 import { serverPathForConfigs } from './assistants/stableServerPath';
@@ -73,7 +73,8 @@ async function showConnectionInfo({ context, bridge }: CommandDeps): Promise<voi
   const copyEnvironment = 'Copy Environment';
   const choice = await vscode.window.showInformationMessage('Redline connection', { modal: true, detail }, copyCommand, copyEnvironment);
   if (choice === copyCommand) await vscode.env.clipboard.writeText(claudeCommand);
-  if (choice === copyEnvironment) await vscode.env.clipboard.writeText(environment);
+  // The same consent as Connect an Assistant's snippets that hold the token.
+  if (choice === copyEnvironment && (await agreesToCopyToken('The environment', 'Copy'))) await vscode.env.clipboard.writeText(environment);
 }
 
 /** A new token for this window's bridge: whoever copied the old one is locked out, and assistants reconnect by themselves. */

@@ -128,7 +128,7 @@ async function offerConfigFile(assistant: FileAssistant, serverPath: string, nod
 }
 
 async function showSnippet(setup: AssistantSetup): Promise<void> {
-  if (setup.containsSecret && !(await agreesToShowToken())) return;
+  if (setup.containsSecret && !(await agreesToCopyToken('This snippet', 'Show and Copy'))) return;
   await vscode.env.clipboard.writeText(setup.text);
 
   // A modal keeps the note next to the snippet; the editor is there for a closer look.
@@ -141,18 +141,20 @@ async function showSnippet(setup: AssistantSetup): Promise<void> {
   }
 }
 
-/** A snippet with this window's token is shown and copied only once the user has read what the token allows. */
-async function agreesToShowToken(): Promise<boolean> {
-  const show = 'Show and Copy';
+/**
+ * Text with this window's token is copied (and shown) only once the user has read what the token
+ * allows. `subject` names the text ("This snippet"), `agree` the button that goes ahead.
+ */
+export async function agreesToCopyToken(subject: string, agree: string): Promise<boolean> {
   const answer = await vscode.window.showWarningMessage(
-    'This snippet holds the token of this window\'s Redline bridge.',
+    `${subject} holds the token of this window's Redline bridge.`,
     {
       modal: true,
       detail:
         'Any program that has the token can read your selection in this window, open files in it and show reviews in it. ' +
-        'Redline copies the snippet to the clipboard and shows it: keep it out of shared files and version control.',
+        `Redline copies it to the clipboard: keep it out of shared files and version control.`,
     },
-    show,
+    agree,
   );
-  return answer === show;
+  return answer === agree;
 }

@@ -2,7 +2,8 @@
 // is shown and copied only after the user has read what the token allows; one without a secret is
 // copied at once. For Cursor it writes ~/.cursor/mcp.json itself, after showing the change in a
 // diff editor, and "Redline: Remove Redline from…" takes the entry out again; the file it wrote
-// starts a server that finds this window with no variable at all.
+// starts a server that finds this window with no variable at all. Show Connection Info's Copy
+// Environment asks the same consent before it copies the token.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -65,6 +66,36 @@ describe('Connect an Assistant', () => {
     await shown.waitFor({ state: 'hidden' });
     assert.match(copied, /^claude mcp add --scope user redline /);
     assert.ok(!copied.includes(/** @type {string} */ (s.windowOf()?.token)), 'no token in it');
+  });
+});
+
+describe('Show Connection Info', () => {
+  const info = () => session().page.locator('.monaco-dialog-box', { hasText: 'Redline connection' });
+  const consent = () => session().page.locator('.monaco-dialog-box', { hasText: 'The environment holds the token' });
+  const copyEnvironment = async () => {
+    await runCommand(session().page, 'Redline: Show Connection Info');
+    await info().locator('.monaco-button', { hasText: 'Copy Environment' }).click();
+    await consent().waitFor({ state: 'visible', timeout: 15_000 });
+  };
+
+  it('"Copy Environment" asks the same consent as Connect an Assistant; Cancel copies nothing', async () => {
+    const s = session();
+    await s.page.evaluate((text) => navigator.clipboard.writeText(text), BEFORE);
+    await copyEnvironment();
+    assert.match(await consent().innerText(), /read your selection in this window, open files in it and show reviews in it/);
+    await consent().locator('.monaco-button', { hasText: /^\s*Cancel\s*$/ }).click();
+    await consent().waitFor({ state: 'hidden' });
+    assert.equal(await clipboard(), BEFORE);
+  });
+
+  it('"Copy" then copies this window\'s socket and token', async () => {
+    const s = session();
+    await copyEnvironment();
+    await consent().locator('.monaco-button', { hasText: /^\s*Copy\s*$/ }).click();
+    await consent().waitFor({ state: 'hidden' });
+    const copied = await clipboard();
+    assert.ok(copied.includes(`REDLINE_IPC_TOKEN=${s.windowOf()?.token}`), `the token is in ${copied}`);
+    assert.match(copied, /^export REDLINE_IPC_PATH=/);
   });
 });
 
