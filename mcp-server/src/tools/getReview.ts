@@ -15,7 +15,7 @@ export function registerGetReviewTool(server: McpServer, context: ToolContext): 
     {
       title: 'Get the review shown in VS Code',
       description:
-        'Read back the markdown of your review in the Redline panel (each assistant has its own), with its revision and section headings. ' +
+        'Read back the code review you presented in the Redline panel (each assistant has its own): its markdown, revision and section headings. ' +
         'Use it before "update-section" or "append" when you are not sure what the panel holds (the user may have cleared it, ' +
         'or another assistant may have written to it). Its findings say where their code is now (after the user\'s edits), ' +
         'their state (open, resolved, accepted, wont-fix), and whether the code they pointed at has changed ("stale"). ' +

@@ -33,7 +33,7 @@ export function registerPresentReviewTool(server: McpServer, context: ToolContex
     {
       title: 'Present review in VS Code',
       description:
-        'Show a code review, explanation or walkthrough to the user in a rendered VS Code panel beside their code. ' +
+        'Present a code review (or an explanation, a walkthrough) to the user in a rendered VS Code panel beside their code. ' +
         'Use it instead of printing a long review in the chat. Every file reference becomes a link that opens the file at that line: ' +
         'write them as path:line (src/auth.ts:42), path:start-end (src/auth.ts:40-55) or path#L40-L55, relative to your working ' +
         'directory or the workspace, or absolute. The result lists references that point at missing files or lines past the end; ' +

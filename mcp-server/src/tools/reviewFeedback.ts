@@ -26,7 +26,7 @@ export function registerReviewFeedbackTools(server: McpServer, context: ToolCont
     {
       title: 'Get the user\'s answers to the review',
       description:
-        'Read what the user said about the review in VS Code: replies to findings, findings they marked resolved, accepted or ' +
+        'Read what the user said in VS Code about the code review you presented: replies to findings, findings they marked resolved, accepted or ' +
         'won\'t fix, requests to fix one, and free messages. Pass the "cursor" of the previous result as "since" to get only new items.',
       inputSchema: z.object({ since }),
       outputSchema: GetReviewFeedbackResult.extend(NEXT_STEPS),
@@ -41,7 +41,7 @@ export function registerReviewFeedbackTools(server: McpServer, context: ToolCont
     {
       title: 'Wait for the user\'s answers to the review',
       description:
-        'After presenting a review, call this to wait for the user\'s decisions: it returns as soon as the user replies to a finding, ' +
+        'After you present a code review, wait for the user\'s decisions on it: this returns as soon as the user replies to a finding, ' +
         'marks one resolved, accepted or won\'t fix, asks for a fix, or sends a message, or with "timedOut": true after ' +
         `"timeoutSeconds" (default ${AWAIT_DEFAULT_SECONDS}, at most ${AWAIT_MAX_SECONDS}). Pass the last "cursor" you got as "since"; ` +
         'without it, only feedback given after this call counts. Act on what comes back, then call it again to keep listening.',
