@@ -69,7 +69,7 @@ export class Stage {
 
   /**
    * A window with its discovery file (as every Redline window publishes one), a HOME, and a model
-   * that calls the first offered tool matching `script.tool`.
+   * that plays `script`.
    */
   static async start(script: FakeModelScript): Promise<Stage> {
     assertBuilt();

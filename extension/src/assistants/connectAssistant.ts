@@ -152,7 +152,7 @@ export async function agreesToCopyToken(subject: string, agree: string): Promise
       modal: true,
       detail:
         'Any program that has the token can read your selection in this window, open files in it and show reviews in it. ' +
-        `Redline copies it to the clipboard: keep it out of shared files and version control.`,
+        'Redline copies it to the clipboard: keep it out of shared files and version control.',
     },
     agree,
   );
