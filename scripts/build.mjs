@@ -35,6 +35,15 @@ const builds = [
     plugins: [withoutZodLocales()],
   },
   {
+    // The render worker (extension/src/render/renderWorkerPool.ts starts it beside dist/extension.js).
+    ...common,
+    entryPoints: ['extension/src/render/renderWorker.ts'],
+    outfile: 'dist/renderWorker.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
+  {
     ...common,
     entryPoints: ['extension/webview/main.ts'],
     outfile: 'dist/webview.js',

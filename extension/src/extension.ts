@@ -21,6 +21,7 @@ import { SelectionTracker } from './editor/selection';
 import { createPanelDeps } from './panel/panelDeps';
 import { ReviewPanel } from './panel/reviewPanel';
 import { ReviewRenderer } from './render/reviewRenderer';
+import { RenderWorkerPool } from './render/renderWorkerPool';
 import { AssistantReviews } from './review/assistantReviews';
 import type { ReviewStore } from './review/reviewStore';
 import { onDidChangeSettings, readSettings } from './settings';
@@ -50,7 +51,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
   const storageRoot = (context.storageUri ?? context.globalStorageUri).fsPath;
   const workspaceFolders = () =>
     (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
-  const renderer = new ReviewRenderer(workspaceFolders);
+  // Renders run in worker threads (dist/renderWorker.js, beside this file): never on the host's thread.
+  const renderer = new ReviewRenderer(workspaceFolders, new RenderWorkerPool(path.join(context.extensionUri.fsPath, 'dist', 'renderWorker.js')));
+  context.subscriptions.push({ dispose: () => renderer.dispose() });
   const selection = new SelectionTracker();
   const opener = new LocationOpener(
     (cwd) => renderer.roots(cwd),

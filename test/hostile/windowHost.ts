@@ -10,7 +10,7 @@ import * as path from 'path';
 import { removeDiscoveryFile } from '../../shared/discovery';
 import { createToken } from '../../extension/src/ipc/token';
 import { removeDeadHostSockets, socketLocation, type SocketLocation } from '../../extension/src/ipc/socketLocation';
-import { startHost, type Host } from '../integration/harness';
+import { RENDER_WORKER, startHost, type Host } from '../integration/harness';
 import type { ChildHostMessage, ChildHostOptions } from './hostProcess';
 import { publishWindow } from './windowDiscovery';
 
@@ -87,7 +87,7 @@ export function forkWindowHost(runtimeDir: string, token: string, folder: string
   const options: ChildHostOptions = { token, folder };
   const child = fork(hostBundle(), [JSON.stringify(options)], {
     // Its temp workspace goes under runtimeDir too, so a SIGKILL leaves nothing outside it.
-    env: { PATH: process.env.PATH, XDG_RUNTIME_DIR: runtimeDir, TMPDIR: runtimeDir },
+    env: { PATH: process.env.PATH, XDG_RUNTIME_DIR: runtimeDir, TMPDIR: runtimeDir, REDLINE_RENDER_WORKER: RENDER_WORKER },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

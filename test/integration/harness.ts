@@ -30,6 +30,7 @@ import type { RequestObserver } from '../../extension/src/ipc/ipcConnection';
 import { IpcServer, type IpcLimits } from '../../extension/src/ipc/ipcServer';
 import { createToken } from '../../extension/src/ipc/token';
 import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
+import { RenderWorkerPool } from '../../extension/src/render/renderWorkerPool';
 import type { ReviewStore } from '../../extension/src/review/reviewStore';
 import type { Conversation } from '../../extension/src/review/conversation';
 import { AssistantReviews } from '../../extension/src/review/assistantReviews';
@@ -39,8 +40,13 @@ import { ReviewFindings } from '../../extension/src/findings/reviewFindings';
 /** The built server; the benchmark, bundled elsewhere, names it through the environment. */
 export const MCP_SERVER = process.env.REDLINE_MCP_SERVER ?? path.resolve(__dirname, '../../dist/mcp-server.js');
 
+/** The built render worker: the host renders in it, as the window does. (The benchmark names it too.) */
+export const RENDER_WORKER = process.env.REDLINE_RENDER_WORKER ?? path.resolve(__dirname, '../../dist/renderWorker.js');
+
 export function assertBuilt(): void {
-  if (!fs.existsSync(MCP_SERVER)) throw new Error(`${MCP_SERVER} is missing: run "npm run build" first.`);
+  for (const file of [MCP_SERVER, RENDER_WORKER]) {
+    if (!fs.existsSync(file)) throw new Error(`${file} is missing: run "npm run build" first.`);
+  }
 }
 
 /** What get-selection answers for src/example.ts of `workspace` with one selection of `text`. */
@@ -147,6 +153,7 @@ export async function startHost(
     historySize?: number;
   } = {},
 ): Promise<Host> {
+  if (!fs.existsSync(RENDER_WORKER)) throw new Error(`${RENDER_WORKER} is missing: run "npm run build" first.`);
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-'));
   const workspace = path.join(root, 'ws');
   fs.mkdirSync(path.join(workspace, 'src'), { recursive: true });
@@ -154,7 +161,8 @@ export async function startHost(
   fs.writeFileSync(path.join(workspace, 'src/example.ts'), lines.join('\n') + '\n');
   const socketPath = options.socketPath ?? path.join(root, 's.sock');
   const token = options.token ?? createToken();
-  const renderer = new ReviewRenderer(() => [workspace]);
+  // As the window does: renders run in the worker pool, off this thread.
+  const renderer = new ReviewRenderer(() => [workspace], new RenderWorkerPool(RENDER_WORKER));
   // As the window does: one review per assistant, in files when `durable`.
   const reviews = await AssistantReviews.open({
     root: options.durable ? path.join(root, 'storage') : undefined,
@@ -209,6 +217,7 @@ export async function startHost(
       await server.dispose();
       await Promise.all(reviews.all.map((review) => review.conversation.flushed()));
       await reviews.dispose();
+      renderer.dispose();
       fs.rmSync(root, { recursive: true, force: true });
     },
   };

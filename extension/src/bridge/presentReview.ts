@@ -21,6 +21,7 @@ import { readPendingInput } from '../render/checkpoint';
 import { RenderBudgetError, type RenderedReview, type RenderStep } from '../render/markdownRenderer';
 import type { ReviewRenderer } from '../render/reviewRenderer';
 import { ArrivalOrder } from '../review/arrivalOrder';
+import type { KnownSections } from '../review/compose';
 import type { AssistantReviews } from '../review/assistantReviews';
 import { ReviewSaveError, ReviewTooLargeError, type Review, type ReviewStore } from '../review/reviewStore';
 
@@ -59,7 +60,7 @@ export function presentReviewHandler(reviews: ReviewsSide, renderer: ReviewRende
       if (context.signal.aborted) throw cancelled();
 
       const sectionsBefore = params.mode === 'append' ? (store.current?.sections.length ?? 0) : 0;
-      const { review, durable } = stage(store, params);
+      const { review, durable } = stage(store, params, early?.sections);
       context.commit();
       turn.leave();
       report(Percent.shown, 'Shown in the panel; saving it');
@@ -90,6 +91,8 @@ interface EarlyRender {
   readonly rendered: Promise<RenderedReview>;
   /** What relative references were resolved against. */
   readonly cwd: string | undefined;
+  /** The sections of what the call sent, found by the render worker for the store. */
+  readonly sections: KnownSections | undefined;
 }
 
 /** Renders what the call sent before anything is shown, step by step, stopping when cancelled. */
@@ -119,9 +122,10 @@ async function renderFirst(
         return report(Percent.writing, 'Writing the page');
     }
   };
-  const rendered = renderer.renderFragment(params.content, cwd, { signal: context.signal, onProgress });
+  const rendered = renderer.renderFragment(params.content, cwd, { signal: context.signal, onProgress, withSections: true });
+  let spans: KnownSections['spans'] | undefined;
   try {
-    await rendered;
+    spans = (await rendered).sections;
   } catch (error) {
     if (context.signal.aborted) throw cancelled();
     throw asIpcError(error);
@@ -129,7 +133,7 @@ async function renderFirst(
   // And one that arrived while the page was written, before the review is shown.
   await readPendingInput();
   if (context.signal.aborted) throw cancelled();
-  return { rendered, cwd };
+  return { rendered, cwd, sections: spans && { markdown: params.content, spans } };
 }
 
 
@@ -143,9 +147,9 @@ function reportOf(review: Review, params: Params, renderer: ReviewRenderer, earl
 }
 
 /** Applies the change now; the store's refusal as the assistant reads it. */
-function stage(store: ReviewStore, params: Params): { review: Review; durable: Promise<void> } {
+function stage(store: ReviewStore, params: Params, known: KnownSections | undefined): { review: Review; durable: Promise<void> } {
   try {
-    return store.stage(params);
+    return store.stage(params, known);
   } catch (error) {
     throw asIpcError(error);
   }
@@ -173,4 +177,5 @@ function asIpcError(error: unknown): unknown {
 }
 
 const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
-const count = (n: number) => n.toLocaleString('en-US');
+// Not toLocaleString: its first call loads ICU's number data, tens of ms on the host's thread.
+const count = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ',');

@@ -5,18 +5,23 @@ import { MAX_RENDERED_HTML_BYTES, SPLIT_ADVICE } from '../../../shared/reviewBud
 
 /** The page would be too large for the panel to lay out: the review is refused, not shown. */
 export class RenderBudgetError extends Error {
-  constructor(htmlLength: number) {
+  /** `message` as made by `forPage`, or as it came back from the render worker. */
+  constructor(message: string) {
+    super(message);
+    this.name = 'RenderBudgetError';
+  }
+
+  static forPage(htmlLength: number): RenderBudgetError {
     const mib = (n: number) => (n / 1024 / 1024).toFixed(1);
-    super(
+    return new RenderBudgetError(
       `The review's page would be ${mib(htmlLength)} MiB of HTML; the limit is ${mib(MAX_RENDERED_HTML_BYTES)} MiB ` +
         `(${(htmlLength / MAX_RENDERED_HTML_BYTES).toFixed(1)}× over), so it was not shown. ${SPLIT_ADVICE}`,
     );
-    this.name = 'RenderBudgetError';
   }
 }
 
 /** Throws RenderBudgetError when the page is over the limit. */
 export function checkPageSize(html: string): void {
   // A UTF-16 length equals the UTF-8 size of ASCII HTML, which escaped markup mostly is: close enough for a ceiling.
-  if (html.length > MAX_RENDERED_HTML_BYTES) throw new RenderBudgetError(html.length);
+  if (html.length > MAX_RENDERED_HTML_BYTES) throw RenderBudgetError.forPage(html.length);
 }

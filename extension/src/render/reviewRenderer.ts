@@ -1,15 +1,16 @@
 // Renders reviews for the panel and for present-review's reference report, resolving relative
 // references against the assistant's cwd first (when it lies in a workspace folder) and then the
-// workspace folders. One per window: it
-// keeps the last few full renders (the report, the panel and the findings share one pass) and the
-// line counts of files.
+// workspace folders. One per window: it keeps the last few full renders (the report, the panel and
+// the findings share one pass) and the line counts of files for single lookups (a click). The
+// render itself runs in its engine: the window's is a pool of worker threads.
 
 import * as path from 'path';
 import type { FileReference } from '../../../shared/links';
 import { isWithin } from '../../../shared/pathSafety';
 import { LineCountCache } from './fileFacts';
-import { renderReview, type RenderedReview, type RenderOptions } from './markdownRenderer';
-import { ReferenceResolver, resolveOne, type Resolution } from './referenceResolver';
+import type { RenderedReview, RenderOptions } from './markdownRenderer';
+import { InThreadRenderEngine, type RenderEngine, type RenderOutcome } from './renderJob';
+import { resolveOne, type Resolution } from './referenceResolver';
 
 export interface RenderableReview {
   readonly revision: number;
@@ -29,7 +30,15 @@ export class ReviewRenderer {
   /** Lives across renders: re-rendering a review re-stats its files but does not recount their lines. */
   readonly lineCounts = new LineCountCache();
 
-  constructor(private readonly workspaceFolders: () => readonly string[]) {}
+  private readonly engine: RenderEngine;
+
+  /** `engine`: this thread's, sharing the line counts, unless given; the window passes its worker pool. */
+  constructor(
+    private readonly workspaceFolders: () => readonly string[],
+    engine?: RenderEngine,
+  ) {
+    this.engine = engine ?? new InThreadRenderEngine(this.lineCounts);
+  }
 
   render(review: RenderableReview): Promise<RenderedReview> {
     const entry = this.recent.find((candidate) => sameReview(candidate.review, review));
@@ -46,8 +55,14 @@ export class ReviewRenderer {
   }
 
   /** Renders markdown that is not (or not yet) a whole review, e.g. the part an append added. */
-  renderFragment(markdown: string, cwd: string | undefined, options: RenderOptions = {}): Promise<RenderedReview> {
-    return renderReview(markdown, new ReferenceResolver(this.roots(cwd), { cache: this.lineCounts }), options);
+  renderFragment(markdown: string, cwd: string | undefined, options: RenderOptions & { withSections?: boolean } = {}): Promise<RenderOutcome> {
+    const { lineOffset, takenFindingIds, withSections, signal, onProgress } = options;
+    const job = { markdown, roots: this.roots(cwd), lineOffset, takenFindingIds: takenFindingIds && [...takenFindingIds], withSections };
+    return this.engine.render(job, { signal, onProgress });
+  }
+
+  dispose(): void {
+    this.engine.dispose();
   }
 
   private keep(review: RenderableReview, rendered: Promise<RenderedReview>): Promise<RenderedReview> {

@@ -2,7 +2,16 @@
 // update-section. Pure, and linear in the size of the review for every mode.
 
 import type { ReviewMode, Section } from '../../../shared/protocol';
-import { appendMarkdown, findSections, replaceSection, toSections, withoutLeadingBlankLines } from './sections';
+import { appendMarkdown, findSections, replaceSection, toSections, withoutLeadingBlankLines, type SectionSpan } from './sections';
+
+/**
+ * Sections already found for one text (present-review's early render finds them in the render
+ * worker), so that composing does not parse that text again on the host's thread.
+ */
+export interface KnownSections {
+  readonly markdown: string;
+  readonly spans: readonly SectionSpan[];
+}
 
 export interface Composed {
   readonly markdown: string;
@@ -14,7 +23,10 @@ export interface Composed {
 export function compose(
   base: { readonly markdown: string; readonly sections: readonly Section[] } | undefined,
   request: { readonly content: string; readonly mode: ReviewMode; readonly section?: string },
+  known?: KnownSections,
 ): Composed {
+  const sectionsOf = (markdown: string) => (known?.markdown === markdown ? known.spans : findSections(markdown));
+  const whole = (markdown: string): Composed => ({ markdown, sections: toSections(sectionsOf(markdown)) });
   if (request.mode === 'replace') return whole(request.content);
   if (request.mode === 'update-section') return whole(replaceSection(base?.markdown ?? '', request.section ?? '', request.content));
   const kept = base?.markdown.trimEnd() ?? '';
@@ -27,12 +39,8 @@ export function compose(
   const addition = withoutLeadingBlankLines(request.content);
   const markdown = appendMarkdown(kept, request.content);
   const startLine = countNewlines(kept) + 2;
-  const added = toSections(findSections(addition)).map((section) => ({ ...section, line: section.line + startLine }));
+  const added = toSections(sectionsOf(addition)).map((section) => ({ ...section, line: section.line + startLine }));
   return { markdown, sections: [...base!.sections, ...added], appended: { markdown: addition, startLine } };
-}
-
-function whole(markdown: string): Composed {
-  return { markdown, sections: toSections(findSections(markdown)) };
 }
 
 function countNewlines(text: string): number {

@@ -5,7 +5,7 @@
 import { MAX_REVIEW_BYTES, type ReviewMode, type Section } from '../../../shared/protocol';
 import { measureReview, overBudget } from '../../../shared/reviewBudget';
 import { Emitter, type Disposable } from '../events';
-import { compose } from './compose';
+import { compose, type KnownSections } from './compose';
 import { GroupCommit } from './groupCommit';
 import { entryOf, ReviewFiles, type HistoryEntry, type LoadedFiles } from './reviewFiles';
 import { clearLegacyState, hasLegacyState, readLegacyState, type LegacyStorage } from './legacyState';
@@ -148,12 +148,13 @@ export class ReviewStore implements Disposable {
   /**
    * The same change, handing back the review as soon as it is applied, so that work on it (the
    * render for the reference report) runs while the write is in flight. Throws
-   * ReviewTooLargeError at once; `durable` rejects with ReviewSaveError.
+   * ReviewTooLargeError at once; `durable` rejects with ReviewSaveError. `known`: the sections of
+   * the request's content, when they were found off this thread.
    */
-  stage(request: PresentRequest): { readonly review: Review; readonly durable: Promise<void> } {
+  stage(request: PresentRequest, known?: KnownSections): { readonly review: Review; readonly durable: Promise<void> } {
     const previous = this.currentReview;
     const base = request.mode === 'replace' ? undefined : previous;
-    const composed = compose(base, request);
+    const composed = compose(base, request, known);
     // Each call is checked for size on arrival, but appends could grow a review past what
     // get-review can send back; refuse before anything shown changes.
     if (Buffer.byteLength(composed.markdown, 'utf8') > MAX_REVIEW_BYTES) throw new ReviewTooLargeError(request.mode);

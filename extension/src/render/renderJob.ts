@@ -1,0 +1,73 @@
+// One render as data: what goes to the render worker and what comes back, and the engine that
+// runs it. The host decides where references are looked for (the roots); the engine parses,
+// checks the files, finds the findings and writes the HTML. Two engines: the worker pool
+// (renderWorkerPool.ts), which the window uses so that its thread is never held, and this
+// thread, which unit tests and benchmarks use to measure the render itself.
+
+import { LineCountCache } from './fileFacts';
+import { renderReview, type RenderedReview, type RenderStep } from './markdownRenderer';
+import { ReferenceResolver } from './referenceResolver';
+import { findSections, type SectionSpan } from '../review/sections';
+
+export interface RenderJob {
+  readonly markdown: string;
+  /** Where relative references are looked for, in order (ReviewRenderer.roots). */
+  readonly roots: readonly string[];
+  readonly lineOffset?: number;
+  /** Finding ids the rest of the review already uses (for an appended part). */
+  readonly takenFindingIds?: readonly string[];
+  /** Also find the markdown's sections, which the store needs, so that the host need not parse it. */
+  readonly withSections?: boolean;
+}
+
+/** A render, with the markdown's sections when the job asked for them. */
+export interface RenderOutcome extends RenderedReview {
+  readonly sections?: readonly SectionSpan[];
+}
+
+export interface RenderControl {
+  /** Stops the render at once, rejecting with the signal's reason. */
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (step: RenderStep) => void;
+}
+
+export interface RenderEngine {
+  render(job: RenderJob, control?: RenderControl): Promise<RenderOutcome>;
+  dispose(): void;
+}
+
+/** Host → worker. */
+export interface RenderRequest {
+  readonly id: number;
+  readonly job: RenderJob;
+}
+
+/** Worker → host: progress, then the render or why it failed. */
+export type RenderReply =
+  | { readonly id: number; readonly kind: 'progress'; readonly step: RenderStep }
+  | { readonly id: number; readonly kind: 'done'; readonly rendered: RenderOutcome }
+  | { readonly id: number; readonly kind: 'failed'; readonly name: string; readonly message: string };
+
+/** Runs the job here, with `cache` kept across jobs so that line counts are not recounted. */
+export async function runRenderJob(job: RenderJob, cache: LineCountCache, control: RenderControl = {}): Promise<RenderOutcome> {
+  const rendered = await renderReview(job.markdown, new ReferenceResolver(job.roots, { cache }), {
+    lineOffset: job.lineOffset,
+    takenFindingIds: job.takenFindingIds && new Set(job.takenFindingIds),
+    signal: control.signal,
+    onProgress: control.onProgress,
+  });
+  // A suggestion's fence tokens serve the render only; they do not cross to the host.
+  const findings = rendered.findings.map((finding) => ({ ...finding, suggestionTokens: [] }));
+  return { ...rendered, findings, ...(job.withSections ? { sections: findSections(job.markdown) } : {}) };
+}
+
+/** On this thread: for unit tests and the render benchmark, never the window. */
+export class InThreadRenderEngine implements RenderEngine {
+  constructor(private readonly cache = new LineCountCache()) {}
+
+  render(job: RenderJob, control?: RenderControl): Promise<RenderOutcome> {
+    return runRenderJob(job, this.cache, control);
+  }
+
+  dispose(): void {}
+}

@@ -1,0 +1,168 @@
+// Runs renders in worker threads, so that a review's parse, file checks, findings and HTML never
+// hold the extension host's thread, which every extension in the window shares. Workers start
+// when the first render needs one, each runs one job at a time, and an idle one ends after a
+// while. A cancel terminates the job's worker at once; a worker that crashes (or runs out of
+// its memory limit) fails only its job, and the next render starts a new one. A small render
+// (a few KiB: a short review, one append) stays on this thread, where it takes about a
+// millisecond, less than a worker's round trip.
+
+import { Worker } from 'worker_threads';
+import { RenderBudgetError } from './pageBudget';
+import { InThreadRenderEngine, type RenderControl, type RenderEngine, type RenderJob, type RenderOutcome, type RenderReply, type RenderRequest } from './renderJob';
+
+export interface RenderWorkerPoolOptions {
+  /** Workers at most: two renders (two assistants) at once without one waiting for the other. */
+  readonly size?: number;
+  /** An idle worker ends after this long, giving its memory back. */
+  readonly idleMs?: number;
+  /** Each worker's heap: a review that needs more fails its call, never the window. */
+  readonly maxHeapMb?: number;
+  /** Markdown shorter than this (in UTF-16 units) renders on this thread. */
+  readonly inThreadBelow?: number;
+}
+
+const DEFAULTS = { size: 2, idleMs: 60_000, maxHeapMb: 2048, inThreadBelow: 16 * 1024 };
+
+/** The worker stopped while it rendered: it crashed, ran out of memory, or was terminated. */
+export class RenderWorkerError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RenderWorkerError';
+  }
+}
+
+interface PooledWorker {
+  readonly worker: Worker;
+  idleTimer?: NodeJS.Timeout;
+}
+
+export class RenderWorkerPool implements RenderEngine {
+  private readonly options: typeof DEFAULTS;
+  private readonly idle: PooledWorker[] = [];
+  private readonly busy = new Set<PooledWorker>();
+  /** Renders waiting for a worker, oldest first. */
+  private readonly waiting: Array<(worker: PooledWorker) => void> = [];
+  private nextId = 0;
+  private disposed = false;
+  private readonly inThread = new InThreadRenderEngine();
+  /** Workers started so far: a crashed one is replaced, which tests and the bench can see. */
+  started = 0;
+
+  constructor(
+    private readonly script: string,
+    options: RenderWorkerPoolOptions = {},
+  ) {
+    this.options = { ...DEFAULTS, ...options };
+  }
+
+  async render(job: RenderJob, control: RenderControl = {}): Promise<RenderOutcome> {
+    const { signal, onProgress } = control;
+    signal?.throwIfAborted();
+    if (job.markdown.length < this.options.inThreadBelow) return this.inThread.render(job, control);
+    const pooled = await this.acquire(signal);
+    const { worker } = pooled;
+    const id = ++this.nextId;
+    return new Promise<RenderOutcome>((resolve, reject) => {
+      const finish = (outcome: () => void, workerIsUsable: boolean) => {
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        signal?.removeEventListener('abort', onAbort);
+        if (workerIsUsable) this.release(pooled);
+        else this.discard(pooled);
+        outcome();
+      };
+      const onMessage = (reply: RenderReply) => {
+        if (reply.id !== id) return;
+        if (reply.kind === 'progress') onProgress?.(reply.step);
+        else if (reply.kind === 'done') finish(() => resolve(reply.rendered), true);
+        else finish(() => reject(reply.name === 'RenderBudgetError' ? new RenderBudgetError(reply.message) : new Error(reply.message)), true);
+      };
+      const onError = (error: Error & { code?: string }) => finish(() => reject(workerFailure(error)), false);
+      const onExit = (code: number) => finish(() => reject(new RenderWorkerError(`Redline's renderer stopped (exit code ${code}) before the review was rendered. Try again.`)), false);
+      const onAbort = () => finish(() => reject(signal!.reason), false);
+      worker.on('message', onMessage);
+      worker.once('error', onError);
+      worker.once('exit', onExit);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      worker.postMessage({ id, job } satisfies RenderRequest);
+    });
+  }
+
+  /** Ends every worker; renders in flight fail. */
+  dispose(): void {
+    this.disposed = true;
+    for (const pooled of [...this.idle, ...this.busy]) this.discard(pooled);
+  }
+
+  private acquire(signal: AbortSignal | undefined): Promise<PooledWorker> {
+    if (this.disposed) return Promise.reject(new RenderWorkerError('Redline\'s renderer has shut down with the window.'));
+    const ready = this.idle.pop();
+    if (ready) {
+      clearTimeout(ready.idleTimer);
+      this.busy.add(ready);
+      return Promise.resolve(ready);
+    }
+    if (this.busy.size < this.options.size) return Promise.resolve(this.spawn());
+    return new Promise((resolve, reject) => {
+      const take = (pooled: PooledWorker) => {
+        signal?.removeEventListener('abort', giveUp);
+        resolve(pooled);
+      };
+      const giveUp = () => {
+        this.waiting.splice(this.waiting.indexOf(take), 1);
+        reject(signal!.reason);
+      };
+      signal?.addEventListener('abort', giveUp, { once: true });
+      this.waiting.push(take);
+    });
+  }
+
+  private spawn(): PooledWorker {
+    const worker = new Worker(this.script, { resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb } });
+    // An idle worker must not keep the extension host (or a test run) alive.
+    worker.unref();
+    // Between jobs a worker that dies is simply not reused.
+    worker.on('error', () => undefined);
+    const pooled: PooledWorker = { worker };
+    worker.once('exit', () => this.forget(pooled));
+    this.started++;
+    this.busy.add(pooled);
+    return pooled;
+  }
+
+  private release(pooled: PooledWorker): void {
+    this.busy.delete(pooled);
+    const next = this.waiting.shift();
+    if (next) {
+      this.busy.add(pooled);
+      next(pooled);
+      return;
+    }
+    pooled.idleTimer = setTimeout(() => this.discard(pooled), this.options.idleMs);
+    pooled.idleTimer.unref();
+    this.idle.push(pooled);
+  }
+
+  private discard(pooled: PooledWorker): void {
+    this.forget(pooled);
+    void pooled.worker.terminate();
+    // A render that waited for this worker's place gets a new one.
+    const next = this.waiting.shift();
+    if (next && !this.disposed) next(this.spawn());
+  }
+
+  private forget(pooled: PooledWorker): void {
+    clearTimeout(pooled.idleTimer);
+    this.busy.delete(pooled);
+    const at = this.idle.indexOf(pooled);
+    if (at >= 0) this.idle.splice(at, 1);
+  }
+}
+
+function workerFailure(error: Error & { code?: string }): RenderWorkerError {
+  if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+    return new RenderWorkerError('The review needs more memory to render than Redline allows, so it was not shown. Split it into smaller reviews (mode "append").');
+  }
+  return new RenderWorkerError(`Redline's renderer failed (${error.message}) before the review was rendered. Try again.`);
+}
