@@ -12,7 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import { readTerminalEnv, runCommand, runCommandAndPick } from '../harness/workbench.mjs';
-import { session } from './session.mjs';
+import { session, waitFor } from './session.mjs';
 
 const { parse: parseJsonc } = createRequire(import.meta.url)('jsonc-parser');
 
@@ -90,10 +90,12 @@ describe('Show Connection Info', () => {
 
   it('"Copy" then copies this window\'s socket and token', async () => {
     const s = session();
+    await s.page.evaluate((text) => navigator.clipboard.writeText(text), BEFORE);
     await copyEnvironment();
     await consent().locator('.monaco-button', { hasText: /^\s*Copy\s*$/ }).click();
     await consent().waitFor({ state: 'hidden' });
-    const copied = await clipboard();
+    // The extension host writes the clipboard after the dialog has closed.
+    const copied = await waitFor(async () => ((await clipboard()) !== BEFORE ? clipboard() : undefined), 'the clipboard to change');
     assert.ok(copied.includes(`REDLINE_IPC_TOKEN=${s.windowOf()?.token}`), `the token is in ${copied}`);
     assert.match(copied, /^export REDLINE_IPC_PATH=/);
   });
