@@ -4,7 +4,9 @@
 // Bundled by bench/run.mjs; prints one JSON object on stdout.
 
 import { readFileSync } from 'fs';
+import { monitorEventLoopDelay } from 'perf_hooks';
 import { ReviewRenderer } from '../extension/src/render/reviewRenderer';
+import type { RequestObserver } from '../extension/src/ipc/ipcConnection';
 import { MAX_CALLS_IN_FLIGHT } from '../mcp-server/src/callLimit';
 import { connectMcp, hostEnv, inFlightAtMost, startHost, type Host } from '../test/integration/harness';
 
@@ -64,19 +66,40 @@ async function concurrency(host: Host, clients: number, total: number) {
   return { clients, total, inFlightPerClient: MAX_CALLS_IN_FLIGHT, wallMs, ok: results.filter((r) => !r.isError).length, sections: host.store.current!.sections.length - 1 };
 }
 
-async function size(host: Host, bytes: number) {
-  const content = sampleReview(bytes);
+/** `count` findings, one list item each, every one at a line of src/example.ts (about 2.2 MiB for 70,000). */
+function findingList(count: number): string {
+  const lines = ['# Every call site', ''];
+  for (let i = 0; i < count; i++) lines.push(`- src/example.ts:${(i % 60) + 1} calls \`retry()\` without a limit (site ${i})`);
+  return lines.join('\n') + '\n';
+}
+
+/**
+ * The host thread's delays while it holds a present-review (from the request's arrival to its
+ * reply). The bench's MCP client shares the thread, and its sending and reading are not the host's.
+ */
+const hostStalls = monitorEventLoopDelay({ resolution: 5 });
+let sampleHostStalls = false;
+const stallObserver: RequestObserver = {
+  onRequestStarted: (request) => sampleHostStalls && request.method === 'present-review' && hostStalls.enable(),
+  onRequestSettled: (request) => request.method === 'present-review' && hostStalls.disable(),
+};
+
+/** One large present-review: delivery (call → reply), the host's longest stall, and the render's own time on one thread. */
+async function size(host: Host, content: string) {
   const mcp = await connectMcp(hostEnv(host), host.workspace);
   const pid = (mcp.client.transport as unknown as { pid: number | null }).pid;
   // The first call loads the full server (the handshake is answered without it); keep that out.
   await mcp.client.callTool({ name: 'get-review', arguments: {} });
+  hostStalls.reset();
+  sampleHostStalls = true;
   const started = now();
   const result = await mcp.client.callTool({ name: 'present-review', arguments: { content } }, { timeout: 300_000 });
   const deliverMs = now() - started;
+  sampleHostStalls = false;
   const peakRssMiB = pid ? peakRss(pid) : undefined;
   await mcp.close();
-  // As the window renders: one renderer whose line counts live across renders (the first of the
-  // five fills them), so the median is a re-render such as the panel's after the report's.
+  // The render's cost, on this thread: one renderer whose line counts live across renders (the
+  // first of the five fills them), so the median is a re-render such as the panel's after the report's.
   const renderer = new ReviewRenderer(() => [host.workspace]);
   const renders: number[] = [];
   for (let i = 0; i < 5; i++) {
@@ -84,7 +107,7 @@ async function size(host: Host, bytes: number) {
     await renderer.renderFragment(content, host.workspace);
     renders.push(now() - renderStarted);
   }
-  return { bytes, ok: !result.isError, deliverMs, renderMs: median(renders), peakRssMiB };
+  return { bytes: Buffer.byteLength(content), ok: !result.isError, deliverMs, longestStallMs: hostStalls.max / 1e6, renderMs: median(renders), peakRssMiB };
 }
 
 /** VmHWM: the MCP server's peak resident memory so far, from /proc. */
@@ -127,12 +150,17 @@ async function idleRss(host: Host) {
 }
 
 async function main() {
-  const host = await startHost({ durable: true });
+  const host = await startHost({ durable: true, observer: stallObserver });
   try {
     const report = {
       roundTrip: await roundTrip(host, 200),
       concurrency: [await concurrency(host, 1, 1000), await concurrency(host, 4, 1000)],
-      size: [await size(host, 100 * 1024), await size(host, 1024 * 1024), await size(host, 10 * 1024 * 1024 - 1024)],
+      size: [
+        await size(host, sampleReview(100 * 1024)),
+        await size(host, sampleReview(1024 * 1024)),
+        await size(host, sampleReview(10 * 1024 * 1024 - 1024)),
+        await size(host, findingList(70_000)),
+      ],
       idleRssMiB: await idleRss(host),
       firstPresentMs: await firstPresent(host, 9),
     };
