@@ -52,7 +52,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
   const workspaceFolders = () =>
     (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
   // Renders run in worker threads (dist/renderWorker.js, beside this file): never on the host's thread.
-  const renderer = new ReviewRenderer(workspaceFolders, new RenderWorkerPool(path.join(context.extensionUri.fsPath, 'dist', 'renderWorker.js')));
+  const renderPool = new RenderWorkerPool(path.join(context.extensionUri.fsPath, 'dist', 'renderWorker.js'));
+  const renderer = new ReviewRenderer(workspaceFolders, renderPool);
   context.subscriptions.push({ dispose: () => renderer.dispose() });
   const selection = new SelectionTracker();
   const opener = new LocationOpener(
@@ -131,6 +132,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     bridge = await BridgeHost.start(context, handlers, log, workspaceFolders, settings.requestTimeoutMs, activity.observer);
     activity.bridgeStarted(bridge);
     context.subscriptions.push(bridge);
+    // An assistant that connects may present a large review soon: its worker is ready by then.
+    context.subscriptions.push(bridge.onDidChangeAuthenticatedCount((count) => count > 0 && renderPool.warm()));
     mcpServer.setEndpoint({ path: bridge.socketPath, token: bridge.token });
     log.info(`Listening on ${bridge.socketPath}; activated in ${(performance.now() - activationStarted).toFixed(1)} ms`);
   } catch (error) {

@@ -83,6 +83,19 @@ describe('the render worker pool', () => {
     }
   });
 
+  it('warm() starts a worker ahead of need, which the next render uses', async () => {
+    const pool = new RenderWorkerPool(RENDER_WORKER);
+    try {
+      pool.warm();
+      pool.warm();
+      expect(pool.started).toBe(1);
+      await expect(pool.render(job(largeReview(64 * 1024)))).resolves.toMatchObject({ references: { total: expect.any(Number) } });
+      expect(pool.started).toBe(1);
+    } finally {
+      pool.dispose();
+    }
+  });
+
   it('a cancel ends the job at once, by ending its worker; the next render starts another', async () => {
     const pool = new RenderWorkerPool(RENDER_WORKER);
     try {

@@ -89,6 +89,15 @@ export class RenderWorkerPool implements RenderEngine {
     });
   }
 
+  /**
+   * Starts a worker ahead of need, when none is running: a worker's first render also loads its
+   * code, about 200 ms that an assistant's first large review would otherwise wait for.
+   */
+  warm(): void {
+    if (this.disposed || this.idle.length > 0 || this.busy.size > 0) return;
+    this.release(this.spawn());
+  }
+
   /** Ends every worker; renders in flight fail. */
   dispose(): void {
     this.disposed = true;
