@@ -101,3 +101,9 @@ export function overBudget(cost: ReviewCost): string | undefined {
 export const SPLIT_ADVICE = 'Split it into several reviews, or present a summary that links to the details.';
 
 const count = (n: number) => n.toLocaleString('en-US');
+
+/** Why `markdown` is refused before any parse ("The review has about …, so it was not shown. …"), or undefined. */
+export function budgetRefusal(markdown: string): string | undefined {
+  const excess = overBudget(measureReview(markdown));
+  return excess === undefined ? undefined : `The review has ${excess}, so it was not shown. ${SPLIT_ADVICE}`;
+}

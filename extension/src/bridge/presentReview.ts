@@ -15,7 +15,7 @@
 // takes effect when it ends.
 
 import { ErrorCode, IpcError, LARGE_REVIEW_BYTES, MAX_REPLY_SECTIONS, type PresentReviewResult, type ValidParamsOf } from '../../../shared/protocol';
-import { measureReview, overBudget, SPLIT_ADVICE } from '../../../shared/reviewBudget';
+import { budgetRefusal } from '../../../shared/reviewBudget';
 import type { RequestContext } from '../ipc/ipcConnection';
 import { readPendingInput } from '../render/checkpoint';
 import { RenderBudgetError, type RenderedReview, type RenderStep } from '../render/markdownRenderer';
@@ -49,10 +49,12 @@ export function presentReviewHandler(reviews: ReviewsSide, renderer: ReviewRende
     try {
       const bytes = Buffer.byteLength(params.content, 'utf8');
       report(Percent.received, `Received the review (${mib(bytes)} MiB)`);
-      // Before anything parses it: its structure, not its bytes, is what a parse and a page cost.
-      const excess = overBudget(measureReview(params.content));
-      if (excess !== undefined) throw new IpcError(ErrorCode.TooLarge, `The review has ${excess}, so it was not shown. ${SPLIT_ADVICE}`);
-      const early = bytes >= LARGE_REVIEW_BYTES ? await renderFirst(params, store, renderer, context, report) : undefined;
+      // Before anything parses it: its structure, not its bytes, is what a parse and a page cost. A
+      // large review is measured in the render worker instead, as the first step of its render.
+      const large = bytes >= LARGE_REVIEW_BYTES;
+      const refusal = large ? undefined : budgetRefusal(params.content);
+      if (refusal !== undefined) throw new IpcError(ErrorCode.TooLarge, refusal);
+      const early = large ? await renderFirst(params, store, renderer, context, report) : undefined;
       if (!turn.first) {
         report(Percent.waiting, "Waiting for this assistant's earlier changes to be applied");
         await turn.reached(context.signal).catch(() => undefined);
@@ -122,7 +124,7 @@ async function renderFirst(
         return report(Percent.writing, 'Writing the page');
     }
   };
-  const rendered = renderer.renderFragment(params.content, cwd, { signal: context.signal, onProgress, withSections: true });
+  const rendered = renderer.renderFragment(params.content, cwd, { signal: context.signal, onProgress, withSections: true, checkBudget: true });
   let spans: KnownSections['spans'] | undefined;
   try {
     spans = (await rendered).sections;

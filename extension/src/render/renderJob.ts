@@ -4,7 +4,9 @@
 // (renderWorkerPool.ts), which the window uses so that its thread is never held, and this
 // thread, which unit tests and benchmarks use to measure the render itself.
 
+import { budgetRefusal } from '../../../shared/reviewBudget';
 import { LineCountCache } from './fileFacts';
+import { RenderBudgetError } from './pageBudget';
 import { renderReview, type RenderedReview, type RenderStep } from './markdownRenderer';
 import { ReferenceResolver } from './referenceResolver';
 import { findSections, type SectionSpan } from '../review/sections';
@@ -18,6 +20,8 @@ export interface RenderJob {
   readonly takenFindingIds?: readonly string[];
   /** Also find the markdown's sections, which the store needs, so that the host need not parse it. */
   readonly withSections?: boolean;
+  /** First refuse markdown over the review's cost budget (RenderBudgetError), as the host would. */
+  readonly checkBudget?: boolean;
 }
 
 /** A render, with the markdown's sections when the job asked for them. */
@@ -50,6 +54,8 @@ export type RenderReply =
 
 /** Runs the job here, with `cache` kept across jobs so that line counts are not recounted. */
 export async function runRenderJob(job: RenderJob, cache: LineCountCache, control: RenderControl = {}): Promise<RenderOutcome> {
+  const refusal = job.checkBudget ? budgetRefusal(job.markdown) : undefined;
+  if (refusal !== undefined) throw new RenderBudgetError(refusal);
   const rendered = await renderReview(job.markdown, new ReferenceResolver(job.roots, { cache }), {
     lineOffset: job.lineOffset,
     takenFindingIds: job.takenFindingIds && new Set(job.takenFindingIds),

@@ -9,7 +9,7 @@ import type { FileReference } from '../../../shared/links';
 import { isWithin } from '../../../shared/pathSafety';
 import { LineCountCache } from './fileFacts';
 import type { RenderedReview, RenderOptions } from './markdownRenderer';
-import { InThreadRenderEngine, type RenderEngine, type RenderOutcome } from './renderJob';
+import { InThreadRenderEngine, type RenderEngine, type RenderJob, type RenderOutcome } from './renderJob';
 import { resolveOne, type Resolution } from './referenceResolver';
 
 export interface RenderableReview {
@@ -55,9 +55,9 @@ export class ReviewRenderer {
   }
 
   /** Renders markdown that is not (or not yet) a whole review, e.g. the part an append added. */
-  renderFragment(markdown: string, cwd: string | undefined, options: RenderOptions & { withSections?: boolean } = {}): Promise<RenderOutcome> {
-    const { lineOffset, takenFindingIds, withSections, signal, onProgress } = options;
-    const job = { markdown, roots: this.roots(cwd), lineOffset, takenFindingIds: takenFindingIds && [...takenFindingIds], withSections };
+  renderFragment(markdown: string, cwd: string | undefined, options: RenderOptions & Pick<RenderJob, 'withSections' | 'checkBudget'> = {}): Promise<RenderOutcome> {
+    const { lineOffset, takenFindingIds, withSections, checkBudget, signal, onProgress } = options;
+    const job = { markdown, roots: this.roots(cwd), lineOffset, takenFindingIds: takenFindingIds && [...takenFindingIds], withSections, checkBudget };
     return this.engine.render(job, { signal, onProgress });
   }
 
