@@ -4,7 +4,6 @@
 // server finds the window itself (discovery), so one entry serves every project.
 
 import { WORKSPACE_ENV } from '../../../shared/discovery';
-import { SERVER_ENV_NAMES } from '../../../shared/environment';
 import { IPC_PATH_ENV, IPC_TOKEN_ENV } from '../../../shared/protocol';
 import { claudeAddArgs } from './claudeCode';
 import { serverEntry } from './configFiles/configTargets';
@@ -89,14 +88,9 @@ const builders: Record<AssistantId, Builder> = {
   },
 
   codex: (o) => {
-    const lines = [
-      `[mcp_servers.${SERVER_NAME}]`,
-      `command = ${tomlString(o.nodeCommand.command)}`,
-      `args = [${tomlString(o.serverPath)}]`,
-    ];
-    const env = Object.entries(o.nodeCommand.env);
-    if (env.length > 0) lines.push(`env = { ${env.map(([name, value]) => `${tomlKey(name)} = ${tomlString(value)}`).join(', ')} }`);
-    lines.push(`env_vars = [${SERVER_ENV_NAMES.map(tomlString).join(', ')}]`);
+    // The same entry that Connect an Assistant writes into the file, one key per line.
+    const entry = serverEntry('codex', o.serverPath, o.nodeCommand);
+    const lines = [`[mcp_servers.${SERVER_NAME}]`, ...Object.entries(entry).map(([key, value]) => `${tomlKey(key)} = ${tomlValue(value)}`)];
     return {
       title: 'Codex CLI: add this to ~/.codex/config.toml',
       language: 'toml',
@@ -288,6 +282,14 @@ export function tomlString(value: string): string {
     return named[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
   });
   return `"${escaped}"`;
+}
+
+/** A server entry's value in TOML: a string, a list of strings, or a table of strings (inline). */
+function tomlValue(value: unknown): string {
+  if (typeof value === 'string') return tomlString(value);
+  if (Array.isArray(value)) return `[${value.map((item) => tomlString(String(item))).join(', ')}]`;
+  const fields = Object.entries(value as Record<string, string>).map(([name, item]) => `${tomlKey(name)} = ${tomlString(item)}`);
+  return `{ ${fields.join(', ')} }`;
 }
 
 function tomlKey(key: string): string {

@@ -15,7 +15,7 @@
 // takes effect when it ends.
 
 import { ErrorCode, IpcError, LARGE_REVIEW_BYTES, MAX_REPLY_SECTIONS, type PresentReviewResult, type ValidParamsOf } from '../../../shared/protocol';
-import { budgetRefusal } from '../../../shared/reviewBudget';
+import { budgetRefusal, formatCount } from '../../../shared/reviewBudget';
 import type { RequestContext } from '../ipc/ipcConnection';
 import { readPendingInput } from '../render/checkpoint';
 import { RenderBudgetError, type RenderedReview, type RenderStep } from '../render/markdownRenderer';
@@ -113,13 +113,13 @@ async function renderFirst(
   const onProgress = (step: RenderStep) => {
     switch (step.step) {
       case 'parsed':
-        return report(Percent.parsed, `Rendering: found ${count(step.references)} references`);
+        return report(Percent.parsed, `Rendering: found ${formatCount(step.references)} references`);
       case 'resolving': {
         const share = step.resolved / step.references;
-        return report(Percent.parsed + (Percent.resolved - Percent.parsed) * share, `References resolved: ${count(step.resolved)} of ${count(step.references)}`, false);
+        return report(Percent.parsed + (Percent.resolved - Percent.parsed) * share, `References resolved: ${formatCount(step.resolved)} of ${formatCount(step.references)}`, false);
       }
       case 'findings':
-        return report(Percent.findings, `Marking findings in ${count(step.candidates)} blocks`);
+        return report(Percent.findings, `Marking findings in ${formatCount(step.candidates)} blocks`);
       case 'writing':
         return report(Percent.writing, 'Writing the page');
     }
@@ -179,5 +179,3 @@ function asIpcError(error: unknown): unknown {
 }
 
 const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
-// Not toLocaleString: its first call loads ICU's number data, tens of ms on the host's thread.
-const count = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
