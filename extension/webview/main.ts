@@ -7,6 +7,7 @@ import {
   parseHostMessage,
   type AppendMessage,
   type RenderMessage,
+  type SliceMessage,
   type WebviewToHostMessage,
 } from '../src/panel/webviewMessages';
 import { FindingMarks } from './findings';
@@ -14,6 +15,7 @@ import { HistoryControls } from './history';
 import { ReviewTabs } from './tabs';
 import { MermaidDiagrams } from './mermaidDiagrams';
 import { MessageBox } from './messageBox';
+import { PageStream } from './pageStream';
 
 /** What survives a reload of this document (hidden panel, restart via the serializer). */
 interface PersistedState {
@@ -116,20 +118,22 @@ function setTitle(text: string): void {
   titleText.title = text;
 }
 
-/** Counts paints of the whole body, so the rest of a first-screen-first paint lands only on its own. */
-let paints = 0;
+/** A long page's slices, and appends behind them, each added in a task of its own. */
+const pageStream = new PageStream();
+/** What the page that is arriving does once its last slice is in. */
+let finishPage: () => void = () => undefined;
 
 function showReview(message: RenderMessage): void {
+  pageStream.reset();
   const scrollX = window.scrollX;
   const scrollY = restored?.revision === message.revision ? restored.scrollY : restored ? 0 : window.scrollY;
   // A preview is too short to scroll to a saved place in; the whole review that follows restores it.
   if (!message.preview) restored = undefined;
-  const { html, firstScreen } = message;
-  const paint = ++paints;
   // Trusted: the host renders with markdown-it (`html: false`) and the CSP blocks inline script.
-  // A long review paints its first screen first; the rest is parsed after that frame.
-  reviewBody.classList.toggle('redline-long', html.length > LONG_REVIEW_HTML);
-  reviewBody.innerHTML = firstScreen === undefined ? html : html.slice(0, firstScreen);
+  // The old page goes in one step, however large, before the new one's first slice is parsed.
+  reviewBody.classList.toggle('redline-long', message.more === true || message.html.length > LONG_REVIEW_HTML);
+  reviewBody.replaceChildren();
+  reviewBody.insertAdjacentHTML('afterbegin', message.html);
   reviewBody.hidden = false;
   emptyState.hidden = true;
   showHeader(message);
@@ -138,27 +142,35 @@ function showReview(message: RenderMessage): void {
   const finish = () => {
     findingMarks.apply();
     diagrams.update();
+    // A saved place further down than the first slice reached is reachable now.
     window.scrollTo(scrollX, scrollY);
     shownRevision = message.revision;
     historyControls.shown(message.revision);
     saveState();
     acknowledge(message.revision);
   };
-  if (firstScreen === undefined || firstScreen === html.length) {
+  if (!message.more) {
     finish();
     return;
   }
-  afterPaint(() => {
-    // A newer message painted meanwhile; this rest belongs to what it replaced.
-    if (paint !== paints) return;
-    reviewBody.insertAdjacentHTML('beforeend', html.slice(firstScreen));
-    finish();
-  });
+  // The first slice is on screen; the others follow, each in a task of its own.
+  findingMarks.apply();
+  finishPage = finish;
+  pageStream.expect(message.revision);
+}
+
+function addSlice(message: SliceMessage): void {
+  pageStream.slice(message.revision, message.last, () => reviewBody.insertAdjacentHTML('beforeend', message.html), () => finishPage());
 }
 
 /** Adds an append's new part below what is shown; nothing above it is parsed or painted again. */
 function appendReview(message: AppendMessage): void {
-  paints++;
+  // After the slices of the page it follows.
+  if (pageStream.busy) pageStream.enqueue(() => addAppend(message));
+  else addAppend(message);
+}
+
+function addAppend(message: AppendMessage): void {
   if (message.fromRevision !== shownRevision) {
     // This document does not hold what the append follows (it was reloaded meanwhile): ask for all.
     post({ type: 'ready' });
@@ -181,7 +193,7 @@ function showHeader(message: RenderMessage | AppendMessage): void {
 }
 
 function showEmpty(): void {
-  paints++;
+  pageStream.reset();
   reviewBody.replaceChildren();
   reviewBody.hidden = true;
   emptyState.hidden = false;
@@ -270,6 +282,9 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   switch (message.type) {
     case 'render':
       showReview(message);
+      return;
+    case 'slice':
+      addSlice(message);
       return;
     case 'append':
       appendReview(message);

@@ -48,7 +48,8 @@ describe('long lists come as chunks of LIST_CHUNK_ITEMS items', () => {
   });
 
   it('lets the first screen end inside a long list', async () => {
-    const { html, firstScreen } = await renderReview(`# R\n\n${bullets(5000)}\n`, nothingResolves);
+    const { html, slices } = await renderReview(`# R\n\n${bullets(5000)}\n`, nothingResolves);
+    const firstScreen = slices?.[0];
     expect(firstScreen).toBeLessThan(html.length / 10);
     expect(html.slice(0, firstScreen)).toMatch(/<\/ul>\n$/);
     expect(html.slice(firstScreen!)).toMatch(/^<ul class="redline-list-chunk redline-list-continued"/);

@@ -6,7 +6,7 @@ import * as os from 'os';
 import * as path from 'path';
 import MarkdownIt from 'markdown-it';
 import type { FileReference } from '../../shared/links';
-import { renderFirstScreenFirst } from '../../extension/src/render/firstScreen';
+import { renderInSlices, SLICE_CHARS } from '../../extension/src/render/pageSlices';
 import { renderReview, type Resolver } from '../../extension/src/render/markdownRenderer';
 import { ReferenceResolver, type Resolution } from '../../extension/src/render/referenceResolver';
 import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
@@ -344,7 +344,7 @@ describe('link destinations', () => {
   });
 });
 
-describe('first screen first', () => {
+describe('a page in slices: the first screen, then the rest', () => {
   const long = [
     '# Review',
     ...Array.from({ length: 400 }, (_, i) =>
@@ -354,7 +354,8 @@ describe('first screen first', () => {
   ].join('\n');
 
   it('splits a long review between top-level blocks', async () => {
-    const { html, firstScreen } = await render(long);
+    const { html, slices } = await render(long);
+    const firstScreen = slices?.[0];
     expect(firstScreen).toBeGreaterThan(0);
     expect(firstScreen).toBeLessThan(html.length);
     expect(html.slice(0, firstScreen)).toMatch(/<\/(p|ul|h1|pre)>\n$/);
@@ -362,16 +363,36 @@ describe('first screen first', () => {
   });
 
   it('does not split a review that fits in one screen', async () => {
-    expect((await render(long.split('\n').slice(0, 150).join('\n'))).firstScreen).toBeUndefined();
+    expect((await render(long.split('\n').slice(0, 150).join('\n'))).slices).toBeUndefined();
   });
 
-  it('changes nothing: the two halves joined are markdown-it\'s render of the whole', () => {
+  it('changes nothing: the slices joined are markdown-it\'s render of the whole', () => {
     const md = new MarkdownIt();
     for (const markdown of [long, long.replace(/^- /gm, '1. '), `${'para\n\n'.repeat(150)}> a\n> b\n\n${'x\n\n'.repeat(150)}`]) {
       const tokens = md.parse(markdown, {});
-      const split = renderFirstScreenFirst(md, tokens, {});
-      expect(split.firstScreen).toBeDefined();
+      const split = renderInSlices(md, tokens, {});
+      expect(split.slices).toBeDefined();
       expect(split.html).toBe(md.renderer.render(tokens, md.options, {}));
+    }
+  });
+
+  it('cuts a long page into slices of about SLICE_CHARS, each of whole top-level blocks', () => {
+    const md = new MarkdownIt();
+    const markdown = Array.from({ length: 40_000 }, (_, i) => (i % 500 === 0 ? `## Part ${i}\n\n` : '') + `Paragraph ${i} with *some* words in it.\n`).join('\n');
+    const tokens = md.parse(markdown, {});
+    const { html, slices = [] } = renderInSlices(md, tokens, {});
+    expect(html).toBe(md.renderer.render(tokens, md.options, {}));
+    expect(slices.length).toBeGreaterThan(4);
+    const bounds = [0, ...slices, html.length];
+    for (let i = 1; i < bounds.length; i++) {
+      const slice = html.slice(bounds[i - 1], bounds[i]);
+      expect(slice).toMatch(/^<(p|h2)>/);
+      expect(slice).toMatch(/<\/(p|h2)>\n$/);
+      // The first is the first screen, the second a first guess, and the last what is left.
+      if (i > 2 && i < bounds.length - 1) {
+        expect(slice.length).toBeGreaterThan(SLICE_CHARS / 4);
+        expect(slice.length).toBeLessThan(SLICE_CHARS * 4);
+      }
     }
   });
 });

@@ -25,7 +25,7 @@ function harness() {
   };
   /** Posts what the panel would post next, as the panel does once the previous one is acknowledged. */
   const post = async (): Promise<HostToWebviewMessage> => {
-    const message = await updates.next(review);
+    const [message] = await updates.next(review);
     updates.posted(message, review?.revision ?? 0);
     return message;
   };
@@ -92,10 +92,12 @@ describe('PanelUpdates', () => {
       },
       renderPart: async () => '',
     });
-    expect(await updates.next({ revision: 1, markdown: '# x' })).toMatchObject({
-      type: 'render',
-      html: expect.stringContaining('could not be rendered: disk &lt;gone&gt;'),
-    });
+    expect(await updates.next({ revision: 1, markdown: '# x' })).toMatchObject([
+      {
+        type: 'render',
+        html: expect.stringContaining('could not be rendered: disk &lt;gone&gt;'),
+      },
+    ]);
   });
 
   it('sends the empty state when the review was cleared', async () => {

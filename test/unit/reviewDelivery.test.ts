@@ -11,9 +11,13 @@ function setup() {
   let review: PanelReview | undefined;
   const posted: HostToWebviewMessage[] = [];
   let delivered = true;
+  /** Each post resolves only when the test lets it, as a slow webview's would. */
+  let holdPosts = false;
+  const held: Array<() => void> = [];
   const target: DeliveryTarget = {
     post: async (message) => {
       posted.push(message);
+      if (holdPosts) await new Promise<void>((resolve) => held.push(resolve));
       return delivered;
     },
     visible: true,
@@ -22,7 +26,8 @@ function setup() {
   };
   const delivery = new ReviewDelivery(
     {
-      render: async (shown) => ({ html: `<p>${shown.markdown}</p>` }),
+      // "long" reviews come in three slices: <p>a</p> | <p>b</p> | <p>c</p>.
+      render: async (shown) => (shown.markdown === 'long' ? { html: '<p>a</p><p>b</p><p>c</p>', slices: [8, 16] } : { html: `<p>${shown.markdown}</p>` }),
       renderPart: async (_shown, part) => `<p>${part.markdown}</p>`,
     },
     target,
@@ -32,6 +37,8 @@ function setup() {
     posted,
     show: (next: PanelReview | undefined) => (review = next),
     failPosts: () => (delivered = false),
+    holdPosts: () => (holdPosts = true),
+    releasePost: () => held.shift()?.(),
   };
 }
 
@@ -45,7 +52,7 @@ describe('ReviewDelivery', () => {
     show({ revision: 2, markdown: 'two' });
     delivery.documentReady();
     await tick();
-    expect(posted).toEqual([{ type: 'render', revision: 2, title: undefined, html: '<p>two</p>', firstScreen: undefined }]);
+    expect(posted).toEqual([{ type: 'render', revision: 2, title: undefined, html: '<p>two</p>' }]);
   });
 
   it('keeps one render in flight until the webview says it painted it', async () => {
@@ -89,5 +96,52 @@ describe('ReviewDelivery', () => {
     await tick();
     expect(posted.length).toBeGreaterThanOrEqual(2);
     expect(posted.every((m) => m.type === 'render' && m.revision === 1)).toBe(true);
+  });
+
+  it('posts a long page as its first slice and then the others, in order, one per task', async () => {
+    const { delivery, posted, show } = setup();
+    show({ revision: 1, markdown: 'long' });
+    delivery.documentReady();
+    await tick();
+    expect(posted).toEqual([
+      { type: 'render', revision: 1, title: undefined, html: '<p>a</p>', more: true },
+      { type: 'slice', revision: 1, html: '<p>b</p>', last: false },
+      { type: 'slice', revision: 1, html: '<p>c</p>', last: true },
+    ]);
+  });
+
+  it('stops posting a page that another review replaced, and sends that one at once', async () => {
+    const { delivery, posted, show, holdPosts, releasePost } = setup();
+    holdPosts();
+    show({ revision: 1, markdown: 'long' });
+    delivery.documentReady();
+    await tick();
+    expect(posted.map((message) => message.type)).toEqual(['render']);
+    // Another review, before the webview took the rest of the page or acknowledged it.
+    show({ revision: 7, markdown: 'next' });
+    delivery.schedule();
+    await tick();
+    releasePost();
+    await tick();
+    releasePost();
+    await tick();
+    expect(posted).toEqual([
+      { type: 'render', revision: 1, title: undefined, html: '<p>a</p>', more: true },
+      { type: 'render', revision: 7, title: undefined, html: '<p>next</p>' },
+    ]);
+  });
+
+  it('sends an append to a long page after the whole page is acknowledged', async () => {
+    const { delivery, posted, show } = setup();
+    show({ revision: 1, markdown: 'long' });
+    delivery.documentReady();
+    await tick();
+    delivery.record({ kind: 'append', previousRevision: 1, review: { revision: 2 }, appended: { markdown: 'more', startLine: 2 } });
+    show({ revision: 2, markdown: 'long\n\nmore' });
+    await tick();
+    expect(posted).toHaveLength(3);
+    expect(delivery.rendered(1)).toBe(true);
+    await tick();
+    expect(posted[3]).toEqual({ type: 'append', fromRevision: 1, revision: 2, title: undefined, html: '<p>more</p>' });
   });
 });

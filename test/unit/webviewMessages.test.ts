@@ -39,7 +39,7 @@ describe('parseHostMessage', () => {
   });
 });
 
-describe('parseHostMessage: appends and first screens', () => {
+describe('parseHostMessage: appends and slices', () => {
   it('accepts an append that names the revision it follows', () => {
     expect(parseHostMessage({ type: 'append', fromRevision: 4, revision: 5, html: '<p>new</p>' })).toEqual({
       type: 'append',
@@ -53,14 +53,16 @@ describe('parseHostMessage: appends and first screens', () => {
   it.each([
     ['without the revision it follows', { type: 'append', revision: 5, html: '' }],
     ['with a numeric title', { type: 'append', fromRevision: 4, revision: 5, html: '', title: 3 }],
-    ['with a first screen past the html', { type: 'render', revision: 2, html: '<p>x</p>', firstScreen: 9 }],
-    ['with a negative first screen', { type: 'render', revision: 2, html: '<p>x</p>', firstScreen: -1 }],
+    ['that says more in words', { type: 'render', revision: 2, html: '<p>x</p>', more: 'yes' }],
+    ['slice without saying whether it is the last', { type: 'slice', revision: 2, html: '<p>x</p>' }],
+    ['slice without html', { type: 'slice', revision: 2, last: true }],
   ])('refuses one %s', (_name, message) => {
     expect(parseHostMessage(message)).toBeUndefined();
   });
 
-  it('keeps a first screen that falls inside the html', () => {
-    expect(parseHostMessage({ type: 'render', revision: 2, html: '<p>x</p><p>y</p>', firstScreen: 8 })).toMatchObject({ firstScreen: 8 });
+  it('keeps a first slice and the slices after it', () => {
+    expect(parseHostMessage({ type: 'render', revision: 2, html: '<p>x</p>', more: true })).toMatchObject({ more: true });
+    expect(parseHostMessage({ type: 'slice', revision: 2, html: '<p>y</p>', last: true, extra: 1 })).toEqual({ type: 'slice', revision: 2, html: '<p>y</p>', last: true });
   });
 });
 

@@ -25,10 +25,6 @@ export function isRevision(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
-export function isOffsetIn(value: unknown, text: string): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= text.length;
-}
-
 /** Finding ids are `f-` and a base64url hash, with `-n` for a repeated text. */
 export function isFindingId(value: unknown): value is string {
   return typeof value === 'string' && /^f-[A-Za-z0-9_-]{1,40}$/.test(value);
@@ -134,10 +130,7 @@ export function parseHostMessage(value: unknown): HostToWebviewMessage | undefin
       if (value.title !== undefined && typeof value.title !== 'string') {
         return undefined;
       }
-      if (value.firstScreen !== undefined && !isOffsetIn(value.firstScreen, value.html)) {
-        return undefined;
-      }
-      if (value.preview !== undefined && typeof value.preview !== 'boolean') {
+      if ((value.preview !== undefined && typeof value.preview !== 'boolean') || (value.more !== undefined && typeof value.more !== 'boolean')) {
         return undefined;
       }
       return {
@@ -145,9 +138,14 @@ export function parseHostMessage(value: unknown): HostToWebviewMessage | undefin
         revision: value.revision,
         title: value.title,
         html: value.html,
-        firstScreen: value.firstScreen,
         preview: value.preview,
+        more: value.more,
       };
+    case 'slice':
+      if (!isRevision(value.revision) || typeof value.html !== 'string' || typeof value.last !== 'boolean') {
+        return undefined;
+      }
+      return { type: 'slice', revision: value.revision, html: value.html, last: value.last };
     case 'append':
       if (!isRevision(value.fromRevision) || !isRevision(value.revision) || typeof value.html !== 'string') {
         return undefined;

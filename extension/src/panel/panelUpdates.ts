@@ -1,6 +1,7 @@
 // What the panel posts next to bring its webview from what it holds to the current review: an
 // append's new part alone when the webview holds everything before it; otherwise the whole
-// review, preceded for a long one by its first screen, which renders in a moment. No vscode here.
+// review, in slices when it is long (pageSlices.ts), and preceded for a long one by its first
+// screen, which renders in a moment. No vscode here.
 
 import { AppendLog, type AppendStep, type PanelChange } from './appendLog';
 import { previewOf } from './preview';
@@ -16,8 +17,8 @@ export interface PanelReview {
 
 export interface PanelRender {
   readonly html: string;
-  /** Where in `html` the first screen's blocks end, so the webview can paint them first. */
-  readonly firstScreen?: number;
+  /** Where in `html` each slice but the last ends, so the webview can add them one at a time. */
+  readonly slices?: readonly number[];
 }
 
 export interface PanelRenderers {
@@ -55,29 +56,35 @@ export class PanelUpdates {
     return this.postedPreview;
   }
 
-  /** The message to post next for `review`. Never rejects: a render that fails becomes an error shown in the panel. */
-  async next(review: PanelReview | undefined): Promise<HostToWebviewMessage> {
+  /** What goes next for `review` is an append to what the webview holds (or will, once posted). */
+  appendsTo(review: PanelReview | undefined): boolean {
+    return review !== undefined && this.appendSteps(review) !== undefined;
+  }
+
+  /**
+   * The messages to post next for `review`, in order: one, or a long page's slices. Never
+   * rejects: a render that fails becomes an error shown in the panel.
+   */
+  async next(review: PanelReview | undefined): Promise<HostToWebviewMessage[]> {
     if (!review) {
-      return { type: 'empty' };
+      return [{ type: 'empty' }];
     }
-    const from = this.postedRevision;
-    const holdsFrom = from !== undefined && from !== NO_REVIEW_REVISION && !this.postedPreview;
-    const steps = holdsFrom ? this.appends.chain(from, review.revision) : undefined;
     const header = { revision: review.revision, title: review.title };
-    if (steps && from !== undefined) {
+    const steps = this.appendSteps(review);
+    if (steps) {
       const html = await this.renderSteps(review, steps).catch(renderErrorHtml);
-      return { type: 'append', fromRevision: from, ...header, html };
+      return [{ type: 'append', fromRevision: this.postedRevision!, ...header, html }];
     }
-    const preview = from !== review.revision ? previewOf(review.markdown) : undefined;
+    const preview = this.postedRevision !== review.revision ? previewOf(review.markdown) : undefined;
     if (preview !== undefined) {
       const html = await this.renderers.renderPart(review, { markdown: preview, startLine: 0 }).catch(renderErrorHtml);
-      return { type: 'render', ...header, html: html + STILL_RENDERING_HTML, preview: true };
+      return [{ type: 'render', ...header, html: html + STILL_RENDERING_HTML, preview: true }];
     }
     try {
-      const { html, firstScreen } = await this.renderers.render(review);
-      return { type: 'render', ...header, html, firstScreen };
+      const { html, slices = [] } = await this.renderers.render(review);
+      return pageMessages(header, html, slices);
     } catch (error) {
-      return { type: 'render', ...header, html: renderErrorHtml(error) };
+      return [{ type: 'render', ...header, html: renderErrorHtml(error) }];
     }
   }
 
@@ -100,11 +107,28 @@ export class PanelUpdates {
     this.postedPreview = false;
   }
 
+  private appendSteps(review: PanelReview): readonly AppendStep[] | undefined {
+    const from = this.postedRevision;
+    const holdsFrom = from !== undefined && from !== NO_REVIEW_REVISION && !this.postedPreview;
+    return holdsFrom ? this.appends.chain(from, review.revision) : undefined;
+  }
+
   private async renderSteps(review: PanelReview, steps: readonly AppendStep[]): Promise<string> {
     const parts: string[] = [];
     for (const step of steps) parts.push(await this.renderers.renderPart(review, step));
     return parts.join('');
   }
+}
+
+/** A page as the webview receives it: whole, or its first slice and then the others in order. */
+function pageMessages(header: { revision: number; title?: string }, html: string, slices: readonly number[]): HostToWebviewMessage[] {
+  if (slices.length === 0) return [{ type: 'render', ...header, html }];
+  const messages: HostToWebviewMessage[] = [{ type: 'render', ...header, html: html.slice(0, slices[0]), more: true }];
+  slices.forEach((start, index) => {
+    const last = index === slices.length - 1;
+    messages.push({ type: 'slice', revision: header.revision, html: html.slice(start, last ? undefined : slices[index + 1]), last });
+  });
+  return messages;
 }
 
 /** What the panel shows in place of a review (or an appended part) that could not be rendered. */

@@ -1,6 +1,8 @@
 // Bringing the webview up to the review the panel shows: at most one render in flight, coalesced so
 // that only the latest review is ever sent, and sent again whole when the webview lost what it had
-// (a reload, a failed post) or another review is shown. No vscode here: the panel hands in its post.
+// (a reload, a failed post) or another review is shown. A long page goes in slices, one post per
+// task, so that neither this thread nor the webview's is held by it; a new review does not wait
+// for the slices of the one it replaces. No vscode here: the panel hands in its post.
 
 import { PanelUpdates, type PanelRenderers, type PanelReview } from './panelUpdates';
 import type { PanelChange } from './appendLog';
@@ -25,6 +27,8 @@ export class ReviewDelivery {
   private rendering = false;
   /** The revision of the render posted and not yet acknowledged. */
   private inFlight: number | undefined;
+  /** The render in flight is a page in slices, which a new review may cut short. */
+  private inFlightSliced = false;
   /** Identifies the latest post, so a late "not delivered" result cannot undo a newer one. */
   private postSequence = 0;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
@@ -50,7 +54,7 @@ export class ReviewDelivery {
   /** A new document (first load, or reload after being hidden) has nothing on screen. */
   documentReady(): void {
     this.ready = true;
-    this.inFlight = undefined;
+    this.stopPosting();
     this.updates.forget();
     this.schedule();
   }
@@ -63,6 +67,7 @@ export class ReviewDelivery {
     const preview = revision === this.inFlight && this.updates.awaitingWhole;
     if (revision === this.inFlight) {
       this.inFlight = undefined;
+      this.inFlightSliced = false;
       this.schedule();
     }
     return !preview;
@@ -70,14 +75,19 @@ export class ReviewDelivery {
 
   /** A hidden webview neither paints nor acknowledges: when shown again it acks late or says ready. */
   visibilityChanged(): void {
-    if (this.target.visible) this.schedule();
-    else this.inFlight = undefined;
+    if (this.target.visible) {
+      this.schedule();
+      return;
+    }
+    // A page cut short while hidden is sent whole again, not left waiting for its slices.
+    if (this.inFlightSliced) this.updates.forget();
+    this.stopPosting();
   }
 
   /** Another review is shown: its revisions are not comparable with what the webview holds. */
   switchReview(): void {
     this.updates.switchReview();
-    this.inFlight = undefined;
+    this.stopPosting();
     this.schedule();
   }
 
@@ -98,33 +108,66 @@ export class ReviewDelivery {
   }
 
   private flush(): void {
-    if (this.disposed || !this.ready || !this.target.visible || this.inFlight !== undefined || this.rendering) return;
+    if (this.disposed || !this.ready || !this.target.visible || this.rendering) return;
     const review = this.target.shown();
     if (!this.updates.isBehind(review)) return;
+    if (this.inFlight !== undefined && !this.replacesSlicedPage(review)) return;
     this.rendering = true;
-    void this.updates.next(review).then((message) => {
+    void this.updates.next(review).then((messages) => {
       this.rendering = false;
-      this.send(message, review);
+      // The page in flight was replaced while this one rendered: its remaining slices stay unsent.
+      if (this.inFlight !== undefined && this.inFlightSliced) this.stopPosting();
+      if (this.inFlight === undefined) this.send(messages, review);
+      else this.schedule();
     });
   }
 
-  private send(message: HostToWebviewMessage, review: PanelReview | undefined): void {
+  /**
+   * Changes wait for the render in flight to be acknowledged, except that a page still arriving
+   * in slices gives way to another review: its slices would only delay the review that replaces it.
+   * An append to it waits, as it follows the page's last slice.
+   */
+  private replacesSlicedPage(review: PanelReview | undefined): boolean {
+    return this.inFlightSliced && (review?.revision ?? NO_REVIEW_REVISION) !== this.inFlight && !this.updates.appendsTo(review);
+  }
+
+  private send(messages: readonly HostToWebviewMessage[], review: PanelReview | undefined): void {
     if (this.disposed) return;
-    const revision = message.type === 'empty' ? NO_REVIEW_REVISION : review?.revision ?? NO_REVIEW_REVISION;
-    this.target.sending(message, review);
+    const [first, ...rest] = messages;
+    const revision = first.type === 'empty' ? NO_REVIEW_REVISION : review?.revision ?? NO_REVIEW_REVISION;
+    this.target.sending(first, review);
     const sequence = ++this.postSequence;
-    this.updates.posted(message, revision);
+    this.updates.posted(first, revision);
     this.inFlight = revision;
+    this.inFlightSliced = rest.length > 0;
     // Changes that arrive meanwhile go out once the webview acknowledges this one.
-    const failed = () => {
-      if (sequence === this.postSequence) this.postFailed();
-    };
-    this.target.post(message).then((delivered) => !delivered && failed(), failed);
+    void this.postInOrder(messages, sequence);
+  }
+
+  /** Posts one message per task, and stops when a newer post took over or one was not delivered. */
+  private async postInOrder(messages: readonly HostToWebviewMessage[], sequence: number): Promise<void> {
+    for (const [index, message] of messages.entries()) {
+      // Between two slices, whatever else waits for this thread (an assistant's call, a keystroke) goes first.
+      if (index > 0) await new Promise((resolve) => setImmediate(resolve));
+      if (sequence !== this.postSequence || this.disposed) return;
+      const delivered = await Promise.resolve(this.target.post(message)).catch(() => false);
+      if (!delivered) {
+        if (sequence === this.postSequence) this.postFailed();
+        return;
+      }
+    }
+  }
+
+  /** Nothing more of what is in flight is posted, nor waited for. */
+  private stopPosting(): void {
+    this.postSequence++;
+    this.inFlight = undefined;
+    this.inFlightSliced = false;
   }
 
   /** The webview was gone (hidden or reloading): send the latest again when it can take it. */
   private postFailed(): void {
-    this.inFlight = undefined;
+    this.stopPosting();
     this.updates.forget();
   }
 }

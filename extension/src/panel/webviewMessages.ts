@@ -16,12 +16,22 @@ export interface RenderMessage {
   readonly type: 'render';
   readonly revision: number;
   readonly title?: string;
-  /** Sanitized HTML produced by the host's markdown renderer. */
+  /** Sanitized HTML produced by the host's markdown renderer: the whole page, or its first slice. */
   readonly html: string;
-  /** Where in `html` the first screen's blocks end: painted first, the rest a frame later. */
-  readonly firstScreen?: number;
   /** Only the first screen of a long review; the whole of the same revision follows. */
   readonly preview?: boolean;
+  /** `html` is the first slice of the page: the rest follows in `slice` messages of this revision. */
+  readonly more?: boolean;
+}
+
+/** The next slice of a page whose `render` said `more`; the panel adds it below what it has. */
+export interface SliceMessage {
+  readonly type: 'slice';
+  readonly revision: number;
+  /** Sanitized HTML: whole top-level blocks. */
+  readonly html: string;
+  /** The page is whole after this one. */
+  readonly last: boolean;
 }
 
 /** Add the rendered new part of an append after what the webview shows, which is `fromRevision`. */
@@ -127,6 +137,7 @@ export interface TabsMessage {
 
 export type HostToWebviewMessage =
   | RenderMessage
+  | SliceMessage
   | AppendMessage
   | EmptyMessage
   | CopiedMessage
@@ -148,7 +159,7 @@ export interface ReadyMessage {
   readonly type: 'ready';
 }
 
-/** The webview has painted a render (`revision`) or the empty state (`NO_REVIEW_REVISION`). */
+/** The webview has painted a render (`revision`, every slice of it) or the empty state (`NO_REVIEW_REVISION`). */
 export interface RenderedMessage {
   readonly type: 'rendered';
   readonly revision: number;

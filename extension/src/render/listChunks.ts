@@ -2,7 +2,7 @@
 // list as one block: 70,000 findings in one <ul> took 2–4 s to appear, because nothing in it could
 // be skipped. As chunks, each is a top-level block of its own, so the panel lays out only those on
 // screen (`content-visibility` in review.css) and paints the first screen before parsing the rest
-// (firstScreen.ts splits between top-level blocks). Ordered lists keep their numbering through
+// (pageSlices.ts cuts between top-level blocks). Ordered lists keep their numbering through
 // `start`; review.css closes the gaps between chunks, so the list reads as one.
 
 import type MarkdownIt from 'markdown-it';

@@ -6,7 +6,7 @@ import type { ReferenceReport } from '../../../shared/protocol';
 import { findReferences, formatReference, parseLinkTarget, type FileReference } from '../../../shared/links';
 import { checkpoint } from './checkpoint';
 import { checkPageSize } from './pageBudget';
-import { renderFirstScreenFirst } from './firstScreen';
+import { renderInSlices } from './pageSlices';
 import { installLabelGuard } from './labelGuard';
 import { findingsOf, type FindingCandidate, type ReviewFinding } from '../findings/findings';
 import { CandidateBlocks } from '../findings/candidateBlocks';
@@ -24,8 +24,8 @@ type RendererOptions = MarkdownIt.Options;
 
 export interface RenderedReview {
   html: string;
-  /** Where in `html` the blocks of the first screen end, for a review longer than one screen. */
-  firstScreen?: number;
+  /** Where in `html` each slice the panel receives on its own ends (pageSlices.ts); absent for one slice. */
+  slices?: readonly number[];
   references: ReferenceReport;
   /** The blocks that point at code (findings.ts), each marked in `html` with `data-finding`. */
   findings: ReviewFinding[];
@@ -123,7 +123,7 @@ export async function renderReview(markdown: string, resolver: Resolver, options
   );
   await checkpoint(signal);
   onProgress?.({ step: 'writing' });
-  const page = renderFirstScreenFirst(md, tokens, env);
+  const page = renderInSlices(md, tokens, env);
   checkPageSize(page.html);
   return { ...page, references: tally.report(), findings };
 }

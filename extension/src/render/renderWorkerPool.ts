@@ -17,11 +17,15 @@ export interface RenderWorkerPoolOptions {
   readonly idleMs?: number;
   /** Each worker's heap: a review that needs more fails its call, never the window. */
   readonly maxHeapMb?: number;
-  /** Markdown shorter than this (in UTF-16 units) renders on this thread. */
+  /**
+   * Markdown shorter than this (in UTF-16 units) renders on this thread, where a worker's round
+   * trip would cost more than the render. Kept small: the host's thread rarely renders, so its
+   * code is cold, and an 11 KiB first screen took 29 ms there in a real window.
+   */
   readonly inThreadBelow?: number;
 }
 
-const DEFAULTS = { size: 2, idleMs: 60_000, maxHeapMb: 2048, inThreadBelow: 16 * 1024 };
+const DEFAULTS = { size: 2, idleMs: 60_000, maxHeapMb: 2048, inThreadBelow: 4 * 1024 };
 
 /** The worker stopped while it rendered: it crashed, ran out of memory, or was terminated. */
 export class RenderWorkerError extends Error {
