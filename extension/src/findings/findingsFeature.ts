@@ -13,6 +13,7 @@ import type { AssistantReview, AssistantReviews, FindingsAttachment } from '../r
 import { followEditor, openDocumentLines } from './editorAnchors';
 import { AnchorFile } from './anchorFile';
 import { FindingAnchors } from './findingAnchors';
+import { FindingsFile } from './findingsFile';
 import { registerFindingCommands } from './findingCommands';
 import { FindingDiagnostics } from './findingDiagnostics';
 import { FindingFeedback } from './findingFeedback';
@@ -77,6 +78,7 @@ export class FindingsFeature implements vscode.Disposable {
       (message, error) => this.deps.log.error(message, error),
       // Only the review on screen waits for the panel; the others have nothing drawn.
       (revision) => (this.active === review ? panelShown(revision) : Promise.resolve()),
+      new FindingsFile(review.folders?.conversation, (message) => this.deps.log.warn(message)),
     );
     const subscriptions = [
       followEditor(anchors),

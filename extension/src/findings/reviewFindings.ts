@@ -9,6 +9,7 @@ import type { Conversation } from '../review/conversation';
 import type { Review, ReviewStore } from '../review/reviewStore';
 import type { AnchoredPosition, FindingAnchors } from './findingAnchors';
 import type { ReviewFinding } from './findings';
+import type { FindingsFile } from './findingsFile';
 
 /** A finding with what the editor needs to show it. */
 export interface ShownFinding extends Finding {
@@ -45,6 +46,8 @@ export class ReviewFindings implements Disposable {
      * workbench busy long enough to hold back the review itself.
      */
     private readonly readyToPublish: (revision: number) => Promise<void> = () => Promise.resolve(),
+    /** The findings as last found, kept on disk: a window that starts does not render the review to know them. */
+    private readonly kept?: FindingsFile,
   ) {
     this.subscriptions = [
       store.onDidChange(() => this.schedule()),
@@ -107,11 +110,17 @@ export class ReviewFindings implements Disposable {
         return;
       }
       if (this.rendered?.revision === review.revision) return;
-      const { findings } = await this.renderer.render(review);
+      const findings = (this.rendered === undefined && (await this.kept?.load(review.revision))) || (await this.renderFindings(review));
       await this.anchors.track(findings);
       this.rendered = { revision: review.revision, findings, review };
     });
     return this.refreshing;
+  }
+
+  private async renderFindings(review: Review): Promise<ReviewFinding[]> {
+    const { findings } = await this.renderer.render(review);
+    void this.kept?.save(review.revision, findings);
+    return findings;
   }
 
   private describe(findings: readonly ReviewFinding[], positions: Map<string, AnchoredPosition>): ShownFinding[] {
