@@ -2,7 +2,9 @@
 // update-section. Pure, and linear in the size of the review for every mode.
 
 import type { ReviewMode, Section } from '../../../shared/protocol';
-import { appendMarkdown, findSections, replaceSection, toSections, withoutLeadingBlankLines, type SectionSpan } from './sections';
+import { measureReview, type BudgetedMeasure, type ReviewCost } from '../../../shared/reviewBudget';
+import { appendMarkdown, countNewlines, findSections, toSections, withoutLeadingBlankLines, type SectionSpan } from './sections';
+import { updateSection } from './sectionUpdate';
 
 /**
  * Sections already found for one text (present-review's early render finds them in the render
@@ -18,6 +20,8 @@ export interface Composed {
   readonly sections: Section[];
   /** For an append: the text added at the end of `markdown`, and the 0-based line where it starts. */
   readonly appended?: { readonly markdown: string; readonly startLine: number };
+  /** For update-section: the text taken out, and the text put in. */
+  readonly replaced?: { readonly removed: string; readonly added: string };
 }
 
 export function compose(
@@ -28,7 +32,10 @@ export function compose(
   const sectionsOf = (markdown: string) => (known?.markdown === markdown ? known.spans : findSections(markdown));
   const whole = (markdown: string): Composed => ({ markdown, sections: toSections(sectionsOf(markdown)) });
   if (request.mode === 'replace') return whole(request.content);
-  if (request.mode === 'update-section') return whole(replaceSection(base?.markdown ?? '', request.section ?? '', request.content));
+  if (request.mode === 'update-section') {
+    const { markdown, sections, removed } = updateSection(base ?? { markdown: '' }, request.section ?? '', request.content);
+    return { markdown, sections, replaced: { removed, added: request.content } };
+  }
   const kept = base?.markdown.trimEnd() ?? '';
   if (kept === '') {
     const markdown = appendMarkdown(kept, request.content);
@@ -43,8 +50,17 @@ export function compose(
   return { markdown, sections: [...base!.sections, ...added], appended: { markdown: addition, startLine } };
 }
 
-function countNewlines(text: string): number {
-  let lines = 0;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
-  return lines;
+/**
+ * The cost (reviewBudget.ts) of what `compose` made, from the cost of its base: an append
+ * measures only what it adds, an update-section what it takes out and puts in, so that a
+ * thousand appends to a large review stay linear. The measures are upper estimates either way.
+ */
+export function composedCost(baseCost: ReviewCost | undefined, composed: Composed): ReviewCost {
+  const change = composed.appended ? { added: composed.appended.markdown, removed: '' } : composed.replaced;
+  if (!baseCost || !change) return measureReview(composed.markdown);
+  const added = measureReview(change.added);
+  const removed = measureReview(change.removed);
+  const cost = { ...baseCost };
+  for (const measure of Object.keys(cost) as BudgetedMeasure[]) cost[measure] = Math.max(0, cost[measure] + added[measure] - removed[measure]);
+  return cost;
 }

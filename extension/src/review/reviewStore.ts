@@ -3,9 +3,9 @@
 // is on disk, in files under a directory the extension chooses (see reviewFiles.ts).
 
 import { MAX_REVIEW_BYTES, type ReviewMode, type Section } from '../../../shared/protocol';
-import { measureReview, overBudget } from '../../../shared/reviewBudget';
+import { measureReview, overBudget, type ReviewCost } from '../../../shared/reviewBudget';
 import { Emitter, type Disposable } from '../events';
-import { compose, type KnownSections } from './compose';
+import { compose, composedCost, type KnownSections } from './compose';
 import { GroupCommit } from './groupCommit';
 import { entryOf, ReviewFiles, type HistoryEntry, type LoadedFiles } from './reviewFiles';
 import { clearLegacyState, hasLegacyState, readLegacyState, type LegacyStorage } from './legacyState';
@@ -73,6 +73,8 @@ export const MAX_HISTORY_BYTES = 256 * 1024 * 1024;
 export class ReviewStore implements Disposable {
   private currentReview: Review | undefined;
   private lastRevision = 0;
+  /** Reviews' costs as measured when they were made, so that an append measures only what it adds. */
+  private readonly costs = new WeakMap<Review, ReviewCost>();
   /** Earlier reviews, newest first: metadata only, the text stays on disk. */
   private historyIndex: HistoryEntry[] = [];
   /** Earlier reviews not yet written (in memory mode, all of them). */
@@ -159,10 +161,9 @@ export class ReviewStore implements Disposable {
     // get-review can send back; refuse before anything shown changes.
     if (Buffer.byteLength(composed.markdown, 'utf8') > MAX_REVIEW_BYTES) throw new ReviewTooLargeError(request.mode);
     // Each call's content is within the cost budget (the bridge checks it); together they may not be.
-    if (request.mode !== 'replace') {
-      const excess = overBudget(measureReview(composed.markdown));
-      if (excess !== undefined) throw new ReviewTooLargeError(request.mode, `hold ${excess}`);
-    }
+    const cost = base ? composedCost(this.costOf(base), composed) : undefined;
+    const excess = cost && overBudget(cost);
+    if (excess) throw new ReviewTooLargeError(request.mode, `hold ${excess}`);
     const previousRevision = this.lastRevision;
     if (request.mode === 'replace' && previous) this.remember(previous);
     const review: Review = {
@@ -174,9 +175,16 @@ export class ReviewStore implements Disposable {
       sections: composed.sections,
       updatedAt: new Date().toISOString(),
     };
+    if (cost) this.costs.set(review, cost);
     const durable = handled(this.change(review));
     this.changed.fire({ review, kind: request.mode, previousRevision, appended: composed.appended });
     return { review, durable };
+  }
+
+  private costOf(review: Review): ReviewCost {
+    let cost = this.costs.get(review);
+    if (!cost) this.costs.set(review, (cost = measureReview(review.markdown)));
+    return cost;
   }
 
   /** Empties the panel; the review goes to the history. Resolves when that is on disk. */

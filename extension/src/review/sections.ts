@@ -64,40 +64,16 @@ export function withoutLeadingBlankLines(text: string): string {
   return firstVisible === 0 || lastNewline === -1 ? text : text.slice(lastNewline + 1);
 }
 
-/**
- * Replaces the body under the first heading titled `section`, up to the next heading of the same
- * or a higher level. When `content` starts with that same heading, it replaces the heading too
- * (so an assistant may send the section whole). With no such heading, appends `## section`.
- */
-export function replaceSection(markdown: string, section: string, content: string): string {
-  const spans = findSections(markdown);
-  const index = spans.findIndex((span) => sameHeading(span.title, section));
-  const contentSpans = findSections(content);
-  const contentHasHeading =
-    contentSpans.length > 0 &&
-    contentSpans[0].headingStart === firstNonBlankLine(content) &&
-    sameHeading(contentSpans[0].title, section);
-  if (index === -1) {
-    return appendMarkdown(markdown, contentHasHeading ? content : `## ${withoutHashes(section).trim()}\n\n${content}`);
-  }
-  const target = spans[index];
-  const next = spans.slice(index + 1).find((span) => span.level <= target.level);
-  const lines = markdown.split('\n');
-  // trimEnd(), not .replace(/\s+$/, ''): the regex is quadratic on a run of blank lines.
-  const head = lines.slice(0, contentHasHeading ? target.headingStart : target.bodyStart).join('\n').trimEnd();
-  const tail = next ? lines.slice(next.headingStart).join('\n').trimEnd() : '';
-  return [head, content.trim(), tail].filter((part) => part !== '').join('\n\n') + '\n';
-}
-
 /** Leading `#`s and the whitespace after them, removed with plain scans. */
-function withoutHashes(text: string): string {
+export function withoutHashes(text: string): string {
   let at = 0;
   while (text[at] === '#') at++;
   return at === 0 ? text : text.slice(at).trimStart();
 }
 
-function firstNonBlankLine(text: string): number {
-  const lines = text.split('\n');
-  const index = lines.findIndex((line) => line.trim() !== '');
-  return index === -1 ? 0 : index;
+/** The number of line breaks in `text`, without splitting it. */
+export function countNewlines(text: string): number {
+  let lines = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
+  return lines;
 }
