@@ -14,6 +14,7 @@ import {
   StoredCurrent,
   StoredReview,
 } from './storedState';
+import { currentJson, reviewJson } from './reviewJson';
 import { moveAside, readValidFile } from './validatedFile';
 
 /** An earlier review as listed, without its text. */
@@ -104,10 +105,10 @@ export class ReviewFiles {
   }
 
   async commit(batch: CommitBatch): Promise<void> {
-    const writes: Array<{ temp?: string; target: string; data: string }> = [
-      ...batch.add.map((review) => ({ target: historyFileName(review.revision), data: JSON.stringify(review) })),
-      ...(batch.current ? [{ target: CURRENT_FILE, data: JSON.stringify(batch.current) }] : []),
-    ].map((write) => ({ ...write, target: path.join(this.directory, write.target) }));
+    const writes: Array<{ temp?: string; target: string; data: string }> = [];
+    for (const review of batch.add) writes.push({ target: historyFileName(review.revision), data: await reviewJson(review) });
+    if (batch.current) writes.push({ target: CURRENT_FILE, data: await currentJson(batch.current) });
+    for (const write of writes) write.target = path.join(this.directory, write.target);
     if (writes.length === 0 && batch.remove.length === 0) return;
     try {
       await fs.mkdir(this.directory, { recursive: true });
