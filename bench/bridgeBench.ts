@@ -66,7 +66,7 @@ async function concurrency(host: Host, clients: number, total: number) {
   return { clients, total, inFlightPerClient: MAX_CALLS_IN_FLIGHT, wallMs, ok: results.filter((r) => !r.isError).length, sections: host.store.current!.sections.length - 1 };
 }
 
-/** `count` findings, one list item each, every one at a line of src/example.ts (about 2.2 MiB for 70,000). */
+/** `count` findings, one list item each, every one at a line of src/example.ts (about 4.3 MiB for 70,000). */
 function findingList(count: number): string {
   const lines = ['# Every call site', ''];
   for (let i = 0; i < count; i++) lines.push(`- src/example.ts:${(i % 60) + 1} calls \`retry()\` without a limit (site ${i})`);
@@ -79,10 +79,44 @@ function findingList(count: number): string {
  */
 const hostStalls = monitorEventLoopDelay({ resolution: 5 });
 let sampleHostStalls = false;
+/** Told when the window settles a present-review (answered, failed or cancelled). */
+let onPresentSettled: () => void = () => undefined;
 const stallObserver: RequestObserver = {
   onRequestStarted: (request) => sampleHostStalls && request.method === 'present-review' && hostStalls.enable(),
-  onRequestSettled: (request) => request.method === 'present-review' && hostStalls.disable(),
+  onRequestSettled: (request) => {
+    if (request.method !== 'present-review') return;
+    hostStalls.disable();
+    onPresentSettled();
+  },
 };
+
+/**
+ * A cancel while the render runs: from the client's cancel (sent on the window's first
+ * "Rendering" progress) to the window settling the call, as the median of `times`.
+ */
+async function cancelDuringRender(host: Host, content: string, times: number) {
+  const delays: number[] = [];
+  const mcp = await connectMcp(hostEnv(host), host.workspace);
+  await mcp.client.callTool({ name: 'get-review', arguments: {} });
+  for (let i = 0; i < times; i++) {
+    const controller = new AbortController();
+    let cancelledAt = 0;
+    const settled = new Promise<number>((resolve) => (onPresentSettled = () => resolve(now())));
+    const onprogress = ({ message }: { message?: string }) => {
+      if (cancelledAt === 0 && message?.startsWith('VS Code: Rendering')) {
+        cancelledAt = now();
+        controller.abort();
+      }
+    };
+    await mcp.client.callTool({ name: 'present-review', arguments: { content } }, { signal: controller.signal, timeout: 300_000, onprogress }).catch(() => undefined);
+    const settledAt = await settled;
+    if (cancelledAt === 0) throw new Error('the render sent no progress to cancel on');
+    delays.push(settledAt - cancelledAt);
+  }
+  onPresentSettled = () => undefined;
+  await mcp.close();
+  return median(delays);
+}
 
 /** One large present-review: delivery (call → reply), the host's longest stall, and the render's own time on one thread. */
 async function size(host: Host, content: string) {
@@ -161,6 +195,7 @@ async function main() {
         await size(host, sampleReview(10 * 1024 * 1024 - 1024)),
         await size(host, findingList(70_000)),
       ],
+      cancelMs: await cancelDuringRender(host, sampleReview(5 * 1024 * 1024), 5),
       idleRssMiB: await idleRss(host),
       firstPresentMs: await firstPresent(host, 9),
     };

@@ -69,12 +69,14 @@ for (const [index, label] of [[0, 'one client'], [1, '4 clients']]) {
   const delivered = Math.min(...reports.map((r) => r.concurrency[index].sections));
   row('Concurrency', `1,000 appends, 64 in flight per client, ${label}`, `${ms(pick((r) => r.concurrency[index].wallMs))}, ${delivered}/1000 delivered`, '1000/1000, < 500 ms');
 }
-for (const [index, label] of [[0, '100 KiB'], [1, '1 MiB'], [2, '10 MiB'], [3, '70,000 findings (2.2 MiB)']]) {
+const findingsMiB = (reports[0].size[3].bytes / 1024 / 1024).toFixed(1);
+for (const [index, label] of [[0, '100 KiB'], [1, '1 MiB'], [2, '10 MiB'], [3, `70,000 findings (${findingsMiB} MiB)`]]) {
   row('Size', `${label}: deliver (call → reply, includes render)`, ms(pick((r) => r.size[index].deliverMs)), index === 2 ? '< 2 s' : '');
   row('Size', `${label}: the host thread's longest stall during present-review`, ms(pick((r) => r.size[index].longestStallMs)), '≤ 50 ms');
   row('Size', `${label}: render on one thread (the worker's cost)`, ms(pick((r) => r.size[index].renderMs)), index === 1 ? '< 100 ms' : '');
   row('Size', `${label}: MCP server peak RSS`, `${pick((r) => r.size[index].peakRssMiB).toFixed(0)} MiB`);
 }
+row('Cancel', '5 MiB present-review cancelled during its render: cancel sent → the window settles the call (median of 5)', ms(pick((r) => r.cancelMs)), '≤ 50 ms');
 process.stderr.write('stdin bench…\n');
 const stdin = JSON.parse(execFileSync(process.execPath, [bundleBench('stdinBench')], { cwd: root, encoding: 'utf8' }));
 for (const { mib, lineDecoderMs, sdkMs } of stdin) {
