@@ -97,11 +97,32 @@ describe('a large present-review, followed and cancelled', () => {
     expect(lines).toEqual([]);
   });
 
-  it('a cancel mid-render stops the window: nothing shown or stored for the call, answered as cancelled there, and the next call works', async () => {
+  it('shows the first screen while it renders, and hands over to the staged review before the reply', async () => {
+    const incoming = host.reviews.primary.incoming;
+    const seen: Array<{ incoming?: number; current?: number; answered: boolean }> = [];
+    let answered = false;
+    const watching = incoming.onDidChange(() => seen.push({ incoming: incoming.current?.revision, current: host.store.current?.revision, answered }));
+    const next = host.store.revision + 1;
+    const result = await present({ content: `${content}\n\nshown first`, title: 'Incoming' });
+    answered = true;
+    watching.dispose();
+    expect(result.isError).toBeFalsy();
+    // Shown as the revision it would get, with its title; gone once the review is staged as that revision.
+    expect(seen).toEqual([
+      { incoming: next, current: next - 1, answered: false },
+      { incoming: undefined, current: next, answered: false },
+    ]);
+  });
+
+  it('a cancel mid-render stops the window: nothing stored for the call, its first screen gone from the panel, answered as cancelled there, and the next call works', async () => {
     const store = host.store;
     const before = { revision: store.revision, current: store.current, commits: store.commitCount };
     let changes = 0;
     const listening = store.onDidChange(() => changes++);
+    // The panel showed the review's first screen while it rendered, and shows the one before it again.
+    const incoming = host.reviews.primary.incoming;
+    const shownIncoming: Array<number | undefined> = [];
+    const watching = incoming.onDidChange(() => shownIncoming.push(incoming.current?.revision));
     const controller = new AbortController();
     let cancelledAt = 0;
     let cancelledOn = '';
@@ -138,6 +159,8 @@ describe('a large present-review, followed and cancelled', () => {
     expect(store.commitCount).toBe(before.commits);
     expect(changes).toBe(0);
     listening.dispose();
+    expect(shownIncoming).toEqual([before.revision + 1, undefined]);
+    watching.dispose();
 
     const next = await present({ content: '# After the cancel\n\nsrc/mod1/index.ts:3 is fine.' });
     expect(next.isError).toBeFalsy();

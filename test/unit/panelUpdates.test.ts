@@ -135,4 +135,28 @@ describe('previewOf', () => {
     const preview = previewOf(pad(`${'x'.repeat(20_000)}\n`.repeat(10)))!;
     expect(preview.length).toBeLessThanOrEqual(60_000);
   });
+
+  it("shows an incoming review's first screen only, then the staged review whole without a second preview", async () => {
+    const { updates, calls, present, post, current } = harness();
+    present('# Small\n');
+    await post();
+    const long = `# Long\n\n${'- src/a.ts:1 a finding\n'.repeat(PREVIEW_MIN_CHARS / 10)}`;
+    const incoming = { revision: 2, markdown: long, incoming: true };
+    const [first] = await updates.next(incoming);
+    expect(first).toMatchObject({ type: 'render', revision: 2, preview: true });
+    updates.posted(first, 2);
+    // Its whole is the call's to render: the panel waits for the staged review.
+    expect(updates.isBehind(incoming)).toBe(false);
+    present(long);
+    expect(current()!.revision).toBe(2);
+    expect(updates.isBehind(current())).toBe(true);
+    expect(await post()).toMatchObject({ type: 'render', revision: 2, html: '<whole r2>' });
+    expect(calls.filter((call) => call.startsWith('part'))).toHaveLength(1);
+  });
+
+  it('gives an incoming review of few, long lines a first screen too', async () => {
+    const { updates } = harness();
+    const [first] = await updates.next({ revision: 5, markdown: `${'x'.repeat(100_000)}\n`.repeat(4), incoming: true });
+    expect(first).toMatchObject({ type: 'render', preview: true });
+  });
 });

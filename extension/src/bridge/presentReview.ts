@@ -6,7 +6,8 @@
 // followed (progress) and stopped (cancel). What a cancel means, by how far the call has come:
 //   - waiting for a slot on its connection: it never starts (requestRunner.ts);
 //   - received, rendering, or waiting for this assistant's earlier changes: it stops at its next
-//     step; nothing is shown or stored for it, and it is answered as cancelled;
+//     step; nothing is stored for it, the first screen the panel showed while it rendered gives
+//     way to the review before it, and it is answered as cancelled;
 //   - shown: too late. The review is in the panel and is being saved; the call goes on, and its
 //     reply, sent once the review is on disk, is its real result (the window's record says so),
 //     since a reply is a promise that a reload keeps the review. The assistant, which stopped
@@ -44,6 +45,7 @@ export function presentReviewHandler(reviews: ReviewsSide, renderer: ReviewRende
     const owner = reviews.existing(params.assistant) ?? (await asIpcErrors(() => reviews.forAssistant(params.assistant)));
     const store = owner.store;
     const turn = orderOf(store).enter();
+    let hideIncoming: (() => void) | undefined;
     // Each step is announced at once: the step after it may hold the thread for seconds.
     const report = (percent: number, message: string, newStep = true) => context.progress({ progress: percent, total: 100, message }, { newStep });
     try {
@@ -54,6 +56,8 @@ export function presentReviewHandler(reviews: ReviewsSide, renderer: ReviewRende
       const large = bytes >= LARGE_REVIEW_BYTES;
       const refusal = large ? undefined : budgetRefusal(params.content);
       if (refusal !== undefined) throw new IpcError(ErrorCode.TooLarge, refusal);
+      // While it renders, the panel shows its first screen in place of the review it replaces.
+      hideIncoming = large && params.mode === 'replace' ? owner.incoming.show({ revision: store.revision + 1, title: params.title, markdown: params.content, cwd: params.cwd }) : undefined;
       const early = large ? await renderFirst(params, store, renderer, context, report) : undefined;
       if (!turn.first) {
         report(Percent.waiting, "Waiting for this assistant's earlier changes to be applied");
@@ -63,6 +67,7 @@ export function presentReviewHandler(reviews: ReviewsSide, renderer: ReviewRende
 
       const sectionsBefore = params.mode === 'append' ? (store.current?.sections.length ?? 0) : 0;
       const { review, durable } = stage(store, params, early?.sections);
+      hideIncoming?.();
       context.commit();
       turn.leave();
       report(Percent.shown, 'Shown in the panel; saving it');
@@ -84,6 +89,7 @@ export function presentReviewHandler(reviews: ReviewsSide, renderer: ReviewRende
         findings: await owner.findings.presented(findings),
       };
     } finally {
+      hideIncoming?.();
       turn.leave();
     }
   };

@@ -22,6 +22,7 @@ export function createPanelDeps(
   const reviewChanged = new vscode.EventEmitter<ReviewChange>();
   const switched = new vscode.EventEmitter<void>();
   const tabsChanged = new vscode.EventEmitter<void>();
+  const incomingChanged = new vscode.EventEmitter<void>();
   const subscriptions = [
     // The active review moves first (a new review's tab comes to the front), then its change arrives.
     reviews.onDidChangeActive(() => {
@@ -30,9 +31,15 @@ export function createPanelDeps(
     }),
     reviews.onDidChangeReview(({ review, change }) => review === reviews.active && reviewChanged.fire(change)),
     reviews.onDidChangeList(() => tabsChanged.fire()),
+    reviews.onDidChangeIncoming((review) => review === reviews.active && incomingChanged.fire()),
   ];
   return {
     getReview: () => reviews.active.store.current,
+    incoming: () => {
+      const incoming = reviews.active.incoming.current;
+      return incoming && { ...incoming, incoming: true };
+    },
+    onDidChangeIncoming: incomingChanged.event,
     onDidChangeReview: reviewChanged.event,
     onDidSwitchReview: switched.event,
     // A tab for each assistant with a review, and for the one shown even when it has none.
@@ -51,6 +58,7 @@ export function createPanelDeps(
       reviewChanged.dispose();
       switched.dispose();
       tabsChanged.dispose();
+      incomingChanged.dispose();
     },
   };
 }

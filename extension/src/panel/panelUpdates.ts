@@ -4,7 +4,7 @@
 // screen, which renders in a moment. No vscode here.
 
 import { AppendLog, type AppendStep, type PanelChange } from './appendLog';
-import { previewOf } from './preview';
+import { incomingPreviewOf, previewOf } from './preview';
 import { escapeHtml } from './webviewHtml';
 import { NO_REVIEW_REVISION, type HostToWebviewMessage } from './webviewMessages';
 
@@ -13,6 +13,8 @@ export interface PanelReview {
   readonly title?: string;
   readonly markdown: string;
   readonly cwd?: string;
+  /** Still being rendered for the call that sent it: only its first screen is shown. */
+  readonly incoming?: boolean;
 }
 
 export interface PanelRender {
@@ -48,7 +50,9 @@ export class PanelUpdates {
 
   /** The webview does not (or will not, once what was posted arrives) show all of `review`. */
   isBehind(review: PanelReview | undefined): boolean {
-    return this.postedRevision !== (review?.revision ?? NO_REVIEW_REVISION) || this.postedPreview;
+    const posted = this.postedRevision === (review?.revision ?? NO_REVIEW_REVISION);
+    // An incoming review's whole is not sent: the call renders it, and the panel gets it once staged.
+    return !posted || (this.postedPreview && !review?.incoming);
   }
 
   /** The last message posted was a preview: its acknowledgement is not the review painted. */
@@ -75,7 +79,7 @@ export class PanelUpdates {
       const html = await this.renderSteps(review, steps).catch(renderErrorHtml);
       return [{ type: 'append', fromRevision: this.postedRevision!, ...header, html }];
     }
-    const preview = this.postedRevision !== review.revision ? previewOf(review.markdown) : undefined;
+    const preview = review.incoming ? incomingPreviewOf(review.markdown) : this.postedRevision !== review.revision ? previewOf(review.markdown) : undefined;
     if (preview !== undefined) {
       const html = await this.renderers.renderPart(review, { markdown: preview, startLine: 0 }).catch(renderErrorHtml);
       return [{ type: 'render', ...header, html: html + STILL_RENDERING_HTML, preview: true }];

@@ -34,3 +34,14 @@ export function previewOf(markdown: string): string | undefined {
   const preview = markdown.slice(0, fence === undefined ? at : Math.max(lastBlank, 0));
   return preview.trim() === '' ? undefined : preview;
 }
+
+/**
+ * A first screen for a review still on its way in, which the panel shows in place of the whole:
+ * `previewOf`'s, or for a long review of few, long lines its first PREVIEW_MAX_CHARS.
+ */
+export function incomingPreviewOf(markdown: string): string {
+  const preview = previewOf(markdown);
+  if (preview !== undefined) return preview;
+  const cut = markdown.lastIndexOf('\n', PREVIEW_MAX_CHARS);
+  return markdown.slice(0, cut > 0 ? cut + 1 : PREVIEW_MAX_CHARS);
+}

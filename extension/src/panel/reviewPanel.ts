@@ -21,6 +21,9 @@ import {
 export interface ReviewPanelDeps extends PanelRenderers, PanelFindingDeps, PanelHistoryDeps {
   /** The current review; `undefined` when nothing has been presented yet. */
   getReview(): PanelReview | undefined;
+  /** A large review on its way in, shown in place of the current one until it is staged. */
+  incoming(): PanelReview | undefined;
+  readonly onDidChangeIncoming: vscode.Event<void>;
   /** Fires after every change (replace, append, update-section, clear). */
   readonly onDidChangeReview: vscode.Event<PanelChange>;
   /** Opens the raw `data-ref` of a clicked link; shows its own errors. */
@@ -167,6 +170,7 @@ export class ReviewPanel implements vscode.Disposable {
         if (change.kind === 'replace' || change.kind === 'clear') void this._history.sendList();
         this._delivery.record(change);
       }),
+      deps.onDidChangeIncoming(() => this._delivery.schedule()),
       deps.onDidChangeFindings(() => this._sendMarks()),
       deps.onDidSwitchReview(() => this._switchReview()),
       deps.onDidChangeTabs(() => this._sendTabs()),
@@ -193,9 +197,9 @@ export class ReviewPanel implements vscode.Disposable {
     return this._history.compare();
   }
 
-  /** The review the panel shows: an earlier one opened from the history, or the current one. */
+  /** The review the panel shows: an earlier one opened from the history, one on its way in, or the current one. */
   private _shown(): PanelReview | undefined {
-    return this._history.earlier ?? this._deps.getReview();
+    return this._history.earlier ?? this._deps.incoming() ?? this._deps.getReview();
   }
 
   /** Shown in its tab group (not behind another tab). */

@@ -2,6 +2,7 @@
 // replaces the other's review. Each has its store, its conversation and its findings; the panel
 // shows one at a time (the active one) as a tab. Plain TypeScript (no `vscode`).
 
+import { IncomingReview } from './incomingReview';
 import { Emitter, type Disposable } from '../events';
 import { ReviewHistory } from '../history/reviewHistory';
 import type { ReviewFindings } from '../findings/reviewFindings';
@@ -33,6 +34,8 @@ export class AssistantReview {
   /** Set once the anchors and the findings are attached (right after the review is made). */
   findings!: ReviewFindings;
   readonly history: ReviewHistory;
+  /** A large review of this assistant's that is still being rendered, shown meanwhile. */
+  readonly incoming = new IncomingReview();
 
   constructor(
     /** Identifies the review in the window (the tab): its folder, '' for the first assistant's. */
@@ -70,12 +73,15 @@ export class AssistantReviews {
   private readonly activeChanged = new Emitter<AssistantReview>();
   private readonly feedbackAdded = new Emitter<{ review: AssistantReview; item: FeedbackItem }>();
   private readonly listChanged = new Emitter<void>();
+  private readonly incomingChanged = new Emitter<AssistantReview>();
   /** Every change to any assistant's review; the active review has already moved to a replaced one. */
   readonly onDidChangeReview = this.changed.event;
   readonly onDidChangeActive = this.activeChanged.event;
   readonly onDidAddFeedback = this.feedbackAdded.event;
   /** An assistant was added, or a review appeared or went (the panel's tabs). */
   readonly onDidChangeList = this.listChanged.event;
+  /** An assistant's incoming review appeared or went. */
+  readonly onDidChangeIncoming = this.incomingChanged.event;
 
   private constructor(
     private readonly options: AssistantReviewsOptions,
@@ -163,8 +169,10 @@ export class AssistantReviews {
     this.activeChanged.dispose();
     this.feedbackAdded.dispose();
     this.listChanged.dispose();
+    this.incomingChanged.dispose();
     await Promise.all(this.reviews.map(async (review) => {
       review.conversation.dispose();
+      review.incoming.dispose();
       await review.store.dispose();
     }));
   }
@@ -205,6 +213,7 @@ export class AssistantReviews {
         if (change.kind === 'replace' || change.kind === 'clear') this.listChanged.fire();
       }),
       review.conversation.onDidAdd((item) => this.feedbackAdded.fire({ review, item })),
+      review.incoming.onDidChange(() => this.incomingChanged.fire(review)),
     );
   }
 
