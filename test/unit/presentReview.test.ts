@@ -2,6 +2,7 @@
 // changes keep their arrival order, progress names the real steps, and a cancel stops the call up
 // to the moment the review is shown, and not after.
 
+import { IncomingReview } from '../../extension/src/review/incomingReview';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -65,7 +66,7 @@ describe('the present-review handler', () => {
   afterAll(() => fs.rmSync(workspace, { recursive: true, force: true }));
   beforeEach(() => {
     store = ReviewStore.inMemory({ historySize: 5 });
-    const owner = { store, findings: { presented: async () => [] } };
+    const owner = { store, findings: { presented: async () => [] }, incoming: new IncomingReview() };
     const reviews = { existing: () => owner, forAssistant: async () => owner } as unknown as Parameters<typeof presentReviewHandler>[0];
     handler = presentReviewHandler(reviews, new ReviewRenderer(() => [workspace]));
   });
