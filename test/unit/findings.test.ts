@@ -56,6 +56,14 @@ describe('findings', () => {
     expect(findingId('a  b\n c')).toBe(findingId('a b c'));
   });
 
+  it('number a text repeated many times in order, skipping the ids an earlier part took', async () => {
+    const one = await findingsIn('- bug: src/a.ts:1 fails\n');
+    const id = one[0].id;
+    const repeated = Array.from({ length: 600 }, () => '- bug: src/a.ts:1 fails').join('\n\n---\n\n');
+    const { findings } = await renderReview(repeated, files, { takenFindingIds: new Set([`${id}-3`, `${id}-5`]) });
+    expect(findings.map((f) => f.id)).toEqual([id, `${id}-2`, `${id}-4`, ...Array.from({ length: 597 }, (_, i) => `${id}-${i + 6}`)]);
+  });
+
   it(`stop at ${MAX_FINDINGS} per review`, async () => {
     const many = Array.from({ length: MAX_FINDINGS + 5 }, (_, i) => `- item ${i} at src/a.ts:${(i % 100) + 1}`).join('\n');
     expect(await findingsIn(many)).toHaveLength(MAX_FINDINGS);

@@ -57,13 +57,14 @@ export function findingsOf(
 ): ReviewFinding[] {
   const findings: ReviewFinding[] = [];
   const used = new Set(taken);
+  const nextSuffix = new Map<string, number>();
   for (const candidate of candidates) {
     if (findings.length + taken.size >= MAX_FINDINGS) break;
     const first = candidate.references.find((meta) => !(meta.onlyIfResolved && meta.resolution?.status !== 'resolved'));
     const resolution = first?.resolution;
     if (!first || resolution?.status !== 'resolved' || resolution.lineCount === 0) continue;
     const markdown = sourceLines.slice(candidate.map[0], candidate.map[1]).join('\n').trimEnd();
-    const id = uniqueId(findingId(markdown), used);
+    const id = uniqueId(findingId(markdown), used, nextSuffix);
     const { severity, title } = labelOf(markdown);
     const last = Number.isFinite(resolution.lineCount) ? resolution.lineCount : Number.MAX_SAFE_INTEGER;
     const line = Math.min(first.reference.line ?? 1, last);
@@ -91,9 +92,15 @@ export function findingId(markdown: string): string {
   return `f-${createHash('sha256').update(normalized).digest('base64url').slice(0, 12)}`;
 }
 
-function uniqueId(id: string, used: Set<string>): string {
+/**
+ * The first of `id`, `id-2`, `id-3` … not yet used. `nextSuffix` remembers where each id's search
+ * ended, so that a text repeated a thousand times costs a thousand lookups, not half a million.
+ */
+function uniqueId(id: string, used: Set<string>, nextSuffix: Map<string, number>): string {
   let unique = id;
-  for (let n = 2; used.has(unique); n++) unique = `${id}-${n}`;
+  let n = nextSuffix.get(id) ?? 2;
+  while (used.has(unique)) unique = `${id}-${n++}`;
+  nextSuffix.set(id, n);
   used.add(unique);
   return unique;
 }
