@@ -2,7 +2,8 @@
 // run side by side (requestRunner.ts), with writes that respect the peer's reading speed.
 
 import type { Socket } from 'net';
-import { LineDecoder, encodeLine } from '../../../shared/framing';
+import { LineDecoder } from '../../../shared/framing';
+import { LineWriter } from './lineWriter';
 import { ClientMessage, ErrorCode, describeIssues, type EventName, type EventPayload, type HelloResult } from '../../../shared/protocol';
 import type { LogFn, RefusalLog } from './refusalLog';
 import { RequestRunner, type Reply, type RequestHandlers, type RequestObserver } from './requestRunner';
@@ -62,6 +63,7 @@ export class IpcConnection {
   private readonly pausedFor = new Set<'writes' | 'requests' | 'retiring'>();
   /** When the peer last sent anything: of idle connections past the window's cap, the oldest goes. */
   lastActive = Date.now();
+  private readonly lines = new LineWriter((bytes) => this.writeBytes(bytes));
 
   constructor(
     private readonly socket: Socket,
@@ -130,7 +132,7 @@ export class IpcConnection {
   }
 
   private closeIfRetiredAndIdle(): void {
-    if (this.retiring && !this.closed && this.runner?.idle) this.shut();
+    if (this.retiring && !this.closed && this.runner?.idle && this.lines.idle) this.shut();
   }
 
   private receive(chunk: Buffer): void {
@@ -165,8 +167,8 @@ export class IpcConnection {
       },
       (id, reply: Reply) => {
         this.write({ type: 'response', id, ...reply });
-        // The runner lets go of the request once its reply is written.
-        if (this.retiring) queueMicrotask(() => this.closeIfRetiredAndIdle());
+        // The runner lets go of the request once its reply is written; a large one is still being encoded.
+        if (this.retiring) void this.lines.drained().then(() => this.closeIfRetiredAndIdle());
       },
       (saturated) => (saturated ? this.pause('requests') : this.resume('requests')),
     );
@@ -219,14 +221,19 @@ export class IpcConnection {
     this.write({ type: 'response', id, error: { code, message } });
   }
 
+  private write(message: unknown): void {
+    if (this.socket.destroyed || !this.socket.writable) return;
+    this.lines.write(message);
+  }
+
   /**
    * Writes, then stops reading while the peer has more than `writePauseBytes` unread, so that a
    * peer that sends without reading gets no further answers queued; past `writeDropBytes`
    * (answers already running when reading stopped) it is dropped.
    */
-  private write(message: unknown): void {
+  private writeBytes(bytes: string | Buffer): void {
     if (this.socket.destroyed || !this.socket.writable) return;
-    this.socket.write(encodeLine(message));
+    this.socket.write(bytes);
     const unsent = this.socket.writableLength;
     if (unsent > this.options.limits.writeDropBytes) {
       this.options.refusals.refused('backpressure', { connection: this.id, unsent });
@@ -251,7 +258,8 @@ export class IpcConnection {
   private shut(): void {
     this.closed = true;
     clearTimeout(this.authTimer);
-    this.socket.end();
+    // After the lines already sent, a large reply included.
+    void this.lines.drained().then(() => this.socket.end());
     // A peer that never reads would keep a half-closed socket; the reply is best effort.
     setTimeout(() => this.close(), 1000).unref();
   }

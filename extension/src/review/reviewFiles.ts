@@ -14,7 +14,7 @@ import {
   StoredCurrent,
   StoredReview,
 } from './storedState';
-import { currentJson, reviewJson } from './reviewJson';
+import { jsonInSlices } from '../../../shared/jsonInSlices';
 import { moveAside, readValidFile } from './validatedFile';
 
 /** An earlier review as listed, without its text. */
@@ -105,9 +105,11 @@ export class ReviewFiles {
   }
 
   async commit(batch: CommitBatch): Promise<void> {
+    // A review's markdown is escaped a slice per task: JSON.stringify held the thread 40–85 ms at 10 MiB.
+    const storedJson = async (value: StoredReview | StoredCurrent) => (await jsonInSlices(value)).join('');
     const writes: Array<{ temp?: string; target: string; data: string }> = [];
-    for (const review of batch.add) writes.push({ target: historyFileName(review.revision), data: await reviewJson(review) });
-    if (batch.current) writes.push({ target: CURRENT_FILE, data: await currentJson(batch.current) });
+    for (const review of batch.add) writes.push({ target: historyFileName(review.revision), data: await storedJson(review) });
+    if (batch.current) writes.push({ target: CURRENT_FILE, data: await storedJson(batch.current) });
     for (const write of writes) write.target = path.join(this.directory, write.target);
     if (writes.length === 0 && batch.remove.length === 0) return;
     try {
