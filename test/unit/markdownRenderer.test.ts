@@ -6,7 +6,7 @@ import * as os from 'os';
 import * as path from 'path';
 import MarkdownIt from 'markdown-it';
 import type { FileReference } from '../../shared/links';
-import { renderInSlices, SLICE_CHARS } from '../../extension/src/render/pageSlices';
+import { MAX_SLICE_CHARS, renderInSlices } from '../../extension/src/render/pageSlices';
 import { renderReview, type Resolver } from '../../extension/src/render/markdownRenderer';
 import { ReferenceResolver, type Resolution } from '../../extension/src/render/referenceResolver';
 import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
@@ -376,9 +376,9 @@ describe('a page in slices: the first screen, then the rest', () => {
     }
   });
 
-  it('cuts a long page into slices of about SLICE_CHARS, each of whole top-level blocks', () => {
+  it('cuts a long page into slices that grow to about MAX_SLICE_CHARS, each of whole top-level blocks', () => {
     const md = new MarkdownIt();
-    const markdown = Array.from({ length: 40_000 }, (_, i) => (i % 500 === 0 ? `## Part ${i}\n\n` : '') + `Paragraph ${i} with *some* words in it.\n`).join('\n');
+    const markdown = Array.from({ length: 200_000 }, (_, i) => (i % 500 === 0 ? `## Part ${i}\n\n` : '') + `Paragraph ${i} with *some* words in it.\n`).join('\n');
     const tokens = md.parse(markdown, {});
     const { html, slices = [] } = renderInSlices(md, tokens, {});
     expect(html).toBe(md.renderer.render(tokens, md.options, {}));
@@ -388,11 +388,12 @@ describe('a page in slices: the first screen, then the rest', () => {
       const slice = html.slice(bounds[i - 1], bounds[i]);
       expect(slice).toMatch(/^<(p|h2)>/);
       expect(slice).toMatch(/<\/(p|h2)>\n$/);
-      // The first is the first screen, the second a first guess, and the last what is left.
-      if (i > 2 && i < bounds.length - 1) {
-        expect(slice.length).toBeGreaterThan(SLICE_CHARS / 4);
-        expect(slice.length).toBeLessThan(SLICE_CHARS * 4);
-      }
+      // Never much past the largest slice.
+      expect(slice.length).toBeLessThan(MAX_SLICE_CHARS * 2);
     }
+    // They grow, then stay near the largest (the last is what is left).
+    const sizes = bounds.slice(2).map((end, i) => end - bounds[i + 1]);
+    expect(sizes[1]).toBeGreaterThan(sizes[0]);
+    expect(Math.max(...sizes.slice(0, -1))).toBeGreaterThan(MAX_SLICE_CHARS / 2);
   });
 });

@@ -1,15 +1,19 @@
 // Cuts a review's page into slices that the panel receives and adds one at a time: first the
-// blocks of the first screen, then the rest in slices of about SLICE_CHARS. A 25 MiB page posted
-// whole held the extension host's thread for 400 ms while VS Code serialized it, and the panel's
-// for seconds while it parsed it; a slice costs each a few milliseconds. The cuts fall between
-// top-level blocks, where markdown-it's output for the parts joined is its output for the whole.
+// blocks of the first screen, then the rest in slices that start at about SLICE_CHARS and double
+// up to MAX_SLICE_CHARS. A 25 MiB page posted whole held the extension host's thread for 400 ms
+// while VS Code serialized it, and the panel's for seconds while it parsed it. Small slices first
+// put the next screens in place at once; larger ones later keep the number of posts, each a
+// round trip through VS Code, low. The cuts fall between top-level blocks, where markdown-it's
+// output for the parts joined is its output for the whole.
 
 import type MarkdownIt from 'markdown-it';
 
 /** Source lines that more than fill a first screen on any panel height people use. */
 export const FIRST_SCREEN_LINES = 200;
-/** About what the panel parses, and VS Code serializes, within a frame. */
+/** The first slice after the first screen: about what the panel parses, and VS Code serializes, within a frame. */
 export const SLICE_CHARS = 256 * 1024;
+/** The largest slice: about 30 ms of VS Code's serializing on the host's thread. */
+export const MAX_SLICE_CHARS = 2 * 1024 * 1024;
 /** Top-level tokens in the second slice; later slices are sized by the HTML the ones before made. */
 const FIRST_GUESS_TOKENS = 2000;
 
@@ -26,6 +30,7 @@ export function renderInSlices(md: MarkdownIt, tokens: MarkdownIt.Token[], env: 
   if (firstCut === undefined) return { html: render(0, tokens.length) };
   const parts = [render(0, firstCut)];
   let guess = FIRST_GUESS_TOKENS;
+  let target = SLICE_CHARS;
   let at = firstCut;
   let next = starts.indexOf(firstCut);
   while (at < tokens.length) {
@@ -34,8 +39,9 @@ export function renderInSlices(md: MarkdownIt, tokens: MarkdownIt.Token[], env: 
     const to = next < starts.length ? starts[next] : tokens.length;
     const html = render(at, to);
     parts.push(html);
-    // Aim the next slice at SLICE_CHARS from this one's HTML per token, within sane bounds.
-    guess = Math.max(16, Math.min(1_000_000, Math.round(((to - at) * SLICE_CHARS) / Math.max(html.length, 1))));
+    // Aim the next slice at twice this one's target, from this one's HTML per token, within sane bounds.
+    target = Math.min(target * 2, MAX_SLICE_CHARS);
+    guess = Math.max(16, Math.min(1_000_000, Math.round(((to - at) * target) / Math.max(html.length, 1))));
     at = to;
   }
   const slices: number[] = [];
