@@ -10,6 +10,8 @@ export const LARGE_STRING_CHARS = 256 * 1024;
 
 /** JSON.stringify(value), as parts to join or write in order. */
 export async function jsonInSlices(value: unknown): Promise<string[]> {
+  // Most values hold no large string: one plain JSON.stringify, without a replacer called per field.
+  if (!holdsLargeString(value)) return [JSON.stringify(value)];
   const large: string[] = [];
   // Stands in for each large string until it is escaped; random, so that no other text holds it.
   const token = `redline-large-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;

@@ -3,12 +3,11 @@
 // (and is still "code changed" if that code is gone), not for whatever the file holds by then.
 // Read as untrusted: validated, capped, and a bad file is moved aside.
 
-import { promises as fs } from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
 import { MAX_FINDINGS } from './findings';
 import { REMEMBERED_LINE_CHARS, REMEMBERED_LINES } from './anchorText';
-import { syncDirectory, writeTemp } from '../review/atomicFile';
+import { replaceFile } from '../review/atomicFile';
 import { GroupCommit } from '../review/groupCommit';
 import { describeProblem } from '../review/storedState';
 import { readValidFile } from '../review/validatedFile';
@@ -63,10 +62,7 @@ export class AnchorFile {
     if (!this.directory) return;
     const target = path.join(this.directory, FILE);
     try {
-      await fs.mkdir(this.directory, { recursive: true });
-      const temp = await writeTemp(target, JSON.stringify({ version: 1, anchors: this.latest }));
-      await fs.rename(temp, target);
-      await syncDirectory(this.directory);
+      await replaceFile(target, JSON.stringify({ version: 1, anchors: this.latest }));
     } catch (error) {
       this.warn(`Redline could not save where the findings point to ${target}: ${describeProblem(error)}.`);
       throw error;

@@ -7,7 +7,7 @@ import { promises as fs } from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
 import { FINDING_SEVERITIES } from '../../../shared/protocol';
-import { syncDirectory, writeTemp } from '../review/atomicFile';
+import { replaceFile } from '../review/atomicFile';
 import { GroupCommit } from '../review/groupCommit';
 import { describeProblem } from '../review/storedState';
 import { readValidFile } from '../review/validatedFile';
@@ -80,10 +80,7 @@ export class FindingsFile {
       const data = JSON.stringify(this.latest);
       // Too large to be worth reading back: the review is rendered instead, as with no file.
       if (Buffer.byteLength(data) > MAX_FILE_BYTES) return await fs.rm(target, { force: true });
-      await fs.mkdir(this.directory, { recursive: true });
-      const temp = await writeTemp(target, data);
-      await fs.rename(temp, target);
-      await syncDirectory(this.directory);
+      await replaceFile(target, data);
     } catch (error) {
       this.warn(`Redline could not keep the findings in ${target}: ${describeProblem(error)}. The review will be rendered again at the next start.`);
       throw error;

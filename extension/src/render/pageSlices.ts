@@ -26,13 +26,13 @@ export interface SlicedPage {
 export function renderInSlices(md: MarkdownIt, tokens: MarkdownIt.Token[], env: object): SlicedPage {
   const render = (from: number, to: number) => md.renderer.render(tokens.slice(from, to), md.options, env);
   const starts = topLevelStarts(tokens);
-  const firstCut = starts.find((index) => tokens[index].map![0] >= FIRST_SCREEN_LINES);
-  if (firstCut === undefined) return { html: render(0, tokens.length) };
+  let next = starts.findIndex((index) => tokens[index].map![0] >= FIRST_SCREEN_LINES);
+  if (next === -1) return { html: render(0, tokens.length) };
+  const firstCut = starts[next];
   const parts = [render(0, firstCut)];
   let guess = FIRST_GUESS_TOKENS;
   let target = SLICE_CHARS;
   let at = firstCut;
-  let next = starts.indexOf(firstCut);
   while (at < tokens.length) {
     // The first block start at least `guess` tokens on, or the end.
     while (next < starts.length && starts[next] < at + guess) next++;

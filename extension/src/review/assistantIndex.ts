@@ -4,11 +4,10 @@
 // file, replaced atomically, and untrusted when read: a bad one is moved aside and forgotten.
 
 import { createHash } from 'crypto';
-import { promises as fs } from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
 import { MAX_ASSISTANT_CHARS } from '../../../shared/protocol';
-import { syncDirectory, writeTemp } from './atomicFile';
+import { replaceFile } from './atomicFile';
 import { describeProblem } from './storedState';
 import { readValidFile } from './validatedFile';
 
@@ -83,10 +82,7 @@ export class AssistantIndex {
     if (this.root) {
       const target = path.join(this.root, INDEX_FILE);
       try {
-        await fs.mkdir(this.root, { recursive: true });
-        const temp = await writeTemp(target, JSON.stringify({ version: 1, assistants: entries }));
-        await fs.rename(temp, target);
-        await syncDirectory(this.root);
+        await replaceFile(target, JSON.stringify({ version: 1, assistants: entries }));
       } catch (error) {
         this.warn(`Redline could not save its list of assistants to ${target}: ${describeProblem(error)}.`);
         throw new Error(`Redline could not save its list of assistants (${describeProblem(error)}); check that ${this.root} is writable.`);

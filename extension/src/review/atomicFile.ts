@@ -28,6 +28,15 @@ export async function writeTemp(target: string, data: string): Promise<string> {
   return temp;
 }
 
+/** Replaces `target` with `data` crash-safely: its folder made if need be, a temp file renamed into place, the rename made durable. */
+export async function replaceFile(target: string, data: string): Promise<void> {
+  const directory = path.dirname(target);
+  await fs.mkdir(directory, { recursive: true });
+  const temp = await writeTemp(target, data);
+  await fs.rename(temp, target);
+  await syncDirectory(directory);
+}
+
 /** Makes renames and unlinks in `directory` durable. Windows cannot open a directory to fsync it; there NTFS's own journal has to do. */
 export async function syncDirectory(directory: string): Promise<void> {
   let handle: fs.FileHandle | undefined;

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { MAX_FRAME_BYTES, MAX_REVIEW_BYTES, Section } from '../../../shared/protocol';
 import { REVIEW_BUDGET } from '../../../shared/reviewBudget';
 import type { Review } from './reviewStore';
-import { findSections, toSections } from './sections';
+import { countNewlines, findSections, toSections } from './sections';
 
 /**
  * No stored file is read into memory past this size. JSON escapes a control character in six
@@ -100,7 +100,6 @@ export function toReview(stored: StoredReview): Review {
 
 /** Stored sections are untrusted too: in order and inside the text, or found again. */
 function plausibleSections(sections: readonly Section[], markdown: string): boolean {
-  let lines = 1;
-  for (let i = markdown.indexOf('\n'); i !== -1; i = markdown.indexOf('\n', i + 1)) lines++;
+  const lines = countNewlines(markdown) + 1;
   return sections.every((section, i) => section.line <= lines && (i === 0 || section.line > sections[i - 1].line));
 }
