@@ -67,7 +67,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     root: storageRoot,
     historySize: settings.historySize,
     log: (message) => log.warn(message),
-    legacy: context.workspaceState,
     renderer,
     attachFindings: (review) => findings.attach(review),
   });

@@ -1,65 +1,12 @@
 // A reply means the review is on disk: a host SIGKILLed right after a present-review was answered
 // (no dispose, no flush) leaves a directory from which the next window opens exactly that review.
 
-import { fork, type ChildProcess } from 'child_process';
-import * as esbuild from 'esbuild';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
-import { ReviewStore, type PresentRequest } from '../../extension/src/review/reviewStore';
-import type { StoreProcessMessage, StoreProcessRequest } from './storeProcess';
+import { ReviewStore } from '../../extension/src/review/reviewStore';
+import { StoreChild, storeChildren } from './storeChild';
 
-let work: string;
-let bundle: string;
-beforeAll(() => {
-  work = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-crash-'));
-  bundle = path.join(work, 'storeProcess.js');
-  // Bundled so the child runs the same TypeScript as the tests, with plain node.
-  esbuild.buildSync({ entryPoints: [path.join(__dirname, 'storeProcess.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'silent' });
-});
-afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
-
-class StoreChild {
-  private nextId = 0;
-  private readonly pending = new Map<number, { resolve: (revision: number) => void; reject: (error: Error) => void }>();
-  private readonly exited: Promise<void>;
-  private constructor(readonly process: ChildProcess) {
-    this.exited = new Promise((resolve) => process.once('exit', () => resolve()));
-    process.on('message', (message: StoreProcessMessage) => {
-      const waiter = message.type === 'ready' ? undefined : this.pending.get(message.id);
-      if (!waiter || message.type === 'ready') return;
-      this.pending.delete(message.id);
-      if (message.type === 'done') waiter.resolve(message.revision);
-      else waiter.reject(new Error(message.message));
-    });
-  }
-
-  static start(directory: string): Promise<StoreChild> {
-    const child = new StoreChild(fork(bundle, [directory], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }));
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the store process did not start within 10 s')), 10_000);
-      child.process.once('exit', (code, signal) => reject(new Error(`the store process exited early (${code ?? signal})`)));
-      child.process.once('message', (message: StoreProcessMessage) => {
-        clearTimeout(timer);
-        if (message.type === 'ready') resolve(child);
-      });
-    });
-  }
-
-  /** Sends the request; resolves with the revision from the child's "done" reply. */
-  present(request: PresentRequest): Promise<number> {
-    const id = this.nextId++;
-    const reply = new Promise<number>((resolve, reject) => this.pending.set(id, { resolve, reject }));
-    this.process.send({ type: 'present', id, request } satisfies StoreProcessRequest);
-    return reply;
-  }
-
-  /** SIGKILL now (synchronously, so nothing more is read from the child first); resolves when it is gone. */
-  kill(): Promise<void> {
-    this.process.kill('SIGKILL');
-    return this.exited;
-  }
-}
+const work = storeChildren();
 
 describe('a host killed right after a reply', () => {
   let directory: string;
@@ -74,7 +21,7 @@ describe('a host killed right after a reply', () => {
   }
 
   it('keeps the replaced review, with the revision and text the reply promised', async () => {
-    const child = await StoreChild.start(directory);
+    const child = await StoreChild.start({ reviews: directory });
     await child.present({ content: '# First\n\nold', mode: 'replace', title: 'First' });
     const content = `# Second\n\n${'Finding at src/a.ts:3 — ünïcödé 🚨\n'.repeat(20_000)}`;
     const revision = await child.present({ content, mode: 'replace', title: 'Second', cwd: '/w' });
@@ -88,7 +35,7 @@ describe('a host killed right after a reply', () => {
   });
 
   it('keeps every append that was answered when killed among a stream of appends', async () => {
-    const child = await StoreChild.start(directory);
+    const child = await StoreChild.start({ reviews: directory });
     await child.present({ content: '# Review', mode: 'replace' });
     const answered: number[] = [];
     let killed: Promise<void> | undefined;

@@ -1,26 +1,43 @@
-// A window's review store in a process of its own (bundled and forked by storeCrash.test.ts), so a
-// test can SIGKILL it the moment a present-review has been answered, as a crashed host dies.
+// A window's review store and conversation in a process of its own (bundled and forked by
+// storeChild.ts), so a test can SIGKILL it the moment a reply has been sent, as a crashed host
+// dies, or run two of them on one storage folder, as two windows on one workspace do.
 
+import { Conversation } from '../../extension/src/review/conversation';
 import { ReviewStore, type PresentRequest } from '../../extension/src/review/reviewStore';
 
-export type StoreProcessRequest = { readonly type: 'present'; readonly id: number; readonly request: PresentRequest };
+export interface StoreProcessFolders {
+  readonly reviews: string;
+  readonly conversation?: string;
+  readonly historySize?: number;
+}
+export type StoreProcessRequest =
+  | { readonly type: 'present'; readonly id: number; readonly request: PresentRequest }
+  | { readonly type: 'say'; readonly id: number; readonly text: string };
 export type StoreProcessMessage =
   | { readonly type: 'ready' }
-  | { readonly type: 'done'; readonly id: number; readonly revision: number }
+  | { readonly type: 'done'; readonly id: number; readonly value: number }
   | { readonly type: 'failed'; readonly id: number; readonly message: string };
 
 async function main(): Promise<void> {
-  const directory = process.argv[2];
+  const folders = JSON.parse(process.argv[2]) as StoreProcessFolders;
   const send = (message: StoreProcessMessage) => process.send?.(message);
-  const store = await ReviewStore.open({ directory, historySize: 5, log: (message) => process.stderr.write(`${message}\n`) });
+  const log = (message: string) => process.stderr.write(`${message}\n`);
+  const store = await ReviewStore.open({ directory: folders.reviews, historySize: folders.historySize ?? 5, log });
+  const conversation = folders.conversation ? await Conversation.open(folders.conversation, log) : undefined;
   process.on('message', (message: StoreProcessRequest) => {
-    // Answered only once the store says the change is durable, as the IPC bridge does.
-    store.present(message.request).then(
-      (review) => send({ type: 'done', id: message.id, revision: review.revision }),
+    // Answered only once the change is durable, as the IPC bridge does.
+    const done =
+      message.type === 'present'
+        ? store.present(message.request).then((review) => review.revision)
+        : conversation!.add({ kind: 'message', text: message.text }).then((item) => Number(item.id));
+    done.then(
+      (value) => send({ type: 'done', id: message.id, value }),
       (error: Error) => send({ type: 'failed', id: message.id, message: error.message }),
     );
   });
-  process.on('disconnect', () => process.exit(0));
+  process.on('disconnect', () => {
+    void Promise.all([store.dispose(), conversation?.flushed()]).finally(() => process.exit(0));
+  });
   send({ type: 'ready' });
 }
 

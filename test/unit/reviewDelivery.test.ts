@@ -6,6 +6,10 @@ import type { PanelReview } from '../../extension/src/panel/panelUpdates';
 import type { HostToWebviewMessage } from '../../extension/src/panel/webviewMessages';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+/** Slices go one per task: on a busy machine (the whole suite in parallel) 5 ms may see only some of them. */
+async function until(done: () => boolean): Promise<void> {
+  for (const deadline = Date.now() + 5_000; !done() && Date.now() < deadline; ) await tick();
+}
 
 function setup() {
   let review: PanelReview | undefined;
@@ -102,7 +106,7 @@ describe('ReviewDelivery', () => {
     const { delivery, posted, show } = setup();
     show({ revision: 1, markdown: 'long' });
     delivery.documentReady();
-    await tick();
+    await until(() => posted.length >= 3);
     expect(posted).toEqual([
       { type: 'render', revision: 1, title: undefined, html: '<p>a</p>', more: true },
       { type: 'slice', revision: 1, html: '<p>b</p>', last: false },

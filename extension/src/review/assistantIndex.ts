@@ -8,6 +8,7 @@ import * as path from 'path';
 import { z } from 'zod';
 import { MAX_ASSISTANT_CHARS } from '../../../shared/protocol';
 import { replaceFile } from './atomicFile';
+import { withFolderLock } from './folderLock';
 import { describeProblem } from './storedState';
 import { readValidFile } from './validatedFile';
 
@@ -42,18 +43,7 @@ export class AssistantIndex {
 
   /** Never fails because of what is stored: a bad file is moved aside and the window starts without it. */
   static async load(root: string, warn: (message: string) => void): Promise<AssistantIndex> {
-    const stored = await readValidFile(path.join(root, INDEX_FILE), {
-      schema: IndexFile,
-      maxBytes: 64 * 1024,
-      what: 'list of assistants',
-      warn,
-      check: ({ assistants }) => {
-        const names = new Set(assistants.map((entry) => entry.name));
-        const dirs = new Set(assistants.map((entry) => entry.dir));
-        return (names.size === assistants.length && dirs.size === assistants.length) || 'a name or a folder is listed twice';
-      },
-    });
-    return new AssistantIndex(root, stored?.assistants ?? [], warn);
+    return new AssistantIndex(root, await readIndex(root, warn), warn);
   }
 
   static inMemory(): AssistantIndex {
@@ -76,18 +66,44 @@ export class AssistantIndex {
     return `assistants/${readable}-${createHash('sha256').update(name).digest('hex').slice(0, 12)}`;
   }
 
-  /** Adds an assistant and resolves once the list is on disk; throws (nothing added) if it is not. */
+  /**
+   * Adds an assistant and resolves once the list is on disk; throws (nothing added) if it is not.
+   * Another window on the same folder may have added one since: the list is read again under the
+   * folder's lock, so that neither window's assistant drops out of it.
+   */
   async add(entry: AssistantEntry): Promise<void> {
-    const entries = [...this.entries.filter((existing) => existing.name !== entry.name), entry];
-    if (this.root) {
-      const target = path.join(this.root, INDEX_FILE);
-      try {
-        await replaceFile(target, JSON.stringify({ version: 1, assistants: entries }));
-      } catch (error) {
-        this.warn(`Redline could not save its list of assistants to ${target}: ${describeProblem(error)}.`);
-        throw new Error(`Redline could not save its list of assistants (${describeProblem(error)}); check that ${this.root} is writable.`);
-      }
+    const root = this.root;
+    if (!root) {
+      this.entries = [...this.entries.filter((existing) => existing.name !== entry.name), entry];
+      return;
     }
-    this.entries = entries;
+    const target = path.join(root, INDEX_FILE);
+    try {
+      await withFolderLock(root, async () => {
+        const onDisk = (await readIndex(root, this.warn)).filter((theirs) => !this.entries.some((ours) => ours.name === theirs.name || ours.dir === theirs.dir));
+        const entries = [...this.entries, ...onDisk].filter((existing) => existing.name !== entry.name && existing.dir !== entry.dir);
+        if (entries.length >= MAX_ASSISTANTS) throw new Error(`this folder already keeps the reviews of ${MAX_ASSISTANTS} assistants`);
+        await replaceFile(target, JSON.stringify({ version: 1, assistants: [...entries, entry] }));
+        this.entries = [...entries, entry];
+      });
+    } catch (error) {
+      this.warn(`Redline could not save its list of assistants to ${target}: ${describeProblem(error)}.`);
+      throw new Error(`Redline could not save its list of assistants (${describeProblem(error)}); check that ${root} is writable.`);
+    }
   }
+}
+
+async function readIndex(root: string, warn: (message: string) => void): Promise<AssistantEntry[]> {
+  const stored = await readValidFile(path.join(root, INDEX_FILE), {
+    schema: IndexFile,
+    maxBytes: 64 * 1024,
+    what: 'list of assistants',
+    warn,
+    check: ({ assistants }) => {
+      const names = new Set(assistants.map((entry) => entry.name));
+      const dirs = new Set(assistants.map((entry) => entry.dir));
+      return (names.size === assistants.length && dirs.size === assistants.length) || 'a name or a folder is listed twice';
+    },
+  });
+  return stored?.assistants ?? [];
 }

@@ -9,7 +9,7 @@ import type { ReviewFindings } from '../findings/reviewFindings';
 import type { ReviewRenderer } from '../render/reviewRenderer';
 import { AssistantIndex, MAX_ASSISTANTS, PRIMARY_DIR, type AssistantFolders } from './assistantIndex';
 import { Conversation } from './conversation';
-import { ReviewStore, type LegacyStorage, type ReviewChange } from './reviewStore';
+import { ReviewStore, type ReviewChange } from './reviewStore';
 import type { FeedbackItem } from '../../../shared/protocol';
 
 /** What each assistant's review needs from the editor: its findings, anchored in the code. */
@@ -24,8 +24,6 @@ export interface AssistantReviewsOptions {
   readonly root: string | undefined;
   readonly historySize: number;
   readonly log: (message: string) => void;
-  /** Workspace state from before reviews had files: the first assistant's, read once. */
-  readonly legacy?: LegacyStorage;
   readonly renderer: Pick<ReviewRenderer, 'render' | 'renderFragment'>;
   readonly attachFindings: (review: AssistantReview) => FindingsAttachment;
 }
@@ -94,7 +92,7 @@ export class AssistantReviews {
   static async open(options: AssistantReviewsOptions): Promise<AssistantReviews> {
     const index = options.root ? await AssistantIndex.load(options.root, options.log) : AssistantIndex.inMemory();
     const primaryEntry = index.all.find((entry) => entry.dir === PRIMARY_DIR);
-    const primary = await openReview(options, index.folders(PRIMARY_DIR), PRIMARY_DIR, primaryEntry?.name, options.legacy);
+    const primary = await openReview(options, index.folders(PRIMARY_DIR), PRIMARY_DIR, primaryEntry?.name);
     // Before the list existed, the first assistant was the one its current review names.
     primary.name ??= primary.store.current?.assistant;
     const reviews = new AssistantReviews(options, index, primary);
@@ -229,10 +227,9 @@ async function openReview(
   folders: AssistantFolders | undefined,
   key: string,
   name: string | undefined,
-  legacy?: LegacyStorage,
 ): Promise<AssistantReview> {
   const store = folders
-    ? await ReviewStore.open({ directory: folders.reviews, historySize: options.historySize, log: options.log, legacy })
+    ? await ReviewStore.open({ directory: folders.reviews, historySize: options.historySize, log: options.log })
     : ReviewStore.inMemory({ historySize: options.historySize });
   const conversation = folders ? await Conversation.open(folders.conversation, options.log) : Conversation.inMemory();
   return new AssistantReview(key, name, store, conversation, folders, options.renderer);

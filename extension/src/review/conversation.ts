@@ -14,6 +14,7 @@ import {
 } from '../../../shared/protocol';
 import { Emitter, type Disposable } from '../events';
 import { FeedbackJournal, type JournalContents } from './feedbackJournal';
+import { withFolderLock } from './folderLock';
 import { GroupCommit } from './groupCommit';
 import { describeProblem, MAX_STORED_COUNTER } from './storedState';
 import { readValidFile } from './validatedFile';
@@ -48,6 +49,8 @@ export class Conversation implements Disposable {
   private readonly commit = new GroupCommit(() => this.write());
   /** Added since the last write began: what the next one appends. */
   private unsaved: FeedbackItem[] = [];
+  /** Items numbered again because another window's came first (see takeIn). */
+  private readonly renumbered = new WeakMap<FeedbackItem, FeedbackItem>();
   /** Fires once the item is on disk. */
   readonly onDidAdd = this.added.event;
 
@@ -141,16 +144,18 @@ export class Conversation implements Disposable {
     try {
       await this.commit.request();
     } catch (error) {
-      this.items = this.items.filter((kept) => kept !== item);
-      this.unsaved = this.unsaved.filter((kept) => kept !== item);
+      const copy = this.renumbered.get(item);
+      this.items = this.items.filter((kept) => kept !== item && kept !== copy);
+      this.unsaved = this.unsaved.filter((kept) => kept !== item && kept !== copy);
       if (changesState && this.states.get(item.findingId!) === item.state) {
         if (previousState === undefined) this.states.delete(item.findingId!);
         else this.setState(item.findingId!, previousState);
       }
       throw error;
     }
-    this.added.fire(item);
-    return item;
+    const saved = this.renumbered.get(item) ?? item;
+    this.added.fire(saved);
+    return saved;
   }
 
   /** The items after `since` (all that are kept without it), and the cursor to pass next time. */
@@ -176,6 +181,28 @@ export class Conversation implements Disposable {
     this.added.dispose();
   }
 
+  /**
+   * Items another window saved: kept in order after ours that are saved, and before ours that are
+   * not, which are numbered again after them (add() hands back the renumbered item).
+   */
+  private takeIn(theirs: JournalContents): void {
+    const known = new Set(this.items.map((item) => item.id));
+    const unsaved = new Set(this.unsaved);
+    const added = theirs.items.filter((item) => Number(item.id) > this.savedThrough && !known.has(item.id));
+    if (added.length === 0 && theirs.next <= this.next - this.unsaved.length) return;
+    this.next = Math.max(this.next - this.unsaved.length, theirs.next);
+    for (const item of added) {
+      if (item.kind === 'state' && item.findingId !== undefined && item.state !== undefined) this.setState(item.findingId, item.state);
+    }
+    this.unsaved = this.unsaved.map((item) => {
+      const renumbered = { ...item, id: String(this.next++) };
+      this.renumbered.set(item, renumbered);
+      return renumbered;
+    });
+    this.items = [...this.items.filter((item) => !unsaved.has(item)), ...added, ...this.unsaved].slice(-MAX_FEEDBACK_ITEMS);
+    this.savedThrough = Math.max(this.savedThrough, ...added.map((item) => Number(item.id)));
+  }
+
   private setState(findingId: string, state: FindingState): void {
     // Re-inserted, so that the map's order is recency and the oldest decision is the one dropped.
     this.states.delete(findingId);
@@ -184,15 +211,22 @@ export class Conversation implements Disposable {
   }
 
   private async write(): Promise<void> {
-    const through = this.next - 1;
-    const batch = this.unsaved.splice(0);
-    if (!this.journal) {
-      this.savedThrough = through;
+    const journal = this.journal;
+    if (!journal) {
+      this.unsaved = [];
+      this.savedThrough = this.next - 1;
       return;
     }
     try {
-      await this.journal.append(batch, () => this.contents());
-      this.savedThrough = Math.max(this.savedThrough, through);
+      // Another window on the same folder appends to the same journal: under the folder's lock, its
+      // items are taken in first, and ours numbered after them, so that no id is given twice.
+      await withFolderLock(path.dirname(journal.file), async () => {
+        const theirs = await journal.catchUp(this.warn);
+        if (theirs) this.takeIn(theirs);
+        const batch = this.unsaved.splice(0);
+        await journal.append(batch, () => this.contents());
+        this.savedThrough = Math.max(this.savedThrough, ...batch.map((item) => Number(item.id)));
+      });
     } catch (error) {
       this.warn(`Redline could not save the feedback to ${this.journal.file}: ${describeProblem(error)}.`);
       throw new Error(`Redline could not save your feedback (${describeProblem(error)}); check that ${path.dirname(this.journal.file)} is writable.`);

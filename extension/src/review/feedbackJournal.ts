@@ -43,16 +43,32 @@ export class FeedbackJournal {
     private appended: number,
     /** The file ends in a line a crash cut short: the next append starts a new line first. */
     private torn: boolean,
+    /** Where this journal's reading ended, and the file it read: what lies past it another window appended. */
+    private seen: { size: number; ino: number },
   ) {}
 
   /** The journal's contents, or undefined when there is none; skipped lines are reported through `warn`. */
   static async read(directory: string, warn: (message: string) => void): Promise<{ journal: FeedbackJournal; contents: JournalContents | undefined }> {
     const file = path.join(directory, JOURNAL_FILE);
-    const { text, size } = await readTail(file, warn);
+    const { text, size, ino } = await readTail(file, warn);
     // A file larger than a compaction leaves (one an earlier version, or a long session, grew) is
     // compacted at the first append, so that it is not read from its end again and again.
-    const journal = new FeedbackJournal(file, Math.max(0, size - MAX_COMPACTED_BYTES), text !== undefined && text !== '' && !text.endsWith('\n'));
+    const journal = new FeedbackJournal(file, Math.max(0, size - MAX_COMPACTED_BYTES), text !== undefined && text !== '' && !text.endsWith('\n'), { size, ino });
     return { journal, contents: text === undefined ? undefined : parseJournal(text, file, warn) };
+  }
+
+  /**
+   * What another window on the same folder wrote since this journal last read or wrote: the lines
+   * it appended, or (after it compacted) the whole file again. Called under the folder's lock.
+   */
+  async catchUp(warn: (message: string) => void): Promise<JournalContents | undefined> {
+    const now = await fs.stat(this.file).catch(() => undefined);
+    if (!now || (now.ino === this.seen.ino && now.size === this.seen.size)) return undefined;
+    const from = now.ino === this.seen.ino && now.size > this.seen.size ? this.seen.size : 0;
+    const { text, size, ino } = await readTail(this.file, warn, from);
+    this.seen = { size, ino };
+    this.torn = text !== undefined && text !== '' && !text.endsWith('\n');
+    return text === undefined ? undefined : parseJournal(text, this.file, warn);
   }
 
   /** Appends the items and fsyncs; compacts instead when due. On failure the file is as it was. */
@@ -76,6 +92,7 @@ export class FeedbackJournal {
     if (size === 0) await syncDirectory(path.dirname(this.file));
     this.appended += Buffer.byteLength(data);
     this.torn = false;
+    this.seen = { size: size + Buffer.byteLength(data), ino: (await fs.stat(this.file)).ino };
   }
 
   /** Rewrites the file atomically with the newest items that fit MAX_COMPACTED_BYTES. */
@@ -90,19 +107,22 @@ export class FeedbackJournal {
     }
     const header = `${JSON.stringify({ v: 1, next: contents.next, states: contents.states })}\n`;
     await fs.mkdir(path.dirname(this.file), { recursive: true });
-    const temp = await writeTemp(this.file, header + lines.reverse().join(''));
+    const data = header + lines.reverse().join('');
+    const temp = await writeTemp(this.file, data);
+    const { ino } = await fs.stat(temp);
     await fs.rename(temp, this.file);
     await syncDirectory(path.dirname(this.file));
     this.appended = 0;
     this.torn = false;
+    this.seen = { size: Buffer.byteLength(data), ino };
   }
 }
 
 /**
- * The file's text, or its last MAX_JOURNAL_READ_BYTES from the first whole line, and its size;
- * no text when it does not exist or cannot be read.
+ * The file's text from `from`, or its last MAX_JOURNAL_READ_BYTES from the first whole line, its
+ * size and inode; no text when it does not exist or cannot be read.
  */
-async function readTail(file: string, warn: (message: string) => void): Promise<{ text?: string; size: number }> {
+async function readTail(file: string, warn: (message: string) => void, from = 0): Promise<{ text?: string; size: number; ino: number }> {
   let handle: fs.FileHandle;
   try {
     handle = await fs.open(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
@@ -110,21 +130,21 @@ async function readTail(file: string, warn: (message: string) => void): Promise<
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
       warn(`Redline could not read the stored feedback ${file} (${(error as Error).message}); it carries on without it.`);
     }
-    return { size: 0 };
+    return { size: 0, ino: -1 };
   }
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) {
       warn(`Redline did not read the stored feedback ${file}: it is not a regular file.`);
-      return { size: 0 };
+      return { size: 0, ino: -1 };
     }
-    const start = Math.max(0, stats.size - MAX_JOURNAL_READ_BYTES);
+    const start = Math.max(from, stats.size - MAX_JOURNAL_READ_BYTES);
     const buffer = Buffer.alloc(stats.size - start);
     await handle.read(buffer, 0, buffer.length, start);
-    if (start === 0) return { text: buffer.toString('utf8'), size: stats.size };
+    if (start === from) return { text: buffer.toString('utf8'), size: stats.size, ino: stats.ino };
     warn(`The stored feedback ${file} is ${(stats.size / 1024 / 1024).toFixed(0)} MiB; Redline read its newest ${MAX_JOURNAL_READ_BYTES / 1024 / 1024} MiB.`);
     const firstWhole = buffer.indexOf(0x0a) + 1;
-    return { text: buffer.subarray(firstWhole).toString('utf8'), size: stats.size };
+    return { text: buffer.subarray(firstWhole).toString('utf8'), size: stats.size, ino: stats.ino };
   } finally {
     await handle.close().catch(() => undefined);
   }

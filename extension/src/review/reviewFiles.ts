@@ -1,20 +1,26 @@
-// The review store's directory: current.json plus one history-<revision>.json per earlier review.
-// Loads and validates every file (a bad one is moved aside, never fatal) and commits a batch of
-// changes atomically: temp files fsynced, renamed into place, then one directory fsync.
+// The review store's directory: one file per review (review-<revision>-<writer>.md, written once,
+// never changed) and current.json, which names the one on screen. Earlier reviews are simply the
+// other files. Two windows may share the directory (see folderLock.ts): each commit runs under
+// the folder's lock and first sees what the other wrote, and no two stores write the same name,
+// so a review one window wrote is never overwritten by the other.
+//
+// Every file is untrusted when read: a bad one is moved aside with a warning, never fatal.
 
-import { promises as fs } from 'fs';
+import { constants as fsConstants, promises as fs } from 'fs';
 import * as path from 'path';
+import { MAX_REVIEW_BYTES } from '../../../shared/protocol';
 import { syncDirectory, TEMP_PREFIX, writeTemp } from './atomicFile';
+import { withFolderLock } from './folderLock';
 import {
   classifyFile,
   CURRENT_FILE,
   describeProblem,
-  historyFileName,
   MAX_STORED_FILE_BYTES,
-  StoredCurrent,
+  ReviewHead,
+  ReviewSections,
+  StoredPointer,
   StoredReview,
 } from './storedState';
-import { jsonInSlices } from '../../../shared/jsonInSlices';
 import { moveAside, readValidFile } from './validatedFile';
 
 /** An earlier review as listed, without its text. */
@@ -26,17 +32,17 @@ export interface HistoryEntry {
   readonly bytes: number;
 }
 
-export interface LoadedFiles {
-  readonly current: StoredCurrent | undefined;
-  /** The revisions in the history files' names, newest first: not yet validated. */
-  readonly historyRevisions: number[];
+/** What the directory holds now: current.json and the names of the review files, newest first. */
+export interface DiskState {
+  readonly pointer: StoredPointer | undefined;
+  readonly names: readonly string[];
 }
 
-/** One group commit: files to write (history first, current.json last) and history files to delete. */
-export interface CommitBatch {
-  readonly current?: StoredCurrent;
-  readonly add: readonly StoredReview[];
-  readonly remove: readonly number[];
+/** One commit, decided under the lock: review files to write, then current.json, then files to delete. */
+export interface CommitPlan {
+  readonly write: ReadonlyArray<{ readonly name: string; readonly review: StoredReview }>;
+  readonly pointer?: { readonly revision: number; readonly current: string | null };
+  readonly remove: readonly string[];
 }
 
 /** A write that did not reach the disk. The review stays in memory; the next change tries again. */
@@ -50,12 +56,15 @@ export class ReviewSaveError extends Error {
   }
 }
 
-export const entryOf = (review: StoredReview): HistoryEntry => ({
+export const entryOf = (review: Pick<StoredReview, 'revision' | 'title' | 'updatedAt' | 'markdown'>): HistoryEntry => ({
   revision: review.revision,
   title: review.title,
   updatedAt: review.updatedAt,
   bytes: Buffer.byteLength(review.markdown, 'utf8'),
 });
+
+/** The first line of a review file is read alone when the history is listed; it is never longer than this. */
+const MAX_HEAD_BYTES = 16 * 1024;
 
 export class ReviewFiles {
   /** Commits that wrote or deleted at least one file; tests and benchmarks compare it with the number of changes. */
@@ -66,75 +75,153 @@ export class ReviewFiles {
     private readonly warn: (message: string) => void,
   ) {}
 
-  /** Sweeps temp files, moves unknown ones aside and validates current.json; history files are only listed (see validateHistory). */
-  async load(): Promise<LoadedFiles> {
-    await fs.mkdir(this.directory, { recursive: true });
-    let current: StoredCurrent | undefined;
-    const historyRevisions: number[] = [];
-    for (const name of await fs.readdir(this.directory)) {
-      if (name.startsWith(TEMP_PREFIX)) {
-        // A write that a crash interrupted before its rename: the file it was replacing is still whole.
-        await fs.rm(path.join(this.directory, name), { force: true }).catch(() => undefined);
-        continue;
-      }
-      const kind = classifyFile(name);
-      if (kind.kind === 'current') current = await this.readValid(name, StoredCurrent);
-      else if (kind.kind === 'history') historyRevisions.push(kind.revision);
-      else if (kind.kind === 'unknown') await this.moveAside(name, 'not a file name Redline writes');
-    }
-    return { current, historyRevisions: historyRevisions.sort((a, b) => b - a) };
+  /** Sweeps temp files a crash left, moves unknown ones aside, and reads current.json. */
+  load(): Promise<DiskState> {
+    return withFolderLock(this.directory, () => this.scan(true));
   }
 
   /**
-   * Reads and validates each history file, one at a time (each may be tens of MiB), and lists the
-   * good ones newest first; bad ones are moved aside. Stops early once `stopped()`. Never throws.
+   * Runs `plan` under the folder's lock with the directory as it is now, then carries out what it
+   * returns: new files fsynced and renamed into place, current.json last, then the deletions.
    */
-  async validateHistory(revisions: readonly number[], stopped: () => boolean = () => false): Promise<HistoryEntry[]> {
-    const entries: HistoryEntry[] = [];
-    for (const revision of revisions) {
-      if (stopped()) break;
-      const review = await this.readHistory(revision);
-      if (review) entries.push(entryOf(review));
-    }
-    return entries;
-  }
-
-  /** An earlier review, validated again (the file may have changed since load); undefined when gone or bad. */
-  async readHistory(revision: number): Promise<StoredReview | undefined> {
-    return this.readValid(historyFileName(revision), StoredReview, (r) => r.revision === revision || `revision ${r.revision} does not match the file name`);
-  }
-
-  async commit(batch: CommitBatch): Promise<void> {
-    // A review's markdown is escaped a slice per task: JSON.stringify held the thread 40–85 ms at 10 MiB.
-    const storedJson = async (value: StoredReview | StoredCurrent) => (await jsonInSlices(value)).join('');
-    const writes: Array<{ temp?: string; target: string; data: string }> = [];
-    for (const review of batch.add) writes.push({ target: historyFileName(review.revision), data: await storedJson(review) });
-    if (batch.current) writes.push({ target: CURRENT_FILE, data: await storedJson(batch.current) });
-    for (const write of writes) write.target = path.join(this.directory, write.target);
-    if (writes.length === 0 && batch.remove.length === 0) return;
+  async commit(plan: (disk: DiskState) => Promise<CommitPlan>): Promise<void> {
     try {
-      await fs.mkdir(this.directory, { recursive: true });
-      for (const write of writes) write.temp = await writeTemp(write.target, write.data);
-      // History before current.json: a crash in between leaves a duplicate, which load drops, never a gap.
-      for (const write of writes) {
-        await fs.rename(write.temp!, write.target);
-        write.temp = undefined;
+      await withFolderLock(this.directory, async () => this.apply(await plan(await this.scan(false))));
+    } catch (error) {
+      throw error instanceof ReviewSaveError ? error : new ReviewSaveError(this.directory, error);
+    }
+  }
+
+  /** A whole review, validated (the file may have changed since it was listed); undefined when gone or bad. */
+  async readReview(name: string): Promise<StoredReview | undefined> {
+    const expected = classifyFile(name);
+    if (expected.kind !== 'review') return undefined;
+    const matches = (review: StoredReview) => review.revision === expected.revision || `revision ${review.revision} does not match the file name`;
+    if (name.endsWith('.json')) return this.readValid(name, StoredReview, matches);
+    try {
+      const data = await readRegularFile(path.join(this.directory, name), MAX_STORED_FILE_BYTES);
+      if (!data) return undefined;
+      const review = parseReviewFile(data);
+      const verdict = matches(review);
+      if (verdict !== true) throw new Error(verdict);
+      return review;
+    } catch (error) {
+      await this.moveAside(name, describeProblem(error));
+      return undefined;
+    }
+  }
+
+  /** What the history lists for a review file: its first line only (all of it for Redline 0.1's JSON files). */
+  async readEntry(name: string): Promise<HistoryEntry | undefined> {
+    if (name.endsWith('.json')) {
+      const review = await this.readReview(name);
+      return review && entryOf(review);
+    }
+    try {
+      const head = await readRegularFile(path.join(this.directory, name), MAX_HEAD_BYTES, true);
+      if (!head) return undefined;
+      const end = head.indexOf(0x0a);
+      if (end < 0) throw new Error('its first line is too long');
+      const { revision, title, updatedAt, bytes } = ReviewHead.parse(JSON.parse(head.subarray(0, end).toString('utf8')));
+      if (classifyFile(name).kind !== 'review' || !name.startsWith(`review-${revision}-`)) throw new Error(`revision ${revision} does not match the file name`);
+      return { revision, title, updatedAt, bytes };
+    } catch (error) {
+      await this.moveAside(name, describeProblem(error));
+      return undefined;
+    }
+  }
+
+  private async scan(sweep: boolean): Promise<DiskState> {
+    await fs.mkdir(this.directory, { recursive: true });
+    let pointer: StoredPointer | undefined;
+    const names: Array<{ name: string; revision: number }> = [];
+    for (const name of await fs.readdir(this.directory)) {
+      if (name.startsWith(TEMP_PREFIX)) {
+        // A write that a crash interrupted before its rename: the file it was replacing is still whole.
+        if (sweep) await fs.rm(path.join(this.directory, name), { force: true }).catch(() => undefined);
+        continue;
       }
-      for (const revision of batch.remove) await fs.rm(path.join(this.directory, historyFileName(revision)), { force: true });
+      const kind = classifyFile(name);
+      if (kind.kind === 'current') pointer = await this.readValid(name, StoredPointer);
+      else if (kind.kind === 'review') names.push({ name, revision: kind.revision });
+      else if (kind.kind === 'unknown') await this.moveAside(name, 'not a file name Redline writes');
+    }
+    return { pointer, names: names.sort((a, b) => b.revision - a.revision).map(({ name }) => name) };
+  }
+
+  private async apply(plan: CommitPlan): Promise<void> {
+    if (plan.write.length === 0 && !plan.pointer && plan.remove.length === 0) return;
+    const target = (name: string) => path.join(this.directory, name);
+    const temps: string[] = [];
+    try {
+      const writes: Array<{ temp: string; target: string }> = [];
+      for (const { name, review } of plan.write) writes.push({ temp: await writeTemp(target(name), serializeReview(review)), target: target(name) });
+      if (plan.pointer) writes.push({ temp: await writeTemp(target(CURRENT_FILE), JSON.stringify({ version: 3, ...plan.pointer })), target: target(CURRENT_FILE) });
+      temps.push(...writes.map((write) => write.temp));
+      // Reviews before current.json: a crash in between leaves an extra earlier review, never a pointer to nothing.
+      for (const write of writes) {
+        await fs.rename(write.temp, write.target);
+        temps.splice(temps.indexOf(write.temp), 1);
+      }
+      for (const name of plan.remove) await fs.rm(target(name), { force: true });
       await syncDirectory(this.directory);
       this.commits++;
     } catch (error) {
-      await Promise.all(writes.filter((w) => w.temp).map((w) => fs.rm(w.temp!, { force: true }).catch(() => undefined)));
-      throw new ReviewSaveError(this.directory, error);
+      await Promise.all(temps.map((temp) => fs.rm(temp, { force: true }).catch(() => undefined)));
+      throw error;
     }
   }
 
-  /** Reads and validates one file. Anything wrong with it moves it aside with one warning; never throws. */
+  /** Reads and validates one JSON file. Anything wrong with it moves it aside with one warning; never throws. */
   private readValid<T>(name: string, schema: { parse(value: unknown): T }, check?: (value: T) => true | string): Promise<T | undefined> {
     return readValidFile(path.join(this.directory, name), { schema, check, maxBytes: MAX_STORED_FILE_BYTES, what: 'stored review', warn: this.warn });
   }
 
   private moveAside(name: string, reason: string): Promise<void> {
     return moveAside(path.join(this.directory, name), reason, { what: 'stored review', warn: this.warn });
+  }
+}
+
+/** Head line, sections line, then the markdown as it is. */
+function serializeReview(review: StoredReview): string {
+  const { revision, title, cwd, assistant, updatedAt, markdown, sections } = review;
+  const head: ReviewHead = { v: 3, revision, title, cwd, assistant, updatedAt, bytes: Buffer.byteLength(markdown, 'utf8') };
+  return `${JSON.stringify(head)}\n${JSON.stringify(sections ?? null)}\n${markdown}`;
+}
+
+function parseReviewFile(data: Buffer): StoredReview {
+  const headEnd = data.indexOf(0x0a);
+  const sectionsEnd = headEnd < 0 ? -1 : data.indexOf(0x0a, headEnd + 1);
+  if (headEnd < 0 || headEnd > MAX_HEAD_BYTES || sectionsEnd < 0) throw new Error('not a review file');
+  const head = ReviewHead.parse(JSON.parse(data.subarray(0, headEnd).toString('utf8')));
+  const sections = ReviewSections.parse(JSON.parse(data.subarray(headEnd + 1, sectionsEnd).toString('utf8')));
+  const body = data.subarray(sectionsEnd + 1);
+  if (body.length > MAX_REVIEW_BYTES) throw new Error('markdown is larger than the review limit');
+  if (body.length !== head.bytes) throw new Error(`the markdown is ${body.length} bytes, not the ${head.bytes} its first line says`);
+  const { v: _version, bytes: _bytes, ...meta } = head;
+  return StoredReview.parse({ ...meta, markdown: body.toString('utf8'), sections: sections ?? undefined });
+}
+
+/**
+ * The file's bytes, at most `limit` (or all of it, refused past `limit`), or undefined if it is
+ * gone. Opened non-blocking, so that a FIFO put in its place cannot hang the open.
+ */
+async function readRegularFile(file: string, limit: number, prefixOnly = false): Promise<Buffer | undefined> {
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw new Error('not a regular file');
+    if (!prefixOnly && stats.size > limit) throw new Error(`${(stats.size / 1024 / 1024).toFixed(0)} MiB is larger than any such file Redline writes`);
+    const buffer = Buffer.alloc(Math.min(stats.size, limit));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close().catch(() => undefined);
   }
 }

@@ -1,19 +1,19 @@
 // The window's review state: the current review, its revision, and the last N reviews. Plain
 // TypeScript (no `vscode`). Changes show at once; each call's promise resolves once the change
-// is on disk, in files under a directory the extension chooses (see reviewFiles.ts).
+// is on disk, in files under a directory the extension chooses (see reviewFiles.ts). Another
+// window may share that directory: each commit first takes in what it wrote (catchUp).
 
 import { MAX_REVIEW_BYTES, type ReviewMode, type Section } from '../../../shared/protocol';
 import { measureReview, overBudget, type ReviewCost } from '../../../shared/reviewBudget';
 import { Emitter, type Disposable } from '../events';
 import { compose, composedCost, type KnownSections } from './compose';
 import { GroupCommit } from './groupCommit';
-import { entryOf, ReviewFiles, type HistoryEntry, type LoadedFiles } from './reviewFiles';
-import { clearLegacyState, hasLegacyState, readLegacyState, type LegacyStorage } from './legacyState';
-import { describeProblem, toReview, toStored, type StoredCurrent, type StoredReview } from './storedState';
+import { randomBytes } from 'crypto';
+import { entryOf, ReviewFiles, type CommitPlan, type DiskState, type HistoryEntry } from './reviewFiles';
+import { describeProblem, historyFileName, reviewFileName, toReview, toStored, type StoredReview } from './storedState';
 
 export type { HistoryEntry } from './reviewFiles';
 export { ReviewSaveError } from './reviewFiles';
-export { STORAGE_KEY, type LegacyStorage } from './legacyState';
 
 export interface Review {
   readonly revision: number;
@@ -48,8 +48,6 @@ export interface ReviewStoreOptions {
   readonly directory: string;
   readonly historySize: number;
   readonly log?: (message: string) => void;
-  /** Workspace state, where Redline kept reviews before they had files: read once, then cleared. */
-  readonly legacy?: LegacyStorage;
 }
 
 /** A change refused because the review would outgrow what get-review can send back. */
@@ -75,14 +73,24 @@ export class ReviewStore implements Disposable {
   private lastRevision = 0;
   /** Reviews' costs as measured when they were made, so that an append measures only what it adds. */
   private readonly costs = new WeakMap<Review, ReviewCost>();
+  /** The file each review on disk is in; a review not in it is written by the next commit. */
+  private readonly fileOf = new WeakMap<Review, string>();
   /** Earlier reviews, newest first: metadata only, the text stays on disk. */
   private historyIndex: HistoryEntry[] = [];
+  /** The files of the earlier reviews that have one. */
+  private readonly historyFiles = new Map<number, string>();
   /** Earlier reviews not yet written (in memory mode, all of them). */
   private readonly unsaved = new Map<number, StoredReview>();
-  /** History files to delete in the next commit. */
-  private readonly toRemove = new Set<number>();
+  /** Files to delete in the next commit: earlier reviews dropped, and reviews an append or update replaced. */
+  private readonly toRemove = new Set<string>();
+  /** Every review file this store has accounted for; any other in the directory another window wrote. */
+  private readonly known = new Set<string>();
+  /** This store's mark in the names of the files it writes (see reviewFileName). */
+  private readonly writer = randomBytes(4).toString('hex');
   private currentDirty = false;
-  /** Settles when the history files found on open have been validated and indexed. */
+  /** The Redline 0.1 current.json review already taken in, so that it is taken in once. */
+  private openedLegacy: string | undefined;
+  /** Settles when the review files found on open have been listed. */
   private historyReady: Promise<void> = Promise.resolve();
   private disposed = false;
   private readonly commit = new GroupCommit(() => this.writeBatch());
@@ -102,16 +110,15 @@ export class ReviewStore implements Disposable {
     const log = options.log ?? (() => undefined);
     const files = new ReviewFiles(options.directory, log);
     const store = new ReviewStore(files, clampHistorySize(options.historySize), log);
-    let loaded: LoadedFiles = { current: undefined, historyRevisions: [] };
+    let disk: DiskState = { pointer: undefined, names: [] };
     try {
-      loaded = await files.load();
+      disk = await files.load();
     } catch (error) {
       log(`Redline could not read its reviews in ${options.directory} (${describeProblem(error)}); it starts with none.`);
     }
-    store.adopt(loaded.current, loaded.historyRevisions);
-    if (options.legacy) await store.migrate(options.legacy, loaded.current !== undefined || loaded.historyRevisions.length > 0);
-    // Reading every history file can take seconds (200 × 10 MiB at most): the window does not wait for it.
-    store.historyReady = store.loadHistory(loaded.current?.current?.revision, loaded.historyRevisions);
+    await store.adopt(disk);
+    // Listing every earlier review can take a while (Redline 0.1's files are read whole): the window does not wait for it.
+    store.historyReady = store.loadHistory(disk.names);
     return store;
   }
 
@@ -166,6 +173,7 @@ export class ReviewStore implements Disposable {
     if (excess) throw new ReviewTooLargeError(request.mode, `hold ${excess}`);
     const previousRevision = this.lastRevision;
     if (request.mode === 'replace' && previous) this.remember(previous);
+    else if (previous) this.supersede(previous);
     const review: Review = {
       revision: ++this.lastRevision,
       title: request.title ?? base?.title,
@@ -213,10 +221,12 @@ export class ReviewStore implements Disposable {
     const unsaved = this.unsaved.get(revision);
     if (unsaved) return toReview(unsaved);
     await this.historyReady;
-    if (!this.files || !this.historyIndex.some((entry) => entry.revision === revision)) return undefined;
-    const stored = await this.files.readHistory(revision);
+    const file = this.historyFiles.get(revision);
+    if (!this.files || !file) return undefined;
+    const stored = await this.files.readReview(file);
     if (!stored) this.historyIndex = this.historyIndex.filter((entry) => entry.revision !== revision);
-    return stored && toReview(stored);
+    // Another window's review may be listed under a revision of its own here (see addEntry).
+    return stored && toReview({ ...stored, revision });
   }
 
   /** Presents an earlier review again, as a new revision. */
@@ -254,14 +264,32 @@ export class ReviewStore implements Disposable {
     return this.commit.request();
   }
 
+  /** The review leaves the screen for the history: its file, if it has one, stays as it is. */
   private remember(review: Review): void {
-    const stored = toStored(review);
-    this.unsaved.set(stored.revision, stored);
-    this.historyIndex.unshift(entryOf(stored));
+    const file = this.fileOf.get(review);
+    if (file) this.historyFiles.set(review.revision, file);
+    else this.unsaved.set(review.revision, toStored(review));
+    this.historyIndex.unshift(entryOf(review));
     this.trimHistory();
   }
 
-  /** Drops the oldest entries past the history size or MAX_HISTORY_BYTES; true if any went. */
+  /** An append or update replaced the review: its file goes once the new one is written. */
+  private supersede(review: Review): void {
+    const file = this.fileOf.get(review);
+    if (file) this.toRemove.add(file);
+  }
+
+  /** Lists a review file found on disk; another window's revision that clashes with one here gets a new one. */
+  private addEntry(entry: HistoryEntry, file: string): void {
+    const taken = (revision: number) => this.currentReview?.revision === revision || this.historyFiles.has(revision) || this.unsaved.has(revision);
+    const revision = taken(entry.revision) ? ++this.lastRevision : entry.revision;
+    this.lastRevision = Math.max(this.lastRevision, revision);
+    this.historyFiles.set(revision, file);
+    this.historyIndex.push({ ...entry, revision });
+    this.historyIndex.sort((a, b) => b.revision - a.revision);
+  }
+
+  /** Drops the oldest entries past the history size or MAX_HISTORY_BYTES; true if any files are to go. */
   private trimHistory(): boolean {
     let kept = 0;
     let bytes = 0;
@@ -269,77 +297,119 @@ export class ReviewStore implements Disposable {
     if (kept < Math.min(this.historySize, this.historyIndex.length)) {
       this.log(`Redline dropped the ${this.historyIndex.length - kept} oldest earlier review(s): together the earlier reviews would hold more than ${(this.maxHistoryBytes / 1024 / 1024).toFixed(0)} MiB.`);
     }
-    const dropped = this.historyIndex.splice(kept);
-    for (const entry of dropped) {
+    for (const entry of this.historyIndex.splice(kept)) {
       this.unsaved.delete(entry.revision);
-      if (this.files) this.toRemove.add(entry.revision);
+      const file = this.historyFiles.get(entry.revision);
+      this.historyFiles.delete(entry.revision);
+      if (file) this.toRemove.add(file);
     }
     return this.toRemove.size > 0;
   }
 
-  /** One group commit: the state as it is now. What fails is kept to be tried again with the next change. */
+  /** One group commit, under the folder's lock: what another window wrote first, then the state as it is now. */
   private async writeBatch(): Promise<void> {
     if (!this.files) return;
-    const add = [...this.unsaved.values()].filter((review) => !this.toRemove.has(review.revision));
-    const remove = [...this.toRemove];
-    this.toRemove.clear();
-    const current = this.currentDirty
-      ? { version: 2 as const, revision: this.lastRevision, current: this.currentReview ? toStored(this.currentReview) : null }
-      : undefined;
-    this.currentDirty = false;
+    let plan: CommitPlan | undefined;
+    let current: Review | undefined;
     try {
-      await this.files.commit({ current, add, remove });
-      for (const review of add) if (this.unsaved.get(review.revision) === review) this.unsaved.delete(review.revision);
+      await this.files.commit(async (disk) => {
+        await this.catchUp(disk);
+        current = this.currentReview;
+        const write = [...this.unsaved.values()].map((review) => ({ name: reviewFileName(review.revision, this.writer), review }));
+        const currentFile = current && (this.fileOf.get(current) ?? reviewFileName(current.revision, this.writer));
+        if (current && !this.fileOf.has(current)) write.push({ name: currentFile!, review: toStored(current) });
+        // Only a change here moves current.json: another window's newer review stays on its screen and on disk.
+        const pointer = this.currentDirty || disk.pointer?.version === 2 ? { revision: this.lastRevision, current: currentFile ?? null } : undefined;
+        const onScreen = pointer ? pointer.current : disk.pointer?.version === 3 ? disk.pointer.current : null;
+        this.currentDirty = false;
+        plan = { write, pointer, remove: [...this.toRemove].filter((name) => name !== onScreen) };
+        this.toRemove.clear();
+        return plan;
+      });
     } catch (error) {
-      if (current) this.currentDirty = true;
-      for (const revision of remove) this.toRemove.add(revision);
+      if (plan?.pointer) this.currentDirty = true;
+      for (const name of plan?.remove ?? []) this.toRemove.add(name);
       this.log((error as Error).message);
       throw error;
     }
-  }
-
-  private adopt(loaded: StoredCurrent | undefined, historyRevisions: readonly number[]): void {
-    const current = loaded?.current ?? undefined;
-    this.currentReview = current && toReview(current);
-    // Monotonic even if a history file is newer than current.json says (judged by name: a bad file only makes it higher).
-    this.lastRevision = Math.max(loaded?.revision ?? 0, current?.revision ?? 0, ...historyRevisions);
-  }
-
-  /** Validates the history files found on open and merges them into the index; never rejects. */
-  private async loadHistory(loadedCurrent: number | undefined, revisions: readonly number[]): Promise<void> {
-    if (!this.files || revisions.length === 0) return;
-    const entries = await this.files.validateHistory(revisions, () => this.disposed).catch(() => []);
-    if (this.disposed) return;
-    // Reviews remembered since open are newer than the files' copies of them.
-    const known = new Set(this.historyIndex.map((entry) => entry.revision));
-    const found = entries.filter((entry) => {
-      if (known.has(entry.revision)) return false;
-      // A crash between writing a history file and current.json leaves the current review in both: current.json wins.
-      if (entry.revision === loadedCurrent) this.toRemove.add(entry.revision);
-      return entry.revision !== loadedCurrent;
-    });
-    this.historyIndex = [...this.historyIndex, ...found].sort((a, b) => b.revision - a.revision);
-    if (this.trimHistory()) await this.commit.request().catch(() => undefined);
-  }
-
-  /** Moves the version 1 workspace-state reviews into files once; the key is cleared only after they are on disk. */
-  private async migrate(legacy: LegacyStorage, haveFiles: boolean): Promise<void> {
-    if (!hasLegacyState(legacy)) return;
-    // Files are newer than anything in workspace state: then the old value is only cleared.
-    const state = haveFiles ? undefined : readLegacyState(legacy, this.log);
-    if (state) {
-      this.adopt(state.current, []);
-      this.historyIndex = state.history.map(entryOf);
-      for (const review of state.history) this.unsaved.set(review.revision, review);
-      this.trimHistory();
-      this.currentDirty = true;
-      try {
-        await this.commit.request();
-      } catch {
-        return; // Logged; the old key stays, so the next window tries again.
+    for (const { name, review } of plan!.write) {
+      this.known.add(name);
+      if (this.unsaved.get(review.revision) === review) {
+        this.unsaved.delete(review.revision);
+        this.historyFiles.set(review.revision, name);
       }
     }
-    await clearLegacyState(legacy, this.log);
+    if (current && plan!.pointer) this.fileOf.set(current, plan!.pointer.current!);
+    for (const name of plan!.remove) this.known.delete(name);
+  }
+
+  /**
+   * Takes in what another window on the same folder wrote since this store last looked: its
+   * revisions (so that ours stay above them) and its reviews, which are earlier reviews here.
+   */
+  private async catchUp(disk: DiskState): Promise<void> {
+    this.lastRevision = Math.max(this.lastRevision, disk.pointer?.revision ?? 0);
+    // A Redline 0.1 host still running on this folder (an old window during an update) writes its review into current.json.
+    const legacy = disk.pointer?.version === 2 ? disk.pointer.current : null;
+    if (legacy && legacyKey(legacy) !== this.openedLegacy) {
+      this.openedLegacy = legacyKey(legacy);
+      this.adoptUnsaved(legacy);
+    }
+    await this.listFiles(disk.names);
+    this.trimHistory();
+  }
+
+  /** Redline 0.1's current review, from inside its current.json: an earlier review here, written to a file of its own. */
+  private adoptUnsaved(stored: StoredReview): void {
+    const revision = this.historyIndex.some((entry) => entry.revision === stored.revision) ? ++this.lastRevision : stored.revision;
+    const review = { ...stored, revision };
+    this.unsaved.set(revision, review);
+    this.historyIndex.push(entryOf(review));
+    this.historyIndex.sort((a, b) => b.revision - a.revision);
+  }
+
+  /** Lists the review files this store has not accounted for yet. */
+  private async listFiles(names: readonly string[]): Promise<void> {
+    for (const name of names) {
+      if (this.disposed) return;
+      if (this.known.has(name)) continue;
+      this.known.add(name);
+      const entry = await this.files!.readEntry(name);
+      if (entry) this.addEntry(entry, name);
+    }
+  }
+
+  private async adopt(disk: DiskState): Promise<void> {
+    const pointer = disk.pointer;
+    let stored: StoredReview | undefined;
+    if (pointer?.version === 2) {
+      // Redline 0.1 kept the review inside current.json: it is written to a file of its own at once.
+      stored = pointer.current ?? undefined;
+      this.currentDirty = stored !== undefined;
+      this.openedLegacy = stored && legacyKey(stored);
+      // A crash between 0.1's two renames left the current review in a history file too.
+      const duplicate = stored && historyFileName(stored.revision);
+      if (duplicate && disk.names.includes(duplicate)) {
+        this.known.add(duplicate);
+        this.toRemove.add(duplicate);
+      }
+    } else if (pointer?.current) {
+      this.known.add(pointer.current);
+      stored = await this.files!.readReview(pointer.current);
+    }
+    this.currentReview = stored && toReview(stored);
+    if (this.currentReview && pointer?.version === 3) this.fileOf.set(this.currentReview, pointer.current!);
+    // Monotonic even if a review file is newer than current.json says (judged by name: a bad file only makes it higher).
+    const named = disk.names.map((name) => Number(/^(?:review|history)-(\d+)/.exec(name)![1]));
+    this.lastRevision = Math.max(pointer?.revision ?? 0, stored?.revision ?? 0, ...named);
+    if (this.currentDirty) void this.commit.request().catch(() => undefined);
+  }
+
+  /** Lists the review files found on open; never rejects. */
+  private async loadHistory(names: readonly string[]): Promise<void> {
+    if (!this.files || names.length === 0) return;
+    await this.listFiles(names).catch(() => undefined);
+    if (!this.disposed && this.trimHistory()) await this.commit.request().catch(() => undefined);
   }
 }
 
@@ -351,6 +421,8 @@ function handled<T>(promise: Promise<T>): Promise<T> {
   promise.catch(() => undefined);
   return promise;
 }
+
+const legacyKey = (review: StoredReview): string => `${review.revision} ${review.updatedAt}`;
 
 function clampHistorySize(size: number): number {
   return Number.isFinite(size) ? Math.min(MAX_HISTORY_SIZE, Math.max(0, Math.floor(size))) : 0;

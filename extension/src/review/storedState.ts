@@ -42,36 +42,56 @@ export const StoredReview = z.object({
 });
 export type StoredReview = z.infer<typeof StoredReview>;
 
-/** current.json: the latest revision issued (a clear moves it too) and the review on screen. */
-export const StoredCurrent = z
-  .object({ version: z.literal(2), revision: Revision, current: StoredReview.nullable() })
-  .refine((state) => !state.current || state.current.revision <= state.revision, 'current review is newer than the revision');
-export type StoredCurrent = z.infer<typeof StoredCurrent>;
+/** current.json as Redline 0.1 wrote it: the review itself inside. Still read, never written. */
+const StoredCurrentV2 = z.object({ version: z.literal(2), revision: Revision, current: StoredReview.nullable() });
 
-/** The version 1 state that older Redline builds kept in workspace state (sections included, ignored now). */
-export const LegacyState = z.object({
-  version: z.literal(1),
+/**
+ * current.json: the latest revision issued (a clear moves it too) and which review file is on
+ * screen. Small, so that a commit can read it under the folder lock to see what another window did.
+ */
+export const StoredPointer = z.union([
+  z.object({ version: z.literal(3), revision: Revision, current: z.string().regex(/^review-\d{1,16}-[0-9a-f]{8}\.md$/).nullable() }),
+  StoredCurrentV2.refine((state) => !state.current || state.current.revision <= state.revision, 'current review is newer than the revision'),
+]);
+export type StoredPointer = z.infer<typeof StoredPointer>;
+
+/**
+ * A review file's first line: what a list of earlier reviews shows, so that listing them reads a
+ * line, not 10 MiB. The second line is the sections (JSON), and the rest is the markdown as it is:
+ * JSON escaped a review of control characters into six times its size.
+ */
+export const ReviewHead = z.object({
+  v: z.literal(3),
   revision: Revision,
-  current: StoredReview.passthrough().nullish(),
-  history: z.array(StoredReview.passthrough()),
+  title: z.string().max(1000).optional(),
+  cwd: z.string().max(4096).optional(),
+  assistant: z.string().max(200).optional(),
+  updatedAt: z.string().max(100),
+  /** The markdown's length in UTF-8 bytes: the history lists it, and a file cut short is caught by it. */
+  bytes: z.number().int().min(0).max(MAX_REVIEW_BYTES),
 });
-export type LegacyState = z.infer<typeof LegacyState>;
+export type ReviewHead = z.infer<typeof ReviewHead>;
+export const ReviewSections = z.array(Section).max(MAX_STORED_SECTIONS).nullable();
 
 export const CURRENT_FILE = 'current.json';
 const HISTORY_FILE = /^history-(\d{1,16})\.json$/;
+const REVIEW_FILE = /^review-(\d{1,16})-([0-9a-f]{8})\.md$/;
 /** Looks like one of ours but its name does not parse: treated as corrupt. */
-const OUR_PREFIX = /^(history-|current)/;
+const OUR_PREFIX = /^(history-|review-|current)/;
 
+/** Written by Redline 0.1; still read, and deleted when it leaves the history. */
 export const historyFileName = (revision: number): string => `history-${revision}.json`;
+/** A review's file: named by its revision and by the store that wrote it, so two windows never write the same name. */
+export const reviewFileName = (revision: number, writer: string): string => `review-${revision}-${writer}.md`;
 
 /** What a directory entry is to the store. */
-export function classifyFile(name: string): { kind: 'current' } | { kind: 'history'; revision: number } | { kind: 'unknown' } | { kind: 'foreign' } {
+export function classifyFile(name: string): { kind: 'current' } | { kind: 'review'; revision: number } | { kind: 'unknown' } | { kind: 'foreign' } {
   if (name === CURRENT_FILE) return { kind: 'current' };
-  const match = HISTORY_FILE.exec(name);
+  const match = HISTORY_FILE.exec(name) ?? REVIEW_FILE.exec(name);
   // An absurd number in the name is "unknown": moved aside, and never taken as the latest revision.
-  if (match) return Number(match[1]) <= MAX_STORED_COUNTER ? { kind: 'history', revision: Number(match[1]) } : { kind: 'unknown' };
-  // Files already moved aside stay where they are, untouched.
-  if (name.includes('.corrupt-')) return { kind: 'foreign' };
+  if (match) return Number(match[1]) <= MAX_STORED_COUNTER ? { kind: 'review', revision: Number(match[1]) } : { kind: 'unknown' };
+  // Files already moved aside, and the folder's lock, stay where they are, untouched.
+  if (name.includes('.corrupt-') || name.startsWith('.lock')) return { kind: 'foreign' };
   return OUR_PREFIX.test(name) ? { kind: 'unknown' } : { kind: 'foreign' };
 }
 

@@ -1,4 +1,4 @@
-// Stored reviews are untrusted input: a corrupt file on disk (current.json, history-<n>.json) is
+// Stored reviews are untrusted input: a corrupt file on disk (current.json, review-<n>-<writer>.md) is
 // moved aside with a warning in the Redline output, and the window still starts its bridge and
 // shows the next review.
 import assert from 'node:assert/strict';
@@ -8,10 +8,10 @@ import { workbenchUrl } from '../harness/workbench.mjs';
 import { EXTENSION_ID } from '../packaged.mjs';
 import { RedlineSession, session, waitFor } from './session.mjs';
 
-/** The file the store reads at activation for the current review. */
+/** The file the store reads at activation: which review is current. */
 const CURRENT_FILE = 'current.json';
-/** Earlier reviews, one file each; validated at activation too. */
-const HISTORY_FILE = /^history-\d+\.json$/;
+/** Reviews, one file each; an earlier review's first line is read at activation too. */
+const REVIEW_FILE = /^review-\d+-[0-9a-f]{8}\.md$/;
 /** What issue 7 found to throw inside activate: valid JSON of the wrong shape. */
 const CORRUPT_STATE = '{"history":null}';
 /** And what a torn or overwritten file looks like: not JSON at all. */
@@ -53,8 +53,9 @@ describe('Corrupt review state on disk', () => {
     const directory = reviewsDirectory(s);
     assert.ok(existsSync(join(directory, CURRENT_FILE)), `${CURRENT_FILE} in ${directory}: ${readdirSync(directory).join(', ')}`);
     // The UI suite presented many reviews before this one, so earlier ones are on disk.
-    const historyFile = readdirSync(directory).find((name) => HISTORY_FILE.test(name));
-    assert.ok(historyFile, `a history file in ${directory}: ${readdirSync(directory).join(', ')}`);
+    const onScreen = JSON.parse(readFileSync(join(directory, CURRENT_FILE), 'utf8')).current;
+    const historyFile = readdirSync(directory).find((name) => REVIEW_FILE.test(name) && name !== onScreen);
+    assert.ok(historyFile, `an earlier review's file in ${directory}: ${readdirSync(directory).join(', ')}`);
 
     // Close the window and let its extension host exit first, so that nothing it still holds in
     // memory can be written over the corrupt file before the next window reads it.
