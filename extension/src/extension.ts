@@ -23,6 +23,7 @@ import { ReviewPanel } from './panel/reviewPanel';
 import { ReviewRenderer } from './render/reviewRenderer';
 import { RenderWorkerPool } from './render/renderWorkerPool';
 import { AssistantReviews } from './review/assistantReviews';
+import { describeDrop } from './review/historyBudget';
 import type { ReviewStore } from './review/reviewStore';
 import { onDidChangeSettings, readSettings } from './settings';
 
@@ -116,7 +117,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
   );
 
   const activity = registerActivity(log);
-  context.subscriptions.push(activity);
+  context.subscriptions.push(activity, reviews.onDidDropHistory((drop) => activity.showNotice(describeDrop(drop))));
   const completions = new CompletionSources();
   const handlers = createRequestHandlers(reviews, renderer, {
     getSelection: () => selection.current(),

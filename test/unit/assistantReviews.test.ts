@@ -11,10 +11,11 @@ import type { ReviewFindings } from '../../extension/src/findings/reviewFindings
 
 const renderer = { render: jest.fn(), renderFragment: jest.fn() };
 
-function open(root: string | undefined, log: (message: string) => void = () => undefined) {
+function open(root: string | undefined, log: (message: string) => void = () => undefined, maxHistoryBytes?: number) {
   return AssistantReviews.open({
     root,
     historySize: 5,
+    maxHistoryBytes,
     log,
     renderer,
     attachFindings: () => ({ findings: {} as ReviewFindings, dispose: () => undefined }),
@@ -41,6 +42,38 @@ describe('AssistantReviews', () => {
       expect(reviews.existing(undefined)).toBe(claude);
       expect(reviews.lookup('codex')).toBe(codex);
       expect(reviews.lookup('never-presented')).toBeUndefined();
+    } finally {
+      await reviews.dispose();
+    }
+  });
+
+  it("keeps every assistant's earlier reviews within one budget, dropping the oldest first whoever's they are", async () => {
+    const logs: string[] = [];
+    const reviews = await open(root, (message) => logs.push(message), 4_500);
+    const drops: number[] = [];
+    reviews.onDidDropHistory((drop) => drops.push(drop.count));
+    try {
+      const claude = await reviews.forAssistant('Claude Code');
+      const codex = await reviews.forAssistant('codex');
+      const body = 'x'.repeat(990);
+      // Earlier reviews of about 1,000 bytes each, made in turn: codex 1, claude 1, codex 2, claude 2.
+      for (const round of [1, 2, 3]) {
+        await codex.store.present({ content: `# codex ${round}\n\n${body}`, mode: 'replace' });
+        await claude.store.present({ content: `# claude ${round}\n\n${body}`, mode: 'replace' });
+      }
+      expect((await claude.store.listHistory()).map((entry) => entry.title ?? entry.revision)).toHaveLength(2);
+      expect((await codex.store.listHistory()).length).toBe(2);
+      await claude.store.present({ content: `# claude 4\n\n${body}`, mode: 'replace' });
+      // Five would pass 4,500 bytes: codex's first, the oldest of all, went.
+      const texts = async (review: typeof claude) =>
+        Promise.all((await review.store.listHistory()).map(async (entry) => (await review.store.readHistory(entry.revision))!.markdown.split('\n')[0]));
+      expect(await texts(claude)).toEqual(['# claude 3', '# claude 2', '# claude 1']);
+      expect(await texts(codex)).toEqual(['# codex 2']);
+      expect(drops.length).toBeGreaterThan(0);
+      expect(logs.at(-1)).toMatch(/dropped the 1 oldest earlier review\(s\) .*in this workspace would hold more than 0.00 MiB/);
+      await codex.store.flush();
+      // Its file went too: codex 2, and the current codex 3.
+      expect(fs.readdirSync(path.join(root, codex.key, 'reviews')).filter((name) => name.endsWith('.md'))).toHaveLength(2);
     } finally {
       await reviews.dispose();
     }

@@ -20,6 +20,8 @@ export class ActivityFeature implements vscode.Disposable {
   private readonly status = new BridgeStatusItem(ActivityCommands.showActivity);
   private readonly view: vscode.TreeView<ActivityEntry>;
   private readonly disposables: vscode.Disposable[] = [];
+  /** Something the window did on its own that the user should know of, above the calls until cleared. */
+  private notice: string | undefined;
 
   /** The Activity view's log and a line per call in the output channel. */
   readonly observer: RequestObserver;
@@ -27,15 +29,19 @@ export class ActivityFeature implements vscode.Disposable {
   constructor(output: vscode.LogOutputChannel) {
     const lines = new RequestLogLines((level, line) => (level === 'warn' ? output.warn(line) : output.info(line)));
     this.observer = allOf([this.log, lines], (error) => output.error('A request observer failed', error));
-    const provider = new ActivityTreeProvider(this.log, () => (this.view.message = emptyMessage(this.log)));
+    const provider = new ActivityTreeProvider(this.log, () => this.showMessage());
     this.view = vscode.window.createTreeView(ACTIVITY_VIEW, { treeDataProvider: provider });
-    this.view.message = emptyMessage(this.log);
+    this.showMessage();
     this.disposables.push(
       provider,
       this.view,
       this.status,
       vscode.commands.registerCommand(ActivityCommands.showActivity, () => vscode.commands.executeCommand(`${ACTIVITY_VIEW}.focus`)),
-      vscode.commands.registerCommand(ActivityCommands.clearActivity, () => this.log.clear()),
+      vscode.commands.registerCommand(ActivityCommands.clearActivity, () => {
+        this.notice = undefined;
+        this.log.clear();
+        this.showMessage();
+      }),
       vscode.commands.registerCommand(ActivityCommands.copyCorrelationId, (item?: unknown) => this.copyCorrelationId(item)),
     );
   }
@@ -43,6 +49,16 @@ export class ActivityFeature implements vscode.Disposable {
   /** The bridge listens: the status item shows its socket and follows its count of connected assistants. */
   bridgeStarted(bridge: ObservedBridge): void {
     this.status.listening(bridge);
+  }
+
+  /** Shows `text` at the top of the view until the next notice or Clear Activity. */
+  showNotice(text: string): void {
+    this.notice = text;
+    this.showMessage();
+  }
+
+  private showMessage(): void {
+    this.view.message = this.notice ?? emptyMessage(this.log);
   }
 
   /** The bridge could not start: the status item says so, with the reason. */

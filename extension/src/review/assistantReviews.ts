@@ -3,12 +3,13 @@
 // shows one at a time (the active one) as a tab. Plain TypeScript (no `vscode`).
 
 import { IncomingReview } from './incomingReview';
-import { Emitter, type Disposable } from '../events';
+import { Emitter, type Disposable, type Event } from '../events';
 import { ReviewHistory } from '../history/reviewHistory';
 import type { ReviewFindings } from '../findings/reviewFindings';
 import type { ReviewRenderer } from '../render/reviewRenderer';
 import { AssistantIndex, MAX_ASSISTANTS, PRIMARY_DIR, type AssistantFolders } from './assistantIndex';
 import { Conversation } from './conversation';
+import { describeDrop, HistoryBudget, type HistoryDrop } from './historyBudget';
 import { ReviewStore, type ReviewChange } from './reviewStore';
 import type { FeedbackItem } from '../../../shared/protocol';
 
@@ -23,6 +24,8 @@ export interface AssistantReviewsOptions {
   /** The storage folder; undefined keeps everything in memory (tests). */
   readonly root: string | undefined;
   readonly historySize: number;
+  /** What all assistants' earlier reviews may hold together (historyBudget.ts; tests set a small one). */
+  readonly maxHistoryBytes?: number;
   readonly log: (message: string) => void;
   readonly renderer: Pick<ReviewRenderer, 'render' | 'renderFragment'>;
   readonly attachFindings: (review: AssistantReview) => FindingsAttachment;
@@ -80,25 +83,32 @@ export class AssistantReviews {
   readonly onDidChangeList = this.listChanged.event;
   /** An assistant's incoming review appeared or went. */
   readonly onDidChangeIncoming = this.incomingChanged.event;
+  /** Earlier reviews were dropped to keep the workspace's within its budget (see historyBudget.ts). */
+  readonly onDidDropHistory: Event<HistoryDrop>;
 
   private constructor(
     private readonly options: AssistantReviewsOptions,
     private readonly index: AssistantIndex,
+    private readonly budget: HistoryBudget,
     primary: AssistantReview,
   ) {
     this.activeReview = primary;
+    this.onDidDropHistory = budget.onDidDrop;
+    this.subscriptions.push(budget, budget.onDidDrop((drop) => options.log(describeDrop(drop))));
   }
 
   static async open(options: AssistantReviewsOptions): Promise<AssistantReviews> {
     const index = options.root ? await AssistantIndex.load(options.root, options.log) : AssistantIndex.inMemory();
+    // One budget for every assistant's earlier reviews in this workspace.
+    const budget = new HistoryBudget(options.maxHistoryBytes);
     const primaryEntry = index.all.find((entry) => entry.dir === PRIMARY_DIR);
-    const primary = await openReview(options, index.folders(PRIMARY_DIR), PRIMARY_DIR, primaryEntry?.name);
+    const primary = await openReview(options, budget, index.folders(PRIMARY_DIR), PRIMARY_DIR, primaryEntry?.name);
     // Before the list existed, the first assistant was the one its current review names.
     primary.name ??= primary.store.current?.assistant;
-    const reviews = new AssistantReviews(options, index, primary);
+    const reviews = new AssistantReviews(options, index, budget, primary);
     reviews.adopt(primary);
     const others = await Promise.all(
-      index.all.filter((entry) => entry.dir !== PRIMARY_DIR).map((entry) => openReview(options, index.folders(entry.dir), entry.dir, entry.name)),
+      index.all.filter((entry) => entry.dir !== PRIMARY_DIR).map((entry) => openReview(options, budget, index.folders(entry.dir), entry.dir, entry.name)),
     );
     for (const review of others) reviews.adopt(review);
     // The panel opens on the review presented last.
@@ -190,7 +200,7 @@ export class AssistantReviews {
       );
     }
     const dir = AssistantIndex.dirFor(name);
-    const review = await openReview(this.options, this.index.folders(dir), dir, name);
+    const review = await openReview(this.options, this.budget, this.index.folders(dir), dir, name);
     // Listed only once its folders could be read, and before its first reply says "done".
     await this.index.add({ name, dir });
     this.adopt(review);
@@ -224,13 +234,14 @@ export class AssistantReviews {
 
 async function openReview(
   options: AssistantReviewsOptions,
+  budget: HistoryBudget,
   folders: AssistantFolders | undefined,
   key: string,
   name: string | undefined,
 ): Promise<AssistantReview> {
   const store = folders
-    ? await ReviewStore.open({ directory: folders.reviews, historySize: options.historySize, log: options.log })
-    : ReviewStore.inMemory({ historySize: options.historySize });
+    ? await ReviewStore.open({ directory: folders.reviews, historySize: options.historySize, log: options.log, budget })
+    : ReviewStore.inMemory({ historySize: options.historySize, budget });
   const conversation = folders ? await Conversation.open(folders.conversation, options.log) : Conversation.inMemory();
   return new AssistantReview(key, name, store, conversation, folders, options.renderer);
 }

@@ -3,128 +3,93 @@
 // is on disk, in files under a directory the extension chooses (see reviewFiles.ts). Another
 // window may share that directory: each commit first takes in what it wrote (catchUp).
 
-import { MAX_REVIEW_BYTES, type ReviewMode, type Section } from '../../../shared/protocol';
+import { MAX_REVIEW_BYTES } from '../../../shared/protocol';
 import { measureReview, overBudget, type ReviewCost } from '../../../shared/reviewBudget';
 import { Emitter, type Disposable } from '../events';
 import { compose, composedCost, type KnownSections } from './compose';
+import { ReviewTooLargeError, type PresentRequest, type Review, type ReviewChange } from './review';
 import { GroupCommit } from './groupCommit';
-import { randomBytes } from 'crypto';
-import { entryOf, ReviewFiles, type CommitPlan, type DiskState, type HistoryEntry } from './reviewFiles';
-import { describeProblem, historyFileName, reviewFileName, toReview, toStored, type StoredReview } from './storedState';
+import { EarlierReviews } from './earlierReviews';
+import { describeDrop, HistoryBudget } from './historyBudget';
+import { entryOf, ReviewFiles, type DiskState, type HistoryEntry } from './reviewFiles';
+import { StoreFolder, type StoreState } from './storeFolder';
+import { describeProblem, toReview, toStored } from './storedState';
 
 export type { HistoryEntry } from './reviewFiles';
 export { ReviewSaveError } from './reviewFiles';
-
-export interface Review {
-  readonly revision: number;
-  readonly title?: string;
-  readonly markdown: string;
-  /** The presenting assistant's working directory: relative references resolve there first. */
-  readonly cwd?: string;
-  /** The presenting assistant's name (MCP clientInfo), shown as the author of its findings. */
-  readonly assistant?: string;
-  readonly sections: readonly Section[];
-  readonly updatedAt: string;
-}
-
-export interface PresentRequest {
-  readonly content: string;
-  readonly mode: ReviewMode;
-  readonly section?: string;
-  readonly title?: string;
-  readonly cwd?: string;
-  readonly assistant?: string;
-}
-
-export interface ReviewChange {
-  readonly review: Review | undefined;
-  readonly kind: ReviewMode | 'clear';
-  readonly previousRevision: number;
-  /** Set for an append: `review.markdown` ends with `markdown`, which starts on 0-based line `startLine`. */
-  readonly appended?: { readonly markdown: string; readonly startLine: number };
-}
+export { ReviewTooLargeError, type PresentRequest, type Review, type ReviewChange } from './review';
 
 export interface ReviewStoreOptions {
   readonly directory: string;
   readonly historySize: number;
   readonly log?: (message: string) => void;
-}
-
-/** A change refused because the review would outgrow what get-review can send back. */
-export class ReviewTooLargeError extends Error {
-  constructor(mode: ReviewMode, why = `larger than ${MAX_REVIEW_BYTES / 1024 / 1024} MiB`) {
-    super(
-      `This ${mode} would make the review ${why}, so it was not applied. ` +
-        'Present a shorter review with mode "replace", or shorten a section with "update-section".',
-    );
-    this.name = 'ReviewTooLargeError';
-  }
+  /** The workspace's budget for earlier reviews, shared with the other assistants' stores; a store of its own otherwise. */
+  readonly budget?: HistoryBudget;
 }
 
 export const MAX_HISTORY_SIZE = 200;
-/**
- * What one assistant's earlier reviews may hold on disk together: 200 reviews of up to 10 MiB
- * would be 2 GiB (more where JSON escapes control characters). The oldest go first past it.
- */
-export const MAX_HISTORY_BYTES = 256 * 1024 * 1024;
 
 export class ReviewStore implements Disposable {
   private currentReview: Review | undefined;
   private lastRevision = 0;
   /** Reviews' costs as measured when they were made, so that an append measures only what it adds. */
   private readonly costs = new WeakMap<Review, ReviewCost>();
-  /** The file each review on disk is in; a review not in it is written by the next commit. */
-  private readonly fileOf = new WeakMap<Review, string>();
-  /** Earlier reviews, newest first: metadata only, the text stays on disk. */
-  private historyIndex: HistoryEntry[] = [];
-  /** The files of the earlier reviews that have one. */
-  private readonly historyFiles = new Map<number, string>();
-  /** Earlier reviews not yet written (in memory mode, all of them). */
-  private readonly unsaved = new Map<number, StoredReview>();
-  /** Files to delete in the next commit: earlier reviews dropped, and reviews an append or update replaced. */
-  private readonly toRemove = new Set<string>();
-  /** Every review file this store has accounted for; any other in the directory another window wrote. */
-  private readonly known = new Set<string>();
-  /** This store's mark in the names of the files it writes (see reviewFileName). */
-  private readonly writer = randomBytes(4).toString('hex');
-  private currentDirty = false;
-  /** The Redline 0.1 current.json review already taken in, so that it is taken in once. */
-  private openedLegacy: string | undefined;
+  private readonly earlier: EarlierReviews;
+  /** Its directory; undefined in memory. */
+  private readonly folder: StoreFolder | undefined;
   /** Settles when the review files found on open have been listed. */
   private historyReady: Promise<void> = Promise.resolve();
-  private disposed = false;
+  private readonly disposables: Disposable[] = [];
   private readonly commit = new GroupCommit(() => this.writeBatch());
   private readonly changed = new Emitter<ReviewChange>();
   /** Fires after every change, before it is on disk, so the panel shows it at once. */
   readonly onDidChange = this.changed.event;
 
   private constructor(
-    private readonly files: ReviewFiles | undefined,
-    private historySize: number,
+    files: ReviewFiles | undefined,
+    historySize: number,
     private readonly log: (message: string) => void,
-    private readonly maxHistoryBytes = MAX_HISTORY_BYTES,
-  ) {}
+    private readonly budget: HistoryBudget,
+    ownBudget: boolean,
+  ) {
+    this.earlier = new EarlierReviews(historySize);
+    this.folder = files && new StoreFolder(files, this.folderState());
+    this.disposables.push(
+      budget.join({
+        entries: () => this.earlier.list(),
+        drop: (revision) => {
+          this.earlier.drop(revision);
+          void this.commit.request().catch(() => undefined);
+        },
+      }),
+    );
+    if (ownBudget) this.disposables.push(budget, budget.onDidDrop((drop) => log(describeDrop(drop))));
+  }
 
   /** Loads the directory. Never fails because of what is stored: bad files are moved aside and logged. */
   static async open(options: ReviewStoreOptions): Promise<ReviewStore> {
     const log = options.log ?? (() => undefined);
     const files = new ReviewFiles(options.directory, log);
-    const store = new ReviewStore(files, clampHistorySize(options.historySize), log);
+    const store = new ReviewStore(files, clampHistorySize(options.historySize), log, options.budget ?? new HistoryBudget(), !options.budget);
     let disk: DiskState = { pointer: undefined, names: [] };
     try {
       disk = await files.load();
     } catch (error) {
       log(`Redline could not read its reviews in ${options.directory} (${describeProblem(error)}); it starts with none.`);
     }
-    await store.adopt(disk);
+    const { current, revision, convert } = await store.folder!.open(disk);
+    store.currentReview = current;
+    store.lastRevision = revision;
+    if (convert) void store.commit.request().catch(() => undefined);
     // Listing every earlier review can take a while (Redline 0.1's files are read whole): the window does not wait for it.
     store.historyReady = store.loadHistory(disk.names);
     return store;
   }
 
   /** A store that keeps everything in memory, for tests that need no disk. */
-  static inMemory(options: { historySize: number; maxHistoryBytes?: number; log?: (message: string) => void }): ReviewStore {
-    return new ReviewStore(undefined, clampHistorySize(options.historySize), options.log ?? (() => undefined), options.maxHistoryBytes);
+  static inMemory(options: { historySize: number; maxHistoryBytes?: number; log?: (message: string) => void; budget?: HistoryBudget }): ReviewStore {
+    const budget = options.budget ?? new HistoryBudget(options.maxHistoryBytes);
+    return new ReviewStore(undefined, clampHistorySize(options.historySize), options.log ?? (() => undefined), budget, !options.budget);
   }
 
   get current(): Review | undefined {
@@ -138,7 +103,7 @@ export class ReviewStore implements Disposable {
 
   /** Commits that reached the disk so far; a burst of changes should need only a few. */
   get commitCount(): number {
-    return this.files?.commits ?? 0;
+    return this.folder?.files.commits ?? 0;
   }
 
   /**
@@ -173,7 +138,7 @@ export class ReviewStore implements Disposable {
     if (excess) throw new ReviewTooLargeError(request.mode, `hold ${excess}`);
     const previousRevision = this.lastRevision;
     if (request.mode === 'replace' && previous) this.remember(previous);
-    else if (previous) this.supersede(previous);
+    else if (previous && this.folder?.fileFor(previous)) this.earlier.discard(this.folder.fileFor(previous)!); // An append replaced it.
     const review: Review = {
       revision: ++this.lastRevision,
       title: request.title ?? base?.title,
@@ -213,19 +178,19 @@ export class ReviewStore implements Disposable {
   /** Earlier reviews, newest first, without their text. */
   async listHistory(): Promise<HistoryEntry[]> {
     await this.historyReady;
-    return [...this.historyIndex];
+    return this.earlier.list();
   }
 
   /** One earlier review, read from disk; undefined if it is not (or no longer) in the history. */
   async readHistory(revision: number): Promise<Review | undefined> {
-    const unsaved = this.unsaved.get(revision);
+    const unsaved = this.earlier.unsavedReview(revision);
     if (unsaved) return toReview(unsaved);
     await this.historyReady;
-    const file = this.historyFiles.get(revision);
-    if (!this.files || !file) return undefined;
-    const stored = await this.files.readReview(file);
-    if (!stored) this.historyIndex = this.historyIndex.filter((entry) => entry.revision !== revision);
-    // Another window's review may be listed under a revision of its own here (see addEntry).
+    const file = this.earlier.fileOf(revision);
+    if (!this.folder || !file) return undefined;
+    const stored = await this.folder.files.readReview(file);
+    if (!stored) this.earlier.forget(revision);
+    // Another window's review may be listed under a revision of its own here (see StoreFolder.listFiles).
     return stored && toReview({ ...stored, revision });
   }
 
@@ -237,7 +202,7 @@ export class ReviewStore implements Disposable {
 
   /** Applies a new history size at once: the oldest reviews past it are deleted. */
   async setHistorySize(size: number): Promise<void> {
-    this.historySize = clampHistorySize(size);
+    this.earlier.setSize(clampHistorySize(size));
     await this.historyReady;
     if (this.trimHistory()) await this.commit.request();
   }
@@ -252,164 +217,61 @@ export class ReviewStore implements Disposable {
    * to hand VS Code. History still being read on open is left unread.
    */
   async dispose(): Promise<void> {
-    this.disposed = true;
+    this.folder?.stop();
     this.changed.dispose();
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
     await this.historyReady;
     await this.commit.idle();
   }
 
   private change(review: Review | undefined): Promise<void> {
     this.currentReview = review;
-    this.currentDirty = true;
+    this.folder?.currentDidChange();
     return this.commit.request();
   }
 
   /** The review leaves the screen for the history: its file, if it has one, stays as it is. */
   private remember(review: Review): void {
-    const file = this.fileOf.get(review);
-    if (file) this.historyFiles.set(review.revision, file);
-    else this.unsaved.set(review.revision, toStored(review));
-    this.historyIndex.unshift(entryOf(review));
+    const file = this.folder?.fileFor(review);
+    this.earlier.remember(entryOf(review), file ? { file } : { review: toStored(review) });
     this.trimHistory();
   }
 
-  /** An append or update replaced the review: its file goes once the new one is written. */
-  private supersede(review: Review): void {
-    const file = this.fileOf.get(review);
-    if (file) this.toRemove.add(file);
-  }
-
-  /** Lists a review file found on disk; another window's revision that clashes with one here gets a new one. */
-  private addEntry(entry: HistoryEntry, file: string): void {
-    const taken = (revision: number) => this.currentReview?.revision === revision || this.historyFiles.has(revision) || this.unsaved.has(revision);
-    const revision = taken(entry.revision) ? ++this.lastRevision : entry.revision;
-    this.lastRevision = Math.max(this.lastRevision, revision);
-    this.historyFiles.set(revision, file);
-    this.historyIndex.push({ ...entry, revision });
-    this.historyIndex.sort((a, b) => b.revision - a.revision);
-  }
-
-  /** Drops the oldest entries past the history size or MAX_HISTORY_BYTES; true if any files are to go. */
+  /** The history size, then the workspace's budget; true if there are files to delete. */
   private trimHistory(): boolean {
-    let kept = 0;
-    let bytes = 0;
-    while (kept < Math.min(this.historySize, this.historyIndex.length) && bytes + this.historyIndex[kept].bytes <= this.maxHistoryBytes) bytes += this.historyIndex[kept++].bytes;
-    if (kept < Math.min(this.historySize, this.historyIndex.length)) {
-      this.log(`Redline dropped the ${this.historyIndex.length - kept} oldest earlier review(s): together the earlier reviews would hold more than ${(this.maxHistoryBytes / 1024 / 1024).toFixed(0)} MiB.`);
-    }
-    for (const entry of this.historyIndex.splice(kept)) {
-      this.unsaved.delete(entry.revision);
-      const file = this.historyFiles.get(entry.revision);
-      this.historyFiles.delete(entry.revision);
-      if (file) this.toRemove.add(file);
-    }
-    return this.toRemove.size > 0;
+    this.budget.enforce();
+    return this.earlier.trim();
   }
 
-  /** One group commit, under the folder's lock: what another window wrote first, then the state as it is now. */
   private async writeBatch(): Promise<void> {
-    if (!this.files) return;
-    let plan: CommitPlan | undefined;
-    let current: Review | undefined;
     try {
-      await this.files.commit(async (disk) => {
-        await this.catchUp(disk);
-        current = this.currentReview;
-        const write = [...this.unsaved.values()].map((review) => ({ name: reviewFileName(review.revision, this.writer), review }));
-        const currentFile = current && (this.fileOf.get(current) ?? reviewFileName(current.revision, this.writer));
-        if (current && !this.fileOf.has(current)) write.push({ name: currentFile!, review: toStored(current) });
-        // Only a change here moves current.json: another window's newer review stays on its screen and on disk.
-        const pointer = this.currentDirty || disk.pointer?.version === 2 ? { revision: this.lastRevision, current: currentFile ?? null } : undefined;
-        const onScreen = pointer ? pointer.current : disk.pointer?.version === 3 ? disk.pointer.current : null;
-        this.currentDirty = false;
-        plan = { write, pointer, remove: [...this.toRemove].filter((name) => name !== onScreen) };
-        this.toRemove.clear();
-        return plan;
-      });
+      await this.folder?.commit(() => this.trimHistory());
     } catch (error) {
-      if (plan?.pointer) this.currentDirty = true;
-      for (const name of plan?.remove ?? []) this.toRemove.add(name);
       this.log((error as Error).message);
       throw error;
     }
-    for (const { name, review } of plan!.write) {
-      this.known.add(name);
-      if (this.unsaved.get(review.revision) === review) {
-        this.unsaved.delete(review.revision);
-        this.historyFiles.set(review.revision, name);
-      }
-    }
-    if (current && plan!.pointer) this.fileOf.set(current, plan!.pointer.current!);
-    for (const name of plan!.remove) this.known.delete(name);
-  }
-
-  /**
-   * Takes in what another window on the same folder wrote since this store last looked: its
-   * revisions (so that ours stay above them) and its reviews, which are earlier reviews here.
-   */
-  private async catchUp(disk: DiskState): Promise<void> {
-    this.lastRevision = Math.max(this.lastRevision, disk.pointer?.revision ?? 0);
-    // A Redline 0.1 host still running on this folder (an old window during an update) writes its review into current.json.
-    const legacy = disk.pointer?.version === 2 ? disk.pointer.current : null;
-    if (legacy && legacyKey(legacy) !== this.openedLegacy) {
-      this.openedLegacy = legacyKey(legacy);
-      this.adoptUnsaved(legacy);
-    }
-    await this.listFiles(disk.names);
-    this.trimHistory();
-  }
-
-  /** Redline 0.1's current review, from inside its current.json: an earlier review here, written to a file of its own. */
-  private adoptUnsaved(stored: StoredReview): void {
-    const revision = this.historyIndex.some((entry) => entry.revision === stored.revision) ? ++this.lastRevision : stored.revision;
-    const review = { ...stored, revision };
-    this.unsaved.set(revision, review);
-    this.historyIndex.push(entryOf(review));
-    this.historyIndex.sort((a, b) => b.revision - a.revision);
-  }
-
-  /** Lists the review files this store has not accounted for yet. */
-  private async listFiles(names: readonly string[]): Promise<void> {
-    for (const name of names) {
-      if (this.disposed) return;
-      if (this.known.has(name)) continue;
-      this.known.add(name);
-      const entry = await this.files!.readEntry(name);
-      if (entry) this.addEntry(entry, name);
-    }
-  }
-
-  private async adopt(disk: DiskState): Promise<void> {
-    const pointer = disk.pointer;
-    let stored: StoredReview | undefined;
-    if (pointer?.version === 2) {
-      // Redline 0.1 kept the review inside current.json: it is written to a file of its own at once.
-      stored = pointer.current ?? undefined;
-      this.currentDirty = stored !== undefined;
-      this.openedLegacy = stored && legacyKey(stored);
-      // A crash between 0.1's two renames left the current review in a history file too.
-      const duplicate = stored && historyFileName(stored.revision);
-      if (duplicate && disk.names.includes(duplicate)) {
-        this.known.add(duplicate);
-        this.toRemove.add(duplicate);
-      }
-    } else if (pointer?.current) {
-      this.known.add(pointer.current);
-      stored = await this.files!.readReview(pointer.current);
-    }
-    this.currentReview = stored && toReview(stored);
-    if (this.currentReview && pointer?.version === 3) this.fileOf.set(this.currentReview, pointer.current!);
-    // Monotonic even if a review file is newer than current.json says (judged by name: a bad file only makes it higher).
-    const named = disk.names.map((name) => Number(/^(?:review|history)-(\d+)/.exec(name)![1]));
-    this.lastRevision = Math.max(pointer?.revision ?? 0, stored?.revision ?? 0, ...named);
-    if (this.currentDirty) void this.commit.request().catch(() => undefined);
   }
 
   /** Lists the review files found on open; never rejects. */
   private async loadHistory(names: readonly string[]): Promise<void> {
-    if (!this.files || names.length === 0) return;
-    await this.listFiles(names).catch(() => undefined);
-    if (!this.disposed && this.trimHistory()) await this.commit.request().catch(() => undefined);
+    if (!this.folder || names.length === 0) return;
+    await this.folder.listFiles(names).catch(() => undefined);
+    if (this.trimHistory()) await this.commit.request().catch(() => undefined);
+  }
+
+  private folderState(): StoreState {
+    const store = this;
+    return {
+      get current() {
+        return store.currentReview;
+      },
+      earlier: this.earlier,
+      get lastRevision() {
+        return store.lastRevision;
+      },
+      sawRevision: (revision) => void (this.lastRevision = Math.max(this.lastRevision, revision)),
+      nextRevision: () => ++this.lastRevision,
+    };
   }
 }
 
@@ -421,8 +283,6 @@ function handled<T>(promise: Promise<T>): Promise<T> {
   promise.catch(() => undefined);
   return promise;
 }
-
-const legacyKey = (review: StoredReview): string => `${review.revision} ${review.updatedAt}`;
 
 function clampHistorySize(size: number): number {
   return Number.isFinite(size) ? Math.min(MAX_HISTORY_SIZE, Math.max(0, Math.floor(size))) : 0;

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { MAX_FRAME_BYTES, MAX_REVIEW_BYTES, Section } from '../../../shared/protocol';
 import { REVIEW_BUDGET } from '../../../shared/reviewBudget';
-import type { Review } from './reviewStore';
+import type { Review } from './review';
 import { countNewlines, findSections, toSections } from './sections';
 
 /**

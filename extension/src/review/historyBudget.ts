@@ -1,0 +1,67 @@
+// What every assistant's earlier reviews in one workspace may hold on disk together. Each review
+// is up to 10 MiB, each assistant keeps up to 200 of them, and a window keeps up to 16 assistants:
+// without one budget that is tens of GiB. Past it the oldest earlier reviews go first, whichever
+// assistant's they are, and the window says so.
+
+import { Emitter, type Disposable } from '../events';
+import type { HistoryEntry } from './reviewFiles';
+
+/** Earlier reviews of all assistants together; the current reviews (at most 16 × 10 MiB) come on top. */
+export const MAX_HISTORY_BYTES = 512 * 1024 * 1024;
+
+/** One assistant's earlier reviews, as the budget sees them. */
+export interface BudgetedHistory {
+  entries(): readonly HistoryEntry[];
+  /** Drops the entry, and deletes its file with the next commit. */
+  drop(revision: number): void;
+}
+
+export interface HistoryDrop {
+  readonly count: number;
+  readonly bytes: number;
+  readonly maxBytes: number;
+}
+
+export class HistoryBudget implements Disposable {
+  private readonly members = new Set<BudgetedHistory>();
+  private readonly dropped = new Emitter<HistoryDrop>();
+  /** Fires when earlier reviews were dropped to stay within the budget. */
+  readonly onDidDrop = this.dropped.event;
+
+  constructor(readonly maxBytes = MAX_HISTORY_BYTES) {}
+
+  join(member: BudgetedHistory): Disposable {
+    this.members.add(member);
+    return { dispose: () => this.members.delete(member) };
+  }
+
+  /** Drops the oldest earlier reviews until all of them fit; each member that lost one is told through `drop`. */
+  enforce(): void {
+    const all = [...this.members].flatMap((member) => member.entries().map((entry) => ({ member, entry })));
+    let total = all.reduce((sum, { entry }) => sum + entry.bytes, 0);
+    if (total <= this.maxBytes) return;
+    // Oldest first: by when it was made, across assistants (ISO times compare as strings).
+    all.sort((a, b) => (a.entry.updatedAt < b.entry.updatedAt ? -1 : a.entry.updatedAt > b.entry.updatedAt ? 1 : a.entry.revision - b.entry.revision));
+    let count = 0;
+    let bytes = 0;
+    for (const { member, entry } of all) {
+      if (total <= this.maxBytes) break;
+      member.drop(entry.revision);
+      total -= entry.bytes;
+      bytes += entry.bytes;
+      count++;
+    }
+    this.dropped.fire({ count, bytes, maxBytes: this.maxBytes });
+  }
+
+  dispose(): void {
+    this.members.clear();
+    this.dropped.dispose();
+  }
+}
+
+/** The line the output and the Activity view show for a drop. */
+export function describeDrop({ count, bytes, maxBytes }: HistoryDrop): string {
+  const mib = (value: number) => `${(value / 1024 / 1024).toFixed(value < 1024 * 1024 ? 2 : 0)} MiB`;
+  return `Redline dropped the ${count} oldest earlier review(s) (${mib(bytes)}): together the earlier reviews in this workspace would hold more than ${mib(maxBytes)}.`;
+}
