@@ -19,7 +19,7 @@ function section(i: number): string {
   const mod = i % FIXTURE_MODULES;
   return (
     `## Finding ${i}\n\n` +
-    `The handler in src/mod${mod}/index.ts:${(i % 300) + 1} retries forever at 10:30; see \`src/mod${mod}/index.ts#L${(i % 50) + 1}\` ` +
+    `**bug**: the handler in src/mod${mod}/index.ts:${(i % 300) + 1} retries forever at 10:30; see \`src/mod${mod}/index.ts#L${(i % 50) + 1}\` ` +
     `and [the caller](src/mod${(i + 1) % FIXTURE_MODULES}/index.ts:${(i % 400) + 1}). Also **src/missing${i % 7}.ts:3** and http://example.com/x.\n\n` +
     '```ts\nfunction retry(n: number) {\n  return n > 0 ? retry(n - 1) : 0; // src/ignored.ts:1\n}\n```\n\n' +
     '- one item with `package.json`\n- another, with localhost:8080 and v1.2:3\n\n'

@@ -26,6 +26,13 @@ export const FindingCommands = {
   askToFix: 'redline.finding.askToFix',
 } as const;
 export type FindingCommandName = keyof typeof FindingCommands;
+/** Walking a review's findings from the keyboard (findingsFeature.ts). */
+export const NavigationCommands = {
+  nextFinding: 'redline.nextFinding',
+  previousFinding: 'redline.previousFinding',
+} as const;
+/** Set while the review shown has findings: the keybindings of Next Finding and Previous Finding. */
+export const HAS_FINDINGS_CONTEXT = 'redline.hasFindings';
 
 /** The Activity view of recent tool calls and the bridge's status item (extension/src/activity/). */
 export const ActivityCommands = {

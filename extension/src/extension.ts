@@ -63,7 +63,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     selection.withheld,
   );
   let bridge: BridgeHost | undefined;
-  const findings = new FindingsFeature({ renderer, log, showInPanel: (id) => showPanel().showFinding(id) });
+  const findings = new FindingsFeature({
+    renderer,
+    log,
+    showInPanel: (id) => showPanel().showFinding(id),
+    markInPanel: (id) => ReviewPanel.current?.showFinding(id, { preserveFocus: true }),
+  });
   const reviews = await AssistantReviews.open({
     root: storageRoot,
     historySize: settings.historySize,
@@ -117,7 +122,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
   );
 
   const activity = registerActivity(log);
-  context.subscriptions.push(activity, reviews.onDidDropHistory((drop) => activity.showNotice(describeDrop(drop))));
+  context.subscriptions.push(
+    activity,
+    reviews.onDidDropHistory((drop) => {
+      activity.showNotice(describeDrop(drop));
+      bridge?.broadcast('history-changed', {});
+    }),
+  );
   const completions = new CompletionSources();
   const handlers = createRequestHandlers(reviews, renderer, {
     getSelection: () => selection.current(),

@@ -1,6 +1,9 @@
 // The findings in the panel: each finding's block gets its state, a "code changed" badge when its
 // code is gone, and buttons to resolve, accept or reopen it. A click on a finding's text shows its
-// thread in the code. Everything is built with DOM calls: the CSP allows no inline script or style.
+// thread in the code. From the keyboard, the findings are one tab stop: the arrow keys move between
+// them, Enter shows one in the code, and R, A, W and O resolve, accept, won't-fix and reopen it,
+// each said to a screen reader. Everything is built with DOM calls: the CSP allows no inline script
+// or style.
 
 import type { FindingMark, WebviewToHostMessage } from '../src/panel/webviewMessages';
 import type { FindingState } from '../../shared/findingTerms';
@@ -14,17 +17,35 @@ const OPEN_ACTIONS: ReadonlyArray<readonly [FindingState, string, string]> = [
   ['wont-fix', "Won't fix", "Mark this finding won't fix"],
 ];
 const STATE_NAMES: Record<FindingState, string> = { open: 'open', resolved: 'Resolved', accepted: 'Accepted', 'wont-fix': "Won't fix" };
+/** The keys that set a finding's state, and what the screen reader hears. */
+const STATE_KEYS: Record<string, readonly [FindingState, string]> = {
+  r: ['resolved', 'marked resolved'],
+  a: ['accepted', 'accepted'],
+  w: ['wont-fix', "marked won't fix"],
+  o: ['open', 'reopened'],
+};
+const KEY_SHORTCUTS = 'ArrowUp ArrowDown Home End Enter R A W O';
 
 export class FindingMarks {
   private marks = new Map<string, FindingMark>();
   /** An earlier review is shown: its findings get no marks, and clicks on them do nothing. */
   private readOnly = false;
 
+  /** The finding that is the panel's one tab stop among them: the last one the keyboard was on. */
+  private current: string | undefined;
+
   constructor(
     private readonly root: HTMLElement,
     private readonly post: (message: WebviewToHostMessage) => void,
+    /** Says something to a screen reader (the page's live region). */
+    private readonly announce: (text: string) => void,
   ) {
     root.addEventListener('click', (event) => this.onClick(event));
+    root.addEventListener('keydown', (event) => this.onKey(event));
+    root.addEventListener('focusin', (event) => {
+      const block = findingBlock(event.target);
+      if (block) this.makeCurrent(block);
+    });
   }
 
   /** New states from the host. */
@@ -45,6 +66,9 @@ export class FindingMarks {
       if (mark) decorate(block, mark);
       else if (block.classList.contains('redline-finding')) undecorate(block);
     }
+    const blocks = this.blocks();
+    const current = blocks.find((block) => block.dataset.finding === this.current) ?? blocks[0];
+    if (current) this.makeCurrent(current);
   }
 
   /** Scrolls to a finding and points it out. */
@@ -54,6 +78,41 @@ export class FindingMarks {
     block.scrollIntoView({ block: 'center' });
     block.classList.add(SHOWN_CLASS);
     setTimeout(() => block.classList.remove(SHOWN_CLASS), SHOWN_MS);
+  }
+
+  private blocks(): HTMLElement[] {
+    return [...this.root.querySelectorAll<HTMLElement>('[data-finding].redline-finding')];
+  }
+
+  /** Roving tab stop: this finding is reached by Tab, the others by the arrow keys. */
+  private makeCurrent(block: HTMLElement): void {
+    this.current = block.dataset.finding;
+    for (const other of this.root.querySelectorAll<HTMLElement>('[data-finding].redline-finding[tabindex="0"]')) if (other !== block) other.tabIndex = -1;
+    block.tabIndex = 0;
+  }
+
+  private onKey(event: KeyboardEvent): void {
+    // Only on the finding itself: its buttons and links keep their own keys.
+    const block = findingBlock(event.target);
+    if (this.readOnly || !block || block !== event.target || event.altKey || event.ctrlKey || event.metaKey) return;
+    const id = block.dataset.finding!;
+    const blocks = this.blocks();
+    const index = blocks.indexOf(block);
+    const where = `Finding ${index + 1} of ${blocks.length}`;
+    const move = { ArrowDown: index + 1, ArrowUp: index - 1, Home: 0, End: blocks.length - 1 }[event.key];
+    const stateKey = STATE_KEYS[event.key.toLowerCase()];
+    if (move !== undefined) {
+      const target = blocks[Math.max(0, Math.min(blocks.length - 1, move))];
+      target.focus();
+      target.scrollIntoView({ block: 'nearest' });
+    } else if (event.key === 'Enter') {
+      this.post({ type: 'revealFinding', id });
+      this.announce(`${where}: shown in the code.`);
+    } else if (stateKey && !event.shiftKey) {
+      this.post({ type: 'setFindingState', id, state: stateKey[0] });
+      this.announce(`${where} ${stateKey[1]}.`);
+    } else return;
+    event.preventDefault();
   }
 
   private onClick(event: MouseEvent): void {
@@ -79,6 +138,8 @@ export class FindingMarks {
 
 function decorate(block: HTMLElement, mark: FindingMark): void {
   block.classList.add('redline-finding');
+  if (!block.hasAttribute('tabindex')) block.tabIndex = -1;
+  block.setAttribute('aria-keyshortcuts', KEY_SHORTCUTS);
   block.classList.toggle('redline-finding-closed', mark.state !== 'open');
   block.classList.toggle('redline-finding-stale', mark.stale);
   block.title = 'Click to show this finding in the code';
@@ -99,6 +160,8 @@ function decorate(block: HTMLElement, mark: FindingMark): void {
 function undecorate(block: HTMLElement): void {
   block.classList.remove('redline-finding', 'redline-finding-closed', 'redline-finding-stale');
   block.removeAttribute('title');
+  block.removeAttribute('tabindex');
+  block.removeAttribute('aria-keyshortcuts');
   block.querySelector(`:scope > .${ACTIONS_CLASS}, :scope > p:first-child > .${ACTIONS_CLASS}`)?.remove();
 }
 
@@ -112,6 +175,10 @@ function actionsBar(block: HTMLElement): HTMLElement {
   if (block.tagName === 'LI' && first?.tagName === 'P') first.append(bar);
   else block.insertBefore(bar, [...block.children].find((child) => child.tagName === 'UL' || child.tagName === 'OL') ?? null);
   return bar;
+}
+
+function findingBlock(target: EventTarget | null): HTMLElement | undefined {
+  return (target instanceof Element && target.closest<HTMLElement>('[data-finding].redline-finding')) || undefined;
 }
 
 function button(label: string, tooltip: string, state: FindingState): HTMLButtonElement {

@@ -55,7 +55,8 @@ const revisionText = element('revision', HTMLElement);
 const copyButton = element('copy', HTMLButtonElement);
 const emptyState = element('empty', HTMLElement);
 const reviewBody = element('review', HTMLElement);
-const findingMarks = new FindingMarks(reviewBody, (message) => post(message));
+const announcer = element('announcer', HTMLElement);
+const findingMarks = new FindingMarks(reviewBody, (message) => post(message), (text) => announce(announcer, text));
 // While this script runs: the renderer's address and the nonce are on its <script> element.
 const diagrams = MermaidDiagrams.forPage(reviewBody);
 const reviewTabs = new ReviewTabs(element('tabs', HTMLElement), (message) => post(message));
@@ -219,6 +220,12 @@ function showCopyResult(label: string, tooltip: string, durationMs: number): voi
   }, durationMs);
 }
 
+/** Says `text` through the live region, again even when it is the same as last time. */
+function announce(region: HTMLElement, text: string): void {
+  region.textContent = '';
+  requestAnimationFrame(() => (region.textContent = text));
+}
+
 let highlighted: { readonly anchor: Element; readonly timer: ReturnType<typeof setTimeout> } | undefined;
 
 /** Briefly marks the clicked reference, so the user sees which one opened. */
@@ -244,7 +251,9 @@ function onAnchorClick(event: MouseEvent): void {
   const target = anchor.getAttribute('data-ref');
   if (target !== null) {
     highlight(anchor);
-    post({ type: 'openReference', target });
+    // A link inside a finding follows the finding's code (the host knows where it moved).
+    const findingId = anchor.closest<HTMLElement>('[data-finding]')?.dataset.finding;
+    post({ type: 'openReference', target, ...(findingId !== undefined ? { findingId } : {}) });
     return;
   }
   const url = anchor.getAttribute('data-external');

@@ -131,7 +131,7 @@ describe('MCP tools over the real bridge', () => {
     const content = [
       '# Review',
       '',
-      'The bug is at src/example.ts:42 and `src/example.ts:10-12`.',
+      'bug: the total is wrong at src/example.ts:42 and `src/example.ts:10-12`.',
       '',
       '## Problems',
       '',

@@ -12,23 +12,29 @@ const files: Resolver = {
 const findingsIn = async (markdown: string, lineOffset?: number) => (await renderReview(markdown, files, { lineOffset })).findings;
 
 describe('findings', () => {
-  it('are list items and paragraphs whose first reference resolves, anchored at its lines', async () => {
+  it('are list items whose first reference resolves, and paragraphs that also have a severity label, anchored at its lines', async () => {
     const review = [
       '# Review',
       '',
       '- **bug**: the retry at src/a.ts:40-44 never stops',
       '- nit: missing.ts:3 then src/a.ts:5', // the first reference is broken: not a finding
       '- no reference here',
+      '- the cache in src/a.ts:7 is never cleared', // a list item needs no label
       '',
-      'A paragraph about `src/b.ts:2`.',
+      'A summary paragraph that mentions `src/b.ts:2`.', // prose: no label, not a finding
       '',
-      '> quoted src/b.ts:99 is clamped to the end',
+      '**risk**: a paragraph about `src/b.ts:2`.',
+      '',
+      '> question: quoted src/b.ts:99 is clamped to the end',
+      '',
+      '> quoted src/b.ts:5 without a label',
     ].join('\n');
     const findings = await findingsIn(review);
     expect(findings.map(({ severity, title, reference, file, line, endLine, reviewLine }) => ({ severity, title, reference, file, line, endLine, reviewLine }))).toEqual([
       { severity: 'bug', title: 'the retry at src/a.ts:40-44 never stops', reference: 'src/a.ts:40-44', file: '/w/src/a.ts', line: 40, endLine: 44, reviewLine: 3 },
-      { severity: null, title: 'A paragraph about src/b.ts:2.', reference: 'src/b.ts:2', file: '/w/src/b.ts', line: 2, endLine: 2, reviewLine: 7 },
-      { severity: null, title: '> quoted src/b.ts:99 is clamped to the end', reference: 'src/b.ts:99', file: '/w/src/b.ts', line: 10, endLine: 10, reviewLine: 9 },
+      { severity: null, title: 'the cache in src/a.ts:7 is never cleared', reference: 'src/a.ts:7', file: '/w/src/a.ts', line: 7, endLine: 7, reviewLine: 6 },
+      { severity: 'risk', title: 'a paragraph about src/b.ts:2.', reference: 'src/b.ts:2', file: '/w/src/b.ts', line: 2, endLine: 2, reviewLine: 10 },
+      { severity: 'question', title: 'quoted src/b.ts:99 is clamped to the end', reference: 'src/b.ts:99', file: '/w/src/b.ts', line: 10, endLine: 10, reviewLine: 12 },
     ]);
   });
 

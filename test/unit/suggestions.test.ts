@@ -24,7 +24,7 @@ describe('```suggestion blocks', () => {
   });
 
   it('belong to the paragraph right before them, and escape what they show', async () => {
-    const { html, findings } = await render('Unsafe at a.ts:1-2.\n\n```suggestion\nconst a = "<img src=x onerror=alert(1)>";\nlet b = a;\n```\n');
+    const { html, findings } = await render('risk: unsafe at a.ts:1-2.\n\n```suggestion\nconst a = "<img src=x onerror=alert(1)>";\nlet b = a;\n```\n');
     expect(findings[0].suggestions).toEqual(['const a = "<img src=x onerror=alert(1)>";\nlet b = a;']);
     expect(html).not.toContain('<img');
     expect(html).toContain('+ const a = &quot;&lt;img src=x onerror=alert(1)&gt;&quot;;');

@@ -8,6 +8,8 @@ describe('parseWebviewMessage', () => {
     [{ type: 'copy', extra: 'ignored' }, { type: 'copy' }],
     [{ type: 'rendered', revision: 3 }, { type: 'rendered', revision: 3 }],
     [{ type: 'openReference', target: 'src/a.ts:12' }, { type: 'openReference', target: 'src/a.ts:12' }],
+    // A link inside a finding says which, so that it follows the finding's code.
+    [{ type: 'openReference', target: 'src/a.ts:12', findingId: 'f-1a2b' }, { type: 'openReference', target: 'src/a.ts:12', findingId: 'f-1a2b' }],
     [{ type: 'openExternal', url: 'https://example.com/x' }, { type: 'openExternal', url: 'https://example.com/x' }],
   ])('accepts %j', (message, expected) => {
     expect(parseWebviewMessage(message)).toEqual(expected);
@@ -23,6 +25,7 @@ describe('parseWebviewMessage', () => {
     ['a numeric target', { type: 'openReference', target: 12 }],
     ['an empty target', { type: 'openReference', target: '' }],
     ['an over-long target', { type: 'openReference', target: 'a'.repeat(MAX_LINK_LENGTH + 1) }],
+    ['a finding id that is not one', { type: 'openReference', target: 'src/a.ts:12', findingId: { toString: 'x' } }],
     ['a javascript: url', { type: 'openExternal', url: 'javascript:alert(1)' }],
     ['a command: url', { type: 'openExternal', url: 'command:workbench.action.terminal.new' }],
     ['a file: url', { type: 'openExternal', url: 'file:///etc/passwd' }],

@@ -1,6 +1,7 @@
 // Which blocks of a review can be findings, found while the renderer walks markdown-it's block
 // tokens: outermost list items and paragraphs outside lists, each with the references recorded
-// inside it and the ```suggestion blocks that belong to it.
+// inside it and the ```suggestion blocks that belong to it. Which of them are findings is
+// findingsOf's to say (findings.ts).
 
 import type MarkdownIt from 'markdown-it';
 import type { ReferenceMeta } from '../render/referenceAnswers';
@@ -37,6 +38,7 @@ export class CandidateBlocks {
       const { token, from, suggestions } = this.open;
       this.open = undefined;
       const candidate: FindingCandidate = {
+        kind: token.type === 'list_item_open' ? 'item' : 'paragraph',
         map: [token.map![0], token.map![1]],
         references: this.render.references.slice(from),
         suggestions,

@@ -73,20 +73,20 @@ export class FindingThreads implements vscode.Disposable {
     return thread && this.ids.get(thread);
   }
 
-  /** Opens the finding's file at its lines and expands its thread. */
-  async reveal(findingId: string): Promise<boolean> {
-    const entry = this.threads.get(findingId);
-    if (!entry) return false;
-    const { thread } = entry;
-    const range = thread.range ?? new vscode.Range(0, 0, 0, 0);
-    const editor = await vscode.window.showTextDocument(thread.uri, {
+  /**
+   * Opens the finding's file at its lines as they are now, the cursor on the first, and expands its
+   * thread (a finding past MAX_THREADS has none: its lines still open).
+   */
+  async reveal(finding: ShownFinding): Promise<void> {
+    const range = new vscode.Range(finding.line - 1, 0, finding.endLine - 1, 0);
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(finding.file), {
       viewColumn: this.codeColumn(),
       selection: new vscode.Range(range.start, range.start),
       preview: false,
     });
     editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
-    thread.collapsibleState = vscode.CommentThreadCollapsibleState.Expanded;
-    return true;
+    const thread = this.threads.get(finding.id)?.thread;
+    if (thread) thread.collapsibleState = vscode.CommentThreadCollapsibleState.Expanded;
   }
 
   /** A finding's thread, for tests (which act as the user does, through the thread's commands). */

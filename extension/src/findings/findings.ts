@@ -14,6 +14,8 @@ const MAX_TITLE_CHARS = 120;
 
 /** A block that may be a finding: its 0-based source lines in the markdown rendered, and its references. */
 export interface FindingCandidate {
+  /** A list item is a finding by its reference alone; a paragraph only with a severity label too. */
+  readonly kind: 'item' | 'paragraph';
   readonly map: readonly [number, number];
   /** The block's references, in order, as recorded during the parse. */
   readonly references: readonly ReferenceMeta[];
@@ -64,8 +66,10 @@ export function findingsOf(
     const resolution = first?.resolution;
     if (!first || resolution?.status !== 'resolved' || resolution.lineCount === 0) continue;
     const markdown = sourceLines.slice(candidate.map[0], candidate.map[1]).join('\n').trimEnd();
-    const id = uniqueId(findingId(markdown), used, nextSuffix);
     const { severity, title } = labelOf(markdown);
+    // A summary paragraph that names a file is prose, not a finding: a paragraph must say what it is.
+    if (candidate.kind === 'paragraph' && severity === null) continue;
+    const id = uniqueId(findingId(markdown), used, nextSuffix);
     const last = Number.isFinite(resolution.lineCount) ? resolution.lineCount : Number.MAX_SAFE_INTEGER;
     const line = Math.min(first.reference.line ?? 1, last);
     findings.push({
@@ -105,13 +109,14 @@ function uniqueId(id: string, used: Set<string>, nextSuffix: Map<string, number>
   return unique;
 }
 
-const LIST_MARKER = /^\s*(?:[-*+]|\d{1,9}[.)])\s+/;
+/** A block quote's `>` and a list item's marker, before a finding's label. */
+const LEADING_MARKS = /^\s*(?:>\s*)*(?:(?:[-*+]|\d{1,9}[.)])\s+)?/;
 // `**bug**:`, `**bug:**`, `bug:`, `_nit_:`; one label, then a colon, at the very start.
 const LABEL = new RegExp(`^(\\*\\*|__|\\*|_)?(${FINDING_SEVERITIES.join('|')})(:)?\\1(:)?\\s*`, 'i');
 
 /** The severity label at the start of a finding, and its first line without marker, label or emphasis. */
 export function labelOf(markdown: string): { severity: FindingSeverity | null; title: string } {
-  const firstLine = markdown.split('\n', 1)[0].replace(LIST_MARKER, '');
+  const firstLine = markdown.split('\n', 1)[0].replace(LEADING_MARKS, '');
   const label = LABEL.exec(firstLine);
   const hasColon = label !== null && (label[3] === ':') !== (label[4] === ':');
   const severity = hasColon ? (label![2].toLowerCase() as FindingSeverity) : null;

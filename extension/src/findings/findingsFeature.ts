@@ -5,6 +5,7 @@
 
 import * as vscode from 'vscode';
 import type { FindingState } from '../../../shared/findingTerms';
+import { HAS_FINDINGS_CONTEXT, NavigationCommands } from '../constants';
 import { codeColumnBeside } from '../editor/locationOpener';
 import type { PanelFindingDeps as PanelFindingActions } from '../panel/panelFindings';
 import { ReviewPanel, type ReviewPanelDeps } from '../panel/reviewPanel';
@@ -15,6 +16,8 @@ import { AnchorFile } from './anchorFile';
 import { FindingAnchors } from './findingAnchors';
 import { FindingsFile } from './findingsFile';
 import { registerFindingCommands } from './findingCommands';
+import { FindingCursor, wrapNotice, type Direction } from './findingCursor';
+import { followFindingLink } from './findingLinks';
 import { FindingDiagnostics } from './findingDiagnostics';
 import { FindingFeedback } from './findingFeedback';
 import { FindingThreads } from './findingThreads';
@@ -26,6 +29,8 @@ export interface FindingsFeatureDeps {
   readonly log: vscode.LogOutputChannel;
   /** Scrolls the panel to a finding, opening the panel if needed. */
   readonly showInPanel: (findingId: string) => void;
+  /** Points a finding out in the panel if it is open, leaving the focus where it is. */
+  readonly markInPanel: (findingId: string) => void;
 }
 
 export type PanelFindingDeps = PanelFindingActions & Pick<ReviewPanelDeps, 'onDidChangeFindings'>;
@@ -35,8 +40,11 @@ export class FindingsFeature implements vscode.Disposable {
   readonly suggestions: SuggestionApplier;
   readonly panel: PanelFindingDeps;
   private reviews: AssistantReviews | undefined;
+  /** Where Next Finding and Previous Finding go from. */
+  private readonly cursor = new FindingCursor(() => this.active?.findings.all ?? []);
   private readonly diagnostics = new FindingDiagnostics();
   private readonly marksChanged = new vscode.EventEmitter<void>();
+  private hasFindings = false;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly deps: FindingsFeatureDeps) {
@@ -49,9 +57,7 @@ export class FindingsFeature implements vscode.Disposable {
       findingMarks: () => (this.active?.findings.all ?? []).map(({ id, state, stale }) => ({ id, state, stale })),
       onDidChangeFindings: this.marksChanged.event,
       setFindingState: (id: string, state: FindingState) => settle(feedback().setState(id, state)),
-      revealFinding: async (id: string) => {
-        if (!(await this.threads.reveal(id))) void vscode.window.showWarningMessage('Redline: that finding is no longer in the review.');
-      },
+      revealFinding: (id: string) => this.reveal(id),
       // An applied suggestion is the finding dealt with: the assistant hears it as resolved.
       applySuggestion: async (id: string, index: number) => {
         const answer = feedback();
@@ -60,8 +66,46 @@ export class FindingsFeature implements vscode.Disposable {
       sendMessage: async (text: string) => {
         if (!(await feedback().message(text))) throw new Error('The message was not saved; try again.');
       },
+      linkInFinding: (id: string, target: string) => {
+        const finding = this.active?.findings.find(id);
+        if (!finding) return target;
+        const followed = followFindingLink(target, finding);
+        if (followed.codeChanged) {
+          void vscode.window.showInformationMessage(`Redline: the code this finding points at has changed since the review; showing ${target} as the review wrote it.`);
+        }
+        return followed.target;
+      },
     };
-    this.disposables.push(this.marksChanged, ...registerFindingCommands(feedback, this.threads, deps.showInPanel));
+    this.disposables.push(
+      this.marksChanged,
+      ...registerFindingCommands(feedback, this.threads, deps.showInPanel),
+      vscode.commands.registerCommand(NavigationCommands.nextFinding, () => this.step('next')),
+      vscode.commands.registerCommand(NavigationCommands.previousFinding, () => this.step('previous')),
+    );
+  }
+
+  /** Opens a finding's code where it is now, with its thread; Next Finding goes on from it. */
+  private async reveal(id: string): Promise<void> {
+    const finding = this.active?.findings.find(id);
+    if (!finding) {
+      void vscode.window.showWarningMessage('Redline: that finding is no longer in the review.');
+      return;
+    }
+    this.cursor.moveTo(id);
+    await this.threads.reveal(finding);
+  }
+
+  /** Next Finding / Previous Finding: the editor at the finding's lines with its thread open, and the finding pointed out in the panel. */
+  private async step(direction: Direction): Promise<void> {
+    const step = this.cursor.step(direction);
+    const finding = step && this.active?.findings.find(step.id);
+    if (!step || !finding) {
+      void vscode.window.showInformationMessage('Redline: the review shown has no findings.');
+      return;
+    }
+    this.deps.markInPanel(finding.id);
+    await this.threads.reveal(finding);
+    if (step.wrapped) void vscode.window.showInformationMessage(wrapNotice(direction, step.count));
   }
 
   /** One review's findings and anchors, made when the review is. */
@@ -121,6 +165,11 @@ export class FindingsFeature implements vscode.Disposable {
   }
 
   private publish(list: readonly ShownFinding[]): void {
+    // Next Finding's keys are bound only while there is a finding to go to.
+    if (list.length > 0 !== this.hasFindings) {
+      this.hasFindings = list.length > 0;
+      void vscode.commands.executeCommand('setContext', HAS_FINDINGS_CONTEXT, this.hasFindings);
+    }
     this.threads.update(list);
     this.diagnostics.update(list);
     this.marksChanged.fire();

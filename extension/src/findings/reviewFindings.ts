@@ -19,6 +19,9 @@ export interface ShownFinding extends Finding {
   readonly assistant?: string;
   /** What its ```suggestion blocks propose in place of its lines. */
   readonly suggestions: readonly string[];
+  /** Its lines as the review wrote them (`line` and `endLine` are where that code is now). */
+  readonly writtenLine: number;
+  readonly writtenEndLine: number;
 }
 
 /** How long a burst of changes (appends, keystrokes) is let settle before the views are redrawn. */
@@ -135,6 +138,8 @@ export class ReviewFindings implements Disposable {
         file: finding.file,
         line: position?.line ?? finding.line,
         endLine: position?.endLine ?? finding.endLine,
+        writtenLine: finding.line,
+        writtenEndLine: finding.endLine,
         state: this.conversation.stateOf(finding.id),
         stale: position?.stale ?? false,
         markdown: finding.markdown,

@@ -85,7 +85,8 @@ export function parseWebviewMessage(value: unknown): WebviewToHostMessage | unde
     case 'rendered':
       return isRevision(value.revision) ? { type: 'rendered', revision: value.revision } : undefined;
     case 'openReference':
-      return isLink(value.target) ? { type: 'openReference', target: value.target } : undefined;
+      if (!isLink(value.target) || (value.findingId !== undefined && !isFindingId(value.findingId))) return undefined;
+      return { type: 'openReference', target: value.target, ...(value.findingId !== undefined ? { findingId: value.findingId } : {}) };
     case 'openExternal':
       // Only web links are ever posted; anything else (command:, file:, javascript:) is dropped here.
       return isLink(value.url) && /^https?:\/\//i.test(value.url)

@@ -14,6 +14,8 @@ export interface PanelFindingDeps {
   applySuggestion(id: string, index: number): Promise<void>;
   /** Records the box's message for the assistant; rejects with what went wrong. */
   sendMessage(text: string): Promise<void>;
+  /** Where a link inside a finding of the current review opens now that its code may have moved (findingLinks.ts). */
+  linkInFinding(findingId: string, target: string): string;
 }
 
 type FindingMessage = Extract<WebviewToHostMessage, { type: 'setFindingState' | 'revealFinding' | 'applySuggestion' | 'sendMessage' }>;

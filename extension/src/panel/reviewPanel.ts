@@ -178,8 +178,8 @@ export class ReviewPanel implements vscode.Disposable {
   }
 
   /** Scrolls the panel to a finding's block and points it out. */
-  showFinding(id: string): void {
-    this._panel.reveal(this._panel.viewColumn, false);
+  showFinding(id: string, { preserveFocus = false } = {}): void {
+    this._panel.reveal(this._panel.viewColumn, preserveFocus);
     const earlier = this._history.earlier !== undefined;
     this._history.showCurrent();
     this._findings.show(id, !earlier && this._renderedRevision !== NO_REVIEW_REVISION);
@@ -198,6 +198,11 @@ export class ReviewPanel implements vscode.Disposable {
   }
 
   /** The review the panel shows: an earlier one opened from the history, one on its way in, or the current one. */
+  /** A link inside a finding of the current review opens where the finding's code is now; in an earlier review, as written. */
+  private _followFinding({ target, findingId }: { target: string; findingId?: string }): string {
+    return findingId !== undefined && !this._history.earlier ? this._deps.linkInFinding(findingId, target) : target;
+  }
+
   private _shown(): PanelReview | undefined {
     return this._history.earlier ?? this._deps.incoming() ?? this._deps.getReview();
   }
@@ -267,7 +272,7 @@ export class ReviewPanel implements vscode.Disposable {
         return;
       case 'openReference':
         void this._settle(
-          () => this._deps.openReference(message.target, this._shown()?.cwd),
+          () => this._deps.openReference(this._followFinding(message), this._shown()?.cwd),
           'open a reference',
         );
         return;

@@ -101,6 +101,7 @@ export function buildWebviewHtml(options: WebviewDocumentOptions): string {
 </section>
 <section id="comparison" class="redline-comparison" aria-label="Comparison with the previous review" hidden></section>
 <main id="review" class="redline-review"></main>
+<div id="announcer" class="redline-visually-hidden" role="status" aria-live="polite"></div>
 <footer class="redline-compose">
 <textarea id="message" class="redline-message" rows="2" placeholder="Message the assistant… (Ctrl+Enter sends)" aria-label="Message to the assistant"></textarea>
 <button id="send" class="redline-send" type="button" title="Send the message to the assistant" disabled>Send</button>

@@ -165,10 +165,11 @@ export interface RenderedMessage {
   readonly revision: number;
 }
 
-/** A `file:line` reference was clicked: `target` is the anchor's raw `data-ref`. */
+/** A `file:line` reference was clicked: `target` is the anchor's raw `data-ref`; `findingId` when it is inside a finding. */
 export interface OpenReferenceMessage {
   readonly type: 'openReference';
   readonly target: string;
+  readonly findingId?: string;
 }
 
 /** An http(s) link was clicked: `url` is the anchor's raw `data-external`. */
