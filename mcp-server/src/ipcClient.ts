@@ -50,6 +50,9 @@ interface Pending {
 
 type EventListener = (event: EventName, payload: unknown) => void;
 
+/** A rotation mid-request costs one resend; more in a row means the window keeps rotating. */
+const MAX_RETIRED_RESENDS = 3;
+
 export class IpcClient {
   private socket: net.Socket | undefined;
   private connecting: Promise<net.Socket> | undefined;
@@ -77,6 +80,24 @@ export class IpcClient {
     signal?: AbortSignal,
     client?: string,
     onProgress?: (progress: BridgeProgress) => void,
+  ): Promise<ResultOf<M>> {
+    // A connection the window retired (its token changed) refuses new requests unrun: they go
+    // again on a new connection, which finds the new token, and the caller never hears of it.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.send(method, params, signal, client, onProgress);
+      } catch (error) {
+        if ((error as Partial<IpcError>)?.code !== ErrorCode.Retired || attempt >= MAX_RETIRED_RESENDS) throw error;
+      }
+    }
+  }
+
+  private async send<M extends Method>(
+    method: M,
+    params: ParamsOf<M>,
+    signal: AbortSignal | undefined,
+    client: string | undefined,
+    onProgress: ((progress: BridgeProgress) => void) | undefined,
   ): Promise<ResultOf<M>> {
     if (signal?.aborted) throw cancelled(method);
     const id = randomUUID();
@@ -258,7 +279,9 @@ export class IpcClient {
     }
     const message = parsed.data;
     if (message.type === 'event') {
-      this.emit(message.event, message.payload);
+      // The bridge's own business: new requests go on a new connection, replies still come here.
+      if (message.event === 'connection-retiring') this.forget(socket);
+      else this.emit(message.event, message.payload);
       return;
     }
     if (message.type === 'progress') {
@@ -283,6 +306,8 @@ export class IpcClient {
     }
     const entry = this.take(message.id);
     if (!entry) return; // Already timed out or cancelled.
+    // Nothing more goes out on a retired connection; it still brings the replies to what it runs.
+    if ('error' in message && message.error.code === ErrorCode.Retired) this.forget(socket);
     if ('error' in message) {
       entry.reject(new IpcError(message.error.code as ErrorCode, message.error.message));
       return;

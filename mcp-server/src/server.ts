@@ -17,7 +17,7 @@ import { registerOpenLocationTool } from './tools/openLocation';
 import { registerPresentReviewTool } from './tools/presentReview';
 import { addWindowHint } from './tools/resultHints';
 import { registerReviewFeedbackTools } from './tools/reviewFeedback';
-import type { ToolContext } from './tools/toolContext';
+import { assistantOf, type ToolContext } from './tools/toolContext';
 
 const INSTRUCTIONS =
   'Redline shows your reviews in the user\'s VS Code, with every file:line reference a clickable link. ' +
@@ -59,7 +59,7 @@ export function createServer(context: ToolContext, era: ProtocolEra = 'legacy'):
   registerEditorContextTools(server, context);
   registerReviewResources(server, context);
   registerReviewPrompts(server, context);
-  const subscriptions = new ResourceSubscriptions(server, context.bridge, stderrLog, era);
+  const subscriptions = new ResourceSubscriptions(server, context.bridge, stderrLog, era, () => assistantOf(context));
   subscriptions.register();
   const closed = server.server.onclose;
   server.server.onclose = () => {

@@ -91,6 +91,25 @@ describe('MCP resources and prompts over the real bridge', () => {
     expect(heard.updated).toEqual([]);
   });
 
+  it("tells a subscriber nothing when another assistant changes its own review, or when that assistant's user answers", async () => {
+    const other = await connectMcp(hostEnv(host), host.workspace, 'other-assistant', [], 'legacy');
+    try {
+      const heard = listen(reader);
+      await reader.client.subscribeResource({ uri: 'redline://review/current' });
+      await other.client.callTool({ name: 'present-review', arguments: { content: '# Theirs\n\n- nit: naming at src/example.ts:7\n', title: 'Theirs' } });
+      const theirs = host.reviews.lookup('other-assistant')!;
+      const [finding] = await theirs.findings.current();
+      await theirs.conversation.add({ kind: 'reply', findingId: finding.id, text: 'Not mine to hear.', reference: finding.reference });
+      // Its own review changing still reaches it: the control that the events arrive at all.
+      await present('\n- nit: and another at src/example.ts:9\n', 'append');
+      await eventually(() => heard.updated.includes('redline://review/current'), 'the update for its own review');
+      expect(heard.updated).toEqual(['redline://review/current']);
+      await reader.client.unsubscribeResource({ uri: 'redline://review/current' });
+    } finally {
+      await other.close();
+    }
+  });
+
   it('lists earlier reviews through the template, completes their index, and says when the list changes', async () => {
     const heard = listen(reader);
     const { resourceTemplates } = await reader.client.listResourceTemplates();

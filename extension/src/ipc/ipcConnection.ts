@@ -48,6 +48,9 @@ export interface ConnectionEvents {
   wrote(connection: IpcConnection): void;
 }
 
+/** A retired connection closes once its client has sent nothing for this long. */
+const RETIRED_QUIET_MS = 500;
+
 export class IpcConnection {
   private handshake: ServerHandshake | undefined;
   private decoder: LineDecoder | undefined;
@@ -60,7 +63,7 @@ export class IpcConnection {
   /** Why reading is paused: the peer is not reading our answers, or every request slot is taken. */
   /** Set by retire(): the connection closes as soon as nothing is running. */
   private retiring = false;
-  private readonly pausedFor = new Set<'writes' | 'requests' | 'retiring'>();
+  private readonly pausedFor = new Set<'writes' | 'requests'>();
   /** When the peer last sent anything: of idle connections past the window's cap, the oldest goes. */
   lastActive = Date.now();
   private readonly lines = new LineWriter((bytes) => this.writeBytes(bytes));
@@ -118,21 +121,27 @@ export class IpcConnection {
   }
 
   /**
-   * For a token rotation: reads no further request, answers those already running, then closes,
-   * so that no assistant loses the reply to a call that has done its work. A connection still
-   * proving itself closes at once, and one kept open longer than `graceMs` (a long wait for
-   * feedback) is closed then: the old token must not keep a door open.
+   * For a token rotation: runs no further request (each is refused unrun, and the client sends it
+   * again on a new connection), answers those already running, then closes, so that no assistant
+   * loses the reply to a call that has done its work. A connection still proving itself closes at
+   * once, and one kept open longer than `graceMs` is closed then: the old token must not keep a
+   * door open.
    */
   retire(graceMs = 10_000): void {
     if (!this.runner) return this.close();
     this.retiring = true;
-    this.pause('retiring');
+    // Told first, so that the client sends nothing more here; what it sent already is still read.
+    this.sendEvent('connection-retiring', {});
     setTimeout(() => this.close(), graceMs).unref();
     this.closeIfRetiredAndIdle();
   }
 
+  /** Once nothing runs and the client has been quiet for a moment (a request may be arriving still). */
   private closeIfRetiredAndIdle(): void {
-    if (this.retiring && !this.closed && this.runner?.idle && this.lines.idle) this.shut();
+    if (!this.retiring || this.closed || !this.runner?.idle || !this.lines.idle) return;
+    const quietFor = Date.now() - this.lastActive;
+    if (quietFor >= RETIRED_QUIET_MS) this.shut();
+    else setTimeout(() => this.closeIfRetiredAndIdle(), RETIRED_QUIET_MS - quietFor).unref();
   }
 
   private receive(chunk: Buffer): void {
@@ -212,7 +221,12 @@ export class IpcConnection {
         this.runner!.cancel(message.id);
         return;
       case 'request':
-        this.runner!.submit(message);
+        // Refused unrun rather than left unread: the client sends it again at once on a new connection.
+        if (!this.retiring) this.runner!.submit(message);
+        else {
+          this.reject(message.id, ErrorCode.Retired, "The window's token changed; send this request again on a new connection.");
+          this.closeIfRetiredAndIdle();
+        }
         return;
     }
   }
@@ -244,7 +258,7 @@ export class IpcConnection {
     if (!this.closed) this.events.wrote(this);
   }
 
-  private pause(reason: 'writes' | 'requests' | 'retiring'): void {
+  private pause(reason: 'writes' | 'requests'): void {
     this.pausedFor.add(reason);
     this.socket.pause();
   }

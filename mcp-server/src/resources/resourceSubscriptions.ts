@@ -11,7 +11,7 @@
 // every watcher to read again, since it may have missed a change.
 
 import { ProtocolError, ProtocolErrorCode, type McpServer, type ProtocolEra } from '@modelcontextprotocol/server';
-import type { EventName } from '../../../shared/protocol';
+import { reviewEventIsFor, type EventName } from '../../../shared/protocol';
 import type { ToolContext } from '../tools/toolContext';
 import { CURRENT_REVIEW_URI, SELECTION_URI, earlierReviewRevision, isRedlineResource } from './resourceUris';
 
@@ -38,9 +38,11 @@ export class ResourceSubscriptions {
     private readonly log: Log,
     /** 'modern': the client's listen streams are invisible here, so everything counts as watched. */
     private readonly era: ProtocolEra = 'legacy',
+    /** The client's assistant name: only its own review's events become notifications. */
+    private readonly assistant: () => string | undefined = () => undefined,
   ) {
     this.listeners = [
-      bridge.onEvent((event) => this.windowChanged(event)),
+      bridge.onEvent((event, payload) => (event === 'selection-changed' || reviewEventIsFor(payload, assistant())) && this.windowChanged(event)),
       bridge.onConnectionChange((connected) => this.connectionChanged(connected)),
     ];
   }

@@ -1,7 +1,7 @@
 // What every tool is given: the bridge to VS Code, and the directory the assistant runs in; and the
 // bridge as a tool uses it, which names the calling assistant with each request.
 
-import { MAX_ASSISTANT_CHARS } from '../../../shared/protocol';
+import { MAX_ASSISTANT_CHARS, reviewEventIsFor } from '../../../shared/protocol';
 import type { IpcClient } from '../ipcClient';
 
 export interface ToolContext {
@@ -29,7 +29,8 @@ export function assistantOf(context: ToolContext): string | undefined {
 export function bridgeFor(context: ToolContext): Pick<ToolContext['bridge'], 'request' | 'onEvent'> {
   return {
     request: (method, params, signal, _client, onProgress) => context.bridge.request(method, params, signal, assistantOf(context), onProgress),
-    onEvent: (listener) => context.bridge.onEvent(listener),
+    // Another assistant's review changing is not this one's news.
+    onEvent: (listener) => context.bridge.onEvent((event, payload) => (event === 'selection-changed' || reviewEventIsFor(payload, assistantOf(context))) && listener(event, payload)),
   };
 }
 
