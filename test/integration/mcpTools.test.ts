@@ -173,6 +173,19 @@ describe('MCP tools over the real bridge', () => {
     expect(review.structuredContent.revision).toBe(appended.structuredContent.revision);
   });
 
+  it("gives a repeated finding the same id in present-review's reply as in get-review, after an append and a section update", async () => {
+    const same = '- **bug**: the total ignores coupons at src/example.ts:3';
+    const first = await call('present-review', { content: `# R\n\n## A\n\n${same}\n\n## B\n\nnothing yet` });
+    const [original] = first.structuredContent.findings;
+    const appended = await call('present-review', { content: `## C\n\n${same}\n\n${same}`, mode: 'append' });
+    const updated = await call('present-review', { content: same, mode: 'update-section', section: 'B' });
+    const all = (await call('get-review')).structuredContent.findings.map((finding: { id: string }) => finding.id);
+    // In the review's order: A's, B's (updated), then C's two.
+    expect(all).toEqual([original.id, `${original.id}-2`, `${original.id}-3`, `${original.id}-4`]);
+    expect(appended.structuredContent.findings.map((finding: { id: string }) => finding.id)).toEqual([`${original.id}-2`, `${original.id}-3`]);
+    expect(updated.structuredContent.findings.map((finding: { id: string }) => finding.id)).toEqual([`${original.id}-2`]);
+  });
+
   it('update-section without a section is a clear tool error', async () => {
     const result = await call('present-review', { content: 'x', mode: 'update-section' });
     expect(result.isError).toBe(true);

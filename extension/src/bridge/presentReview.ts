@@ -21,6 +21,7 @@ import type { RequestContext } from '../ipc/ipcConnection';
 import { readPendingInput } from '../render/checkpoint';
 import { RenderBudgetError, type RenderedReview, type RenderStep } from '../render/markdownRenderer';
 import type { ReviewRenderer } from '../render/reviewRenderer';
+import { numberAfter, type ReviewFinding } from '../findings/findings';
 import { ArrivalOrder } from '../review/arrivalOrder';
 import type { KnownSections } from '../review/compose';
 import type { AssistantReviews } from '../review/assistantReviews';
@@ -37,6 +38,20 @@ type ReviewsSide = Pick<AssistantReviews, 'existing' | 'forAssistant'>;
 const Percent = { received: 0, parsed: 35, resolved: 38, findings: 39, writing: 40, waiting: 92, shown: 95, stored: 100 } as const;
 
 export function presentReviewHandler(reviews: ReviewsSide, renderer: ReviewRenderer) {
+  /**
+   * The finding ids of the reviews this handler made, so that an append numbers the texts it
+   * repeats after them, as get-review's render of the whole does, without rendering the whole.
+   */
+  const findingIds = new WeakMap<Review, Promise<ReadonlySet<string>>>();
+  /** The ids of `base`'s findings above line `before` (0-based), whose repeats the new part numbers after. */
+  const idsAbove = async (base: Review, before: number, append: boolean): Promise<ReadonlySet<string>> => {
+    const known = append ? await findingIds.get(base)?.catch(() => undefined) : undefined;
+    if (known) return known;
+    const { findings } = await renderer.render(base);
+    return new Set(findings.filter((finding) => finding.reviewLine - 1 < before).map((finding) => finding.id));
+  };
+  const idsOf = (findings: readonly ReviewFinding[]) => findings.map((finding) => finding.id);
+
   const orders = new WeakMap<ReviewStore, ArrivalOrder>();
   const orderOf = (store: ReviewStore) => orders.get(store) ?? orders.set(store, new ArrivalOrder()).get(store)!;
 
@@ -66,7 +81,8 @@ export function presentReviewHandler(reviews: ReviewsSide, renderer: ReviewRende
       if (context.signal.aborted) throw cancelled();
 
       const sectionsBefore = params.mode === 'append' ? (store.current?.sections.length ?? 0) : 0;
-      const { review, durable } = stage(store, params, early?.sections);
+      const base = params.mode === 'replace' ? undefined : store.current;
+      const { review, durable, changedFrom } = stage(store, params, early?.sections);
       hideIncoming?.();
       context.commit();
       turn.leave();
@@ -75,11 +91,18 @@ export function presentReviewHandler(reviews: ReviewsSide, renderer: ReviewRende
       // numbers in what the assistant sent, as the tool's text says. A replace's render is the
       // one the panel shows.
       const rendered = reportOf(review, params, renderer, early);
-      rendered.catch(() => undefined);
+      // The part's findings carry the ids get-review gives them: a repeated text numbered after the ones above it.
+      const taken = base && changedFrom !== undefined ? idsAbove(base, changedFrom, params.mode === 'append') : undefined;
+      const numbered = rendered.then(async ({ findings }) => (taken ? numberAfter(findings, await taken) : findings));
+      // Known before this call is answered, so that the next append (already staged, maybe) numbers after them.
+      if (params.mode === 'replace') findingIds.set(review, numbered.then((findings) => new Set(idsOf(findings))));
+      if (params.mode === 'append' && taken) findingIds.set(review, numbered.then(async (findings) => new Set([...(await taken), ...idsOf(findings)])));
+      for (const promise of [rendered, taken, numbered, findingIds.get(review)]) promise?.catch(() => undefined);
       // A reply is a promise that a reload keeps the review: answer only once it is on disk.
       await asIpcErrors(() => durable);
       report(Percent.stored, 'Saved');
-      const { references, findings } = await rendered;
+      const { references } = await rendered;
+      const findings = await numbered;
       return {
         revision: review.revision,
         title: review.title,
@@ -155,7 +178,7 @@ function reportOf(review: Review, params: Params, renderer: ReviewRenderer, earl
 }
 
 /** Applies the change now; the store's refusal as the assistant reads it. */
-function stage(store: ReviewStore, params: Params, known: KnownSections | undefined): { review: Review; durable: Promise<void> } {
+function stage(store: ReviewStore, params: Params, known: KnownSections | undefined): ReturnType<ReviewStore['stage']> {
   try {
     return store.stage(params, known);
   } catch (error) {

@@ -90,6 +90,16 @@ export function findingsOf(
   return findings;
 }
 
+/**
+ * The findings of a part added to a review (an append, an updated section), numbered as the whole
+ * review numbers them: a text the part repeats gets the suffix after those `taken` before it.
+ */
+export function numberAfter(findings: readonly ReviewFinding[], taken: ReadonlySet<string>): ReviewFinding[] {
+  const used = new Set(taken);
+  const nextSuffix = new Map<string, number>();
+  return findings.slice(0, Math.max(0, MAX_FINDINGS - taken.size)).map((finding) => ({ ...finding, id: uniqueId(findingId(finding.markdown), used, nextSuffix) }));
+}
+
 /** A short hash of the text with its whitespace runs collapsed, so re-wrapping or indenting keeps the id. */
 export function findingId(markdown: string): string {
   const normalized = markdown.replace(/\s+/g, ' ').trim();

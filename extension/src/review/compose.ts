@@ -22,6 +22,8 @@ export interface Composed {
   readonly appended?: { readonly markdown: string; readonly startLine: number };
   /** For update-section: the text taken out, and the text put in. */
   readonly replaced?: { readonly removed: string; readonly added: string };
+  /** For append and update-section: the 0-based line where the new text starts; the lines above are as they were. */
+  readonly changedFrom?: number;
 }
 
 export function compose(
@@ -33,13 +35,13 @@ export function compose(
   const whole = (markdown: string): Composed => ({ markdown, sections: toSections(sectionsOf(markdown)) });
   if (request.mode === 'replace') return whole(request.content);
   if (request.mode === 'update-section') {
-    const { markdown, sections, removed } = updateSection(base ?? { markdown: '' }, request.section ?? '', request.content);
-    return { markdown, sections, replaced: { removed, added: request.content } };
+    const { markdown, sections, removed, changedFrom } = updateSection(base ?? { markdown: '' }, request.section ?? '', request.content);
+    return { markdown, sections, replaced: { removed, added: request.content }, changedFrom };
   }
   const kept = base?.markdown.trimEnd() ?? '';
   if (kept === '') {
     const markdown = appendMarkdown(kept, request.content);
-    return { ...whole(markdown), appended: { markdown, startLine: 0 } };
+    return { ...whole(markdown), appended: { markdown, startLine: 0 }, changedFrom: 0 };
   }
   // Only the new part is parsed, so a thousand appends stay linear, not quadratic. The kept part
   // ends without a newline, and appendMarkdown adds exactly one blank line after it.
@@ -47,7 +49,7 @@ export function compose(
   const markdown = appendMarkdown(kept, request.content);
   const startLine = countNewlines(kept) + 2;
   const added = toSections(sectionsOf(addition)).map((section) => ({ ...section, line: section.line + startLine }));
-  return { markdown, sections: [...base!.sections, ...added], appended: { markdown: addition, startLine } };
+  return { markdown, sections: [...base!.sections, ...added], appended: { markdown: addition, startLine }, changedFrom: startLine };
 }
 
 /**

@@ -125,7 +125,7 @@ export class ReviewStore implements Disposable {
    * ReviewTooLargeError at once; `durable` rejects with ReviewSaveError. `known`: the sections of
    * the request's content, when they were found off this thread.
    */
-  stage(request: PresentRequest, known?: KnownSections): { readonly review: Review; readonly durable: Promise<void> } {
+  stage(request: PresentRequest, known?: KnownSections): { readonly review: Review; readonly durable: Promise<void>; readonly changedFrom?: number } {
     const previous = this.currentReview;
     const base = request.mode === 'replace' ? undefined : previous;
     const composed = compose(base, request, known);
@@ -151,7 +151,7 @@ export class ReviewStore implements Disposable {
     if (cost) this.costs.set(review, cost);
     const durable = handled(this.change(review));
     this.changed.fire({ review, kind: request.mode, previousRevision, appended: composed.appended });
-    return { review, durable };
+    return { review, durable, changedFrom: composed.changedFrom };
   }
 
   private costOf(review: Review): ReviewCost {

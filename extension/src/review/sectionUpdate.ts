@@ -12,6 +12,8 @@ export interface SectionUpdate {
   readonly sections: Section[];
   /** The text the update took out of the review ('' when it only added). */
   readonly removed: string;
+  /** The 0-based line of the result where the new text starts: everything above it is as it was. */
+  readonly changedFrom: number;
 }
 
 const ATX_HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
@@ -36,7 +38,7 @@ export function updateSection(base: { readonly markdown: string; readonly sectio
     const added = contentHasHeading ? content : `## ${withoutHashes(section).trim()}\n\n${content}`;
     const kept = markdown.trimEnd();
     const result = appendMarkdown(markdown, added);
-    if (kept === '') return { markdown: result, sections: toSections(findSections(result)), removed: '' };
+    if (kept === '') return { markdown: result, sections: toSections(findSections(result)), removed: '', changedFrom: 0 };
     // The same arithmetic as an append: the kept text, one blank line, then the addition.
     return joined(result, spans, withoutLeadingBlankLines(added), countNewlines(kept) + 2, [], 0, '');
   }
@@ -67,12 +69,13 @@ function joined(result: string, before: readonly SectionSpan[], body: string, bo
   // A heading after the body proves that the body closed everything it opened (a fence, a comment).
   const probe = findSections(`${body}\n\n# end\n`);
   const closed = probe.length > 0 && probe[probe.length - 1].title === 'end' && probe[probe.length - 1].headingStart === countNewlines(body) + 2;
-  if (!closed) return { markdown: result, sections: toSections(findSections(result)), removed };
+  if (!closed) return { markdown: result, sections: toSections(findSections(result)), removed, changedFrom: bodyStart };
   const moved = (span: SectionSpan, by: number): Section => ({ level: span.level, title: span.title, line: span.line + by });
   return {
     markdown: result,
     sections: [...toSections(before), ...probe.slice(0, -1).map((span) => moved(span, bodyStart)), ...after.map((span) => moved(span, shift))],
     removed,
+    changedFrom: bodyStart,
   };
 }
 
