@@ -16,6 +16,7 @@ import { registerCommands } from './commands';
 import { CompletionSources } from './editor/completionSources';
 import { getDiagnostics, getWorkspaceFolders, listOpenEditors } from './editor/editorContext';
 import { LocationOpener } from './editor/locationOpener';
+import { unsavedDocuments } from './editor/unsavedDocuments';
 import { FindingsFeature } from './findings/findingsFeature';
 import { SelectionTracker } from './editor/selection';
 import { createPanelDeps } from './panel/panelDeps';
@@ -54,7 +55,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
   // Renders run in worker threads (dist/renderWorker.js, beside this file): never on the host's thread.
   const renderPool = new RenderWorkerPool(path.join(context.extensionUri.fsPath, 'dist', 'renderWorker.js'));
-  const renderer = new ReviewRenderer(workspaceFolders, renderPool);
+  const renderer = new ReviewRenderer(workspaceFolders, renderPool, unsavedDocuments);
   context.subscriptions.push({ dispose: () => renderer.dispose() });
   const selection = new SelectionTracker();
   const opener = new LocationOpener(

@@ -190,7 +190,7 @@ function addAppend(message: AppendMessage): void {
 
 function showHeader(message: RenderMessage | AppendMessage): void {
   setTitle(message.title || 'Untitled review');
-  revisionText.textContent = `Revision ${message.revision}`;
+  revisionText.textContent = message.origin ? `Revision ${message.revision} · from ${message.origin}` : `Revision ${message.revision}`;
 }
 
 function showEmpty(): void {

@@ -14,6 +14,7 @@ import { ClientName } from './clientName';
 import { IpcClient } from './ipcClient';
 import { stderrLog } from './log';
 import type { HandOff } from './opening/openingResponder';
+import { ClientRoots } from './clientRoots';
 import { ProtocolLog } from './protocolLog';
 import { createServer } from './server';
 import { LineStdioTransport } from './stdioTransport';
@@ -28,11 +29,13 @@ export interface RunningServer {
 }
 
 export function serveMcp(opening: HandOff = { received: Buffer.alloc(0), answered: [] }): RunningServer {
+  const roots = new ClientRoots();
   const locator = new WindowLocator({
     envPath: process.env[IPC_PATH_ENV] || undefined,
     envToken: process.env[IPC_TOKEN_ENV] || undefined,
     workspace: workspaceChoice(process.argv.slice(2), process.env),
     cwd: process.cwd(),
+    roots: () => roots.get(),
   });
   // Set for a 2025-era client, which may ask for MCP log messages; 2026-07-28 has none.
   let protocolLog: ProtocolLog | undefined;
@@ -50,6 +53,7 @@ export function serveMcp(opening: HandOff = { received: Buffer.alloc(0), answere
     ({ era }) => {
       const server = createServer({ bridge, cwd: process.cwd(), clientName: () => clientName.get() }, era);
       protocolLog = era === 'legacy' ? new ProtocolLog(server.server) : undefined;
+      if (era === 'legacy') roots.watch(server);
       return server;
     },
     {

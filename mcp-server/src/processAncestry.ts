@@ -7,22 +7,32 @@ import * as fs from 'fs';
 const MAX_DEPTH = 64;
 
 /**
- * Parent, grandparent and so on, up to init. Linux reads /proc; macOS and the BSDs ask `ps` once;
- * elsewhere (Windows) it is empty, and the terminal's REDLINE_IPC_PATH and the folder decide.
+ * The process table as "<pid> <parent pid>" lines, from PowerShell's CIM query: `wmic`, which
+ * used to give it, is gone from recent Windows, and Get-Process has no parent in Windows PowerShell 5.
+ */
+export const WINDOWS_PROCESS_TABLE = 'Get-CimInstance -ClassName Win32_Process | ForEach-Object { "$($_.ProcessId) $($_.ParentProcessId)" }';
+
+/**
+ * Parent, grandparent and so on, up to init. Linux reads /proc; Windows asks PowerShell for the
+ * process table once, and macOS and the BSDs ask `ps`. Empty when that fails: then the terminal's
+ * REDLINE_IPC_PATH and the folder decide.
  */
 export function processAncestors(pid = process.pid, platform: NodeJS.Platform = process.platform): number[] {
   try {
-    const parentOf = platform === 'linux' ? procParent : platform === 'win32' ? undefined : psParents();
-    if (!parentOf) return [];
-    const ancestors: number[] = [];
-    for (let current = parentOf(pid); current !== undefined && current > 1 && ancestors.length < MAX_DEPTH; current = parentOf(current)) {
-      if (ancestors.includes(current)) break;
-      ancestors.push(current);
-    }
-    return ancestors;
+    return ancestorsOf(pid, platform === 'linux' ? procParent : parentsFrom(platform === 'win32' ? windowsProcessTable() : psProcessTable()));
   } catch {
     return [];
   }
+}
+
+/** The chain of parents of `pid`, stopping at init (or Windows' System), a loop (a reused pid) or MAX_DEPTH. */
+export function ancestorsOf(pid: number, parentOf: (pid: number) => number | undefined): number[] {
+  const ancestors: number[] = [];
+  for (let current = parentOf(pid); current !== undefined && current > 1 && ancestors.length < MAX_DEPTH; current = parentOf(current)) {
+    if (ancestors.includes(current)) break;
+    ancestors.push(current);
+  }
+  return ancestors;
 }
 
 function procParent(pid: number): number | undefined {
@@ -32,11 +42,22 @@ function procParent(pid: number): number | undefined {
   return Number.isSafeInteger(ppid) ? ppid : undefined;
 }
 
-function psParents(): (pid: number) => number | undefined {
+function psProcessTable(): string {
+  return execFileSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8', timeout: 2000 });
+}
+
+function windowsProcessTable(): string {
+  // PowerShell starts in about a second; the table is read once per server.
+  return execFileSync('powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', WINDOWS_PROCESS_TABLE], { encoding: 'utf8', timeout: 10_000, windowsHide: true });
+}
+
+/** Each process's parent, from "<pid> <parent pid>" lines (`ps`, or WINDOWS_PROCESS_TABLE); other lines are skipped. */
+export function parentsFrom(table: string): (pid: number) => number | undefined {
   const parents = new Map<number, number>();
-  const table = execFileSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8', timeout: 2000 });
-  for (const line of table.split('\n')) {
-    const [pid, ppid] = line.trim().split(/\s+/).map(Number);
+  for (const line of table.split(/\r?\n/)) {
+    const fields = line.trim().split(/\s+/);
+    if (fields.length !== 2) continue;
+    const [pid, ppid] = fields.map(Number);
     if (Number.isSafeInteger(pid) && Number.isSafeInteger(ppid)) parents.set(pid, ppid);
   }
   return (pid) => parents.get(pid);

@@ -1,12 +1,15 @@
 // Where the MCP server connects, best first: the window of the terminal it runs in, the socket in
 // REDLINE_IPC_PATH while a window listens there, then the window whose folder holds its working
-// directory, all from the discovery files (shared/discovery.ts); or only the windows of the folder
-// the user named. Read afresh on every connection, so a reloaded, reopened or restarted window is
-// found again, and a rotated token is picked up.
+// directory; when no folder does, the window whose repository lists that directory as a git
+// worktree, then the windows of the client's MCP roots. All from the discovery files
+// (shared/discovery.ts); or only the windows of the folder the user named. Read afresh on every
+// connection, so a reloaded, reopened or restarted window is found again, and a rotated token is
+// picked up.
 
 import * as fs from 'fs';
 import * as path from 'path';
 import { readDiscoveryFiles, WORKSPACE_ENV, type DiscoveredWindow } from '../../shared/discovery';
+import { worktreeHolding } from '../../shared/gitWorktrees';
 import { existingPrivateDirectories } from '../../shared/privateDirectory';
 import { ErrorCode, IPC_PATH_ENV, IPC_TOKEN_ENV, IpcError } from '../../shared/protocol';
 import { notConfigured } from './ipcErrors';
@@ -32,6 +35,8 @@ export interface LocatorOptions {
   readonly platform?: NodeJS.Platform;
   /** This process's parent, grandparent…; read once, on first use, by default. */
   readonly ancestors?: () => readonly number[];
+  /** The folders of the client's MCP roots, when it declared any (read at each connection). */
+  readonly roots?: () => readonly string[];
 }
 
 export class WindowLocator {
@@ -65,10 +70,24 @@ export class WindowLocator {
         add({ socketPath: envPath, token, via: `the window named by ${IPC_PATH_ENV}` });
       }
     }
-    for (const { window, folder } of rankWindows(withRealFolders(windows), [place.folder, realpathOr(place.folder)], this.options.platform)) {
-      add({ socketPath: window.socketPath, token: window.token, via: `the ${window.editor} window of ${folder}` });
+    const real = withRealFolders(windows);
+    const byFolder = rankWindows(real, [place.folder, realpathOr(place.folder)], this.options.platform);
+    for (const { window, folder } of byFolder) add({ socketPath: window.socketPath, token: window.token, via: `the ${window.editor} window of ${folder}` });
+    const roots = this.options.workspace ? [] : (this.options.roots?.() ?? []);
+    if (byFolder.length === 0 && !this.options.workspace) {
+      // A git worktree of a repository a window has open belongs to that window.
+      for (const window of real) {
+        const tree = worktreeHolding(place.folder, window.folders);
+        if (tree) add({ socketPath: window.socketPath, token: window.token, via: `the ${window.editor} window of ${tree.folder}, whose repository has the worktree ${tree.worktree}` });
+      }
+      // The client's MCP roots, as a working directory would.
+      for (const root of roots) {
+        for (const { window, folder } of rankWindows(real, [root, realpathOr(root)], this.options.platform)) {
+          add({ socketPath: window.socketPath, token: window.token, via: `the ${window.editor} window of ${folder}, which holds the client's root ${root}` });
+        }
+      }
     }
-    if (endpoints.length === 0) throw noWindow(windows, place, this.options.workspace ? undefined : envPath);
+    if (endpoints.length === 0) throw noWindow(windows, place, this.options.workspace ? undefined : envPath, roots);
     return endpoints;
   }
 
@@ -113,7 +132,7 @@ export class NoWindowError extends IpcError {
   }
 }
 
-function noWindow(windows: readonly DiscoveredWindow[], place: { folder: string; from: string }, envPath: string | undefined): IpcError {
+function noWindow(windows: readonly DiscoveredWindow[], place: { folder: string; from: string }, envPath: string | undefined, roots: readonly string[]): IpcError {
   const gone = envPath ? `No VS Code window listens at ${envPath} any more (was it closed or reloaded?), and n` : 'N';
   if (windows.length === 0) {
     return new NoWindowError(
@@ -121,8 +140,13 @@ function noWindow(windows: readonly DiscoveredWindow[], place: { folder: string;
         'extension installed, then call the tool again.',
     );
   }
+  const tried =
+    place.from === 'the working directory'
+      ? ' Tried: the window of the terminal this server runs in (none), a window folder that contains it, a window whose ' +
+        `git repository lists it as a worktree, and the client's MCP roots (${roots.length > 0 ? roots.join(', ') : 'none declared'}).`
+      : '';
   return new NoWindowError(
-    `${gone}o VS Code window has a workspace folder that contains ${place.folder} (${place.from}). Open windows:\n` +
+    `${gone}o VS Code window has a workspace folder that contains ${place.folder} (${place.from}).${tried} Open windows:\n` +
       `${describeWindows(windows)}\n` +
       `Choose one: start the assistant inside one of these folders, set ${WORKSPACE_ENV}=<folder> in the MCP server's ` +
       'environment, or add --workspace <folder> to its command line.',

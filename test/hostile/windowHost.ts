@@ -25,6 +25,8 @@ export interface WindowOptions {
   readonly token?: string;
   /** The window's workspace folder in its discovery file; the host's own temp workspace by default. */
   readonly folder?: string;
+  /** The host's workspace folder itself (see startHost); with `folder`, a window that really has that folder open. */
+  readonly workspace?: string;
   readonly lastFocused?: number;
   /** The shells of its terminals. */
   readonly terminals?: number[];
@@ -34,7 +36,7 @@ export interface WindowOptions {
 export async function startWindowHost(options: WindowOptions = {}): Promise<WindowHost> {
   const location = socketLocation(createToken().slice(0, 12));
   removeDeadHostSockets(location.directory);
-  const host = await startHost({ socketPath: location.path, token: options.token });
+  const host = await startHost({ socketPath: location.path, token: options.token, workspace: options.workspace });
   const discoveryFile = publishWindow(location, host.token, [options.folder ?? host.workspace], options.lastFocused, options.terminals);
   return {
     host,

@@ -151,14 +151,18 @@ export async function startHost(
     observer?: RequestObserver;
     /** The redline.historySize setting; 5 unless a test needs more. */
     historySize?: number;
+    /** The window's workspace folder, as it is; a temp one with src/example.ts (60 lines) by default. */
+    workspace?: string;
   } = {},
 ): Promise<Host> {
   if (!fs.existsSync(RENDER_WORKER)) throw new Error(`${RENDER_WORKER} is missing: run "npm run build" first.`);
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-'));
-  const workspace = path.join(root, 'ws');
-  fs.mkdirSync(path.join(workspace, 'src'), { recursive: true });
-  const lines = Array.from({ length: 60 }, (_, i) => `export const line${i + 1} = ${i + 1};`);
-  fs.writeFileSync(path.join(workspace, 'src/example.ts'), lines.join('\n') + '\n');
+  const workspace = options.workspace ?? path.join(root, 'ws');
+  if (!options.workspace) {
+    fs.mkdirSync(path.join(workspace, 'src'), { recursive: true });
+    const lines = Array.from({ length: 60 }, (_, i) => `export const line${i + 1} = ${i + 1};`);
+    fs.writeFileSync(path.join(workspace, 'src/example.ts'), lines.join('\n') + '\n');
+  }
   const socketPath = options.socketPath ?? path.join(root, 's.sock');
   const token = options.token ?? createToken();
   // As the window does: renders run in the worker pool, off this thread.

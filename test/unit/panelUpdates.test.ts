@@ -85,6 +85,18 @@ describe('PanelUpdates', () => {
     expect(await post()).toMatchObject({ type: 'render', revision: 2, preview: true });
   });
 
+  it('says where a review from a git worktree came from, in its header and in its appends', async () => {
+    const updates = new PanelUpdates({
+      render: async () => ({ html: '<whole>' }),
+      renderPart: async () => '<part>',
+      originOf: (review) => (review.cwd === '/repo-agent' ? 'the worktree /repo-agent' : undefined),
+    });
+    const [fromWorktree] = await updates.next({ revision: 1, markdown: '# R', cwd: '/repo-agent' });
+    expect(fromWorktree).toMatchObject({ type: 'render', revision: 1, origin: 'the worktree /repo-agent' });
+    const [fromFolder] = await updates.next({ revision: 2, markdown: '# R', cwd: '/repo' });
+    expect(fromFolder).not.toHaveProperty('origin');
+  });
+
   it('shows a failed render as an error in the panel instead of rejecting', async () => {
     const updates = new PanelUpdates({
       render: async () => {

@@ -3,6 +3,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { renderReview } from '../../extension/src/render/markdownRenderer';
 import { ReferenceResolver } from '../../extension/src/render/referenceResolver';
+import { runRenderJob } from '../../extension/src/render/renderJob';
+import { LineCountCache } from '../../extension/src/render/fileFacts';
 
 describe('```suggestion blocks', () => {
   let root: string;
@@ -21,6 +23,17 @@ describe('```suggestion blocks', () => {
     expect(html).toContain('Suggested change to <code>a.ts:2</code>');
     expect(html).toContain(`data-apply-finding="${findings[0].id}" data-apply-index="0"`);
     expect(html).toContain('<span class="redline-diff-del">- let b = a + 1;</span>\n<span class="redline-diff-add">+ const b = a + 1;</span>');
+  });
+
+  it('render their diff against the unsaved text of the file\'s editor, which Apply… changes, when there is one', async () => {
+    const markdown = '- **bug**: b should be const, a.ts:2\n\n  ```suggestion\n  const b = a + 1;\n  ```\n';
+    const unsaved = new Map([[path.join(root, 'a.ts'), ['const a = 1;', 'var b = a + 2; // edited, not saved', 'export { b };', ''].join('\n')]]);
+    const { html } = await renderReview(markdown, new ReferenceResolver([root]), { unsaved });
+    expect(html).toContain('<span class="redline-diff-del">- var b = a + 2; // edited, not saved</span>');
+    expect(html).not.toContain('let b = a + 1;');
+    // Through the render worker's job too, as the window sends it.
+    const job = await runRenderJob({ markdown, roots: [root], unsaved: [...unsaved] }, new LineCountCache());
+    expect(job.html).toContain('<span class="redline-diff-del">- var b = a + 2; // edited, not saved</span>');
   });
 
   it('belong to the paragraph right before them, and escape what they show', async () => {

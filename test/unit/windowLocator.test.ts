@@ -1,3 +1,4 @@
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -103,6 +104,58 @@ describe('where the MCP server connects', () => {
     expect(workspaceChoice(['--workspace=/a'], {})).toEqual({ folder: '/a', from: '--workspace' });
     expect(workspaceChoice([], { REDLINE_WORKSPACE: '/b' })).toEqual({ folder: '/b', from: 'REDLINE_WORKSPACE' });
     expect(workspaceChoice([], {})).toBeUndefined();
+  });
+
+  describe('when the working directory is in no window\'s folder', () => {
+    let repo: string;
+    let worktree: string;
+    beforeEach(() => {
+      // A repository a window has open, and a worktree of it beside it (git worktree add ../wt).
+      repo = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'rl-repo-')));
+      worktree = `${repo}-wt`;
+      const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'ignore', env: { ...process.env, GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@b' } });
+      git('init', '-q');
+      git('commit', '-q', '--allow-empty', '-m', 'init');
+      git('worktree', 'add', '-q', worktree);
+      fs.mkdirSync(path.join(worktree, 'src'));
+    });
+    afterEach(() => {
+      fs.rmSync(repo, { recursive: true, force: true });
+      fs.rmSync(worktree, { recursive: true, force: true });
+    });
+
+    it('routes a git worktree of an open repository to that window', () => {
+      publish(['/work/other'], `${dir}/other.sock`, TOKEN_A);
+      publish([repo], `${dir}/repo.sock`, TOKEN_B);
+      expect(locator({ cwd: path.join(worktree, 'src') }).candidates()).toEqual([
+        { socketPath: `${dir}/repo.sock`, token: TOKEN_B, via: `the Visual Studio Code window of ${repo}, whose repository has the worktree ${worktree}` },
+      ]);
+    });
+
+    it("never takes a worktree's own word for it: a .git file pointing into the repository is not a worktree the repository lists", () => {
+      publish([repo], `${dir}/repo.sock`, TOKEN_B);
+      const impostor = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-impostor-'));
+      try {
+        fs.writeFileSync(path.join(impostor, '.git'), `gitdir: ${repo}/.git/worktrees/${path.basename(worktree)}\n`);
+        expect(() => locator({ cwd: impostor }).candidates()).toThrow(NoWindowError);
+      } finally {
+        fs.rmSync(impostor, { recursive: true, force: true });
+      }
+    });
+
+    it("goes by the client's MCP roots next, as a working directory would", () => {
+      publish(['/work/app'], `${dir}/app.sock`, TOKEN_A);
+      expect(locator({ cwd: '/home/me', roots: () => ['/work/app/packages/ui'] }).candidates()).toEqual([
+        { socketPath: `${dir}/app.sock`, token: TOKEN_A, via: "the Visual Studio Code window of /work/app, which holds the client's root /work/app/packages/ui" },
+      ]);
+    });
+
+    it('says which rules it tried when none found a window', () => {
+      publish(['/work/app'], `${dir}/app.sock`, TOKEN_A);
+      expect(() => locator({ cwd: '/home/me', roots: () => ['/elsewhere'] }).candidates()).toThrow(
+        /Tried: the window of the terminal this server runs in \(none\), a window folder that contains it, a window whose git repository lists it as a worktree, and the client's MCP roots \(\/elsewhere\)\./,
+      );
+    });
   });
 });
 

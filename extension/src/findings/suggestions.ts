@@ -21,7 +21,7 @@ export interface SuggestionMeta {
   readonly findingId: string;
   readonly index: number;
   readonly target: string;
-  /** The lines it replaces, as on disk when rendered; undefined when they could not be read. */
+  /** The lines it replaces, as the editor has them unsaved, else as on disk, when rendered; undefined when they could not be read. */
   readonly original?: readonly string[];
 }
 
@@ -40,12 +40,15 @@ export function suggestionText(token: Token): string {
  */
 export async function attachOriginals(
   suggestions: ReadonlyArray<{ token: Token; findingId: string; index: number; file: string; line: number; endLine: number; target: string }>,
+  /** Files open with unsaved changes, by path: the suggestion applies to that text, so the diff is against it. */
+  unsaved: ReadonlyMap<string, string> = new Map(),
 ): Promise<void> {
   const files = new Map<string, Promise<string[] | undefined>>();
   for (const [n, suggestion] of suggestions.entries()) {
     let lines: string[] | undefined;
     if (n < MAX_SUGGESTIONS_PER_RENDER) {
-      if (!files.has(suggestion.file)) files.set(suggestion.file, readLines(suggestion.file));
+      const open = unsaved.get(suggestion.file);
+      if (!files.has(suggestion.file)) files.set(suggestion.file, open !== undefined ? Promise.resolve(open.split(/\r\n|\r|\n/)) : readLines(suggestion.file));
       lines = await files.get(suggestion.file);
     }
     const meta: SuggestionMeta = {

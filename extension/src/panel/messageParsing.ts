@@ -128,7 +128,7 @@ export function parseHostMessage(value: unknown): HostToWebviewMessage | undefin
       if (!isRevision(value.revision) || typeof value.html !== 'string') {
         return undefined;
       }
-      if (value.title !== undefined && typeof value.title !== 'string') {
+      if ((value.title !== undefined && typeof value.title !== 'string') || (value.origin !== undefined && typeof value.origin !== 'string')) {
         return undefined;
       }
       if ((value.preview !== undefined && typeof value.preview !== 'boolean') || (value.more !== undefined && typeof value.more !== 'boolean')) {
@@ -138,6 +138,7 @@ export function parseHostMessage(value: unknown): HostToWebviewMessage | undefin
         type: 'render',
         revision: value.revision,
         title: value.title,
+        origin: value.origin,
         html: value.html,
         preview: value.preview,
         more: value.more,
@@ -151,10 +152,10 @@ export function parseHostMessage(value: unknown): HostToWebviewMessage | undefin
       if (!isRevision(value.fromRevision) || !isRevision(value.revision) || typeof value.html !== 'string') {
         return undefined;
       }
-      if (value.title !== undefined && typeof value.title !== 'string') {
+      if ((value.title !== undefined && typeof value.title !== 'string') || (value.origin !== undefined && typeof value.origin !== 'string')) {
         return undefined;
       }
-      return { type: 'append', fromRevision: value.fromRevision, revision: value.revision, title: value.title, html: value.html };
+      return { type: 'append', fromRevision: value.fromRevision, revision: value.revision, title: value.title, origin: value.origin, html: value.html };
     case 'empty':
       return { type: 'empty' };
     case 'copied':

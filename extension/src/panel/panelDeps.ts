@@ -48,6 +48,7 @@ export function createPanelDeps(
     onDidChangeTabs: tabsChanged.event,
     render: (review) => renderer.render(review),
     renderPart: async (review, part) => (await renderer.renderFragment(part.markdown, review.cwd, { lineOffset: part.startLine })).html,
+    originOf: (review) => renderer.worktreeOf(review.cwd),
     openReference: (target, cwd) => openReferenceForUser(opener, target, cwd),
     openExternal: openExternalLink,
     copyMarkdown: async (review) => void (await copyReviewToClipboard(review)),

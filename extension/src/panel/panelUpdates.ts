@@ -28,6 +28,8 @@ export interface PanelRenderers {
   render(review: PanelReview): Promise<PanelRender>;
   /** Safe HTML for a part of the review (an append's new text, a long review's first screen), numbered as lines of the whole. */
   renderPart(review: PanelReview, part: { readonly markdown: string; readonly startLine: number }): Promise<string>;
+  /** Where the review came from when that is not the window's own folders (a git worktree), for its header. */
+  originOf?(review: PanelReview): string | undefined;
 }
 
 /** Below a long review's first screen until the whole of it arrives. */
@@ -73,7 +75,8 @@ export class PanelUpdates {
     if (!review) {
       return [{ type: 'empty' }];
     }
-    const header = { revision: review.revision, title: review.title };
+    const origin = this.renderers.originOf?.(review);
+    const header = { revision: review.revision, title: review.title, ...(origin !== undefined ? { origin } : {}) };
     const steps = this.appendSteps(review);
     if (steps) {
       const html = await this.renderSteps(review, steps).catch(renderErrorHtml);
@@ -125,7 +128,7 @@ export class PanelUpdates {
 }
 
 /** A page as the webview receives it: whole, or its first slice and then the others in order. */
-function pageMessages(header: { revision: number; title?: string }, html: string, slices: readonly number[]): HostToWebviewMessage[] {
+function pageMessages(header: { revision: number; title?: string; origin?: string }, html: string, slices: readonly number[]): HostToWebviewMessage[] {
   if (slices.length === 0) return [{ type: 'render', ...header, html }];
   const messages: HostToWebviewMessage[] = [{ type: 'render', ...header, html: html.slice(0, slices[0]), more: true }];
   slices.forEach((start, index) => {

@@ -16,6 +16,8 @@ export interface RenderMessage {
   readonly type: 'render';
   readonly revision: number;
   readonly title?: string;
+  /** Where the review came from, when not the window's own folders: "the worktree …". */
+  readonly origin?: string;
   /** Sanitized HTML produced by the host's markdown renderer: the whole page, or its first slice. */
   readonly html: string;
   /** Only the first screen of a long review; the whole of the same revision follows. */
@@ -40,6 +42,7 @@ export interface AppendMessage {
   readonly fromRevision: number;
   readonly revision: number;
   readonly title?: string;
+  readonly origin?: string;
   /** Sanitized HTML of the appended markdown only. */
   readonly html: string;
 }

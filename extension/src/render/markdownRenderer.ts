@@ -36,6 +36,8 @@ export interface RenderOptions {
   lineOffset?: number;
   /** Finding ids the rest of the review already uses (for an appended part). */
   takenFindingIds?: ReadonlySet<string>;
+  /** The text of files open with unsaved changes, by path: a suggestion's diff is against it. */
+  unsaved?: ReadonlyMap<string, string>;
   /**
    * Stops the render between its steps (after the parse, between file lookups, before the HTML),
    * rejecting with the signal's reason; with it, the render lets the event loop read input between
@@ -120,6 +122,7 @@ export async function renderReview(markdown: string, resolver: Resolver, options
     findings.flatMap((finding) =>
       finding.suggestionTokens.map((token, index) => ({ token, index, findingId: finding.id, file: finding.file, line: finding.line, endLine: finding.endLine, target: finding.reference })),
     ),
+    options.unsaved,
   );
   await checkpoint(signal);
   onProgress?.({ step: 'writing' });

@@ -22,6 +22,8 @@ export interface RenderJob {
   readonly withSections?: boolean;
   /** First refuse markdown over the review's cost budget (RenderBudgetError), as the host would. */
   readonly checkBudget?: boolean;
+  /** Files open with unsaved changes, as [path, text]: suggestions show their diff against that text. */
+  readonly unsaved?: ReadonlyArray<readonly [string, string]>;
 }
 
 /** A render, with the markdown's sections when the job asked for them. */
@@ -59,6 +61,7 @@ export async function runRenderJob(job: RenderJob, cache: LineCountCache, contro
   const rendered = await renderReview(job.markdown, new ReferenceResolver(job.roots, { cache }), {
     lineOffset: job.lineOffset,
     takenFindingIds: job.takenFindingIds && new Set(job.takenFindingIds),
+    unsaved: job.unsaved && new Map(job.unsaved),
     signal: control.signal,
     onProgress: control.onProgress,
   });

@@ -5,6 +5,7 @@
 // render itself runs in its engine: the window's is a pool of worker threads.
 
 import * as path from 'path';
+import { worktreeHolding } from '../../../shared/gitWorktrees';
 import type { FileReference } from '../../../shared/links';
 import { isWithin } from '../../../shared/pathSafety';
 import { LineCountCache } from './fileFacts';
@@ -36,6 +37,8 @@ export class ReviewRenderer {
   constructor(
     private readonly workspaceFolders: () => readonly string[],
     engine?: RenderEngine,
+    /** Files open with unsaved changes, as [path, text]: a suggestion applies to that text, so its diff is shown against it. */
+    private readonly unsavedDocuments: () => ReadonlyArray<readonly [string, string]> = () => [],
   ) {
     this.engine = engine ?? new InThreadRenderEngine(this.lineCounts);
   }
@@ -57,7 +60,9 @@ export class ReviewRenderer {
   /** Renders markdown that is not (or not yet) a whole review, e.g. the part an append added. */
   renderFragment(markdown: string, cwd: string | undefined, options: RenderOptions & Pick<RenderJob, 'withSections' | 'checkBudget'> = {}): Promise<RenderOutcome> {
     const { lineOffset, takenFindingIds, withSections, checkBudget, signal, onProgress } = options;
-    const job = { markdown, roots: this.roots(cwd), lineOffset, takenFindingIds: takenFindingIds && [...takenFindingIds], withSections, checkBudget };
+    // Only a review with a suggestion needs the editors' unsaved text.
+    const unsaved = markdown.includes('```suggestion') ? this.unsavedDocuments() : undefined;
+    const job = { markdown, roots: this.roots(cwd), lineOffset, takenFindingIds: takenFindingIds && [...takenFindingIds], withSections, checkBudget, unsaved };
     return this.engine.render(job, { signal, onProgress });
   }
 
@@ -82,17 +87,33 @@ export class ReviewRenderer {
     return resolveOne(this.roots(cwd), ref, { cache: this.lineCounts, outsideRoots });
   }
 
+  /** "the worktree <folder>" when `cwd` lies in a git worktree of a workspace folder's repository, outside the folders themselves. */
+  worktreeOf(cwd: string | undefined): string | undefined {
+    const worktree = this.placeOf(cwd).worktree;
+    return worktree && `the worktree ${worktree}`;
+  }
+
   /**
    * Where references are looked for, in order. The request's cwd comes from the assistant and is
    * not checked by anyone else, so it only says where relative references start, and only when it
-   * lies inside a workspace folder: it never widens what counts as inside (`cwd: "/"` would
-   * otherwise open any file without asking, and make the reference report say what exists).
+   * lies inside a workspace folder, or inside a git worktree that a workspace folder's repository
+   * itself lists (an assistant run in `git worktree add`'s checkout): it never widens what counts
+   * as inside beyond that (`cwd: "/"` would otherwise open any file without asking, and make the
+   * reference report say what exists).
    */
   roots(cwd: string | undefined): string[] {
     const folders = this.workspaceFolders();
+    const { start, inside, worktree } = this.placeOf(cwd);
+    if (start === undefined || (!inside && !worktree)) return [...folders];
+    return [start, ...(worktree && worktree !== start ? [worktree] : []), ...folders.filter((folder) => folder !== start)];
+  }
+
+  private placeOf(cwd: string | undefined): { start?: string; inside?: boolean; worktree?: string } {
     const start = cwd !== undefined && path.isAbsolute(cwd) ? path.resolve(cwd) : undefined;
-    const inside = start !== undefined && folders.some((folder) => isWithin(folder, start, path));
-    return inside ? [start, ...folders.filter((folder) => folder !== start)] : [...folders];
+    if (start === undefined) return {};
+    const folders = this.workspaceFolders();
+    if (folders.some((folder) => isWithin(folder, start, path))) return { start, inside: true };
+    return { start, worktree: worktreeHolding(start, folders)?.worktree };
   }
 }
 
