@@ -3,6 +3,10 @@
 // fails all of them at once when the socket closes; the next call reconnects (with a short
 // backoff), so a window reload heals by itself. A request too large for the framing is refused
 // before it is sent.
+//
+// Over 300 lines on purpose: one request's whole life (framing, connecting, tracking, progress,
+// timeout, cancel, the resend after a token rotation, the close) is here, so that the rules that
+// tie those together read in one place. Finding a window is connector.ts and windowLocator.ts.
 
 import { randomUUID } from 'crypto';
 import type * as net from 'net';

@@ -5,8 +5,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { AssistantReviews } from '../../extension/src/review/assistantReviews';
 import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
-import { ReviewFindings } from '../../extension/src/findings/reviewFindings';
-import { FindingAnchors } from '../../extension/src/findings/findingAnchors';
+import { ReviewFindings } from '../../extension/src/review/reviewFindings';
+import { FindingAnchors } from '../../extension/src/review/findingAnchors';
 import { assertBuilt, connectMcp, hostEnv, startHost, type Host } from './harness';
 
 type ToolResult = { isError?: boolean; structuredContent?: any; content: Array<{ type: string; text: string }> };

@@ -34,8 +34,8 @@ import { RenderWorkerPool } from '../../extension/src/render/renderWorkerPool';
 import type { ReviewStore } from '../../extension/src/review/reviewStore';
 import type { Conversation } from '../../extension/src/review/conversation';
 import { AssistantReviews } from '../../extension/src/review/assistantReviews';
-import { FindingAnchors } from '../../extension/src/findings/findingAnchors';
-import { ReviewFindings } from '../../extension/src/findings/reviewFindings';
+import { FindingAnchors } from '../../extension/src/review/findingAnchors';
+import { ReviewFindings } from '../../extension/src/review/reviewFindings';
 
 /** The built server; the benchmark, bundled elsewhere, names it through the environment. */
 export const MCP_SERVER = process.env.REDLINE_MCP_SERVER ?? path.resolve(__dirname, '../../dist/mcp-server.js');

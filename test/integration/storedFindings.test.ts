@@ -5,9 +5,9 @@
 import { promises as fs } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { FindingAnchors } from '../../extension/src/findings/findingAnchors';
-import { FindingsFile } from '../../extension/src/findings/findingsFile';
-import { ReviewFindings, type ShownFinding } from '../../extension/src/findings/reviewFindings';
+import { FindingAnchors } from '../../extension/src/review/findingAnchors';
+import { FindingsFile } from '../../extension/src/review/findingsFile';
+import { ReviewFindings, type ShownFinding } from '../../extension/src/review/reviewFindings';
 import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
 import { InThreadRenderEngine, type RenderEngine, type RenderJob } from '../../extension/src/render/renderJob';
 import { Conversation } from '../../extension/src/review/conversation';

@@ -7,7 +7,7 @@ import * as path from 'path';
 import { AssistantIndex, INDEX_FILE, MAX_ASSISTANTS } from '../../extension/src/review/assistantIndex';
 import { AssistantReviews } from '../../extension/src/review/assistantReviews';
 import { ReviewStore } from '../../extension/src/review/reviewStore';
-import type { ReviewFindings } from '../../extension/src/findings/reviewFindings';
+import type { ReviewFindings } from '../../extension/src/review/reviewFindings';
 
 const renderer = { render: jest.fn(), renderFragment: jest.fn() };
 

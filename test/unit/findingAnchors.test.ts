@@ -2,8 +2,8 @@ import { promises as fsp } from 'fs';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { FindingAnchors } from '../../extension/src/findings/findingAnchors';
-import { AnchorFile } from '../../extension/src/findings/anchorFile';
+import { FindingAnchors } from '../../extension/src/review/findingAnchors';
+import { AnchorFile } from '../../extension/src/review/anchorFile';
 
 describe('finding anchors on disk', () => {
   let dir: string;

@@ -1,7 +1,7 @@
 // "Compare with previous": which findings are new, fixed, still open or declined.
 
 import type { FindingState } from '../../shared/findingTerms';
-import { compareFindings, type ComparableFinding } from '../../extension/src/history/findingComparison';
+import { compareFindings, type ComparableFinding } from '../../extension/src/review/findingComparison';
 
 const finding = (id: string, title: string, file = 'src/a.ts', reference = `${file}:1`): ComparableFinding => ({
   id,

@@ -1,4 +1,4 @@
-import { findingId, labelOf, MAX_FINDINGS } from '../../extension/src/findings/findings';
+import { findingId, labelOf, MAX_FINDINGS } from '../../extension/src/render/findings';
 import { renderReview, type Resolver } from '../../extension/src/render/markdownRenderer';
 import type { FileReference } from '../../shared/links';
 

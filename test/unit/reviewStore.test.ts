@@ -2,7 +2,7 @@
 // What it does on disk is in reviewFiles.test.ts.
 
 import { ReviewStore, ReviewTooLargeError, type ReviewChange } from '../../extension/src/review/reviewStore';
-import { appendMarkdown, findSections, withoutLeadingBlankLines } from '../../extension/src/review/sections';
+import { appendMarkdown, findSections, withoutLeadingBlankLines } from '../../extension/src/render/sections';
 import { replaceSection } from '../../extension/src/review/sectionUpdate';
 
 const newStore = (historySize = 3) => ReviewStore.inMemory({ historySize });

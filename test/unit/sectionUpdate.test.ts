@@ -3,7 +3,7 @@
 
 import { measureReview } from '../../shared/reviewBudget';
 import { compose, composedCost } from '../../extension/src/review/compose';
-import { findSections, toSections } from '../../extension/src/review/sections';
+import { findSections, toSections } from '../../extension/src/render/sections';
 import { updateSection } from '../../extension/src/review/sectionUpdate';
 
 const REVIEWS = [

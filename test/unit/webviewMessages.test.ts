@@ -1,6 +1,6 @@
 // The webview is untrusted: what it posts is checked before the host acts on it.
 
-import { MAX_LINK_LENGTH, parseHostMessage, parseWebviewMessage } from '../../extension/src/panel/webviewMessages';
+import { MAX_LINK_LENGTH, parseHostMessage, parseWebviewMessage } from '../../extension/src/panel/messageParsing';
 
 describe('parseWebviewMessage', () => {
   it.each([

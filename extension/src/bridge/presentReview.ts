@@ -21,7 +21,7 @@ import type { RequestContext } from '../ipc/ipcConnection';
 import { readPendingInput } from '../render/checkpoint';
 import { RenderBudgetError, type RenderedReview, type RenderStep } from '../render/markdownRenderer';
 import type { ReviewRenderer } from '../render/reviewRenderer';
-import { numberAfter, type ReviewFinding } from '../findings/findings';
+import { numberAfter, type ReviewFinding } from '../render/findings';
 import { ArrivalOrder } from '../review/arrivalOrder';
 import type { KnownSections } from '../review/compose';
 import type { AssistantReviews } from '../review/assistantReviews';

@@ -2,7 +2,7 @@
 // deleted on disk (the workspace's own file watcher), and files opened after they changed.
 
 import * as vscode from 'vscode';
-import type { FindingAnchors } from './findingAnchors';
+import type { FindingAnchors } from '../review/findingAnchors';
 
 export function linesOf(document: vscode.TextDocument): string[] {
   return document.getText().split(/\r\n|\r|\n/);

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { FindingSeverity } from '../../../shared/protocol';
 import { FindingCommands } from '../constants';
-import type { ShownFinding } from './reviewFindings';
+import type { ShownFinding } from '../review/reviewFindings';
 
 export const DIAGNOSTIC_SOURCE = 'Redline';
 const END_OF_LINE = 100_000;

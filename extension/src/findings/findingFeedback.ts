@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { MAX_FEEDBACK_TEXT, type FeedbackItem, type FindingState } from '../../../shared/protocol';
 import type { Conversation, NewFeedback } from '../review/conversation';
-import type { ReviewFindings } from './reviewFindings';
+import type { ReviewFindings } from '../review/reviewFindings';
 
 /** What "Ask the assistant to fix" says: a message tied to the finding. */
 export const FIX_REQUEST_TEXT = 'Please fix this finding.';

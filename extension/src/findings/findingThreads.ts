@@ -5,7 +5,7 @@
 
 import * as vscode from 'vscode';
 import type { FeedbackItem, FindingState } from '../../../shared/protocol';
-import type { ShownFinding } from './reviewFindings';
+import type { ShownFinding } from '../review/reviewFindings';
 import { threadBody } from './threadMarkdown';
 
 export const COMMENT_CONTROLLER_ID = 'redline';

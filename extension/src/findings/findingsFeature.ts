@@ -12,9 +12,9 @@ import { ReviewPanel, type ReviewPanelDeps } from '../panel/reviewPanel';
 import type { ReviewRenderer } from '../render/reviewRenderer';
 import type { AssistantReview, AssistantReviews, FindingsAttachment } from '../review/assistantReviews';
 import { followEditor, openDocumentLines } from './editorAnchors';
-import { AnchorFile } from './anchorFile';
-import { FindingAnchors } from './findingAnchors';
-import { FindingsFile } from './findingsFile';
+import { AnchorFile } from '../review/anchorFile';
+import { FindingAnchors } from '../review/findingAnchors';
+import { FindingsFile } from '../review/findingsFile';
 import { registerFindingCommands } from './findingCommands';
 import { FindingCursor, wrapNotice, type Direction } from './findingCursor';
 import { followFindingLink } from './findingLinks';
@@ -22,7 +22,7 @@ import { FindingDiagnostics } from './findingDiagnostics';
 import { FindingFeedback } from './findingFeedback';
 import { FindingThreads } from './findingThreads';
 import { SuggestionApplier } from './suggestionApplier';
-import { ReviewFindings, type ShownFinding } from './reviewFindings';
+import { ReviewFindings, type ShownFinding } from '../review/reviewFindings';
 
 export interface FindingsFeatureDeps {
   readonly renderer: ReviewRenderer;

@@ -3,7 +3,7 @@
 // user answers Apply. Redline saves nothing: the edit is saved as the user's own edits are.
 
 import * as vscode from 'vscode';
-import type { ShownFinding } from './reviewFindings';
+import type { ShownFinding } from '../review/reviewFindings';
 
 const SCHEME = 'redline-suggestion';
 /** Proposals kept for diff editors that may still show them; the oldest go first. */

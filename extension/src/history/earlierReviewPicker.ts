@@ -1,7 +1,7 @@
 // "Redline: Open Earlier Review…": a quick pick of the window's earlier reviews, newest first.
 
 import * as vscode from 'vscode';
-import type { ReviewHistory } from './reviewHistory';
+import type { ReviewHistory } from '../review/reviewHistory';
 
 /** The revision the user picked, or undefined (none kept, or the pick was dismissed). */
 export async function pickEarlierReview(history: Pick<ReviewHistory, 'list'>): Promise<number | undefined> {

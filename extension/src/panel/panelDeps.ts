@@ -2,13 +2,13 @@
 // assistant's review, and the actions behind its buttons and links.
 
 import * as vscode from 'vscode';
-import { historyPanelDeps } from '../history/reviewHistory';
 import type { ReviewRenderer } from '../render/reviewRenderer';
 import type { AssistantReviews } from '../review/assistantReviews';
 import type { ReviewChange } from '../review/reviewStore';
 import { copyReviewToClipboard, openExternalLink, openReferenceForUser } from '../reviewActions';
 import type { LocationOpener } from '../editor/locationOpener';
 import type { PanelFindingDeps } from './panelFindings';
+import { historyPanelDeps } from './panelHistory';
 import type { ReviewPanelDeps } from './reviewPanel';
 
 export type WindowPanelDeps = ReviewPanelDeps & vscode.Disposable;

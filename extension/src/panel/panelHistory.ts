@@ -2,6 +2,7 @@
 // read-only in place of the current one, "Restore as current", and "Compare with previous".
 
 import type { ReviewComparison } from '../../../shared/protocol';
+import type { ReviewHistory } from '../review/reviewHistory';
 import type { PanelReview } from './panelUpdates';
 import type { EarlierReviewEntry, HostToWebviewMessage, WebviewToHostMessage } from './webviewMessages';
 
@@ -20,6 +21,17 @@ export interface PanelHistoryDeps {
   compareWithPrevious(review: PanelReview | undefined): Promise<ReviewComparison | undefined>;
   /** Tells the user something went wrong (a review gone from the history, a failed read). */
   warn(message: string): void;
+}
+
+/** What the panel needs from the history: the active review's. */
+export function historyPanelDeps(history: () => ReviewHistory, warn: (message: string) => void): PanelHistoryDeps {
+  return {
+    listHistory: () => history().list(),
+    readEarlier: (revision) => history().read(revision),
+    restoreEarlier: async (revision) => (await history().restore(revision)) !== undefined,
+    compareWithPrevious: (review) => history().compareWithPrevious(review),
+    warn,
+  };
 }
 
 type HistoryRequest = Extract<WebviewToHostMessage, { type: 'openEarlier' | 'restoreEarlier' | 'compare' }>;

@@ -2,6 +2,9 @@
 // one read-only) and turns what its webview asks into calls on its deps. The page is a static
 // shell; reviewDelivery.ts sends it each change by postMessage, and the tabs, findings and history
 // controls get their own messages.
+//
+// Over 300 lines on purpose: it is the one place where the webview's messages meet the deps, and
+// its parts already have modules of their own (reviewDelivery.ts, panelFindings.ts, panelHistory.ts).
 
 import * as vscode from 'vscode';
 import type { PanelChange } from './appendLog';
@@ -10,13 +13,8 @@ import { ReviewDelivery } from './reviewDelivery';
 import { buildWebviewHtml, DEFAULT_TITLE } from './webviewHtml';
 import { isFindingMessage, PanelFindings, type PanelFindingDeps } from './panelFindings';
 import { isHistoryMessage, PanelHistory, type PanelHistoryDeps } from './panelHistory';
-import {
-  NO_REVIEW_REVISION,
-  parseWebviewMessage,
-  type HostToWebviewMessage,
-  type ReviewTab,
-  type WebviewToHostMessage,
-} from './webviewMessages';
+import { parseWebviewMessage } from './messageParsing';
+import { NO_REVIEW_REVISION, type HostToWebviewMessage, type ReviewTab, type WebviewToHostMessage } from './webviewMessages';
 
 export interface ReviewPanelDeps extends PanelRenderers, PanelFindingDeps, PanelHistoryDeps {
   /** The current review; `undefined` when nothing has been presented yet. */

@@ -253,4 +253,3 @@ export type WebviewToHostMessage =
 
 // ---- validation ----------------------------------------------------------------------------
 
-export { MAX_LINK_LENGTH, parseHostMessage, parseWebviewMessage } from './messageParsing';

@@ -3,18 +3,17 @@
 
 import MarkdownIt from 'markdown-it';
 import type { ReferenceReport } from '../../../shared/protocol';
-import { findReferences, formatReference, parseLinkTarget, type FileReference } from '../../../shared/links';
+import { formatReference } from '../../../shared/links';
 import { checkpoint } from './checkpoint';
 import { checkPageSize } from './pageBudget';
 import { renderInSlices } from './pageSlices';
 import { installLabelGuard } from './labelGuard';
-import { findingsOf, type FindingCandidate, type ReviewFinding } from '../findings/findings';
-import { CandidateBlocks } from '../findings/candidateBlocks';
-import { attachOriginals, renderSuggestion } from '../findings/suggestions';
+import { findingsOf, type ReviewFinding } from './findings';
+import { attachOriginals, renderSuggestion } from './suggestions';
 import { CodeHighlighter } from './codeHighlight';
 import { installListChunks } from './listChunks';
+import { addSourceLines, classifyLinks, linkMeta, RENDER_STATE, type RenderState } from './parseSteps';
 import { MAX_BROKEN_LISTED, ReferenceTally, resolveAll, type ReferenceMeta, type Resolver } from './referenceAnswers';
-import type { Resolution } from './referenceResolver';
 
 export { MAX_BROKEN_LISTED, type Resolver };
 export { RenderBudgetError } from './pageBudget';
@@ -54,24 +53,6 @@ export type RenderStep =
   | { readonly step: 'findings'; readonly candidates: number }
   | { readonly step: 'writing' };
 
-/**
- * What a link turns into. The webview posts `data-ref` / `data-external` back to the host, which
- * parses it again, so the page never holds a path or URL the browser itself could follow.
- */
-type LinkMeta =
-  | ReferenceMeta
-  | { kind: 'external'; url: string }
-  | { kind: 'plain' };
-
-interface RenderState {
-  references: ReferenceMeta[];
-  candidates: FindingCandidate[];
-  lineOffset: number;
-  highlighter: CodeHighlighter;
-}
-
-const RENDER_STATE = Symbol('redline.renderState');
-const WHITESPACE = /\s/;
 
 const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
 const { escapeHtml, unescapeAll } = md.utils;
@@ -138,166 +119,6 @@ export async function renderReview(markdown: string, resolver: Resolver, options
  * line. Also turns table cells' `style="text-align:…"` into a class: the panel's CSP allows no
  * inline styles.
  */
-function addSourceLines(state: MarkdownIt.StateCore): void {
-  const offset = (state.env[RENDER_STATE] as RenderState | undefined)?.lineOffset ?? 0;
-  for (const token of state.tokens) {
-    if (token.map && token.block && token.nesting !== -1 && token.type !== 'inline') {
-      token.attrSet('data-line', String(token.map[0] + offset));
-    }
-    // Only table cells have a style; most tokens have no attributes at all.
-    if (token.attrs === null || (token.type !== 'th_open' && token.type !== 'td_open')) continue;
-    const align = /^text-align:(left|center|right)$/.exec(String(token.attrGet('style') ?? ''));
-    if (align) {
-      token.attrs = token.attrs!.filter(([name]) => name !== 'style');
-      token.attrJoin('class', `align-${align[1]}`);
-    }
-  }
-}
-
-/**
- * Decides what every link becomes, and makes links of the references in prose and inline code.
- * Runs after linkify and text_join, so text tokens are whole and URLs are already links.
- */
-function classifyLinks(state: MarkdownIt.StateCore): void {
-  const render = state.env[RENDER_STATE] as RenderState | undefined;
-  if (render === undefined) return;
-  let line = 1;
-  const candidates = new CandidateBlocks(render);
-  for (const block of state.tokens) {
-    if (block.map) line = block.map[0] + 1 + render.lineOffset;
-    candidates.see(block);
-    if (block.type === 'inline' && block.children) {
-      block.children = new InlineLinker(line, render, state.Token).run(block.children);
-    }
-  }
-}
-
-/** Rebuilds one inline token's children with links classified and references wrapped in links. */
-class InlineLinker {
-  private readonly output: Token[] = [];
-  /** The links we are inside: text there is already a link's text, so it is not linked again. */
-  private readonly open: LinkMeta[] = [];
-
-  constructor(
-    private line: number,
-    private readonly render: RenderState,
-    private readonly TokenClass: MarkdownIt.StateCore['Token'],
-  ) {}
-
-  run(children: Token[]): Token[] {
-    for (const token of children) {
-      switch (token.type) {
-        case 'softbreak':
-        case 'hardbreak':
-          this.line++;
-          this.output.push(token);
-          break;
-        case 'link_open': {
-          const href = String(token.attrGet('href') ?? '');
-          // The destination's only way into the page is through the meta below.
-          token.attrs = null;
-          const meta = linkTargetMeta(href, this.line, this.render);
-          token.meta = { link: meta };
-          this.open.push(meta);
-          this.output.push(token);
-          break;
-        }
-        case 'link_close':
-          token.meta = { link: this.open.pop() ?? PLAIN };
-          this.output.push(token);
-          break;
-        case 'image':
-          token.attrs = null; // never loaded: renderImage shows the alt text only
-          this.output.push(token);
-          break;
-        case 'text':
-          if (this.open.length > 0) this.output.push(token);
-          else this.linkProse(token);
-          break;
-        case 'code_inline': {
-          const meta = this.open.length > 0 ? undefined : inlineCodeMeta(token.content, this.line, this.render);
-          if (meta) this.wrap(meta, token);
-          else this.output.push(token);
-          break;
-        }
-        default:
-          this.output.push(token);
-      }
-    }
-    return this.output;
-  }
-
-  private linkProse(token: Token): void {
-    const content = token.content;
-    const hits = findReferences(content);
-    if (hits.length === 0) {
-      this.output.push(token);
-      return;
-    }
-    let at = 0;
-    for (const hit of hits) {
-      if (hit.start > at) this.output.push(this.text(content.slice(at, hit.start)));
-      this.wrap(referenceMeta(hit.text, hit.reference, this.line, this.render), this.text(hit.text));
-      at = hit.end;
-    }
-    if (at < content.length) this.output.push(this.text(content.slice(at)));
-  }
-
-  private wrap(meta: LinkMeta, inner: Token): void {
-    const linkOpen = new this.TokenClass('link_open', 'a', 1);
-    const linkClose = new this.TokenClass('link_close', 'a', -1);
-    linkOpen.meta = linkClose.meta = { link: meta };
-    this.output.push(linkOpen, inner, linkClose);
-  }
-
-  private text(content: string): Token {
-    const token = new this.TokenClass('text', '', 0);
-    token.content = content;
-    return token;
-  }
-}
-
-function linkTargetMeta(href: string, line: number, render: RenderState): LinkMeta {
-  const target = parseLinkTarget(href);
-  if (target === undefined) return { kind: 'plain' };
-  if (target.kind === 'external') return { kind: 'external', url: target.url };
-  // markdown-it percent-encodes destinations; the report shows the reference as the assistant wrote it.
-  return referenceMeta(href, target, line, render, () => md.normalizeLinkText(href));
-}
-
-/**
- * Inline code is code first: only a whole span that is a reference with a line, or a path that
- * exists, becomes a link. Spans with spaces are sentences or commands, not references.
- */
-function inlineCodeMeta(content: string, line: number, render: RenderState): LinkMeta | undefined {
-  if (WHITESPACE.test(content)) return undefined;
-  const target = parseLinkTarget(content);
-  if (target?.kind !== 'file') return undefined;
-  return referenceMeta(content, target, line, render, undefined, target.line === undefined);
-}
-
-/** `asWritten` is only needed for the report of a broken reference, so it is computed only then. */
-function referenceMeta(
-  raw: string,
-  reference: FileReference,
-  line: number,
-  render: RenderState,
-  asWritten?: () => string,
-  onlyIfResolved = false,
-): LinkMeta {
-  const meta: ReferenceMeta = { kind: 'reference', raw, reference, line, asWritten, onlyIfResolved };
-  render.references.push(meta);
-  return meta;
-}
-
-// ---- renderer rules -------------------------------------------------------------------------
-
-function linkMeta(token: Token): LinkMeta {
-  const meta = (token.meta?.link as LinkMeta | undefined) ?? PLAIN;
-  return meta.kind === 'reference' && meta.onlyIfResolved && meta.resolution?.status !== 'resolved' ? PLAIN : meta;
-}
-
-const PLAIN: LinkMeta = { kind: 'plain' };
 
 function referenceTitle(meta: ReferenceMeta): { title: string; className: string } {
   const resolution = meta.resolution ?? { status: 'unchecked', reason: 'not checked' };

@@ -9,7 +9,7 @@ import { LineCountCache } from './fileFacts';
 import { RenderBudgetError } from './pageBudget';
 import { renderReview, type RenderedReview, type RenderStep } from './markdownRenderer';
 import { ReferenceResolver } from './referenceResolver';
-import { findSections, type SectionSpan } from '../review/sections';
+import { findSections, type SectionSpan } from './sections';
 
 export interface RenderJob {
   readonly markdown: string;

@@ -4,8 +4,8 @@
 
 import { IncomingReview } from './incomingReview';
 import { Emitter, type Disposable, type Event } from '../events';
-import { ReviewHistory } from '../history/reviewHistory';
-import type { ReviewFindings } from '../findings/reviewFindings';
+import { ReviewHistory } from './reviewHistory';
+import type { ReviewFindings } from './reviewFindings';
 import type { ReviewRenderer } from '../render/reviewRenderer';
 import { AssistantIndex, MAX_ASSISTANTS, PRIMARY_DIR, type AssistantFolders } from './assistantIndex';
 import { Conversation } from './conversation';

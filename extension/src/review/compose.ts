@@ -3,7 +3,7 @@
 
 import type { ReviewMode, Section } from '../../../shared/protocol';
 import { measureReview, type BudgetedMeasure, type ReviewCost } from '../../../shared/reviewBudget';
-import { appendMarkdown, countNewlines, findSections, toSections, withoutLeadingBlankLines, type SectionSpan } from './sections';
+import { appendMarkdown, countNewlines, findSections, toSections, withoutLeadingBlankLines, type SectionSpan } from '../render/sections';
 import { updateSection } from './sectionUpdate';
 
 /**

@@ -5,7 +5,7 @@
 // change how the text after it parses (an unclosed fence), the whole review is parsed as before.
 
 import type { Section } from '../../../shared/protocol';
-import { appendMarkdown, countNewlines, findSections, sameHeading, toSections, withoutHashes, withoutLeadingBlankLines, type SectionSpan } from './sections';
+import { appendMarkdown, countNewlines, findSections, sameHeading, toSections, withoutHashes, withoutLeadingBlankLines, type SectionSpan } from '../render/sections';
 
 export interface SectionUpdate {
   readonly markdown: string;

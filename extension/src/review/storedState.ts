@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { MAX_FRAME_BYTES, MAX_REVIEW_BYTES, Section } from '../../../shared/protocol';
 import { REVIEW_BUDGET } from '../../../shared/reviewBudget';
 import type { Review } from './review';
-import { countNewlines, findSections, toSections } from './sections';
+import { countNewlines, findSections, toSections } from '../render/sections';
 
 /**
  * No stored file is read into memory past this size. JSON escapes a control character in six

@@ -4,8 +4,7 @@
 
 import type { FindingState, ReviewComparison } from '../../../shared/protocol';
 import type { ReviewRenderer } from '../render/reviewRenderer';
-import type { HistoryEntry, Review, ReviewStore } from '../review/reviewStore';
-import type { PanelHistoryDeps } from '../panel/panelHistory';
+import type { HistoryEntry, Review, ReviewStore } from './reviewStore';
 import { compareFindings } from './findingComparison';
 
 /** What a comparison reads of a review: the current one, or one shown from the history. */
@@ -52,15 +51,4 @@ export class ReviewHistory {
       ...compareFindings(before.findings, now.findings, this.stateOf),
     };
   }
-}
-
-/** What the panel needs from the history (see panelHistory.ts): the active review's. */
-export function historyPanelDeps(history: () => ReviewHistory, warn: (message: string) => void): PanelHistoryDeps {
-  return {
-    listHistory: () => history().list(),
-    readEarlier: (revision) => history().read(revision),
-    restoreEarlier: async (revision) => (await history().restore(revision)) !== undefined,
-    compareWithPrevious: (review) => history().compareWithPrevious(review),
-    warn,
-  };
 }

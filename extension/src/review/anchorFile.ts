@@ -5,12 +5,12 @@
 
 import * as path from 'path';
 import { z } from 'zod';
-import { MAX_FINDINGS } from './findings';
+import { MAX_FINDINGS } from '../render/findings';
 import { REMEMBERED_LINE_CHARS, REMEMBERED_LINES } from './anchorText';
-import { replaceFile } from '../review/atomicFile';
-import { GroupCommit } from '../review/groupCommit';
-import { describeProblem } from '../review/storedState';
-import { readValidFile } from '../review/validatedFile';
+import { replaceFile } from './atomicFile';
+import { GroupCommit } from './groupCommit';
+import { describeProblem } from './storedState';
+import { readValidFile } from './validatedFile';
 
 const FILE = 'anchors.json';
 const StoredAnchor = z.object({

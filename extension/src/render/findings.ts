@@ -5,7 +5,7 @@
 import { createHash } from 'crypto';
 import { FINDING_SEVERITIES, type FindingSeverity } from '../../../shared/protocol';
 import type MarkdownIt from 'markdown-it';
-import type { ReferenceMeta } from '../render/referenceAnswers';
+import type { ReferenceMeta } from './referenceAnswers';
 import { suggestionText } from './suggestions';
 
 /** A review with more findings than this lists the first ones: each costs a thread and a read of its lines. */

@@ -4,7 +4,7 @@
 // findingsOf's to say (findings.ts).
 
 import type MarkdownIt from 'markdown-it';
-import type { ReferenceMeta } from '../render/referenceAnswers';
+import type { ReferenceMeta } from './referenceAnswers';
 import type { FindingCandidate } from './findings';
 import { isSuggestionFence } from './suggestions';
 

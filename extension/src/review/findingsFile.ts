@@ -7,11 +7,11 @@ import { promises as fs } from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
 import { FINDING_SEVERITIES } from '../../../shared/protocol';
-import { replaceFile } from '../review/atomicFile';
-import { GroupCommit } from '../review/groupCommit';
-import { describeProblem } from '../review/storedState';
-import { readValidFile } from '../review/validatedFile';
-import { MAX_FINDINGS, type ReviewFinding } from './findings';
+import { replaceFile } from './atomicFile';
+import { GroupCommit } from './groupCommit';
+import { describeProblem } from './storedState';
+import { readValidFile } from './validatedFile';
+import { MAX_FINDINGS, type ReviewFinding } from '../render/findings';
 
 const FILE = 'findings.json';
 /** Findings' text is a review's blocks: a file larger than this is not written, and the review is rendered instead. */

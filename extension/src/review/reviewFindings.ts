@@ -5,10 +5,10 @@
 import type { Finding } from '../../../shared/protocol';
 import { Emitter, type Disposable } from '../events';
 import type { ReviewRenderer } from '../render/reviewRenderer';
-import type { Conversation } from '../review/conversation';
-import type { Review, ReviewStore } from '../review/reviewStore';
+import type { Conversation } from './conversation';
+import type { Review, ReviewStore } from './reviewStore';
 import type { AnchoredPosition, FindingAnchors } from './findingAnchors';
-import type { ReviewFinding } from './findings';
+import type { ReviewFinding } from '../render/findings';
 import type { FindingsFile } from './findingsFile';
 
 /** A finding with what the editor needs to show it. */

@@ -1,0 +1,171 @@
+// The review's payloads: present-review's params and report, findings, get-review, and the
+// feedback the user gives back.
+
+import { z } from 'zod';
+import { FINDING_SEVERITIES, FINDING_STATES, MAX_FEEDBACK_TEXT, type FindingSeverity } from '../findingTerms';
+import { MAX_ASSISTANT_CHARS, MAX_CWD_CHARS, MAX_REVIEW_BYTES, MAX_SECTION_CHARS } from './limits';
+
+const utf8Bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+
+export const ReviewMode = z.enum(['replace', 'update-section', 'append']);
+export type ReviewMode = z.infer<typeof ReviewMode>;
+
+export const Section = z.object({
+  level: z.number().int().min(1).max(6),
+  title: z.string(),
+  /** 1-based line of the heading in the review's markdown. */
+  line: z.number().int().min(1),
+});
+export type Section = z.infer<typeof Section>;
+
+export const BrokenReference = z.object({
+  /** The reference as written in the review. */
+  reference: z.string(),
+  /** 1-based line of the review where it appears. */
+  line: z.number().int().min(1),
+  reason: z.string(),
+});
+export type BrokenReference = z.infer<typeof BrokenReference>;
+
+export const ReferenceReport = z.object({
+  total: z.number().int().min(0),
+  resolved: z.number().int().min(0),
+  /** Past the render's I/O budget: neither resolved nor broken, and never to be called broken. Absent means 0. */
+  unchecked: z.number().int().min(0).optional(),
+  broken: z.array(BrokenReference),
+});
+export type ReferenceReport = z.infer<typeof ReferenceReport>;
+
+export { FINDING_SEVERITIES, FINDING_STATES, MAX_FEEDBACK_TEXT, type FindingSeverity };
+export const FindingState = z.enum(FINDING_STATES);
+export type FindingState = z.infer<typeof FindingState>;
+
+/** A list item of the review whose first file reference resolved (a paragraph also needs a severity label), anchored there. */
+export const Finding = z.object({
+  /** Stable: the same text keeps its id through appends and section updates. */
+  id: z.string(),
+  severity: z.enum(FINDING_SEVERITIES).nullable(),
+  title: z.string(),
+  /** The reference as written in the review. */
+  reference: z.string(),
+  file: z.string(),
+  /** 1-based lines where that code is now, which moves as the user edits. */
+  line: z.number().int().min(1),
+  endLine: z.number().int().min(1),
+  state: FindingState,
+  /** The code the finding pointed at is gone, or changed past recognition. */
+  stale: z.boolean(),
+});
+export type Finding = z.infer<typeof Finding>;
+
+/**
+ * The calling assistant's name, from MCP clientInfo. Each assistant has its own review in the
+ * window (a tab in the panel), and is the author of its findings in the editor. Absent: the
+ * window's first assistant.
+ */
+export const Assistant = z.string().min(1).max(MAX_ASSISTANT_CHARS).optional();
+
+export const PresentReviewParams = z
+  .object({
+    content: z.string().refine((text) => utf8Bytes(text) <= MAX_REVIEW_BYTES, {
+      message: `content is larger than ${MAX_REVIEW_BYTES / 1024 / 1024} MiB`,
+    }),
+    mode: ReviewMode.default('replace'),
+    section: z.string().min(1).max(MAX_SECTION_CHARS).optional(),
+    title: z.string().max(500).optional(),
+    /** Where the assistant runs: relative references resolve here first. */
+    cwd: z.string().max(MAX_CWD_CHARS).optional(),
+    assistant: Assistant,
+  })
+  .refine((p) => p.mode !== 'update-section' || (p.section !== undefined && p.section.trim() !== ''), {
+    message: 'mode "update-section" needs "section": the heading text whose body to replace',
+    path: ['section'],
+  });
+export type PresentReviewParams = z.input<typeof PresentReviewParams>;
+
+/** A reply's outline stays a summary: a review may have tens of thousands of headings. */
+export const MAX_REPLY_SECTIONS = 1_000;
+
+export const PresentReviewResult = z.object({
+  revision: z.number().int().min(1),
+  title: z.string().optional(),
+  /**
+   * The review's sections; after an append, only those it added, so that a thousand appends
+   * do not send the whole outline back a thousand times. At most MAX_REPLY_SECTIONS, the first
+   * ones: `sectionCount` counts them all, and get-review has them all.
+   */
+  sections: z.array(Section),
+  sectionCount: z.number().int().min(0),
+  references: ReferenceReport,
+  /** The findings of what this call sent (after an append, the new part only). */
+  findings: z.array(Finding),
+});
+export type PresentReviewResult = z.infer<typeof PresentReviewResult>;
+
+export const GetReviewParams = z
+  .object({
+    /** Also say how the findings stand against the review this one replaced. */
+    compareWithPrevious: z.boolean().optional(),
+    assistant: Assistant,
+  })
+  .strict();
+export type GetReviewParams = z.infer<typeof GetReviewParams>;
+
+const ComparedFinding = Finding.pick({ id: true, severity: true, title: true, reference: true, state: true });
+
+/** How a review's findings stand against those of the review before it (matched by text, then by title). */
+export const ReviewComparison = z.object({
+  revision: z.number().int().min(1),
+  previous: z.object({ revision: z.number().int().min(1), title: z.string().optional(), updatedAt: z.string() }),
+  /** Only in this review. */
+  new: z.array(ComparedFinding),
+  /** Gone from this review, or in it and marked resolved. */
+  fixed: z.array(ComparedFinding.extend({ how: z.enum(['gone', 'resolved']) })),
+  /** In both, neither resolved nor declined. */
+  stillOpen: z.array(ComparedFinding),
+  /** In both, marked "won't fix". */
+  declined: z.array(ComparedFinding),
+});
+export type ReviewComparison = z.infer<typeof ReviewComparison>;
+
+export const GetReviewResult = z.object({
+  /** 0 when nothing has been presented in this window yet. */
+  revision: z.number().int().min(0),
+  title: z.string().optional(),
+  markdown: z.string(),
+  sections: z.array(Section),
+  updatedAt: z.string().optional(),
+  findings: z.array(Finding),
+  /** Asked for with `compareWithPrevious`; null when there is no earlier review to compare with. */
+  comparison: ReviewComparison.nullable().optional(),
+});
+export type GetReviewResult = z.infer<typeof GetReviewResult>;
+
+/** One thing the user said or decided about the review, in the order they happened. */
+export const FeedbackItem = z.object({
+  /** Its place in the window's feedback: also a cursor. */
+  id: z.string(),
+  kind: z.enum(['reply', 'state', 'message']),
+  findingId: z.string().optional(),
+  text: z.string().max(MAX_FEEDBACK_TEXT).optional(),
+  state: FindingState.optional(),
+  /** The finding's reference, so the assistant need not look it up. */
+  reference: z.string().optional(),
+  at: z.string(),
+});
+export type FeedbackItem = z.infer<typeof FeedbackItem>;
+
+/** A cursor is the id of the last item read; absent, everything kept is returned. */
+const Cursor = z.string().regex(/^\d{1,15}$/, 'a cursor is a value of "cursor" from an earlier feedback result');
+
+export const GetReviewFeedbackParams = z.object({ since: Cursor.optional(), assistant: Assistant }).strict();
+export type GetReviewFeedbackParams = z.infer<typeof GetReviewFeedbackParams>;
+
+export const GetReviewFeedbackResult = z.object({
+  /** Pass as `since` next time to get only what is newer. */
+  cursor: z.string(),
+  items: z.array(FeedbackItem),
+  /** Set when items older than the oldest kept were asked for and are gone. */
+  truncated: z.boolean().optional(),
+});
+export type GetReviewFeedbackResult = z.infer<typeof GetReviewFeedbackResult>;
