@@ -20,7 +20,8 @@ import { budgetRefusal, formatCount } from '../../../shared/reviewBudget';
 import type { RequestContext } from '../ipc/ipcConnection';
 import { readPendingInput } from '../render/checkpoint';
 import { RenderBudgetError, type RenderedReview, type RenderStep } from '../render/markdownRenderer';
-import type { ReviewRenderer } from '../render/reviewRenderer';
+import type { FindingPlace, ReviewRenderer } from '../render/reviewRenderer';
+import { countNewlines, withoutLeadingBlankLines } from '../render/sections';
 import { numberAfter, type ReviewFinding } from '../render/findings';
 import { ArrivalOrder } from '../review/arrivalOrder';
 import type { KnownSections } from '../review/compose';
@@ -38,19 +39,6 @@ type ReviewsSide = Pick<AssistantReviews, 'existing' | 'forAssistant'>;
 const Percent = { received: 0, parsed: 35, resolved: 38, findings: 39, writing: 40, waiting: 92, shown: 95, stored: 100 } as const;
 
 export function presentReviewHandler(reviews: ReviewsSide, renderer: ReviewRenderer) {
-  /**
-   * The finding ids of the reviews this handler made, so that an append numbers the texts it
-   * repeats after them, as get-review's render of the whole does, without rendering the whole.
-   */
-  const findingIds = new WeakMap<Review, Promise<ReadonlySet<string>>>();
-  /** The ids of `base`'s findings above line `before` (0-based), whose repeats the new part numbers after. */
-  const idsAbove = async (base: Review, before: number, append: boolean): Promise<ReadonlySet<string>> => {
-    const known = append ? await findingIds.get(base)?.catch(() => undefined) : undefined;
-    if (known) return known;
-    const { findings } = await renderer.render(base);
-    return new Set(findings.filter((finding) => finding.reviewLine - 1 < before).map((finding) => finding.id));
-  };
-  const idsOf = (findings: readonly ReviewFinding[]) => findings.map((finding) => finding.id);
 
   const orders = new WeakMap<ReviewStore, ArrivalOrder>();
   const orderOf = (store: ReviewStore) => orders.get(store) ?? orders.set(store, new ArrivalOrder()).get(store)!;
@@ -92,12 +80,11 @@ export function presentReviewHandler(reviews: ReviewsSide, renderer: ReviewRende
       // one the panel shows.
       const rendered = reportOf(review, params, renderer, early);
       // The part's findings carry the ids get-review gives them: a repeated text numbered after the ones above it.
-      const taken = base && changedFrom !== undefined ? idsAbove(base, changedFrom, params.mode === 'append') : undefined;
-      const numbered = rendered.then(async ({ findings }) => (taken ? numberAfter(findings, await taken) : findings));
-      // Known before this call is answered, so that the next append (already staged, maybe) numbers after them.
-      if (params.mode === 'replace') findingIds.set(review, numbered.then((findings) => new Set(idsOf(findings))));
-      if (params.mode === 'append' && taken) findingIds.set(review, numbered.then(async (findings) => new Set([...(await taken), ...idsOf(findings)])));
-      for (const promise of [rendered, taken, numbered, findingIds.get(review)]) promise?.catch(() => undefined);
+      const taken = base && changedFrom !== undefined ? renderer.findingIdsAbove(base, changedFrom) : undefined;
+      const numbered = rendered.then(async ({ findings }) => (taken ? numberAfter(findings, (await taken)!) : findings));
+      // Known before this call is answered, so that the next append (and the panel's part) number after them.
+      if (params.mode === 'append' && base && changedFrom !== undefined) renderer.noteFindingPlaces(review, placesAfterAppend(renderer, base, numbered, changedFrom, params.content));
+      for (const promise of [rendered, taken, numbered]) promise?.catch(() => undefined);
       // A reply is a promise that a reload keeps the review: answer only once it is on disk.
       await asIpcErrors(() => durable);
       report(Percent.stored, 'Saved');
@@ -167,6 +154,16 @@ async function renderFirst(
   return { rendered, cwd, sections: spans && { markdown: params.content, spans } };
 }
 
+
+/**
+ * Where the findings of a review made by an append are: its base's, then the part's, moved to the
+ * line the part starts on (the store drops the part's leading blank lines; the report's render did not).
+ */
+async function placesAfterAppend(renderer: ReviewRenderer, base: Review, part: Promise<readonly ReviewFinding[]>, startLine: number, content: string): Promise<FindingPlace[]> {
+  const dropped = countNewlines(content) - countNewlines(withoutLeadingBlankLines(content));
+  const [before, findings] = await Promise.all([renderer.placesOf(base), part]);
+  return [...(before ?? []), ...findings.map((finding) => ({ id: finding.id, line: startLine + finding.reviewLine - 1 - dropped }))];
+}
 
 /** The render the reply's report comes from: the early one when it fits the review as composed. */
 function reportOf(review: Review, params: Params, renderer: ReviewRenderer, early: EarlyRender | undefined): Promise<RenderedReview> {

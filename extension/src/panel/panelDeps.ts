@@ -47,7 +47,11 @@ export function createPanelDeps(
     selectTab: (key) => void reviews.select(key),
     onDidChangeTabs: tabsChanged.event,
     render: (review) => renderer.render(review),
-    renderPart: async (review, part) => (await renderer.renderFragment(part.markdown, review.cwd, { lineOffset: part.startLine })).html,
+    renderPart: async (review, part) => {
+      // A repeated text in the part is numbered after the findings above it, as the whole review numbers it.
+      const takenFindingIds = await renderer.findingIdsAbove(review, part.startLine, { render: false });
+      return (await renderer.renderFragment(part.markdown, review.cwd, { lineOffset: part.startLine, takenFindingIds })).html;
+    },
     originOf: (review) => renderer.worktreeOf(review.cwd),
     openReference: (target, cwd) => openReferenceForUser(opener, target, cwd),
     openExternal: openExternalLink,

@@ -25,9 +25,20 @@ export interface RenderableReview {
  */
 const MAX_KEPT_RENDERS = 3;
 
+/** A finding's id and the 0-based line of the review its block starts on. */
+export interface FindingPlace {
+  readonly id: string;
+  readonly line: number;
+}
+
 export class ReviewRenderer {
   /** The last few full renders, newest first: one per assistant's review that is being shown or tracked. */
   private recent: Array<{ review: RenderableReview; rendered: Promise<RenderedReview> }> = [];
+  /**
+   * Where each review's findings are, once known (a whole render, or an append's part after its
+   * base's), so that a part added to it numbers the texts it repeats as the whole review does.
+   */
+  private readonly findingPlaces = new WeakMap<RenderableReview, Promise<readonly FindingPlace[]>>();
   /** Lives across renders: re-rendering a review re-stats its files but does not recount their lines. */
   readonly lineCounts = new LineCountCache();
 
@@ -57,6 +68,28 @@ export class ReviewRenderer {
     this.keep(review, rendered);
   }
 
+  /** Records where `review`'s findings are, when they are known without a whole render (an append's). */
+  noteFindingPlaces(review: RenderableReview, places: Promise<readonly FindingPlace[]>): void {
+    places.catch(() => undefined);
+    this.findingPlaces.set(review, places);
+  }
+
+  /**
+   * The ids of `review`'s findings above 0-based `line`: the ids a part added there must number
+   * its repeats after. With `render` false, undefined when they are not known already.
+   */
+  async findingIdsAbove(review: RenderableReview, line: number, { render = true } = {}): Promise<ReadonlySet<string> | undefined> {
+    const places = await this.placesOf(review, render);
+    return places && new Set(places.filter((place) => place.line < line).map((place) => place.id));
+  }
+
+  /** Where `review`'s findings are: known, or from a whole render when `render`. */
+  async placesOf(review: RenderableReview, render = true): Promise<readonly FindingPlace[] | undefined> {
+    const known = await this.findingPlaces.get(review)?.catch(() => undefined);
+    if (known || !render) return known;
+    return placesOf((await this.render(review)).findings);
+  }
+
   /** Renders markdown that is not (or not yet) a whole review, e.g. the part an append added. */
   renderFragment(markdown: string, cwd: string | undefined, options: RenderOptions & Pick<RenderJob, 'withSections' | 'checkBudget'> = {}): Promise<RenderOutcome> {
     const { lineOffset, takenFindingIds, withSections, checkBudget, signal, onProgress } = options;
@@ -71,6 +104,7 @@ export class ReviewRenderer {
   }
 
   private keep(review: RenderableReview, rendered: Promise<RenderedReview>): Promise<RenderedReview> {
+    if (!this.findingPlaces.has(review)) this.noteFindingPlaces(review, rendered.then(({ findings }) => placesOf(findings)));
     let entry = this.recent.find((candidate) => candidate.rendered === rendered);
     if (!entry) {
       const made = { review, rendered };
@@ -115,6 +149,10 @@ export class ReviewRenderer {
     if (folders.some((folder) => isWithin(folder, start, path))) return { start, inside: true };
     return { start, worktree: worktreeHolding(start, folders)?.worktree };
   }
+}
+
+function placesOf(findings: ReadonlyArray<{ readonly id: string; readonly reviewLine: number }>): FindingPlace[] {
+  return findings.map(({ id, reviewLine }) => ({ id, line: reviewLine - 1 }));
 }
 
 /**
