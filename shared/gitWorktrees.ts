@@ -6,6 +6,8 @@
 
 import * as fs from 'fs';
 import * as path from 'path';
+import { isWithin } from './pathSafety';
+import { realpathOr } from './realpath';
 
 /** Files read here are a line or two; anything larger is not git's. */
 const MAX_RECORD_BYTES = 4096;
@@ -59,15 +61,10 @@ export function worktreeHolding(place: string, folders: readonly string[]): { re
   const real = realpathOr(path.resolve(place));
   for (const folder of folders) {
     for (const worktree of registeredWorktrees(folder)) {
-      if (isWithin(worktree, real)) return { folder, worktree };
+      if (isWithin(worktree, real, path)) return { folder, worktree };
     }
   }
   return undefined;
-}
-
-function isWithin(folder: string, place: string): boolean {
-  const rel = path.relative(folder, place);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
 function statOf(file: string): fs.Stats | undefined {
@@ -87,10 +84,3 @@ function readSmall(file: string): string | undefined {
   }
 }
 
-function realpathOr(file: string): string {
-  try {
-    return fs.realpathSync(file);
-  } catch {
-    return file;
-  }
-}

@@ -5,6 +5,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { realpathOr } from './realpath';
 
 /** Unix socket paths are limited to 104–108 bytes; keep well under that. */
 export const MAX_SOCKET_PATH = 100;
@@ -151,13 +152,6 @@ function currentUid(): number {
   return process.getuid?.() ?? 0;
 }
 
-function realpathOr(dir: string): string {
-  try {
-    return fs.realpathSync(dir);
-  } catch {
-    return dir;
-  }
-}
 
 function readdirOr(dir: string): string[] {
   try {

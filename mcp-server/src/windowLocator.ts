@@ -6,11 +6,11 @@
 // connection, so a reloaded, reopened or restarted window is found again, and a rotated token is
 // picked up.
 
-import * as fs from 'fs';
 import * as path from 'path';
 import { readDiscoveryFiles, WORKSPACE_ENV, type DiscoveredWindow } from '../../shared/discovery';
 import { worktreeHolding } from '../../shared/gitWorktrees';
 import { existingPrivateDirectories } from '../../shared/privateDirectory';
+import { realpathOr } from '../../shared/realpath';
 import { ErrorCode, IPC_PATH_ENV, IPC_TOKEN_ENV, IpcError } from '../../shared/protocol';
 import { notConfigured } from './ipcErrors';
 import { processAncestors } from './processAncestry';
@@ -117,13 +117,6 @@ function withRealFolders(windows: readonly DiscoveredWindow[]): DiscoveredWindow
   return windows.map((window) => ({ ...window, folders: [...new Set(window.folders.flatMap((folder) => [folder, realpathOr(folder)]))] }));
 }
 
-function realpathOr(folder: string): string {
-  try {
-    return fs.realpathSync(folder);
-  } catch {
-    return folder;
-  }
-}
 
 /** No window to try: one may appear (a reloading window is back within seconds), so it is worth a retry. */
 export class NoWindowError extends IpcError {

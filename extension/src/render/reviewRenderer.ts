@@ -24,6 +24,8 @@ export interface RenderableReview {
  * on its way in; a render of a 10 MiB review holds tens of megabytes, so no more are kept.
  */
 const MAX_KEPT_RENDERS = 3;
+/** How long a worktree lookup is trusted: `git worktree add` or `remove` shows within this. */
+const WORKTREE_KEPT_MS = 2000;
 
 /** A finding's id and the 0-based line of the review its block starts on. */
 export interface FindingPlace {
@@ -39,6 +41,8 @@ export class ReviewRenderer {
    * base's), so that a part added to it numbers the texts it repeats as the whole review does.
    */
   private readonly findingPlaces = new WeakMap<RenderableReview, Promise<readonly FindingPlace[]>>();
+  /** The last worktree lookup (placeOf). */
+  private worktreeSeen: { key: string; at: number; worktree: string | undefined } | undefined;
   /** Lives across renders: re-rendering a review re-stats its files but does not recount their lines. */
   readonly lineCounts = new LineCountCache();
 
@@ -147,7 +151,13 @@ export class ReviewRenderer {
     if (start === undefined) return {};
     const folders = this.workspaceFolders();
     if (folders.some((folder) => isWithin(folder, start, path))) return { start, inside: true };
-    return { start, worktree: worktreeHolding(start, folders)?.worktree };
+    // Read from the repositories' files on this thread: kept briefly, since every render, click
+    // and panel update of a worktree's review asks again.
+    const key = [start, ...folders].join('\0');
+    if (this.worktreeSeen?.key !== key || Date.now() - this.worktreeSeen.at > WORKTREE_KEPT_MS) {
+      this.worktreeSeen = { key, at: Date.now(), worktree: worktreeHolding(start, folders)?.worktree };
+    }
+    return { start, worktree: this.worktreeSeen.worktree };
   }
 }
 

@@ -6,7 +6,7 @@
 //
 // Every file is untrusted when read: a bad one is moved aside with a warning, never fatal.
 
-import { constants as fsConstants, promises as fs } from 'fs';
+import { promises as fs } from 'fs';
 import * as path from 'path';
 import { MAX_REVIEW_BYTES } from '../../../shared/protocol';
 import { syncDirectory, TEMP_PREFIX, writeTemp } from './atomicFile';
@@ -21,7 +21,7 @@ import {
   StoredPointer,
   StoredReview,
 } from './storedState';
-import { moveAside, readValidFile } from './validatedFile';
+import { moveAside, readRegularFile, readValidFile } from './validatedFile';
 
 /** An earlier review as listed, without its text. */
 export interface HistoryEntry {
@@ -200,28 +200,4 @@ function parseReviewFile(data: Buffer): StoredReview {
   if (body.length !== head.bytes) throw new Error(`the markdown is ${body.length} bytes, not the ${head.bytes} its first line says`);
   const { v: _version, bytes: _bytes, ...meta } = head;
   return StoredReview.parse({ ...meta, markdown: body.toString('utf8'), sections: sections ?? undefined });
-}
-
-/**
- * The file's bytes, at most `limit` (or all of it, refused past `limit`), or undefined if it is
- * gone. Opened non-blocking, so that a FIFO put in its place cannot hang the open.
- */
-async function readRegularFile(file: string, limit: number, prefixOnly = false): Promise<Buffer | undefined> {
-  let handle: fs.FileHandle;
-  try {
-    handle = await fs.open(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) throw new Error('not a regular file');
-    if (!prefixOnly && stats.size > limit) throw new Error(`${(stats.size / 1024 / 1024).toFixed(0)} MiB is larger than any such file Redline writes`);
-    const buffer = Buffer.alloc(Math.min(stats.size, limit));
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close().catch(() => undefined);
-  }
 }

@@ -19,24 +19,14 @@ export interface ValidatedRead<T> {
 
 /** The file's valid content; undefined when it is missing or was bad (and is now moved aside). Never throws. */
 export async function readValidFile<T>(file: string, read: ValidatedRead<T>): Promise<T | undefined> {
-  let handle: fs.FileHandle | undefined;
   try {
-    // Non-blocking, so that a FIFO put in place of a file cannot hang the open; size and type
-    // come from the open handle, so the file checked is the file read.
-    handle = await fs.open(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
-    const stats = await handle.stat();
-    if (!stats.isFile()) throw new Error('not a regular file');
-    if (stats.size > read.maxBytes) throw new Error(`${(stats.size / 1024 / 1024).toFixed(0)} MiB is larger than any such file Redline writes`);
-    const text = await handle.readFile('utf8');
-    await handle.close();
-    handle = undefined;
-    const value = read.schema.parse(JSON.parse(text));
+    const data = await readRegularFile(file, read.maxBytes);
+    if (!data) return undefined;
+    const value = read.schema.parse(JSON.parse(data.toString('utf8')));
     const verdict = read.check ? read.check(value) : true;
     if (verdict !== true) throw new Error(verdict);
     return value;
   } catch (error) {
-    await handle?.close().catch(() => undefined);
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     await moveAside(file, describeProblem(error), read);
     return undefined;
   }
@@ -50,5 +40,30 @@ export async function moveAside(file: string, reason: string, { what, warn }: Pi
     warn(`Redline could not read the ${what} ${file} (${reason}); it moved it aside as ${aside} and carries on without it.`);
   } catch (error) {
     warn(`Redline could not read the ${what} ${file} (${reason}) and could not move it aside either (${describeProblem(error)}); it carries on without it.`);
+  }
+}
+
+/**
+ * The file's bytes, at most `limit` (or all of it, refused past `limit`), or undefined if it is
+ * gone. Opened non-blocking, so that a FIFO put in its place cannot hang the open; size and type
+ * come from the open handle, so the file checked is the file read.
+ */
+export async function readRegularFile(file: string, limit: number, prefixOnly = false): Promise<Buffer | undefined> {
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw new Error('not a regular file');
+    if (!prefixOnly && stats.size > limit) throw new Error(`${(stats.size / 1024 / 1024).toFixed(0)} MiB is larger than any such file Redline writes`);
+    const buffer = Buffer.alloc(Math.min(stats.size, limit));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close().catch(() => undefined);
   }
 }
