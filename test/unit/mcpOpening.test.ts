@@ -124,9 +124,11 @@ describe('recognizeOpening', () => {
         const { jsonrpc: _jsonrpc, id: _id, ...body } = parsed;
         expect(isSpecType[specType[recognized.method]](body)).toBe(true);
       }),
-      { numRuns: 20_000 },
+      // Seeded: the count below is a threshold on random draws, and an unseeded run fell exactly on it (20) once in CI.
+      { numRuns: 20_000, seed: 20261126 },
     );
     // Every kind must be accepted often enough for this test to mean something.
+    process.stdout.write(`[opening] accepted per method: ${JSON.stringify(Object.fromEntries(accepted))}\n`);
     for (const method of methods) expect(accepted.get(method)).toBeGreaterThan(20);
   });
 });
