@@ -8,15 +8,15 @@ import * as os from 'os';
 import * as path from 'path';
 import type { PresentReviewParams } from '../../shared/protocol';
 import { ReviewStore, type Review } from '../../extension/src/review/reviewStore';
-import { assertBuilt, connectMcp, RawClient, startHost, type Host } from '../integration/harness';
+import { assertBuilt, connectMcp, startHost, type Host } from '../integration/harness';
+import { RawPeer, type WireReply } from '../integration/rawPeer';
 
-type Reply = { type: string; id: string | null; result?: any; error?: { code: number; message: string } };
 
 /** Authenticated raw clients. */
-async function rawClients(host: Host, count: number): Promise<RawClient[]> {
+async function rawClients(host: Host, count: number): Promise<RawPeer[]> {
   return Promise.all(
     Array.from({ length: count }, async () => {
-      const raw = await RawClient.connect(host.socketPath);
+      const raw = await RawPeer.connect(host.socketPath);
       await raw.hello(host.token);
       return raw;
     }),
@@ -24,10 +24,10 @@ async function rawClients(host: Host, count: number): Promise<RawClient[]> {
 }
 
 /** The replies to these ids, once all have come. */
-async function repliesTo(raw: RawClient, ids: readonly string[], timeoutMs = 20_000): Promise<Reply[]> {
+async function repliesTo(raw: RawPeer, ids: readonly string[], timeoutMs = 20_000): Promise<WireReply[]> {
   const wanted = new Set(ids);
-  await raw.waitFor(() => raw.replies.filter((r) => wanted.has((r as Reply).id ?? '')).length === ids.length, timeoutMs);
-  const byId = new Map((raw.replies as Reply[]).filter((r) => wanted.has(r.id ?? '')).map((r) => [r.id, r]));
+  await raw.waitFor(() => raw.replies.filter((r) => wanted.has(r.id ?? '')).length === ids.length, timeoutMs);
+  const byId = new Map(raw.replies.filter((r) => wanted.has(r.id ?? '')).map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id)!);
 }
 

@@ -7,9 +7,10 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { performance } from 'perf_hooks';
 import { createToken } from '../../extension/src/ipc/token';
-import { assertBuilt, connectMcp, RawClient, startHost, type Host } from '../integration/harness';
+import { assertBuilt, connectMcp, startHost, type Host } from '../integration/harness';
 import { publishWindow } from './windowDiscovery';
 import { forkWindowHost, leaveStaleSocket, removeHostBundle, startWindowHost, useRuntimeDir, waitUntil, type ChildHost, type WindowHost } from './windowHost';
+import { RawPeer } from '../integration/rawPeer';
 
 type ToolResult = { isError?: boolean; content: Array<{ type: string; text: string }>; structuredContent?: Record<string, unknown> };
 type Mcp = Awaited<ReturnType<typeof connectMcp>>;
@@ -135,7 +136,7 @@ describe('the MCP server is killed (SIGKILL) mid-request', () => {
   afterEach(async () => host?.stop());
 
   it('frees that connection: connectionCount returns to its previous value, and the host keeps serving', async () => {
-    const bystander = await RawClient.connect(host.socketPath);
+    const bystander = await RawPeer.connect(host.socketPath);
     await bystander.hello(host.token);
     const baseline = host.server.connectionCount;
     expect(baseline).toBe(1);

@@ -4,16 +4,15 @@
 
 import fc from 'fast-check';
 import { Challenge, ErrorCode, ResponseMessage } from '../../shared/protocol';
-import { RawClient, startHost, type Host } from '../integration/harness';
+import { startHost, type Host } from '../integration/harness';
 import { expectedBeforeAuth, expectedReply, FUZZ_MAX_LINE_BYTES, fuzzLine, kindNames, oversizeLine, type ExpectedReply, type FuzzLine } from './fuzzLines';
 import { waitUntil } from './windowHost';
+import { RawPeer, byId, type WireReply } from '../integration/rawPeer';
 
 const SEED = 20_251_122;
 const SESSIONS = 100;
 const LINES_PER_SESSION = 100;
 
-type Reply = { type: string; id: string | null; result?: any; error?: { code: number; message: string } };
-const byId = (id: string) => (reply: unknown) => (reply as Reply).id === id;
 
 interface Session {
   readonly authenticated: boolean;
@@ -47,7 +46,7 @@ function expectedFor(lines: readonly FuzzLine[], authenticated: boolean): { repl
 
 const asPair = (r: { id: string | null; code: number }) => JSON.stringify([r.id, r.code]);
 
-async function write(raw: RawClient, data: Buffer, chunks: readonly number[] | undefined): Promise<void> {
+async function write(raw: RawPeer, data: Buffer, chunks: readonly number[] | undefined): Promise<void> {
   if (!chunks) {
     raw.socket.write(data);
     return;
@@ -72,7 +71,7 @@ describe('fuzzing the IPC server', () => {
   afterAll(async () => host?.stop());
 
   it(`answers ${SESSIONS * LINES_PER_SESSION} hostile lines with errors or a clean close, and serves a valid client throughout`, async () => {
-    const bystander = await RawClient.connect(host.socketPath);
+    const bystander = await RawPeer.connect(host.socketPath);
     await bystander.hello(host.token);
     const baseline = host.server.connectionCount;
     const stats = { lines: 0, answered: 0, afterClose: 0, oversize: 0, unauthenticatedSessions: 0, maxDepth: 0, bystanderReplies: 0 };
@@ -88,7 +87,7 @@ describe('fuzzing the IPC server', () => {
           byKind.set(l.kind, (byKind.get(l.kind) ?? 0) + 1);
           stats.maxDepth = Math.max(stats.maxDepth, l.depth ?? 0);
         }
-        const raw = await RawClient.connect(host.socketPath);
+        const raw = await RawPeer.connect(host.socketPath);
         try {
           if (authenticated) await raw.hello(host.token, `hello-${n}`);
           const from = raw.replies.length;
@@ -107,13 +106,13 @@ describe('fuzzing the IPC server', () => {
             const body = oversizeAt === -1 ? lines : lines.slice(0, oversizeAt);
             const sentinel = `sentinel-${n}`;
             await sendAndRead(burst(body, JSON.stringify({ type: 'request', id: sentinel, method: 'get-review', params: {} })));
-            expect(((await raw.waitFor(byId(sentinel))) as Reply).result).toBeDefined();
+            expect((await raw.waitFor(byId(sentinel))).result).toBeDefined();
             // The window also tells every connection that a review changed (events carry no id).
-            const errors = (raw.replies.slice(from) as Reply[]).filter((r) => r.type !== 'event' && r.id !== sentinel);
+            const errors = raw.replies.slice(from).filter((r) => r.type !== 'event' && r.id !== sentinel);
             const { replies: expected } = expectedFor(body, true);
             expect(errors.length).toBe(body.length);
             // Errors for bad lines are written at once and requests wait their turn, so compare as multisets.
-            expect(errors.map((r) => asPair({ id: r.id, code: r.error?.code ?? 0 })).sort()).toEqual(expected.map(asPair).sort());
+            expect(errors.map((r) => asPair({ id: r.id ?? null, code: r.error?.code ?? 0 })).sort()).toEqual(expected.map(asPair).sort());
             checkWellFormed(errors);
             stats.answered += errors.length;
 
@@ -121,7 +120,7 @@ describe('fuzzing the IPC server', () => {
               // Phase 2: the oversize line closes the connection; a valid request right behind it never runs.
               const before = raw.replies.length;
               raw.socket.write(burst([lines[oversizeAt]], JSON.stringify({ type: 'request', id: 'behind', method: 'present-review', params: { content: '# must not run' } })));
-              await raw.waitForClose();
+              await raw.whenClosed();
               expect(raw.replies.slice(before)).toEqual([
                 { type: 'response', id: null, error: { code: ErrorCode.LineTooLong, message: `Message larger than ${FUZZ_MAX_LINE_BYTES} bytes; closing this connection.` } },
               ]);
@@ -139,18 +138,18 @@ describe('fuzzing the IPC server', () => {
             const { replies: expected, consumed } = expectedFor(lines, false);
             const closedEarly = expected.length > 0 && expected[expected.length - 1].closes;
             await sendAndRead(burst(lines, terminator));
-            await raw.waitForClose();
+            await raw.whenClosed();
             const all = expected.concat(closedEarly ? [] : [{ id: `wrong-${n}`, code: ErrorCode.Unauthorized, closes: true }]);
-            expect((raw.replies.slice(from) as Reply[]).map((r) => asPair({ id: r.id, code: r.error?.code ?? 0 }))).toEqual(all.map(asPair));
-            checkWellFormed((raw.replies.slice(from) as Reply[]).filter((r) => r.error));
-            for (const challenge of (raw.replies.slice(from) as Reply[]).filter((r) => !r.error)) expect(Challenge.safeParse(challenge.result).success).toBe(true);
+            expect(raw.replies.slice(from).map((r) => asPair({ id: r.id ?? null, code: r.error?.code ?? 0 }))).toEqual(all.map(asPair));
+            checkWellFormed(raw.replies.slice(from).filter((r) => r.error));
+            for (const challenge of raw.replies.slice(from).filter((r) => !r.error)) expect(Challenge.safeParse(challenge.result).success).toBe(true);
             if (closedEarly && lines[consumed - 1].verdict.kind === 'oversize') stats.oversize++;
             stats.answered += expected.length;
             stats.afterClose += lines.length - consumed;
           }
 
-          const appended = (await bystander.waitFor(byId(`append-${n}`))) as Reply;
-          const read = (await bystander.waitFor(byId(`read-${n}`))) as Reply;
+          const appended = await bystander.waitFor(byId(`append-${n}`));
+          const read = await bystander.waitFor(byId(`read-${n}`));
           // Only the bystander ever changes the review: no fuzz line got through.
           expect(appended.result.revision).toBe(n + 1);
           expect(read.result.revision).toBe(n + 1);
@@ -176,8 +175,8 @@ describe('fuzzing the IPC server', () => {
     expect(host.editor.opened).toEqual([]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(({} as Record<string, unknown>).content).toBeUndefined();
-    const late = await RawClient.connect(host.socketPath);
-    expect(((await late.hello(host.token, 'late')) as Reply).result).toBeDefined();
+    const late = await RawPeer.connect(host.socketPath);
+    expect((await late.hello(host.token, 'late')).result).toBeDefined();
     late.destroy();
     bystander.destroy();
 
@@ -194,7 +193,7 @@ describe('deep nesting at the default line limit', () => {
   it('answers 1,000,000 nested arrays and objects with errors, and goes on serving', async () => {
     const host = await startHost();
     try {
-      const raw = await RawClient.connect(host.socketPath);
+      const raw = await RawPeer.connect(host.socketPath);
       await raw.hello(host.token);
       const depth = 1_000_000;
       const arrays = '['.repeat(depth) + ']'.repeat(depth);
@@ -210,10 +209,10 @@ describe('deep nesting at the default line limit', () => {
           JSON.stringify({ type: 'request', id: 'after', method: 'get-review', params: {} }),
         ].join('\n') + '\n',
       );
-      expect(((await raw.waitFor(byId('after'), 30_000)) as Reply).result).toBeDefined();
+      expect((await raw.waitFor(byId('after'), 30_000)).result).toBeDefined();
       // Bad lines are answered on arrival and requests in turn, so the order depends on how reads fall.
       // After the two answers of the handshake (the challenge, then the auth's).
-      const answered = (raw.replies.slice(2) as Reply[]).map((r) => asPair({ id: r.id, code: r.error?.code ?? 0 }));
+      const answered = raw.replies.slice(2).map((r) => asPair({ id: r.id ?? null, code: r.error?.code ?? 0 }));
       const expected = [
         { id: null, code: ErrorCode.InvalidMessage },
         { id: null, code: ErrorCode.InvalidMessage },
@@ -233,7 +232,7 @@ describe('deep nesting at the default line limit', () => {
 });
 
 /** Every reply is a well-formed error response with a message a client can show. */
-function checkWellFormed(replies: Reply[]): void {
+function checkWellFormed(replies: WireReply[]): void {
   for (const reply of replies) {
     expect(ResponseMessage.safeParse(reply).success).toBe(true);
     expect(reply.error?.message).toMatch(/\S/);

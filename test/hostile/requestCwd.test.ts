@@ -7,9 +7,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { OUTSIDE_ROOTS } from '../../extension/src/render/referenceResolver';
 import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
-import { RawClient, startHost, type Host } from '../integration/harness';
+import { startHost, type Host } from '../integration/harness';
+import { RawPeer, type WireReply } from '../integration/rawPeer';
 
-type Reply = { id?: string; result?: any; error?: { code: number; message: string } };
 
 describe("the request's cwd", () => {
   it('leads the search only when it lies inside a workspace folder', () => {
@@ -23,7 +23,7 @@ describe("the request's cwd", () => {
 
   describe('over the socket', () => {
     let host: Host;
-    let client: RawClient;
+    let client: RawPeer;
     let secretDir: string;
 
     beforeAll(async () => {
@@ -32,7 +32,7 @@ describe("the request's cwd", () => {
       secretDir = path.join(path.dirname(host.workspace), 'secret');
       fs.mkdirSync(secretDir);
       fs.writeFileSync(path.join(secretDir, 'passwd'), 'root:x:0:0\n'.repeat(25));
-      client = await RawClient.connect(host.socketPath);
+      client = await RawPeer.connect(host.socketPath);
       expect(await client.hello(host.token)).toMatchObject({ result: {} });
     });
     afterAll(async () => {
@@ -40,9 +40,9 @@ describe("the request's cwd", () => {
       await host.stop();
     });
 
-    async function present(id: string, content: string, cwd: string): Promise<Reply> {
+    async function present(id: string, content: string, cwd: string): Promise<WireReply> {
       client.send({ type: 'request', id, method: 'present-review', params: { content, cwd } });
-      return (await client.waitFor((reply) => (reply as Reply).id === id)) as Reply;
+      return await client.waitFor((reply) => reply.id === id);
     }
 
     it('with cwd "/", nothing outside the workspace is looked up: no existence, no length', async () => {

@@ -8,12 +8,12 @@ import { measureReview, overBudget, REVIEW_BUDGET } from '../../shared/reviewBud
 import { RenderBudgetError, renderReview } from '../../extension/src/render/markdownRenderer';
 import { ReferenceResolver } from '../../extension/src/render/referenceResolver';
 import { denseReview, typicalReview } from '../../bench/reviewFixtures';
-import { RawClient, startHost, type Host } from '../integration/harness';
+import { startHost, type Host } from '../integration/harness';
+import { RawPeer, type WireReply } from '../integration/rawPeer';
 
 jest.setTimeout(120_000);
 
 const MiB = 1024 * 1024;
-type Reply = { id?: string; result?: any; error?: { code: number; message: string } };
 
 /** The audit's inputs: 10 MiB or 5 MiB of one tiny block or mark, repeated. */
 const PATHOLOGICAL: Array<[string, () => string, RegExp]> = [
@@ -49,12 +49,12 @@ describe('the cost budget, measured', () => {
 
 describe('the cost budget, in the window', () => {
   let host: Host;
-  let client: RawClient;
+  let client: RawPeer;
   let calls = 0;
 
   beforeAll(async () => {
     host = await startHost({ durable: true });
-    client = await RawClient.connect(host.socketPath);
+    client = await RawPeer.connect(host.socketPath);
     expect(await client.hello(host.token)).toMatchObject({ result: {} });
   });
   afterAll(async () => {
@@ -62,10 +62,10 @@ describe('the cost budget, in the window', () => {
     await host.stop();
   });
 
-  async function present(content: string, mode = 'replace'): Promise<Reply> {
+  async function present(content: string, mode = 'replace'): Promise<WireReply> {
     const id = `call-${++calls}`;
     client.send({ type: 'request', id, method: 'present-review', params: { content, mode } });
-    return (await client.waitFor((reply) => (reply as Reply).id === id, 60_000)) as Reply;
+    return await client.waitFor((reply) => reply.id === id, 60_000);
   }
 
   it.each(PATHOLOGICAL)('%s: refused with the host alive, its thread and heap spared, the shown review kept', async (name, make, message) => {

@@ -13,12 +13,11 @@ import { clientProof, createNonce } from '../../shared/authProof';
 import { ErrorCode, PROTOCOL_VERSION } from '../../shared/protocol';
 import { renderReview } from '../../extension/src/render/markdownRenderer';
 import { OUTSIDE_ROOTS, ReferenceResolver } from '../../extension/src/render/referenceResolver';
-import { assertBuilt, connectMcp, RawClient, startHost, type Host } from '../integration/harness';
+import { assertBuilt, connectMcp, startHost, type Host } from '../integration/harness';
 import { startWindowHost, useRuntimeDir, waitUntil } from './windowHost';
+import { RawPeer, byId, type WireReply } from '../integration/rawPeer';
 
-type Reply = { type: string; id: string | null; result?: any; error?: { code: number; message: string } };
 type ToolResult = { isError?: boolean; content: Array<{ type: string; text: string }> };
-const byId = (id: string) => (reply: unknown) => (reply as Reply).id === id;
 
 function hello(clientNonce: string, id = 'hello-1', protocolVersion = PROTOCOL_VERSION): Record<string, unknown> {
   return { type: 'hello', id, clientNonce, protocolVersion, client: { name: 'hostile', version: '1', pid: process.pid } };
@@ -37,15 +36,15 @@ describe('tokens', () => {
    * Says hello, then answers the challenge with `proofFor(challenge, clientNonce)` and a request in
    * one write. Returns every reply once the server has closed the connection.
    */
-  async function authWith(proofFor: (challenge: { serverNonce: string; serverProof: string }, clientNonce: string) => string): Promise<Reply[]> {
-    const raw = await RawClient.connect(host.socketPath);
+  async function authWith(proofFor: (challenge: { serverNonce: string; serverProof: string }, clientNonce: string) => string): Promise<WireReply[]> {
+    const raw = await RawPeer.connect(host.socketPath);
     const clientNonce = createNonce();
     raw.send(hello(clientNonce));
-    const challenge = (await raw.waitFor(byId('hello-1'))) as Reply;
+    const challenge = await raw.waitFor(byId('hello-1'));
     raw.sendRaw(line({ type: 'auth', id: 'auth-1', clientProof: proofFor(challenge.result, clientNonce) }) + line(smuggled));
-    await raw.waitForClose();
+    await raw.whenClosed();
     expect(host.store.revision).toBe(0);
-    return raw.replies as Reply[];
+    return raw.replies;
   }
 
   it('refuses every wrong proof, closes the connection, and runs nothing sent after it', async () => {
@@ -88,24 +87,24 @@ describe('tokens', () => {
       [{ type: 'auth', id: 'hello-1', clientProof: '0'.repeat(64) }, ErrorCode.Unauthorized],
     ];
     for (const [message, code] of cases) {
-      const raw = await RawClient.connect(host.socketPath);
+      const raw = await RawPeer.connect(host.socketPath);
       raw.sendRaw(line(message) + line(smuggled));
-      await raw.waitForClose();
-      expect((raw.replies as Reply[]).map((r) => [r.id, r.error?.code])).toEqual([['hello-1', code]]);
+      await raw.whenClosed();
+      expect(raw.replies.map((r) => [r.id, r.error?.code])).toEqual([['hello-1', code]]);
       expect(host.store.revision).toBe(0);
     }
   });
 
   it('a second hello on an authenticated connection is refused and changes nothing, whatever its token', async () => {
-    const raw = await RawClient.connect(host.socketPath);
-    expect(((await raw.hello(host.token)) as Reply).result).toBeDefined();
-    const replayed = (await raw.hello(host.token, 'hello-2')) as Reply;
+    const raw = await RawPeer.connect(host.socketPath);
+    expect((await raw.hello(host.token)).result).toBeDefined();
+    const replayed = await raw.hello(host.token, 'hello-2');
     expect(replayed.error).toEqual({ code: ErrorCode.InvalidMessage, message: 'Already authenticated on this connection.' });
-    const wrong = (await raw.hello('0'.repeat(32), 'hello-3')) as Reply;
+    const wrong = await raw.hello('0'.repeat(32), 'hello-3');
     expect(wrong.error?.code).toBe(ErrorCode.InvalidMessage);
     // Still the same authenticated connection: neither hello de-authenticated it nor closed it.
     raw.send({ type: 'request', id: 'after', method: 'present-review', params: { content: '# still mine' } });
-    expect(((await raw.waitFor(byId('after'))) as Reply).result.revision).toBe(1);
+    expect((await raw.waitFor(byId('after'))).result.revision).toBe(1);
     expect(raw.closed).toBe(false);
     raw.destroy();
   });
@@ -121,20 +120,20 @@ describe('tokens', () => {
     try {
       // What an honest client sent in a successful handshake, captured.
       const clientNonce = createNonce();
-      const honest = await RawClient.connect(socketPath);
+      const honest = await RawPeer.connect(socketPath);
       honest.send(hello(clientNonce, 'captured'));
-      const challenge = (await honest.waitFor(byId('captured'))) as Reply;
+      const challenge = await honest.waitFor(byId('captured'));
       const capturedAuth = line({ type: 'auth', id: 'captured-auth', clientProof: clientProof(oldToken, challenge.result.serverNonce, clientNonce) });
       honest.sendRaw(capturedAuth);
-      expect(((await honest.waitFor(byId('captured-auth'))) as Reply).result).toBeDefined();
+      expect((await honest.waitFor(byId('captured-auth'))).result).toBeDefined();
       honest.destroy();
       const captured = line(hello(clientNonce, 'captured')) + capturedAuth + line(smuggled);
 
       // Replayed to the same window: a fresh server nonce makes the old proof worthless.
-      const replaySame = await RawClient.connect(socketPath);
+      const replaySame = await RawPeer.connect(socketPath);
       replaySame.sendRaw(captured);
-      await replaySame.waitForClose();
-      expect((replaySame.replies as Reply[]).map((r) => [r.id, r.error?.code])).toEqual([
+      await replaySame.whenClosed();
+      expect((replaySame.replies).map((r) => [r.id, r.error?.code])).toEqual([
         ['captured', undefined],
         ['captured-auth', ErrorCode.Unauthorized],
       ]);
@@ -146,10 +145,10 @@ describe('tokens', () => {
       second = await startHost({ socketPath });
       expect(second.token).not.toBe(oldToken);
 
-      const replay = await RawClient.connect(socketPath);
+      const replay = await RawPeer.connect(socketPath);
       replay.sendRaw(captured);
-      await replay.waitForClose();
-      expect((replay.replies as Reply[]).map((r) => [r.id, r.error?.code])).toEqual([
+      await replay.whenClosed();
+      expect(replay.replies.map((r) => [r.id, r.error?.code])).toEqual([
         ['captured', undefined],
         ['captured-auth', ErrorCode.Unauthorized],
       ]);
@@ -252,8 +251,8 @@ describe('the socket and its directory', () => {
         fs.chmodSync(directory, 0o700);
 
         // The owner is still served.
-        const raw = await RawClient.connect(ownPath);
-        expect(((await raw.hello(window.host.token)) as Reply).result).toBeDefined();
+        const raw = await RawPeer.connect(ownPath);
+        expect((await raw.hello(window.host.token)).result).toBeDefined();
         raw.destroy();
       } finally {
         await window.stop();

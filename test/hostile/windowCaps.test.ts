@@ -4,7 +4,8 @@
 
 import { DEFAULT_LIMITS } from '../../extension/src/ipc/ipcServer';
 import { pastAuthenticatedCap, pastUnsentCap, type CappedConnection } from '../../extension/src/ipc/windowCaps';
-import { Peer, startBridge, until, type Bridge } from '../integration/ipcKit';
+import { startBridge, until, type Bridge } from '../integration/ipcKit';
+import { RawPeer } from '../integration/rawPeer';
 
 jest.setTimeout(120_000);
 
@@ -41,10 +42,10 @@ describe('eight authenticated connections that never read', () => {
     bridge = await startBridge({ handlers: { 'get-review': () => ({ revision: 1, markdown: review, sections: [], findings: [] }) } });
     const totalUnsent = () => [...(bridge!.server as unknown as { connections: Set<{ unsentBytes: number }> }).connections].reduce((sum, c) => sum + c.unsentBytes, 0);
     let peakUnsent = 0;
-    const peers: Peer[] = [];
+    const peers: RawPeer[] = [];
     for (let i = 0; i < 8; i++) {
-      const peer = await Peer.connect(bridge.socketPath);
-      await peer.authenticate(bridge.token);
+      const peer = await RawPeer.connect(bridge.socketPath);
+      await peer.hello(bridge.token);
       peer.socket.pause(); // never reads again
       // 30 replies of 4 MiB, asked in one write so that all are read before the first is answered:
       // 120 MiB, just under one connection's own allowance, so each alone would keep it all.
@@ -86,8 +87,8 @@ describe('the cap on authenticated connections', () => {
       handlers: { 'get-selection': async () => (await hanging, { editor: null }) },
     });
     const connect = async () => {
-      const peer = await Peer.connect(bridge!.socketPath);
-      await peer.authenticate(bridge!.token);
+      const peer = await RawPeer.connect(bridge!.socketPath);
+      await peer.hello(bridge!.token);
       return peer;
     };
     const [oldest, middle, busy] = [await connect(), await connect(), await connect()];
@@ -101,8 +102,8 @@ describe('the cap on authenticated connections', () => {
     middle.send({ type: 'request', id: 'busy-too', method: 'get-selection', params: {} });
     fourth.send({ type: 'request', id: 'busy-three', method: 'get-selection', params: {} });
     await until(() => bridge!.server.authenticatedCount === 3);
-    const fifth = await Peer.connect(bridge.socketPath);
-    await fifth.authenticate(bridge.token).catch(() => undefined);
+    const fifth = await RawPeer.connect(bridge.socketPath);
+    await fifth.hello(bridge.token).catch(() => undefined);
     await until(() => fifth.closed);
     expect([middle.closed, busy.closed, fourth.closed]).toEqual([false, false, false]);
     expect(bridge.logs.filter((line) => line.fields?.kind === 'too-many-authenticated')).toHaveLength(2);

@@ -12,7 +12,8 @@ import { ClientName } from '../../mcp-server/src/clientName';
 import { createServer } from '../../mcp-server/src/server';
 import { ErrorCode, IpcError } from '../../shared/protocol';
 import { assertBuilt, connectMcp } from './harness';
-import { Peer, failure, startBridge, until } from './ipcKit';
+import { failure, startBridge, until } from './ipcKit';
+import { RawPeer } from './rawPeer';
 
 jest.setTimeout(30_000);
 
@@ -164,11 +165,12 @@ describe('the count of connected assistants', () => {
     expect(window.counts).toEqual([1, 2]);
 
     // A peer that has not authenticated, and one that fails to, are not counted.
-    const idle = await Peer.connect(window.socketPath);
-    const wrong = await Peer.connect(window.socketPath);
-    await wrong.authenticate(createToken());
+    const idle = await RawPeer.connect(window.socketPath);
+    const wrong = await RawPeer.connect(window.socketPath);
+    await wrong.hello(createToken());
     await wrong.whenClosed();
-    expect(window.server.connectionCount).toBe(3);
+    // The window may see the close a moment after the peer does.
+    await until(() => window.server.connectionCount === 3);
     expect(window.server.authenticatedCount).toBe(2);
     idle.destroy();
 

@@ -7,9 +7,8 @@ import { AssistantReviews } from '../../extension/src/review/assistantReviews';
 import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
 import { ReviewFindings } from '../../extension/src/review/reviewFindings';
 import { FindingAnchors } from '../../extension/src/review/findingAnchors';
-import { assertBuilt, connectMcp, hostEnv, startHost, type Host } from './harness';
+import { assertBuilt, connectMcp, hostEnv, startHost, type Host, type ToolResult } from './harness';
 
-type ToolResult = { isError?: boolean; structuredContent?: any; content: Array<{ type: string; text: string }> };
 type Mcp = Awaited<ReturnType<typeof connectMcp>>;
 
 describe('several assistants in one window', () => {

@@ -5,10 +5,9 @@ import * as fs from 'fs';
 import * as net from 'net';
 import { ErrorCode } from '../../shared/protocol';
 import { IpcServer } from '../../extension/src/ipc/ipcServer';
-import { assertBuilt, connectMcp, hostEnv, RawClient, startHost, type Host } from './harness';
+import { assertBuilt, connectMcp, hostEnv, startHost, type Host } from './harness';
+import { RawPeer, byId } from './rawPeer';
 
-type Reply = { type: string; id: string | null; result?: any; error?: { code: number; message: string } };
-const byId = (id: string) => (reply: unknown) => (reply as Reply).id === id;
 
 describe('bridge faults', () => {
   let host: Host;
@@ -19,21 +18,21 @@ describe('bridge faults', () => {
   afterEach(async () => host?.stop());
 
   it('refuses a wrong proof of the token and closes the connection', async () => {
-    const raw = await RawClient.connect(host.socketPath);
-    const reply = (await raw.hello('0'.repeat(32))) as Reply;
+    const raw = await RawPeer.connect(host.socketPath);
+    const reply = await raw.hello('0'.repeat(32));
     expect(reply.error?.code).toBe(ErrorCode.Unauthorized);
-    await raw.waitForClose();
+    await raw.whenClosed();
   });
 
   it('refuses a request sent before hello, and a second hello', async () => {
-    const early = await RawClient.connect(host.socketPath);
+    const early = await RawPeer.connect(host.socketPath);
     early.send({ type: 'request', id: 'r1', method: 'get-review', params: {} });
-    expect(((await early.waitFor(byId('r1'))) as Reply).error?.code).toBe(ErrorCode.Unauthorized);
-    await early.waitForClose();
+    expect((await early.waitFor(byId('r1'))).error?.code).toBe(ErrorCode.Unauthorized);
+    await early.whenClosed();
 
-    const twice = await RawClient.connect(host.socketPath);
+    const twice = await RawPeer.connect(host.socketPath);
     await twice.hello(host.token);
-    const again = (await twice.hello(host.token, 'hello-2')) as Reply;
+    const again = await twice.hello(host.token, 'hello-2');
     expect(again.error?.code).toBe(ErrorCode.InvalidMessage);
     twice.destroy();
   });
@@ -51,7 +50,7 @@ describe('bridge faults', () => {
   });
 
   it('answers 1,000 garbage lines with errors and then serves a valid request', async () => {
-    const raw = await RawClient.connect(host.socketPath);
+    const raw = await RawPeer.connect(host.socketPath);
     await raw.hello(host.token);
     const garbage = [
       'not json',
@@ -65,28 +64,28 @@ describe('bridge faults', () => {
     ];
     for (let i = 0; i < 1000; i++) raw.sendRaw(garbage[i % garbage.length] + '\n');
     raw.send({ type: 'request', id: 'valid', method: 'present-review', params: { content: '# Still here' } });
-    const reply = (await raw.waitFor(byId('valid'))) as Reply;
+    const reply = await raw.waitFor(byId('valid'));
     expect(reply.result.revision).toBeGreaterThan(0);
-    const errors = raw.replies.filter((r) => (r as Reply).error);
+    const errors = raw.replies.filter((r) => (r).error);
     expect(errors).toHaveLength(1000);
-    expect(errors.some((e) => (e as Reply).error!.code === ErrorCode.MethodNotFound)).toBe(true);
-    expect(errors.some((e) => (e as Reply).error!.code === ErrorCode.InvalidParams)).toBe(true);
-    expect(errors.some((e) => (e as Reply).error!.code === ErrorCode.ParseError)).toBe(true);
+    expect(errors.some((e) => (e).error!.code === ErrorCode.MethodNotFound)).toBe(true);
+    expect(errors.some((e) => (e).error!.code === ErrorCode.InvalidParams)).toBe(true);
+    expect(errors.some((e) => (e).error!.code === ErrorCode.ParseError)).toBe(true);
     expect(host.store.current?.markdown).toBe('# Still here');
     raw.destroy();
   });
 
   it('closes a connection that sends an oversized line and keeps serving the others', async () => {
-    const bystander = await RawClient.connect(host.socketPath);
+    const bystander = await RawPeer.connect(host.socketPath);
     await bystander.hello(host.token);
-    const offender = await RawClient.connect(host.socketPath);
+    const offender = await RawPeer.connect(host.socketPath);
     await offender.hello(host.token);
     offender.sendRaw('x'.repeat(1024 * 1024 + 10));
-    const error = (await offender.waitFor((r) => (r as Reply).error?.code === ErrorCode.LineTooLong)) as Reply;
+    const error = await offender.waitFor((r) => (r).error?.code === ErrorCode.LineTooLong);
     expect(error.error?.message).toMatch(/larger than/);
-    await offender.waitForClose();
+    await offender.whenClosed();
     bystander.send({ type: 'request', id: 'after', method: 'get-review', params: {} });
-    expect(((await bystander.waitFor(byId('after'))) as Reply).result).toBeDefined();
+    expect((await bystander.waitFor(byId('after'))).result).toBeDefined();
     bystander.destroy();
   });
 
@@ -159,13 +158,13 @@ describe('bridge faults', () => {
 
   it('answers a cancelled request at once while its handler still hangs, and serves the calls beside it', async () => {
     host.editor.hang = new Promise<never>(() => undefined);
-    const raw = await RawClient.connect(host.socketPath);
+    const raw = await RawPeer.connect(host.socketPath);
     await raw.hello(host.token);
     raw.send({ type: 'request', id: 'slow', method: 'get-selection', params: {} });
     raw.send({ type: 'request', id: 'beside', method: 'present-review', params: { content: '# beside' } });
     raw.send({ type: 'cancel', id: 'slow' });
-    expect(((await raw.waitFor(byId('slow'))) as Reply).error?.code).toBe(ErrorCode.Cancelled);
-    expect(((await raw.waitFor(byId('beside'))) as Reply).result.revision).toBeGreaterThan(0);
+    expect((await raw.waitFor(byId('slow'))).error?.code).toBe(ErrorCode.Cancelled);
+    expect((await raw.waitFor(byId('beside'))).result.revision).toBeGreaterThan(0);
     raw.destroy();
   });
 });
@@ -184,8 +183,8 @@ describe('socket files', () => {
       await expect(
         IpcServer.start({ socketPath: host.socketPath, token: 't', handlers: {} as never, serverInfo: { name: 'x', version: '1', pid: 1 } }),
       ).rejects.toThrow(/Another live Redline host/);
-      const raw = await RawClient.connect(host.socketPath);
-      expect(((await raw.hello(host.token)) as Reply).result).toBeDefined();
+      const raw = await RawPeer.connect(host.socketPath);
+      expect((await raw.hello(host.token)).result).toBeDefined();
       raw.destroy();
       expect(fresh).toBe(host.server);
     } finally {

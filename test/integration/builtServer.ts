@@ -7,6 +7,19 @@ import * as path from 'path';
 
 const BUILT_SERVER = path.resolve(__dirname, '../../dist/mcp-server.js');
 
+/** The tools the server publishes, sorted: what a client's tools/list must name, no more. */
+export const PUBLISHED_TOOLS = [
+  'await-review-feedback',
+  'get-diagnostics',
+  'get-review',
+  'get-review-feedback',
+  'get-selection',
+  'get-workspace-folders',
+  'list-open-editors',
+  'open-location',
+  'present-review',
+];
+
 export type Reply = { id?: string | number; result?: any; error?: { code: number; message: string } };
 
 /** The built server over stdio, spoken to line by line. */

@@ -4,7 +4,8 @@
 import { encodeLine } from '../../shared/framing';
 import { ErrorCode, IpcError, MAX_FRAME_BYTES, MAX_REVIEW_BYTES } from '../../shared/protocol';
 import { CLIENT_DEADLINE_GRACE_MS } from '../../extension/src/ipc/requestRunner';
-import { failure, Peer, presented, startBridge, until, type Bridge } from './ipcKit';
+import { failure, presented, startBridge, until, type Bridge } from './ipcKit';
+import { RawPeer } from './rawPeer';
 
 jest.setTimeout(60_000);
 
@@ -85,8 +86,8 @@ describe('bounded work on one connection', () => {
       },
     });
     // A peer that does not say how long it waits gets the window's deadline.
-    const peer = await Peer.connect(bridge.socketPath);
-    await peer.authenticate(bridge.token);
+    const peer = await RawPeer.connect(bridge.socketPath);
+    await peer.hello(bridge.token);
     peer.send({ type: 'request', id: 'hung', method: 'open-location', params: { reference: 'a.ts:1' } });
     const client = bridge.client();
     const normal = await Promise.all(Array.from({ length: 20 }, () => client.request('get-selection', {})));
@@ -104,8 +105,8 @@ describe('bounded work on one connection', () => {
       limits: { requestTimeoutMs: 300 },
       handlers: { 'open-location': (_params, context) => new Promise(() => context.signal.throwIfAborted()) },
     });
-    const peer = await Peer.connect(bridge.socketPath);
-    await peer.authenticate(bridge.token);
+    const peer = await RawPeer.connect(bridge.socketPath);
+    await peer.hello(bridge.token);
     const started = Date.now();
     peer.send({ type: 'request', id: 'longer', method: 'open-location', params: { reference: 'a.ts:1' }, timeoutMs: 500 });
     const reply = await peer.reply('longer');
@@ -125,8 +126,8 @@ describe('bounded work on one connection', () => {
       limits: { maxInFlight: 2, maxQueued: 3 },
       handlers: { 'get-selection': async () => (started++, await gate, { editor: null }) },
     });
-    const peer = await Peer.connect(bridge.socketPath);
-    await peer.authenticate(bridge.token);
+    const peer = await RawPeer.connect(bridge.socketPath);
+    await peer.hello(bridge.token);
     // One write, so all ten are read before reading stops: 2 run, 3 wait, 5 are refused.
     peer.socket.write(Array.from({ length: 10 }, (_, i) => JSON.stringify({ type: 'request', id: `r${i}`, method: 'get-selection', params: {} }) + '\n').join(''));
     const busy = await Promise.all([5, 6, 7, 8, 9].map((i) => peer.reply(`r${i}`)));
@@ -155,8 +156,8 @@ describe('bounded work on one connection', () => {
     bridge = await startBridge({
       handlers: { 'get-selection': (_p, context) => new Promise(() => context.signal.addEventListener('abort', () => (aborted = true))) },
     });
-    const peer = await Peer.connect(bridge.socketPath);
-    await peer.authenticate(bridge.token);
+    const peer = await RawPeer.connect(bridge.socketPath);
+    await peer.hello(bridge.token);
     for (let i = 0; i < 10_000; i++) peer.send({ type: 'cancel', id: `never-sent-${i}` });
     peer.send({ type: 'request', id: 'slow', method: 'get-selection', params: {} });
     peer.send({ type: 'cancel', id: 'slow' });
@@ -171,8 +172,8 @@ describe('bounded work on one connection', () => {
 
   it('a peer that floods invalid lines and never reads is stopped at a few MiB of unread answers, not grown without bound', async () => {
     bridge = await startBridge();
-    const peer = await Peer.connect(bridge.socketPath);
-    await peer.authenticate(bridge.token);
+    const peer = await RawPeer.connect(bridge.socketPath);
+    await peer.hello(bridge.token);
     peer.socket.pause(); // never reads again
     const line = Buffer.from('x\n'.repeat(32 * 1024)); // 32,768 invalid lines per write
     const connection = () => [...(bridge.server as unknown as { connections: Set<{ unsentBytes: number }> }).connections][0];
@@ -201,8 +202,8 @@ describe('bounded work on one connection', () => {
 
   it('drops a peer whose unread answers pass the hard cap, and logs why', async () => {
     bridge = await startBridge({ limits: { writePauseBytes: 16 * 1024, writeDropBytes: 256 * 1024 } });
-    const peer = await Peer.connect(bridge.socketPath);
-    await peer.authenticate(bridge.token);
+    const peer = await RawPeer.connect(bridge.socketPath);
+    await peer.hello(bridge.token);
     peer.socket.pause(); // never reads again; events keep coming
     const bystander = bridge.client();
     await bystander.request('get-review', {});

@@ -6,7 +6,8 @@ import { encodeLine } from '../../shared/framing';
 import { ErrorCode, PROTOCOL_VERSION } from '../../shared/protocol';
 import { createToken } from '../../extension/src/ipc/token';
 import { IpcClient } from '../../mcp-server/src/ipcClient';
-import { failure, FakeListener, Peer, startBridge, tempSocketPath } from './ipcKit';
+import { failure, FakeListener, startBridge, tempSocketPath } from './ipcKit';
+import { RawPeer } from './rawPeer';
 
 function clientFor(socketPath: string, token: string, retryDelaysMs: number[] = []): IpcClient {
   return new IpcClient({ socketPath, token, clientInfo: { name: 'test', version: '1' }, retryDelaysMs });
@@ -98,8 +99,8 @@ describe('protocol versions', () => {
   it('the real server refuses a hello of another version with a clear error', async () => {
     const bridge = await startBridge();
     try {
-      const peer = await Peer.connect(bridge.socketPath);
-      const reply = await peer.authenticate(bridge.token, 1);
+      const peer = await RawPeer.connect(bridge.socketPath);
+      const reply = await peer.hello(bridge.token, 'hello-1', 1);
       expect(reply.error?.code).toBe(ErrorCode.VersionMismatch);
       expect(reply.error?.message).toMatch(/speaks IPC protocol 2, but the MCP server speaks 1.*Update Redline/);
       await peer.whenClosed();

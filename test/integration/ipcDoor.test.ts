@@ -2,7 +2,8 @@
 
 import { clientProof, createNonce } from '../../shared/authProof';
 import { ErrorCode, PROTOCOL_VERSION } from '../../shared/protocol';
-import { Peer, startBridge, until, type Bridge } from './ipcKit';
+import { startBridge, until, type Bridge } from './ipcKit';
+import { RawPeer } from './rawPeer';
 
 describe('before the handshake', () => {
   let bridge: Bridge;
@@ -10,18 +11,18 @@ describe('before the handshake', () => {
 
   it('cuts off a peer that sends more than 64 KiB before its hello, in one line or many', async () => {
     bridge = await startBridge();
-    const oneLine = await Peer.connect(bridge.socketPath);
+    const oneLine = await RawPeer.connect(bridge.socketPath);
     oneLine.socket.write('x'.repeat(64 * 1024 + 1));
     await oneLine.whenClosed();
     expect((await oneLine.reply(null)).error?.code).toBe(ErrorCode.LineTooLong);
 
     // Blank lines are not invalid, but they count against the budget.
-    const manyLines = await Peer.connect(bridge.socketPath);
+    const manyLines = await RawPeer.connect(bridge.socketPath);
     manyLines.socket.write('\n'.repeat(70 * 1024));
     await manyLines.whenClosed();
 
     // 8 MiB in one write arrives in many chunks: the budget counts them all.
-    const flood = await Peer.connect(bridge.socketPath);
+    const flood = await RawPeer.connect(bridge.socketPath);
     flood.socket.write(Buffer.alloc(8 * 1024 * 1024, 0x20));
     await flood.whenClosed();
     await until(() => bridge.server.connectionCount === 0);
@@ -29,19 +30,19 @@ describe('before the handshake', () => {
 
   it('cuts off a silent peer when the authentication deadline passes, and a slow handshake too', async () => {
     bridge = await startBridge({ limits: { authTimeoutMs: 200 } });
-    const silent = await Peer.connect(bridge.socketPath);
+    const silent = await RawPeer.connect(bridge.socketPath);
     await silent.whenClosed();
     expect((await silent.reply(null)).error?.message).toMatch(/did not authenticate in time/i);
 
     // A hello in time is not enough: the deadline covers the whole handshake.
-    const halfway = await Peer.connect(bridge.socketPath);
+    const halfway = await RawPeer.connect(bridge.socketPath);
     halfway.send({ type: 'hello', id: 'hello', clientNonce: 'a'.repeat(64), protocolVersion: 2, client: { name: 'x', version: '1', pid: 1 } });
     expect((await halfway.reply('hello')).result?.serverNonce).toBeDefined();
     await halfway.whenClosed();
 
     // An honest client inside the deadline is unaffected, and stays connected after it.
-    const honest = await Peer.connect(bridge.socketPath);
-    expect((await honest.authenticate(bridge.token)).result?.server).toBeDefined();
+    const honest = await RawPeer.connect(bridge.socketPath);
+    expect((await honest.hello(bridge.token)).result?.server).toBeDefined();
     await new Promise((r) => setTimeout(r, 400));
     expect(honest.closed).toBe(false);
     honest.destroy();
@@ -49,7 +50,7 @@ describe('before the handshake', () => {
 
   it('serves a request sent in the same write as the auth that opens the door', async () => {
     bridge = await startBridge();
-    const peer = await Peer.connect(bridge.socketPath);
+    const peer = await RawPeer.connect(bridge.socketPath);
     const clientNonce = createNonce();
     peer.send({ type: 'hello', id: 'hello', clientNonce, protocolVersion: PROTOCOL_VERSION, client: { name: 'x', version: '1', pid: 1 } });
     const challenge = await peer.reply('hello');
@@ -70,7 +71,7 @@ describe('before the handshake', () => {
       '[]',
     ];
     for (const line of lines) {
-      const peer = await Peer.connect(bridge.socketPath);
+      const peer = await RawPeer.connect(bridge.socketPath);
       peer.socket.write(line + '\n' + '{"type":"request","id":"after","method":"get-review","params":{}}\n');
       await peer.whenClosed();
       expect(peer.replies).toHaveLength(1);
@@ -81,28 +82,28 @@ describe('before the handshake', () => {
 
   it('holds at most 32 unauthenticated connections: the 33rd is closed at once, and room frees up as they go', async () => {
     bridge = await startBridge();
-    const waiting = await Promise.all(Array.from({ length: 32 }, () => Peer.connect(bridge.socketPath)));
+    const waiting = await Promise.all(Array.from({ length: 32 }, () => RawPeer.connect(bridge.socketPath)));
     await until(() => bridge.server.unauthenticatedCount === 32);
-    const extra = await Peer.connect(bridge.socketPath);
+    const extra = await RawPeer.connect(bridge.socketPath);
     await extra.whenClosed();
     expect(extra.replies).toEqual([]);
 
     // Authenticated connections do not count: one of the 32 authenticates, and a new one fits.
-    expect((await waiting[0].authenticate(bridge.token)).result).toBeDefined();
+    expect((await waiting[0].hello(bridge.token)).result).toBeDefined();
     await until(() => bridge.server.unauthenticatedCount === 31);
-    const fits = await Peer.connect(bridge.socketPath);
-    expect((await fits.authenticate(bridge.token)).result).toBeDefined();
+    const fits = await RawPeer.connect(bridge.socketPath);
+    expect((await fits.hello(bridge.token)).result).toBeDefined();
     for (const peer of [...waiting, fits]) peer.destroy();
   });
 
   it('logs each kind of refusal at most once per interval, with a count of the ones left out', async () => {
     bridge = await startBridge({ limits: { refusalLogIntervalMs: 60_000 } });
     for (let i = 0; i < 20; i++) {
-      const peer = await Peer.connect(bridge.socketPath);
+      const peer = await RawPeer.connect(bridge.socketPath);
       peer.socket.write('garbage\n');
       await peer.whenClosed();
     }
-    const flood = await Peer.connect(bridge.socketPath);
+    const flood = await RawPeer.connect(bridge.socketPath);
     flood.socket.write('y'.repeat(70 * 1024));
     await flood.whenClosed();
     const refusals = bridge.logs.filter((l) => l.event === 'connection-refused');

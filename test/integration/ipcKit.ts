@@ -96,67 +96,6 @@ export async function startBridge(
   };
 }
 
-type Reply = { type?: string; id?: string | null; result?: any; error?: { code: number; message: string } };
-
-/** A raw peer: bytes in and out, replies parsed as they come, and the handshake on demand. */
-export class Peer {
-  readonly replies: Reply[] = [];
-  closed = false;
-  private text = '';
-  private readonly closedPromise: Promise<void>;
-
-  private constructor(readonly socket: net.Socket) {
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
-      this.text += chunk;
-      const lines = this.text.split('\n');
-      this.text = lines.pop()!;
-      for (const line of lines) if (line) this.replies.push(JSON.parse(line));
-    });
-    socket.on('error', () => undefined);
-    this.closedPromise = new Promise((resolve) => socket.on('close', () => ((this.closed = true), resolve())));
-  }
-
-  static connect(socketPath: string): Promise<Peer> {
-    return new Promise((resolve, reject) => {
-      const socket = net.connect(socketPath, () => resolve(new Peer(socket)));
-      socket.once('error', reject);
-    });
-  }
-
-  send(message: unknown): void {
-    this.socket.write(encodeLine(message));
-  }
-
-  async reply(id: string | null, timeoutMs = 5000): Promise<Reply> {
-    await until(() => this.replies.some((r) => r.id === id) || this.closed, timeoutMs);
-    const found = this.replies.find((r) => r.id === id);
-    if (!found) throw new Error(`no reply with id ${id} (closed: ${this.closed})`);
-    return found;
-  }
-
-  /** The whole handshake; resolves with the auth's answer (or the hello's refusal). */
-  async authenticate(token: string, protocolVersion = PROTOCOL_VERSION): Promise<Reply> {
-    const clientNonce = createNonce();
-    this.send({ type: 'hello', id: 'hello', clientNonce, protocolVersion, client: { name: 'peer', version: '1', pid: process.pid } });
-    const challenge = await this.reply('hello');
-    if (!challenge.result) return challenge;
-    this.send({ type: 'auth', id: 'auth', clientProof: clientProof(token, challenge.result.serverNonce, clientNonce) });
-    return this.reply('auth');
-  }
-
-  whenClosed(timeoutMs = 5000): Promise<void> {
-    return Promise.race([
-      this.closedPromise,
-      new Promise<void>((_, reject) => setTimeout(() => reject(new Error('socket stayed open')), timeoutMs).unref()),
-    ]);
-  }
-
-  destroy(): void {
-    this.socket.destroy();
-  }
-}
-
 /** Whatever listens at a path without knowing the token: records every byte each client sends. */
 export class FakeListener {
   readonly received: Buffer[] = [];

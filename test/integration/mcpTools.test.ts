@@ -4,9 +4,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { LoggingMessageNotification } from '@modelcontextprotocol/server';
-import { assertBuilt, connectMcp, exampleSelection, hostEnv, startHost, type Host } from './harness';
-
-type ToolResult = { isError?: boolean; structuredContent?: any; content: Array<{ type: string; text: string }> };
+import { PUBLISHED_TOOLS } from './builtServer';
+import { assertBuilt, connectMcp, exampleSelection, hostEnv, startHost, type Host, type ToolResult } from './harness';
 
 describe('MCP tools over the real bridge', () => {
   let host: Host;
@@ -31,17 +30,7 @@ describe('MCP tools over the real bridge', () => {
 
   it('lists the nine tools with schemas and all four annotation hints', async () => {
     const { tools } = await mcp.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([
-      'await-review-feedback',
-      'get-diagnostics',
-      'get-review',
-      'get-review-feedback',
-      'get-selection',
-      'get-workspace-folders',
-      'list-open-editors',
-      'open-location',
-      'present-review',
-    ]);
+    expect(tools.map((t) => t.name).sort()).toEqual(PUBLISHED_TOOLS);
     for (const name of ['get-diagnostics', 'list-open-editors', 'get-workspace-folders']) {
       expect(tools.find((t) => t.name === name)?.annotations?.readOnlyHint).toBe(true);
     }

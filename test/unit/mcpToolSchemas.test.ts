@@ -9,7 +9,7 @@ import * as path from 'path';
 import { z } from 'zod';
 import { createServer } from '../../mcp-server/src/server';
 import { unreachableBridge } from '../../mcp-server/src/tools/toolContext';
-import { BuiltServer } from '../integration/builtServer';
+import { BuiltServer, PUBLISHED_TOOLS } from '../integration/builtServer';
 
 const MODERN = '2026-07-28';
 const envelope = (protocolVersion = MODERN) => ({
@@ -72,17 +72,7 @@ describe('the tools the MCP server publishes', () => {
     }));
     const fromToolFiles = tools.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({ name, title, description, inputSchema, outputSchema, annotations }));
 
-    expect(registered.map((tool) => tool.name).sort()).toEqual([
-      'await-review-feedback',
-      'get-diagnostics',
-      'get-review',
-      'get-review-feedback',
-      'get-selection',
-      'get-workspace-folders',
-      'list-open-editors',
-      'open-location',
-      'present-review',
-    ]);
+    expect(registered.map((tool) => tool.name).sort()).toEqual(PUBLISHED_TOOLS);
     expect(fromToolFiles).toEqual(expected);
     // open-location changes what the user sees and may ask them first: an assistant's approval
     // rules must not treat it as a read.

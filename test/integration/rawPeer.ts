@@ -1,0 +1,107 @@
+// A raw peer on a window's socket, for the tests below the MCP layer: bytes in and out, every reply
+// parsed as it comes, and the handshake on demand. The one such peer of the test kit, used against
+// the bridge alone (ipcKit.ts) and against a whole window (harness.ts) alike.
+
+import * as net from 'net';
+import { clientProof, createNonce } from '../../shared/authProof';
+import { encodeLine, LineDecoder } from '../../shared/framing';
+import { PROTOCOL_VERSION } from '../../shared/protocol';
+
+/** A line from the window, as a test looks at it. */
+export type WireReply = { type?: string; id?: string | null; result?: any; error?: { code: number; message: string } };
+
+/** Matches the reply with this id. */
+export const byId =
+  (id: string | null) =>
+  (reply: WireReply): boolean =>
+    reply.id === id;
+
+export class RawPeer {
+  readonly replies: WireReply[] = [];
+  closed = false;
+  private waiters: Array<() => void> = [];
+  private readonly closedPromise: Promise<void>;
+
+  private constructor(readonly socket: net.Socket) {
+    const decoder = new LineDecoder({ onLine: (line) => this.push(JSON.parse(line)), onOverflow: () => socket.destroy() });
+    socket.on('data', (chunk: Buffer) => decoder.push(chunk));
+    socket.on('error', () => undefined);
+    this.closedPromise = new Promise((resolve) =>
+      socket.on('close', () => {
+        this.closed = true;
+        this.wake();
+        resolve();
+      }),
+    );
+  }
+
+  static connect(socketPath: string): Promise<RawPeer> {
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(socketPath, () => resolve(new RawPeer(socket)));
+      socket.once('error', reject);
+    });
+  }
+
+  /**
+   * The whole handshake with `token`: hello, then auth with the proof over the server's nonce.
+   * Resolves with the answer to the auth (id `<id>-auth`), or with the refusal of the hello.
+   */
+  async hello(token: string, id = 'hello-1', protocolVersion: number = PROTOCOL_VERSION): Promise<WireReply> {
+    const clientNonce = createNonce();
+    this.send({ type: 'hello', id, clientNonce, protocolVersion, client: { name: 'raw', version: '1', pid: process.pid } });
+    const challenge = await this.reply(id);
+    if (!challenge.result) return challenge;
+    this.send({ type: 'auth', id: `${id}-auth`, clientProof: clientProof(token, challenge.result.serverNonce, clientNonce) });
+    return this.reply(`${id}-auth`);
+  }
+
+  send(message: unknown): void {
+    this.socket.write(encodeLine(message));
+  }
+
+  sendRaw(text: string): void {
+    this.socket.write(text);
+  }
+
+  /** The reply with this id, once it has come; rejects when the socket closes first or time runs out. */
+  reply(id: string | null, timeoutMs?: number): Promise<WireReply> {
+    return this.waitFor(byId(id), timeoutMs);
+  }
+
+  /** The first reply matching, once it has come; rejects when the socket closes first or time runs out. */
+  waitFor(match: (reply: WireReply) => boolean, timeoutMs = 10_000): Promise<WireReply> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no matching reply in ${timeoutMs} ms`)), timeoutMs);
+      const check = () => {
+        const found = this.replies.find(match);
+        if (found === undefined && !this.closed) return this.waiters.push(check);
+        clearTimeout(timer);
+        if (found !== undefined) resolve(found);
+        else reject(new Error('the socket closed before a matching reply'));
+      };
+      check();
+    });
+  }
+
+  whenClosed(timeoutMs = 5_000): Promise<void> {
+    return Promise.race([
+      this.closedPromise,
+      new Promise<void>((_, reject) => setTimeout(() => reject(new Error('socket stayed open')), timeoutMs).unref()),
+    ]);
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+
+  private push(reply: WireReply): void {
+    this.replies.push(reply);
+    this.wake();
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const waiter of waiters) waiter();
+  }
+}
