@@ -5,12 +5,12 @@
 //   extension/src/render/   the pure core: markdown to blocks, references, findings, suggestions,
 //                     sections and HTML; runs in the render worker and in unit tests alike
 //   extension/src/review/   the store: reviews, history, feedback, on disk; plain TypeScript
-//   the features      panel, findings, editor, activity, assistants, bridge, ipc, history: VS Code
+//   the features      panel, findings, editor, activity, assistants, bridge, ipc: VS Code
 //   extension.ts      wires the features together
 //   mcp-server/src/   the MCP server and command line: shared/ only
 //   extension/webview/  the panel's page: shared/ and the panel's message types only
 
-const FEATURES = '^extension/src/(activity|assistants|bridge|editor|findings|history|ipc|panel)/|^extension/src/(commands|reviewActions|settings|constants)\\.ts$';
+const FEATURES = '^extension/src/(activity|assistants|bridge|editor|findings|ipc|panel)/|^extension/src/(commands|reviewActions|settings|constants)\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

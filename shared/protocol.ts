@@ -6,6 +6,7 @@
 export { IPC_PATH_ENV, IPC_TOKEN_ENV, TIMEOUT_ENV } from './environment';
 export * from './protocol/limits';
 export * from './protocol/reviews';
+export * from './protocol/feedback';
 export * from './protocol/editor';
 export * from './protocol/history';
 export * from './protocol/methods';

@@ -8,7 +8,7 @@ import { removeFromAssistant } from './assistants/removeAssistant';
 import { resolveNodeCommand, serverScriptPath } from './assistants/serverLaunch';
 import { serverPathForConfigs } from './assistants/stableServerPath';
 import type { BridgeHost } from './bridge/bridgeHost';
-import { pickEarlierReview } from './history/earlierReviewPicker';
+import { pickEarlierReview } from './panel/earlierReviewPicker';
 import type { ReviewPanel } from './panel/reviewPanel';
 import { Commands, type CommandName } from './constants';
 import { copyReviewToClipboard } from './reviewActions';

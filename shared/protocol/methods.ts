@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { GetDiagnosticsParams, GetDiagnosticsResult, GetSelectionResult, GetWorkspaceFoldersResult, ListOpenEditorsResult, OpenLocationParams, OpenLocationResult } from './editor';
 import { FindWorkspaceFilesParams, FindWorkspaceFilesResult, GetEarlierReviewParams, GetEarlierReviewResult, ListGitRefsParams, ListGitRefsResult, ListReviewHistoryParams, ListReviewHistoryResult } from './history';
 import { DEFAULT_TIMEOUT_MS } from './limits';
-import { GetReviewFeedbackParams, GetReviewFeedbackResult, GetReviewParams, GetReviewResult, PresentReviewParams, PresentReviewResult } from './reviews';
+import { GetReviewFeedbackParams, GetReviewFeedbackResult } from './feedback';
+import { GetReviewParams, GetReviewResult, PresentReviewParams, PresentReviewResult } from './reviews';
 
 /** The params of a method that takes none: anything else is refused. */
 export const NoParams = z.object({}).strict();

@@ -1,8 +1,8 @@
-// The review's payloads: present-review's params and report, findings, get-review, and the
-// feedback the user gives back.
+// The review's payloads: present-review's params and report, its findings, and get-review. What the
+// user gives back is in feedback.ts.
 
 import { z } from 'zod';
-import { FINDING_SEVERITIES, FINDING_STATES, MAX_FEEDBACK_TEXT, type FindingSeverity } from '../findingTerms';
+import { FINDING_SEVERITIES, FINDING_STATES, type FindingSeverity } from '../findingTerms';
 import { MAX_ASSISTANT_CHARS, MAX_CWD_CHARS, MAX_REVIEW_BYTES, MAX_SECTION_CHARS } from './limits';
 
 const utf8Bytes = (text: string) => Buffer.byteLength(text, 'utf8');
@@ -36,7 +36,7 @@ export const ReferenceReport = z.object({
 });
 export type ReferenceReport = z.infer<typeof ReferenceReport>;
 
-export { FINDING_SEVERITIES, FINDING_STATES, MAX_FEEDBACK_TEXT, type FindingSeverity };
+export { FINDING_SEVERITIES, FINDING_STATES, type FindingSeverity };
 export const FindingState = z.enum(FINDING_STATES);
 export type FindingState = z.infer<typeof FindingState>;
 
@@ -140,32 +140,3 @@ export const GetReviewResult = z.object({
   comparison: ReviewComparison.nullable().optional(),
 });
 export type GetReviewResult = z.infer<typeof GetReviewResult>;
-
-/** One thing the user said or decided about the review, in the order they happened. */
-export const FeedbackItem = z.object({
-  /** Its place in the window's feedback: also a cursor. */
-  id: z.string(),
-  kind: z.enum(['reply', 'state', 'message']),
-  findingId: z.string().optional(),
-  text: z.string().max(MAX_FEEDBACK_TEXT).optional(),
-  state: FindingState.optional(),
-  /** The finding's reference, so the assistant need not look it up. */
-  reference: z.string().optional(),
-  at: z.string(),
-});
-export type FeedbackItem = z.infer<typeof FeedbackItem>;
-
-/** A cursor is the id of the last item read; absent, everything kept is returned. */
-const Cursor = z.string().regex(/^\d{1,15}$/, 'a cursor is a value of "cursor" from an earlier feedback result');
-
-export const GetReviewFeedbackParams = z.object({ since: Cursor.optional(), assistant: Assistant }).strict();
-export type GetReviewFeedbackParams = z.infer<typeof GetReviewFeedbackParams>;
-
-export const GetReviewFeedbackResult = z.object({
-  /** Pass as `since` next time to get only what is newer. */
-  cursor: z.string(),
-  items: z.array(FeedbackItem),
-  /** Set when items older than the oldest kept were asked for and are gone. */
-  truncated: z.boolean().optional(),
-});
-export type GetReviewFeedbackResult = z.infer<typeof GetReviewFeedbackResult>;

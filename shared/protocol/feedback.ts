@@ -1,0 +1,37 @@
+// What the user gives back about a review, as get-review-feedback and await-review-feedback return
+// it: replies, changes of a finding's state and messages, in the order they happened, behind a cursor.
+
+import { z } from 'zod';
+import { MAX_FEEDBACK_TEXT } from '../findingTerms';
+import { Assistant, FindingState } from './reviews';
+
+export { MAX_FEEDBACK_TEXT };
+
+/** One thing the user said or decided about the review, in the order they happened. */
+export const FeedbackItem = z.object({
+  /** Its place in the window's feedback: also a cursor. */
+  id: z.string(),
+  kind: z.enum(['reply', 'state', 'message']),
+  findingId: z.string().optional(),
+  text: z.string().max(MAX_FEEDBACK_TEXT).optional(),
+  state: FindingState.optional(),
+  /** The finding's reference, so the assistant need not look it up. */
+  reference: z.string().optional(),
+  at: z.string(),
+});
+export type FeedbackItem = z.infer<typeof FeedbackItem>;
+
+/** A cursor is the id of the last item read; absent, everything kept is returned. */
+const Cursor = z.string().regex(/^\d{1,15}$/, 'a cursor is a value of "cursor" from an earlier feedback result');
+
+export const GetReviewFeedbackParams = z.object({ since: Cursor.optional(), assistant: Assistant }).strict();
+export type GetReviewFeedbackParams = z.infer<typeof GetReviewFeedbackParams>;
+
+export const GetReviewFeedbackResult = z.object({
+  /** Pass as `since` next time to get only what is newer. */
+  cursor: z.string(),
+  items: z.array(FeedbackItem),
+  /** Set when items older than the oldest kept were asked for and are gone. */
+  truncated: z.boolean().optional(),
+});
+export type GetReviewFeedbackResult = z.infer<typeof GetReviewFeedbackResult>;
