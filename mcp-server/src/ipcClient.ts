@@ -1,55 +1,22 @@
-// The MCP server's end of the bridge. Connects lazily on the first call (connector.ts finds the
-// window and authenticates), tags each request with a UUID, keeps one Map of pending requests, and
-// fails all of them at once when the socket closes; the next call reconnects (with a short
-// backoff), so a window reload heals by itself. A request too large for the framing is refused
-// before it is sent.
-//
-// Over 300 lines on purpose: one request's whole life (framing, connecting, tracking, progress,
-// timeout, cancel, the resend after a token rotation, the close) is here, so that the rules that
-// tie those together read in one place. Finding a window is connector.ts and windowLocator.ts.
+// The MCP server's end of the bridge: talking to a window once it is found. Connects lazily on the
+// first call (connector.ts finds the window and authenticates), tags each request with a UUID,
+// tracks it in pendingRequests.ts until its reply, and fails a connection's requests at once when
+// it closes; the next call reconnects (with a short backoff), so a window reload heals by itself.
+// A request too large for the framing is refused before it is sent.
 
 import { randomUUID } from 'crypto';
 import type * as net from 'net';
 import { LineDecoder, encodeLine } from '../../shared/framing';
-import {
-  ErrorCode,
-  IpcError,
-  MAX_FRAME_BYTES,
-  ServerMessage,
-  describeIssues,
-  events,
-  methods,
-  type EventName,
-  type Method,
-  type ParamsOf,
-  type ProgressUpdate,
-  type ResultOf,
-} from '../../shared/protocol';
-import type { ZodType } from 'zod';
+import { ErrorCode, IpcError, MAX_FRAME_BYTES, ServerMessage, describeIssues, events, methods, type EventName, type Method, type ParamsOf, type ResultOf } from '../../shared/protocol';
 import { writeInChunks } from './chunkedWrite';
 import { Connector, shuttingDown, type ConnectorOptions } from './connector';
 import { cancelled, tooLarge } from './ipcErrors';
+import { PendingRequests, type BridgeProgress } from './pendingRequests';
 import { timeoutFor, type Timeouts } from './toolTimeouts';
 
 export interface IpcClientOptions extends ConnectorOptions {
   /** Overrides methods' own timeouts (REDLINE_TIMEOUT_MS, toolTimeouts.ts). */
   readonly timeouts?: Timeouts;
-}
-
-/** How far a request has come: its bytes leaving for the window, then the window's own reports. */
-export type BridgeProgress =
-  | { readonly stage: 'sending'; readonly sentBytes: number; readonly totalBytes: number }
-  | ({ readonly stage: 'window' } & ProgressUpdate);
-
-interface Pending {
-  readonly method: string;
-  readonly onProgress: ((progress: BridgeProgress) => void) | undefined;
-  readonly resultSchema: ZodType;
-  readonly resolve: (value: unknown) => void;
-  readonly reject: (error: Error) => void;
-  readonly timer: NodeJS.Timeout;
-  /** The connection it went out on, so that a close fails only its own requests. */
-  readonly socket: net.Socket;
 }
 
 type EventListener = (event: EventName, payload: unknown) => void;
@@ -60,7 +27,7 @@ const MAX_RETIRED_RESENDS = 3;
 export class IpcClient {
   private socket: net.Socket | undefined;
   private connecting: Promise<net.Socket> | undefined;
-  private readonly pending = new Map<string, Pending>();
+  private readonly pending: PendingRequests;
   private readonly eventListeners = new Set<EventListener>();
   private reached: string | undefined;
   private readonly connectionListeners = new Set<(connected: boolean) => void>();
@@ -68,6 +35,7 @@ export class IpcClient {
 
   constructor(private readonly options: IpcClientOptions) {
     this.connector = new Connector(options);
+    this.pending = new PendingRequests(options.log);
   }
 
   /**
@@ -117,12 +85,12 @@ export class IpcClient {
       if (size > MAX_FRAME_BYTES) throw tooLarge(method, size);
       const socket = await this.connect(method, signal);
       if (signal?.aborted) throw cancelled(method);
-      const reply = this.track(id, method, methods[method].result, timeoutMs, socket, onProgress);
-      const onAbort = () => this.abandon(id, socket, cancelled(method));
+      const reply = this.pending.track({ id, method, resultSchema: methods[method].result, timeoutMs, socket, onProgress });
+      const onAbort = () => this.pending.abandon(id, cancelled(method));
       signal?.addEventListener('abort', onAbort, { once: true });
       try {
         if (onProgress) {
-          writeInChunks(socket, line, (sentBytes, totalBytes) => this.tellProgress(id, socket, { stage: 'sending', sentBytes, totalBytes }));
+          writeInChunks(socket, line, (sentBytes, totalBytes) => this.pending.progress(id, socket, { stage: 'sending', sentBytes, totalBytes }));
         } else {
           socket.write(line);
         }
@@ -168,7 +136,7 @@ export class IpcClient {
   dispose(): void {
     this.connector.dispose();
     this.socket?.destroy();
-    this.failAll(shuttingDown());
+    this.pending.failAll(shuttingDown());
   }
 
   /**
@@ -203,7 +171,7 @@ export class IpcClient {
         onLine: (line) => this.receive(line, socket),
         onOverflow: (size, max) => {
           // Said before the close, which would otherwise report a generic disconnect.
-          this.failAll(new IpcError(ErrorCode.LineTooLong, `VS Code sent a reply of over ${size} bytes, more than the ${max}-byte limit.`), socket);
+          this.pending.failAll(new IpcError(ErrorCode.LineTooLong, `VS Code sent a reply of over ${size} bytes, more than the ${max}-byte limit.`), socket);
           socket.destroy();
         },
       },
@@ -212,7 +180,7 @@ export class IpcClient {
     socket.on('data', (chunk: Buffer) => decoder.push(chunk));
     socket.on('close', () => {
       this.forget(socket);
-      this.failAll(
+      this.pending.failAll(
         new IpcError(
           ErrorCode.Disconnected,
           'The connection to VS Code closed before it replied (was the window reloaded or closed?). ' +
@@ -230,42 +198,6 @@ export class IpcClient {
     if (this.socket !== socket) return;
     this.socket = undefined;
     for (const listener of this.connectionListeners) listener(false);
-  }
-
-  private track(
-    id: string,
-    method: string,
-    resultSchema: ZodType,
-    timeoutMs: number,
-    socket: net.Socket,
-    onProgress: Pending['onProgress'],
-  ): Promise<unknown> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.abandon(
-          id,
-          socket,
-          new IpcError(ErrorCode.Timeout, `VS Code did not answer ${method} within ${timeoutMs} ms. Is the window busy? Try again.`),
-        );
-      }, timeoutMs);
-      this.pending.set(id, { method, onProgress, resultSchema, resolve, reject, timer, socket });
-    });
-  }
-
-  /** Gives up on a request: rejects it here and tells the extension to stop working on it. */
-  private abandon(id: string, socket: net.Socket, error: Error): void {
-    const entry = this.take(id);
-    if (!entry) return;
-    entry.reject(error);
-    if (!socket.destroyed) socket.write(encodeLine({ type: 'cancel', id }));
-  }
-
-  private take(id: string): Pending | undefined {
-    const entry = this.pending.get(id);
-    if (!entry) return undefined;
-    this.pending.delete(id);
-    clearTimeout(entry.timer);
-    return entry;
   }
 
   private receive(line: string, socket: net.Socket): void {
@@ -290,14 +222,14 @@ export class IpcClient {
     }
     if (message.type === 'progress') {
       const { id, type: _type, ...update } = message;
-      this.tellProgress(id, socket, { stage: 'window', ...update });
+      this.pending.progress(id, socket, { stage: 'window', ...update });
       return;
     }
     if (message.id === null) {
       if (!('error' in message)) return;
       // The server closes after an error it cannot tie to a request: say its reason, not a reload.
       this.options.log?.('server-error', { ...message.error });
-      this.failAll(
+      this.pending.failAll(
         new IpcError(
           message.error.code as ErrorCode,
           `VS Code closed the connection: ${message.error.message} Call the tool again: Redline reconnects by itself.`,
@@ -308,28 +240,9 @@ export class IpcClient {
       socket.destroy();
       return;
     }
-    const entry = this.take(message.id);
-    if (!entry) return; // Already timed out or cancelled.
     // Nothing more goes out on a retired connection; it still brings the replies to what it runs.
     if ('error' in message && message.error.code === ErrorCode.Retired) this.forget(socket);
-    if ('error' in message) {
-      entry.reject(new IpcError(message.error.code as ErrorCode, message.error.message));
-      return;
-    }
-    const result = entry.resultSchema.safeParse(message.result);
-    if (result.success) entry.resolve(result.data);
-    else entry.reject(new IpcError(ErrorCode.InvalidMessage, `VS Code sent a malformed ${entry.method} reply: ${describeIssues(result.error)}`));
-  }
-
-  /** Only for a request this side still waits for on that socket: any other id is ignored. */
-  private tellProgress(id: string, socket: net.Socket, progress: BridgeProgress): void {
-    const entry = this.pending.get(id);
-    if (entry?.socket !== socket || !entry.onProgress) return;
-    try {
-      entry.onProgress(progress);
-    } catch (error) {
-      this.options.log?.('progress-listener-failed', { id, error: String(error) });
-    }
+    this.pending.settle(message.id, message);
   }
 
   private emit(event: string, payload: unknown): void {
@@ -338,11 +251,5 @@ export class IpcClient {
     const parsed = events[name].safeParse(payload);
     if (!parsed.success) return;
     for (const listener of this.eventListeners) listener(name, parsed.data);
-  }
-
-  private failAll(error: Error, onlySocket?: net.Socket): void {
-    for (const [id, entry] of [...this.pending]) {
-      if (!onlySocket || entry.socket === onlySocket) this.take(id)?.reject(error);
-    }
   }
 }

@@ -6,7 +6,8 @@ import { createNonce, serverProof } from '../../shared/authProof';
 import { encodeLine } from '../../shared/framing';
 import { LARGE_REVIEW_BYTES, PROTOCOL_VERSION } from '../../shared/protocol';
 import { createToken } from '../../extension/src/ipc/token';
-import { IpcClient, type BridgeProgress } from '../../mcp-server/src/ipcClient';
+import { IpcClient } from '../../mcp-server/src/ipcClient';
+import type { BridgeProgress } from '../../mcp-server/src/pendingRequests';
 import { FakeListener, presented, startBridge, tempSocketPath, type Bridge } from './ipcKit';
 
 jest.setTimeout(30_000);

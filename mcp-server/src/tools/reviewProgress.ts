@@ -6,7 +6,7 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import { LARGE_REVIEW_BYTES } from '../../../shared/protocol';
 import { ProgressThrottle } from '../../../shared/progressThrottle';
-import type { BridgeProgress } from '../ipcClient';
+import type { BridgeProgress } from '../pendingRequests';
 
 /** The part of a tool call's context that progress needs. */
 type Request = Pick<ServerContext['mcpReq'], '_meta' | 'notify'>;
