@@ -100,7 +100,8 @@ export function isPrivateDirectory(dir: string, uid: number = currentUid()): boo
   }
 }
 
-function ensurePrivateDirectory(dir: string, uid: number): void {
+/** Makes `dir` if needed, 0700 and this user's; throws when it is a symlink, another user's, or stays open to others. */
+export function ensurePrivateDirectory(dir: string, uid: number = currentUid()): void {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   if (process.platform === 'win32') return;
   const stat = fs.lstatSync(dir);

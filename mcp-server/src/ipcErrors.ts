@@ -1,6 +1,7 @@
 // The IpcClient's errors as the assistant reads them: each says what happened and what to do next.
 
 import { ErrorCode, IPC_PATH_ENV, IPC_TOKEN_ENV, IpcError, MAX_FRAME_BYTES } from '../../shared/protocol';
+import { mib } from '../../shared/byteSize';
 
 export function describeConnectFailure(error: unknown, socketPath: string): Error {
   if (error instanceof IpcError) return error;
@@ -18,7 +19,6 @@ export function cancelled(method: string): IpcError {
 }
 
 export function tooLarge(method: string, bytes: number): IpcError {
-  const mib = (n: number) => (n / 1024 / 1024).toFixed(1);
   return new IpcError(
     ErrorCode.TooLarge,
     `This ${method} request is ${mib(bytes)} MiB once encoded (JSON escapes control characters as 6 bytes each), over the ` +

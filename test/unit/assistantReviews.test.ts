@@ -70,7 +70,7 @@ describe('AssistantReviews', () => {
       expect(await texts(claude)).toEqual(['# claude 3', '# claude 2', '# claude 1']);
       expect(await texts(codex)).toEqual(['# codex 2']);
       expect(drops.length).toBeGreaterThan(0);
-      expect(logs.at(-1)).toMatch(/dropped the 1 oldest earlier review\(s\) .*in this workspace would hold more than 0.00 MiB/);
+      expect(logs.at(-1)).toMatch(/dropped the 1 oldest earlier review\(s\) .*in this workspace would hold more than \d+\.\d KiB\./);
       await codex.store.flush();
       // Its file went too: codex 2, and the current codex 3.
       expect(fs.readdirSync(path.join(root, codex.key, 'reviews')).filter((name) => name.endsWith('.md'))).toHaveLength(2);

@@ -195,7 +195,7 @@ describe("the history's size on disk", () => {
     for (let i = 1; i <= 6; i++) await store.present({ content: `# Review ${i}\n\n${'x'.repeat(990)}`, mode: 'replace' });
     // Five earlier reviews of about 1,000 bytes each: only the newest two fit in 3,000.
     expect((await store.listHistory()).map((entry) => entry.revision)).toEqual([5, 4]);
-    expect(logs.at(-1)).toMatch(/dropped the 1 oldest earlier review\(s\) \(0.00 MiB\): together the earlier reviews in this workspace would hold more than 0.00 MiB/);
+    expect(logs.at(-1)).toMatch(/dropped the 1 oldest earlier review\(s\) \(\d+ bytes\): together the earlier reviews in this workspace would hold more than 2\.9 KiB\./);
     expect(await store.readHistory(3)).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import { buildWebviewHtml, contentSecurityPolicy, createNonce, MERMAID_FILE } from '../../extension/src/panel/webviewHtml';
+import { buildWebviewHtml, contentSecurityPolicy, createCspNonce, MERMAID_FILE } from '../../extension/src/panel/webviewHtml';
 
 const options = {
   cspSource: 'https://*.vscode-cdn.net',
@@ -88,7 +88,7 @@ describe('buildWebviewHtml', () => {
     expect(first).toMatch(/^[A-Za-z0-9+/]{22}==$/);
     expect(second).toMatch(/^[A-Za-z0-9+/]{22}==$/);
     expect(first).not.toBe(second);
-    expect(createNonce()).not.toBe(createNonce());
+    expect(createCspNonce()).not.toBe(createCspNonce());
   });
 
   it('escapes the title in text and attributes', () => {

@@ -6,6 +6,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { ensurePrivateDirectory } from '../../../shared/privateDirectory';
 import { REDLINE_VERSION } from '../../../shared/version';
 import { serverScriptPath } from './serverLaunch';
 
@@ -153,19 +154,6 @@ function readLauncher(file: string): string | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-}
-
-/**
- * ~/.redline holds code that assistants run, so only this user may write there: made 0700, and an
- * existing one that is a symlink, another user's, or open to others is refused or tightened.
- */
-function ensurePrivateDirectory(dir: string): void {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const stat = fs.lstatSync(dir);
-  if (!stat.isDirectory()) throw new Error(`${dir} is not a directory`);
-  if (process.platform === 'win32') return;
-  if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) throw new Error(`${dir} belongs to another user`);
-  if ((stat.mode & 0o077) !== 0) fs.chmodSync(dir, 0o700);
 }
 
 /** Temporary file and rename: an assistant starting at that moment runs the old launcher or the new one, never half of one. */

@@ -27,6 +27,7 @@ import { ArrivalOrder } from '../review/arrivalOrder';
 import type { KnownSections } from '../review/compose';
 import type { AssistantReviews } from '../review/assistantReviews';
 import { ReviewSaveError, ReviewTooLargeError, type Review, type ReviewStore } from '../review/reviewStore';
+import { mib } from '../../../shared/byteSize';
 
 type Params = ValidParamsOf<'present-review'>;
 type ReviewsSide = Pick<AssistantReviews, 'existing' | 'forAssistant'>;
@@ -204,4 +205,3 @@ function asIpcError(error: unknown): unknown {
   return new IpcError(ErrorCode.Internal, error.message);
 }
 
-const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);

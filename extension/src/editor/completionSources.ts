@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { FindWorkspaceFilesResult, ListGitRefsResult } from '../../../shared/protocol';
 import { completeFilePath } from './fileCompletion';
 import { listGitRefs } from './gitRefs';
+import { fileFolders } from './editorContext';
 
 const FILE_LIST_TTL_MS = 10_000;
 /** A larger workspace is completed from its first files found: completion is a convenience. */
@@ -37,8 +38,4 @@ export class CompletionSources {
     this.fileList = { at: now, paths };
     return paths;
   }
-}
-
-function fileFolders(): vscode.WorkspaceFolder[] {
-  return (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file');
 }

@@ -12,7 +12,8 @@ import {
 } from '../../../shared/protocol';
 import { diagnosticsReport } from './diagnosticsReport';
 
-function fileFolders(): vscode.WorkspaceFolder[] {
+/** The workspace's folders on disk: a virtual folder (vscode-vfs, a remote's scheme) has no files to read. */
+export function fileFolders(): vscode.WorkspaceFolder[] {
   return (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file');
 }
 

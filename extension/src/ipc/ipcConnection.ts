@@ -7,7 +7,7 @@ import { LineWriter } from './lineWriter';
 import { ClientMessage, ErrorCode, describeIssues, type EventName, type EventPayload, type HelloResult } from '../../../shared/protocol';
 import type { LogFn, RefusalLog } from './refusalLog';
 import { RequestRunner, type Reply, type RequestHandlers, type RequestObserver } from './requestRunner';
-import { ServerHandshake } from './serverHandshake';
+import { idOf, ServerHandshake } from './serverHandshake';
 
 export type { ObservedRequest, RequestContext, RequestHandlers, RequestObserver, RequestOutcome, RequestStatus } from './requestRunner';
 
@@ -286,9 +286,4 @@ export class IpcConnection {
     this.runner?.abortAll();
     this.events.closed(this);
   }
-}
-
-function idOf(json: unknown): string | null {
-  const id = (json as { id?: unknown } | null)?.id;
-  return typeof id === 'string' && id.length > 0 && id.length <= 64 ? id : null;
 }

@@ -121,7 +121,8 @@ export class ServerHandshake {
   }
 }
 
-function idOf(json: unknown): string | null {
+/** The id to answer a message with, when it has a usable one; null otherwise. */
+export function idOf(json: unknown): string | null {
   const id = (json as { id?: unknown } | null)?.id;
   return typeof id === 'string' && id.length > 0 && id.length <= 64 ? id : null;
 }

@@ -2,6 +2,7 @@
 
 import * as vscode from 'vscode';
 import type { ReviewHistory } from '../review/reviewHistory';
+import { formatSize } from '../../../shared/byteSize';
 
 /** The revision the user picked, or undefined (none kept, or the pick was dismissed). */
 export async function pickEarlierReview(history: Pick<ReviewHistory, 'list'>): Promise<number | undefined> {
@@ -22,8 +23,4 @@ export async function pickEarlierReview(history: Pick<ReviewHistory, 'list'>): P
     { title: 'Open an Earlier Review', placeHolder: 'Shown read-only in the review panel, with "Restore as current"', matchOnDescription: true },
   );
   return picked?.revision;
-}
-
-function formatSize(bytes: number): string {
-  return bytes < 1024 ? `${bytes} bytes` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }

@@ -28,7 +28,7 @@ export const MERMAID_FILE = 'mermaid.min.js';
 export const DEFAULT_TITLE = 'Redline Review';
 
 /** A fresh CSP nonce (128 bits, base64). Use one per document, never reuse. */
-export function createNonce(): string {
+export function createCspNonce(): string {
   return randomBytes(16).toString('base64');
 }
 
@@ -61,7 +61,7 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
 }
 
 export function buildWebviewHtml(options: WebviewDocumentOptions): string {
-  const nonce = options.nonce ?? createNonce();
+  const nonce = options.nonce ?? createCspNonce();
   if (!NONCE_PATTERN.test(nonce)) {
     throw new Error('The webview nonce must be base64.');
   }

@@ -2,6 +2,7 @@
 // size costs the panel's thread seconds of layout (27.5 MiB of <em> froze it for 34 s).
 
 import { MAX_RENDERED_HTML_BYTES, SPLIT_ADVICE } from '../../../shared/reviewBudget';
+import { mib } from '../../../shared/byteSize';
 
 /** The page would be too large for the panel to lay out: the review is refused, not shown. */
 export class RenderBudgetError extends Error {
@@ -12,7 +13,6 @@ export class RenderBudgetError extends Error {
   }
 
   static forPage(htmlLength: number): RenderBudgetError {
-    const mib = (n: number) => (n / 1024 / 1024).toFixed(1);
     return new RenderBudgetError(
       `The review's page would be ${mib(htmlLength)} MiB of HTML; the limit is ${mib(MAX_RENDERED_HTML_BYTES)} MiB ` +
         `(${(htmlLength / MAX_RENDERED_HTML_BYTES).toFixed(1)}× over), so it was not shown. ${SPLIT_ADVICE}`,

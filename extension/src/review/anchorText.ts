@@ -2,6 +2,8 @@
 // changed, those lines are looked for in its new text, and the match nearest to where the finding
 // last was wins. Pure, so that it is tested without an editor.
 
+import { countNewlines } from '../render/sections';
+
 /** A finding remembers at most this many lines: enough to recognise them, little to store. */
 export const REMEMBERED_LINES = 50;
 
@@ -81,10 +83,4 @@ export function shiftForEdit(range: AnchorRange, edit: LineEdit): AnchorRange | 
     return { line: range.line + delta, endLine: range.endLine + delta };
   }
   return edit.startLine > range.endLine - 1 ? range : undefined;
-}
-
-function countNewlines(text: string): number {
-  let count = 0;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count++;
-  return count;
 }

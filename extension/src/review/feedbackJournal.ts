@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { FeedbackItem, FindingState } from '../../../shared/protocol';
 import { syncDirectory, writeTemp } from './atomicFile';
 import { MAX_STORED_COUNTER } from './storedState';
+import { mib } from '../../../shared/byteSize';
 
 export const JOURNAL_FILE = 'feedback.jsonl';
 /** Only this much of the journal's end is read: the newest items, and memory bounded. */
@@ -142,7 +143,7 @@ async function readTail(file: string, warn: (message: string) => void, from = 0)
     const buffer = Buffer.alloc(stats.size - start);
     await handle.read(buffer, 0, buffer.length, start);
     if (start === from) return { text: buffer.toString('utf8'), size: stats.size, ino: stats.ino };
-    warn(`The stored feedback ${file} is ${(stats.size / 1024 / 1024).toFixed(0)} MiB; Redline read its newest ${MAX_JOURNAL_READ_BYTES / 1024 / 1024} MiB.`);
+    warn(`The stored feedback ${file} is ${mib(stats.size, 0)} MiB; Redline read its newest ${mib(MAX_JOURNAL_READ_BYTES, 0)} MiB.`);
     const firstWhole = buffer.indexOf(0x0a) + 1;
     return { text: buffer.subarray(firstWhole).toString('utf8'), size: stats.size, ino: stats.ino };
   } finally {

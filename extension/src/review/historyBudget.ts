@@ -5,6 +5,7 @@
 
 import { Emitter, type Disposable } from '../events';
 import type { HistoryEntry } from './reviewFiles';
+import { formatSize } from '../../../shared/byteSize';
 
 /** Earlier reviews of all assistants together; the current reviews (at most 16 × 10 MiB) come on top. */
 export const MAX_HISTORY_BYTES = 512 * 1024 * 1024;
@@ -62,6 +63,5 @@ export class HistoryBudget implements Disposable {
 
 /** The line the output and the Activity view show for a drop. */
 export function describeDrop({ count, bytes, maxBytes }: HistoryDrop): string {
-  const mib = (value: number) => `${(value / 1024 / 1024).toFixed(value < 1024 * 1024 ? 2 : 0)} MiB`;
-  return `Redline dropped the ${count} oldest earlier review(s) (${mib(bytes)}): together the earlier reviews in this workspace would hold more than ${mib(maxBytes)}.`;
+  return `Redline dropped the ${count} oldest earlier review(s) (${formatSize(bytes)}): together the earlier reviews in this workspace would hold more than ${formatSize(maxBytes)}.`;
 }

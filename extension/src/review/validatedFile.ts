@@ -5,6 +5,7 @@
 import { constants as fsConstants, promises as fs } from 'fs';
 import * as path from 'path';
 import { describeProblem } from './storedState';
+import { mib } from '../../../shared/byteSize';
 
 export interface ValidatedRead<T> {
   readonly schema: { parse(value: unknown): T };
@@ -59,7 +60,7 @@ export async function readRegularFile(file: string, limit: number, prefixOnly = 
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) throw new Error('not a regular file');
-    if (!prefixOnly && stats.size > limit) throw new Error(`${(stats.size / 1024 / 1024).toFixed(0)} MiB is larger than any such file Redline writes`);
+    if (!prefixOnly && stats.size > limit) throw new Error(`${mib(stats.size, 0)} MiB is larger than any such file Redline writes`);
     const buffer = Buffer.alloc(Math.min(stats.size, limit));
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
     return buffer.subarray(0, bytesRead);

@@ -7,6 +7,7 @@ import type { ServerContext } from '@modelcontextprotocol/server';
 import { LARGE_REVIEW_BYTES } from '../../../shared/protocol';
 import { ProgressThrottle } from '../../../shared/progressThrottle';
 import type { BridgeProgress } from '../pendingRequests';
+import { mib } from '../../../shared/byteSize';
 
 /** The part of a tool call's context that progress needs. */
 type Request = Pick<ServerContext['mcpReq'], '_meta' | 'notify'>;
@@ -54,4 +55,3 @@ function within(range: { from: number; to: number }, share: number): number {
   return Math.round((range.from + (range.to - range.from) * clamped) * 10) / 10;
 }
 
-const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
