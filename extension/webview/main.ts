@@ -1,10 +1,8 @@
-// The review panel's webview script: paints what the host sends, keeps the scroll position
-// across updates and reloads, and turns every link click into a message to the host, so
-// nothing inside the webview ever navigates.
-//
-// Over 300 lines on purpose: it is the page's entry, wiring the page's parts (findings.ts,
-// history.ts, tabs.ts, messageBox.ts, pageStream.ts, the mermaid diagrams) to the host's messages;
-// each part is a module of its own.
+// The review panel's webview script: paints what the host sends and keeps the scroll position
+// across updates and reloads. It is the page's entry, wiring its parts to the host's messages:
+// the findings (findings.ts), the history (history.ts), the tabs (tabs.ts), the message box
+// (messageBox.ts), a long page's slices (pageStream.ts), the diagrams, and the link clicks
+// (linkClicks.ts), which make sure nothing inside the webview ever navigates.
 
 import {
   NO_REVIEW_REVISION,
@@ -18,6 +16,7 @@ import { FindingMarks } from './findings';
 import { HistoryControls } from './history';
 import { ReviewTabs } from './tabs';
 import { MermaidDiagrams } from './mermaidDiagrams';
+import { interceptLinkClicks } from './linkClicks';
 import { MessageBox } from './messageBox';
 import { PageStream } from './pageStream';
 
@@ -41,8 +40,6 @@ const COPY_LABEL = 'Copy';
 const COPY_TOOLTIP = "Copy the review's markdown to the clipboard";
 const COPY_FEEDBACK_MS = 1500;
 const COPY_FAILED_FEEDBACK_MS = 4000;
-const CLICKED_CLASS = 'redline-clicked';
-const CLICKED_MS = 1200;
 /** Past this much HTML a review is laid out lazily (see `.redline-long` in review.css). */
 const LONG_REVIEW_HTML = 256 * 1024;
 
@@ -230,46 +227,7 @@ function announce(region: HTMLElement, text: string): void {
   requestAnimationFrame(() => (region.textContent = text));
 }
 
-let highlighted: { readonly anchor: Element; readonly timer: ReturnType<typeof setTimeout> } | undefined;
-
-/** Briefly marks the clicked reference, so the user sees which one opened. */
-function highlight(anchor: Element): void {
-  if (highlighted) {
-    clearTimeout(highlighted.timer);
-    highlighted.anchor.classList.remove(CLICKED_CLASS);
-  }
-  anchor.classList.add(CLICKED_CLASS);
-  highlighted = { anchor, timer: setTimeout(() => anchor.classList.remove(CLICKED_CLASS), CLICKED_MS) };
-}
-
-function onAnchorClick(event: MouseEvent): void {
-  const anchor = event.target instanceof Element ? event.target.closest('a') : null;
-  if (!anchor) {
-    return;
-  }
-  // Every anchor is `href="#"` or worse; the host decides what a click opens.
-  event.preventDefault();
-  if (event.type !== 'click') {
-    return;
-  }
-  const target = anchor.getAttribute('data-ref');
-  if (target !== null) {
-    highlight(anchor);
-    // A link inside a finding follows the finding's code (the host knows where it moved).
-    const findingId = anchor.closest<HTMLElement>('[data-finding]')?.dataset.finding;
-    post({ type: 'openReference', target, ...(findingId !== undefined ? { findingId } : {}) });
-    return;
-  }
-  const url = anchor.getAttribute('data-external');
-  if (url !== null) {
-    post({ type: 'openExternal', url });
-  }
-}
-
-// Capture phase: seen before anything in the review body could act on the click.
-document.addEventListener('click', onAnchorClick, true);
-document.addEventListener('auxclick', onAnchorClick, true);
-
+interceptLinkClicks(document, post);
 copyButton.addEventListener('click', () => post({ type: 'copy' }));
 
 let scrollSaveQueued = false;

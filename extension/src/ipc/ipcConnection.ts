@@ -60,9 +60,9 @@ export class IpcConnection {
   private closed = false;
   /** This connection's state has been freed and the server told. */
   private released = false;
-  /** Why reading is paused: the peer is not reading our answers, or every request slot is taken. */
   /** Set by retire(): the connection closes as soon as nothing is running. */
   private retiring = false;
+  /** Why reading is paused: the peer is not reading our answers, or every request slot is taken. */
   private readonly pausedFor = new Set<'writes' | 'requests'>();
   /** When the peer last sent anything: of idle connections past the window's cap, the oldest goes. */
   lastActive = Date.now();

@@ -195,12 +195,12 @@ export class ReviewPanel implements vscode.Disposable {
     return this._history.compare();
   }
 
-  /** The review the panel shows: an earlier one opened from the history, one on its way in, or the current one. */
   /** A link inside a finding of the current review opens where the finding's code is now; in an earlier review, as written. */
   private _followFinding({ target, findingId }: { target: string; findingId?: string }): string {
     return findingId !== undefined && !this._history.earlier ? this._deps.linkInFinding(findingId, target) : target;
   }
 
+  /** The review the panel shows: an earlier one opened from the history, one on its way in, or the current one. */
   private _shown(): PanelReview | undefined {
     return this._history.earlier ?? this._deps.incoming() ?? this._deps.getReview();
   }
