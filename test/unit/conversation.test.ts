@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Conversation, MAX_FEEDBACK_ITEMS } from '../../extension/src/review/conversation';
+import { JOURNAL_FILE } from '../../extension/src/review/feedbackJournal';
 import { MAX_FEEDBACK_TEXT } from '../../shared/protocol';
 
 describe('the conversation', () => {
@@ -83,6 +84,19 @@ describe('the conversation', () => {
     expect(conversation.since('10').truncated).toBeUndefined();
     const long = await conversation.add({ kind: 'message', text: 'x'.repeat(MAX_FEEDBACK_TEXT + 100) });
     expect(long.text).toHaveLength(MAX_FEEDBACK_TEXT);
+  });
+
+  it("saves the user's reply after another window appended a quarter of a million items", async () => {
+    const conversation = await Conversation.open(dir, () => undefined);
+    await conversation.add({ kind: 'message', text: 'first' });
+    // What another window on the same folder appended meanwhile: far more items than a function's
+    // arguments may hold, so nothing may spread them into one call.
+    const theirs = Array.from({ length: 250_000 }, (_, i) => JSON.stringify({ item: { id: String(i + 2), kind: 'message', text: 'x', at: '2026-11-26T00:00:00.000Z' } }) + '\n');
+    fs.appendFileSync(path.join(dir, JOURNAL_FILE), theirs.join(''));
+    const added = await conversation.add({ kind: 'reply', findingId: 'f-a', text: 'still saved' });
+    expect(added.id).toBe('250002');
+    const reopened = await Conversation.open(dir, () => undefined);
+    expect(reopened.since('250001').items.map((item) => item.text)).toEqual(['still saved']);
   });
 
   it('reports a save that failed to the caller, and keeps working once the folder is writable', async () => {

@@ -32,6 +32,8 @@ describe('prompt arguments', () => {
     expect(fenceFor('no ticks')).toBe('```');
     expect(fenceFor('a ``` b')).toBe('````');
     expect(fenceFor('`````')).toBe('``````');
+    // More runs of backticks than one call's arguments can hold.
+    expect(fenceFor('`a'.repeat(300_000) + '``')).toBe('```');
   });
 });
 

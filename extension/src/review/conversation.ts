@@ -200,7 +200,7 @@ export class Conversation implements Disposable {
       return renumbered;
     });
     this.items = [...this.items.filter((item) => !unsaved.has(item)), ...added, ...this.unsaved].slice(-MAX_FEEDBACK_ITEMS);
-    this.savedThrough = Math.max(this.savedThrough, ...added.map((item) => Number(item.id)));
+    this.savedThrough = highestId(added, this.savedThrough);
   }
 
   private setState(findingId: string, state: FindingState): void {
@@ -225,11 +225,21 @@ export class Conversation implements Disposable {
         if (theirs) this.takeIn(theirs);
         const batch = this.unsaved.splice(0);
         await journal.append(batch, () => this.contents());
-        this.savedThrough = Math.max(this.savedThrough, ...batch.map((item) => Number(item.id)));
+        this.savedThrough = highestId(batch, this.savedThrough);
       });
     } catch (error) {
       this.warn(`Redline could not save the feedback to ${this.journal.file}: ${describeProblem(error)}.`);
       throw new Error(`Redline could not save your feedback (${describeProblem(error)}); check that ${path.dirname(this.journal.file)} is writable.`);
     }
   }
+}
+
+/**
+ * The highest id among `items`, or `floor`. A loop, not Math.max(...ids): another window may have
+ * appended more items than one call's arguments can hold.
+ */
+function highestId(items: readonly FeedbackItem[], floor: number): number {
+  let highest = floor;
+  for (const item of items) highest = Math.max(highest, Number(item.id));
+  return highest;
 }

@@ -78,8 +78,10 @@ export class StoreFolder {
     const current = stored && toReview(stored);
     if (current && pointer?.version === 3) this.fileOf.set(current, pointer.current!);
     // Monotonic even if a review file is newer than current.json says (judged by name: a bad file only makes it higher).
-    const named = disk.names.map((name) => Number(/^(?:review|history)-(\d+)/.exec(name)![1]));
-    return { current, revision: Math.max(pointer?.revision ?? 0, stored?.revision ?? 0, ...named), convert: this.currentChanged };
+    // A loop, not Math.max(...revisions): the folder may hold more files than one call's arguments can.
+    let revision = Math.max(pointer?.revision ?? 0, stored?.revision ?? 0);
+    for (const name of disk.names) revision = Math.max(revision, Number(/^(?:review|history)-(\d+)/.exec(name)![1]));
+    return { current, revision, convert: this.currentChanged };
   }
 
   /** Lists the review files not accounted for yet as earlier reviews. */

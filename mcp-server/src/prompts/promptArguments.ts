@@ -39,6 +39,8 @@ export function shellQuote(path: string): string {
 
 /** A code fence longer than any run of backticks in `text`, so the text cannot close it. */
 export function fenceFor(text: string): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((match) => match[0].length));
+  // A loop, not Math.max(...runs): a selection may hold more runs than one call's arguments can.
+  let longest = 0;
+  for (const match of text.matchAll(/`+/g)) longest = Math.max(longest, match[0].length);
   return '`'.repeat(Math.max(3, longest + 1));
 }
