@@ -4,8 +4,10 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { monitorEventLoopDelay } from 'perf_hooks';
 import { Conversation } from '../../extension/src/review/conversation';
 import { JOURNAL_FILE, MAX_JOURNAL_READ_BYTES } from '../../extension/src/review/feedbackJournal';
+import { MAX_FINDING_STATES } from '../../extension/src/review/recentStates';
 import { MAX_FEEDBACK_TEXT } from '../../shared/protocol';
 
 jest.setTimeout(60_000);
@@ -74,6 +76,28 @@ describe('the feedback journal', () => {
     expect(after).toBeLessThan(MAX_JOURNAL_READ_BYTES);
     const reopened = await Conversation.open(dir, () => undefined);
     expect(reopened.since().items.at(-1)).toMatchObject({ id: '2101', text: 'one more' });
+  });
+
+  it("reads a journal of 200,000 decisions a slice at a time, keeping the newest findings' states", async () => {
+    // Stored state is untrusted: a journal of this many short lines held the host's thread 9.5 s in
+    // one piece (400,000 lines), most of it dropping the oldest state one at a time.
+    const lines: string[] = [];
+    for (let id = 1; id <= 200_000; id++) lines.push(JSON.stringify({ item: { id: String(id), kind: 'state', findingId: `f-${id}`, state: 'accepted', at: '2026-11-26T00:00:00.000Z' } }));
+    fs.writeFileSync(journal, lines.join('\n') + '\n');
+    const stalls = monitorEventLoopDelay({ resolution: 5 });
+    stalls.enable();
+    const started = performance.now();
+    const conversation = await Conversation.open(dir, () => undefined);
+    const openMs = performance.now() - started;
+    stalls.disable();
+    const stall = stalls.max / 1e6;
+    process.stdout.write(`[journal] 200,000 decisions (${(fs.statSync(journal).size / 1024 / 1024).toFixed(1)} MiB): open ${openMs.toFixed(0)} ms, longest stall ${stall.toFixed(0)} ms\n`);
+    // Generous: a slice is 8 ms, and a garbage collection on a busy machine adds its own.
+    expect(stall).toBeLessThan(250);
+    expect(conversation.stateOf('f-200000')).toBe('accepted');
+    expect(conversation.stateOf(`f-${200_000 - MAX_FINDING_STATES + 1}`)).toBe('accepted');
+    expect(conversation.stateOf(`f-${200_000 - MAX_FINDING_STATES}`)).toBe('open');
+    expect((await conversation.add({ kind: 'message', text: 'next' })).id).toBe('200001');
   });
 
   it('compacts now and then: the header keeps the next id and the states, and items stay in order', async () => {

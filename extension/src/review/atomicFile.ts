@@ -13,11 +13,13 @@ export const TEMP_PREFIX = '.tmp-';
  * the caller (see `commitTemp`), so that several files can be renamed and then share one
  * directory fsync.
  */
-export async function writeTemp(target: string, data: string): Promise<string> {
+export async function writeTemp(target: string, data: string | Iterable<string>): Promise<string> {
   const temp = path.join(path.dirname(target), `${TEMP_PREFIX}${path.basename(target)}.${randomBytes(6).toString('hex')}`);
   const handle = await fs.open(temp, 'w', 0o600);
   try {
-    await handle.writeFile(data, 'utf8');
+    if (typeof data === 'string') await handle.writeFile(data, 'utf8');
+    // Parts are encoded and written one at a time: a large file is never one string, nor one buffer.
+    else for (const part of data) await writeAll(handle, Buffer.from(part, 'utf8'));
     await handle.sync();
   } catch (error) {
     await handle.close().catch(() => undefined);
@@ -26,6 +28,15 @@ export async function writeTemp(target: string, data: string): Promise<string> {
   }
   await handle.close();
   return temp;
+}
+
+/** write(2) may write less than it was given; writeFile loops for that, and so must a part. */
+async function writeAll(handle: fs.FileHandle, buffer: Buffer): Promise<void> {
+  for (let at = 0; at < buffer.length; ) {
+    const { bytesWritten } = await handle.write(buffer, at, buffer.length - at, null);
+    if (bytesWritten === 0) throw new Error('the disk took no more bytes');
+    at += bytesWritten;
+  }
 }
 
 /** Replaces `target` with `data` crash-safely: its folder made if need be, a temp file renamed into place, the rename made durable. */

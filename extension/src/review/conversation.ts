@@ -16,13 +16,12 @@ import { Emitter, type Disposable } from '../events';
 import { FeedbackJournal, type JournalContents } from './feedbackJournal';
 import { withFolderLock } from './folderLock';
 import { GroupCommit } from './groupCommit';
+import { MAX_FINDING_STATES, RecentStates } from './recentStates';
 import { describeProblem, MAX_STORED_COUNTER } from './storedState';
 import { readValidFile } from './validatedFile';
 
 /** The oldest items past this many are dropped; an assistant that fell that far behind is told. */
 export const MAX_FEEDBACK_ITEMS = 2000;
-/** States of this many findings are kept, the most recently changed. */
-export const MAX_FINDING_STATES = 5000;
 /** The file before the journal: read once, then compacted into it and removed. */
 const OLD_FILE = 'conversation.json';
 
@@ -44,7 +43,7 @@ export class Conversation implements Disposable {
   /** The newest id on disk: readers see nothing newer, so they never read what a crash could lose. */
   private savedThrough = 0;
   /** Insertion order is recency: a state set again moves to the end. */
-  private readonly states = new Map<string, FindingState>();
+  private readonly states = new RecentStates();
   private readonly added = new Emitter<FeedbackItem>();
   private readonly commit = new GroupCommit(() => this.write());
   /** Added since the last write began: what the next one appends. */
@@ -104,11 +103,11 @@ export class Conversation implements Disposable {
     this.items = contents.items.slice(-MAX_FEEDBACK_ITEMS);
     this.next = contents.next;
     this.savedThrough = contents.next - 1;
-    for (const [id, state] of contents.states) this.setState(id, state);
+    for (const [id, state] of contents.states) this.states.set(id, state);
   }
 
   private contents(): JournalContents {
-    return { next: this.next, items: [...this.items], states: [...this.states] };
+    return { next: this.next, items: [...this.items], states: this.states.entries() };
   }
 
   static inMemory(): Conversation {
@@ -140,7 +139,7 @@ export class Conversation implements Disposable {
     if (this.items.length > MAX_FEEDBACK_ITEMS) this.items.splice(0, this.items.length - MAX_FEEDBACK_ITEMS);
     const changesState = item.kind === 'state' && item.findingId !== undefined && item.state !== undefined;
     const previousState = changesState ? this.states.get(item.findingId!) : undefined;
-    if (changesState) this.setState(item.findingId!, item.state!);
+    if (changesState) this.states.set(item.findingId!, item.state!);
     try {
       await this.commit.request();
     } catch (error) {
@@ -149,7 +148,7 @@ export class Conversation implements Disposable {
       this.unsaved = this.unsaved.filter((kept) => kept !== item && kept !== copy);
       if (changesState && this.states.get(item.findingId!) === item.state) {
         if (previousState === undefined) this.states.delete(item.findingId!);
-        else this.setState(item.findingId!, previousState);
+        else this.states.set(item.findingId!, previousState);
       }
       throw error;
     }
@@ -192,7 +191,7 @@ export class Conversation implements Disposable {
     if (added.length === 0 && theirs.next <= this.next - this.unsaved.length) return;
     this.next = Math.max(this.next - this.unsaved.length, theirs.next);
     for (const item of added) {
-      if (item.kind === 'state' && item.findingId !== undefined && item.state !== undefined) this.setState(item.findingId, item.state);
+      if (item.kind === 'state' && item.findingId !== undefined && item.state !== undefined) this.states.set(item.findingId, item.state);
     }
     this.unsaved = this.unsaved.map((item) => {
       const renumbered = { ...item, id: String(this.next++) };
@@ -201,13 +200,6 @@ export class Conversation implements Disposable {
     });
     this.items = [...this.items.filter((item) => !unsaved.has(item)), ...added, ...this.unsaved].slice(-MAX_FEEDBACK_ITEMS);
     this.savedThrough = highestId(added, this.savedThrough);
-  }
-
-  private setState(findingId: string, state: FindingState): void {
-    // Re-inserted, so that the map's order is recency and the oldest decision is the one dropped.
-    this.states.delete(findingId);
-    this.states.set(findingId, state);
-    if (this.states.size > MAX_FINDING_STATES) this.states.delete(this.states.keys().next().value!);
   }
 
   private async write(): Promise<void> {
