@@ -7,6 +7,7 @@
 // Every file is untrusted when read: a bad one is moved aside with a warning, never fatal.
 
 import { promises as fs } from 'fs';
+import { setImmediate as nextTask } from 'timers/promises';
 import * as path from 'path';
 import { MAX_REVIEW_BYTES } from '../../../shared/protocol';
 import { syncDirectory, TEMP_PREFIX, writeTemp } from './atomicFile';
@@ -17,7 +18,6 @@ import {
   describeProblem,
   MAX_STORED_FILE_BYTES,
   ReviewHead,
-  ReviewSections,
   StoredPointer,
   StoredReview,
 } from './storedState';
@@ -101,7 +101,7 @@ export class ReviewFiles {
     try {
       const data = await readRegularFile(path.join(this.directory, name), MAX_STORED_FILE_BYTES);
       if (!data) return undefined;
-      const review = parseReviewFile(data);
+      const review = await parseReviewFile(data);
       const verdict = matches(review);
       if (verdict !== true) throw new Error(verdict);
       return review;
@@ -189,15 +189,23 @@ function serializeReview(review: StoredReview): string {
   return `${JSON.stringify(head)}\n${JSON.stringify(sections ?? null)}\n${markdown}`;
 }
 
-function parseReviewFile(data: Buffer): StoredReview {
+/**
+ * A review file, read in steps with a turn for the event loop between them: a 10 MiB review's
+ * sections (50,000 headings) and markdown each take tens of ms to decode, on the window's thread.
+ */
+async function parseReviewFile(data: Buffer): Promise<StoredReview> {
   const headEnd = data.indexOf(0x0a);
   const sectionsEnd = headEnd < 0 ? -1 : data.indexOf(0x0a, headEnd + 1);
   if (headEnd < 0 || headEnd > MAX_HEAD_BYTES || sectionsEnd < 0) throw new Error('not a review file');
   const head = ReviewHead.parse(JSON.parse(data.subarray(0, headEnd).toString('utf8')));
-  const sections = ReviewSections.parse(JSON.parse(data.subarray(headEnd + 1, sectionsEnd).toString('utf8')));
   const body = data.subarray(sectionsEnd + 1);
   if (body.length > MAX_REVIEW_BYTES) throw new Error('markdown is larger than the review limit');
   if (body.length !== head.bytes) throw new Error(`the markdown is ${body.length} bytes, not the ${head.bytes} its first line says`);
+  // Checked once, with the rest, by StoredReview: null when the review was stored without them.
+  const sections: unknown = JSON.parse(data.subarray(headEnd + 1, sectionsEnd).toString('utf8'));
+  await nextTask();
+  const markdown = body.toString('utf8');
+  await nextTask();
   const { v: _version, bytes: _bytes, ...meta } = head;
-  return StoredReview.parse({ ...meta, markdown: body.toString('utf8'), sections: sections ?? undefined });
+  return StoredReview.parse({ ...meta, markdown, sections: sections ?? undefined });
 }

@@ -2,7 +2,7 @@
 // hand edit may have touched it), so every file is checked against these schemas on load.
 
 import { z } from 'zod';
-import { MAX_FRAME_BYTES, MAX_REVIEW_BYTES, Section } from '../../../shared/protocol';
+import { MAX_FRAME_BYTES, MAX_REVIEW_BYTES, type Section } from '../../../shared/protocol';
 import { REVIEW_BUDGET } from '../../../shared/reviewBudget';
 import type { Review } from './review';
 import { countNewlines, findSections, toSections } from '../render/sections';
@@ -30,6 +30,24 @@ const Revision = z.number().int().min(0).max(MAX_STORED_COUNTER);
  */
 export const MAX_STORED_SECTIONS = REVIEW_BUDGET.headings.limit;
 
+/**
+ * A review's stored sections, checked by one loop instead of zod's machinery per heading: a review
+ * may have 50,000 headings, and a store is opened on the window's thread, where zod took a second
+ * over them. It accepts exactly what the protocol's Section does (test/unit/storedState.test.ts
+ * holds the two together).
+ */
+export function isSectionList(value: unknown): value is Section[] {
+  if (!Array.isArray(value) || value.length > MAX_STORED_SECTIONS) return false;
+  return value.every(isSection);
+}
+
+function isSection(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const { level, title, line } = value as { level: unknown; title: unknown; line: unknown };
+  return Number.isInteger(level) && (level as number) >= 1 && (level as number) <= 6 && typeof title === 'string' && Number.isInteger(line) && (line as number) >= 1;
+}
+const StoredSections = z.custom<Section[]>(isSectionList, 'sections are not a list of headings');
+
 /** A review as stored. Its sections are a cache: parsing 10 MiB of markdown again costs about a second. */
 export const StoredReview = z.object({
   revision: Revision,
@@ -38,7 +56,7 @@ export const StoredReview = z.object({
   cwd: z.string().optional(),
   assistant: z.string().max(200).optional(),
   updatedAt: z.string(),
-  sections: z.array(Section).max(MAX_STORED_SECTIONS).optional(),
+  sections: StoredSections.optional(),
 });
 export type StoredReview = z.infer<typeof StoredReview>;
 
@@ -71,7 +89,6 @@ export const ReviewHead = z.object({
   bytes: z.number().int().min(0).max(MAX_REVIEW_BYTES),
 });
 export type ReviewHead = z.infer<typeof ReviewHead>;
-export const ReviewSections = z.array(Section).max(MAX_STORED_SECTIONS).nullable();
 
 export const CURRENT_FILE = 'current.json';
 const HISTORY_FILE = /^history-(\d{1,16})\.json$/;
