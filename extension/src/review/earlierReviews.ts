@@ -104,8 +104,18 @@ export class EarlierReviews {
     for (const name of remove) this.doomed.add(name);
   }
 
+  /**
+   * In its place by revision. Files are listed newest first, so this is nearly always the end;
+   * sorting the whole list again for each one made a folder of many files quadratic.
+   */
   private insert(entry: HistoryEntry): void {
-    this.index.push(entry);
-    this.index.sort((a, b) => b.revision - a.revision);
+    let low = 0;
+    let high = this.index.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.index[middle].revision >= entry.revision) low = middle + 1;
+      else high = middle;
+    }
+    this.index.splice(low, 0, entry);
   }
 }
