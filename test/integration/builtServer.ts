@@ -7,18 +7,11 @@ import * as path from 'path';
 
 const BUILT_SERVER = path.resolve(__dirname, '../../dist/mcp-server.js');
 
-/** The tools the server publishes, sorted: what a client's tools/list must name, no more. */
-export const PUBLISHED_TOOLS = [
-  'await-review-feedback',
-  'get-diagnostics',
-  'get-review',
-  'get-review-feedback',
-  'get-selection',
-  'get-workspace-folders',
-  'list-open-editors',
-  'open-location',
-  'present-review',
-];
+/**
+ * The tools the server publishes, sorted: what a client's tools/list must name, no more. In a JSON
+ * file, so that the suite in a real VS Code (test/e2e/suite, plain JavaScript) holds it too.
+ */
+export const PUBLISHED_TOOLS: readonly string[] = JSON.parse(fs.readFileSync(path.join(__dirname, 'publishedTools.json'), 'utf8'));
 
 export type Reply = { id?: string | number; result?: any; error?: { code: number; message: string } };
 
