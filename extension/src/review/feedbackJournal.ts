@@ -26,6 +26,7 @@ export const MAX_JOURNAL_READ_BYTES = 64 * 1024 * 1024;
  * JSON.parse of it would hold the thread.
  */
 const MAX_LINE_BYTES = 8 * 1024 * 1024;
+const NEWLINE = 0x0a;
 /** A compaction keeps the newest items that fit in this much. */
 const MAX_COMPACTED_BYTES = 32 * 1024 * 1024;
 /** Appended bytes past the last compaction that trigger the next one. */
@@ -171,8 +172,6 @@ function isItemLine(value: unknown): boolean {
 function endsTorn(data: Buffer | undefined): boolean {
   return data !== undefined && data.length > 0 && data[data.length - 1] !== NEWLINE;
 }
-
-const NEWLINE = 0x0a;
 
 /** The journal's lines, read a slice at a time; each line is decoded on its own, never the whole file at once. */
 async function parseJournal(data: Buffer, file: string, warn: (message: string) => void): Promise<JournalContents> {

@@ -33,7 +33,7 @@ export const MAX_STORED_SECTIONS = REVIEW_BUDGET.headings.limit;
 /**
  * A review's stored sections, checked by one loop instead of zod's machinery per heading: a review
  * may have 50,000 headings, and a store is opened on the window's thread, where zod took a second
- * over them. It accepts exactly what the protocol's Section does (test/unit/storedState.test.ts
+ * over them. It accepts exactly what the protocol's Section does (test/unit/reviewFiles.test.ts
  * holds the two together).
  */
 export function isSectionList(value: unknown): value is Section[] {
