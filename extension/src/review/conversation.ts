@@ -42,7 +42,7 @@ export class Conversation implements Disposable {
   private next = 1;
   /** The newest id on disk: readers see nothing newer, so they never read what a crash could lose. */
   private savedThrough = 0;
-  /** Insertion order is recency: a state set again moves to the end. */
+  /** What the user decided about each finding, the most recent kept (recentStates.ts). */
   private readonly states = new RecentStates();
   private readonly added = new Emitter<FeedbackItem>();
   private readonly commit = new GroupCommit(() => this.write());
