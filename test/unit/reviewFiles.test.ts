@@ -168,6 +168,16 @@ describe('ReviewStore on disk', () => {
     expect(stall).toBeLessThan(500);
   });
 
+  it("restores an earlier review with the sections it has, without parsing it again on the window's thread", async () => {
+    // Stored sections that fit the text but are not what a parse finds: a parse would put One and Kept back.
+    write('history-1.json', { ...stored(1, '# One\n\n## Kept\n\nbody'), title: 'first', sections: [{ level: 1, title: 'As stored', line: 1 }] });
+    write('current.json', { version: 2, revision: 2, current: stored(2) });
+    const store = await open();
+    await store.flush();
+    const restored = await store.restore(1);
+    expect(restored).toMatchObject({ revision: 3, title: 'first', sections: [{ level: 1, title: 'As stored', line: 1 }] });
+  });
+
   it('checks stored sections exactly as the protocol does', () => {
     const valid = [{ level: 1, title: 'A', line: 1 }, { level: 6, title: '', line: 99 }, { level: 2, title: 'x', line: 3, extra: true }];
     const invalid: unknown[] = [

@@ -21,7 +21,7 @@ import type { RequestContext } from '../ipc/ipcConnection';
 import { readPendingInput } from '../render/checkpoint';
 import { RenderBudgetError, type RenderedReview, type RenderStep } from '../render/markdownRenderer';
 import type { FindingPlace, ReviewRenderer } from '../render/reviewRenderer';
-import { countNewlines, withoutLeadingBlankLines } from '../render/sections';
+import { countNewlines, toSections, withoutLeadingBlankLines, type SectionSpan } from '../render/sections';
 import { numberAfter, type ReviewFinding } from '../render/findings';
 import { ArrivalOrder } from '../review/arrivalOrder';
 import type { KnownSections } from '../review/compose';
@@ -142,7 +142,7 @@ async function renderFirst(
     }
   };
   const rendered = renderer.renderFragment(params.content, cwd, { signal: context.signal, onProgress, withSections: true, checkBudget: true });
-  let spans: KnownSections['spans'] | undefined;
+  let spans: readonly SectionSpan[] | undefined;
   try {
     spans = (await rendered).sections;
   } catch (error) {
@@ -152,7 +152,7 @@ async function renderFirst(
   // And one that arrived while the page was written, before the review is shown.
   await readPendingInput();
   if (context.signal.aborted) throw cancelled();
-  return { rendered, cwd, sections: spans && { markdown: params.content, spans } };
+  return { rendered, cwd, sections: spans && { markdown: params.content, sections: toSections(spans) } };
 }
 
 

@@ -110,9 +110,9 @@ export class ReviewStore implements Disposable {
    * Applies the change now (and fires onDidChange); resolves when it is on disk. Rejects with
    * ReviewTooLargeError (nothing changed) or ReviewSaveError (shown, but not saved).
    */
-  present(request: PresentRequest): Promise<Review> {
+  present(request: PresentRequest, known?: KnownSections): Promise<Review> {
     try {
-      const { review, durable } = this.stage(request);
+      const { review, durable } = this.stage(request, known);
       return handled(durable.then(() => review));
     } catch (error) {
       return handled(Promise.reject(error));
@@ -194,10 +194,12 @@ export class ReviewStore implements Disposable {
     return stored && toReview({ ...stored, revision });
   }
 
-  /** Presents an earlier review again, as a new revision. */
+  /** Presents an earlier review again, as a new revision, with the sections it already has. */
   async restore(revision: number): Promise<Review | undefined> {
     const review = await this.readHistory(revision);
-    return review && this.present({ content: review.markdown, mode: 'replace', title: review.title, cwd: review.cwd, assistant: review.assistant });
+    if (!review) return undefined;
+    const { markdown, title, cwd, assistant, sections } = review;
+    return this.present({ content: markdown, mode: 'replace', title, cwd, assistant }, { markdown, sections });
   }
 
   /** Applies a new history size at once: the oldest reviews past it are deleted. */
