@@ -13,8 +13,8 @@ export const MAX_HISTORY_BYTES = 512 * 1024 * 1024;
 /** One assistant's earlier reviews, as the budget sees them. */
 export interface BudgetedHistory {
   entries(): readonly HistoryEntry[];
-  /** Drops the entry, and deletes its file with the next commit. */
-  drop(revision: number): void;
+  /** Drops the entries, and deletes their files with the next commit. */
+  drop(revisions: ReadonlySet<number>): void;
 }
 
 export interface HistoryDrop {
@@ -36,22 +36,24 @@ export class HistoryBudget implements Disposable {
     return { dispose: () => this.members.delete(member) };
   }
 
-  /** Drops the oldest earlier reviews until all of them fit; each member that lost one is told through `drop`. */
+  /** Drops the oldest earlier reviews until all of them fit; each member that lost some is told once, through `drop`. */
   enforce(): void {
     const all = [...this.members].flatMap((member) => member.entries().map((entry) => ({ member, entry })));
     let total = all.reduce((sum, { entry }) => sum + entry.bytes, 0);
     if (total <= this.maxBytes) return;
     // Oldest first: by when it was made, across assistants (ISO times compare as strings).
     all.sort((a, b) => (a.entry.updatedAt < b.entry.updatedAt ? -1 : a.entry.updatedAt > b.entry.updatedAt ? 1 : a.entry.revision - b.entry.revision));
+    const drops = new Map<BudgetedHistory, Set<number>>();
     let count = 0;
     let bytes = 0;
     for (const { member, entry } of all) {
       if (total <= this.maxBytes) break;
-      member.drop(entry.revision);
+      drops.set(member, (drops.get(member) ?? new Set()).add(entry.revision));
       total -= entry.bytes;
       bytes += entry.bytes;
       count++;
     }
+    for (const [member, revisions] of drops) member.drop(revisions);
     this.dropped.fire({ count, bytes, maxBytes: this.maxBytes });
   }
 

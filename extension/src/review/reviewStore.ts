@@ -57,8 +57,8 @@ export class ReviewStore implements Disposable {
     this.disposables.push(
       budget.join({
         entries: () => this.earlier.list(),
-        drop: (revision) => {
-          this.earlier.drop(revision);
+        drop: (revisions) => {
+          this.earlier.drop(revisions);
           void this.commit.request().catch(() => undefined);
         },
       }),
