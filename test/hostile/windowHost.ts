@@ -3,13 +3,13 @@
 // discovery file for its folder. In this process, or in a child process a test can SIGKILL.
 
 import { fork, spawnSync, type ChildProcess } from 'child_process';
-import * as esbuild from 'esbuild';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { removeDiscoveryFile } from '../../shared/discovery';
 import { createToken } from '../../extension/src/ipc/token';
 import { removeDeadHostSockets, socketLocation, type SocketLocation } from '../../extension/src/ipc/socketLocation';
+import { bundleForChild } from '../integration/childBundle';
 import { RENDER_WORKER, startHost, type Host } from '../integration/harness';
 import type { ChildHostMessage, ChildHostOptions } from './hostProcess';
 import { publishWindow } from './windowDiscovery';
@@ -66,15 +66,7 @@ let bundled: string | undefined;
 function hostBundle(): string {
   if (bundled && fs.existsSync(bundled)) return bundled;
   const outfile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'rl-host-')), 'hostProcess.js');
-  esbuild.buildSync({
-    entryPoints: [path.join(__dirname, 'hostProcess.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    logLevel: 'silent',
-  });
+  bundleForChild(path.join(__dirname, 'hostProcess.ts'), outfile);
   bundled = outfile;
   return outfile;
 }

@@ -2,10 +2,10 @@
 // test can SIGKILL it the moment a reply arrives, or run two of them on one storage folder.
 
 import { fork, type ChildProcess } from 'child_process';
-import * as esbuild from 'esbuild';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { bundleForChild } from './childBundle';
 import type { PresentRequest } from '../../extension/src/review/reviewStore';
 import type { StoreProcessFolders, StoreProcessMessage, StoreProcessRequest } from './storeProcess';
 
@@ -16,8 +16,7 @@ export function storeChildren(): string {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-store-child-'));
   beforeAll(() => {
     bundle = path.join(work, 'storeProcess.js');
-    // Bundled so the child runs the same TypeScript as the tests, with plain node.
-    esbuild.buildSync({ entryPoints: [path.join(__dirname, 'storeProcess.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'silent' });
+    bundleForChild(path.join(__dirname, 'storeProcess.ts'), bundle);
   });
   afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
   return work;

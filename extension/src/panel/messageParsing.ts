@@ -34,6 +34,11 @@ export function isFindingState(value: unknown): value is FindingState {
   return typeof value === 'string' && (FINDING_STATES as readonly string[]).includes(value);
 }
 
+/** Absent, or a string (a title, an origin, an error). */
+function isOptionalString(value: unknown): value is string | undefined {
+  return value === undefined || typeof value === 'string';
+}
+
 export function isLink(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0 && value.length <= MAX_LINK_LENGTH;
 }
@@ -43,7 +48,7 @@ export function isEarlierEntry(value: unknown): value is EarlierReviewEntry {
     isRecord(value) &&
     isRevision(value.revision) &&
     typeof value.updatedAt === 'string' &&
-    (value.title === undefined || typeof value.title === 'string')
+    isOptionalString(value.title)
   );
 }
 
@@ -128,7 +133,7 @@ export function parseHostMessage(value: unknown): HostToWebviewMessage | undefin
       if (!isRevision(value.revision) || typeof value.html !== 'string') {
         return undefined;
       }
-      if ((value.title !== undefined && typeof value.title !== 'string') || (value.origin !== undefined && typeof value.origin !== 'string')) {
+      if (!isOptionalString(value.title) || !isOptionalString(value.origin)) {
         return undefined;
       }
       if ((value.preview !== undefined && typeof value.preview !== 'boolean') || (value.more !== undefined && typeof value.more !== 'boolean')) {
@@ -152,7 +157,7 @@ export function parseHostMessage(value: unknown): HostToWebviewMessage | undefin
       if (!isRevision(value.fromRevision) || !isRevision(value.revision) || typeof value.html !== 'string') {
         return undefined;
       }
-      if ((value.title !== undefined && typeof value.title !== 'string') || (value.origin !== undefined && typeof value.origin !== 'string')) {
+      if (!isOptionalString(value.title) || !isOptionalString(value.origin)) {
         return undefined;
       }
       return { type: 'append', fromRevision: value.fromRevision, revision: value.revision, title: value.title, origin: value.origin, html: value.html };
@@ -172,7 +177,7 @@ export function parseHostMessage(value: unknown): HostToWebviewMessage | undefin
     case 'showFinding':
       return isFindingId(value.id) ? { type: 'showFinding', id: value.id } : undefined;
     case 'messageResult':
-      if (typeof value.sent !== 'boolean' || (value.error !== undefined && typeof value.error !== 'string')) return undefined;
+      if (typeof value.sent !== 'boolean' || !isOptionalString(value.error)) return undefined;
       return { type: 'messageResult', sent: value.sent, error: value.error };
     case 'history': {
       if (!Array.isArray(value.entries) || (value.viewing !== undefined && !isRevision(value.viewing))) return undefined;

@@ -9,6 +9,7 @@ import { randomBytes } from 'crypto';
 import { promises as fs } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { isOwnProcessAlive } from '../../../shared/privateDirectory';
 
 export const LOCK_FILE = '.lock';
 /** A holder this old is gone, whatever its pid says: a commit writes a few files of at most 10 MiB. */
@@ -91,12 +92,7 @@ async function isStale(file: string): Promise<boolean> {
     return false; // Being written right now, or damaged: the age decides.
   }
   if (holder.host !== os.hostname() || !Number.isInteger(holder.pid) || holder.pid === process.pid) return false;
-  try {
-    process.kill(holder.pid!, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
+  return !isOwnProcessAlive(holder.pid!);
 }
 
 /** Removes the lock only if it is still ours: a holder judged stale may have lost it to another. */

@@ -8,7 +8,7 @@ import { randomBytes } from 'crypto';
 import type { EarlierReviews } from './earlierReviews';
 import type { Review } from './review';
 import type { CommitPlan, DiskState, ReviewFiles } from './reviewFiles';
-import { historyFileName, reviewFileName, toReview, toStored, type StoredReview } from './storedState';
+import { classifyFile, historyFileName, reviewFileName, toReview, toStored, type StoredReview } from './storedState';
 
 /** What the folder needs of the store it keeps. */
 export interface StoreState {
@@ -77,10 +77,10 @@ export class StoreFolder {
     }
     const current = stored && toReview(stored);
     if (current && pointer?.version === 3) this.fileOf.set(current, pointer.current!);
-    // Monotonic even if a review file is newer than current.json says (judged by name: a bad file only makes it higher).
-    // A loop, not Math.max(...revisions): the folder may hold more files than one call's arguments can.
-    let revision = Math.max(pointer?.revision ?? 0, stored?.revision ?? 0);
-    for (const name of disk.names) revision = Math.max(revision, Number(/^(?:review|history)-(\d+)/.exec(name)![1]));
+    // Monotonic even if a review file is newer than current.json says (judged by name, and the names
+    // are newest first: a bad file only makes it higher).
+    const newest = disk.names.length > 0 ? classifyFile(disk.names[0]) : undefined;
+    const revision = Math.max(pointer?.revision ?? 0, stored?.revision ?? 0, newest?.kind === 'review' ? newest.revision : 0);
     return { current, revision, convert: this.currentChanged };
   }
 

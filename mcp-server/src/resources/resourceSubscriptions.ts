@@ -42,7 +42,7 @@ export class ResourceSubscriptions {
     private readonly assistant: () => string | undefined = () => undefined,
   ) {
     this.listeners = [
-      bridge.onEvent((event, payload) => (event === 'selection-changed' || reviewEventIsFor(payload, assistant())) && this.windowChanged(event)),
+      bridge.onEvent((event, payload) => reviewEventIsFor(payload, assistant()) && this.windowChanged(event)),
       bridge.onConnectionChange((connected) => this.connectionChanged(connected)),
     ];
   }
