@@ -179,7 +179,8 @@ describe('MCP tools over the real bridge', () => {
     const result = await call('present-review', { content: 'x', mode: 'update-section' });
     expect(result.isError).toBe(true);
     expect(result.content[0].text).toMatch(/section/);
-    expect(result.structuredContent).toMatchObject({ error: { message: result.content[0].text, retry: false } });
+    expect(result.content[1].text).toMatch(/^Error code: \w+\. Calling again as it is will not help/);
+    expect(result.structuredContent).toBeUndefined();
   });
 
   it('says in every result which window answered and how it was found', async () => {
@@ -270,8 +271,9 @@ describe('MCP server without a VS Code to talk to', () => {
       expect(result.isError).toBe(true);
       expect(result.content[0].text).toMatch(/^No VS Code window/);
       expect(result.content[0].text).toMatch(/Open the project in VS Code|Choose one/);
-      // The same, with its code, for a model that reads only the structured content.
-      expect(result.structuredContent).toMatchObject({ error: { code: 'NotConfigured', message: result.content[0].text, retry: false } });
+      // Its code after it, and no structured content, which an SDK 1.x client would check against the output schema.
+      expect(result.content[1].text).toBe('Error code: NotConfigured. Calling again as it is will not help; do what the message says first.');
+      expect(result.structuredContent).toBeUndefined();
       // stdout carried only JSON-RPC (the SDK would have failed to parse anything else); logs are JSON lines on stderr.
       for (const line of mcp.stderr().trim().split('\n').filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
     } finally {

@@ -1,8 +1,9 @@
-// What every tool result tells the model besides its own data, in the structured content: Claude
-// Code and Codex hand the model that rather than the text, so a hint in the text alone never
-// reaches it. A result says which window answered and how it was found; a failure says what went
-// wrong and whether calling again as it is may work. Applied where the server is made
-// (server.ts), so that no tool can forget it.
+// What every tool result tells the model besides its own data. A success's structured content says
+// which window answered and how it was found. A failure has no structured content: SDK 1.x clients
+// (Gemini CLI, Cursor, Cline…) check structured content against the tool's output schema, which
+// describes a success, and would hand the model a schema complaint instead of the reason. So a
+// failure says all it has in its text: the reason first, then its code and whether calling again
+// as it is may work. Applied where the server is made (server.ts), so that no tool can forget it.
 
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
@@ -16,23 +17,28 @@ export const WINDOW_HINT = {
 const RETRYABLE = new Set<number>([ErrorCode.Busy, ErrorCode.Timeout, ErrorCode.Disconnected]);
 const ERROR_NAMES = new Map<number, string>(Object.entries(ErrorCode).map(([name, code]) => [code, name]));
 
-export interface ErrorHint {
-  /** ErrorCode's name ("Busy", "Unreachable"…), or "Internal" for an error without a code. */
-  readonly code: string;
-  /** What happened and what to do about it, as the text says. */
-  readonly message: string;
-  readonly retry: boolean;
+/** The sentence after a failure's reason: its code, and whether the same call may pass if made again. */
+export function errorCodeSentence(code: number | undefined): string {
+  const name = ERROR_NAMES.get(code ?? ErrorCode.Internal) ?? 'Internal';
+  return RETRYABLE.has(code ?? NaN)
+    ? `Error code: ${name}. Calling again as it is may work.`
+    : `Error code: ${name}. Calling again as it is will not help; do what the message says first.`;
 }
 
-/** A failed call's result: the message as text, and the same with its code in the structured content. */
+/** A failed call's result: the reason as the first text, its code second, and no structured content. */
 export function errorResult(code: number | undefined, message: string): CallToolResult {
-  const error: ErrorHint = { code: ERROR_NAMES.get(code ?? ErrorCode.Internal) ?? 'Internal', message, retry: RETRYABLE.has(code ?? NaN) };
-  return { isError: true, content: [{ type: 'text', text: message }], structuredContent: { error } };
+  return {
+    isError: true,
+    content: [
+      { type: 'text', text: message },
+      { type: 'text', text: errorCodeSentence(code) },
+    ],
+  };
 }
 
 /**
  * Gives every tool registered on `server` from now on the window hint: in its output schema, and
- * in each result that has structured content, once a window has been reached.
+ * in each result that has structured content (a success), once a window has been reached.
  */
 export function addWindowHint(server: McpServer, reachedWindow: () => string | undefined): void {
   const register = server.registerTool.bind(server) as (name: string, config: ToolConfig, callback: ToolCallback) => ReturnType<McpServer['registerTool']>;

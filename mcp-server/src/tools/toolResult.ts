@@ -1,8 +1,7 @@
 // How every tool turns a bridge call into an MCP result: structured content plus readable text
-// on success, and on failure `isError` with a message that tells the assistant what to do. Claude
-// Code and Codex give the model the structured content rather than the text, so what the assistant
-// should do next goes into it too, as `nextSteps`, and a failure's message as `error`
-// (resultHints.ts).
+// on success, and on failure `isError` with text alone, a message that tells the assistant what to
+// do (resultHints.ts). Clients differ in which part of a success they hand the model, so what the
+// assistant should do next is in both: in the text, and as `nextSteps` in the structured content.
 
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
