@@ -12,6 +12,9 @@ argv[1] is a JSON object:
   calls:         [{"name", "arguments"}] tool calls to make after the plain initialize()
   autoCalls:     the same, on the connection made by the SDK's high-level Client
   timeoutSeconds: the whole run's limit
+
+With --interactive as argv[1] instead, it is the conformance table's Python client
+(test/integration/conformance/clients.ts): see Interactive.
 """
 
 from __future__ import annotations
@@ -231,6 +234,93 @@ class Driver:
         }
 
 
+class Interactive:
+    """The conformance table's client: commands come as JSON lines on stdin, each with a "ref" that
+    its answer carries back as a JSON line on stdout. Calls run concurrently, as a busy client's do.
+      {"op": "connect", "server", "clientName"} -> {"session", "tools"}: a plain session's
+          initialize() and list_tools(), after which the SDK checks each result against the tool's
+          output schema (validate_tool_result)
+      {"op": "call", "session", "name", "arguments"} -> {"result": {"isError", "text", "structuredContent"}},
+          or {"thrown": what the SDK raised instead of handing the result back}
+      {"op": "cancel", "call": <that call's ref>} -> the call answers {"cancelled": true}
+      {"op": "wire", "session"} -> {"received", "sent"}: every message that crossed the connection
+          so far, as the transport read and wrote them, before the session made anything of them
+      {"op": "close", "session"} -> {} once the server is gone
+    """
+
+    def __init__(self) -> None:
+        self.sessions: dict[str, tuple[ClientSession, anyio.Event, anyio.Event]] = {}
+        self.wires: dict[str, Wire] = {}
+        self.calls: dict[str, anyio.CancelScope] = {}
+
+    @staticmethod
+    def answer(ref: str, **fields: Any) -> None:
+        print(json.dumps({"ref": ref, **fields}), flush=True)
+
+    async def connect(self, command: dict[str, Any]) -> None:
+        ref = command["ref"]
+        closing, ended = anyio.Event(), anyio.Event()
+        try:
+            driver = Driver({"server": command["server"], "clientName": command["clientName"]})
+            self.wires[ref] = wire = Wire()
+            async with driver.session(wire) as session:
+                await session.initialize()
+                listed = await session.list_tools()
+                self.sessions[ref] = (session, closing, ended)
+                tools = [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in listed.tools]
+                self.answer(ref, session=ref, tools=tools)
+                await closing.wait()
+        except Exception as error:
+            if ref not in self.sessions:
+                self.answer(ref, thrown="; ".join(repr(leaf) for leaf in innermost(error)))
+        finally:
+            ended.set()
+
+    async def call(self, command: dict[str, Any]) -> None:
+        ref = command["ref"]
+        session = self.sessions[command["session"]][0]
+        with anyio.CancelScope() as scope:
+            self.calls[ref] = scope
+            try:
+                result = await session.call_tool(command["name"], command.get("arguments") or {})
+            except Exception as error:
+                self.answer(ref, thrown="; ".join(f"{type(leaf).__name__}: {leaf}" for leaf in innermost(error)))
+                return
+            finally:
+                self.calls.pop(ref, None)
+            text = [block.text for block in result.content if isinstance(block, types.TextContent)]
+            self.answer(ref, result={"isError": bool(result.is_error), "text": text, "structuredContent": result.structured_content})
+            return
+        # Only a cancelled call gets here: the scope swallowed its cancellation.
+        self.answer(ref, cancelled=True)
+
+    async def wire(self, command: dict[str, Any]) -> None:
+        wire = self.wires[command["session"]]
+        self.answer(command["ref"], received=wire.received, sent=[json.loads(line) for line in wire.sent])
+
+    async def close(self, command: dict[str, Any]) -> None:
+        _, closing, ended = self.sessions.pop(command["session"])
+        closing.set()
+        await ended.wait()
+        self.answer(command["ref"])
+
+    async def run(self) -> None:
+        async with anyio.create_task_group() as tasks:
+            async for line in anyio.wrap_file(sys.stdin):
+                command = json.loads(line)
+                if command["op"] == "cancel":
+                    scope = self.calls.get(command["call"])
+                    if scope is not None:
+                        scope.cancel()
+                elif command["op"] in ("connect", "call", "wire", "close"):
+                    tasks.start_soon(getattr(self, command["op"]), command)
+                else:
+                    self.answer(command.get("ref", ""), thrown=f"unknown op {command['op']!r}")
+            # Input closed: every session ends, and with it its server.
+            for _, closing, _ in self.sessions.values():
+                closing.set()
+
+
 def innermost(error: BaseException) -> list[BaseException]:
     """The errors inside anyio's nested exception groups, which say what actually went wrong."""
     inner = getattr(error, "exceptions", None)
@@ -238,6 +328,9 @@ def innermost(error: BaseException) -> list[BaseException]:
 
 
 async def main() -> None:
+    if sys.argv[1] == "--interactive":
+        await Interactive().run()
+        return
     config = json.loads(sys.argv[1])
     driver = Driver(config)
     try:
