@@ -9,6 +9,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { discoveryFileName, writeDiscoveryFile } from '../../shared/discovery';
+import { budgetRefusal, REVIEW_BUDGET } from '../../shared/reviewBudget';
 import { updateStableServerPath } from '../../extension/src/assistants/stableServerPath';
 import type { NodeCommand } from '../../extension/src/assistants/serverLaunch';
 import { planConfigChange, writeConfigChange } from '../../extension/src/assistants/configFiles/configFile';
@@ -40,6 +41,13 @@ export function installedClis(): InstalledClis {
   ) as InstalledClis;
   return installed;
 }
+
+/** A small review (100 KB) with one heading more than the cost budget allows: the window refuses it unshown. */
+export const REFUSED_REVIEW = '#\n'.repeat(REVIEW_BUDGET.headings.limit + 1);
+/** Why, as the window says it: what the model must be handed. */
+export const REFUSAL_REASON = budgetRefusal(REFUSED_REVIEW)!;
+/** What follows the reason in a failed result's text (mcp-server/src/tools/resultHints.ts). */
+export const REFUSAL_CODE = 'Error code: TooLarge. Calling again as it is will not help';
 
 /** What Connect an Assistant configures when `node` is on PATH. */
 export const NODE_ON_PATH: NodeCommand = { command: 'node', env: {} };

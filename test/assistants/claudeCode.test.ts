@@ -4,12 +4,25 @@
 // so the model finds present-review by searching, as a real model would, before it calls it.
 
 import { claudeAddArgs } from '../../extension/src/assistants/claudeCode';
-import { NODE_ON_PATH, Stage } from './assistantKit';
+import { NODE_ON_PATH, REFUSAL_CODE, REFUSAL_REASON, REFUSED_REVIEW, Stage } from './assistantKit';
 
 const REVIEW = '# Review of example.ts\n\n- src/example.ts:3 declares a constant nobody reads.';
 
 // A real CLI starts in seconds, but a loaded CI machine may take many times that.
 jest.setTimeout(180_000);
+
+/** Claude Code's environment in a VS Code terminal, against the stage's fake model. */
+function claudeEnv(stage: Stage): Record<string, string> {
+  return stage.env({
+    ANTHROPIC_BASE_URL: stage.model.url,
+    ANTHROPIC_API_KEY: 'sk-ant-fake',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    // What Redline puts into a VS Code terminal.
+    REDLINE_IPC_PATH: stage.host.socketPath,
+    REDLINE_IPC_TOKEN: stage.host.token,
+  });
+}
 
 describe('Claude Code, set up by Connect an Assistant', () => {
   let stage: Stage;
@@ -22,15 +35,7 @@ describe('Claude Code, set up by Connect an Assistant', () => {
         { tool: /^mcp__redline__present-review$/, args: { content: REVIEW } },
       ],
     });
-    env = stage.env({
-      ANTHROPIC_BASE_URL: stage.model.url,
-      ANTHROPIC_API_KEY: 'sk-ant-fake',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      DISABLE_AUTOUPDATER: '1',
-      // What Redline puts into a VS Code terminal.
-      REDLINE_IPC_PATH: stage.host.socketPath,
-      REDLINE_IPC_TOKEN: stage.host.token,
-    });
+    env = claudeEnv(stage);
   }, 30 * 60_000);
 
   afterAll(() => stage?.stop());
@@ -60,5 +65,36 @@ describe('Claude Code, set up by Connect an Assistant', () => {
     const result = JSON.parse(present.result?.text ?? '{}');
     expect(result).toMatchObject({ revision: 1, references: { total: 1, resolved: 1 }, window: 'the window named by REDLINE_IPC_PATH' });
     expect(result.findings).toEqual([expect.objectContaining({ reference: 'src/example.ts:3', line: 3 })]);
+  });
+});
+
+describe('Claude Code, presenting a review the budget refuses', () => {
+  let stage: Stage;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    stage = await Stage.start({
+      steps: [
+        { tool: /^ToolSearch$/, args: { query: 'present code review', max_results: 3 } },
+        { tool: /^mcp__redline__present-review$/, args: { content: REFUSED_REVIEW } },
+      ],
+      finalText: 'The review was refused.',
+    });
+    env = claudeEnv(stage);
+    const add = await stage.run('claude', claudeAddArgs(stage.launcher, NODE_ON_PATH), env);
+    if (add.code !== 0) throw new Error(`claude mcp add failed: ${stage.explain(add)}`);
+  }, 30 * 60_000);
+
+  afterAll(() => stage?.stop());
+
+  it('hands the model the reason the window gave, with its code', async () => {
+    const run = await stage.run('claude', ['-p', 'Review src/example.ts and present the review.', '--output-format', 'json', '--allowedTools', 'mcp__redline__present-review'], env);
+    expect({ code: run.code, result: JSON.parse(run.stdout || '{}').result }).toEqual({ code: 0, result: 'The review was refused.' });
+
+    const present = stage.model.calls[1];
+    expect(present?.name).toBe('mcp__redline__present-review');
+    expect(present.result?.text).toContain(REFUSAL_REASON);
+    expect(present.result?.text).toContain(REFUSAL_CODE);
+    expect(stage.presented()).toEqual([]);
   });
 });

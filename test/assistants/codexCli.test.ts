@@ -7,13 +7,30 @@
 
 import * as path from 'path';
 import { SERVER_ENV_NAMES } from '../../shared/environment';
-import { NODE_ON_PATH, Stage } from './assistantKit';
+import { NODE_ON_PATH, REFUSAL_CODE, REFUSAL_REASON, REFUSED_REVIEW, Stage } from './assistantKit';
 
 const REVIEW = '# Review of example.ts\n\n- src/example.ts:12 repeats line 11.';
 const TIMEOUT_SETTING = 'get-selection=1500';
 
 // A real CLI starts in seconds, but a loaded CI machine may take many times that.
 jest.setTimeout(180_000);
+
+/** The user's own config: a model provider (here the stage's fake one), to which Connect adds Redline's entry. */
+function userConfig(stage: Stage): string {
+  return [
+    'model = "gpt-5.5"',
+    'model_provider = "fake"',
+    '',
+    '[model_providers.fake]',
+    'name = "Fake model"',
+    `base_url = "${stage.model.url}/v1"`,
+    'wire_api = "responses"',
+    'env_key = "FAKE_MODEL_KEY"',
+    '',
+  ].join('\n');
+}
+
+const CODEX_RUN = ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', 'Review src/example.ts and present the review.'];
 
 describe('Codex CLI, set up by Connect an Assistant', () => {
   let stage: Stage;
@@ -30,19 +47,7 @@ describe('Codex CLI, set up by Connect an Assistant', () => {
     });
     // The editor never answers get-selection: the call ends by the timeout the server was given.
     stage.host.editor.hang = new Promise(() => undefined);
-    // The user's own config: a model provider (here the fake one), and Redline's entry added by Connect.
-    const userConfig = [
-      'model = "gpt-5.5"',
-      'model_provider = "fake"',
-      '',
-      '[model_providers.fake]',
-      'name = "Fake model"',
-      `base_url = "${stage.model.url}/v1"`,
-      'wire_api = "responses"',
-      'env_key = "FAKE_MODEL_KEY"',
-      '',
-    ].join('\n');
-    const target = await stage.connect('codex', userConfig);
+    const target = await stage.connect('codex', userConfig(stage));
     env = stage.env({
       CODEX_HOME: path.dirname(target.file),
       FAKE_MODEL_KEY: 'sk-fake',
@@ -66,7 +71,7 @@ describe('Codex CLI, set up by Connect an Assistant', () => {
   });
 
   it('calls present-review after its tool search; the review reaches the window, and the timeout setting reaches the server', async () => {
-    const run = await stage.run('codex', ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', 'Review src/example.ts and present the review.'], env);
+    const run = await stage.run('codex', CODEX_RUN, env);
     expect({ code: run.code, said: run.stdout.trim() }).toEqual({ code: 0, said: 'The review is in the editor.' });
 
     const [search, present, , selection] = stage.model.calls;
@@ -78,5 +83,40 @@ describe('Codex CLI, set up by Connect an Assistant', () => {
 
     expect(run.serverEnv).toMatchObject({ REDLINE_IPC_PATH: stage.host.socketPath, REDLINE_IPC_TOKEN: stage.host.token, REDLINE_TIMEOUT_MS: TIMEOUT_SETTING });
     expect(selection?.result?.text).toContain('VS Code did not answer get-selection within 1500 ms.');
+  });
+});
+
+describe('Codex CLI, presenting a review the budget refuses', () => {
+  let stage: Stage;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    stage = await Stage.start({
+      steps: [
+        { tool: /^tool_search$/, args: { query: 'present code review', limit: 3 } },
+        { tool: /^mcp__redline\/present_review$/, args: { content: REFUSED_REVIEW } },
+      ],
+      finalText: 'The review was refused.',
+    });
+    const target = await stage.connect('codex', userConfig(stage));
+    env = stage.env({
+      CODEX_HOME: path.dirname(target.file),
+      FAKE_MODEL_KEY: 'sk-fake',
+      REDLINE_IPC_PATH: stage.host.socketPath,
+      REDLINE_IPC_TOKEN: stage.host.token,
+    });
+  }, 30 * 60_000);
+
+  afterAll(() => stage?.stop());
+
+  it('hands the model the reason the window gave, with its code', async () => {
+    const run = await stage.run('codex', CODEX_RUN, env);
+    expect({ code: run.code, said: run.stdout.trim() }).toEqual({ code: 0, said: 'The review was refused.' });
+
+    const present = stage.model.calls[1];
+    expect(present?.name).toBe('mcp__redline/present_review');
+    expect(present.result?.text).toContain(REFUSAL_REASON);
+    expect(present.result?.text).toContain(REFUSAL_CODE);
+    expect(stage.presented()).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { planConfigChange } from '../../extension/src/assistants/configFiles/configFile';
 import { configTarget, serverEntry } from '../../extension/src/assistants/configFiles/configTargets';
-import { NODE_ON_PATH, Stage } from './assistantKit';
+import { NODE_ON_PATH, REFUSAL_CODE, REFUSAL_REASON, REFUSED_REVIEW, Stage } from './assistantKit';
 
 const REVIEW = '# Review of example.ts\n\n- src/example.ts:7 could be a loop.';
 /** The user's own settings: an API key as the way to sign in, and a comment. */
@@ -17,6 +17,20 @@ const USER_SETTINGS = '{\n  // signed in with GEMINI_API_KEY\n  "security": { "a
 
 // A real CLI starts in seconds, but a loaded CI machine may take many times that.
 jest.setTimeout(180_000);
+
+/** Gemini CLI's environment in a VS Code terminal, against the stage's fake model. */
+function geminiEnv(stage: Stage): Record<string, string> {
+  return stage.env({
+    GEMINI_API_KEY: 'fake-gemini-key',
+    GOOGLE_GEMINI_BASE_URL: stage.model.url,
+    // What Redline puts into a VS Code terminal.
+    REDLINE_IPC_PATH: stage.host.socketPath,
+    REDLINE_IPC_TOKEN: stage.host.token,
+  });
+}
+
+/** A model named outright: the default "auto" first asks a router model for JSON, which a fake one does not give. */
+const GEMINI_RUN = ['-p', 'Review src/example.ts and present the review.', '--model', 'gemini-2.5-pro', '--approval-mode', 'yolo', '--output-format', 'json'];
 
 describe('Gemini CLI, set up by Connect an Assistant', () => {
   let stage: Stage;
@@ -26,13 +40,7 @@ describe('Gemini CLI, set up by Connect an Assistant', () => {
   beforeAll(async () => {
     stage = await Stage.start({ steps: [{ tool: /^mcp_redline_present-review$/, args: { content: REVIEW } }] });
     settings = configTarget('gemini', { home: stage.home })!.file;
-    env = stage.env({
-      GEMINI_API_KEY: 'fake-gemini-key',
-      GOOGLE_GEMINI_BASE_URL: stage.model.url,
-      // What Redline puts into a VS Code terminal.
-      REDLINE_IPC_PATH: stage.host.socketPath,
-      REDLINE_IPC_TOKEN: stage.host.token,
-    });
+    env = geminiEnv(stage);
   }, 30 * 60_000);
 
   afterAll(() => stage?.stop());
@@ -61,8 +69,7 @@ describe('Gemini CLI, set up by Connect an Assistant', () => {
   });
 
   it('calls present-review: the review reaches the window through discovery, without the token Gemini keeps back, and its result the model', async () => {
-    // A model named outright: the default "auto" first asks a router model for JSON, which a fake one does not give.
-    const run = await stage.run('gemini', ['-p', 'Review src/example.ts and present the review.', '--model', 'gemini-2.5-pro', '--approval-mode', 'yolo', '--output-format', 'json'], env);
+    const run = await stage.run('gemini', GEMINI_RUN, env);
     expect({ code: run.code, response: JSON.parse(run.stdout || '{}').response }).toEqual({ code: 0, response: 'The review is in the editor.' });
 
     expect(stage.presented()).toEqual([REVIEW]);
@@ -73,5 +80,34 @@ describe('Gemini CLI, set up by Connect an Assistant', () => {
     // Gemini passed the socket but not the token: the server went by its discovery file.
     expect(run.serverEnv).toMatchObject({ REDLINE_IPC_PATH: stage.host.socketPath });
     expect(run.serverEnv).not.toHaveProperty('REDLINE_IPC_TOKEN');
+  });
+});
+
+describe('Gemini CLI, presenting a review the budget refuses', () => {
+  let stage: Stage;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    stage = await Stage.start({ steps: [{ tool: /^mcp_redline_present-review$/, args: { content: REFUSED_REVIEW } }], finalText: 'The review was refused.' });
+    env = geminiEnv(stage);
+    await stage.connect('gemini', USER_SETTINGS);
+    fs.writeFileSync(path.join(stage.home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [stage.host.workspace]: 'TRUST_FOLDER' }));
+  }, 30 * 60_000);
+
+  afterAll(() => stage?.stop());
+
+  // Gemini CLI bundles the TypeScript SDK 1.x client, which checks structured content against the output schema.
+  it('hands the model the reason the window gave, with its code, and no schema complaint', async () => {
+    const run = await stage.run('gemini', GEMINI_RUN, env);
+    expect({ code: run.code, response: JSON.parse(run.stdout || '{}').response }).toEqual({ code: 0, response: 'The review was refused.' });
+
+    const [present] = stage.model.calls;
+    expect(present?.name).toBe('mcp_redline_present-review');
+    // The text travels JSON-escaped inside the function response.
+    const handed = present.result!.text;
+    expect(handed).toContain(JSON.stringify(REFUSAL_REASON).slice(1, -1));
+    expect(handed).toContain(REFUSAL_CODE);
+    expect(handed).not.toMatch(/must have required property/);
+    expect(stage.presented()).toEqual([]);
   });
 });

@@ -79,7 +79,7 @@ function describePresented(result: PresentReviewResult): string {
   return lines.join('\n');
 }
 
-/** The text's advice, for a model that reads only the structured content. */
+/** The text's advice, for a model handed only the structured content (Claude Code, Codex). */
 export function nextStepsAfterPresenting(result: PresentReviewResult): string[] {
   const { broken, unchecked = 0 } = result.references;
   return [

@@ -2,8 +2,9 @@
 // which window answered and how it was found. A failure has no structured content: SDK 1.x clients
 // (Gemini CLI, Cursor, Cline…) check structured content against the tool's output schema, which
 // describes a success, and would hand the model a schema complaint instead of the reason. So a
-// failure says all it has in its text: the reason first, then its code and whether calling again
-// as it is may work. Applied where the server is made (server.ts), so that no tool can forget it.
+// failure says all it has in its text, which Claude Code, Codex and Gemini CLI all hand the model:
+// the reason first, then its code and whether calling again as it is may work. Applied where the
+// server is made (server.ts), so that no tool can forget it.
 
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';

@@ -81,7 +81,7 @@ export function registerReviewFeedbackTools(server: McpServer, context: ToolCont
   );
 }
 
-/** The cursor's use, and what a truncated result means, for a model that reads only the structured content. */
+/** The cursor's use, and what a truncated result means, for a model handed only the structured content (Claude Code, Codex). */
 export function nextStepsForFeedback(result: GetReviewFeedbackResult): string[] {
   return [
     ...(result.truncated ? ['Some older items were dropped before you read them (the window keeps the last 2,000).'] : []),

@@ -1,7 +1,8 @@
 // How every tool turns a bridge call into an MCP result: structured content plus readable text
 // on success, and on failure `isError` with text alone, a message that tells the assistant what to
-// do (resultHints.ts). Clients differ in which part of a success they hand the model, so what the
-// assistant should do next is in both: in the text, and as `nextSteps` in the structured content.
+// do (resultHints.ts). Claude Code and Codex hand the model a success's structured content and not
+// its text (test/assistants), so what the assistant should do next is in it too, as `nextSteps`;
+// a failure reaches every client's model as its text.
 
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
