@@ -6,6 +6,7 @@
 
 import * as fs from 'fs';
 import * as path from 'path';
+import { replaceFileSync } from './atomicFile';
 import { isOwnProcessAlive } from './privateDirectory';
 
 export { WORKSPACE_ENV } from './environment';
@@ -50,18 +51,9 @@ export function discoveryFileName(pid: number, key: string): string {
   return `window-${pid}-${key}.json`;
 }
 
-/** Writes `record` as `file`, 0600, atomically: a reader sees the old file or the new one, never half. */
+/** Writes `record` as `file`, 0600, crash-safely: a reader sees the old file or the new one, never half. */
 export function writeDiscoveryFile(file: string, record: WindowRecord): void {
-  const temporary = `${file}.${process.pid}.tmp`;
-  try {
-    fs.writeFileSync(temporary, JSON.stringify(record), { mode: 0o600, flag: 'w' });
-    // A file left by an earlier crash with the same name keeps its old mode through 'w'.
-    if (process.platform !== 'win32') fs.chmodSync(temporary, 0o600);
-    fs.renameSync(temporary, file);
-  } catch (error) {
-    fs.rmSync(temporary, { force: true });
-    throw error;
-  }
+  replaceFileSync(file, JSON.stringify(record), { mode: 0o600, exactMode: true });
 }
 
 export function removeDiscoveryFile(file: string): void {

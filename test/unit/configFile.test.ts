@@ -13,6 +13,7 @@ import { configTarget, serverEntry, vscodeUserDirectory, type ConfigTarget, type
 import type { NodeCommand } from '../../extension/src/assistants/serverLaunch';
 import { SERVER_ENV_NAMES } from '../../shared/environment';
 import { stableServerPath, updateStableServerPath } from '../../extension/src/assistants/stableServerPath';
+import { expectDurablyReplaced, watchFileEvents } from './durableWrites';
 
 // smol-toml ships CommonJS for `require` but types that TypeScript's Node16 mode reads as ESM only.
 const { parse: parseToml } = require('smol-toml') as typeof import('smol-toml', { with: { 'resolution-mode': 'import' } });
@@ -127,7 +128,16 @@ describe('Connect an Assistant writes a merged config into a temporary HOME, and
     expect(planned.before).toBe(original);
 
     const now = new Date(2025, 0, 2, 3, 4, 5);
-    const written = await writeConfigChange(planned, now);
+    const watch = await watchFileEvents();
+    let written;
+    try {
+      written = await writeConfigChange(planned, now);
+    } finally {
+      watch.stop();
+    }
+    // Crash-safe: the backup's bytes and the new file's fsynced before the rename, the folder after it.
+    expectDurablyReplaced(watch.events, file);
+    expect(watch.events.findIndex((event) => event.kind === 'fsync' && event.path === written.backup)).toBeGreaterThanOrEqual(0);
     const text = fs.readFileSync(file, 'utf8');
     expect(text).toBe(planned.after);
     // Everything the user had is still there, line for line.
@@ -145,9 +155,17 @@ describe('Connect an Assistant writes a merged config into a temporary HOME, and
     expect(runEntry(servers(text).redline)).toBe('redline server []');
   });
 
-  it('creates a missing file and its folder, with no backup', async () => {
+  it('creates a missing file and its folder, crash-safely, with no backup', async () => {
     const file = path.join(home, '.cursor', 'mcp.json');
-    const written = await writeConfigChange(change(await add('cursor')));
+    const planned = change(await add('cursor'));
+    const watch = await watchFileEvents();
+    let written;
+    try {
+      written = await writeConfigChange(planned);
+    } finally {
+      watch.stop();
+    }
+    expectDurablyReplaced(watch.events, file);
     expect(written).toEqual({ file });
     expect(parseJsonc(fs.readFileSync(file, 'utf8'))).toEqual({ mcpServers: { redline: { command: process.execPath, args: [stableServerPath(home)] } } });
     if (process.platform !== 'win32') expect(fs.statSync(file).mode & 0o022).toBe(0);

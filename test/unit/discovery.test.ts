@@ -3,6 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { DISCOVERY_VERSION, discoveryFileName, parseWindowRecord, readDiscoveryFiles, writeDiscoveryFile, type WindowRecord } from '../../shared/discovery';
 import { existingPrivateDirectories, privateDirectory } from '../../shared/privateDirectory';
+import { expectDurablyReplaced, watchFileEvents } from './durableWrites';
 
 const DEAD_PID = 2 ** 22 + 12345; // above pid_max on Linux: never a live process
 
@@ -28,13 +29,25 @@ describe('discovery files', () => {
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('are written 0600 and atomically, even over a file left too open, and read back', () => {
+  it('are written 0600 and crash-safely (fsynced, renamed, the directory fsynced), over a file left too open, and read back', async () => {
     const file = path.join(dir, discoveryFileName(process.pid, 'abcdef012345'));
-    fs.writeFileSync(`${file}.${process.pid}.tmp`, 'left by a crash', { mode: 0o644 });
+    fs.writeFileSync(file, 'left too open by someone', { mode: 0o644 });
+    fs.chmodSync(file, 0o644);
+    // A link at the name the temp file once had is never written through.
+    const victim = path.join(dir, 'victim');
+    fs.writeFileSync(victim, 'untouched');
+    fs.symlinkSync(victim, `${file}.${process.pid}.tmp`);
     const beside = record({ socketPath: path.join(dir, `abcdef012345-${process.pid}.sock`) });
-    writeDiscoveryFile(file, beside);
+    const watch = await watchFileEvents();
+    try {
+      writeDiscoveryFile(file, beside);
+    } finally {
+      watch.stop();
+    }
+    expectDurablyReplaced(watch.events, file);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-    expect(fs.readdirSync(dir)).toEqual([path.basename(file)]);
+    expect(fs.readFileSync(victim, 'utf8')).toBe('untouched');
+    expect(fs.readdirSync(dir).sort()).toEqual([path.basename(file), `${path.basename(file)}.${process.pid}.tmp`, 'victim'].sort());
     expect(readDiscoveryFiles([dir])).toEqual([{ ...beside, file }]);
   });
 

@@ -6,6 +6,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { expectDurablyReplaced, watchFileEvents } from './durableWrites';
 import {
   compareVersions,
   launcherSource,
@@ -60,6 +61,18 @@ describe('updateStableServerPath', () => {
     expect(run.status).toBe(0);
     // The server runs as its own file: __filename and __dirname are the installation's, so its siblings are found.
     expect(JSON.parse(run.stdout)).toEqual({ file: server, argv: ['--workspace', '/some/folder'], sibling: true });
+  });
+
+  it('is replaced crash-safely: fsynced, renamed into place, its directory fsynced', async () => {
+    const server = install('0.1.0');
+    const watch = await watchFileEvents();
+    try {
+      updateStableServerPath(server, '0.1.0', home);
+    } finally {
+      watch.stop();
+    }
+    expectDurablyReplaced(watch.events, stableServerPath(home));
+    expect(fs.readdirSync(path.join(home, '.redline'))).toEqual(['mcp-server.js']);
   });
 
   it('records the version and target, and holds no token or socket', () => {

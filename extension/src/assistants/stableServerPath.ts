@@ -6,6 +6,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { replaceFileSync } from '../../../shared/atomicFile';
 import { ensurePrivateDirectory } from '../../../shared/privateDirectory';
 import { REDLINE_VERSION } from '../../../shared/version';
 import { serverScriptPath } from './serverLaunch';
@@ -53,7 +54,8 @@ export function updateStableServerPath(serverPath: string, version: string, home
   if (recorded && compareVersions(version, recorded.version) < 0 && fs.existsSync(recorded.target)) {
     return { kind: 'kept-newer', file, recorded };
   }
-  writeAtomically(file, wanted);
+  // Crash-safe: an assistant starting at that moment runs the old launcher or the new one, never half of one.
+  replaceFileSync(file, wanted, { mode: 0o644 });
   return { kind: 'written', file, ...(recorded ? { replaced: recorded } : {}) };
 }
 
@@ -152,18 +154,6 @@ function readLauncher(file: string): string | undefined {
     return fs.readFileSync(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-/** Temporary file and rename: an assistant starting at that moment runs the old launcher or the new one, never half of one. */
-function writeAtomically(file: string, content: string): void {
-  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    fs.writeFileSync(temporary, content, { mode: 0o644 });
-    fs.renameSync(temporary, file);
-  } catch (error) {
-    fs.rmSync(temporary, { force: true });
     throw error;
   }
 }

@@ -7,10 +7,7 @@ import * as path from 'path';
 import { z } from 'zod';
 import { MAX_FINDINGS } from '../render/findings';
 import { REMEMBERED_LINE_CHARS, REMEMBERED_LINES } from './anchorText';
-import { replaceFile } from './atomicFile';
-import { GroupCommit } from './groupCommit';
-import { describeProblem } from './storedState';
-import { readValidFile } from './validatedFile';
+import { StoredJsonFile } from './storedJsonFile';
 
 const FILE = 'anchors.json';
 const StoredAnchor = z.object({
@@ -27,45 +24,32 @@ const Stored = z.object({ version: z.literal(1), anchors: z.array(StoredAnchor).
 
 /** Where the anchors of one review are kept; without a directory (tests), nowhere. */
 export class AnchorFile {
-  private latest: readonly StoredAnchor[] = [];
-  private readonly commit = new GroupCommit(() => this.write());
+  private readonly file: StoredJsonFile<z.infer<typeof Stored>>;
 
-  constructor(
-    private readonly directory: string | undefined,
-    private readonly warn: (message: string) => void,
-  ) {}
-
-  /** What an earlier session kept; empty when nothing was, or it was bad (then moved aside). */
-  async load(): Promise<StoredAnchor[]> {
-    if (!this.directory) return [];
-    const stored = await readValidFile(path.join(this.directory, FILE), {
+  constructor(directory: string | undefined, warn: (message: string) => void) {
+    this.file = new StoredJsonFile({
+      directory,
+      name: FILE,
       schema: Stored,
       maxBytes: 64 * 1024 * 1024,
       what: 'remembered lines of the findings',
-      warn: this.warn,
+      lost: 'They are saved again with the next change.',
+      warn,
     });
-    return stored?.anchors ?? [];
   }
 
-  /** Saves the anchors as they are; resolves once they are on disk (writes in a burst share one). */
+  /** What an earlier session kept; empty when nothing was, or it was bad (then moved aside). */
+  async load(): Promise<StoredAnchor[]> {
+    return (await this.file.load())?.anchors ?? [];
+  }
+
+  /** Saves the anchors as they are; resolves once they are on disk, rejects if they could not be (writes in a burst share one). */
   save(anchors: readonly StoredAnchor[]): Promise<void> {
-    this.latest = anchors;
-    return this.commit.request();
+    return this.file.save({ version: 1, anchors: [...anchors] });
   }
 
   /** Resolves when the last save is done; never rejects. */
   idle(): Promise<void> {
-    return this.commit.idle();
-  }
-
-  private async write(): Promise<void> {
-    if (!this.directory) return;
-    const target = path.join(this.directory, FILE);
-    try {
-      await replaceFile(target, JSON.stringify({ version: 1, anchors: this.latest }));
-    } catch (error) {
-      this.warn(`Redline could not save where the findings point to ${target}: ${describeProblem(error)}.`);
-      throw error;
-    }
+    return this.file.idle();
   }
 }

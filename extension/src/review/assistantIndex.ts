@@ -7,7 +7,7 @@ import { createHash } from 'crypto';
 import * as path from 'path';
 import { z } from 'zod';
 import { MAX_ASSISTANT_CHARS } from '../../../shared/protocol';
-import { replaceFile } from './atomicFile';
+import { replaceFile } from '../../../shared/atomicFile';
 import { withFolderLock } from './folderLock';
 import { describeProblem } from './storedState';
 import { readValidFile } from './validatedFile';

@@ -11,7 +11,7 @@ import { constants as fsConstants, promises as fs } from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
 import { FeedbackItem, FindingState } from '../../../shared/protocol';
-import { syncDirectory, writeTemp } from './atomicFile';
+import { syncDirectory, writeTemp } from '../../../shared/atomicFile';
 import { RecentStates } from './recentStates';
 import { MAX_STORED_COUNTER } from './storedState';
 import { mib } from '../../../shared/byteSize';

@@ -3,14 +3,9 @@
 // until the panel asks (a 10 MiB review took 2 s to render). Read as untrusted: validated and
 // capped, a bad file moved aside, and a file of another revision ignored: that review is rendered.
 
-import { promises as fs } from 'fs';
-import * as path from 'path';
 import { z } from 'zod';
 import { FINDING_SEVERITIES } from '../../../shared/protocol';
-import { replaceFile } from './atomicFile';
-import { GroupCommit } from './groupCommit';
-import { describeProblem } from './storedState';
-import { readValidFile } from './validatedFile';
+import { StoredJsonFile } from './storedJsonFile';
 import { MAX_FINDINGS, type ReviewFinding } from '../render/findings';
 
 const FILE = 'findings.json';
@@ -35,55 +30,43 @@ type Stored = z.infer<typeof Stored>;
 
 /** Where the findings of one assistant's current review are kept; without a directory (tests), nowhere. */
 export class FindingsFile {
-  private latest: Stored | undefined;
-  private readonly commit = new GroupCommit(() => this.write());
+  private readonly file: StoredJsonFile<Stored>;
 
-  constructor(
-    private readonly directory: string | undefined,
-    private readonly warn: (message: string) => void,
-  ) {}
-
-  /** The findings kept for `revision`; undefined when none were, or for another revision. */
-  async load(revision: number): Promise<ReviewFinding[] | undefined> {
-    if (!this.directory) return undefined;
-    const stored = await readValidFile(path.join(this.directory, FILE), {
+  constructor(directory: string | undefined, warn: (message: string) => void) {
+    this.file = new StoredJsonFile({
+      directory,
+      name: FILE,
       schema: Stored,
       maxBytes: MAX_FILE_BYTES,
       what: 'kept findings of the review',
-      warn: this.warn,
+      lost: 'The review will be rendered again at the next start.',
+      warn,
     });
+  }
+
+  /** The findings kept for `revision`; undefined when none were, or for another revision. */
+  async load(revision: number): Promise<ReviewFinding[] | undefined> {
+    const stored = await this.file.load();
     if (stored?.revision !== revision) return undefined;
     return stored.findings.map((finding) => ({ ...finding, suggestionTokens: [] }));
   }
 
-  /** Keeps `findings` as `revision`'s; a failed write only costs a render at the next start. */
+  /**
+   * Keeps `findings` as `revision`'s; resolves once they are on disk, rejects if they could not be.
+   * A failure costs only a render at the next start: a caller that need not know may drop the promise.
+   */
   save(revision: number, findings: readonly ReviewFinding[]): Promise<void> {
-    this.latest = {
+    return this.file.save({
       version: 1,
       revision,
       findings: findings.map(({ id, severity, title, reference, file, line, endLine, reviewLine, markdown, suggestions }) => ({
         id, severity, title, reference, file, line, endLine, reviewLine, markdown, suggestions: [...suggestions],
       })),
-    };
-    return this.commit.request().catch(() => undefined);
+    });
   }
 
   /** Resolves when the last save is done; never rejects. */
   idle(): Promise<void> {
-    return this.commit.idle();
-  }
-
-  private async write(): Promise<void> {
-    if (!this.directory || !this.latest) return;
-    const target = path.join(this.directory, FILE);
-    try {
-      const data = JSON.stringify(this.latest);
-      // Too large to be worth reading back: the review is rendered instead, as with no file.
-      if (Buffer.byteLength(data) > MAX_FILE_BYTES) return await fs.rm(target, { force: true });
-      await replaceFile(target, data);
-    } catch (error) {
-      this.warn(`Redline could not keep the findings in ${target}: ${describeProblem(error)}. The review will be rendered again at the next start.`);
-      throw error;
-    }
+    return this.file.idle();
   }
 }

@@ -10,7 +10,7 @@ import { promises as fs } from 'fs';
 import { setImmediate as nextTask } from 'timers/promises';
 import * as path from 'path';
 import { MAX_REVIEW_BYTES } from '../../../shared/protocol';
-import { syncDirectory, TEMP_PREFIX, writeTemp } from './atomicFile';
+import { syncDirectory, TEMP_PREFIX, writeTemp } from '../../../shared/atomicFile';
 import { withFolderLock } from './folderLock';
 import {
   classifyFile,

@@ -1,10 +1,12 @@
 // Reads an assistant's config file, computes Redline's change to it, and writes that change
 // safely: a backup beside it first, the file's own mode kept, a symlinked file written through its
-// link, and a temporary file renamed into place so that the assistant never reads half a file.
+// link, and the file replaced crash-safely (shared/atomicFile.ts) so that the assistant never reads
+// half a file.
 // No `vscode` here: configWriteFlow.ts shows the change and asks before `writeConfigChange`.
 
 import { constants, promises as fs } from 'fs';
 import * as path from 'path';
+import { replaceFile, syncFile } from '../../../../shared/atomicFile';
 import type { ConfigEditResult, ConfigOperation } from './configEdit';
 import type { ConfigTarget } from './configTargets';
 import { editJsonConfig } from './jsonConfig';
@@ -82,14 +84,17 @@ export async function writeConfigChange(change: ConfigChange, now: Date = new Da
   }
   if (current === undefined) {
     await fs.mkdir(path.dirname(file), { recursive: true });
-    await replaceAtomically(file, change.after, undefined);
+    // A new file gets 0644 less the umask, as an editor would make it.
+    await replaceFile(file, change.after, { mode: 0o644 });
     return { file };
   }
   const mode = (await fs.stat(file)).mode & 0o7777;
   const backup = backupName(file, now);
   // COPYFILE_EXCL: an earlier backup is never overwritten, even by two writes in the same second.
   await fs.copyFile(file, backup, constants.COPYFILE_EXCL);
-  await replaceAtomically(file, change.after, mode);
+  // The backup's bytes are on disk before the file they copy is replaced; its name is made durable with the replacement's.
+  await syncFile(backup);
+  await replaceFile(file, change.after, { mode, exactMode: true });
   return { file, backup };
 }
 
@@ -117,19 +122,6 @@ async function realFile(file: string): Promise<string> {
     return await fs.realpath(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return file;
-    throw error;
-  }
-}
-
-async function replaceAtomically(file: string, text: string, mode: number | undefined): Promise<void> {
-  const temporary = `${file}.redline-${process.pid}-${Date.now()}.tmp`;
-  try {
-    // A new file gets 0644 less the umask, as an editor would make it; an existing one keeps its mode exactly.
-    await fs.writeFile(temporary, text, { mode: mode ?? 0o644, flag: 'wx' });
-    if (mode !== undefined) await fs.chmod(temporary, mode);
-    await fs.rename(temporary, file);
-  } catch (error) {
-    await fs.rm(temporary, { force: true });
     throw error;
   }
 }

@@ -1,0 +1,90 @@
+// The store's small JSON files beside a conversation (the findings' anchors, the kept findings):
+// one class, written under the folder's lock like every other file of the folder, and a failed
+// write reaches whoever awaits the save, with one warning.
+
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { AnchorFile } from '../../extension/src/review/anchorFile';
+import { FindingsFile } from '../../extension/src/review/findingsFile';
+import { LOCK_FILE } from '../../extension/src/review/folderLock';
+import type { ReviewFinding } from '../../extension/src/render/findings';
+import { expectDurablyReplaced, watchFileEvents } from './durableWrites';
+
+const finding: ReviewFinding = {
+  id: 'f-1',
+  severity: 'bug',
+  title: 'Off by one',
+  reference: 'src/a.ts:3',
+  file: '/work/app/src/a.ts',
+  line: 3,
+  endLine: 3,
+  reviewLine: 5,
+  markdown: '**Bug: Off by one** in src/a.ts:3',
+  suggestions: [],
+  suggestionTokens: [],
+};
+const anchor = { id: 'f-1', file: '/work/app/src/a.ts', line: 3, endLine: 4, remembered: ['let i = 0;', 'i <= n'], stale: false };
+
+/** Each file as its callers use it: saved with one value, loaded back as what was saved. */
+const kinds = [
+  {
+    name: 'anchors.json',
+    open: (directory: string, warn: (message: string) => void) => new AnchorFile(directory, warn),
+    save: (file: AnchorFile | FindingsFile) => (file as AnchorFile).save([anchor]),
+    load: async (file: AnchorFile | FindingsFile) => (file as AnchorFile).load(),
+    saved: [anchor],
+  },
+  {
+    name: 'findings.json',
+    open: (directory: string, warn: (message: string) => void) => new FindingsFile(directory, warn),
+    save: (file: AnchorFile | FindingsFile) => (file as FindingsFile).save(7, [finding]),
+    load: async (file: AnchorFile | FindingsFile) => (file as FindingsFile).load(7),
+    saved: [finding],
+  },
+];
+
+let root: string;
+beforeEach(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-stored-json-'));
+});
+afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+describe.each(kinds)('$name', ({ name, open, save, load, saved }) => {
+  it('is written under the folder lock, crash-safely, and read back by the next window', async () => {
+    const directory = path.join(root, 'conversation');
+    const file = open(directory, () => undefined);
+    const watch = await watchFileEvents();
+    const lockHeld: boolean[] = [];
+    // The watch's own spy on rename, told to look at the lock before each rename it passes on.
+    const rename = jest.spyOn(fs.promises, 'rename');
+    const renameThrough = rename.getMockImplementation()!;
+    rename.mockImplementation(async (from, to) => {
+      if (path.basename(String(to)) === name) lockHeld.push(fs.existsSync(path.join(directory, LOCK_FILE)));
+      return renameThrough(from, to);
+    });
+    try {
+      await save(file);
+    } finally {
+      watch.stop();
+    }
+    expect(lockHeld).toEqual([true]);
+    expectDurablyReplaced(watch.events, path.join(directory, name));
+    expect(await load(open(directory, () => undefined))).toEqual(saved);
+  });
+
+  it('rejects a save it could not write, with one warning naming the file, and a later save still works', async () => {
+    const blocker = path.join(root, 'not-a-folder');
+    fs.writeFileSync(blocker, 'a file where the conversation folder should be');
+    const directory = path.join(blocker, 'conversation');
+    const warnings: string[] = [];
+    const file = open(directory, (message) => warnings.push(message));
+    await expect(save(file)).rejects.toThrow();
+    expect(warnings).toEqual([expect.stringContaining(path.join(directory, name))]);
+    await file.idle();
+
+    fs.rmSync(blocker);
+    await save(file);
+    expect(await load(open(directory, () => undefined))).toEqual(saved);
+  });
+});
