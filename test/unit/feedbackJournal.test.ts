@@ -9,6 +9,7 @@ import { Conversation } from '../../extension/src/review/conversation';
 import { JOURNAL_FILE, MAX_JOURNAL_READ_BYTES } from '../../extension/src/review/feedbackJournal';
 import { MAX_FINDING_STATES } from '../../extension/src/review/recentStates';
 import { MAX_FEEDBACK_TEXT } from '../../shared/protocol';
+import { shortWrites } from './durableWrites';
 
 jest.setTimeout(60_000);
 
@@ -116,6 +117,27 @@ describe('the feedback journal', () => {
     expect((await reopened.add({ kind: 'message', text: 'after' })).id).toBe('1102');
   });
 
+  it('writes every byte of an item when the disk takes a few at a time, and fails the add when it takes none', async () => {
+    const conversation = await Conversation.open(dir, () => undefined);
+    await conversation.add({ kind: 'message', text: 'before' });
+    // A disk whose write(2) takes at most `limit` bytes a call, as a full disk or a signal can.
+    let limit = 7;
+    const disk = await shortWrites(() => limit);
+    const warnings: string[] = [];
+    const texts = async () => (await Conversation.open(dir, (m) => warnings.push(m))).since().items.map((i) => i.text);
+    try {
+      await conversation.add({ kind: 'reply', findingId: 'f-a', text: 'every byte of this reply' });
+      expect(await texts()).toEqual(['before', 'every byte of this reply']);
+      limit = 0;
+      await expect(conversation.add({ kind: 'message', text: 'not saved' })).rejects.toThrow(/could not save your feedback/);
+    } finally {
+      disk.restore();
+    }
+    // The failed add left nothing behind: no torn line, nothing a reader skips.
+    expect(await texts()).toEqual(['before', 'every byte of this reply']);
+    expect(warnings).toEqual([]);
+  });
+
   it('moves the earlier conversation.json into the journal once, and removes it', async () => {
     const stored = { version: 1, next: 3, items: [{ id: '1', kind: 'message', text: 'old', at: 'then' }, { id: '2', kind: 'state', findingId: 'f', state: 'resolved', at: 'then' }], states: [['f', 'resolved']] };
     fs.writeFileSync(path.join(dir, 'conversation.json'), JSON.stringify(stored));
@@ -128,3 +150,4 @@ describe('the feedback journal', () => {
     expect((await reopened.add({ kind: 'message', text: 'new' })).id).toBe('3');
   });
 });
+

@@ -11,7 +11,7 @@ import { constants as fsConstants, promises as fs } from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
 import { FeedbackItem, FindingState } from '../../../shared/protocol';
-import { syncDirectory, writeTemp } from '../../../shared/atomicFile';
+import { syncDirectory, writeAll, writeTemp } from '../../../shared/atomicFile';
 import { RecentStates } from './recentStates';
 import { MAX_STORED_COUNTER } from './storedState';
 import { mib } from '../../../shared/byteSize';
@@ -86,12 +86,13 @@ export class FeedbackJournal {
   async append(items: readonly FeedbackItem[], snapshot: () => JournalContents): Promise<void> {
     if (items.length === 0) return;
     if (this.appended > COMPACT_AFTER_BYTES) return this.compact(snapshot());
-    const data = (this.torn ? '\n' : '') + items.map((item) => `${JSON.stringify({ item })}\n`).join('');
+    const data = Buffer.from((this.torn ? '\n' : '') + items.map((item) => `${JSON.stringify({ item })}\n`).join(''), 'utf8');
     await fs.mkdir(path.dirname(this.file), { recursive: true });
     const handle = await fs.open(this.file, fsConstants.O_WRONLY | fsConstants.O_APPEND | fsConstants.O_CREAT, 0o600);
     const { size } = await handle.stat();
     try {
-      await handle.write(data);
+      // Every byte, or the append fails: a short write fsynced as it is would be a torn item reported saved.
+      await writeAll(handle, data);
       await handle.sync();
     } catch (error) {
       // A half-written batch would come back at the next load although its callers were told it failed.
@@ -101,9 +102,9 @@ export class FeedbackJournal {
       await handle.close().catch(() => undefined);
     }
     if (size === 0) await syncDirectory(path.dirname(this.file));
-    this.appended += Buffer.byteLength(data);
+    this.appended += data.length;
     this.torn = false;
-    this.seen = { size: size + Buffer.byteLength(data), ino: (await fs.stat(this.file)).ino };
+    this.seen = { size: size + data.length, ino: (await fs.stat(this.file)).ino };
   }
 
   /** Rewrites the file atomically with the newest items that fit MAX_COMPACTED_BYTES. */
