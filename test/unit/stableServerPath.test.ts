@@ -101,6 +101,23 @@ describe('updateStableServerPath', () => {
     expect(readLauncherRecord(home)?.target).toBe(newer);
   });
 
+  it('orders release candidates as semver does: rc.9 leaves an rc.10 launcher alone', () => {
+    const rc9 = install('1.0.0-rc.9');
+    const rc10 = install('1.0.0-rc.10');
+    updateStableServerPath(rc10, '1.0.0-rc.10', home);
+    expect(updateStableServerPath(rc9, '1.0.0-rc.9', home)).toMatchObject({ kind: 'kept-newer', recorded: { version: '1.0.0-rc.10' } });
+    expect(readLauncherRecord(home)?.target).toBe(rc10);
+  });
+
+  it('replaces a launcher whose recorded version semver cannot read, even if its server is there', () => {
+    const unknown = install('unknown');
+    const server = install('0.1.0');
+    fs.mkdirSync(path.join(home, '.redline'), { mode: 0o700 });
+    fs.writeFileSync(stableServerPath(home), launcherSource({ version: 'v-next', target: unknown }));
+    expect(updateStableServerPath(server, '0.1.0', home)).toMatchObject({ kind: 'written', replaced: { version: 'v-next', target: unknown } });
+    expect(readLauncherRecord(home)?.target).toBe(server);
+  });
+
   it('an equal version from another installation (VS Code and Cursor both on 0.2.0) takes over', () => {
     const vscode = install('0.2.0');
     const cursor = path.join(installs, 'cursor', 'dist', 'mcp-server.js');
@@ -208,7 +225,14 @@ describe('compareVersions', () => {
   it.each([
     ['0.10.0', '0.9.2', 1],
     ['1.0.0', '1.0.0', 0],
-    ['1.0', '1.0.0', 0],
+    ['1.0.0-rc.10', '1.0.0-rc.9', 1],
+    ['2.0.0-rc.2', '2.0.0-rc.10', -1],
+    ['1.0.0-alpha.beta', '1.0.0-alpha.1', 1],
+    ['1.0.0+build.5', '1.0.0', 0],
+    // What semver cannot read sorts before every version it can: a launcher recording it is replaced.
+    ['1.0', '0.0.1', -1],
+    ['not a version', '0.0.0-dev', -1],
+    ['garbage', '1.0', 0],
     ['1.0.0-beta.1', '1.0.0', -1],
     ['1.0.0', '1.0.0-rc.1', 1],
     ['1.0.0-alpha', '1.0.0-beta', -1],

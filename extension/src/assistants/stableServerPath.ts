@@ -6,6 +6,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { SemVer } from 'semver';
 import { replaceFileSync } from '../../../shared/atomicFile';
 import { ensurePrivateDirectory } from '../../../shared/privateDirectory';
 import { REDLINE_VERSION } from '../../../shared/version';
@@ -128,25 +129,23 @@ export function launcherSource(record: LauncherRecord): string {
   ].join('\n');
 }
 
-/** Compares dotted versions numerically (0.10.0 > 0.9.2); a pre-release sorts before its release. */
+/**
+ * Orders versions as semver does (0.10.0 > 0.9.2, rc.10 > rc.9, a pre-release before its release).
+ * A version semver cannot read ("1.0", garbage in a hand-edited launcher) sorts before every one it
+ * can, so that a launcher recording one is replaced by the next installed Redline that starts.
+ */
 export function compareVersions(a: string, b: string): number {
-  const [coreA, preA] = splitVersion(a);
-  const [coreB, preB] = splitVersion(b);
-  for (let i = 0; i < Math.max(coreA.length, coreB.length); i++) {
-    const difference = (coreA[i] ?? 0) - (coreB[i] ?? 0);
-    if (difference !== 0) return Math.sign(difference);
-  }
-  if (preA === preB) return 0;
-  if (preA === undefined) return 1;
-  if (preB === undefined) return -1;
-  return preA < preB ? -1 : 1;
+  const [versionA, versionB] = [readVersion(a), readVersion(b)];
+  if (versionA && versionB) return versionA.compare(versionB);
+  return Number(versionA !== undefined) - Number(versionB !== undefined);
 }
 
-function splitVersion(version: string): [number[], string | undefined] {
-  const dash = version.indexOf('-');
-  const core = dash < 0 ? version : version.slice(0, dash);
-  const numbers = core.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : 0));
-  return [numbers, dash < 0 ? undefined : version.slice(dash + 1)];
+function readVersion(version: string): SemVer | undefined {
+  try {
+    return new SemVer(version);
+  } catch {
+    return undefined;
+  }
 }
 
 function readLauncher(file: string): string | undefined {
