@@ -40,12 +40,18 @@ interface PooledWorker {
   idleTimer?: NodeJS.Timeout;
 }
 
+/** A render waiting for a worker: given one, or failed when the pool shuts down. */
+interface Waiter {
+  readonly grant: (worker: PooledWorker) => void;
+  readonly fail: (error: Error) => void;
+}
+
 export class RenderWorkerPool implements RenderEngine {
   private readonly options: typeof DEFAULTS;
   private readonly idle: PooledWorker[] = [];
   private readonly busy = new Set<PooledWorker>();
   /** Renders waiting for a worker, oldest first. */
-  private readonly waiting: Array<(worker: PooledWorker) => void> = [];
+  private readonly waiting: Waiter[] = [];
   private nextId = 0;
   private disposed = false;
   private readonly inThread = new InThreadRenderEngine();
@@ -102,14 +108,15 @@ export class RenderWorkerPool implements RenderEngine {
     this.release(this.spawn());
   }
 
-  /** Ends every worker; renders in flight fail. */
+  /** Ends every worker; renders in flight fail, and so do renders still waiting for a worker. */
   dispose(): void {
     this.disposed = true;
+    for (const waiter of this.waiting.splice(0)) waiter.fail(shutDown());
     for (const pooled of [...this.idle, ...this.busy]) this.discard(pooled);
   }
 
   private acquire(signal: AbortSignal | undefined): Promise<PooledWorker> {
-    if (this.disposed) return Promise.reject(new RenderWorkerError('Redline\'s renderer has shut down with the window.'));
+    if (this.disposed) return Promise.reject(shutDown());
     const ready = this.idle.pop();
     if (ready) {
       clearTimeout(ready.idleTimer);
@@ -118,16 +125,25 @@ export class RenderWorkerPool implements RenderEngine {
     }
     if (this.busy.size < this.options.size) return Promise.resolve(this.spawn());
     return new Promise((resolve, reject) => {
-      const take = (pooled: PooledWorker) => {
-        signal?.removeEventListener('abort', giveUp);
-        resolve(pooled);
+      const waiter: Waiter = {
+        grant: (pooled) => {
+          signal?.removeEventListener('abort', giveUp);
+          resolve(pooled);
+        },
+        fail: (error) => {
+          signal?.removeEventListener('abort', giveUp);
+          reject(error);
+        },
       };
       const giveUp = () => {
-        this.waiting.splice(this.waiting.indexOf(take), 1);
+        // Only a waiter still in the queue leaves it: one already served or failed has settled.
+        const at = this.waiting.indexOf(waiter);
+        if (at < 0) return;
+        this.waiting.splice(at, 1);
         reject(signal!.reason);
       };
       signal?.addEventListener('abort', giveUp, { once: true });
-      this.waiting.push(take);
+      this.waiting.push(waiter);
     });
   }
 
@@ -145,11 +161,13 @@ export class RenderWorkerPool implements RenderEngine {
   }
 
   private release(pooled: PooledWorker): void {
+    // A job that ends after the pool shut down does not keep its worker.
+    if (this.disposed) return this.discard(pooled);
     this.busy.delete(pooled);
     const next = this.waiting.shift();
     if (next) {
       this.busy.add(pooled);
-      next(pooled);
+      next.grant(pooled);
       return;
     }
     pooled.idleTimer = setTimeout(() => this.discard(pooled), this.options.idleMs);
@@ -160,9 +178,9 @@ export class RenderWorkerPool implements RenderEngine {
   private discard(pooled: PooledWorker): void {
     this.forget(pooled);
     void pooled.worker.terminate();
-    // A render that waited for this worker's place gets a new one.
-    const next = this.waiting.shift();
-    if (next && !this.disposed) next(this.spawn());
+    // A render that waited for this worker's place gets a new one (none wait once the pool is shut down).
+    const next = this.disposed ? undefined : this.waiting.shift();
+    if (next) next.grant(this.spawn());
   }
 
   private forget(pooled: PooledWorker): void {
@@ -171,6 +189,10 @@ export class RenderWorkerPool implements RenderEngine {
     const at = this.idle.indexOf(pooled);
     if (at >= 0) this.idle.splice(at, 1);
   }
+}
+
+function shutDown(): RenderWorkerError {
+  return new RenderWorkerError('Redline\'s renderer shut down with its window before the review was rendered. Try again in an open window.');
 }
 
 function workerFailure(error: Error & { code?: string }): RenderWorkerError {
