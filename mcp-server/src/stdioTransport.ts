@@ -2,9 +2,10 @@
 // decoder, which is linear however large a message is (the SDK's read buffer re-copies what it
 // holds on every chunk), and which skips a message over the limit and answers it with an error
 // for its id, where it can be read, instead of closing. The server stays up for the next call.
+// When the client closes its end of stdout (EPIPE), the transport closes: every send settles,
+// none waits for a 'drain' that cannot come, and the error is reported, never thrown.
 
 import { parseJSONRPCMessage, type JSONRPCMessage, type RequestId, type Transport } from '@modelcontextprotocol/server';
-import { once } from 'events';
 import type { Readable, Writable } from 'stream';
 import { encodeLine, LineDecoder, type SkippedLine } from '../../shared/framing';
 import { ErrorCode, MAX_FRAME_BYTES } from '../../shared/protocol';
@@ -28,8 +29,13 @@ export class LineStdioTransport implements Transport {
   private readonly onData = (chunk: Buffer) => this.decoder.push(chunk);
   private readonly onError = (error: Error) => this.onerror?.(error);
   /** One wait for 'drain' shared by every send that found stdout full. */
-  private drained: Promise<unknown> | undefined;
+  private drained: Promise<void> | undefined;
+  /** Ends that wait early: stdout closed, or the transport did. */
+  private endDrainWait: (() => void) | undefined;
   private closed = false;
+  /** Stays on stdout for good: an 'error' with no listener would end the process. */
+  private readonly onOutputError = (error: Error) => this.outputGone(error);
+  private readonly onOutputClose = () => this.outputGone(undefined);
 
   constructor(
     private readonly input: Readable,
@@ -43,6 +49,8 @@ export class LineStdioTransport implements Transport {
     this.decoder = new LineDecoder({ onLine: (line) => this.receive(line), onSkipped: (line) => this.refuse(line) }, maxMessageBytes);
     // Held until start(): a flowing stream with no 'data' listener drops what arrives.
     input.pause();
+    output.on('error', this.onOutputError);
+    output.once('close', this.onOutputClose);
   }
 
   async start(): Promise<void> {
@@ -52,12 +60,10 @@ export class LineStdioTransport implements Transport {
     this.input.resume();
   }
 
+  /** Resolves once the message is handed to stdout, or at once when the transport is closed (nothing is sent then). */
   async send(message: JSONRPCMessage): Promise<void> {
-    if (this.closed) return;
-    if (!this.output.write(encodeLine(message))) {
-      this.drained ??= once(this.output, 'drain').finally(() => (this.drained = undefined));
-      await this.drained;
-    }
+    if (this.closed || this.output.destroyed) return;
+    if (!this.output.write(encodeLine(message))) await (this.drained ??= this.waitForDrain());
   }
 
   async close(): Promise<void> {
@@ -65,7 +71,32 @@ export class LineStdioTransport implements Transport {
     this.closed = true;
     this.input.off('data', this.onData);
     this.input.off('error', this.onError);
+    this.output.off('close', this.onOutputClose);
+    this.endDrainWait?.();
     this.onclose?.();
+  }
+
+  private waitForDrain(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const end = () => {
+        this.output.off('drain', end);
+        this.drained = undefined;
+        this.endDrainWait = undefined;
+        resolve();
+      };
+      this.endDrainWait = end;
+      this.output.on('drain', end);
+    });
+  }
+
+  /** The client closed its end of stdout (EPIPE), or stdout failed: nothing more can reach it. */
+  private outputGone(error: Error | undefined): void {
+    if (this.closed) return;
+    if (error) {
+      const peerClosed = ['EPIPE', 'ECONNRESET', 'ERR_STREAM_DESTROYED'].includes((error as NodeJS.ErrnoException).code ?? '');
+      this.onerror?.(new Error(`stdout failed (${error.message})${peerClosed ? ': the client has closed its end' : ''}, so Redline's MCP server stops answering`));
+    }
+    void this.close();
   }
 
   private receive(line: string): void {
@@ -102,6 +133,6 @@ export class LineStdioTransport implements Transport {
 
   private reply(id: RequestId | null, code: number, message: string): void {
     // JSON-RPC answers a request it could not read with id null; the SDK's types have no room for it.
-    void this.send({ jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage);
+    this.send({ jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage).catch((error: Error) => this.onerror?.(error));
   }
 }
