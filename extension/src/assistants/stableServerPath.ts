@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { SemVer } from 'semver';
+import SemVer from 'semver/classes/semver';
 import { replaceFileSync } from '../../../shared/atomicFile';
 import { ensurePrivateDirectory } from '../../../shared/privateDirectory';
 import { REDLINE_VERSION } from '../../../shared/version';
