@@ -64,6 +64,11 @@ export class BuiltServer {
     return this.replies;
   }
 
+  /** Closes the client's end of the server's stdout, as a client that stops reading and goes away. */
+  closeOutput(): void {
+    this.child.stdout.destroy();
+  }
+
   endInput(): Promise<number | null> {
     this.child.stdin.end();
     return this.exited;
