@@ -12,6 +12,7 @@ import {
   type WebviewToHostMessage,
 } from '../src/panel/webviewMessages';
 import { parseHostMessage } from '../src/panel/messageParsing';
+import { makeCodeBlocksFocusable } from './codeBlocks';
 import { FindingMarks } from './findings';
 import { HistoryControls } from './history';
 import { ReviewTabs } from './tabs';
@@ -144,6 +145,7 @@ function showReview(message: RenderMessage): void {
   const finish = () => {
     findingMarks.apply();
     diagrams.update();
+    makeCodeBlocksFocusable(reviewBody);
     // A saved place further down than the first slice reached is reachable now.
     window.scrollTo(scrollX, scrollY);
     shownRevision = message.revision;
@@ -157,6 +159,7 @@ function showReview(message: RenderMessage): void {
   }
   // The first slice is on screen; the others follow, each in a task of its own.
   findingMarks.apply();
+  makeCodeBlocksFocusable(reviewBody);
   finishPage = finish;
   pageStream.expect(message.revision);
 }
@@ -182,6 +185,7 @@ function addAppend(message: AppendMessage): void {
   reviewBody.insertAdjacentHTML('beforeend', message.html);
   findingMarks.apply();
   diagrams.update();
+  makeCodeBlocksFocusable(reviewBody);
   showHeader(message);
   shownRevision = message.revision;
   historyControls.shown(message.revision);
