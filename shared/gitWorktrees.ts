@@ -2,12 +2,17 @@
 // checkout (a common way to run agents side by side) works in no window's folder, yet belongs to
 // the window of the repository. Found from the repository's own records (<common dir>/worktrees/
 // <name>/gitdir), never from what the worktree's `.git` file claims, since the place asked about
-// comes from the assistant. No git process: a few small files, read synchronously, bounded.
+// comes from the assistant. A record widens what counts as the user's own files, so it is believed
+// only as git's safe.directory would believe it (shared/repositoryTrust.ts), only when the
+// worktree's `.git` points back at it, and never for `/`, the home folder or a folder that holds a
+// workspace folder. No git process: a few small files, read synchronously, bounded.
 
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { isWithin } from './pathSafety';
 import { realpathOr } from './realpath';
+import { notOwned, systemTrust, untrusted, type TrustContext } from './repositoryTrust';
 
 /** Files read here are a line or two; anything larger is not git's. */
 const MAX_RECORD_BYTES = 4096;
@@ -15,20 +20,30 @@ const MAX_RECORD_BYTES = 4096;
 const MAX_WORKTREES = 256;
 const MAX_DEPTH = 64;
 
-/** The repository's common git directory (`.git` of the main checkout) for `dir`, or undefined when `dir` is in none. */
-export function gitCommonDir(dir: string): string | undefined {
-  let current = path.resolve(dir);
+export interface WorktreeOptions {
+  /** How ownership is learnt; this process and the file system unless given. */
+  readonly trust?: TrustContext;
+  /** Told why a repository or a record was not believed, so that routing can say so. */
+  readonly onDistrust?: (why: string) => void;
+}
+
+/** The repository's common git directory (`.git` of the main checkout) for `dir`, or undefined when `dir` is in none that is the user's. */
+export function gitCommonDir(dir: string, options: WorktreeOptions = {}): string | undefined {
+  const trust = options.trust ?? systemTrust();
+  const refuse = (why: string) => (options.onDistrust?.(`the repository above ${dir} is not trusted: ${why}`), undefined);
+  let current = realpathOr(path.resolve(dir));
   for (let depth = 0; depth < MAX_DEPTH; depth++) {
     const dotGit = path.join(current, '.git');
-    const stat = statOf(dotGit);
-    if (stat?.isDirectory()) return realpathOr(dotGit);
-    if (stat?.isFile()) {
-      // A worktree's (or a submodule's) `.git` file: "gitdir: <its git dir>", whose commondir names the shared one.
-      const gitDir = /^gitdir:\s*(.+)$/m.exec(readSmall(dotGit) ?? '')?.[1]?.trim();
-      if (!gitDir) return undefined;
-      const own = path.resolve(current, gitDir);
-      const common = readSmall(path.join(own, 'commondir'))?.trim();
-      return realpathOr(common ? path.resolve(own, common) : own);
+    const stat = lstatOf(dotGit, trust);
+    if (stat !== undefined) {
+      // As git does, the first `.git` up the tree decides: an untrusted one is not skipped for another above it.
+      const folderWhy = notOwned(current, trust);
+      if (folderWhy !== undefined) return refuse(folderWhy);
+      if (!stat.isFile()) {
+        const why = untrusted(dotGit, 'directory', trust);
+        return why === undefined ? realpathOr(dotGit) : refuse(why);
+      }
+      return commonDirOfLink(current, dotGit, trust, refuse);
     }
     const parent = path.dirname(current);
     if (parent === current) return undefined;
@@ -37,44 +52,142 @@ export function gitCommonDir(dir: string): string | undefined {
   return undefined;
 }
 
-/** The top folders of the worktrees that the repository of `folder` lists (not the main checkout). */
-export function registeredWorktrees(folder: string): string[] {
-  const common = gitCommonDir(folder);
-  if (!common) return [];
-  let names: string[];
-  try {
-    names = fs.readdirSync(path.join(common, 'worktrees')).slice(0, MAX_WORKTREES);
-  } catch {
-    return [];
-  }
-  const trees: string[] = [];
-  for (const name of names) {
-    // "<worktree>/.git", as `git worktree add` wrote it.
-    const gitFile = readSmall(path.join(common, 'worktrees', name, 'gitdir'))?.trim();
-    if (gitFile && path.isAbsolute(gitFile)) trees.push(realpathOr(path.dirname(gitFile)));
-  }
-  return trees;
+/** A worktree's (or a submodule's) `.git` file: "gitdir: <its git dir>", whose commondir names the shared one. */
+function commonDirOfLink(top: string, dotGit: string, trust: TrustContext, refuse: (why: string) => undefined): string | undefined {
+  const fileWhy = untrusted(dotGit, 'file', trust);
+  if (fileWhy !== undefined) return refuse(fileWhy);
+  const gitDir = gitdirLine(readSmall(dotGit));
+  if (!gitDir) return undefined;
+  const own = path.resolve(top, gitDir);
+  const ownWhy = untrusted(own, 'directory', trust);
+  if (ownWhy !== undefined) return refuse(ownWhy);
+  const commondirFile = path.join(own, 'commondir');
+  if (lstatOf(commondirFile, trust) === undefined) return realpathOr(own);
+  const commondirWhy = untrusted(commondirFile, 'file', trust);
+  if (commondirWhy !== undefined) return refuse(commondirWhy);
+  const common = readSmall(commondirFile)?.trim();
+  if (!common) return undefined;
+  const shared = path.resolve(own, common);
+  const sharedWhy = untrusted(shared, 'directory', trust);
+  return sharedWhy === undefined ? realpathOr(shared) : refuse(sharedWhy);
+}
+
+/** The top folders of the worktrees that the repository of `folder` lists and that pass every check (not the main checkout). */
+export function registeredWorktrees(folder: string, options: WorktreeOptions & { readonly folders?: readonly string[] } = {}): string[] {
+  const listed = listedWorktrees(folder, options);
+  if (listed === undefined) return [];
+  const judge = worktreeJudge([folder, ...(options.folders ?? [])], options);
+  return listed.filter((record) => judge(record)).map((record) => record.worktree);
 }
 
 /** The worktree (of a repository one of `folders` is in) that holds `place`, and that folder; undefined when none does. */
-export function worktreeHolding(place: string, folders: readonly string[]): { readonly folder: string; readonly worktree: string } | undefined {
+export function worktreeHolding(
+  place: string,
+  folders: readonly string[],
+  options: WorktreeOptions = {},
+): { readonly folder: string; readonly worktree: string } | undefined {
   const real = realpathOr(path.resolve(place));
   for (const folder of folders) {
-    for (const worktree of registeredWorktrees(folder)) {
-      if (isWithin(worktree, real, path)) return { folder, worktree };
+    const listed = listedWorktrees(folder, options);
+    if (listed === undefined) continue;
+    const judge = worktreeJudge(folders, options);
+    // Only the record that would decide is checked in full: a repository may list hundreds.
+    for (const record of listed) {
+      if (isWithin(record.worktree, real, path) && judge(record)) return { folder, worktree: record.worktree };
     }
   }
   return undefined;
 }
 
-function statOf(file: string): fs.Stats | undefined {
+interface WorktreeRecord {
+  /** <common dir>/worktrees/<name> */
+  readonly record: string;
+  /** The folder its gitdir names, as it really is. */
+  readonly worktree: string;
+}
+
+/** What the repository's records say, read but not yet believed; undefined when there is no repository of the user's. */
+function listedWorktrees(folder: string, options: WorktreeOptions): WorktreeRecord[] | undefined {
+  const common = gitCommonDir(folder, options);
+  if (!common) return undefined;
+  const recordsDir = path.join(common, 'worktrees');
+  let names: string[];
   try {
-    return fs.statSync(file);
+    names = fs.readdirSync(recordsDir).slice(0, MAX_WORKTREES);
+  } catch {
+    return [];
+  }
+  const records: WorktreeRecord[] = [];
+  for (const name of names) {
+    const record = path.join(recordsDir, name);
+    // "<worktree>/.git", as `git worktree add` wrote it: absolute, or relative to the record (worktree.useRelativePaths).
+    const gitFile = readSmall(path.join(record, 'gitdir'))?.trim();
+    if (!gitFile || gitFile.includes('\n') || gitFile.includes('\0')) continue;
+    const named = path.resolve(record, gitFile);
+    if (path.basename(named) !== '.git') continue;
+    records.push({ record, worktree: realpathOr(path.dirname(named)) });
+  }
+  return records;
+}
+
+/** Whether a record may be believed, told to onDistrust when not. */
+function worktreeJudge(folders: readonly string[], options: WorktreeOptions): (record: WorktreeRecord) => boolean {
+  const trust = options.trust ?? systemTrust();
+  const never = neverWorktrees(folders);
+  return ({ record, worktree }) => {
+    const why = whyNotBelieved(record, worktree, never, trust);
+    if (why !== undefined) options.onDistrust?.(`the worktree record ${record} is not trusted: ${why}`);
+    return why === undefined;
+  };
+}
+
+function whyNotBelieved(record: string, worktree: string, never: readonly string[], trust: TrustContext): string | undefined {
+  if (worktree === path.parse(worktree).root) return `it names ${worktree}, the root of the file system`;
+  const holds = never.find((place) => isWithin(worktree, place, path));
+  if (holds !== undefined) return `it names ${worktree}, which is or holds ${holds}`;
+  const recordWhy =
+    untrusted(path.dirname(record), 'directory', trust) ?? untrusted(record, 'directory', trust) ?? untrusted(path.join(record, 'gitdir'), 'file', trust);
+  if (recordWhy !== undefined) return recordWhy;
+  const folderWhy = notOwned(worktree, trust);
+  if (folderWhy !== undefined) return folderWhy;
+  // The checkout must say it is this record's worktree, as `git worktree add` made it.
+  const dotGit = path.join(worktree, '.git');
+  const dotGitWhy = untrusted(dotGit, 'file', trust);
+  if (dotGitWhy !== undefined) return dotGitWhy;
+  const back = gitdirLine(readSmall(dotGit));
+  if (back === undefined || realpathOr(path.resolve(worktree, back)) !== realpathOr(record)) {
+    return `${dotGit} does not point back at ${record}`;
+  }
+  return undefined;
+}
+
+/** The home folder and every workspace folder, as they really are: a worktree never is or holds one. */
+function neverWorktrees(folders: readonly string[]): string[] {
+  const homes = [os.homedir(), safeUserHome()].filter((home): home is string => !!home);
+  return [...new Set([...homes, ...folders].map((place) => realpathOr(path.resolve(place))))];
+}
+
+function safeUserHome(): string | undefined {
+  try {
+    return os.userInfo().homedir;
   } catch {
     return undefined;
   }
 }
 
+function gitdirLine(text: string | undefined): string | undefined {
+  return /^gitdir:[ \t]*(.+)$/m.exec(text ?? '')?.[1]?.trim() || undefined;
+}
+
+function lstatOf(file: string, trust: TrustContext) {
+  try {
+    return trust.lstat(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A regular file of a line or two; never follows into a FIFO or a device, which could block. */
 function readSmall(file: string): string | undefined {
   try {
     const stat = fs.statSync(file);
@@ -83,4 +196,3 @@ function readSmall(file: string): string | undefined {
     return undefined;
   }
 }
-

@@ -1,7 +1,8 @@
 // Where the MCP server connects, best first: the window of the terminal it runs in, the socket in
 // REDLINE_IPC_PATH while a window listens there, then the window whose folder holds its working
 // directory; when no folder does, the window whose repository lists that directory as a git
-// worktree, then the windows of the client's MCP roots. All from the discovery files
+// worktree (a repository and a record believed only as git's safe.directory would believe them,
+// shared/gitWorktrees.ts), then the windows of the client's MCP roots. All from the discovery files
 // (shared/discovery.ts); or only the windows of the folder the user named. Read afresh on every
 // connection, so a reloaded, reopened or restarted window is found again, and a rotated token is
 // picked up.
@@ -74,10 +75,11 @@ export class WindowLocator {
     const byFolder = rankWindows(real, [place.folder, realpathOr(place.folder)], this.options.platform);
     for (const { window, folder } of byFolder) add({ socketPath: window.socketPath, token: window.token, via: `the ${window.editor} window of ${folder}` });
     const roots = this.options.workspace ? [] : (this.options.roots?.() ?? []);
+    const distrusted = new Set<string>();
     if (byFolder.length === 0 && !this.options.workspace) {
       // A git worktree of a repository a window has open belongs to that window.
       for (const window of real) {
-        const tree = worktreeHolding(place.folder, window.folders);
+        const tree = worktreeHolding(place.folder, window.folders, { onDistrust: (why) => distrusted.add(why) });
         if (tree) add({ socketPath: window.socketPath, token: window.token, via: `the ${window.editor} window of ${tree.folder}, whose repository has the worktree ${tree.worktree}` });
       }
       // The client's MCP roots, as a working directory would.
@@ -87,7 +89,7 @@ export class WindowLocator {
         }
       }
     }
-    if (endpoints.length === 0) throw noWindow(windows, place, this.options.workspace ? undefined : envPath, roots);
+    if (endpoints.length === 0) throw noWindow(windows, place, { envPath: this.options.workspace ? undefined : envPath, roots, distrusted: [...distrusted] });
     return endpoints;
   }
 
@@ -125,7 +127,17 @@ export class NoWindowError extends IpcError {
   }
 }
 
-function noWindow(windows: readonly DiscoveredWindow[], place: { folder: string; from: string }, envPath: string | undefined, roots: readonly string[]): IpcError {
+/** What was tried besides the folders: the window named by REDLINE_IPC_PATH, the client's roots, and the repositories not believed. */
+interface Tried {
+  readonly envPath: string | undefined;
+  readonly roots: readonly string[];
+  readonly distrusted: readonly string[];
+}
+
+/** How many repositories or records not believed an error names; the rest are counted. */
+const DISTRUST_NAMED = 3;
+
+function noWindow(windows: readonly DiscoveredWindow[], place: { folder: string; from: string }, { envPath, roots, distrusted }: Tried): IpcError {
   const gone = envPath ? `No VS Code window listens at ${envPath} any more (was it closed or reloaded?), and n` : 'N';
   if (windows.length === 0) {
     return new NoWindowError(
@@ -136,7 +148,8 @@ function noWindow(windows: readonly DiscoveredWindow[], place: { folder: string;
   const tried =
     place.from === 'the working directory'
       ? ' Tried: the window of the terminal this server runs in (none), a window folder that contains it, a window whose ' +
-        `git repository lists it as a worktree, and the client's MCP roots (${roots.length > 0 ? roots.join(', ') : 'none declared'}).`
+        `git repository lists it as a worktree, and the client's MCP roots (${roots.length > 0 ? roots.join(', ') : 'none declared'}).` +
+        notBelieved(distrusted)
       : '';
   return new NoWindowError(
     `${gone}o VS Code window has a workspace folder that contains ${place.folder} (${place.from}).${tried} Open windows:\n` +
@@ -144,4 +157,12 @@ function noWindow(windows: readonly DiscoveredWindow[], place: { folder: string;
       `Choose one: start the assistant inside one of these folders, set ${WORKSPACE_ENV}=<folder> in the MCP server's ` +
       'environment, or add --workspace <folder> to its command line.',
   );
+}
+
+/** Repositories and records skipped for their ownership: the user may want to fix them (or may be under attack). */
+function notBelieved(distrusted: readonly string[]): string {
+  if (distrusted.length === 0) return '';
+  const named = distrusted.slice(0, DISTRUST_NAMED).join('; ');
+  const more = distrusted.length > DISTRUST_NAMED ? `; and ${distrusted.length - DISTRUST_NAMED} more` : '';
+  return ` Not believed, as git's safe.directory would not believe them: ${named}${more}. A repository counts only when you own it and no one else may write to it.`;
 }

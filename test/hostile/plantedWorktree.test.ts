@@ -1,0 +1,150 @@
+// Another local user plants a repository above the workspace: the workspace folder is D/ws, D is
+// a shared, sticky, world-writable folder (as /tmp is), and the other user writes
+// D/.git/worktrees/x/gitdir naming "/.git". git's safe.directory would not believe D/.git, and
+// neither may Redline: "/" must not become a worktree of the window, so the reference report says
+// nothing of the disk, open-location asks before opening a file outside, and MCP servers started
+// anywhere are not routed to the window by it. The attacker's files are written by a process
+// running as another uid, which needs root (as in CI); without it, the rule is checked with an
+// injected ownership lookup and the test says so.
+
+jest.mock('vscode', () => require('../unit/vscodeStub').vscode, { virtual: true });
+
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { LocationOpener } from '../../extension/src/editor/locationOpener';
+import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
+import { OUTSIDE_ROOTS } from '../../extension/src/render/referenceResolver';
+import { NoWindowError, WindowLocator } from '../../mcp-server/src/windowLocator';
+import { DISCOVERY_VERSION, discoveryFileName, writeDiscoveryFile } from '../../shared/discovery';
+import { registeredWorktrees, worktreeHolding } from '../../shared/gitWorktrees';
+import { systemTrust, type TrustContext } from '../../shared/repositoryTrust';
+import { ErrorCode } from '../../shared/protocol';
+import { startHost, type Host } from '../integration/harness';
+import { RawPeer, type WireReply } from '../integration/rawPeer';
+import { seen } from '../unit/vscodeStub';
+
+/** nobody: the other user. */
+const ATTACKER = 65534;
+const asRoot = process.getuid?.() === 0;
+
+let shared: string;
+let ws: string;
+beforeAll(() => {
+  shared = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'rl-shared-')));
+  fs.chmodSync(shared, 0o1777);
+  ws = path.join(shared, 'ws');
+  fs.mkdirSync(path.join(ws, 'src'), { recursive: true });
+  fs.writeFileSync(path.join(ws, 'src', 'a.ts'), 'a\n');
+  const plant = `mkdir -p '${shared}/.git/worktrees/x' && printf '/.git\\n' > '${shared}/.git/worktrees/x/gitdir'`;
+  if (asRoot) {
+    execFileSync('sh', ['-c', plant], { uid: ATTACKER, gid: ATTACKER, stdio: 'pipe' });
+  } else {
+    execFileSync('sh', ['-c', plant], { stdio: 'pipe' });
+    console.log(
+      `Cannot plant the repository as another user: this process is uid ${process.getuid?.()}, and only root can start a process ` +
+        'as another uid. The rule is checked below with an ownership lookup that says uid 65534 owns it; the window and routing cases run only as root.',
+    );
+  }
+});
+afterAll(() => fs.rmSync(shared, { recursive: true, force: true }));
+
+/** Ownership as the disk says, except that, when not root, the planted repository is said to be the attacker's. */
+function trust(): TrustContext {
+  const system = systemTrust();
+  if (asRoot) return system;
+  const planted = path.join(shared, '.git');
+  const theirs = <T extends { uid: number }>(file: string, stats: T): T =>
+    file === planted || file.startsWith(`${planted}/`) ? Object.assign(Object.create(Object.getPrototypeOf(stats)), stats, { uid: ATTACKER }) : stats;
+  return { owner: system.owner, lstat: (file) => theirs(file, system.lstat(file)), stat: (file) => theirs(file, system.stat(file)) };
+}
+
+it("does not believe another user's repository above the workspace: / is no worktree of it", () => {
+  const distrust: string[] = [];
+  const options = { trust: trust(), onDistrust: (why: string) => distrust.push(why) };
+  expect(registeredWorktrees(ws, options)).toEqual([]);
+  for (const place of ['/', '/etc', os.homedir()]) expect(worktreeHolding(place, [ws], options)).toBeUndefined();
+  expect(distrust[0]).toBe(`the repository above ${ws} is not trusted: ${shared}/.git: it belongs to uid ${ATTACKER}, not to you`);
+});
+
+const whenRoot = asRoot ? describe : describe.skip;
+
+whenRoot('a window whose folder is D/ws, with the planted record', () => {
+  let host: Host;
+  let client: RawPeer;
+  let renderer: ReviewRenderer;
+  let opener: LocationOpener;
+  let requests = 0;
+  beforeAll(async () => {
+    host = await startHost({ workspace: ws });
+    renderer = new ReviewRenderer(() => [ws]);
+    opener = new LocationOpener((cwd) => renderer.roots(cwd), () => undefined);
+    host.editor.openLocation = (reference, cwd) => opener.open(reference, cwd);
+    client = await RawPeer.connect(host.socketPath);
+    expect(await client.hello(host.token)).toMatchObject({ result: {} });
+  });
+  afterAll(async () => {
+    client?.socket.destroy();
+    opener?.dispose();
+    renderer?.dispose();
+    await host?.stop();
+  });
+  beforeEach(() => seen.reset());
+
+  async function request(method: string, params: Record<string, unknown>): Promise<WireReply> {
+    const id = `p${++requests}`;
+    client.send({ type: 'request', id, method, params });
+    return await client.reply(id);
+  }
+
+  it.each(['/', os.homedir()])('with cwd %s, the report says nothing of files outside the workspace', async (cwd) => {
+    const reply = await request('present-review', { content: '- /etc/passwd:9999\n- /etc/nonexistent:1\n- `src/a.ts:1`\n', cwd });
+    expect(reply.result.references).toMatchObject({ total: 3, resolved: 1 });
+    expect(reply.result.references.broken.map((broken: { reason: string }) => broken.reason)).toEqual([
+      `/etc/passwd is ${OUTSIDE_ROOTS}`,
+      `/etc/nonexistent is ${OUTSIDE_ROOTS}`,
+    ]);
+    expect(renderer.roots(cwd)).toEqual([ws]);
+    expect(renderer.worktreeOf(cwd)).toBeUndefined();
+  });
+
+  it('open-location of a file outside the workspace asks first, from cwd "/"', async () => {
+    const reply = await request('open-location', { reference: '/etc/hostname:1', cwd: '/' });
+    expect(seen.questions).toEqual([`Open /etc/hostname? It is outside this window's workspace folders.`]);
+    expect(reply.error).toMatchObject({ code: ErrorCode.Refused });
+    expect(seen.opened).toEqual([]);
+  });
+
+  it('routes no MCP server to the window by the planted record, says why, and still routes one started in the folder', () => {
+    const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-disc-'));
+    try {
+      writeDiscoveryFile(path.join(directory, discoveryFileName(process.pid, '0000abcd')), {
+        version: DISCOVERY_VERSION,
+        pid: process.pid,
+        folders: [ws],
+        // Only its place is read: a window's socket is beside its discovery file.
+        socketPath: path.join(directory, 'w.sock'),
+        token: host.token,
+        editor: 'Code',
+        lastFocused: 1,
+        started: 1,
+        terminals: [],
+      });
+      const locator = (cwd: string) => new WindowLocator({ cwd, directories: () => [directory], platform: 'linux', ancestors: () => [] });
+      for (const cwd of ['/', '/etc', os.homedir()]) {
+        let thrown: unknown;
+        try {
+          locator(cwd).candidates();
+        } catch (error) {
+          thrown = error;
+        }
+        expect(thrown).toBeInstanceOf(NoWindowError);
+        expect((thrown as Error).message).toContain(`${shared}/.git: it belongs to uid ${ATTACKER}, not to you`);
+      }
+      expect(locator(path.join(ws, 'src')).candidates()).toEqual([{ socketPath: path.join(directory, 'w.sock'), token: host.token, via: `the Code window of ${ws}` }]);
+    } finally {
+      fs.rmSync(directory, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,172 @@
+// Which worktree records Redline believes: those git's safe.directory would believe (the user's,
+// and written by no one else), whose worktree's own `.git` points back at them, and that never name
+// `/`, the home folder or a folder holding a workspace folder. Each case starts from a real
+// `git worktree add` that is believed, and changes one thing.
+
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { registeredWorktrees, worktreeHolding } from '../../shared/gitWorktrees';
+import { bundleForChild } from '../integration/childBundle';
+import { currentOwner, distrustOf, ownedByUser, systemTrust, type OwnershipStats, type TrustContext } from '../../shared/repositoryTrust';
+
+let base: string;
+let repo: string;
+let worktree: string;
+let record: string;
+beforeEach(() => {
+  base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'rl-trust-')));
+  repo = path.join(base, 'repo');
+  worktree = path.join(base, 'wt');
+  fs.mkdirSync(repo);
+  const git = (...args: string[]) =>
+    execFileSync('git', args, { cwd: repo, stdio: 'ignore', env: { ...process.env, GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@b' } });
+  git('init', '-q');
+  git('commit', '-q', '--allow-empty', '-m', 'init');
+  git('worktree', 'add', '-q', worktree);
+  record = path.join(repo, '.git', 'worktrees', 'wt');
+  // The modes as a umask of 022 leaves them, whatever this machine's umask.
+  for (const dir of [path.join(repo, '.git'), path.join(repo, '.git', 'worktrees'), record]) fs.chmodSync(dir, 0o755);
+  for (const file of [path.join(record, 'gitdir'), path.join(worktree, '.git')]) fs.chmodSync(file, 0o644);
+});
+afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
+
+/** The worktrees believed, and why the others were not. */
+function believed(folder = repo, options: { trust?: TrustContext } = {}): { trees: string[]; why: string[] } {
+  const why: string[] = [];
+  return { trees: registeredWorktrees(folder, { ...options, onDistrust: (reason) => why.push(reason) }), why };
+}
+
+/** Points the record at `dir` and makes dir's `.git` point back, as `git worktree move` would. */
+function moveRecordTo(dir: string): void {
+  fs.writeFileSync(path.join(record, 'gitdir'), `${dir}/.git\n`);
+  fs.writeFileSync(path.join(dir, '.git'), `gitdir: ${record}\n`);
+}
+
+it('believes a worktree made by git worktree add', () => {
+  expect(believed()).toEqual({ trees: [worktree], why: [] });
+  expect(worktreeHolding(path.join(worktree, 'src'), [repo])).toEqual({ folder: repo, worktree });
+});
+
+it('believes a record written with relative paths (worktree.useRelativePaths)', () => {
+  fs.writeFileSync(path.join(record, 'gitdir'), `${path.relative(record, worktree)}/.git\n`);
+  fs.writeFileSync(path.join(worktree, '.git'), `gitdir: ${path.relative(worktree, record)}\n`);
+  expect(believed().trees).toEqual([worktree]);
+});
+
+it("does not believe a record whose worktree's .git points elsewhere", () => {
+  fs.writeFileSync(path.join(worktree, '.git'), `gitdir: ${path.join(repo, '.git')}\n`);
+  expect(believed()).toEqual({ trees: [], why: [`the worktree record ${record} is not trusted: ${worktree}/.git does not point back at ${record}`] });
+  fs.rmSync(path.join(worktree, '.git'));
+  expect(believed().trees).toEqual([]);
+});
+
+it('does not believe a record that names a folder holding a workspace folder, or a workspace folder itself', () => {
+  moveRecordTo(base);
+  expect(believed()).toEqual({ trees: [], why: [`the worktree record ${record} is not trusted: it names ${base}, which is or holds ${repo}`] });
+  expect(worktreeHolding(path.join(base, 'elsewhere'), [repo])).toBeUndefined();
+  fs.rmSync(path.join(base, '.git'));
+  moveRecordTo(worktree);
+  const other = path.join(worktree, 'pkg');
+  expect(registeredWorktrees(repo, { folders: [other] })).toEqual([]);
+  expect(worktreeHolding(path.join(worktree, 'src'), [repo, worktree])).toBeUndefined();
+});
+
+it('does not believe a record that names the home folder', () => {
+  const home = path.join(base, 'home');
+  fs.mkdirSync(home);
+  moveRecordTo(home);
+  // The home folder as this process learns it ($HOME): set for a child, since a test's process.env is not the process's.
+  const bundle = path.join(base, 'gitWorktrees.js');
+  bundleForChild(path.join(__dirname, '../../shared/gitWorktrees.ts'), bundle);
+  const script = `const g = require(${JSON.stringify(bundle)}); const why = [];
+    const trees = g.registeredWorktrees(${JSON.stringify(repo)}, { onDistrust: (w) => why.push(w) });
+    process.stdout.write(JSON.stringify({ trees, why, held: g.worktreeHolding(${JSON.stringify(path.join(home, '.ssh'))}, [${JSON.stringify(repo)}]) ?? null }));`;
+  const answer = JSON.parse(execFileSync(process.execPath, ['-e', script], { env: { ...process.env, HOME: home }, encoding: 'utf8' }));
+  expect(answer).toEqual({ trees: [], why: [`the worktree record ${record} is not trusted: it names ${home}, which is or holds ${home}`], held: null });
+});
+
+it('does not believe a record that names /', () => {
+  fs.writeFileSync(path.join(record, 'gitdir'), '/.git\n');
+  expect(believed()).toEqual({ trees: [], why: [`the worktree record ${record} is not trusted: it names /, the root of the file system`] });
+  expect(worktreeHolding('/etc', [repo])).toBeUndefined();
+});
+
+describe.each([
+  ['the .git folder', () => path.join(repo, '.git'), 0o755, 'repository'],
+  ['the worktrees folder', () => path.join(repo, '.git', 'worktrees'), 0o755, 'record'],
+  ['the record folder', () => record, 0o755, 'record'],
+  ['the gitdir record', () => path.join(record, 'gitdir'), 0o644, 'record'],
+  ["the worktree's .git file", () => path.join(worktree, '.git'), 0o644, 'record'],
+])('when others may write %s', (_name, target, mode, level) => {
+  it.each([
+    ['its group', 0o020, 'its group may write to it'],
+    ['every user', 0o002, 'every user may write to it'],
+  ])('%s: not believed', (_who, bits, reason) => {
+    fs.chmodSync(target(), mode | bits);
+    const { trees, why } = believed();
+    expect(trees).toEqual([]);
+    expect(why).toEqual([
+      level === 'repository'
+        ? `the repository above ${repo} is not trusted: ${target()}: ${reason}`
+        : `the worktree record ${record} is not trusted: ${target()}: ${reason}`,
+    ]);
+  });
+});
+
+describe("git's ownership rule", () => {
+  const stats = (uid: number, mode = 0o755, link = false): OwnershipStats => ({ uid, mode, isSymbolicLink: () => link, isDirectory: () => !link, isFile: () => false });
+
+  it('is the current user, or as root, root or the sudo user', () => {
+    expect(ownedByUser(1000, { uid: 1000 })).toBe(true);
+    expect(ownedByUser(0, { uid: 1000 })).toBe(false);
+    expect(ownedByUser(0, { uid: 0 })).toBe(true);
+    expect(ownedByUser(1000, { uid: 0 })).toBe(false);
+    expect(ownedByUser(1000, { uid: 0, sudoUid: 1000 })).toBe(true);
+    expect(ownedByUser(0, { uid: 0, sudoUid: 1000 })).toBe(true);
+    expect(ownedByUser(1001, { uid: 0, sudoUid: 1000 })).toBe(false);
+  });
+
+  it('reads SUDO_UID only as root, and only a whole number', () => {
+    const root = process.geteuid?.() === 0;
+    expect(currentOwner({ SUDO_UID: '1000' }).sudoUid).toBe(root ? 1000 : undefined);
+    expect(currentOwner({ SUDO_UID: '1000x' }).sudoUid).toBeUndefined();
+    expect(currentOwner({ SUDO_UID: '' }).sudoUid).toBeUndefined();
+  });
+
+  it("judges a link by its owner alone, and anything else by its owner and who may write it", () => {
+    expect(distrustOf(stats(1000, 0o777, true), { uid: 1000 })).toBeUndefined();
+    expect(distrustOf(stats(1001, 0o777, true), { uid: 1000 })).toBe('it belongs to uid 1001, not to you');
+    expect(distrustOf(stats(1000, 0o775), { uid: 1000 })).toBe('its group may write to it');
+    expect(distrustOf(stats(1000, 0o1777), { uid: 1000 })).toBe('every user may write to it');
+    expect(distrustOf(stats(1000, 0o755), { uid: 1000 })).toBeUndefined();
+  });
+
+  it("does not believe a repository or a record another user owns (their ownership injected: a test cannot chown without root)", () => {
+    const system = systemTrust();
+    const ownedBy = (owned: string, uid: number): TrustContext => {
+      const as = <T extends OwnershipStats>(file: string, real: T): T => (file === owned ? Object.assign(Object.create(Object.getPrototypeOf(real)), real, { uid }) : real);
+      return { owner: system.owner, lstat: (file) => as(file, system.lstat(file)), stat: (file) => as(file, system.stat(file)) };
+    };
+    const other = (system.owner.uid ?? 0) + 4242;
+    expect(believed(repo, { trust: ownedBy(path.join(repo, '.git'), other) }).why).toEqual([
+      `the repository above ${repo} is not trusted: ${repo}/.git: it belongs to uid ${other}, not to you`,
+    ]);
+    expect(believed(repo, { trust: ownedBy(repo, other) }).why).toEqual([`the repository above ${repo} is not trusted: ${repo}: it belongs to uid ${other}, not to you`]);
+    for (const owned of [path.join(record, 'gitdir'), record, path.join(worktree, '.git'), worktree]) {
+      expect(believed(repo, { trust: ownedBy(owned, other) })).toEqual({ trees: [], why: [`the worktree record ${record} is not trusted: ${owned}: it belongs to uid ${other}, not to you`] });
+    }
+  });
+
+  it('does not believe a record another uid owns, unless git would (as root, under sudo by that uid)', () => {
+    if (process.geteuid?.() !== 0) {
+      console.log(`Cannot give a record to another uid: this process is uid ${process.geteuid?.()}, and only root can chown. The injected case above checks the rule.`);
+      return;
+    }
+    const gitdir = path.join(record, 'gitdir');
+    fs.chownSync(gitdir, 65534, 65534);
+    expect(believed()).toEqual({ trees: [], why: [`the worktree record ${record} is not trusted: ${gitdir}: it belongs to uid 65534, not to you`] });
+    expect(believed(repo, { trust: systemTrust({ SUDO_UID: '65534' }) })).toEqual({ trees: [worktree], why: [] });
+  });
+});
