@@ -242,6 +242,37 @@ describe('folders and files that cannot be read', () => {
   });
 });
 
+describe('links, judged by where they really lead', () => {
+  it('says a file reached through a link out of the roots is outside, exists or not, and reads none of it', async () => {
+    write(scratch, 'elsewhere/secret.ts', lines(9));
+    fs.symlinkSync(path.join(scratch, 'elsewhere'), path.join(workspace, 'out'));
+    fs.symlinkSync(path.join(scratch, 'elsewhere', 'secret.ts'), path.join(workspace, 'key.ts'));
+    fs.symlinkSync('/', path.join(workspace, 'rootlink'));
+    const cache = new LineCountCache();
+    const resolver = new ReferenceResolver([workspace], { cache });
+    for (const p of ['out/secret.ts', 'out/none.ts', 'out/deep/none.ts', 'key.ts', 'rootlink/etc/passwd', 'rootlink/etc/none', 'out']) {
+      expect([p, await resolver.resolve(ref(p, { line: 1 }))]).toEqual([p, { status: 'broken', reason: `${p} is ${OUTSIDE_ROOTS}`, outside: true }]);
+    }
+    expect(cache.reads).toBe(0);
+  });
+
+  it('follows links that stay inside, a root that is itself a link, and, once the user agreed, any link', async () => {
+    const file = write(workspace, 'src/a.ts', lines(4));
+    fs.symlinkSync(path.join(workspace, 'src'), path.join(workspace, 'inner'));
+    fs.symlinkSync(file, path.join(workspace, 'alias.ts'));
+    fs.symlinkSync(workspace, path.join(scratch, 'ws-link'));
+    fs.symlinkSync(path.join(workspace, 'gone.ts'), path.join(workspace, 'dangling.ts'));
+    write(scratch, 'elsewhere/secret.ts', lines(9));
+    fs.symlinkSync(path.join(scratch, 'elsewhere'), path.join(workspace, 'out'));
+    const resolver = new ReferenceResolver([workspace]);
+    expect(await resolver.resolve(ref('inner/a.ts', { line: 4 }))).toEqual({ status: 'resolved', absolutePath: path.join(workspace, 'inner/a.ts'), lineCount: 4 });
+    expect(await resolver.resolve(ref('alias.ts', { line: 4 }))).toMatchObject({ status: 'resolved', lineCount: 4 });
+    expect(await resolver.resolve(ref('dangling.ts', { line: 1 }))).toEqual({ status: 'broken', reason: `no file dangling.ts in ${workspace}` });
+    expect(await new ReferenceResolver([path.join(scratch, 'ws-link')]).resolve(ref('src/a.ts', { line: 4 }))).toMatchObject({ status: 'resolved', lineCount: 4 });
+    expect(await resolveOne([workspace], ref('out/secret.ts', { line: 9 }), { outsideRoots: 'lookUp' })).toMatchObject({ status: 'resolved', lineCount: 9 });
+  });
+});
+
 describe('caching', () => {
   it('stats each spelling once and reads each file once, across renders', async () => {
     const file = write(cwd, 'src/b.ts', lines(7));

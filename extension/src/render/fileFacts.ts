@@ -1,13 +1,20 @@
 // What a file is and how many lines it has, learnt with fs/promises so a review's references never
 // block the extension host. Line counts are kept across renders, keyed by the file's identity.
+// A lookup confined to roots judges containment on the real path first, so a link in the
+// workspace that leads elsewhere tells nothing about where it leads.
 
 import { promises as fsp, type Stats } from 'fs';
+import * as path from 'path';
+import { isWithin } from '../../../shared/pathSafety';
+import { realPlace, type RealPlace } from '../../../shared/realpath';
 
 export type FileFacts =
   | { kind: 'file'; lineCount: number }
   | { kind: 'folder' }
   | { kind: 'missing' }
   | { kind: 'unreadable'; why: string }
+  /** Inside the roots as spelled, but really elsewhere (through a link): not looked at. */
+  | { kind: 'outside' }
   /** The render's I/O budget ran out before this file was looked at. */
   | { kind: 'unchecked' };
 
@@ -66,10 +73,25 @@ export class LineCountCache {
   }
 }
 
+/** A file that was found, and what stat says of it. */
+interface Found {
+  readonly absolutePath: string;
+  readonly stats: Stats;
+}
+
+/**
+ * Where a lookup may look: the real paths of the roots (each path is resolved and must lie in one),
+ * or undefined for anywhere (only after the user has agreed to open a file outside).
+ */
+export type RealRoots = readonly string[] | undefined;
+
 /** One render's view of the disk: each spelling statted once, each file identity counted once, within the budget. */
 export class FileFactsLookup {
-  private readonly byPath = new Map<string, Promise<FileFacts>>();
+  /** By the roots it was asked within (the same array for one resolver), then by spelling. */
+  private readonly byPath = new Map<RealRoots, Map<string, Promise<FileFacts>>>();
   private readonly counting = new Map<string, Promise<number>>();
+  /** Folders' real paths, for this render: a review names many files in few folders. */
+  private readonly realFolders = new Map<string, Promise<RealPlace>>();
   /** How many stat calls this render made: at most one per distinct absolute path. */
   stats = 0;
 
@@ -78,11 +100,13 @@ export class FileFactsLookup {
     private readonly budget: IoBudget,
   ) {}
 
-  factsAbout(absolutePath: string): Promise<FileFacts> {
-    let facts = this.byPath.get(absolutePath);
+  factsAbout(absolutePath: string, within?: RealRoots): Promise<FileFacts> {
+    let known = this.byPath.get(within);
+    if (known === undefined) this.byPath.set(within, (known = new Map()));
+    let facts = known.get(absolutePath);
     if (facts === undefined) {
-      facts = this.readFacts(absolutePath);
-      this.byPath.set(absolutePath, facts);
+      facts = this.readFacts(absolutePath, within);
+      known.set(absolutePath, facts);
     }
     return facts;
   }
@@ -92,18 +116,12 @@ export class FileFactsLookup {
   }
 
   /** Never rejects: every failure becomes "missing" or "unreadable" with a reason a person can act on. */
-  private async readFacts(absolutePath: string): Promise<FileFacts> {
+  private async readFacts(spelled: string, within: RealRoots): Promise<FileFacts> {
     if (this.overBudget()) return { kind: 'unchecked' };
     this.budget.files--;
-    this.stats++;
-    let stats: Stats;
-    try {
-      stats = await fsp.stat(absolutePath);
-    } catch (error) {
-      // ENOTDIR: a component of the path is a file (`src/a.ts/b.ts`), so there is no such file.
-      const code = errorCode(error);
-      return code === 'ENOENT' || code === 'ENOTDIR' ? { kind: 'missing' } : { kind: 'unreadable', why: describeError(error) };
-    }
+    const found = within === undefined ? await this.statAnywhere(spelled) : await this.statWithin(spelled, within);
+    if (!('stats' in found)) return found;
+    const { absolutePath, stats } = found;
     if (stats.isDirectory()) return { kind: 'folder' };
     // Reading a FIFO or a device (`/dev/zero`) to count lines would block or never end.
     if (!stats.isFile()) return { kind: 'unreadable', why: 'it is not a regular file' };
@@ -124,6 +142,54 @@ export class FileFactsLookup {
     } catch (error) {
       return { kind: 'unreadable', why: describeError(error) };
     }
+  }
+
+  private async statAnywhere(absolutePath: string): Promise<Found | FileFacts> {
+    this.stats++;
+    try {
+      return { absolutePath, stats: await fsp.stat(absolutePath) };
+    } catch (error) {
+      return failed(error);
+    }
+  }
+
+  /**
+   * The file as it really is, if that is inside `within`. Its folder's real path is learnt once per
+   * folder and render, and the file itself is lstat-ed in place of the stat it needed anyway; only
+   * a file that is itself a link costs more. What is counted is the real file, so a link swapped
+   * after this check cannot lead elsewhere.
+   */
+  private async statWithin(spelled: string, within: readonly string[]): Promise<Found | FileFacts> {
+    const inside = (real: string) => within.some((root) => isWithin(root, real, path));
+    const folder = await this.realFolder(path.dirname(spelled));
+    const joined = path.join(folder.real, path.basename(spelled));
+    // A missing file answers as a present one would: outside, whether or not it exists there.
+    if ('failure' in folder) return inside(joined) ? failed(folder.failure) : { kind: 'outside' };
+    this.stats++;
+    let stats: Stats;
+    try {
+      stats = await fsp.lstat(joined);
+    } catch (error) {
+      return inside(joined) ? failed(error) : { kind: 'outside' };
+    }
+    if (!stats.isSymbolicLink()) return inside(joined) ? { absolutePath: joined, stats } : { kind: 'outside' };
+    const place = await realPlace(joined);
+    if (!inside(place.real)) return { kind: 'outside' };
+    if ('failure' in place) return failed(place.failure);
+    try {
+      return { absolutePath: place.real, stats: await fsp.stat(place.real) };
+    } catch (error) {
+      return failed(error);
+    }
+  }
+
+  private realFolder(folder: string): Promise<RealPlace> {
+    let place = this.realFolders.get(folder);
+    if (place === undefined) {
+      place = realPlace(folder);
+      this.realFolders.set(folder, place);
+    }
+    return place;
   }
 
   private async count(absolutePath: string, key: string): Promise<number> {
@@ -155,6 +221,12 @@ async function countLines(absolutePath: string): Promise<number> {
   } finally {
     await handle.close();
   }
+}
+
+/** ENOTDIR: a component of the path is a file (`src/a.ts/b.ts`), so there is no such file. */
+function failed(error: unknown): FileFacts {
+  const code = errorCode(error);
+  return code === 'ENOENT' || code === 'ENOTDIR' ? { kind: 'missing' } : { kind: 'unreadable', why: describeError(error) };
 }
 
 function errorCode(error: unknown): string | undefined {

@@ -4,7 +4,8 @@
 import * as path from 'path';
 import type { FileReference } from '../../../shared/links';
 import { candidatePaths, type PathFlavour } from '../../../shared/pathSafety';
-import { defaultBudget, FileFactsLookup, LineCountCache, type FileFacts } from './fileFacts';
+import { realpathOrAsync } from '../../../shared/realpath';
+import { defaultBudget, FileFactsLookup, LineCountCache, type FileFacts, type RealRoots } from './fileFacts';
 
 export type Resolution =
   /** lineCount is 0 for a folder, and Infinity for a file too large to count (its lines are taken on trust). */
@@ -40,6 +41,8 @@ export class ReferenceResolver {
   private readonly roots: string[];
   /** Made at the first lookup (see below). */
   private lookupMade: FileFactsLookup | undefined;
+  /** The roots as they really are, resolved once per render at the first lookup. */
+  private realRootsMade: Promise<RealRoots> | undefined;
   private readonly flavour: PathFlavour;
   private readonly lookUpOutside: boolean;
   private readonly locatedByReference = new Map<string, Promise<Located | string | undefined>>();
@@ -81,6 +84,8 @@ export class ReferenceResolver {
     if (located === undefined) return { status: 'broken', reason: this.describeMissing(ref.path) };
     const { absolutePath, facts } = located;
     switch (facts.kind) {
+      case 'outside':
+        return { status: 'broken', reason: `${ref.path} is ${OUTSIDE_ROOTS}`, outside: true };
       case 'unchecked':
         return { status: 'unchecked', reason: UNCHECKED };
       case 'missing':
@@ -109,21 +114,34 @@ export class ReferenceResolver {
     return located;
   }
 
+  /**
+   * Where a lookup may look, judged on real paths: undefined (anywhere) once the user has agreed.
+   * Real paths are this platform's; a test that emulates another platform's paths judges spelling only.
+   */
+  private realRoots(): Promise<RealRoots> {
+    if (this.lookUpOutside || this.flavour.sep !== path.sep) return Promise.resolve(undefined);
+    return (this.realRootsMade ??= Promise.all(this.roots.map(realpathOrAsync)));
+  }
+
   private async search(referencePath: string): Promise<Located | string | undefined> {
     const where = candidatePaths(referencePath, this.roots, this.flavour);
     if (where.kind === 'refused') return `refused: ${where.reason}`;
     // With no roots at all, "there is nowhere to look" is the more useful answer, and reveals nothing.
     if (where.kind === 'outside' && !this.lookUpOutside) return this.roots.length === 0 ? undefined : OUTSIDE_ROOTS;
+    const within = await this.realRoots();
     let unreadable: Located | undefined;
+    let outside = false;
     for (const absolutePath of where.paths) {
-      const facts = await this.lookup.factsAbout(absolutePath);
+      const facts = await this.lookup.factsAbout(absolutePath, within);
       if (facts.kind === 'file' || facts.kind === 'folder') return { absolutePath, facts };
       // Past the budget the later roots are not tried, so "missing" from the earlier ones is not the answer.
       if (facts.kind === 'unchecked') return { absolutePath, facts };
       // A root we may not read does not end the search; its error is the answer only if no root has the file.
       if (facts.kind === 'unreadable') unreadable ??= { absolutePath, facts };
+      // Through a link that leads out of the roots: the same words as any path outside, exists or not.
+      if (facts.kind === 'outside') outside = true;
     }
-    return unreadable;
+    return unreadable ?? (outside ? OUTSIDE_ROOTS : undefined);
   }
 
   private describeMissing(referencePath: string): string {

@@ -8,6 +8,7 @@ import * as path from 'path';
 import { worktreeHolding } from '../../../shared/gitWorktrees';
 import type { FileReference } from '../../../shared/links';
 import { isWithin } from '../../../shared/pathSafety';
+import { realpathOr } from '../../../shared/realpath';
 import { LineCountCache } from './fileFacts';
 import type { RenderedReview, RenderOptions } from './markdownRenderer';
 import { InThreadRenderEngine, type RenderEngine, type RenderJob, type RenderOutcome } from './renderJob';
@@ -24,8 +25,8 @@ export interface RenderableReview {
  * on its way in; a render of a 10 MiB review holds tens of megabytes, so no more are kept.
  */
 const MAX_KEPT_RENDERS = 3;
-/** How long a worktree lookup is trusted: `git worktree add` or `remove` shows within this. */
-const WORKTREE_KEPT_MS = 2000;
+/** How long where a cwd lies is trusted: `git worktree add` or `remove`, or a changed link, shows within this. */
+const PLACE_KEPT_MS = 2000;
 
 /** A finding's id and the 0-based line of the review its block starts on. */
 export interface FindingPlace {
@@ -41,8 +42,8 @@ export class ReviewRenderer {
    * base's), so that a part added to it numbers the texts it repeats as the whole review does.
    */
   private readonly findingPlaces = new WeakMap<RenderableReview, Promise<readonly FindingPlace[]>>();
-  /** The last worktree lookup (placeOf). */
-  private worktreeSeen: { key: string; at: number; worktree: string | undefined } | undefined;
+  /** The last answer of placeOf. */
+  private placeSeen: { key: string; at: number; place: Place } | undefined;
   /** Lives across renders: re-rendering a review re-stats its files but does not recount their lines. */
   readonly lineCounts = new LineCountCache();
 
@@ -137,7 +138,7 @@ export class ReviewRenderer {
    * lies inside a workspace folder, or inside a git worktree that a workspace folder's repository
    * itself lists (an assistant run in `git worktree add`'s checkout): it never widens what counts
    * as inside beyond that (`cwd: "/"` would otherwise open any file without asking, and make the
-   * reference report say what exists).
+   * reference report say what exists). Inside is judged on real paths: `ws/link-to-root` is not.
    */
   roots(cwd: string | undefined): string[] {
     const folders = this.workspaceFolders();
@@ -146,19 +147,39 @@ export class ReviewRenderer {
     return [start, ...(worktree && worktree !== start ? [worktree] : []), ...folders.filter((folder) => folder !== start)];
   }
 
-  private placeOf(cwd: string | undefined): { start?: string; inside?: boolean; worktree?: string } {
+  private placeOf(cwd: string | undefined): Place {
     const start = cwd !== undefined && path.isAbsolute(cwd) ? path.resolve(cwd) : undefined;
     if (start === undefined) return {};
     const folders = this.workspaceFolders();
-    if (folders.some((folder) => isWithin(folder, start, path))) return { start, inside: true };
-    // Read from the repositories' files on this thread: kept briefly, since every render, click
-    // and panel update of a worktree's review asks again.
+    // Read from the disk on this thread: kept briefly, since every render, click and panel update
+    // of the same assistant's review asks again.
     const key = [start, ...folders].join('\0');
-    if (this.worktreeSeen?.key !== key || Date.now() - this.worktreeSeen.at > WORKTREE_KEPT_MS) {
-      this.worktreeSeen = { key, at: Date.now(), worktree: worktreeHolding(start, folders)?.worktree };
+    if (this.placeSeen?.key !== key || Date.now() - this.placeSeen.at > PLACE_KEPT_MS) {
+      this.placeSeen = { key, at: Date.now(), place: placeOnDisk(start, folders) };
     }
-    return { start, worktree: this.worktreeSeen.worktree };
+    return this.placeSeen.place;
   }
+}
+
+interface Place {
+  readonly start?: string;
+  readonly inside?: boolean;
+  readonly worktree?: string;
+}
+
+/**
+ * Where `start` really is: inside a workspace folder (kept as spelled when it is so spelled too,
+ * else as it really is), in a worktree a folder's repository lists, or neither.
+ */
+function placeOnDisk(start: string, folders: readonly string[]): Place {
+  const real = realpathOr(start);
+  const realFolders = folders.map(realpathOr);
+  if (realFolders.some((folder) => isWithin(folder, real, path))) {
+    const spelledInside = folders.some((folder) => isWithin(folder, start, path));
+    return { start: spelledInside ? start : real, inside: true };
+  }
+  const worktree = worktreeHolding(real, folders)?.worktree;
+  return worktree === undefined ? { start } : { start: real, worktree };
 }
 
 function placesOf(findings: ReadonlyArray<{ readonly id: string; readonly reviewLine: number }>): FindingPlace[] {
