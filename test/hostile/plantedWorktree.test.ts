@@ -4,8 +4,9 @@
 // neither may Redline: "/" must not become a worktree of the window, so the reference report says
 // nothing of the disk, open-location asks before opening a file outside, and MCP servers started
 // anywhere are not routed to the window by it. The attacker's files are written by a process
-// running as another uid, which needs root (as in CI); without it, the rule is checked with an
-// injected ownership lookup and the test says so.
+// running as another uid, which needs root (as in CI); without it, the test says so, checks the rule
+// with an injected ownership lookup, and drives the window with a planted repository every user may
+// write to.
 
 jest.mock('vscode', () => require('../unit/vscodeStub').vscode, { virtual: true });
 
@@ -25,9 +26,9 @@ import { startHost, type Host } from '../integration/harness';
 import { RawPeer, type WireReply } from '../integration/rawPeer';
 import { seen } from '../unit/vscodeStub';
 
-/** nobody: the other user. */
-const ATTACKER = 65534;
 const asRoot = process.getuid?.() === 0;
+/** The other user: nobody, unless this test runs as nobody. */
+const ATTACKER = process.getuid?.() === 65534 ? 65533 : 65534;
 
 let shared: string;
 let ws: string;
@@ -42,13 +43,19 @@ beforeAll(() => {
     execFileSync('sh', ['-c', plant], { uid: ATTACKER, gid: ATTACKER, stdio: 'pipe' });
   } else {
     execFileSync('sh', ['-c', plant], { stdio: 'pipe' });
+    // What another user could have written into: a repository every user may write to.
+    for (const dir of ['.git', '.git/worktrees', '.git/worktrees/x']) fs.chmodSync(path.join(shared, dir), 0o777);
     console.log(
       `Cannot plant the repository as another user: this process is uid ${process.getuid?.()}, and only root can start a process ` +
-        'as another uid. The rule is checked below with an ownership lookup that says uid 65534 owns it; the window and routing cases run only as root.',
+        `as another uid. The rule is checked with an ownership lookup that says uid ${ATTACKER} owns it, and the window and ` +
+        'routing cases run against a planted repository that every user may write to.',
     );
   }
 });
 afterAll(() => fs.rmSync(shared, { recursive: true, force: true }));
+
+/** Why the window does not believe the planted repository. */
+const plantedWhy = () => `${shared}/.git: ${asRoot ? `it belongs to uid ${ATTACKER}, not to you` : 'every user may write to it'}`;
 
 /** Ownership as the disk says, except that, when not root, the planted repository is said to be the attacker's. */
 function trust(): TrustContext {
@@ -68,9 +75,7 @@ it("does not believe another user's repository above the workspace: / is no work
   expect(distrust[0]).toBe(`the repository above ${ws} is not trusted: ${shared}/.git: it belongs to uid ${ATTACKER}, not to you`);
 });
 
-const whenRoot = asRoot ? describe : describe.skip;
-
-whenRoot('a window whose folder is D/ws, with the planted record', () => {
+describe('a window whose folder is D/ws, with the planted record', () => {
   let host: Host;
   let client: RawPeer;
   let renderer: ReviewRenderer;
@@ -140,7 +145,7 @@ whenRoot('a window whose folder is D/ws, with the planted record', () => {
           thrown = error;
         }
         expect(thrown).toBeInstanceOf(NoWindowError);
-        expect((thrown as Error).message).toContain(`${shared}/.git: it belongs to uid ${ATTACKER}, not to you`);
+        expect((thrown as Error).message).toContain(plantedWhy());
       }
       expect(locator(path.join(ws, 'src')).candidates()).toEqual([{ socketPath: path.join(directory, 'w.sock'), token: host.token, via: `the Code window of ${ws}` }]);
     } finally {
