@@ -10,7 +10,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { isWithin } from './pathSafety';
+import { isWithin, refusedPathReason } from './pathSafety';
 import { realpathOr } from './realpath';
 import { notOwned, systemTrust, untrusted, type TrustContext } from './repositoryTrust';
 
@@ -86,6 +86,7 @@ export function worktreeHolding(
   folders: readonly string[],
   options: WorktreeOptions = {},
 ): { readonly folder: string; readonly worktree: string } | undefined {
+  if (refusedPathReason(place) !== undefined) return undefined;
   const real = realpathOr(path.resolve(place));
   for (const folder of folders) {
     const listed = listedWorktrees(folder, options);
@@ -106,11 +107,20 @@ interface WorktreeRecord {
   readonly worktree: string;
 }
 
-/** What the repository's records say, read but not yet believed; undefined when there is no repository of the user's. */
+/**
+ * The records of the repository of `folder` that are the user's own, with the folder each names as
+ * it really is; undefined when there is no repository of the user's. Nothing a record names is
+ * touched before the record is believed, and never a network share or a device (a realpath of
+ * `\\host\share` would reach the host).
+ */
 function listedWorktrees(folder: string, options: WorktreeOptions): WorktreeRecord[] | undefined {
   const common = gitCommonDir(folder, options);
   if (!common) return undefined;
+  const trust = options.trust ?? systemTrust();
   const recordsDir = path.join(common, 'worktrees');
+  if (lstatOf(recordsDir, trust) === undefined) return [];
+  const dirWhy = untrusted(recordsDir, 'directory', trust);
+  if (dirWhy !== undefined) return (options.onDistrust?.(`the worktree records in ${recordsDir} are not trusted: ${dirWhy}`), []);
   let names: string[];
   try {
     names = fs.readdirSync(recordsDir).slice(0, MAX_WORKTREES);
@@ -120,9 +130,15 @@ function listedWorktrees(folder: string, options: WorktreeOptions): WorktreeReco
   const records: WorktreeRecord[] = [];
   for (const name of names) {
     const record = path.join(recordsDir, name);
+    const gitdir = path.join(record, 'gitdir');
+    const why = untrusted(record, 'directory', trust) ?? untrusted(gitdir, 'file', trust);
+    if (why !== undefined) {
+      options.onDistrust?.(`the worktree record ${record} is not trusted: ${why}`);
+      continue;
+    }
     // "<worktree>/.git", as `git worktree add` wrote it: absolute, or relative to the record (worktree.useRelativePaths).
-    const gitFile = readSmall(path.join(record, 'gitdir'))?.trim();
-    if (!gitFile || gitFile.includes('\n') || gitFile.includes('\0')) continue;
+    const gitFile = readSmall(gitdir)?.trim();
+    if (!gitFile || gitFile.includes('\n') || refusedPathReason(gitFile) !== undefined) continue;
     const named = path.resolve(record, gitFile);
     if (path.basename(named) !== '.git') continue;
     records.push({ record, worktree: realpathOr(path.dirname(named)) });
@@ -145,9 +161,6 @@ function whyNotBelieved(record: string, worktree: string, never: readonly string
   if (worktree === path.parse(worktree).root) return `it names ${worktree}, the root of the file system`;
   const holds = never.find((place) => isWithin(worktree, place, path));
   if (holds !== undefined) return `it names ${worktree}, which is or holds ${holds}`;
-  const recordWhy =
-    untrusted(path.dirname(record), 'directory', trust) ?? untrusted(record, 'directory', trust) ?? untrusted(path.join(record, 'gitdir'), 'file', trust);
-  if (recordWhy !== undefined) return recordWhy;
   const folderWhy = notOwned(worktree, trust);
   if (folderWhy !== undefined) return folderWhy;
   // The checkout must say it is this record's worktree, as `git worktree add` made it.

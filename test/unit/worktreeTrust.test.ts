@@ -93,12 +93,18 @@ it('does not believe a record that names /', () => {
   expect(worktreeHolding('/etc', [repo])).toBeUndefined();
 });
 
+it('never follows a record, or a place asked about, to a network share or a device', () => {
+  fs.writeFileSync(path.join(record, 'gitdir'), '//host/share/wt/.git\n');
+  expect(believed()).toEqual({ trees: [], why: [] });
+  expect(worktreeHolding('\\\\host\\share\\wt', [repo])).toBeUndefined();
+});
+
 describe.each([
-  ['the .git folder', () => path.join(repo, '.git'), 0o755, 'repository'],
-  ['the worktrees folder', () => path.join(repo, '.git', 'worktrees'), 0o755, 'record'],
-  ['the record folder', () => record, 0o755, 'record'],
-  ['the gitdir record', () => path.join(record, 'gitdir'), 0o644, 'record'],
-  ["the worktree's .git file", () => path.join(worktree, '.git'), 0o644, 'record'],
+  ['the .git folder', () => path.join(repo, '.git'), 0o755, 'repository' as const],
+  ['the worktrees folder', () => path.join(repo, '.git', 'worktrees'), 0o755, 'records' as const],
+  ['the record folder', () => record, 0o755, 'record' as const],
+  ['the gitdir record', () => path.join(record, 'gitdir'), 0o644, 'record' as const],
+  ["the worktree's .git file", () => path.join(worktree, '.git'), 0o644, 'record' as const],
 ])('when others may write %s', (_name, target, mode, level) => {
   it.each([
     ['its group', 0o020, 'its group may write to it'],
@@ -107,11 +113,8 @@ describe.each([
     fs.chmodSync(target(), mode | bits);
     const { trees, why } = believed();
     expect(trees).toEqual([]);
-    expect(why).toEqual([
-      level === 'repository'
-        ? `the repository above ${repo} is not trusted: ${target()}: ${reason}`
-        : `the worktree record ${record} is not trusted: ${target()}: ${reason}`,
-    ]);
+    const whose = { repository: `the repository above ${repo} is`, records: `the worktree records in ${target()} are`, record: `the worktree record ${record} is` }[level];
+    expect(why).toEqual([`${whose} not trusted: ${target()}: ${reason}`]);
   });
 });
 

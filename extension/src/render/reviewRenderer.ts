@@ -7,7 +7,7 @@
 import * as path from 'path';
 import { worktreeHolding } from '../../../shared/gitWorktrees';
 import type { FileReference } from '../../../shared/links';
-import { isWithin } from '../../../shared/pathSafety';
+import { isWithin, refusedPathReason } from '../../../shared/pathSafety';
 import { realpathOr } from '../../../shared/realpath';
 import { LineCountCache } from './fileFacts';
 import type { RenderedReview, RenderOptions } from './markdownRenderer';
@@ -172,6 +172,8 @@ interface Place {
  * else as it really is), in a worktree a folder's repository lists, or neither.
  */
 function placeOnDisk(start: string, folders: readonly string[]): Place {
+  // A share or a device path is not resolved at all: that alone would reach the host.
+  if (refusedPathReason(start) !== undefined) return { start };
   const real = realpathOr(start);
   const realFolders = folders.map(realpathOr);
   if (realFolders.some((folder) => isWithin(folder, real, path))) {
