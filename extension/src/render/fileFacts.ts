@@ -92,7 +92,7 @@ export class FileFactsLookup {
   private readonly counting = new Map<string, Promise<number>>();
   /** Folders' real paths, for this render: a review names many files in few folders. */
   private readonly realFolders = new Map<string, Promise<RealPlace>>();
-  /** How many stat calls this render made: at most one per distinct absolute path. */
+  /** How many paths this render stat-ed (or lstat-ed): at most one per distinct absolute path. */
   stats = 0;
 
   constructor(
