@@ -1,7 +1,7 @@
 // Security: who may talk to a window's socket (tokens, replays, other users, file modes), and what
 // an AI-written review can turn into a link (paths outside the workspace, odd schemes).
 
-import { spawn, spawnSync } from 'child_process';
+import { execFileSync, spawn, spawnSync } from 'child_process';
 import fc from 'fast-check';
 import * as fs from 'fs';
 import MarkdownIt from 'markdown-it';
@@ -314,8 +314,9 @@ describe('links in a review', () => {
     // Path-only inline code is a link only if the file is known to exist, so these stay code.
     expect(await outcome('`/etc/passwd`')).toEqual({ outcome: 'not a link' });
     expect(await outcome('`/dev/zero`')).toEqual({ outcome: 'not a link' });
-    // A symlink in the workspace is the user's own doing, and is followed.
-    expect(await outcome('etc-link/passwd:1')).toMatchObject({ outcome: 'resolved' });
+    // A symlink in the workspace that leads out of it is outside too: containment is judged on real paths.
+    expect(await outcome('etc-link/passwd:1')).toMatchObject(outside);
+    expect(await outcome('etc-link/nonexistent-redline:1')).toMatchObject(outside);
     // Windows and UNC paths are never looked up here (no SMB lookups), only reported.
     expect(await outcome('`\\\\evil.example\\share\\a.ts:1`')).toMatchObject({
       outcome: 'broken',
@@ -329,10 +330,14 @@ describe('links in a review', () => {
 
   it('devices and FIFOs in the workspace are never read (counting their lines would block or never end)', async () => {
     fs.symlinkSync('/dev/zero', path.join(workspace, 'zero.bin'));
+    execFileSync('mkfifo', [path.join(workspace, 'pipe.txt')]);
     try {
-      expect(await outcome('zero.bin:1')).toMatchObject({ outcome: 'broken', reason: 'cannot read zero.bin: it is not a regular file' });
+      // A link to a device is outside the workspace, and a FIFO in it is not a file to count.
+      expect(await outcome('zero.bin:1')).toMatchObject({ outcome: 'broken', reason: `zero.bin is ${OUTSIDE_ROOTS}` });
+      expect(await outcome('pipe.txt:1')).toMatchObject({ outcome: 'broken', reason: 'cannot read pipe.txt: it is not a regular file' });
     } finally {
       fs.rmSync(path.join(workspace, 'zero.bin'));
+      fs.rmSync(path.join(workspace, 'pipe.txt'));
     }
   });
 
