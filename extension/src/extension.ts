@@ -56,6 +56,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
   // Renders run in worker threads (dist/renderWorker.js, beside this file): never on the host's thread.
   const renderPool = new RenderWorkerPool(path.join(context.extensionUri.fsPath, 'dist', 'renderWorker.js'));
   const renderer = new ReviewRenderer(workspaceFolders, renderPool, unsavedDocuments);
+  renderer.onDistrust = (why) => log.warn(`${why}. A repository counts only when you own it and no one else may write to it, as git's safe.directory decides.`);
   context.subscriptions.push({ dispose: () => renderer.dispose() });
   const selection = new SelectionTracker();
   const opener = new LocationOpener(

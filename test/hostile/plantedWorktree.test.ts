@@ -81,9 +81,11 @@ describe('a window whose folder is D/ws, with the planted record', () => {
   let renderer: ReviewRenderer;
   let opener: LocationOpener;
   let requests = 0;
+  const told: string[] = [];
   beforeAll(async () => {
     host = await startHost({ workspace: ws });
     renderer = new ReviewRenderer(() => [ws]);
+    renderer.onDistrust = (why) => told.push(why);
     opener = new LocationOpener((cwd) => renderer.roots(cwd), () => undefined);
     host.editor.openLocation = (reference, cwd) => opener.open(reference, cwd);
     client = await RawPeer.connect(host.socketPath);
@@ -112,6 +114,8 @@ describe('a window whose folder is D/ws, with the planted record', () => {
     ]);
     expect(renderer.roots(cwd)).toEqual([ws]);
     expect(renderer.worktreeOf(cwd)).toBeUndefined();
+    // The window's log hears why, once however often it is asked.
+    expect(told).toEqual([`the repository above ${ws} is not trusted: ${plantedWhy()}`]);
   });
 
   it('open-location of a file outside the workspace asks first, from cwd "/"', async () => {

@@ -27,6 +27,8 @@ export interface RenderableReview {
 const MAX_KEPT_RENDERS = 3;
 /** How long where a cwd lies is trusted: `git worktree add` or `remove`, or a changed link, shows within this. */
 const PLACE_KEPT_MS = 2000;
+/** A window tells its log of this many repositories or records not believed, at most. */
+const MAX_DISTRUST_TOLD = 100;
 
 /** A finding's id and the 0-based line of the review its block starts on. */
 export interface FindingPlace {
@@ -46,6 +48,9 @@ export class ReviewRenderer {
   private placeSeen: { key: string; at: number; place: Place } | undefined;
   /** Lives across renders: re-rendering a review re-stats its files but does not recount their lines. */
   readonly lineCounts = new LineCountCache();
+  /** Told, once each, why a repository or a worktree record above a cwd was not believed: for the window's log. */
+  onDistrust: ((why: string) => void) | undefined;
+  private readonly distrustTold = new Set<string>();
 
   private readonly engine: RenderEngine;
 
@@ -155,9 +160,15 @@ export class ReviewRenderer {
     // of the same assistant's review asks again.
     const key = [start, ...folders].join('\0');
     if (this.placeSeen?.key !== key || Date.now() - this.placeSeen.at > PLACE_KEPT_MS) {
-      this.placeSeen = { key, at: Date.now(), place: placeOnDisk(start, folders) };
+      this.placeSeen = { key, at: Date.now(), place: placeOnDisk(start, folders, (why) => this.tellDistrust(why)) };
     }
     return this.placeSeen.place;
+  }
+
+  private tellDistrust(why: string): void {
+    if (this.distrustTold.has(why) || this.distrustTold.size >= MAX_DISTRUST_TOLD) return;
+    this.distrustTold.add(why);
+    this.onDistrust?.(why);
   }
 }
 
@@ -171,7 +182,7 @@ interface Place {
  * Where `start` really is: inside a workspace folder (kept as spelled when it is so spelled too,
  * else as it really is), in a worktree a folder's repository lists, or neither.
  */
-function placeOnDisk(start: string, folders: readonly string[]): Place {
+function placeOnDisk(start: string, folders: readonly string[], onDistrust: (why: string) => void): Place {
   // A share or a device path is not resolved at all: that alone would reach the host.
   if (refusedPathReason(start) !== undefined) return { start };
   const real = realpathOr(start);
@@ -180,7 +191,7 @@ function placeOnDisk(start: string, folders: readonly string[]): Place {
     const spelledInside = folders.some((folder) => isWithin(folder, start, path));
     return { start: spelledInside ? start : real, inside: true };
   }
-  const worktree = worktreeHolding(real, folders)?.worktree;
+  const worktree = worktreeHolding(real, folders, { onDistrust })?.worktree;
   return worktree === undefined ? { start } : { start: real, worktree };
 }
 
