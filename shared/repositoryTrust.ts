@@ -10,11 +10,17 @@ export interface Owner {
   readonly uid: number | undefined;
   /** git's SUDO_UID: only read when running as root. */
   readonly sudoUid?: number;
+  /**
+   * The user's own group, which no other user is in (Debian's and Ubuntu's user private groups,
+   * whose umask 002 makes every repository group-writable): its write bit is the user's alone.
+   */
+  readonly privateGid?: number;
 }
 
 /** The part of fs.Stats the rule reads, so tests can stand in for another user's files. */
 export interface OwnershipStats {
   readonly uid: number;
+  readonly gid?: number;
   readonly mode: number;
   isSymbolicLink(): boolean;
   isDirectory(): boolean;
@@ -34,7 +40,34 @@ const OTHER_WRITE = 0o002;
 
 export function currentOwner(env: NodeJS.ProcessEnv = process.env): Owner {
   const uid = process.geteuid?.();
-  return { uid, sudoUid: uid === ROOT_UID ? uidFrom(env.SUDO_UID) : undefined };
+  if (uid === ROOT_UID) return { uid, sudoUid: uidFrom(env.SUDO_UID) };
+  const gid = process.getegid?.();
+  return { uid, privateGid: uid !== undefined && gid !== undefined ? cachedPrivateGroup(uid, gid) : undefined };
+}
+
+/**
+ * `gid` if the local account files make it a private group of `uid`: no other account has it as
+ * its primary group and no one else is listed in it. Without those files, no group is private.
+ */
+export function privateGroupOf(uid: number, gid: number, read: (file: string) => string = (file) => fs.readFileSync(file, 'utf8')): number | undefined {
+  try {
+    const accounts = read('/etc/passwd').split('\n').map((line) => line.split(':'));
+    const own = accounts.find((fields) => fields.length >= 4 && Number(fields[2]) === uid);
+    const shared = accounts.some((fields) => fields.length >= 4 && Number(fields[2]) !== uid && Number(fields[3]) === gid);
+    const group = read('/etc/group').split('\n').map((line) => line.split(':')).find((fields) => fields.length >= 4 && Number(fields[2]) === gid);
+    const others = group?.[3].split(',').filter((name) => name !== '' && name !== own?.[0]) ?? [];
+    return own !== undefined && group !== undefined && !shared && others.length === 0 ? gid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The account files are read once per process: every worktree lookup asks. */
+let ownPrivateGroup: { uid: number; gid: number; answer: number | undefined } | undefined;
+
+function cachedPrivateGroup(uid: number, gid: number): number | undefined {
+  if (ownPrivateGroup?.uid !== uid || ownPrivateGroup.gid !== gid) ownPrivateGroup = { uid, gid, answer: privateGroupOf(uid, gid) };
+  return ownPrivateGroup.answer;
 }
 
 export function systemTrust(env: NodeJS.ProcessEnv = process.env): TrustContext {
@@ -58,7 +91,7 @@ export function distrustOf(stats: OwnershipStats, owner: Owner): string | undefi
   if (!ownedByUser(stats.uid, owner)) return `it belongs to uid ${stats.uid}, not to you`;
   if (owner.uid === undefined || stats.isSymbolicLink()) return undefined;
   if (stats.mode & OTHER_WRITE) return 'every user may write to it';
-  if (stats.mode & GROUP_WRITE) return 'its group may write to it';
+  if (stats.mode & GROUP_WRITE && !(owner.privateGid !== undefined && stats.gid === owner.privateGid)) return 'its group may write to it';
   return undefined;
 }
 

@@ -9,7 +9,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { registeredWorktrees, worktreeHolding } from '../../shared/gitWorktrees';
 import { bundleForChild } from '../integration/childBundle';
-import { currentOwner, distrustOf, ownedByUser, systemTrust, type OwnershipStats, type TrustContext } from '../../shared/repositoryTrust';
+import { currentOwner, distrustOf, ownedByUser, privateGroupOf, systemTrust, type OwnershipStats, type TrustContext } from '../../shared/repositoryTrust';
 
 let base: string;
 let repo: string;
@@ -111,7 +111,9 @@ describe.each([
     ['every user', 0o002, 'every user may write to it'],
   ])('%s: not believed', (_who, bits, reason) => {
     fs.chmodSync(target(), mode | bits);
-    const { trees, why } = believed();
+    // As a user whose group is shared: a private group's write bit is the user's own (tested below).
+    const system = systemTrust();
+    const { trees, why } = believed(repo, { trust: { ...system, owner: { ...system.owner, privateGid: undefined } } });
     expect(trees).toEqual([]);
     const whose = { repository: `the repository above ${repo} is`, records: `the worktree records in ${target()} are`, record: `the worktree record ${record} is` }[level];
     expect(why).toEqual([`${whose} not trusted: ${target()}: ${reason}`]);
@@ -144,6 +146,24 @@ describe("git's ownership rule", () => {
     expect(distrustOf(stats(1000, 0o775), { uid: 1000 })).toBe('its group may write to it');
     expect(distrustOf(stats(1000, 0o1777), { uid: 1000 })).toBe('every user may write to it');
     expect(distrustOf(stats(1000, 0o755), { uid: 1000 })).toBeUndefined();
+  });
+
+  it("lets the user's private group write (umask 002), and no other group", () => {
+    const inGroup = (gid: number): OwnershipStats => ({ ...stats(1000, 0o775), gid });
+    expect(distrustOf(inGroup(1000), { uid: 1000, privateGid: 1000 })).toBeUndefined();
+    expect(distrustOf(inGroup(100), { uid: 1000, privateGid: 1000 })).toBe('its group may write to it');
+    expect(distrustOf(inGroup(1000), { uid: 1000 })).toBe('its group may write to it');
+    expect(distrustOf({ ...inGroup(1000), mode: 0o777 }, { uid: 1000, privateGid: 1000 })).toBe('every user may write to it');
+  });
+
+  it('counts a group as private only when no other account has it or is listed in it', () => {
+    const files = (passwd: string, group: string) => (file: string) => (file === '/etc/passwd' ? passwd : group);
+    const alice = 'alice:x:1000:1000::/home/alice:/bin/bash\n';
+    expect(privateGroupOf(1000, 1000, files(alice, 'alice:x:1000:\n'))).toBe(1000);
+    expect(privateGroupOf(1001, 1000, files(alice + 'bob:x:1001:1000::/home/bob:/bin/sh\n', 'alice:x:1000:\n'))).toBeUndefined();
+    expect(privateGroupOf(1000, 100, files(alice, 'users:x:100:alice,bob\n'))).toBeUndefined();
+    expect(privateGroupOf(1000, 1001, files(alice, 'alice:x:1001:alice\n'))).toBe(1001);
+    expect(privateGroupOf(1002, 1002, () => { throw new Error('EACCES'); })).toBeUndefined();
   });
 
   it("does not believe a repository or a record another user owns (their ownership injected: a test cannot chown without root)", () => {
