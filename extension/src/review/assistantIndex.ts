@@ -79,10 +79,11 @@ export class AssistantIndex {
     }
     const target = path.join(root, INDEX_FILE);
     try {
-      await withFolderLock(root, async () => {
+      await withFolderLock(root, async (hold) => {
         const onDisk = (await readIndex(root, this.warn)).filter((theirs) => !this.entries.some((ours) => ours.name === theirs.name || ours.dir === theirs.dir));
         const entries = [...this.entries, ...onDisk].filter((existing) => existing.name !== entry.name && existing.dir !== entry.dir);
         if (entries.length >= MAX_ASSISTANTS) throw new Error(`this folder already keeps the reviews of ${MAX_ASSISTANTS} assistants`);
+        hold.assertHeld();
         await replaceFile(target, JSON.stringify({ version: 1, assistants: [...entries, entry] }));
         this.entries = [...entries, entry];
       });

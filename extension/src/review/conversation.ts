@@ -212,9 +212,10 @@ export class Conversation implements Disposable {
     try {
       // Another window on the same folder appends to the same journal: under the folder's lock, its
       // items are taken in first, and ours numbered after them, so that no id is given twice.
-      await withFolderLock(path.dirname(journal.file), async () => {
+      await withFolderLock(path.dirname(journal.file), async (hold) => {
         const theirs = await journal.catchUp(this.warn);
         if (theirs) this.takeIn(theirs);
+        hold.assertHeld();
         const batch = this.unsaved.splice(0);
         await journal.append(batch, () => this.contents());
         this.savedThrough = highestId(batch, this.savedThrough);

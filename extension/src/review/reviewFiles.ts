@@ -11,7 +11,7 @@ import { setImmediate as nextTask } from 'timers/promises';
 import * as path from 'path';
 import { MAX_REVIEW_BYTES } from '../../../shared/protocol';
 import { syncDirectory, TEMP_PREFIX, writeTemp } from '../../../shared/atomicFile';
-import { withFolderLock } from './folderLock';
+import { withFolderLock, type FolderLockHold } from './folderLock';
 import {
   classifyFile,
   CURRENT_FILE,
@@ -86,7 +86,7 @@ export class ReviewFiles {
    */
   async commit(plan: (disk: DiskState) => Promise<CommitPlan>): Promise<void> {
     try {
-      await withFolderLock(this.directory, async () => this.apply(await plan(await this.scan(false))));
+      await withFolderLock(this.directory, async (hold) => this.apply(await plan(await this.scan(false)), hold));
     } catch (error) {
       throw error instanceof ReviewSaveError ? error : new ReviewSaveError(this.directory, error);
     }
@@ -149,7 +149,7 @@ export class ReviewFiles {
     return { pointer, names: names.sort((a, b) => b.revision - a.revision).map(({ name }) => name) };
   }
 
-  private async apply(plan: CommitPlan): Promise<void> {
+  private async apply(plan: CommitPlan, hold: FolderLockHold): Promise<void> {
     if (plan.write.length === 0 && !plan.pointer && plan.remove.length === 0) return;
     const target = (name: string) => path.join(this.directory, name);
     const temps: string[] = [];
@@ -160,9 +160,11 @@ export class ReviewFiles {
       temps.push(...writes.map((write) => write.temp));
       // Reviews before current.json: a crash in between leaves an extra earlier review, never a pointer to nothing.
       for (const write of writes) {
+        hold.assertHeld();
         await fs.rename(write.temp, write.target);
         temps.splice(temps.indexOf(write.temp), 1);
       }
+      hold.assertHeld();
       for (const name of plan.remove) await fs.rm(target(name), { force: true });
       await syncDirectory(this.directory);
       this.commits++;
