@@ -5,13 +5,14 @@
 // library hooks the process's exit signals (signal-exit), and the extension host is every
 // extension's process.
 //
-// Why it cannot be held twice: `.lock` is only ever made with O_EXCL, each time with a new random
-// token, and is never renamed or linked back; so while one holder's file stays in place no one
-// else can make one. It is removed only behind the gate `.lock.end-<token>` (made with O_EXCL),
-// after reading it again there and finding it exactly as judged; so a taker removes the stale
-// lock it judged, never a newer one. A holder refreshes its file and checks its gate while it
-// holds, writes only while that is recent (assertHeld), and succeeds only if its own file is still
-// there when it lets go: two holds that both succeed never overlapped.
+// Why it cannot be held twice: `.lock` is only ever made with O_EXCL, with a new random token each
+// time, and nothing is ever renamed or linked onto it; so while a holder's file is in place, no one
+// else can make one. It is removed only behind its gate `.lock.end-<token>` (also O_EXCL), by
+// whoever reads it again there and finds it exactly as judged (token, inode, time): two takers of
+// one stale lock cannot both pass the gate, and a late one finds a newer lock and leaves it. A
+// holder refreshes its file and checks its gate while it holds, writes only while that check is
+// recent (assertHeld), and succeeds only if its own file is still in place when it lets go; so two
+// holds that both succeed never overlapped, even when a stalled holder was taken over.
 
 import { promises as fs } from 'fs';
 import * as path from 'path';
