@@ -3,7 +3,7 @@
 // Everything read here is untrusted: another process may be writing, or have died writing.
 
 import { createHash, randomBytes } from 'crypto';
-import { promises as fs } from 'fs';
+import { promises as fs, type BigIntStats } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { isOwnProcessAlive } from '../../../shared/privateDirectory';
@@ -46,7 +46,7 @@ export function gateFor(lockFile: string, incarnation: string): string {
 
 /** How the lock file looks now; undefined when there is none. */
 export async function readLock(file: string): Promise<LockLook | undefined> {
-  let stats: import('fs').BigIntStats;
+  let stats: BigIntStats;
   try {
     stats = await fs.lstat(file, { bigint: true });
   } catch (error) {
@@ -72,7 +72,7 @@ export async function readLock(file: string): Promise<LockLook | undefined> {
  * undefined when the file exists already.
  */
 export async function createLock(file: string, holder: LockHolder): Promise<string | undefined> {
-  let handle: import('fs').promises.FileHandle;
+  let handle: fs.FileHandle;
   try {
     handle = await fs.open(file, 'wx', 0o600);
   } catch (error) {
