@@ -59,7 +59,8 @@ export class StoredJsonFile<T> {
     const target = path.join(directory, name);
     try {
       const data = JSON.stringify(this.latest);
-      await withFolderLock(directory, async () => {
+      await withFolderLock(directory, async (hold) => {
+        hold.assertHeld();
         // Too large to be read back: as good as none, and an older file would no longer be true.
         if (Buffer.byteLength(data) > maxBytes) await fs.rm(target, { force: true });
         else await replaceFile(target, data);
