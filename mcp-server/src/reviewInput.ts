@@ -3,7 +3,7 @@
 // Everything is checked here, before a window is looked for, so bad input costs nothing there.
 
 import * as fs from 'fs';
-import { MAX_REVIEW_BYTES } from '../../shared/protocol';
+import { isBlankReview, MAX_REVIEW_BYTES } from '../../shared/protocol';
 
 /** Input the command line refuses: always a usage error (exit 2), with what to do about it. */
 export class ReviewInputError extends Error {}
@@ -47,14 +47,22 @@ export async function readReviewInput(source: string, stdin: NodeJS.ReadableStre
   return checkedText(bytes, name);
 }
 
-/** Markdown is UTF-8 text: no NUL bytes, nothing undecodable, and something to show. */
+/**
+ * Markdown is UTF-8 text: no NUL bytes, nothing undecodable, and something to show. Only
+ * whitespace (or a byte order mark) would replace the review with a blank one, so it is refused
+ * too: an empty pipe or a truncated file is a mistake far more often than a wish to blank it.
+ */
 export function checkedText(bytes: Buffer, name: string): string {
   if (bytes.length === 0) throw new ReviewInputError(`${name} is empty: there is no review to present.`);
   const nul = bytes.indexOf(0);
   if (nul !== -1) throw new ReviewInputError(`${name} holds a NUL byte at offset ${nul}: it looks binary, not markdown.`);
+  let text: string;
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    // A leading byte order mark is dropped here, so input of one alone decodes to nothing.
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     throw new ReviewInputError(`${name} is not valid UTF-8 text. Convert it to UTF-8 markdown and present it again.`);
   }
+  if (isBlankReview(text)) throw new ReviewInputError(`${name} holds only whitespace: there is no review to present, and the one shown is left as it is.`);
+  return text;
 }

@@ -65,11 +65,25 @@ export type Finding = z.infer<typeof Finding>;
  */
 export const Assistant = z.string().min(1).max(MAX_ASSISTANT_CHARS).optional();
 
+/**
+ * Markdown with nothing to show: empty, or only whitespace and byte order marks (String.trim
+ * removes U+FEFF too). Presenting it would blank the review the user is reading, so the command
+ * line and the window both refuse it, in every mode.
+ */
+export function isBlankReview(markdown: string): boolean {
+  return markdown.trim() === '';
+}
+
+export const BLANK_REVIEW_MESSAGE = 'content holds only whitespace: there is nothing to present, and the review shown is left as it is. Send the review\'s markdown.';
+
 export const PresentReviewParams = z
   .object({
-    content: z.string().refine((text) => utf8Bytes(text) <= MAX_REVIEW_BYTES, {
-      message: `content is larger than ${MAX_REVIEW_BYTES / 1024 / 1024} MiB`,
-    }),
+    content: z
+      .string()
+      .refine((text) => utf8Bytes(text) <= MAX_REVIEW_BYTES, {
+        message: `content is larger than ${MAX_REVIEW_BYTES / 1024 / 1024} MiB`,
+      })
+      .refine((text) => !isBlankReview(text), { message: BLANK_REVIEW_MESSAGE }),
     mode: ReviewMode.default('replace'),
     section: z.string().min(1).max(MAX_SECTION_CHARS).optional(),
     title: z.string().max(500).optional(),

@@ -63,6 +63,9 @@ describe('the command line', () => {
   it('refuses empty, binary and undecodable input with exit 2 before it looks for a window', async () => {
     const cases: Array<[string | Buffer, RegExp]> = [
       ['', /^redline: standard input is empty: there is no review to present.\n$/],
+      [' \n\t\n', /^redline: standard input holds only whitespace: there is no review to present, and the one shown is left as it is.\n$/],
+      [Buffer.from([0xef, 0xbb, 0xbf]), /^redline: standard input holds only whitespace/],
+      [Buffer.from([0xef, 0xbb, 0xbf, 0x20, 0x0a, 0x0a]), /^redline: standard input holds only whitespace/],
       [Buffer.from('# review\0more'), /NUL byte at offset 8/],
       [Buffer.from([0x23, 0x20, 0xff, 0xfe]), /not valid UTF-8/],
     ];

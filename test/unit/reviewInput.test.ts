@@ -57,4 +57,13 @@ describe('reading a review for the command line', () => {
     expect(() => checkedText(Buffer.from('a\0b'), 'r.md')).toThrow('NUL byte at offset 1');
     expect(() => checkedText(Buffer.from([0xc3, 0x28]), 'r.md')).toThrow('not valid UTF-8');
   });
+
+  it('refuses input that is only whitespace, a byte order mark, or both, and keeps a BOM-led review', () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    for (const blank of [Buffer.from(' \n\t\r\n  '), bom, Buffer.concat([bom, Buffer.from('\n\n  \t')]), Buffer.from('\u00a0\u2003\n')]) {
+      expect(() => checkedText(blank, 'r.md')).toThrow('r.md holds only whitespace: there is no review to present, and the one shown is left as it is.');
+    }
+    expect(checkedText(Buffer.concat([bom, Buffer.from('# Review\n')]), 'r.md')).toBe('# Review\n');
+    expect(checkedText(Buffer.from('  \n# Review'), 'r.md')).toBe('  \n# Review');
+  });
 });
