@@ -7,6 +7,7 @@ import { REDLINE_VERSION } from '../../shared/version';
 import { IpcClient } from './ipcClient';
 import { ReviewInputError, readReviewInput } from './reviewInput';
 import { TIMEOUT_ARG, parseTimeouts } from './toolTimeouts';
+import { readWholeReview } from './wholeReview';
 import { WindowLocator, workspaceChoice } from './windowLocator';
 
 export const USAGE = `Usage: node mcp-server.js <command> [options]
@@ -142,7 +143,7 @@ async function present(parsed: Parsed, io: CliIo, client: IpcClient): Promise<nu
 
 async function getReview(parsed: Parsed, io: CliIo, client: IpcClient): Promise<number> {
   if (parsed.positional.length > 0) throw new UsageError('get-review takes no file.');
-  const review = await client.request('get-review', {});
+  const review = await readWholeReview((params) => client.request('get-review', params));
   io.stdout(parsed.options.has('--json') ? `${JSON.stringify(review, null, 2)}\n` : review.markdown.endsWith('\n') || review.markdown === '' ? review.markdown : `${review.markdown}\n`);
   return Exit.ok;
 }

@@ -116,10 +116,31 @@ export const PresentReviewResult = z.object({
 });
 export type PresentReviewResult = z.infer<typeof PresentReviewResult>;
 
+/**
+ * get-review answers a page at a time, so that its reply is one line every client can read: an
+ * assistant's client drops a longer line (Codex CLI at 8 MiB, the TypeScript SDKs' 10 MiB read
+ * buffer, Claude Code at 16 MiB), and a model reads a page where it would be handed the first part
+ * of a whole review. The MCP result carries the page's markdown twice, in its text (which Gemini CLI
+ * gives the model) and its structured content (which Claude Code and Codex give it), and JSON
+ * escapes a control character as six bytes, so the worst page is 12x REVIEW_PAGE_CHARS on the line:
+ * 768 KiB. Its section titles are within that markdown; the findings and the comparison are held
+ * to PAGE_LIST_BYTES each, as JSON. The whole line stays under 3 MiB, well below the 8 MiB of the
+ * strictest client.
+ */
+export const REVIEW_PAGE_CHARS = 64 * 1024;
+/** A page ends before its 1,001st heading: tens of thousands of one-character headings fit in a page's characters. */
+export const MAX_PAGE_SECTIONS = 1_000;
+/** The findings of one page, and the comparison on the first, as JSON. */
+export const PAGE_LIST_BYTES = 256 * 1024;
+/** A cursor is short; a longer one is no cursor get-review gave. */
+export const MAX_CURSOR_CHARS = 100;
+
 export const GetReviewParams = z
   .object({
-    /** Also say how the findings stand against the review this one replaced. */
+    /** Also say how the findings stand against the review this one replaced (on the first page). */
     compareWithPrevious: z.boolean().optional(),
+    /** The `nextCursor` of the page before; absent for the first page. */
+    cursor: z.string().max(MAX_CURSOR_CHARS).optional(),
     assistant: Assistant,
   })
   .strict();
@@ -139,18 +160,39 @@ export const ReviewComparison = z.object({
   stillOpen: z.array(ComparedFinding),
   /** In both, marked "won't fix". */
   declined: z.array(ComparedFinding),
+  /** Entries left out of the lists above to keep the reply within PAGE_LIST_BYTES; absent means none. */
+  omitted: z.number().int().min(1).optional(),
 });
 export type ReviewComparison = z.infer<typeof ReviewComparison>;
+
+/** Where a page of get-review sits in the whole review. */
+export const ReviewPage = z.object({
+  /** The review's 1-based lines whose markdown this page holds; absent on a page of findings only. */
+  fromLine: z.number().int().min(1).optional(),
+  toLine: z.number().int().min(1).optional(),
+  totalLines: z.number().int().min(1),
+  /** The review's findings in all; this page has `findings`, from the 0-based `firstFinding` on. */
+  firstFinding: z.number().int().min(0),
+  totalFindings: z.number().int().min(0),
+});
+export type ReviewPage = z.infer<typeof ReviewPage>;
 
 export const GetReviewResult = z.object({
   /** 0 when nothing has been presented in this window yet. */
   revision: z.number().int().min(0),
   title: z.string().optional(),
+  /** This page's part of the review's markdown: the whole of it when `nextCursor` is absent on the first page. */
   markdown: z.string(),
+  /** The headings in this page's markdown, each with its line in the whole review. */
   sections: z.array(Section),
   updatedAt: z.string().optional(),
+  /** This page's share of the findings (see `page`). */
   findings: z.array(Finding),
-  /** Asked for with `compareWithPrevious`; null when there is no earlier review to compare with. */
+  /** Asked for with `compareWithPrevious`, on the first page; null when there is no earlier review to compare with. */
   comparison: ReviewComparison.nullable().optional(),
+  /** Absent when nothing is shown. */
+  page: ReviewPage.optional(),
+  /** Pass it as `cursor` to read the next page; absent on the last. */
+  nextCursor: z.string().optional(),
 });
 export type GetReviewResult = z.infer<typeof GetReviewResult>;

@@ -18,6 +18,7 @@ import {
 import type { RequestHandlers } from '../ipc/ipcConnection';
 import type { ReviewRenderer } from '../render/reviewRenderer';
 import type { AssistantReviews } from '../review/assistantReviews';
+import { getReviewPage } from './getReview';
 import { presentReviewHandler } from './presentReview';
 
 export interface EditorSide {
@@ -37,23 +38,7 @@ export type ReviewsSide = Pick<AssistantReviews, 'existing' | 'forAssistant' | '
 export function createRequestHandlers(reviews: ReviewsSide, renderer: ReviewRenderer, editor: EditorSide): RequestHandlers {
   return {
     'present-review': presentReviewHandler(reviews, renderer),
-    'get-review': async (params) => {
-      const owner = reviews.lookup(params.assistant);
-      const review = owner?.store.current;
-      const comparison = params.compareWithPrevious ? { comparison: (review && (await owner.history.compareWithPrevious(review))) ?? null } : {};
-      if (!owner || !review) return { revision: 0, markdown: '', sections: [], findings: [], ...comparison };
-      // Positions are looked up now, so they say where the code is after the user's edits.
-      const findings = await owner.findings.current();
-      return {
-        revision: review.revision,
-        title: review.title,
-        markdown: review.markdown,
-        sections: [...review.sections],
-        updatedAt: review.updatedAt,
-        findings,
-        ...comparison,
-      };
-    },
+    'get-review': (params) => getReviewPage(reviews, params),
     // An assistant that has not presented has no feedback yet; "0" reads all of its first review's.
     'get-review-feedback': async (params) => reviews.lookup(params.assistant)?.conversation.since(params.since) ?? { cursor: '0', items: [] },
     'get-selection': () => editor.getSelection(),

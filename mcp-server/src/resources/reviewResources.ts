@@ -7,6 +7,7 @@
 import { ProtocolError, ProtocolErrorCode, ResourceTemplate, type ListResourcesResult, type McpServer, type ReadResourceResult, type Resource } from '@modelcontextprotocol/server';
 import { ErrorCode, type EarlierReviewEntry } from '../../../shared/protocol';
 import { stderrLog } from '../log';
+import { readWholeReview } from '../wholeReview';
 import { assistantOf, bridgeFor, type ToolContext } from '../tools/toolContext';
 import { CURRENT_REVIEW_URI, EARLIER_REVIEW_TEMPLATE, SELECTION_URI, earlierReviewRevision, earlierReviewUri } from './resourceUris';
 
@@ -41,7 +42,7 @@ export function registerReviewResources(server: McpServer, context: ToolContext)
     CURRENT_REVIEW_URI,
     CURRENT_REVIEW,
     async (uri) => {
-      const review = await bridge.request('get-review', { assistant: assistantOf(context) });
+      const review = await readWholeReview((params) => bridge.request('get-review', { ...params, assistant: assistantOf(context) }));
       return markdown(uri.href, review.markdown);
     },
   );

@@ -3,10 +3,10 @@
 
 import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { GetReviewResult, type ReviewComparison } from '../../../shared/protocol';
+import { GetReviewResult, MAX_CURSOR_CHARS, type ReviewComparison, type ReviewPage } from '../../../shared/protocol';
 import { assistantOf, bridgeFor, type ToolContext } from './toolContext';
 import { describeFindings } from './presentReview';
-import { toolResult } from './toolResult';
+import { NEXT_STEPS, toolResult } from './toolResult';
 
 export function registerGetReviewTool(server: McpServer, context: ToolContext): void {
   const bridge = bridgeFor(context);
@@ -17,7 +17,8 @@ export function registerGetReviewTool(server: McpServer, context: ToolContext): 
       description:
         'Read back the code review you presented in the Redline panel (each assistant has its own): its markdown, revision and section headings. ' +
         'Use it before "update-section" or "append" when you are not sure what the panel holds (the user may have cleared it, ' +
-        'or another assistant may have written to it). Its findings say where their code is now (after the user\'s edits), ' +
+        'or another assistant may have written to it). A long review comes in pages: when the result has a "nextCursor", call ' +
+        'get-review again with it as "cursor" for the next page, until there is none. Its findings say where their code is now (after the user\'s edits), ' +
         'their state (open, resolved, accepted, wont-fix), and whether the code they pointed at has changed ("stale"). ' +
         'With compareWithPrevious, it also lists which findings are new since the review this one replaced, which were fixed ' +
         '(gone from this review, or resolved by the user), which are still open, and which the user declined: use it after ' +
@@ -26,26 +27,53 @@ export function registerGetReviewTool(server: McpServer, context: ToolContext): 
         compareWithPrevious: z
           .boolean()
           .optional()
-          .describe('Also compare the findings with those of the previous review in this window.'),
+          .describe('Also compare the findings with those of the previous review in this window (on the first page).'),
+        cursor: z
+          .string()
+          .max(MAX_CURSOR_CHARS)
+          .optional()
+          .describe('The "nextCursor" of your last get-review result, to read the next page. Leave it out for the first page.'),
       }),
-      outputSchema: GetReviewResult,
+      outputSchema: GetReviewResult.extend(NEXT_STEPS),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    ({ compareWithPrevious }, ctx) =>
+    ({ compareWithPrevious, cursor }, ctx) =>
       toolResult(
-        () => bridge.request('get-review', { compareWithPrevious, assistant: assistantOf(context) }, ctx.mcpReq.signal),
-        (review) =>
-          [
-            review.revision === 0 || review.markdown === ''
-              ? 'No review is shown in VS Code right now.'
-              : `Revision ${review.revision}${review.title ? ` "${review.title}"` : ''}:\n\n${review.markdown}`,
-            describeFindings(review.findings).join('\n'),
-            review.comparison === undefined ? '' : describeComparison(review.comparison).join('\n'),
-          ]
-            .filter(Boolean)
-            .join('\n\n'),
+        () => bridge.request('get-review', { compareWithPrevious, cursor, assistant: assistantOf(context) }, ctx.mcpReq.signal),
+        describeReview,
+        (review) => (review.nextCursor === undefined ? [] : [nextPageStep(review.nextCursor, review.page)]),
       ),
   );
+}
+
+/** The page as the text gives it: where it sits in the review, its markdown, its findings. */
+function describeReview(review: GetReviewResult): string {
+  return [
+    describeMarkdown(review),
+    describeFindings(review.findings).join('\n'),
+    review.comparison === undefined ? '' : describeComparison(review.comparison).join('\n'),
+    review.nextCursor === undefined ? '' : nextPageStep(review.nextCursor, review.page),
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+function describeMarkdown({ revision, title, markdown, page, nextCursor }: GetReviewResult): string {
+  if (revision === 0 || page === undefined || (markdown === '' && page.firstFinding === 0 && nextCursor === undefined)) return 'No review is shown in VS Code right now.';
+  const heading = `Revision ${revision}${title ? ` "${title}"` : ''}`;
+  if (page.fromLine === undefined) return `${heading}, more of its findings:`;
+  const whole = page.fromLine === 1 && nextCursor === undefined;
+  return `${heading}${whole ? '' : `, ${describeLines(page)}`}:\n\n${markdown}`;
+}
+
+function describeLines(page: ReviewPage): string {
+  return page.fromLine === page.toLine ? `line ${page.fromLine} of ${page.totalLines}` : `lines ${page.fromLine}-${page.toLine} of ${page.totalLines}`;
+}
+
+/** What to call next, in the text and in nextSteps alike. */
+function nextPageStep(cursor: string, page: ReviewPage | undefined): string {
+  const next = page?.toLine === undefined ? 'the rest of its findings' : `the next page (the review has ${page.totalLines} lines)`;
+  return `This is part of the review. Call get-review with cursor "${cursor}" for ${next}; go on until a result has no nextCursor.`;
 }
 
 /** The comparison as a short list per kind, each finding with its id and title. */

@@ -1,0 +1,178 @@
+// get-review's pages: the review's markdown cut at line ends into pages of at most
+// REVIEW_PAGE_CHARS, with the headings and a share of the findings that go with each, and the
+// cursor that names the next one. Pure: the handler (requestHandlers.ts) gives it the review.
+
+import {
+  ErrorCode,
+  IpcError,
+  MAX_PAGE_SECTIONS,
+  PAGE_LIST_BYTES,
+  REVIEW_PAGE_CHARS,
+  type Finding,
+  type ReviewComparison,
+  type ReviewPage,
+  type Section,
+} from '../../../shared/protocol';
+
+/** Where a page starts: a character of the markdown and an index into the findings, of one revision. */
+export interface PageStart {
+  readonly revision: number;
+  readonly offset: number;
+  readonly finding: number;
+}
+
+export interface PagedReview {
+  readonly revision: number;
+  readonly markdown: string;
+  readonly sections: readonly Section[];
+}
+
+export interface Page {
+  readonly markdown: string;
+  readonly sections: Section[];
+  readonly findings: Finding[];
+  readonly page: ReviewPage;
+  readonly nextCursor?: string;
+}
+
+const CURSOR = /^r([1-9]\d{0,14})\.m(\d{1,9})\.f(\d{1,5})$/;
+
+export function encodeCursor(start: PageStart): string {
+  return `r${start.revision}.m${start.offset}.f${start.finding}`;
+}
+
+/** The start a cursor names, or an error that says what to do instead. */
+export function decodeCursor(cursor: string, review: PagedReview | undefined, findingCount: number): PageStart {
+  const match = CURSOR.exec(cursor);
+  const start = match && { revision: Number(match[1]), offset: Number(match[2]), finding: Number(match[3]) };
+  if (!start || (review && start.revision === review.revision && (start.offset > review.markdown.length || start.finding > findingCount))) {
+    throw new IpcError(
+      ErrorCode.InvalidParams,
+      `"${cursor.slice(0, 40)}" is not a cursor get-review gave. Pass the "nextCursor" of your last get-review result as it was, or call get-review without a cursor to read the review from its first page.`,
+    );
+  }
+  if (!review || start.revision !== review.revision) {
+    const now = review ? `is now revision ${review.revision}` : 'is no longer shown';
+    throw new IpcError(
+      ErrorCode.InvalidParams,
+      `That cursor is for revision ${start.revision} of your review, which ${now}. Call get-review without a cursor to read it again from its first page.`,
+    );
+  }
+  return start;
+}
+
+/** The page that starts at `start`: markdown to a line end, its headings, and findings up to PAGE_LIST_BYTES. */
+export function reviewPage(review: PagedReview, findings: readonly Finding[], start: PageStart = { revision: review.revision, offset: 0, finding: 0 }): Page {
+  const { markdown } = review;
+  const lines = lineIndex(review);
+  const fromLine = lines.lineAt(start.offset);
+  let end = pageEnd(markdown, start.offset);
+  let toLine = fromLine + count(markdown, '\n', start.offset, end) - (end > start.offset && markdown.charCodeAt(end - 1) === 10 ? 1 : 0);
+  let sections = review.sections.filter((section) => section.line >= fromLine && section.line <= toLine);
+  if (sections.length > MAX_PAGE_SECTIONS) {
+    // The page ends where the first heading it has no room for begins.
+    const next = sections[MAX_PAGE_SECTIONS];
+    end = offsetOfLine(markdown, start.offset, fromLine, next.line);
+    toLine = next.line - 1;
+    sections = sections.slice(0, MAX_PAGE_SECTIONS);
+  }
+  const taken = end > start.offset;
+  const findingEnd = start.finding + countWithinBytes(findings, start.finding, PAGE_LIST_BYTES);
+  const more = end < markdown.length || findingEnd < findings.length;
+  lines.remember(end, toLine + (end > 0 && markdown.charCodeAt(end - 1) !== 10 ? 0 : 1));
+  return {
+    markdown: markdown.slice(start.offset, end),
+    sections,
+    findings: findings.slice(start.finding, findingEnd),
+    page: {
+      ...(taken ? { fromLine, toLine } : {}),
+      totalLines: lines.total,
+      firstFinding: start.finding,
+      totalFindings: findings.length,
+    },
+    ...(more ? { nextCursor: encodeCursor({ revision: review.revision, offset: end, finding: findingEnd }) } : {}),
+  };
+}
+
+/** The comparison with its lists cut to PAGE_LIST_BYTES in all, saying how many entries were left out. */
+export function boundedComparison(comparison: ReviewComparison): ReviewComparison {
+  let budget = PAGE_LIST_BYTES;
+  let omitted = 0;
+  const cut = <T>(list: readonly T[]): T[] => {
+    const kept = countWithinBytes(list, 0, budget, 0);
+    budget -= jsonBytes(list.slice(0, kept));
+    omitted += list.length - kept;
+    return list.slice(0, kept);
+  };
+  const bounded = { ...comparison, new: cut(comparison.new), fixed: cut(comparison.fixed), stillOpen: cut(comparison.stillOpen), declined: cut(comparison.declined) };
+  return omitted > 0 ? { ...bounded, omitted } : bounded;
+}
+
+/** Where the page from `offset` ends: after the last newline within REVIEW_PAGE_CHARS, or at the limit when a line is longer. */
+function pageEnd(markdown: string, offset: number): number {
+  const limit = offset + REVIEW_PAGE_CHARS;
+  if (limit >= markdown.length) return markdown.length;
+  const newline = markdown.lastIndexOf('\n', limit - 1);
+  if (newline >= offset) return newline + 1;
+  // One line longer than a page: cut inside it, but never between the halves of a surrogate pair.
+  const code = markdown.charCodeAt(limit - 1);
+  return code >= 0xd800 && code <= 0xdbff ? limit - 1 : limit;
+}
+
+/** How many items from `from` fit in `budget` bytes of JSON; at least `minimum`, so that every page moves on. */
+function countWithinBytes(items: readonly unknown[], from: number, budget: number, minimum = 1): number {
+  let used = 0;
+  let taken = 0;
+  for (let i = from; i < items.length; i++) {
+    used += jsonBytes(items[i]) + 1;
+    if (used > budget && taken >= minimum) break;
+    taken++;
+  }
+  return taken;
+}
+
+function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value), 'utf8');
+}
+
+interface LineIndex {
+  readonly total: number;
+  /** The 1-based line that the character at `offset` is on. */
+  lineAt(offset: number): number;
+  remember(offset: number, line: number): void;
+}
+
+/**
+ * Each revision's line count, and the line each page it gave ends on: counting the lines before a
+ * page from the top again would make reading a review of millions of lines quadratic. A cursor it
+ * did not give (a window reloaded meanwhile) is counted from the top, once.
+ */
+const lineIndexes = new WeakMap<PagedReview, LineIndex>();
+
+function lineIndex(review: PagedReview): LineIndex {
+  const known = lineIndexes.get(review);
+  if (known) return known;
+  const { markdown } = review;
+  const starts = new Map<number, number>([[0, 1]]);
+  const index: LineIndex = {
+    // A final newline ends the last line rather than starting another.
+    total: Math.max(1, 1 + count(markdown, '\n', 0, markdown.length) - (markdown.endsWith('\n') ? 1 : 0)),
+    lineAt: (offset) => starts.get(offset) ?? 1 + count(markdown, '\n', 0, offset),
+    remember: (offset, line) => void starts.set(offset, line),
+  };
+  lineIndexes.set(review, index);
+  return index;
+}
+
+function count(text: string, char: string, from: number, to: number): number {
+  let found = 0;
+  for (let at = text.indexOf(char, from); at !== -1 && at < to; at = text.indexOf(char, at + 1)) found++;
+  return found;
+}
+
+/** The offset where `line` starts, counting from `offset`, which is on `fromLine`. */
+function offsetOfLine(markdown: string, offset: number, fromLine: number, line: number): number {
+  let at = offset;
+  for (let current = fromLine; current < line; current++) at = markdown.indexOf('\n', at) + 1;
+  return at;
+}

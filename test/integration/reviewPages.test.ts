@@ -1,0 +1,103 @@
+// get-review of the largest review there can be, read back through the built server by the SDK's
+// client as assistants embed it (its default read buffer): every reply is one line under the
+// strictest client's limit (Codex CLI drops a line over 8 MiB), and the pages join into the review.
+
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { MAX_REVIEW_BYTES } from '../../shared/protocol';
+import { assertBuilt, hostEnv, MCP_SERVER, startHost, type Host, type ToolResult } from './harness';
+
+/** Codex CLI's MAX_MCP_STDIO_LINE_BYTES: the smallest line limit of the clients Redline is tested with. */
+const STRICTEST_LINE_BYTES = 8 * 1024 * 1024;
+
+/** Every C0 control character a line can hold (not tab, newline or carriage return): JSON writes each as six bytes. */
+const CONTROLS = Array.from({ length: 32 }, (_, code) => String.fromCharCode(code)).filter((char) => !'\0\t\n\r'.includes(char)).join('');
+
+/** MAX_REVIEW_BYTES exactly: a heading, then lines of 4,095 control characters. */
+function controlCharacterReview(): string {
+  const line = CONTROLS.repeat(Math.ceil(4095 / CONTROLS.length)).slice(0, 4095) + '\n';
+  const head = '# Control characters\n\n';
+  const body = line.repeat(Math.ceil((MAX_REVIEW_BYTES - head.length) / line.length));
+  return (head + body).slice(0, MAX_REVIEW_BYTES);
+}
+
+describe('get-review of a 10 MiB review of control characters', () => {
+  let host: Host;
+  let client: Client;
+  let transport: StdioClientTransport;
+  /** The size of each line the server wrote, as it wrote it (JSON.stringify, then a newline). */
+  const lineBytes: number[] = [];
+  const call = (args: Record<string, unknown>) => client.callTool({ name: 'get-review', arguments: args }) as Promise<ToolResult>;
+
+  beforeAll(async () => {
+    assertBuilt();
+    host = await startHost();
+    // No maxBufferSize: the SDK's own default, as an assistant that embeds the SDK has it.
+    transport = new StdioClientTransport({ command: process.execPath, args: [MCP_SERVER], env: { PATH: process.env.PATH ?? '', ...hostEnv(host) }, stderr: 'pipe' });
+    client = new Client({ name: 'redline-pages', version: '1.0.0' });
+    await client.connect(transport);
+    const receive = transport.onmessage!;
+    transport.onmessage = (message) => {
+      lineBytes.push(Buffer.byteLength(JSON.stringify(message), 'utf8') + 1);
+      receive(message);
+    };
+  });
+  afterAll(async () => {
+    await client?.close();
+    await host?.stop();
+  });
+
+  it('comes back page by page, each reply a line under 8 MiB, and the pages join into the review', async () => {
+    const review = controlCharacterReview();
+    expect(Buffer.byteLength(review)).toBe(MAX_REVIEW_BYTES);
+    const presented = (await client.callTool({ name: 'present-review', arguments: { content: review } }, { timeout: 120_000 })) as ToolResult;
+    expect(presented.isError).toBeFalsy();
+
+    lineBytes.length = 0;
+    const pages: ToolResult[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await call(cursor === undefined ? {} : { cursor });
+      expect(page.isError).toBeFalsy();
+      pages.push(page);
+      cursor = page.structuredContent.nextCursor;
+    } while (cursor !== undefined && pages.length < 1000);
+
+    expect(pages.map((page) => page.structuredContent.markdown).join('')).toBe(review);
+    expect(pages.length).toBeGreaterThan(1);
+    // The lines of one page follow on from the last, with the heading on the first.
+    const first = pages[0].structuredContent;
+    const totalLines = review.split('\n').length - (review.endsWith('\n') ? 1 : 0);
+    expect(first.page).toMatchObject({ fromLine: 1, totalLines });
+    expect(first.sections).toEqual([{ level: 1, title: 'Control characters', line: 1 }]);
+    for (let i = 1; i < pages.length; i++) expect(pages[i].structuredContent.page.fromLine).toBe(pages[i - 1].structuredContent.page.toLine + 1);
+    expect(pages[0].content[0].text).toMatch(new RegExp(`^Revision \\d+, lines 1-\\d+ of ${totalLines}:\n\n# Control characters\n`));
+    expect(pages[0].structuredContent.nextSteps).toEqual([expect.stringContaining(`Call get-review with cursor "${first.nextCursor}"`)]);
+
+    const largest = Math.max(...lineBytes);
+    expect(lineBytes.length).toBe(pages.length);
+    expect(largest).toBeLessThan(STRICTEST_LINE_BYTES);
+    process.stdout.write(`get-review of a ${MAX_REVIEW_BYTES}-byte control-character review: ${pages.length} pages, largest line ${largest} bytes\n`);
+  }, 180_000);
+
+  it('refuses a cursor it did not give, and one of an earlier revision, saying what to do', async () => {
+    for (const cursor of ['next', 'r1.m99999999.f0', 'r1.m0.f99999']) {
+      const result = await call({ cursor });
+      expect(result.isError).toBe(true);
+      expect(result.content[0].text).toBe(
+        `"${cursor}" is not a cursor get-review gave. Pass the "nextCursor" of your last get-review result as it was, or call get-review without a cursor to read the review from its first page.`,
+      );
+    }
+    const { nextCursor, revision } = (await call({})).structuredContent;
+    await client.callTool({ name: 'present-review', arguments: { content: '# Replaced\n' } });
+    const stale = await call({ cursor: nextCursor });
+    expect(stale.isError).toBe(true);
+    expect(stale.content[0].text).toBe(
+      `That cursor is for revision ${revision} of your review, which is now revision ${revision + 1}. Call get-review without a cursor to read it again from its first page.`,
+    );
+    const whole = await call({});
+    expect(whole.structuredContent).toMatchObject({ markdown: '# Replaced\n', page: { fromLine: 1, toLine: 1, totalLines: 1 } });
+    expect(whole.structuredContent.nextCursor).toBeUndefined();
+    expect(whole.content[0].text).toBe(`Revision ${revision + 1}:\n\n# Replaced\n`);
+  });
+});
