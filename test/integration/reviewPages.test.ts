@@ -4,6 +4,8 @@
 
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Readable } from 'stream';
+import { Exit, runCli } from '../../mcp-server/src/cli';
 import { MAX_REVIEW_BYTES } from '../../shared/protocol';
 import { assertBuilt, hostEnv, MCP_SERVER, startHost, type Host, type ToolResult } from './harness';
 
@@ -19,6 +21,22 @@ function controlCharacterReview(): string {
   const head = '# Control characters\n\n';
   const body = line.repeat(Math.ceil((MAX_REVIEW_BYTES - head.length) / line.length));
   return (head + body).slice(0, MAX_REVIEW_BYTES);
+}
+
+/** `get-review` of the command line, run in this process against the host; what it printed. */
+async function runGetReview(host: Host, options: string[]): Promise<string> {
+  let out = '';
+  let err = '';
+  const code = await runCli({
+    argv: ['get-review', ...options],
+    env: hostEnv(host),
+    cwd: host.workspace,
+    stdout: (text) => (out += text),
+    stderr: (text) => (err += text),
+    stdin: Readable.from([]),
+  });
+  expect({ code, err }).toEqual({ code: Exit.ok, err: '' });
+  return out;
 }
 
 describe('get-review of a 10 MiB review of control characters', () => {
@@ -78,6 +96,15 @@ describe('get-review of a 10 MiB review of control characters', () => {
     expect(lineBytes.length).toBe(pages.length);
     expect(largest).toBeLessThan(STRICTEST_LINE_BYTES);
     process.stdout.write(`get-review of a ${MAX_REVIEW_BYTES}-byte control-character review: ${pages.length} pages, largest line ${largest} bytes\n`);
+
+    // The command line joins the pages: the markdown as it was, or all of it as JSON.
+    const printed = await runGetReview(host, []);
+    expect(printed).toBe(review.endsWith('\n') ? review : `${review}\n`);
+    const json = JSON.parse(await runGetReview(host, ['--json']));
+    expect(json.markdown).toBe(review);
+    expect(json.sections).toEqual(first.sections);
+    expect(json).not.toHaveProperty('nextCursor');
+    expect(json).not.toHaveProperty('page');
   }, 180_000);
 
   it('refuses a cursor it did not give, and one of an earlier revision, saying what to do', async () => {
