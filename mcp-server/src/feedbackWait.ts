@@ -26,8 +26,11 @@ export async function waitForFeedback(wait: FeedbackWait): Promise<GetReviewFeed
   const deadline = started + wait.timeoutMs;
   let since = wait.since;
   if (since === undefined) {
-    // Only what comes after this call: start from the newest item there is.
-    since = (await wait.bridge.request('get-review-feedback', { assistant: wait.assistant }, wait.signal)).cursor;
+    // Only what comes after this call: start from the newest item there is, reading on past
+    // answers cut at their size (`more`) to reach it.
+    let newest = await wait.bridge.request('get-review-feedback', { assistant: wait.assistant }, wait.signal);
+    while (newest.more) newest = await wait.bridge.request('get-review-feedback', { since: newest.cursor, assistant: wait.assistant }, wait.signal);
+    since = newest.cursor;
   }
   for (;;) {
     const result: GetReviewFeedbackResult = await wait.bridge.request('get-review-feedback', { since, assistant: wait.assistant }, wait.signal);

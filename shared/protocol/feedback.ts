@@ -27,11 +27,21 @@ const Cursor = z.string().regex(/^\d{1,15}$/, 'a cursor is a value of "cursor" f
 export const GetReviewFeedbackParams = z.object({ since: Cursor.optional(), assistant: Assistant }).strict();
 export type GetReviewFeedbackParams = z.infer<typeof GetReviewFeedbackParams>;
 
+/**
+ * The items of one answer, as JSON. The window keeps 2,000 items of up to 16 Ki characters, which
+ * JSON can make six times larger and the MCP result carries twice (text and structured content):
+ * all of them at once would be a line no client reads. Past this, the answer stops at an item and
+ * says `more`, and its cursor reads on from there.
+ */
+export const FEEDBACK_PAGE_BYTES = 1024 * 1024;
+
 export const GetReviewFeedbackResult = z.object({
   /** Pass as `since` next time to get only what is newer. */
   cursor: z.string(),
   items: z.array(FeedbackItem),
   /** Set when items older than the oldest kept were asked for and are gone. */
   truncated: z.boolean().optional(),
+  /** Set when newer items are waiting beyond this answer's size: ask again with `cursor`. */
+  more: z.boolean().optional(),
 });
 export type GetReviewFeedbackResult = z.infer<typeof GetReviewFeedbackResult>;

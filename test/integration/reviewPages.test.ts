@@ -6,7 +6,8 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Readable } from 'stream';
 import { Exit, runCli } from '../../mcp-server/src/cli';
-import { MAX_REVIEW_BYTES } from '../../shared/protocol';
+import { MAX_FEEDBACK_TEXT, MAX_REVIEW_BYTES } from '../../shared/protocol';
+import { until } from './ipcKit';
 import { assertBuilt, hostEnv, MCP_SERVER, startHost, type Host, type ToolResult } from './harness';
 
 /** Codex CLI's MAX_MCP_STDIO_LINE_BYTES: the smallest line limit of the clients Redline is tested with. */
@@ -45,13 +46,16 @@ describe('get-review of a 10 MiB review of control characters', () => {
   let transport: StdioClientTransport;
   /** The size of each line the server wrote, as it wrote it (JSON.stringify, then a newline). */
   const lineBytes: number[] = [];
+  let serverLog = '';
   const call = (args: Record<string, unknown>) => client.callTool({ name: 'get-review', arguments: args }) as Promise<ToolResult>;
 
   beforeAll(async () => {
     assertBuilt();
     host = await startHost();
     // No maxBufferSize: the SDK's own default, as an assistant that embeds the SDK has it.
-    transport = new StdioClientTransport({ command: process.execPath, args: [MCP_SERVER], env: { PATH: process.env.PATH ?? '', ...hostEnv(host) }, stderr: 'pipe' });
+    // Debug logging: the server's stderr says when each request to the window was answered.
+    transport = new StdioClientTransport({ command: process.execPath, args: [MCP_SERVER], env: { PATH: process.env.PATH ?? '', REDLINE_LOG: 'debug', ...hostEnv(host) }, stderr: 'pipe' });
+    transport.stderr!.on('data', (chunk: Buffer) => (serverLog += chunk.toString()));
     client = new Client({ name: 'redline-pages', version: '1.0.0' });
     await client.connect(transport);
     const receive = transport.onmessage!;
@@ -126,5 +130,39 @@ describe('get-review of a 10 MiB review of control characters', () => {
     expect(whole.structuredContent).toMatchObject({ markdown: '# Replaced\n', page: { fromLine: 1, toLine: 1, totalLines: 1 } });
     expect(whole.structuredContent.nextCursor).toBeUndefined();
     expect(whole.content[0].text).toBe(`Revision ${revision + 1}:\n\n# Replaced\n`);
+  });
+
+  it('gives a large backlog of feedback in answers under 8 MiB, each read once, and await-review-feedback reads on from them', async () => {
+    const conversation = host.reviews.lookup('redline-pages')!.conversation;
+    const start = (await client.callTool({ name: 'get-review-feedback', arguments: {} })).structuredContent as { cursor: string };
+    const texts = Array.from({ length: 300 }, (_, i) => `${i} ${CONTROLS.repeat(Math.ceil(MAX_FEEDBACK_TEXT / CONTROLS.length))}`.slice(0, MAX_FEEDBACK_TEXT));
+    for (const text of texts) await conversation.add({ kind: 'message', text });
+
+    lineBytes.length = 0;
+    const read: string[] = [];
+    let since = start.cursor;
+    for (let more = true; more; ) {
+      const answer = (await client.callTool({ name: 'get-review-feedback', arguments: { since } })) as ToolResult;
+      expect(answer.isError).toBeFalsy();
+      read.push(...answer.structuredContent.items.map((item: { text: string }) => item.text));
+      since = answer.structuredContent.cursor;
+      more = answer.structuredContent.more === true;
+      if (more) expect(answer.structuredContent.nextSteps).toEqual([`More feedback is waiting than one answer holds: call get-review-feedback with "${since}" as "since" to read on.`]);
+    }
+    expect(read).toEqual(texts);
+    expect(lineBytes.length).toBeGreaterThan(1);
+    expect(Math.max(...lineBytes)).toBeLessThan(STRICTEST_LINE_BYTES);
+    process.stdout.write(`get-review-feedback of 300 items of ${MAX_FEEDBACK_TEXT} control characters: ${lineBytes.length} answers, largest line ${Math.max(...lineBytes)} bytes\n`);
+
+    // Without a cursor, await-review-feedback waits for what comes after all 300, however many
+    // answers they take: once it has read past them (and found nothing newer), one more arrives.
+    const answers = lineBytes.length;
+    const replies = () => serverLog.match(/"event":"reply"[^\n]*"method":"get-review-feedback"/g)?.length ?? 0;
+    const before = replies();
+    const waiting = client.callTool({ name: 'await-review-feedback', arguments: { timeoutSeconds: 60 } }) as Promise<ToolResult>;
+    await until(() => replies() >= before + answers + 1, 30_000);
+    await conversation.add({ kind: 'message', text: 'after the backlog' });
+    const awaited = (await waiting).structuredContent;
+    expect(awaited.items.map((item: { text: string }) => item.text)).toEqual(['after the backlog']);
   });
 });

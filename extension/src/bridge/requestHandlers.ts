@@ -18,6 +18,7 @@ import {
 import type { RequestHandlers } from '../ipc/ipcConnection';
 import type { ReviewRenderer } from '../render/reviewRenderer';
 import type { AssistantReviews } from '../review/assistantReviews';
+import { feedbackPage } from './feedbackPage';
 import { getReviewPage } from './getReview';
 import { presentReviewHandler } from './presentReview';
 
@@ -40,7 +41,7 @@ export function createRequestHandlers(reviews: ReviewsSide, renderer: ReviewRend
     'present-review': presentReviewHandler(reviews, renderer),
     'get-review': (params) => getReviewPage(reviews, params),
     // An assistant that has not presented has no feedback yet; "0" reads all of its first review's.
-    'get-review-feedback': async (params) => reviews.lookup(params.assistant)?.conversation.since(params.since) ?? { cursor: '0', items: [] },
+    'get-review-feedback': async (params) => feedbackPage(reviews.lookup(params.assistant)?.conversation.since(params.since) ?? { cursor: '0', items: [] }),
     'get-selection': () => editor.getSelection(),
     'open-location': (params) => editor.openLocation(params.reference, params.cwd),
     'get-diagnostics': (params) => editor.getDiagnostics(params),

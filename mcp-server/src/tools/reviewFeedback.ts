@@ -85,7 +85,9 @@ export function registerReviewFeedbackTools(server: McpServer, context: ToolCont
 export function nextStepsForFeedback(result: GetReviewFeedbackResult): string[] {
   return [
     ...(result.truncated ? ['Some older items were dropped before you read them (the window keeps the last 2,000).'] : []),
-    `Pass "${result.cursor}" as "since" next time to get only newer items.`,
+    result.more
+      ? `More feedback is waiting than one answer holds: call get-review-feedback with "${result.cursor}" as "since" to read on.`
+      : `Pass "${result.cursor}" as "since" next time to get only newer items.`,
   ];
 }
 
@@ -93,7 +95,11 @@ function describeFeedback(result: GetReviewFeedbackResult): string {
   const lines = result.items.map(describeItem);
   if (result.truncated) lines.unshift('Some older feedback was dropped before you read it (only the latest 2,000 items are kept).');
   if (lines.length === 0) lines.push('No new feedback.');
-  lines.push(`Cursor: ${result.cursor} (pass it as "since" next time).`);
+  lines.push(
+    result.more
+      ? `More feedback is waiting: call get-review-feedback with since "${result.cursor}" to read on.`
+      : `Cursor: ${result.cursor} (pass it as "since" next time).`,
+  );
   return lines.join('\n');
 }
 
