@@ -101,8 +101,16 @@ describe('bridge under load', () => {
       const elapsed = Date.now() - started;
       expect(result.isError).toBeFalsy();
       expect(host.store.current!.markdown).toBe(content);
-      const back = await mcp.client.callTool({ name: 'get-review', arguments: {} }, { timeout: 120_000 });
-      expect((back.structuredContent as { markdown: string }).markdown.length).toBe(content.length);
+      // It comes back in pages, which join into what was sent.
+      const pages: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const back = await mcp.client.callTool({ name: 'get-review', arguments: cursor === undefined ? {} : { cursor } }, { timeout: 120_000 });
+        const page = back.structuredContent as { markdown: string; nextCursor?: string };
+        pages.push(page.markdown);
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
+      expect(pages.join('')).toBe(content);
       process.stdout.write(`10 MiB review delivered and rendered in ${elapsed} ms\n`);
     } finally {
       await mcp.close();
