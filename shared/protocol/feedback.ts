@@ -30,10 +30,11 @@ export type GetReviewFeedbackParams = z.infer<typeof GetReviewFeedbackParams>;
 /**
  * The items of one answer, as JSON. The window keeps 2,000 items of up to 16 Ki characters, which
  * JSON can make six times larger and the MCP result carries twice (text and structured content):
- * all of them at once would be a line no client reads. Past this, the answer stops at an item and
- * says `more`, and its cursor reads on from there.
+ * all of them at once would be a line no client reads, and far more than the 25,000 tokens Claude
+ * Code hands a model. Past this, the answer stops at an item (always taking one) and says `more`,
+ * and its cursor reads on from there.
  */
-export const FEEDBACK_PAGE_BYTES = 1024 * 1024;
+export const FEEDBACK_PAGE_BYTES = 64 * 1024;
 
 export const GetReviewFeedbackResult = z.object({
   /** Pass as `since` next time to get only what is newer. */

@@ -117,21 +117,23 @@ export const PresentReviewResult = z.object({
 export type PresentReviewResult = z.infer<typeof PresentReviewResult>;
 
 /**
- * get-review answers a page at a time, so that its reply is one line every client can read: an
- * assistant's client drops a longer line (Codex CLI at 8 MiB, the TypeScript SDKs' 10 MiB read
- * buffer, Claude Code at 16 MiB), and a model reads a page where it would be handed the first part
- * of a whole review. The MCP result carries the page's markdown twice, in its text (which Gemini CLI
- * gives the model) and its structured content (which Claude Code and Codex give it), and JSON
- * escapes a control character as six bytes, so the worst page is 12x REVIEW_PAGE_CHARS on the line:
- * 768 KiB. Its section titles are within that markdown; the findings and the comparison are held
- * to PAGE_LIST_BYTES each, as JSON. The whole line stays under 3 MiB, well below the 8 MiB of the
- * strictest client.
+ * get-review answers a page at a time, so that its reply is one line every client can read, and
+ * one a model can take in. A client drops a longer line (Codex CLI at 8 MiB, the TypeScript SDKs'
+ * 10 MiB read buffer, Claude Code at 16 MiB), and Claude Code refuses a result of more than 25,000
+ * tokens, which 32 Ki characters of prose with their findings stay under. The MCP result carries
+ * the page's markdown twice, in its text (which Gemini CLI gives the model) and its structured
+ * content (which Claude Code and Codex give it), and JSON escapes a control character as six bytes,
+ * so the worst page is 12x REVIEW_PAGE_CHARS on the line: 384 KiB. Its section titles are within
+ * that markdown; the findings and the comparison are held to their bytes of JSON, each twice. The
+ * whole line stays under 1.5 MiB, far below the 8 MiB of the strictest client.
  */
-export const REVIEW_PAGE_CHARS = 64 * 1024;
-/** A page ends before its 1,001st heading: tens of thousands of one-character headings fit in a page's characters. */
+export const REVIEW_PAGE_CHARS = 32 * 1024;
+/** A page ends before its 1,001st heading: thousands of one-character headings fit in a page's characters. */
 export const MAX_PAGE_SECTIONS = 1_000;
-/** The findings of one page, and the comparison on the first, as JSON. */
-export const PAGE_LIST_BYTES = 256 * 1024;
+/** The findings of one page, as JSON: some two hundred findings. */
+export const PAGE_FINDINGS_BYTES = 64 * 1024;
+/** The comparison, on the first page only, as JSON: past this its lists are cut, saying how many entries were left out. */
+export const COMPARISON_BYTES = 256 * 1024;
 /** A cursor is short; a longer one is no cursor get-review gave. */
 export const MAX_CURSOR_CHARS = 100;
 
@@ -160,7 +162,7 @@ export const ReviewComparison = z.object({
   stillOpen: z.array(ComparedFinding),
   /** In both, marked "won't fix". */
   declined: z.array(ComparedFinding),
-  /** Entries left out of the lists above to keep the reply within PAGE_LIST_BYTES; absent means none. */
+  /** Entries left out of the lists above to keep the reply within COMPARISON_BYTES; absent means none. */
   omitted: z.number().int().min(1).optional(),
 });
 export type ReviewComparison = z.infer<typeof ReviewComparison>;

@@ -1,6 +1,6 @@
 // get-review's pages: where they are cut, what goes with each, and the cursors between them.
 
-import { IpcError, MAX_PAGE_SECTIONS, PAGE_LIST_BYTES, REVIEW_PAGE_CHARS, type Finding, type ReviewComparison, type Section } from '../../shared/protocol';
+import { COMPARISON_BYTES, IpcError, MAX_PAGE_SECTIONS, PAGE_FINDINGS_BYTES, REVIEW_PAGE_CHARS, type Finding, type ReviewComparison, type Section } from '../../shared/protocol';
 import { boundedComparison, decodeCursor, encodeCursor, reviewPage, type Page, type PagedReview } from '../../extension/src/bridge/reviewPages';
 
 function finding(index: number, title = `finding ${index}`): Finding {
@@ -59,12 +59,12 @@ describe("get-review's pages", () => {
     expect(pages.flatMap((page) => page.sections)).toEqual(sections);
   });
 
-  it('spreads findings over pages of at most PAGE_LIST_BYTES of JSON, each given once', () => {
+  it('spreads findings over pages of at most PAGE_FINDINGS_BYTES of JSON, each given once', () => {
     const findings = Array.from({ length: 1000 }, (_, i) => finding(i, `${'\u0001'.repeat(119)}${i}`));
     const pages = allPages({ revision: 1, markdown: '# R\n', sections: [] }, findings);
     expect(pages.length).toBeGreaterThan(1);
     expect(pages.flatMap((page) => page.findings)).toEqual(findings);
-    for (const page of pages) expect(Buffer.byteLength(JSON.stringify(page.findings))).toBeLessThanOrEqual(PAGE_LIST_BYTES);
+    for (const page of pages) expect(Buffer.byteLength(JSON.stringify(page.findings))).toBeLessThanOrEqual(PAGE_FINDINGS_BYTES);
     // The markdown is on the first page; the later ones carry findings only, and say so.
     expect(pages[1]).toMatchObject({ markdown: '', sections: [], page: { firstFinding: pages[0].findings.length, totalFindings: 1000 } });
     expect(pages[1].page.fromLine).toBeUndefined();
@@ -86,12 +86,12 @@ describe("get-review's pages", () => {
     expect(page).toMatchObject({ markdown: '# three\nfour\n', sections: review.sections, page: { fromLine: 3, toLine: 4, totalLines: 4 } });
   });
 
-  it('cuts the comparison to PAGE_LIST_BYTES, counting what it left out', () => {
+  it('cuts the comparison to COMPARISON_BYTES, counting what it left out', () => {
     const compared = (i: number) => ({ id: `f${i}`, severity: null, title: 'x'.repeat(100), reference: `${'d/'.repeat(500)}a.ts:${i}`, state: 'open' as const });
     const many = Array.from({ length: 1000 }, (_, i) => compared(i));
     const comparison: ReviewComparison = { revision: 2, previous: { revision: 1, updatedAt: 'then' }, new: many, fixed: [], stillOpen: many, declined: [] };
     const bounded = boundedComparison(comparison);
-    expect(Buffer.byteLength(JSON.stringify(bounded))).toBeLessThan(PAGE_LIST_BYTES + 1024);
+    expect(Buffer.byteLength(JSON.stringify(bounded))).toBeLessThan(COMPARISON_BYTES + 1024);
     expect(bounded.new.length + bounded.stillOpen.length + bounded.omitted!).toBe(2000);
     expect(bounded.new).toEqual(many.slice(0, bounded.new.length));
     const small = { ...comparison, new: many.slice(0, 3), stillOpen: [] };

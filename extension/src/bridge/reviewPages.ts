@@ -3,10 +3,11 @@
 // cursor that names the next one. Pure: the handler (requestHandlers.ts) gives it the review.
 
 import {
+  COMPARISON_BYTES,
   ErrorCode,
   IpcError,
   MAX_PAGE_SECTIONS,
-  PAGE_LIST_BYTES,
+  PAGE_FINDINGS_BYTES,
   REVIEW_PAGE_CHARS,
   type Finding,
   type ReviewComparison,
@@ -61,7 +62,7 @@ export function decodeCursor(cursor: string, review: PagedReview | undefined, fi
   return start;
 }
 
-/** The page that starts at `start`: markdown to a line end, its headings, and findings up to PAGE_LIST_BYTES. */
+/** The page that starts at `start`: markdown to a line end, its headings, and findings up to PAGE_FINDINGS_BYTES. */
 export function reviewPage(review: PagedReview, findings: readonly Finding[], start: PageStart = { revision: review.revision, offset: 0, finding: 0 }): Page {
   const { markdown } = review;
   const lines = lineIndex(review);
@@ -77,7 +78,7 @@ export function reviewPage(review: PagedReview, findings: readonly Finding[], st
     sections = sections.slice(0, MAX_PAGE_SECTIONS);
   }
   const taken = end > start.offset;
-  const findingEnd = start.finding + countWithinBytes(findings, start.finding, PAGE_LIST_BYTES);
+  const findingEnd = start.finding + countWithinBytes(findings, start.finding, PAGE_FINDINGS_BYTES);
   const more = end < markdown.length || findingEnd < findings.length;
   lines.remember(end, toLine + (end > 0 && markdown.charCodeAt(end - 1) !== 10 ? 0 : 1));
   return {
@@ -94,9 +95,9 @@ export function reviewPage(review: PagedReview, findings: readonly Finding[], st
   };
 }
 
-/** The comparison with its lists cut to PAGE_LIST_BYTES in all, saying how many entries were left out. */
+/** The comparison with its lists cut to COMPARISON_BYTES in all, saying how many entries were left out. */
 export function boundedComparison(comparison: ReviewComparison): ReviewComparison {
-  let budget = PAGE_LIST_BYTES;
+  let budget = COMPARISON_BYTES;
   let omitted = 0;
   const cut = <T>(list: readonly T[]): T[] => {
     const kept = countWithinBytes(list, 0, budget, 0);
