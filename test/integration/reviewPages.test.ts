@@ -109,6 +109,11 @@ describe('get-review of a 10 MiB review of control characters', () => {
     expect(json.sections).toEqual(first.sections);
     expect(json).not.toHaveProperty('nextCursor');
     expect(json).not.toHaveProperty('page');
+
+    // A resource is read in one reply: the review as a resource is refused with what to do, and the connection stays.
+    const resource = client.readResource({ uri: 'redline://review/current' });
+    await expect(resource).rejects.toThrow(/redline:\/\/review\/current is too large to read in one piece \(\d+ bytes as JSON, more than 6291456\)\. The get-review tool reads the current review in pages\./);
+    expect((await call({})).structuredContent.page.fromLine).toBe(1);
   }, 180_000);
 
   it('refuses a cursor it did not give, and one of an earlier revision, saying what to do', async () => {

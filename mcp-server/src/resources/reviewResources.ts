@@ -112,7 +112,21 @@ function revisionInCursor(cursor: string): number {
   return Number(match[1]);
 }
 
+/**
+ * A resource is read in one reply, which cannot be paged: past this much JSON, a client with a
+ * line limit (Codex CLI's 8 MiB is the smallest) would drop the connection, so the read is
+ * refused instead, pointing at get-review, which reads in pages.
+ */
+export const MAX_RESOURCE_JSON_BYTES = 6 * 1024 * 1024;
+
 function markdown(uri: string, text: string): ReadResourceResult {
+  const bytes = Buffer.byteLength(JSON.stringify(text), 'utf8');
+  if (bytes > MAX_RESOURCE_JSON_BYTES) {
+    throw new ProtocolError(
+      ProtocolErrorCode.InternalError,
+      `${uri} is too large to read in one piece (${bytes} bytes as JSON, more than ${MAX_RESOURCE_JSON_BYTES}). The get-review tool reads the current review in pages.`,
+    );
+  }
   return { contents: [{ uri, mimeType: 'text/markdown', text }] };
 }
 
