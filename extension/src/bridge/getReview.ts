@@ -14,7 +14,7 @@ export async function getReviewPage(reviews: ReviewsSide, params: GetReviewParam
   const review = owner?.store.current;
   // Positions are looked up now, so they say where the code is after the user's edits.
   const findings = owner && review ? await owner.findings.current() : [];
-  // A bad cursor is refused before anything else is worked out.
+  // A bad cursor is refused before any page is cut.
   const start = params.cursor === undefined ? undefined : decodeCursor(params.cursor, review, findings.length);
   const comparison = params.compareWithPrevious && start === undefined ? { comparison: await comparisonFor(owner, review) } : {};
   if (!owner || !review) return { revision: 0, markdown: '', sections: [], findings: [], ...comparison };

@@ -94,5 +94,6 @@ export function describeComparison(comparison: ReviewComparison | null): string[
       lines.push(`- ${finding.id} ${finding.severity ?? 'finding'} ${finding.reference}${how}: ${finding.title}`);
     }
   }
+  if (comparison.omitted) lines.push(`${comparison.omitted} more entries were left out to keep this reply small; the lists above are their first entries.`);
   return lines;
 }
