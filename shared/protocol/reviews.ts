@@ -124,8 +124,9 @@ export type PresentReviewResult = z.infer<typeof PresentReviewResult>;
  * the page's markdown twice, in its text (which Gemini CLI gives the model) and its structured
  * content (which Claude Code and Codex give it), and JSON escapes a control character as six bytes,
  * so the worst page is 12x REVIEW_PAGE_CHARS on the line: 384 KiB. Its section titles are within
- * that markdown; the findings and the comparison are held to their bytes of JSON, each twice. The
- * whole line stays under 1.5 MiB, far below the 8 MiB of the strictest client.
+ * that markdown, but for the last, whose line may run on, and which is cut to MAX_SECTION_CHARS.
+ * The findings and the comparison are held to their bytes of JSON, each twice. The whole line
+ * stays under 1.5 MiB, far below the 8 MiB of the strictest client.
  */
 export const REVIEW_PAGE_CHARS = 32 * 1024;
 /** A page ends before its 1,001st heading: thousands of one-character headings fit in a page's characters. */

@@ -1,6 +1,6 @@
 // get-review's pages: where they are cut, what goes with each, and the cursors between them.
 
-import { COMPARISON_BYTES, IpcError, MAX_PAGE_SECTIONS, PAGE_FINDINGS_BYTES, REVIEW_PAGE_CHARS, type Finding, type ReviewComparison, type Section } from '../../shared/protocol';
+import { COMPARISON_BYTES, IpcError, MAX_PAGE_SECTIONS, MAX_SECTION_CHARS, PAGE_FINDINGS_BYTES, REVIEW_PAGE_CHARS, type Finding, type ReviewComparison, type Section } from '../../shared/protocol';
 import { boundedComparison, decodeCursor, encodeCursor, reviewPage, type Page, type PagedReview } from '../../extension/src/bridge/reviewPages';
 
 function finding(index: number, title = `finding ${index}`): Finding {
@@ -47,6 +47,16 @@ describe("get-review's pages", () => {
       [1, 1],
       [1, 1],
     ]);
+  });
+
+  it('lists a heading longer than a page once, on the page its line starts on, its title cut to what update-section takes', () => {
+    const title = 'h'.repeat(3 * REVIEW_PAGE_CHARS);
+    const review = { revision: 1, markdown: `# ${title}\n\n# Next\n`, sections: [{ level: 1, title, line: 1 }, { level: 1, title: 'Next', line: 3 }] };
+    const pages = allPages(review);
+    expect(pages.length).toBe(4);
+    expect(pages.map((page) => page.sections.map((section) => section.line))).toEqual([[1], [], [], [3]]);
+    expect(pages[0].sections[0].title).toBe(`${'h'.repeat(MAX_SECTION_CHARS - 1)}…`);
+    expect(pages.map((page) => page.markdown).join('')).toBe(review.markdown);
   });
 
   it(`ends a page before its ${MAX_PAGE_SECTIONS + 1}st heading`, () => {

@@ -7,6 +7,7 @@ import {
   ErrorCode,
   IpcError,
   MAX_PAGE_SECTIONS,
+  MAX_SECTION_CHARS,
   PAGE_FINDINGS_BYTES,
   REVIEW_PAGE_CHARS,
   type Finding,
@@ -69,7 +70,10 @@ export function reviewPage(review: PagedReview, findings: readonly Finding[], st
   const fromLine = lines.lineAt(start.offset);
   let end = pageEnd(markdown, start.offset);
   let toLine = fromLine + count(markdown, '\n', start.offset, end) - (end > start.offset && markdown.charCodeAt(end - 1) === 10 ? 1 : 0);
-  let sections = review.sections.filter((section) => section.line >= fromLine && section.line <= toLine);
+  // A heading belongs to the page its line starts on: a page that starts inside a line has the
+  // rest of that line, not its heading again.
+  const firstLine = start.offset === 0 || markdown.charCodeAt(start.offset - 1) === 10 ? fromLine : fromLine + 1;
+  let sections = review.sections.filter((section) => section.line >= firstLine && section.line <= toLine).map(shortTitle);
   if (sections.length > MAX_PAGE_SECTIONS) {
     // The page ends where the first heading it has no room for begins.
     const next = sections[MAX_PAGE_SECTIONS];
@@ -93,6 +97,17 @@ export function reviewPage(review: PagedReview, findings: readonly Finding[], st
     },
     ...(more ? { nextCursor: encodeCursor({ revision: review.revision, offset: end, finding: findingEnd }) } : {}),
   };
+}
+
+/**
+ * A heading's title cut to MAX_SECTION_CHARS, the longest "update-section" takes: a heading line
+ * can be the whole 10 MiB review, which would make one title a line no client reads.
+ */
+function shortTitle(section: Section): Section {
+  if (section.title.length <= MAX_SECTION_CHARS) return section;
+  const code = section.title.charCodeAt(MAX_SECTION_CHARS - 2);
+  const cut = code >= 0xd800 && code <= 0xdbff ? MAX_SECTION_CHARS - 2 : MAX_SECTION_CHARS - 1;
+  return { ...section, title: `${section.title.slice(0, cut)}…` };
 }
 
 /** The comparison with its lists cut to COMPARISON_BYTES in all, saying how many entries were left out. */
