@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Readable } from 'stream';
 import { Exit, runCli } from '../../mcp-server/src/cli';
-import { MAX_FEEDBACK_TEXT, MAX_REVIEW_BYTES } from '../../shared/protocol';
+import { MAX_FEEDBACK_TEXT, MAX_REVIEW_BYTES, MAX_SECTION_CHARS } from '../../shared/protocol';
 import { until } from './ipcKit';
 import { assertBuilt, hostEnv, MCP_SERVER, startHost, type Host, type ToolResult } from './harness';
 
@@ -170,4 +170,16 @@ describe('get-review of a 10 MiB review of control characters', () => {
     const awaited = (await waiting).structuredContent;
     expect(awaited.items.map((item: { text: string }) => item.text)).toEqual(['after the backlog']);
   });
+
+  it("cuts a heading's title in present-review's reply and in get-review to what update-section takes", async () => {
+    const heading = CONTROLS.repeat(Math.ceil(2_000_000 / CONTROLS.length));
+    lineBytes.length = 0;
+    const presented = (await client.callTool({ name: 'present-review', arguments: { content: `# ${heading}\n\nbody\n` } }, { timeout: 120_000 })) as ToolResult;
+    expect(presented.isError).toBeFalsy();
+    const [section] = presented.structuredContent.sections;
+    expect(section.title).toHaveLength(MAX_SECTION_CHARS);
+    expect(section.title.endsWith('…')).toBe(true);
+    expect((await call({})).structuredContent.sections).toEqual([section]);
+    expect(Math.max(...lineBytes)).toBeLessThan(STRICTEST_LINE_BYTES);
+  }, 180_000);
 });

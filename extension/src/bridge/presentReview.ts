@@ -28,6 +28,7 @@ import type { KnownSections } from '../review/compose';
 import type { AssistantReviews } from '../review/assistantReviews';
 import { ReviewSaveError, ReviewTooLargeError, type Review, type ReviewStore } from '../review/reviewStore';
 import { mib } from '../../../shared/byteSize';
+import { shortSectionTitle } from './reviewPages';
 
 type Params = ValidParamsOf<'present-review'>;
 type ReviewsSide = Pick<AssistantReviews, 'existing' | 'forAssistant'>;
@@ -94,7 +95,7 @@ export function presentReviewHandler(reviews: ReviewsSide, renderer: ReviewRende
       return {
         revision: review.revision,
         title: review.title,
-        sections: review.sections.slice(sectionsBefore, sectionsBefore + MAX_REPLY_SECTIONS),
+        sections: review.sections.slice(sectionsBefore, sectionsBefore + MAX_REPLY_SECTIONS).map(shortSectionTitle),
         sectionCount: review.sections.length,
         references,
         findings: await owner.findings.presented(findings),

@@ -73,7 +73,7 @@ export function reviewPage(review: PagedReview, findings: readonly Finding[], st
   // A heading belongs to the page its line starts on: a page that starts inside a line has the
   // rest of that line, not its heading again.
   const firstLine = start.offset === 0 || markdown.charCodeAt(start.offset - 1) === 10 ? fromLine : fromLine + 1;
-  let sections = review.sections.filter((section) => section.line >= firstLine && section.line <= toLine).map(shortTitle);
+  let sections = review.sections.filter((section) => section.line >= firstLine && section.line <= toLine).map(shortSectionTitle);
   if (sections.length > MAX_PAGE_SECTIONS) {
     // The page ends where the first heading it has no room for begins.
     const next = sections[MAX_PAGE_SECTIONS];
@@ -103,7 +103,7 @@ export function reviewPage(review: PagedReview, findings: readonly Finding[], st
  * A heading's title cut to MAX_SECTION_CHARS, the longest "update-section" takes: a heading line
  * can be the whole 10 MiB review, which would make one title a line no client reads.
  */
-function shortTitle(section: Section): Section {
+export function shortSectionTitle(section: Section): Section {
   if (section.title.length <= MAX_SECTION_CHARS) return section;
   const code = section.title.charCodeAt(MAX_SECTION_CHARS - 2);
   const cut = code >= 0xd800 && code <= 0xdbff ? MAX_SECTION_CHARS - 2 : MAX_SECTION_CHARS - 1;
