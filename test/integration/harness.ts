@@ -251,8 +251,6 @@ export async function connectMcp(
     // Routine events on stderr too: tests match the request/reply lines by correlation id.
     env: Object.fromEntries(Object.entries({ PATH: process.env.PATH, REDLINE_LOG: 'debug', ...env }).filter((e): e is [string, string] => e[1] !== undefined)),
     stderr: 'pipe',
-    // The client side has the same 10 MiB default as the server; a 10 MiB review comes back in get-review.
-    maxBufferSize: 64 * 1024 * 1024,
   });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
