@@ -4,12 +4,15 @@
 import { ReviewDelivery, type DeliveryTarget } from '../../extension/src/panel/reviewDelivery';
 import type { PanelReview } from '../../extension/src/panel/panelUpdates';
 import type { HostToWebviewMessage } from '../../extension/src/panel/webviewMessages';
+import { until } from '../support/until';
 
-const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
-/** Slices go one per task: on a busy machine (the whole suite in parallel) 5 ms may see only some of them. */
-async function until(done: () => boolean): Promise<void> {
-  for (const deadline = Date.now() + 5_000; !done() && Date.now() < deadline; ) await tick();
-}
+/**
+ * Resolves on a timer set after the delivery's own (schedule() defers its flush by a zero timeout),
+ * so that flush has run by then, with the render it started and the first post (these renderers
+ * answer at once): whatever the load, what it would have sent is in `posted`. Slices after the
+ * first go one per task and are waited for with `until`.
+ */
+const afterFlush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 function setup() {
   let review: PanelReview | undefined;
@@ -51,11 +54,11 @@ describe('ReviewDelivery', () => {
     const { delivery, posted, show } = setup();
     show({ revision: 1, markdown: 'one' });
     delivery.schedule();
-    await tick();
+    await afterFlush();
     expect(posted).toEqual([]);
     show({ revision: 2, markdown: 'two' });
     delivery.documentReady();
-    await tick();
+    await until(() => posted.length >= 1, 'the render once the webview is ready');
     expect(posted).toEqual([{ type: 'render', revision: 2, title: undefined, html: '<p>two</p>' }]);
   });
 
@@ -63,15 +66,15 @@ describe('ReviewDelivery', () => {
     const { delivery, posted, show } = setup();
     show({ revision: 1, markdown: 'one' });
     delivery.documentReady();
-    await tick();
+    await until(() => posted.length >= 1, 'the first render');
     show({ revision: 2, markdown: 'two' });
     delivery.schedule();
     show({ revision: 3, markdown: 'three' });
     delivery.schedule();
-    await tick();
+    await afterFlush();
     expect(posted.map((m) => m.type === 'render' && m.revision)).toEqual([1]);
     expect(delivery.rendered(1)).toBe(true);
-    await tick();
+    await until(() => posted.length >= 2, 'the latest review once the first is painted');
     expect(posted.map((m) => m.type === 'render' && m.revision)).toEqual([1, 3]);
   });
 
@@ -79,14 +82,14 @@ describe('ReviewDelivery', () => {
     const { delivery, posted, show } = setup();
     show({ revision: 1, markdown: 'mine' });
     delivery.documentReady();
-    await tick();
+    await until(() => posted.length >= 1, 'the first render');
     delivery.rendered(1);
     show({ revision: 1, markdown: 'theirs' });
     delivery.schedule();
-    await tick();
+    await afterFlush();
     expect(posted).toHaveLength(1);
     delivery.switchReview();
-    await tick();
+    await until(() => posted.length >= 2, "the other assistant's review after the switch");
     expect(posted.at(-1)).toMatchObject({ type: 'render', revision: 1, html: '<p>theirs</p>' });
   });
 
@@ -95,10 +98,9 @@ describe('ReviewDelivery', () => {
     failPosts();
     show({ revision: 1, markdown: 'one' });
     delivery.documentReady();
-    await tick();
+    await until(() => posted.length >= 1, 'the first post');
     delivery.schedule();
-    await tick();
-    expect(posted.length).toBeGreaterThanOrEqual(2);
+    await until(() => posted.length >= 2, 'the review posted again');
     expect(posted.every((m) => m.type === 'render' && m.revision === 1)).toBe(true);
   });
 
@@ -106,7 +108,7 @@ describe('ReviewDelivery', () => {
     const { delivery, posted, show } = setup();
     show({ revision: 1, markdown: 'long' });
     delivery.documentReady();
-    await until(() => posted.length >= 3);
+    await until(() => posted.length >= 3, "the page's three slices");
     expect(posted).toEqual([
       { type: 'render', revision: 1, title: undefined, html: '<p>a</p>', more: true },
       { type: 'slice', revision: 1, html: '<p>b</p>', last: false },
@@ -119,16 +121,17 @@ describe('ReviewDelivery', () => {
     holdPosts();
     show({ revision: 1, markdown: 'long' });
     delivery.documentReady();
-    await tick();
+    await until(() => posted.length >= 1, "the page's first slice");
     expect(posted.map((message) => message.type)).toEqual(['render']);
     // Another review, before the webview took the rest of the page or acknowledged it.
     show({ revision: 7, markdown: 'next' });
     delivery.schedule();
-    await tick();
+    await until(() => posted.length >= 2, 'the review that replaces the page');
     releasePost();
-    await tick();
     releasePost();
-    await tick();
+    // The page's next slice would go one task after its released post, in this turn of the event
+    // loop; a timer set now fires in a later turn, after it.
+    await afterFlush();
     expect(posted).toEqual([
       { type: 'render', revision: 1, title: undefined, html: '<p>a</p>', more: true },
       { type: 'render', revision: 7, title: undefined, html: '<p>next</p>' },
@@ -139,13 +142,16 @@ describe('ReviewDelivery', () => {
     const { delivery, posted, show } = setup();
     show({ revision: 1, markdown: 'long' });
     delivery.documentReady();
-    await tick();
+    await until(() => posted.length >= 1, "the page's first slice");
+    // An append while the rest of the page is still on its way.
     delivery.record({ kind: 'append', previousRevision: 1, review: { revision: 2 }, appended: { markdown: 'more', startLine: 2 } });
     show({ revision: 2, markdown: 'long\n\nmore' });
-    await tick();
-    expect(posted).toHaveLength(3);
+    await until(() => posted.length >= 3, "the rest of the page's slices");
+    await afterFlush();
+    // The append's flush has run, and held the append back.
+    expect(posted.map((message) => message.type)).toEqual(['render', 'slice', 'slice']);
     expect(delivery.rendered(1)).toBe(true);
-    await tick();
+    await until(() => posted.length >= 4, 'the append once the page is acknowledged');
     expect(posted[3]).toEqual({ type: 'append', fromRevision: 1, revision: 2, title: undefined, html: '<p>more</p>' });
   });
 });

@@ -1,0 +1,18 @@
+// Waiting in a test for a condition, never for a time: on a busy machine a fixed sleep ends before
+// the thing it waited for, and the test fails on correct code. One helper for every jest suite.
+
+/** How often the condition is polled: often enough not to slow a test, rarely enough to cost nothing. */
+const POLL_MS = 5;
+
+/**
+ * Resolves once `condition` holds. Rejects after `timeoutMs` with an error naming `what` was
+ * awaited (a function is asked only then, so it can describe the state the test was left in).
+ * The default timeout is generous, and shorter than jest's, so that it is this message that fails.
+ */
+export async function until(condition: () => boolean | Promise<boolean>, what: string | (() => string), timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs / 1000} s waiting for ${typeof what === 'string' ? what : what()}`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
