@@ -1,5 +1,6 @@
 import { waitForFeedback } from '../../mcp-server/src/feedbackWait';
 import type { FeedbackItem } from '../../shared/protocol';
+import { until } from '../support/until';
 
 /** A bridge over a list of items, with the window's feedback-added event. */
 function fakeBridge() {
@@ -40,7 +41,7 @@ describe('waiting for feedback', () => {
     const fake = fakeBridge();
     fake.add('before the call');
     const waiting = waitForFeedback({ bridge: fake.bridge, timeoutMs: 60_000 });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(() => fake.listeners.size === 1, 'the wait to listen for the event');
     fake.add('after');
     const result = await waiting;
     expect(result.items.map((i) => i.text)).toEqual(['after']);
@@ -48,20 +49,27 @@ describe('waiting for feedback', () => {
   });
 
   it('sends progress while it waits, and times out with timedOut', async () => {
-    const fake = fakeBridge();
-    const progress: number[] = [];
-    const result = await waitForFeedback({ bridge: fake.bridge, since: '0', timeoutMs: 250, progressMs: 60, progress: (elapsed) => void progress.push(elapsed) });
-    expect(result).toMatchObject({ timedOut: true, items: [] });
-    expect(progress.length).toBeGreaterThanOrEqual(2);
-    expect(fake.listeners.size).toBe(0);
+    // On a clock the test moves: on a busy machine a real one can pass the deadline before a progress timer runs.
+    jest.useFakeTimers();
+    try {
+      const fake = fakeBridge();
+      const progress: number[] = [];
+      const waiting = waitForFeedback({ bridge: fake.bridge, since: '0', timeoutMs: 250, progressMs: 60, progress: (elapsed) => void progress.push(elapsed) });
+      await jest.advanceTimersByTimeAsync(250);
+      const result = await waiting;
+      expect(result).toMatchObject({ timedOut: true, items: [] });
+      expect(progress.length).toBeGreaterThanOrEqual(2);
+      expect(fake.listeners.size).toBe(0);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('stops at once on cancellation and leaves no listener or timer behind', async () => {
     const fake = fakeBridge();
     const controller = new AbortController();
     const waiting = waitForFeedback({ bridge: fake.bridge, since: '0', timeoutMs: 3_600_000, signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(fake.listeners.size).toBe(1);
+    await until(() => fake.listeners.size === 1, 'the wait to listen for the event');
     controller.abort();
     await expect(waiting).rejects.toThrow(/cancelled/);
     expect(fake.listeners.size).toBe(0);

@@ -6,6 +6,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { FolderLockLostError, LOCK_FILE, setFolderLockTimingForTests, withFolderLock } from '../../extension/src/review/folderLock';
+import { until } from '../support/until';
 
 let dir: string;
 beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-lock-'))));
@@ -16,18 +17,17 @@ const holdAs = (pid: number, token = 'theirs') => fs.writeFileSync(lockFile(), J
 /** A pid past the kernel's default pid_max: no process has it. */
 const DEAD_PID = 4_194_304 + 17;
 
-async function until(condition: () => boolean): Promise<void> {
-  for (const deadline = Date.now() + 10_000; !condition(); ) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 it('waits for another live process to let go, then runs', async () => {
   holdAs(process.ppid);
   const order: string[] = [];
+  const tries = jest.spyOn(fs.promises, 'open');
   const ran = withFolderLock(dir, async () => void order.push('ran'));
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  try {
+    // Tried, found held by a live process, and tried again: it waits rather than takes it.
+    await until(() => tries.mock.calls.filter(([file]) => file === path.join(dir, LOCK_FILE)).length >= 2, 'the lock to be tried twice');
+  } finally {
+    tries.mockRestore();
+  }
   order.push('released');
   fs.rmSync(lockFile());
   await ran;
@@ -95,7 +95,7 @@ describe('a holder whose lock was taken from it', () => {
         } catch {
           return true;
         }
-      });
+      }, 'the hold to be found lost');
       hold.assertHeld();
       writes.push('second');
     });

@@ -8,6 +8,7 @@ import * as fc from 'fast-check';
 import { recognizeOpening, type OpeningMessage } from '../../mcp-server/src/opening/openingMessages';
 import { MAX_OPENING_LINE_BYTES, OpeningResponder, type HandOff, type PublishedOpening } from '../../mcp-server/src/opening/openingResponder';
 import { BuiltServer, type Reply } from '../integration/builtServer';
+import { until } from '../support/until';
 
 const envelope = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -260,8 +261,10 @@ describe('the built server: the entry answers as the full server does, and nothi
     const call = request(3, 'tools/call', { name: 'get-review', arguments: {} });
     server.send(initialize(1), initialized, request(2, 'tools/list'), call, request(1, 'ping'), request(4, 'tools/list'));
     const replies = await server.waitForReplies(5);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(server.replies).toHaveLength(5);
+    // Answered after anything sent again for those five: the server reads its input in order.
+    server.send(request(5, 'ping'));
+    await until(() => replies.some((reply) => reply.id === 5), 'the answer to a ping sent after them');
+    expect(replies).toHaveLength(6);
     const byId = (id: number) => replies.filter((reply) => reply.id === id);
     expect(byId(1).map((reply) => reply.result)).toEqual([expect.objectContaining({ serverInfo: expect.anything() }), {}]);
     expect(byId(2)[0].result).toEqual(byId(4)[0].result);

@@ -180,9 +180,9 @@ describe('the built MCP server, in both protocol eras', () => {
     const early = new BuiltServer();
     await early.started;
     const late = new BuiltServer();
-    late.send(initialize(1), toolsList(2));
-    await late.waitForReplies(2);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Past the hand-over: only the full server answers a tool call.
+    late.send(initialize(1), toolsList(2), call(3, 'get-review'));
+    await late.waitForReplies(3);
     expect(await early.kill(signal)).toBe(0);
     expect(await late.kill(signal)).toBe(0);
   });

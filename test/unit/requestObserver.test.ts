@@ -3,6 +3,7 @@
 
 import { ClientMessage, ErrorCode, IpcError, MAX_ASSISTANT_CHARS, RequestMessage } from '../../shared/protocol';
 import { RequestRunner, type ObservedRequest, type RequestHandlers, type RequestOutcome, type Reply } from '../../extension/src/ipc/requestRunner';
+import { until } from '../support/until';
 
 describe('the request envelope\'s client name', () => {
   const request = { type: 'request', id: 'r1', method: 'get-review', params: {} };
@@ -79,6 +80,7 @@ function runner(handlers: Partial<RequestHandlers>, options: { maxInFlight?: num
 
 const message = (id: string, method: string, params: unknown = {}, client?: string): RequestMessage => ({ type: 'request', id, method, params, client });
 const settled = (seen: Seen) => seen.filter((s): s is ['settled', ObservedRequest, RequestOutcome] => s[0] === 'settled');
+/** A turn of the event loop: a handler that answers at once is replied to in microtasks, before it. */
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('the request observer', () => {
@@ -90,7 +92,7 @@ describe('the request observer', () => {
     const [, observed] = seen[0];
     expect(observed).toEqual({ connectionId: 7, id: 'abc', method: 'get-selection', client: 'Cursor', receivedAt: expect.any(Number) });
     expect(observed.receivedAt).toBeGreaterThanOrEqual(before);
-    await new Promise((r) => setTimeout(r, 40));
+    await until(() => replies.length > 0, 'the reply');
     expect(replies).toEqual([['abc', { result: { editor: null } }]]);
     const [[, same, outcome]] = settled(seen);
     expect(same).toBe(observed);
@@ -124,7 +126,7 @@ describe('the request observer', () => {
     run.submit(message('slow', 'get-selection'));
     run.submit(message('dropped', 'get-review'));
     run.cancel('dropped');
-    await new Promise((r) => setTimeout(r, 60));
+    await until(() => settled(seen).length === 2, 'both requests to end');
     const outcomes = Object.fromEntries(settled(seen).map(([, r, o]) => [r.id, o]));
     expect(outcomes.dropped).toMatchObject({ status: 'cancelled', error: { code: ErrorCode.Cancelled } });
     expect(outcomes.slow).toMatchObject({ status: 'error', error: { code: ErrorCode.Timeout } });

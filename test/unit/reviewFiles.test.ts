@@ -303,8 +303,10 @@ describe('ReviewStore on disk', () => {
       const calls = [store.present({ content: '## A', mode: 'append' }), store.present({ content: '## B', mode: 'append' })];
       void store.clear(); // dropped on purpose: must not become an unhandled rejection
       for (const call of calls) await expect(call).rejects.toThrow(`Redline could not save the review to ${dir}`);
+      // dispose() resolves once no write is in flight or waiting: every failure is logged by then,
+      // and Node reports a rejection left unhandled before the next turn of the event loop.
       await store.dispose();
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setImmediate(resolve));
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toMatch(/could not save the review to .*check that the folder is writable/);
       expect(store.current).toBeUndefined();
