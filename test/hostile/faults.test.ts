@@ -9,8 +9,9 @@ import { performance } from 'perf_hooks';
 import { createToken } from '../../extension/src/ipc/token';
 import { assertBuilt, connectMcp, startHost, type Host } from '../integration/harness';
 import { publishWindow } from './windowDiscovery';
-import { forkWindowHost, leaveStaleSocket, removeHostBundle, startWindowHost, useRuntimeDir, waitUntil, type ChildHost, type WindowHost } from './windowHost';
+import { forkWindowHost, leaveStaleSocket, removeHostBundle, startWindowHost, useRuntimeDir, type ChildHost, type WindowHost } from './windowHost';
 import { RawPeer } from '../integration/rawPeer';
+import { until } from '../support/until';
 
 type ToolResult = { isError?: boolean; content: Array<{ type: string; text: string }>; structuredContent?: Record<string, unknown> };
 type Mcp = Awaited<ReturnType<typeof connectMcp>>;
@@ -116,7 +117,8 @@ describe('the extension host is killed (SIGKILL) mid-request', () => {
     await child.exited;
     // Issued during the gap of a reload: the MCP server retries with a short backoff.
     const result = call(mcp, 'present-review', { content: '# Made during the reload' }).then((r) => ({ r, at: performance.now() }));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The MCP server logs the request before it looks for a window to send it to.
+    await until(() => /"event":"request","id":"[^"]+","method":"present-review"/.test(mcp.stderr()), 'the MCP server to take the call up');
     const window = await startWindowHost({ folder: project });
     windows.push(window);
     const listeningAt = performance.now();
@@ -151,11 +153,11 @@ describe('the MCP server is killed (SIGKILL) mid-request', () => {
       try {
         const pid = (mcp.client.transport as StdioClientTransport).pid!;
         void mcp.client.callTool({ name: 'get-selection', arguments: {} }).catch(() => undefined);
-        await waitUntil(() => inFlight === round);
+        await until(() => inFlight === round, `get-selection ${round} to reach the window`);
         expect(host.server.connectionCount).toBe(baseline + 1);
         process.kill(pid, 'SIGKILL');
         const killedAt = performance.now();
-        await waitUntil(() => host.server.connectionCount === baseline);
+        await until(() => host.server.connectionCount === baseline, 'the window to free the killed server\'s connection');
         freedIn.push(performance.now() - killedAt);
       } finally {
         await mcp.close().catch(() => undefined);
@@ -259,7 +261,7 @@ describe('two extension hosts side by side (two windows)', () => {
       expect(a.host.store.revision).toBe(10);
       expect(b.host.store.revision).toBe(10);
       // The refused connection is gone once its close has gone through; each window keeps its own client.
-      await waitUntil(() => a.host.server.connectionCount === 1);
+      await until(() => a.host.server.connectionCount === 1, 'window A to close the refused connection');
       expect(b.host.server.connectionCount).toBe(1);
     } finally {
       await Promise.all(mcps.map((mcp) => mcp.close()));
@@ -355,10 +357,10 @@ describe('a rotated token', () => {
       publishWindow(window.location, newToken, [window.host.workspace]);
       window.host.server.rotateToken(newToken);
       // The idle connection goes at once; the busy one waits for its reply.
-      await waitUntil(() => window.host.server.connectionCount === 1);
+      await until(() => window.host.server.connectionCount === 1, 'the window to close the idle connection');
       release();
       expect((await inFlight).isError).toBeFalsy();
-      await waitUntil(() => window.host.server.connectionCount === 0);
+      await until(() => window.host.server.connectionCount === 0, 'the busy connection to close after its reply');
       window.host.editor.hang = undefined;
 
       expect((await call(mcp, 'present-review', { content: '# after', mode: 'append' })).isError).toBeFalsy();

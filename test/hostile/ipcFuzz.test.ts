@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { Challenge, ErrorCode, ResponseMessage } from '../../shared/protocol';
 import { startHost, type Host } from '../integration/harness';
 import { expectedBeforeAuth, expectedReply, FUZZ_MAX_LINE_BYTES, fuzzLine, kindNames, oversizeLine, type ExpectedReply, type FuzzLine } from './fuzzLines';
-import { waitUntil } from './windowHost';
+import { until } from '../support/until';
 import { RawPeer, byId, type WireReply } from '../integration/rawPeer';
 
 const SEED = 20_251_122;
@@ -170,7 +170,7 @@ describe('fuzzing the IPC server', () => {
     expect(stats.oversize).toBeGreaterThan(0);
 
     // The host is whole: every fuzz connection freed, the bystander still served, nothing polluted.
-    await waitUntil(() => host.server.connectionCount === baseline);
+    await until(() => host.server.connectionCount === baseline, 'the window to close every fuzzing connection');
     expect(host.store.current!.sections.map((s) => s.title)).toEqual(Array.from({ length: SESSIONS }, (_, i) => `Bystander ${i}`));
     expect(host.editor.opened).toEqual([]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

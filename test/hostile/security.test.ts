@@ -14,7 +14,8 @@ import { ErrorCode, PROTOCOL_VERSION } from '../../shared/protocol';
 import { renderReview } from '../../extension/src/render/markdownRenderer';
 import { OUTSIDE_ROOTS, ReferenceResolver } from '../../extension/src/render/referenceResolver';
 import { assertBuilt, connectMcp, startHost, type Host } from '../integration/harness';
-import { startWindowHost, useRuntimeDir, waitUntil } from './windowHost';
+import { until } from '../support/until';
+import { startWindowHost, useRuntimeDir } from './windowHost';
 import { RawPeer, byId, type WireReply } from '../integration/rawPeer';
 
 type ToolResult = { isError?: boolean; content: Array<{ type: string; text: string }> };
@@ -159,7 +160,7 @@ describe('tokens', () => {
       expect(stale.content[0].text).toMatch(/could not prove that it holds the token in REDLINE_IPC_TOKEN/);
       expect(second.store.revision).toBe(0);
       // The refused connections go once their close has gone through.
-      await waitUntil(() => second!.server.connectionCount === 0);
+      await until(() => second!.server.connectionCount === 0, 'the window to close the refused connections');
     } finally {
       await mcp.close();
       await first?.stop();

@@ -4,7 +4,8 @@
 
 import { DEFAULT_LIMITS } from '../../extension/src/ipc/ipcServer';
 import { pastAuthenticatedCap, pastUnsentCap, type CappedConnection } from '../../extension/src/ipc/windowCaps';
-import { startBridge, until, type Bridge } from '../integration/ipcKit';
+import { until } from '../support/until';
+import { startBridge, type Bridge } from '../integration/ipcKit';
 import { RawPeer } from '../integration/rawPeer';
 
 jest.setTimeout(120_000);
@@ -59,7 +60,7 @@ describe('eight authenticated connections that never read', () => {
     await until(() => {
       peakUnsent = Math.max(peakUnsent, totalUnsent());
       return bridge!.server.connectionCount === 1;
-    }, 30_000);
+    }, 'the window to close the seven peers past its cap', 30_000);
     process.stdout.write(
       `[window caps] 8 non-reading peers asking 120 MiB each: peak unsent across the window ${(peakUnsent / MiB).toFixed(0)} MiB ` +
         `(cap ${(DEFAULT_LIMITS.maxTotalUnsentBytes / MiB).toFixed(0)} MiB; without it ${((8 * 120 * MiB) / MiB).toFixed(0)} MiB); ` +
@@ -96,15 +97,15 @@ describe('the cap on authenticated connections', () => {
     middle.send({ type: 'request', id: 'ping', method: 'get-review', params: {} });
     await middle.reply('ping');
     const fourth = await connect();
-    await until(() => oldest.closed);
+    await until(() => oldest.closed, 'the idlest connection to be closed');
     expect([middle.closed, busy.closed, fourth.closed]).toEqual([false, false, false]);
     // Now every other one is busy: the newcomer is the one closed.
     middle.send({ type: 'request', id: 'busy-too', method: 'get-selection', params: {} });
     fourth.send({ type: 'request', id: 'busy-three', method: 'get-selection', params: {} });
-    await until(() => bridge!.server.authenticatedCount === 3);
+    await until(() => bridge!.server.authenticatedCount === 3, 'three authenticated connections');
     const fifth = await RawPeer.connect(bridge.socketPath);
     await fifth.hello(bridge.token).catch(() => undefined);
-    await until(() => fifth.closed);
+    await until(() => fifth.closed, 'the newcomer to be closed');
     expect([middle.closed, busy.closed, fourth.closed]).toEqual([false, false, false]);
     expect(bridge.logs.filter((line) => line.fields?.kind === 'too-many-authenticated')).toHaveLength(2);
     release();

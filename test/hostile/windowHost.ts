@@ -121,10 +121,3 @@ export function leaveStaleSocket(socketPath: string): void {
   spawnSync(process.execPath, ['-e', script], { timeout: 10_000 });
 }
 
-export async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}

@@ -12,7 +12,8 @@ import { ClientName } from '../../mcp-server/src/clientName';
 import { createServer } from '../../mcp-server/src/server';
 import { ErrorCode, IpcError } from '../../shared/protocol';
 import { assertBuilt, connectMcp } from './harness';
-import { failure, startBridge, until } from './ipcKit';
+import { until } from '../support/until';
+import { failure, startBridge } from './ipcKit';
 import { RawPeer } from './rawPeer';
 
 jest.setTimeout(30_000);
@@ -55,7 +56,7 @@ describe('the correlation id, from the MCP server\'s log to the Activity view', 
     expect(sent.fields).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), method: 'get-review', client: 'Claude Code' });
     expect(replied.fields).toEqual({ id: sent.fields.id, method: 'get-review', status: 'ok', durationMs: expect.any(Number) });
 
-    await until(() => window.activity.entries()[0]?.status === 'ok');
+    await until(() => window.activity.entries()[0]?.status === 'ok', 'the call to settle in the activity');
     const [entry] = window.activity.entries();
     expect(entry).toMatchObject({ id: sent.fields.id, method: 'get-review', client: 'Claude Code', status: 'ok' });
     expect(entry.durationMs).toBeGreaterThanOrEqual(0);
@@ -92,13 +93,13 @@ describe('the correlation id, from the MCP server\'s log to the Activity view', 
     const client = window.client(logged);
     const controller = new AbortController();
     const call = failure(client.request('get-selection', {}, controller.signal, 'Gemini CLI'));
-    await until(() => window.activity.entries()[0]?.status === 'running');
+    await until(() => window.activity.entries()[0]?.status === 'running', 'the call to be running in the activity');
     const running = window.activity.entries()[0];
     expect(running).toMatchObject({ method: 'get-selection', client: 'Gemini CLI' });
     controller.abort();
     expect((await call).code).toBe(ErrorCode.Cancelled);
 
-    await until(() => window.activity.entries()[0]?.status === 'cancelled');
+    await until(() => window.activity.entries()[0]?.status === 'cancelled', 'the call to be cancelled in the activity');
     const replied = logged.find((l) => l.event === 'reply')!;
     expect(replied.fields).toMatchObject({ id: running.id, status: 'cancelled', code: ErrorCode.Cancelled });
   });
@@ -170,14 +171,14 @@ describe('the count of connected assistants', () => {
     await wrong.hello(createToken());
     await wrong.whenClosed();
     // The window may see the close a moment after the peer does.
-    await until(() => window.server.connectionCount === 3);
+    await until(() => window.server.connectionCount === 3, 'the window to see the refused peer close');
     expect(window.server.authenticatedCount).toBe(2);
     idle.destroy();
 
     first.dispose();
-    await until(() => window.counts.length === 3);
+    await until(() => window.counts.length === 3, 'the count after the first client left');
     second.dispose();
-    await until(() => window.counts.length === 4);
+    await until(() => window.counts.length === 4, 'the count after the second client left');
     expect(window.counts).toEqual([1, 2, 1, 0]);
     expect(window.server.authenticatedCount).toBe(0);
   });
@@ -197,7 +198,7 @@ describe('the built MCP server', () => {
     mcp = await connectMcp({ REDLINE_IPC_PATH: window.socketPath, REDLINE_IPC_TOKEN: window.token, REDLINE_LOG: undefined }, undefined, 'Claude Code', ['--log', 'debug']);
     const result = await mcp.client.callTool({ name: 'get-review', arguments: {} });
     expect(result.isError).toBeFalsy();
-    await until(() => /"event":"reply"/.test(mcp!.stderr()));
+    await until(() => /"event":"reply"/.test(mcp!.stderr()), 'the reply line on the MCP server\'s stderr');
 
     const lines = mcp
       .stderr()

@@ -7,6 +7,7 @@ import { ErrorCode } from '../../shared/protocol';
 import { IpcServer } from '../../extension/src/ipc/ipcServer';
 import { assertBuilt, connectMcp, hostEnv, startHost, type Host } from './harness';
 import { RawPeer, byId } from './rawPeer';
+import { until } from '../support/until';
 
 
 describe('bridge faults', () => {
@@ -123,8 +124,7 @@ describe('bridge faults', () => {
     try {
       await mcp.client.callTool({ name: 'get-review', arguments: {} });
       const pending = mcp.client.callTool({ name: 'get-selection', arguments: {} });
-      await waitUntil(() => host.server.connectionCount === 1);
-      await new Promise((r) => setTimeout(r, 100));
+      await until(() => host.editor.selectionsAsked === 1, 'get-selection to reach the window');
       await host.server.dispose();
       const result = (await pending) as { isError?: boolean; content: Array<{ text: string }> };
       expect(result.isError).toBe(true);
@@ -150,9 +150,9 @@ describe('bridge faults', () => {
     host.editor.hang = new Promise<never>(() => undefined);
     const mcp = await connectMcp(hostEnv(host), host.workspace);
     void mcp.client.callTool({ name: 'get-selection', arguments: {} }).catch(() => undefined);
-    await waitUntil(() => host.server.connectionCount === 1);
+    await until(() => host.server.connectionCount === 1, 'the MCP server to connect');
     await mcp.close();
-    await waitUntil(() => host.server.connectionCount === 0);
+    await until(() => host.server.connectionCount === 0, 'the window to free the killed server\'s connection');
     expect(host.server.connectionCount).toBe(0);
   });
 
@@ -208,12 +208,4 @@ describe('socket files', () => {
 function leaveStaleSocket(socketPath: string): void {
   const script = `require('net').createServer().listen(${JSON.stringify(socketPath)}, () => process.kill(process.pid, 'SIGKILL'))`;
   spawnSync(process.execPath, ['-e', script], { timeout: 10_000 });
-}
-
-async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }

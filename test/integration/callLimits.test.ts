@@ -2,6 +2,7 @@
 // at most 64 tool calls in flight per MCP session, and timeouts set per tool.
 
 import { ActivityLog } from '../../extension/src/activity/activityLog';
+import { until } from '../support/until';
 import { assertBuilt, connectMcp, hostEnv, startHost, type Host, type ToolResult } from './harness';
 
 jest.setTimeout(60_000);
@@ -27,9 +28,16 @@ describe('limits an assistant meets', () => {
         (mcp.client.callTool({ name: 'get-selection', arguments: {} }) as Promise<ToolResult>).then((result) => (settled[i] = result)),
       );
       const done = () => settled.filter((result) => result !== undefined) as ToolResult[];
-      await until(() => done().length >= 16);
-      // Give any 17th answer time to show up: there must be none while the 64 hang.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      const busyLines = () => mcp.stderr().match(/"event":"busy","tool":"get-selection","inFlight":64/g) ?? [];
+      const selections = () => activity.entries().filter((entry) => entry.method === 'get-selection');
+      await until(() => done().length >= 16, 'the 16 calls past the limit to be answered');
+      await until(() => selections().length >= 64, 'the 64 calls within the limit to reach the window');
+      await until(() => busyLines().length >= 16, "the 16 busy lines on the MCP server's stderr");
+      // There must be no 17th answer while the 64 hang. Every call has been run or refused by now,
+      // the window has answered none of the 64, and the MCP server answers a request of its own
+      // (tools/list, past the client's cache) after whatever it wrote before it.
+      expect(selections().every((entry) => entry.status === 'running')).toBe(true);
+      await mcp.client.listTools(undefined, { cacheMode: 'bypass' });
       const early = done();
       expect(early).toHaveLength(16);
       for (const result of early) {
@@ -42,8 +50,8 @@ describe('limits an assistant meets', () => {
         expect(result.structuredContent).toBeUndefined();
       }
       // Only the 64 reached the window.
-      expect(activity.entries().filter((entry) => entry.method === 'get-selection')).toHaveLength(64);
-      expect(mcp.stderr().match(/"event":"busy","tool":"get-selection","inFlight":64/g)).toHaveLength(16);
+      expect(selections()).toHaveLength(64);
+      expect(busyLines()).toHaveLength(16);
 
       release();
       const all = await Promise.all(calls);
@@ -90,11 +98,3 @@ describe('limits an assistant meets', () => {
     }
   });
 });
-
-async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

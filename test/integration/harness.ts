@@ -75,8 +75,11 @@ export class FakeEditor implements EditorSide {
   readonly opened: Array<{ reference: string; cwd: string | undefined }> = [];
   /** When set, getSelection waits for this promise (to test timeouts and disconnects). */
   hang: Promise<unknown> | undefined;
+  /** How many times get-selection reached the editor: a test waits for a call to be in flight. */
+  selectionsAsked = 0;
 
   async getSelection(): Promise<GetSelectionResult> {
+    this.selectionsAsked++;
     if (this.hang) await this.hang;
     return this.selection;
   }
@@ -271,7 +274,13 @@ export type ToolResult = { isError?: boolean; structuredContent?: any; content: 
  * For a describe block: a host that keeps its reviews in files, as VS Code does, and one MCP
  * client on the built server, started before its tests and stopped after them.
  */
-export function durableSession(): { readonly host: Host; readonly client: Client; call(name: string, args?: Record<string, unknown>): Promise<ToolResult> } {
+export function durableSession(): {
+  readonly host: Host;
+  readonly client: Client;
+  call(name: string, args?: Record<string, unknown>): Promise<ToolResult>;
+  /** What the MCP server wrote to stderr so far (debug lines included). */
+  stderr(): string;
+} {
   let host: Host | undefined;
   let mcp: Awaited<ReturnType<typeof connectMcp>> | undefined;
   beforeAll(async () => {
@@ -293,6 +302,7 @@ export function durableSession(): { readonly host: Host; readonly client: Client
       return mcp.client;
     },
     call: (name, args = {}) => mcp!.client.callTool({ name, arguments: args }) as Promise<ToolResult>,
+    stderr: () => mcp?.stderr() ?? '',
   };
 }
 

@@ -4,7 +4,8 @@
 import { encodeLine } from '../../shared/framing';
 import { ErrorCode, IpcError, MAX_FRAME_BYTES, MAX_REVIEW_BYTES } from '../../shared/protocol';
 import { CLIENT_DEADLINE_GRACE_MS } from '../../extension/src/ipc/requestRunner';
-import { failure, presented, startBridge, until, type Bridge } from './ipcKit';
+import { until } from '../support/until';
+import { failure, presented, startBridge, type Bridge } from './ipcKit';
 import { RawPeer } from './rawPeer';
 
 jest.setTimeout(60_000);
@@ -59,7 +60,7 @@ describe('one byte limit, checked where it bites', () => {
     });
     const client = bridge.client();
     const inFlight = client.request('get-selection', {});
-    await until(() => client.pendingCount === 1);
+    await until(() => client.pendingCount === 1, 'the request to be pending');
     const oversized = client.request('present-review', { content: 'x'.repeat(2 * 1024 * 1024) });
     const [first, second] = await Promise.all([failure(inFlight), failure(oversized)]);
     for (const error of [first, second]) {
@@ -176,7 +177,7 @@ describe('bounded work on one connection', () => {
     await peer.hello(bridge.token);
     peer.socket.pause(); // never reads again
     const line = Buffer.from('x\n'.repeat(32 * 1024)); // 32,768 invalid lines per write
-    const connection = () => [...(bridge.server as unknown as { connections: Set<{ unsentBytes: number }> }).connections][0];
+    const connection = () => [...(bridge.server as unknown as { connections: Set<{ unsentBytes: number; pausedFor: Set<string>; lines: { idle: boolean } }> }).connections][0];
     let sent = 0;
     // 64 MiB offered: 32 million error answers, about 2.5 GB if each were queued.
     for (let i = 0; i < 1024 && !peer.closed; i++) {
@@ -188,7 +189,10 @@ describe('bounded work on one connection', () => {
       ]);
       if (!drained) break; // the server stopped reading from us
     }
-    await new Promise((r) => setTimeout(r, 200));
+    // Measured once the window has stopped reading from it and written what it had answered: from
+    // then on nothing more is queued for it.
+    const settled = () => !connection() || (connection().pausedFor.has('writes') && connection().lines.idle);
+    await until(settled, 'the window to stop reading from the flooding peer');
     const unsent = connection()?.unsentBytes ?? 0;
     console.log(`invalid-line flood: offered ${(sent / 1024 / 1024).toFixed(1)} MiB; server holds ${(unsent / 1024 / 1024).toFixed(2)} MiB of unread answers`);
     expect(unsent).toBeLessThan(8 * 1024 * 1024);
@@ -212,7 +216,7 @@ describe('bounded work on one connection', () => {
       for (let j = 0; j < 1_000; j++) bridge.server.broadcast('review-changed', { revision: i * 1_000 + j });
       await new Promise((r) => setTimeout(r, 1));
     }
-    await until(() => bridge.server.connectionCount === 1);
+    await until(() => bridge.server.connectionCount === 1, 'the window to drop the peer past the hard cap');
     expect(bridge.logs.some((l) => l.event === 'connection-refused' && l.fields?.kind === 'backpressure')).toBe(true);
     // The bystander reads its events, so it stays.
     expect(await bystander.request('get-selection', {})).toEqual({ editor: null });

@@ -2,12 +2,14 @@
 // calls end when cancelled before or while connecting.
 
 import * as fs from 'fs';
+import * as net from 'net';
 import { encodeLine } from '../../shared/framing';
 import { ErrorCode, PROTOCOL_VERSION } from '../../shared/protocol';
 import { createToken } from '../../extension/src/ipc/token';
 import { IpcClient } from '../../mcp-server/src/ipcClient';
 import { failure, FakeListener, startBridge, tempSocketPath } from './ipcKit';
 import { RawPeer } from './rawPeer';
+import { until } from '../support/until';
 
 function clientFor(socketPath: string, token: string, retryDelaysMs: number[] = []): IpcClient {
   return new IpcClient({ socketPath, token, clientInfo: { name: 'test', version: '1' }, retryDelaysMs });
@@ -118,9 +120,16 @@ describe('cancellation', () => {
       const client = clientFor(socketPath, createToken());
       const error = await failure(client.request('present-review', { content: '# x' }, AbortSignal.abort()));
       expect(error.code).toBe(ErrorCode.Cancelled);
-      await new Promise((r) => setTimeout(r, 100));
-      expect(fake.connections).toHaveLength(0);
-      expect(fake.received).toHaveLength(0);
+      // The listener accepts connections in the order they were made: once it has accepted one
+      // made now, it would have accepted any the client had started.
+      const probe = net.connect(socketPath);
+      try {
+        await until(() => fake.connections.length > 0, 'the listener to accept a connection made after the call');
+        expect(fake.connections).toHaveLength(1);
+        expect(fake.received).toHaveLength(0);
+      } finally {
+        probe.destroy();
+      }
       client.dispose();
     } finally {
       await fake.stop();
@@ -151,8 +160,7 @@ describe('cancellation', () => {
       const client = clientFor(socketPath, createToken());
       const controller = new AbortController();
       const call = failure(client.request('get-review', {}, controller.signal));
-      const started = () => fake.received.length > 0;
-      while (!started()) await new Promise((r) => setTimeout(r, 10));
+      await until(() => fake.received.length > 0, 'the client to send its hello');
       controller.abort();
       expect((await call).code).toBe(ErrorCode.Cancelled);
       client.dispose();

@@ -2,7 +2,8 @@
 
 import { clientProof, createNonce } from '../../shared/authProof';
 import { ErrorCode, PROTOCOL_VERSION } from '../../shared/protocol';
-import { startBridge, until, type Bridge } from './ipcKit';
+import { until } from '../support/until';
+import { startBridge, type Bridge } from './ipcKit';
 import { RawPeer } from './rawPeer';
 
 describe('before the handshake', () => {
@@ -25,11 +26,12 @@ describe('before the handshake', () => {
     const flood = await RawPeer.connect(bridge.socketPath);
     flood.socket.write(Buffer.alloc(8 * 1024 * 1024, 0x20));
     await flood.whenClosed();
-    await until(() => bridge.server.connectionCount === 0);
+    await until(() => bridge.server.connectionCount === 0, 'the window to close all three peers');
   });
 
   it('cuts off a silent peer when the authentication deadline passes, and a slow handshake too', async () => {
-    bridge = await startBridge({ limits: { authTimeoutMs: 200 } });
+    // Long enough for an honest handshake on a busy machine; each peer cut off waits it out.
+    bridge = await startBridge({ limits: { authTimeoutMs: 1_000 } });
     const silent = await RawPeer.connect(bridge.socketPath);
     await silent.whenClosed();
     expect((await silent.reply(null)).error?.message).toMatch(/did not authenticate in time/i);
@@ -43,7 +45,11 @@ describe('before the handshake', () => {
     // An honest client inside the deadline is unaffected, and stays connected after it.
     const honest = await RawPeer.connect(bridge.socketPath);
     expect((await honest.hello(bridge.token)).result?.server).toBeDefined();
-    await new Promise((r) => setTimeout(r, 400));
+    // A silent peer that connects after it is cut off after the honest one's deadline has passed.
+    const later = await RawPeer.connect(bridge.socketPath);
+    await later.whenClosed();
+    honest.send({ type: 'request', id: 'after-the-deadline', method: 'get-review', params: {} });
+    expect((await honest.reply('after-the-deadline')).result).toBeDefined();
     expect(honest.closed).toBe(false);
     honest.destroy();
   });
@@ -83,14 +89,14 @@ describe('before the handshake', () => {
   it('holds at most 32 unauthenticated connections: the 33rd is closed at once, and room frees up as they go', async () => {
     bridge = await startBridge();
     const waiting = await Promise.all(Array.from({ length: 32 }, () => RawPeer.connect(bridge.socketPath)));
-    await until(() => bridge.server.unauthenticatedCount === 32);
+    await until(() => bridge.server.unauthenticatedCount === 32, 'the window to hold the 32 unauthenticated peers');
     const extra = await RawPeer.connect(bridge.socketPath);
     await extra.whenClosed();
     expect(extra.replies).toEqual([]);
 
     // Authenticated connections do not count: one of the 32 authenticates, and a new one fits.
     expect((await waiting[0].hello(bridge.token)).result).toBeDefined();
-    await until(() => bridge.server.unauthenticatedCount === 31);
+    await until(() => bridge.server.unauthenticatedCount === 31, 'the authenticated peer to leave the unauthenticated count');
     const fits = await RawPeer.connect(bridge.socketPath);
     expect((await fits.hello(bridge.token)).result).toBeDefined();
     for (const peer of [...waiting, fits]) peer.destroy();

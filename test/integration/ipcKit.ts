@@ -139,14 +139,6 @@ export class FakeListener {
   }
 }
 
-export async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 /** The error a call failed with; fails the test if it succeeded. */
 export async function failure(promise: Promise<unknown>): Promise<IpcError> {
   try {

@@ -6,8 +6,10 @@ import { createNonce, serverProof } from '../../shared/authProof';
 import { encodeLine } from '../../shared/framing';
 import { LARGE_REVIEW_BYTES, PROTOCOL_VERSION } from '../../shared/protocol';
 import { createToken } from '../../extension/src/ipc/token';
+import { WINDOW_PROGRESS_INTERVAL_MS } from '../../extension/src/ipc/requestRunner';
 import { IpcClient } from '../../mcp-server/src/ipcClient';
 import type { BridgeProgress } from '../../mcp-server/src/pendingRequests';
+import { until } from '../support/until';
 import { FakeListener, presented, startBridge, tempSocketPath, type Bridge } from './ipcKit';
 
 jest.setTimeout(30_000);
@@ -38,7 +40,10 @@ describe('progress over the socket', () => {
     const content = 'x'.repeat(LARGE_REVIEW_BYTES * 3);
     await client.request('present-review', { content }, undefined, undefined, (update) => seen.push(update));
     const count = seen.length;
-    await sleep(200);
+    // The dropped update would have gone when its slot came, within an interval of the reply: a
+    // timer set now fires after that one, and the reply to a later request follows what it sent.
+    await sleep(WINDOW_PROGRESS_INTERVAL_MS);
+    await client.request('get-review', {});
     expect(seen).toHaveLength(count);
 
     const sending = seen.filter((u): u is Extract<BridgeProgress, { stage: 'sending' }> => u.stage === 'sending');
@@ -78,22 +83,27 @@ describe('progress a client cannot use', () => {
             encodeLine({ type: 'progress', id: message.id, progress: 1, total: 2, message: 'half way' }),
             encodeLine({ type: 'response', id: message.id, result: presented('') }),
             encodeLine({ type: 'progress', id: message.id, progress: 2, total: 2, message: 'too late' }),
+            // Read after all of the above: once the client has it, it has handled them.
+            encodeLine({ type: 'event', event: 'selection-changed', payload: {} }),
           ].join(''),
         );
       }
     });
     const logs: string[] = [];
     const client = new IpcClient({ socketPath, token, clientInfo: { name: 'test', version: '1' }, retryDelaysMs: [], log: (event) => logs.push(event) });
+    let lastLineRead = false;
+    const listening = client.onEvent(() => (lastLineRead = true));
     try {
       const windowSaid: string[] = [];
       const result = await client.request('present-review', { content: '' }, undefined, undefined, (update) => {
         if (update.stage === 'window') windowSaid.push(update.message);
       });
       expect(result.revision).toBe(1);
-      await sleep(100);
+      await until(() => lastLineRead, 'the client to read what the window sent after its reply');
       expect(windowSaid).toEqual(['half way']);
       expect(logs.filter((event) => event === 'invalid-reply')).toHaveLength(3);
     } finally {
+      listening.dispose();
       client.dispose();
       await fake.stop();
     }

@@ -5,7 +5,7 @@
 import type { Resource } from '@modelcontextprotocol/client';
 import { RESOURCES_PER_PAGE } from '../../mcp-server/src/resources/reviewResources';
 import { assertBuilt, connectMcp, hostEnv, startHost, type Host } from './harness';
-import { until } from './ipcKit';
+import { until } from '../support/until';
 
 type Mcp = Awaited<ReturnType<typeof connectMcp>>;
 
@@ -51,13 +51,16 @@ describe('a client pinned to 2026-07-28', () => {
     try {
       expect(subscription.honoredFilter).toMatchObject({ resourceSubscriptions: ['redline://review/current'], resourcesListChanged: true });
       await other.client.callTool({ name: 'present-review', arguments: { content: '\n## Appended by the other session\n', mode: 'append' } });
-      await until(() => heard.updated.includes('redline://review/current'), 10_000);
+      await until(() => heard.updated.includes('redline://review/current'), 'the update after an append');
       await other.client.callTool({ name: 'present-review', arguments: { content: '# Replaced\n' } });
-      await until(() => heard.listChanged > 0, 10_000);
-      // Only what the stream asked for: the selection was not.
+      await until(() => heard.listChanged > 0, 'resources/list_changed after a replace');
+      // Only what the stream asked for: the selection was not. A review change broadcast after it
+      // is heard after anything the selection's change would have brought.
+      heard.updated.length = 0;
       host.server.broadcast('selection-changed', {});
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(heard.updated).not.toContain('redline://selection');
+      host.server.broadcast('review-changed', { revision: host.store.revision });
+      await until(() => heard.updated.includes('redline://review/current'), 'the update for the review changed after the selection');
+      expect(heard.updated).toEqual(['redline://review/current']);
     } finally {
       await subscription.close();
     }

@@ -7,18 +7,10 @@ import type { ResourceUpdatedNotification } from '@modelcontextprotocol/server';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { until } from '../support/until';
 import { assertBuilt, connectMcp, exampleSelection, hostEnv, startHost, type Host } from './harness';
 
 type Mcp = Awaited<ReturnType<typeof connectMcp>>;
-
-/** Resolves once `predicate` holds, polling; fails with `what` after `ms`. */
-async function eventually(predicate: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** Records the resource notifications a client receives. */
 function listen(mcp: Mcp): { updated: string[]; listChanged: number } {
@@ -75,19 +67,21 @@ describe('MCP resources and prompts over the real bridge', () => {
     const heard = listen(reader);
     await reader.client.subscribeResource({ uri: 'redline://review/current' });
     await present('\n## More\n\n- nit: naming at src/example.ts:7\n', 'append');
-    await eventually(() => heard.updated.includes('redline://review/current'), 'the update after an append');
+    await until(() => heard.updated.includes('redline://review/current'), 'the update after an append');
     expect(text(await reader.client.readResource({ uri: 'redline://review/current' }))).toContain('## More');
 
     heard.updated.length = 0;
     const [finding] = await host.findings.current();
     await host.conversation.add({ kind: 'reply', findingId: finding.id, text: 'Fixed in the next commit.', reference: finding.reference });
-    await eventually(() => heard.updated.length > 0, 'the update after the user replied');
+    await until(() => heard.updated.length > 0, 'the update after the user replied');
 
     await reader.client.unsubscribeResource({ uri: 'redline://review/current' });
     heard.updated.length = 0;
     await present('\n- nit: one more at src/example.ts:9\n', 'append');
-    // The presenter's reply comes after the window broadcast its event; give it time to arrive anyway.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The window broadcast its event before it answered the presenter, so the reader's connection
+    // carries it before the reply to a read made now, and the reader's server would have sent its
+    // notification before the read's result.
+    await reader.client.readResource({ uri: 'redline://review/current' });
     expect(heard.updated).toEqual([]);
   });
 
@@ -102,7 +96,7 @@ describe('MCP resources and prompts over the real bridge', () => {
       await theirs.conversation.add({ kind: 'reply', findingId: finding.id, text: 'Not mine to hear.', reference: finding.reference });
       // Its own review changing still reaches it: the control that the events arrive at all.
       await present('\n- nit: and another at src/example.ts:9\n', 'append');
-      await eventually(() => heard.updated.includes('redline://review/current'), 'the update for its own review');
+      await until(() => heard.updated.includes('redline://review/current'), 'the update for its own review');
       expect(heard.updated).toEqual(['redline://review/current']);
       await reader.client.unsubscribeResource({ uri: 'redline://review/current' });
     } finally {
@@ -117,7 +111,7 @@ describe('MCP resources and prompts over the real bridge', () => {
 
     const firstRevision = host.store.revision;
     await present('# Second review\n\nAll good at src/example.ts:1\n');
-    await eventually(() => heard.listChanged > 0, 'resources/list_changed after a replace');
+    await until(() => heard.listChanged > 0, 'resources/list_changed after a replace');
 
     const { resources } = await reader.client.listResources();
     expect(resources.map((resource) => resource.uri)).toEqual([
@@ -166,7 +160,7 @@ describe('MCP resources and prompts over the real bridge', () => {
       const heard = listen(fresh);
       const first = await fresh.client.listResources();
       const hasHistory = (list: typeof first) => list.resources.some((resource) => resource.uri.startsWith('redline://review/history/'));
-      if (!hasHistory(first)) await eventually(() => heard.listChanged > 0, 'resources/list_changed once the window is reached');
+      if (!hasHistory(first)) await until(() => heard.listChanged > 0, 'resources/list_changed once the window is reached');
       expect(hasHistory(await fresh.client.listResources())).toBe(true);
     } finally {
       await fresh.close();
@@ -186,7 +180,7 @@ describe('MCP resources and prompts over the real bridge', () => {
     const heard = listen(reader);
     await reader.client.subscribeResource({ uri: 'redline://selection' });
     host.server.broadcast('selection-changed', {});
-    await eventually(() => heard.updated.includes('redline://selection'), 'the selection update');
+    await until(() => heard.updated.includes('redline://selection'), 'the selection update');
     await reader.client.unsubscribeResource({ uri: 'redline://selection' });
   });
 
@@ -208,12 +202,12 @@ describe('MCP resources and prompts over the real bridge', () => {
     try {
       const heard = listen(watcher);
       await watcher.client.subscribeResource({ uri: 'redline://review/current' });
-      await eventually(() => host.server.authenticatedCount >= 3, 'the watcher connecting to the window');
+      await until(() => host.server.authenticatedCount >= 3, 'the watcher connecting to the window');
       await host.restart();
-      await eventually(() => heard.updated.includes('redline://review/current'), 'the update after reconnecting', 15_000);
+      await until(() => heard.updated.includes('redline://review/current'), 'the update after reconnecting', 15_000);
       heard.updated.length = 0;
       await present('# After the restart\n');
-      await eventually(() => heard.updated.includes('redline://review/current'), 'the update after a present');
+      await until(() => heard.updated.includes('redline://review/current'), 'the update after a present');
     } finally {
       await watcher.close();
     }

@@ -4,6 +4,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { LoggingMessageNotification } from '@modelcontextprotocol/server';
+import { until } from '../support/until';
 import { PUBLISHED_TOOLS } from './builtServer';
 import { assertBuilt, connectMcp, exampleSelection, hostEnv, startHost, type Host, type ToolResult } from './harness';
 
@@ -90,7 +91,9 @@ describe('MCP tools over the real bridge', () => {
     try {
       const messages: LoggingMessageNotification['params'][] = [];
       legacy.client.setNotificationHandler('notifications/message', (notification) => void messages.push(notification.params));
-      const settle = () => new Promise((resolve) => setTimeout(resolve, 200));
+      // A log message for a call is sent before the call's result, and the server answers a ping
+      // (sent once the result is in) after it: one sent for the call would have arrived by then.
+      const settle = () => legacy.client.ping();
       await call('get-review');
       await settle();
       expect(messages).toEqual([]);
@@ -102,7 +105,7 @@ describe('MCP tools over the real bridge', () => {
 
       await legacy.client.setLoggingLevel('debug');
       await call('get-review');
-      await settle();
+      await until(() => messages.some((m) => (m.data as { event?: string }).event === 'reply'), "the log message for the call's reply");
       const events = messages.map((m) => m.data as { event: string; id?: string; method?: string; status?: string });
       expect(messages.every((m) => m.level === 'debug' && m.logger === 'redline')).toBe(true);
       const request = events.find((e) => e.event === 'request');

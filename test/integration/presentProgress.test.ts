@@ -6,6 +6,8 @@ import { SdkError } from '@modelcontextprotocol/client';
 import { typicalReview, writeFixtureFiles } from '../../bench/reviewFixtures';
 import { ActivityLog, type ActivityEntry } from '../../extension/src/activity/activityLog';
 import { allOf, RequestLogLines } from '../../extension/src/activity/requestLogLines';
+import { PROGRESS_INTERVAL_MS } from '../../shared/progressThrottle';
+import { until } from '../support/until';
 import { assertBuilt, connectMcp, hostEnv, startHost, type Host } from './harness';
 
 jest.setTimeout(120_000);
@@ -51,7 +53,11 @@ describe('a large present-review, followed and cancelled', () => {
     const answered = performance.now();
     expect(result.isError).toBeFalsy();
     const count = seen.length;
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // An update held for its slot would go within an interval of the reply, from the MCP server's
+    // own timer: a settle of a few intervals, then tools/list past the client's cache, which the
+    // server answers itself after anything it wrote before.
+    await new Promise((resolve) => setTimeout(resolve, 5 * PROGRESS_INTERVAL_MS));
+    await mcp.client.listTools(undefined, { cacheMode: 'bypass' });
     expect(seen).toHaveLength(count);
     expect(clientErrors).toEqual([]);
 
@@ -171,11 +177,7 @@ describe('a large present-review, followed and cancelled', () => {
 
 /** The newest entry for `method` once it has settled with `status`. */
 async function settledEntry(activity: ActivityLog, method: string, status: string): Promise<ActivityEntry> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const entry = activity.entries().find((candidate) => candidate.method === method);
-    if (entry && entry.status === status) return entry;
-    if (Date.now() > deadline) throw new Error(`no ${status} ${method} in the activity: ${JSON.stringify(activity.entries().slice(0, 3))}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const newest = () => activity.entries().find((candidate) => candidate.method === method);
+  await until(() => newest()?.status === status, () => `a ${status} ${method} in the activity: ${JSON.stringify(activity.entries().slice(0, 3))}`, 20_000);
+  return newest()!;
 }

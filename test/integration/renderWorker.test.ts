@@ -9,6 +9,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { connectMcp, hostEnv, RENDER_WORKER, startHost, type Host } from './harness';
 import { RenderWorkerError, RenderWorkerPool } from '../../extension/src/render/renderWorkerPool';
+import { until } from '../support/until';
 
 /** A review of `bytes` bytes: numbered findings, each with a reference into src/example.ts. */
 function largeReview(bytes: number): string {
@@ -102,7 +103,7 @@ describe('the render worker pool', () => {
       const controller = new AbortController();
       const steps: string[] = [];
       const rendering = pool.render(job(largeReview(5 * 1024 * 1024)), { signal: controller.signal, onProgress: (step) => steps.push(step.step) });
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await until(() => steps.length > 0, 'the worker to report its first step');
       const cancelled = Date.now();
       controller.abort(new Error('cancelled by the assistant'));
       await expect(rendering).rejects.toThrow('cancelled by the assistant');

@@ -4,6 +4,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { Conversation } from '../../extension/src/review/conversation';
+import { until } from '../support/until';
 import { durableSession } from './harness';
 
 
@@ -18,6 +19,10 @@ const REVIEW = [
 describe('findings and feedback', () => {
   const session = durableSession();
   const call = session.call;
+  /** The MCP server's get-review-feedback requests the window has answered, from its log. */
+  const feedbackReads = () => session.stderr().match(/"event":"reply","id":"[^"]+","method":"get-review-feedback"/g)?.length ?? 0;
+  /** Resolves once the MCP server has read the feedback after `before` reads: the wait is now on the window's event. */
+  const waitingAfter = (before: number, reads = 1) => until(() => feedbackReads() >= before + reads, 'await-review-feedback to read the feedback and wait');
   const example = () => path.join(session.host.workspace, 'src/example.ts');
 
   it('present-review lists the findings with severity, place and state, and names its assistant', async () => {
@@ -80,9 +85,10 @@ describe('findings and feedback', () => {
   it('await-review-feedback returns as soon as the user answers', async () => {
     const cursor = (await call('get-review-feedback')).structuredContent.cursor;
     const [, nit] = (await call('get-review')).structuredContent.findings;
+    const before = feedbackReads();
     const started = Date.now();
     const waiting = call('await-review-feedback', { since: cursor, timeoutSeconds: 60 });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitingAfter(before);
     await session.host.conversation.add({ kind: 'state', findingId: nit.id, state: 'wont-fix', reference: nit.reference });
     const result = await waiting;
     // Woken by the window's event, not by the 15 s re-check.
@@ -100,8 +106,10 @@ describe('findings and feedback', () => {
 
   it('a cancelled await-review-feedback stops, and the next call works', async () => {
     const controller = new AbortController();
+    const before = feedbackReads();
     const waiting = session.client.callTool({ name: 'await-review-feedback', arguments: { timeoutSeconds: 600 } }, { signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Without since, it reads the newest cursor first, then the feedback after it.
+    await waitingAfter(before, 2);
     controller.abort();
     await expect(waiting).rejects.toThrow();
     expect((await call('get-review-feedback')).isError).toBeFalsy();
