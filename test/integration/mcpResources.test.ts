@@ -7,6 +7,7 @@ import type { ResourceUpdatedNotification } from '@modelcontextprotocol/server';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { lowestOf } from '../support/lowestOf';
 import { until } from '../support/until';
 import { assertBuilt, connectMcp, exampleSelection, hostEnv, startHost, type Host } from './harness';
 
@@ -140,12 +141,15 @@ describe('MCP resources and prompts over the real bridge', () => {
     const nowhere = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-no-window-'));
     const alone = await connectMcp({ REDLINE_IPC_PATH: path.join(nowhere, 'gone.sock'), REDLINE_IPC_TOKEN: 'a'.repeat(32), XDG_RUNTIME_DIR: nowhere, TMPDIR: nowhere }, nowhere);
     try {
-      const started = performance.now();
-      const { resources } = await alone.client.listResources();
-      const tookMs = performance.now() - started;
-      process.stdout.write(`[resources] resources/list with no window: ${tookMs.toFixed(0)} ms\n`);
-      expect(resources.map((resource) => resource.uri)).toEqual(['redline://review/current', 'redline://selection']);
       // It used to wait out the window retries (3.4 s); a generous bound, not a timing test.
+      const tookMs = await lowestOf(async () => {
+        const started = performance.now();
+        const { resources } = await alone.client.listResources(undefined, { cacheMode: 'bypass' });
+        const ms = performance.now() - started;
+        process.stdout.write(`[resources] resources/list with no window: ${ms.toFixed(0)} ms\n`);
+        expect(resources.map((resource) => resource.uri)).toEqual(['redline://review/current', 'redline://selection']);
+        return ms;
+      }, 1_500);
       expect(tookMs).toBeLessThan(1_500);
     } finally {
       await alone.close();

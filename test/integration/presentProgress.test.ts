@@ -15,6 +15,8 @@ jest.setTimeout(120_000);
 type Progress = { progress: number; total?: number; message?: string; at: number };
 
 const FIVE_MIB = 5 * 1024 * 1024;
+/** The MCP server waits for the window as long as these tests' client waits for it: the tests follow progress, not speed. */
+const PATIENT = { REDLINE_TIMEOUT_MS: 'present-review=120000' };
 
 describe('a large present-review, followed and cancelled', () => {
   let host: Host;
@@ -30,7 +32,7 @@ describe('a large present-review, followed and cancelled', () => {
     const lines = new RequestLogLines((_level, line) => outputLines.push(line));
     host = await startHost({ durable: true, observer: allOf([activity, lines], (error) => clientErrors.push(error as Error)) });
     writeFixtureFiles(host.workspace);
-    mcp = await connectMcp(hostEnv(host), host.workspace);
+    mcp = await connectMcp(hostEnv(host, PATIENT), host.workspace);
     // The SDK reports a progress notification for a token it no longer knows (one after the reply) here.
     mcp.client.onerror = (error) => clientErrors.push(error);
   });
@@ -79,7 +81,7 @@ describe('a large present-review, followed and cancelled', () => {
   });
 
   it('reports the same steps to a client of the older revisions', async () => {
-    const legacy = await connectMcp(hostEnv(host), host.workspace, undefined, [], 'legacy');
+    const legacy = await connectMcp(hostEnv(host, PATIENT), host.workspace, undefined, [], 'legacy');
     try {
       const seen: Progress[] = [];
       const result = await legacy.client.callTool(
