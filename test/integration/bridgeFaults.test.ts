@@ -109,8 +109,12 @@ describe('bridge faults', () => {
     try {
       await mcp.client.callTool({ name: 'get-review', arguments: {} });
       await host.server.dispose();
-      setTimeout(() => void host.restart(), 300);
-      const result = await mcp.client.callTool({ name: 'get-review', arguments: {} });
+      const calling = mcp.client.callTool({ name: 'get-review', arguments: {} });
+      // Back once the MCP server has taken the call up (it logs the request before it connects).
+      const requests = () => mcp.stderr().match(/"event":"request","id":"[^"]+","method":"get-review"(?=[,}])/g)?.length ?? 0;
+      await until(() => requests() >= 2, 'the MCP server to take the call up while the window is away');
+      await host.restart();
+      const result = await calling;
       expect(result.isError).toBeFalsy();
     } finally {
       await mcp.close();
