@@ -280,7 +280,8 @@ describe('two extension hosts side by side (two windows)', () => {
       expect((await call(mcp, 'present-review', { content: '# to the reloaded window' })).isError).toBeFalsy();
       expect(reloaded.host.store.current?.markdown).toBe('# to the reloaded window');
       expect(lingering.host.store.revision).toBe(0);
-      expect(mcp.stderr()).toContain('"via":"the Test Editor window of this terminal"');
+      // Logged before the call was sent; stderr reaches this process on a pipe of its own.
+      await until(() => mcp.stderr().includes('"via":"the Test Editor window of this terminal"'), "the MCP server's log of the window it reached");
     } finally {
       await mcp.close();
       await lingering.stop();

@@ -112,8 +112,8 @@ describe('MCP tools over the real bridge', () => {
       const reply = events.find((e) => e.event === 'reply');
       expect(request).toMatchObject({ method: 'get-review' });
       expect(reply).toMatchObject({ method: 'get-review', status: 'ok', id: request?.id });
-      // The same id as in the stderr log.
-      expect(legacy.stderr()).toContain(`"id":"${request?.id}"`);
+      // The same id as in the stderr log, which reaches this process on a pipe of its own.
+      await until(() => legacy.stderr().includes(`"id":"${request?.id}"`), `the request id ${request?.id} on the MCP server's stderr`);
     } finally {
       await legacy.close();
     }

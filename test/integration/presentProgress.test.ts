@@ -155,8 +155,10 @@ describe('a large present-review, followed and cancelled', () => {
     const entry = await settledEntry(activity, 'present-review', 'cancelled');
     const stoppedAfterMs = entry.startedAt + entry.durationMs! - (performance.timeOrigin + cancelledAt);
     expect(entry.error?.code).toBe(4003);
-    // The MCP server's log and the window's output name the same call by the same id.
-    expect(mcp.stderr()).toMatch(new RegExp(`"event":"reply","id":"${entry.id}","method":"present-review","status":"cancelled"`));
+    // The MCP server's log and the window's output name the same call by the same id. The server
+    // logged it before it told the window; its stderr reaches this process on a pipe of its own.
+    const replyLine = new RegExp(`"event":"reply","id":"${entry.id}","method":"present-review","status":"cancelled"`);
+    await until(() => replyLine.test(mcp.stderr()), "the MCP server's log line for the cancelled call");
     expect(outputLines.filter((line) => line.includes(entry.id))).toEqual([
       expect.stringMatching(new RegExp(`^request ${entry.id} present-review from "redline-test" \\(connection \\d+\\): cancelled 4003 \\(Cancelled\\) in \\d+ ms$`)),
     ]);

@@ -30,15 +30,14 @@ beforeEach(async () => {
     log: (event, fields) => void events.push({ event, method: fields?.method }),
   });
 });
-
-/** Resolves once the window is running the present-review: the rotation then finds it in flight. */
-const presentRunning = () =>
-  until(() => activity.entries().some((entry) => entry.method === 'present-review' && entry.status === 'running'), 'the window to be running the present-review');
-const count = (event: string, method?: string) => events.filter((e) => e.event === event && (method === undefined || e.method === method)).length;
 afterEach(async () => {
   client.dispose();
   await host.stop();
 });
+
+/** Resolves once the present-review has reached the window: it takes a while to stage, render and store, so the rotation finds it in flight. */
+const presentReached = () => until(() => activity.entries().some((entry) => entry.method === 'present-review'), 'the present-review to reach the window');
+const count = (event: string, method?: string) => events.filter((e) => e.event === event && (method === undefined || e.method === method)).length;
 
 function rotate(): void {
   token = createToken();
@@ -49,7 +48,7 @@ it('answers the request that was running at the rotation, and sends the next one
   await client.request('get-review-feedback', {});
   // Running when the token changes: a 4 MiB review takes a while to stage, render and store.
   const running = client.request('present-review', { content: `# Big\n\n${'A line of review text.\n'.repeat(180_000)}`, mode: 'replace' });
-  await presentRunning();
+  await presentReached();
   rotate();
   const started = Date.now();
   const next = await client.request('get-review-feedback', {});
@@ -67,7 +66,7 @@ it('keeps a running await-review-feedback waiting across a rotation, and hands i
   await until(() => count('reply', 'get-review-feedback') >= 2, 'the wait to read the feedback and wait');
   // A long request on the same connection keeps the retired one open for its grace period.
   const running = client.request('present-review', { content: `# Big\n\n${'A line of review text.\n'.repeat(180_000)}`, mode: 'replace' });
-  await presentRunning();
+  await presentReached();
   rotate();
   // The wait's next read is refused on the retired connection and sent again on a new one.
   await until(() => count('connected') >= 2, 'the client to connect with the new token');
