@@ -7,7 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Readable } from 'stream';
 import { Exit, runCli } from '../../mcp-server/src/cli';
 import { MAX_FEEDBACK_TEXT, MAX_REVIEW_BYTES, MAX_SECTION_CHARS } from '../../shared/protocol';
-import { until } from './ipcKit';
+import { until } from '../support/until';
 import { assertBuilt, hostEnv, MCP_SERVER, startHost, type Host, type ToolResult } from './harness';
 
 /** Codex CLI's MAX_MCP_STDIO_LINE_BYTES: the smallest line limit of the clients Redline is tested with. */
@@ -165,7 +165,7 @@ describe('get-review of a 10 MiB review of control characters', () => {
     const replies = () => serverLog.match(/"event":"reply"[^\n]*"method":"get-review-feedback"/g)?.length ?? 0;
     const before = replies();
     const waiting = client.callTool({ name: 'await-review-feedback', arguments: { timeoutSeconds: 60 } }) as Promise<ToolResult>;
-    await until(() => replies() >= before + answers + 1, 30_000);
+    await until(() => replies() >= before + answers + 1, 'the window to answer every get-review-feedback call', 30_000);
     await conversation.add({ kind: 'message', text: 'after the backlog' });
     const awaited = (await waiting).structuredContent;
     expect(awaited.items.map((item: { text: string }) => item.text)).toEqual(['after the backlog']);

@@ -16,3 +16,13 @@ export async function until(condition: () => boolean | Promise<boolean>, what: s
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
+
+/** How a promise settled, read as it settles, so that a test can wait for several and then inspect each. */
+export function settlement(promise: Promise<unknown>): { settled: boolean; error?: unknown } {
+  const state: { settled: boolean; error?: unknown } = { settled: false };
+  promise.then(
+    () => Object.assign(state, { settled: true }),
+    (error: unknown) => Object.assign(state, { settled: true, error }),
+  );
+  return state;
+}

@@ -6,6 +6,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { FolderLockLostError, LOCK_FILE, setFolderLockTimingForTests, withFolderLock } from '../../extension/src/review/folderLock';
+import { until } from '../support/until';
 
 const BOUND_MS = 1_500;
 
@@ -25,13 +26,6 @@ const lockFile = () => path.join(dir, LOCK_FILE);
 const otherWindow = <T>(work: () => Promise<T>) => withFolderLock(`${dir}${path.sep}.`, work);
 const hour = 3600;
 
-async function until(condition: () => boolean): Promise<void> {
-  for (const deadline = Date.now() + 30_000; !condition(); ) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 it('a live holder past the bound is not taken over, and its lock stays fresh', async () => {
   const events: string[] = [];
   let second: Promise<void> | undefined;
@@ -41,7 +35,7 @@ it('a live holder past the bound is not taken over, and its lock stays fresh', a
     const waitingSince = Date.now();
     second = otherWindow(async () => void events.push('second in'));
     // Twice the bound while the other window waits at the lock.
-    await until(() => Date.now() - waitingSince > 2 * BOUND_MS);
+    await until(() => Date.now() - waitingSince > 2 * BOUND_MS, 'twice the bound to pass while the holder holds', 30_000);
     expect(fs.statSync(lockFile()).mtimeMs).toBeGreaterThan(madeAt);
     hold.assertHeld();
     events.push('first out');

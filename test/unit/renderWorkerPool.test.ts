@@ -5,7 +5,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { RenderWorkerError, RenderWorkerPool } from '../../extension/src/render/renderWorkerPool';
-import type { RenderOutcome } from '../../extension/src/render/renderJob';
+import { settlement, until } from '../support/until';
 
 let dir: string;
 let script: string;
@@ -26,26 +26,12 @@ function busyPool(): RenderWorkerPool {
 }
 const job = { markdown: '# A review\n', roots: [] };
 
-/** Each render's outcome as it settles, so that the test can wait for all of them. */
-function watch(render: Promise<RenderOutcome>) {
-  const state: { settled: boolean; error?: unknown } = { settled: false };
-  render.then(
-    () => Object.assign(state, { settled: true }),
-    (error: unknown) => Object.assign(state, { settled: true, error }),
-  );
-  return state;
-}
-
-async function until(done: () => boolean): Promise<void> {
-  for (const deadline = Date.now() + 5_000; !done() && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 5));
-}
-
 it('fails every render still waiting for a worker when the pool shuts down, with an error that says so', async () => {
   const pool = busyPool();
-  const running = watch(pool.render(job));
-  const waiting = [watch(pool.render(job)), watch(pool.render(job))];
+  const running = settlement(pool.render(job));
+  const waiting = [settlement(pool.render(job)), settlement(pool.render(job))];
   pool.dispose();
-  await until(() => running.settled && waiting.every((render) => render.settled));
+  await until(() => running.settled && waiting.every((render) => render.settled), 'every render to settle');
   expect(running.error).toBeInstanceOf(RenderWorkerError);
   for (const render of waiting) {
     expect(render.settled).toBe(true);
@@ -58,15 +44,15 @@ it('fails every render still waiting for a worker when the pool shuts down, with
 it('a cancel after the shutdown changes nothing, and a cancel while waiting removes only its own render', async () => {
   const pool = busyPool();
   const cancels = [new AbortController(), new AbortController(), new AbortController()];
-  const running = watch(pool.render(job));
-  const [first, second, third] = cancels.map((cancel) => watch(pool.render(job, { signal: cancel.signal })));
+  const running = settlement(pool.render(job));
+  const [first, second, third] = cancels.map((cancel) => settlement(pool.render(job, { signal: cancel.signal })));
   // The second leaves the queue: the first and third are still waiting, in order.
   cancels[1].abort(new Error('not wanted'));
-  await until(() => second.settled);
+  await until(() => second.settled, 'the cancelled render to settle');
   expect((second.error as Error).message).toBe('not wanted');
   expect([first.settled, third.settled]).toEqual([false, false]);
   pool.dispose();
-  await until(() => running.settled && first.settled && third.settled);
+  await until(() => running.settled && first.settled && third.settled, 'the other renders to settle');
   // Cancelled after they failed: no other render is touched, and nothing throws.
   cancels[0].abort(new Error('too late'));
   cancels[2].abort(new Error('too late'));

@@ -7,20 +7,7 @@ import { once } from 'events';
 import { PassThrough } from 'stream';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { LineStdioTransport } from '../../mcp-server/src/stdioTransport';
-
-async function until(done: () => boolean): Promise<void> {
-  for (const deadline = Date.now() + 10_000; !done() && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 5));
-}
-
-/** Whether a send has settled, and how. */
-function watch(send: Promise<void>) {
-  const state: { settled: boolean; error?: unknown } = { settled: false };
-  send.then(
-    () => Object.assign(state, { settled: true }),
-    (error: unknown) => Object.assign(state, { settled: true, error }),
-  );
-  return state;
-}
+import { settlement, until } from '../support/until';
 
 const notification = (text: string): JSONRPCMessage => ({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: text } });
 
@@ -35,15 +22,15 @@ it('settles every send once the reader of stdout is gone, reports the EPIPE once
   await transport.start();
 
   // Larger than any pipe's buffer: the send waits for 'drain'.
-  const waiting = watch(transport.send(notification('x'.repeat(4 * 1024 * 1024))));
+  const waiting = settlement(transport.send(notification('x'.repeat(4 * 1024 * 1024))));
   expect(waiting.settled).toBe(false);
   client.kill('SIGKILL');
   await once(client, 'exit');
 
-  await until(() => waiting.settled && closed > 0);
+  await until(() => waiting.settled && closed > 0, 'the waiting send to settle and the transport to close');
   expect(waiting).toEqual({ settled: true });
-  const later = [watch(transport.send(notification('after'))), watch(transport.send(notification('and again')))];
-  await until(() => later.every((send) => send.settled));
+  const later = [settlement(transport.send(notification('after'))), settlement(transport.send(notification('and again')))];
+  await until(() => later.every((send) => send.settled), 'the later sends to settle');
   expect(later).toEqual([{ settled: true }, { settled: true }]);
   expect(closed).toBe(1);
   expect(errors.map((error) => error.message)).toEqual([expect.stringMatching(/stdout failed \((write )?EPIPE.*client has closed its end/)]);

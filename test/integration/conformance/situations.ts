@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { hostEnv, startHost, type Host } from '../harness';
-import { until } from '../ipcKit';
+import { until } from '../../support/until';
 import { HeldWindow } from './heldWindow';
 import type { Connection, ConformanceClient, Outcome } from './clients';
 
@@ -114,12 +114,12 @@ export class ClientServers {
         return connection.call(tool, args);
       case 'cancel': {
         const before = held.holding;
-        return connection.callAndCancel(tool, args, until(() => held.holding > before, 20_000));
+        return connection.callAndCancel(tool, args, until(() => held.holding > before, 'the held window to have the call', 20_000));
       }
       case 'windowGoes': {
         const before = held.holding;
         const call = connection.call(tool, args);
-        await until(() => held.holding > before, 20_000);
+        await until(() => held.holding > before, 'the held window to have the call', 20_000);
         await held.goAwayAndReturn();
         return call;
       }
@@ -131,7 +131,7 @@ export class ClientServers {
     const held = this.windows.held;
     const before = held.holding;
     this.filling = Promise.all(Array.from({ length: CALLS_IN_FLIGHT }, () => connection.call('get-selection', {})));
-    await until(() => held.holding === before + CALLS_IN_FLIGHT, 30_000);
+    await until(() => held.holding === before + CALLS_IN_FLIGHT, () => `${CALLS_IN_FLIGHT} calls held in the window (${held.holding - before} so far)`, 30_000);
   }
 
   /** Lets the held window answer everything, and waits for the calls that filled the limit: they must succeed. */
