@@ -121,9 +121,11 @@ describe('Findings and feedback', () => {
     await waitFor(() => editor.document.lineAt(44).text === 'export const gone = 1;', 'the second edit');
     const after = await mcp.call('get-review');
     assert.equal(after.findings[0].stale, true);
+    // Revert acts on the active editor, and the review panel may have taken that place meanwhile.
+    await vscode.window.showTextDocument(editor.document, { preview: false });
     await vscode.commands.executeCommand('workbench.action.files.revert');
     const saved = fs.readFileSync(uri().fsPath, 'utf8');
-    await waitFor(() => editor.document.getText() === saved, 'the reverted text in the extension host\'s copy of the document');
+    await waitFor(() => editor.document.getText() === saved, 'the reverted text in the extension host\'s copy of the document', 30_000);
     const reverted = await mcp.call('get-review');
     assert.deepEqual(reverted.findings.map((f) => [f.line, f.stale]), [
       [42, false],

@@ -16,7 +16,13 @@ const waitForLine = (s, line) => s.page.locator('.statusbar-item', { hasText: ne
  * Puts the keyboard in example.ts's editor: a click in the panel can leave it in the panel's webview.
  * @param {RedlineSession} s
  */
-const focusCode = (s) => s.page.locator('.monaco-editor .view-line', { hasText: 'export function discountFor' }).first().click();
+/** A click into example.ts's text: its discountFor line, or once a Ctrl+Home has scrolled that away, its first line. */
+const focusCode = (s) =>
+  s.page
+    .locator('.monaco-editor .view-line')
+    .filter({ hasText: /export function discountFor|order-pricing module/ })
+    .first()
+    .click();
 
 /**
  * The cursor at the top of example.ts, from the keyboard (Ctrl+Home). Tried again when the click
