@@ -48,3 +48,39 @@ export function denseReview(count: number): string {
 export function imageOpeners(count: number): string {
   return '!['.repeat(count);
 }
+
+/**
+ * The audit's inputs that the budget before the parse let through (issue 32's table), at about
+ * `bytes` each: every one is a single paragraph or table that markdown-it turns into millions of
+ * tokens. The render budget must refuse each one quickly, or cut it into blocks the panel can lay out.
+ */
+export const AUDIT_ROWS: ReadonlyArray<{ readonly name: string; readonly make: (bytes: number) => string }> = [
+  { name: '`~~a~~ ` repeated', make: (bytes) => repeatTo('~~a~~ ', bytes) },
+  { name: '`a\\` + newline (hard breaks)', make: (bytes) => repeatTo('a\\\n', bytes) },
+  { name: '`<aa:> ` autolinks', make: (bytes) => repeatTo('<aa:> ', bytes) },
+  { name: 'one paragraph of `a` lines', make: (bytes) => repeatTo('a\n', bytes) },
+  { name: 'prose file references (`f1.ts:1 …`)', make: proseReferences },
+  { name: 'a table of 60,000 columns', make: (bytes) => wideTable(60_000, bytes) },
+];
+
+function repeatTo(unit: string, bytes: number): string {
+  return unit.repeat(Math.max(1, Math.floor(bytes / unit.length)));
+}
+
+/** `f<i>.ts:<line>` words, one paragraph: each becomes a link. */
+function proseReferences(bytes: number): string {
+  const words: string[] = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const word = `f${i % 1000}.ts:${(i % 90) + 1} `;
+    words.push(word);
+    size += word.length;
+  }
+  return words.join('');
+}
+
+/** A header and delimiter row of `columns` cells, then one-cell rows (markdown-it fills each to `columns`) up to `bytes`. */
+function wideTable(columns: number, bytes: number): string {
+  const head = `|${'a|'.repeat(columns)}\n|${'-|'.repeat(columns)}\n`;
+  return head + '|b\n'.repeat(Math.max(1, Math.floor((bytes - head.length) / 3)));
+}

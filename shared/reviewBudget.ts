@@ -1,19 +1,48 @@
-// What a review may cost to show, beyond its bytes. 10 MiB of `a\n\n` is 3.5 million paragraphs
-// (the parse alone ran the extension host out of memory), 10 MiB of `#\n` 5 million headings, and
-// 10 MiB of `*a` 2.6 million <em> elements that froze the panel for 34 s. So the structure is
-// counted first, in one pass over the lines and without parsing, and a review over any limit is
-// refused with the limit it broke and by how much.
+// What a review may cost to show, beyond its bytes. Two counts, one authority:
+//   - Before any parse, here, one pass over the lines estimates the structure (blocks, headings,
+//     inline marks, line breaks, table cells, references), so that the window and the MCP server
+//     refuse a pathological review in milliseconds, before it reaches the renderer.
+//   - The render worker then counts what markdown-it actually makes, as it makes it
+//     (render/renderBudget.ts), against RENDER_BUDGET, and stops the render the moment a count
+//     passes its limit. Its counts decide: an estimate can be fooled, the parser's own tokens cannot.
+// Either refusal names the limit broken and by how much, and says what to do.
 //
 // The limits leave room for real large reviews: the bench's 10 MiB review (about 22,000 sections,
-// 160,000 blocks, 260,000 inline marks) and its 70,000-reference list are well inside.
+// 1.15 million tokens, 480,000 elements with its references linked) and its 70,000-reference list
+// are well inside.
 
-/** The limits, each with the words a refusal uses for it. */
+/** The limits of the estimate before the parse, each with the words a refusal uses for it. */
 export const REVIEW_BUDGET = {
   /** Paragraphs, headings, list items, quotes, tables and code blocks. */
   blocks: { limit: 250_000, what: 'blocks (paragraphs, headings, list items, code blocks)' },
   headings: { limit: 50_000, what: 'headings' },
-  /** Emphasis, code-span and link delimiters: each pair is an element in the page. */
-  inlineMarks: { limit: 500_000, what: 'inline marks (*, _, `, [ that make emphasis, code and links)' },
+  /** Emphasis, strikethrough, code-span, link and autolink delimiters: each pair is an element in the page. */
+  inlineMarks: { limit: 500_000, what: 'inline marks (*, _, ~, `, [, < that make emphasis, code and links)' },
+  /**
+   * Everything that becomes an element: blocks, marks, line breaks inside paragraphs, table cells
+   * and file references. The same limit as the render's own count of elements (RENDER_BUDGET).
+   */
+  elements: { limit: 750_000, what: 'elements in its page (blocks, emphasis, links and references, line breaks, table cells)' },
+} as const;
+
+/**
+ * The limits of what the renderer counts as markdown-it makes it (render/renderBudget.ts). Each is
+ * about 1.5× what the bench's 10 MiB review needs, and each stops one of the audit's inputs at a
+ * small fraction of the time and memory it would have taken.
+ */
+export const RENDER_BUDGET = {
+  /** Lines, counted before the parse: markdown-it keeps five numbers a line, and walks every block rule over each. */
+  lines: { limit: 1_000_000, what: 'lines' },
+  /** markdown-it's tokens, inline children included: what the parse holds in memory (about 200 bytes each). */
+  tokens: { limit: 2_000_000, what: 'markdown tokens (blocks, text runs, marks, links, line breaks, table cells)' },
+  /** Elements the page will hold, references linked: what the panel must lay out. */
+  elements: { limit: REVIEW_BUDGET.elements.limit, what: REVIEW_BUDGET.elements.what },
+  /** Bytes of link destinations, each counted where it is used: a long one used many times would be written into the page each time. */
+  linkBytes: { limit: 16 * 1024 * 1024, what: 'bytes of link destinations (each counted every time it is used)' },
+  /** Cells in one table row: a row cannot be cut, and a table lays out all its columns together. */
+  tableColumns: { limit: 256, what: 'columns in one table' },
+  /** Elements in one top-level block once long paragraphs, lists and tables are cut (blockChunks.ts): the panel lays out a block whole. */
+  blockElements: { limit: 20_000, what: 'elements, which cannot be cut (a heading, a quote, a list item, or text inside one emphasis or link)' },
 } as const;
 
 /** The page's HTML: past this the panel's thread spends seconds on layout, whatever made it. */
@@ -21,23 +50,32 @@ export const MAX_RENDERED_HTML_BYTES = 48 * 1024 * 1024;
 
 export type BudgetedMeasure = keyof typeof REVIEW_BUDGET;
 export type ReviewCost = Record<BudgetedMeasure, number>;
+export type RenderMeasure = keyof typeof RENDER_BUDGET;
+
+/** An estimate before the parse, and the widest table seen (a maximum, so not summed over appends). */
+export type MeasuredReview = ReviewCost & { estimated?: true; widestTable: number };
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
 // A line that starts a block of its own even right after a paragraph line: a heading, a quote, a
 // list item, a table row, a fence, a thematic break.
 const BLOCK_START = /^ {0,3}(?:#{1,6}(?:[ \t]|$)|>|[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|\||`{3,}|~{3,})/;
+// A table's delimiter row: `|---|:-:|`, with or without the outer pipes, at least one pipe.
+const TABLE_DELIMITER = /^ {0,3}\|?(?:\s*:?-+:?\s*\|)+\s*(?::?-+:?\s*)?$|^ {0,3}\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*$/;
 
 /**
- * Counts, in linear time, an upper estimate of what markdown-it would make of the text. Lines in
- * a fenced code block count only as that one block. Once a measure is over its limit the rest is
+ * Counts, in linear time, an estimate of what markdown-it would make of the text. Lines in a
+ * fenced code block count only as that one block. Once a measure is over its limit the rest is
  * not read: the totals are then extrapolated from the part read (`estimated`), which is enough to
  * say by how much, and keeps a pathological 10 MiB review's refusal to a few milliseconds.
  */
-export function measureReview(markdown: string): ReviewCost & { estimated?: true } {
-  const cost: ReviewCost = { blocks: 0, headings: 0, inlineMarks: 0 };
+export function measureReview(markdown: string): MeasuredReview {
+  const cost: ReviewCost = { blocks: 0, headings: 0, inlineMarks: 0, elements: 0 };
+  let widestTable = 0;
   let fence: string | undefined;
   let previousBlank = true;
+  /** Columns of the table being read, 0 outside one; its body rows each make that many cells. */
+  let tableColumns = 0;
   for (let start = 0; start <= markdown.length; ) {
     let end = markdown.indexOf('\n', start);
     if (end === -1) end = markdown.length;
@@ -51,36 +89,83 @@ export function measureReview(markdown: string): ReviewCost & { estimated?: true
     if (opening) {
       fence = opening[1];
       cost.blocks++;
+      cost.elements++;
       previousBlank = false;
+      tableColumns = 0;
       continue;
     }
     const blank = line.trim() === '';
-    if (!blank && (previousBlank || BLOCK_START.test(line))) cost.blocks++;
+    if (blank) tableColumns = 0;
+    if (!blank && !previousBlank && tableColumns === 0 && line.includes('|') && TABLE_DELIMITER.test(line)) {
+      // A table's delimiter row: its header and each body row after it make this many cells.
+      tableColumns = countColumns(line);
+      widestTable = Math.max(widestTable, tableColumns);
+      cost.elements += 2 * tableColumns;
+    } else if (!blank && (previousBlank || BLOCK_START.test(line))) {
+      cost.blocks++;
+      cost.elements += tableColumns > 0 ? tableColumns : 1;
+    } else if (!blank) {
+      // A paragraph's next line (a line break), or a table's body row.
+      cost.elements += tableColumns > 0 ? tableColumns : 1;
+    }
     if (HEADING.test(line)) cost.headings++;
-    if (!blank) cost.inlineMarks += inlineMarks(line);
+    if (!blank) {
+      const { marks, openers, references } = inlineCounts(line);
+      cost.inlineMarks += marks;
+      // Emphasis, strikethrough and code take two marks an element; a link or autolink one.
+      cost.elements += Math.ceil((marks - openers) / 2) + openers + references;
+    }
     previousBlank = blank;
     if (end === markdown.length) break;
-    if (cost.blocks > REVIEW_BUDGET.blocks.limit || cost.headings > REVIEW_BUDGET.headings.limit || cost.inlineMarks > REVIEW_BUDGET.inlineMarks.limit) {
+    if ((Object.keys(REVIEW_BUDGET) as BudgetedMeasure[]).some((measure) => cost[measure] > REVIEW_BUDGET[measure].limit)) {
       const scale = markdown.length / start;
-      return { blocks: Math.round(cost.blocks * scale), headings: Math.round(cost.headings * scale), inlineMarks: Math.round(cost.inlineMarks * scale), estimated: true };
+      const scaled = { blocks: 0, headings: 0, inlineMarks: 0, elements: 0 };
+      for (const measure of Object.keys(cost) as BudgetedMeasure[]) scaled[measure] = Math.round(cost[measure] * scale);
+      return { ...scaled, widestTable, estimated: true };
     }
   }
-  return cost;
+  return { ...cost, widestTable };
 }
 
-/** `*`, `` ` ``, `[`, and `_` where it can open or close emphasis (not inside a word, as in snake_case). */
-function inlineMarks(line: string): number {
+function countColumns(delimiterRow: string): number {
+  const cells = delimiterRow.trim().split('|');
+  return cells.filter((cell) => cell.trim() !== '').length;
+}
+
+/**
+ * `*`, `~`, `` ` ``, `[`, `<`, and `_` where it can open or close emphasis (not inside a word, as
+ * in snake_case); and the file references (`name.ts:12`, `#L12`), each of which becomes a link.
+ */
+function inlineCounts(line: string): { marks: number; openers: number; references: number } {
   let marks = 0;
+  let openers = 0;
+  let references = 0;
   for (let i = 0; i < line.length; i++) {
     const code = line.charCodeAt(i);
-    if (code === 42 /* * */ || code === 96 /* ` */ || code === 91 /* [ */) marks++;
+    if (code === 91 /* [ */ || code === 60 /* < */) {
+      marks++;
+      openers++;
+    } else if (code === 42 /* * */ || code === 96 /* ` */ || code === 126 /* ~ */) marks++;
     else if (code === 95 /* _ */ && !(isWordChar(line.charCodeAt(i - 1)) && isWordChar(line.charCodeAt(i + 1)))) marks++;
+    else if ((code === 58 /* : */ || code === 76 /* L */) && isDigit(line.charCodeAt(i + 1)) && isWordChar(line.charCodeAt(i - 1)) && !isDigit(line.charCodeAt(i - 1))) {
+      // `x.ts:12` or `#L12`; `10:30` (a time) is not a reference, and a letter L in a word is one only after `#`.
+      if (code === 58 || line.charCodeAt(i - 1) === 35) references++;
+    }
   }
-  return marks;
+  return { marks, openers, references };
 }
 
 function isWordChar(code: number): boolean {
   return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code > 127;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+/** "about N blocks (…); the limit is L (x× over)": one measure's excess, as a refusal says it. */
+export function describeExcess(what: string, count: number, limit: number, { atLeast = false } = {}): string {
+  return `${atLeast ? 'more than' : 'about'} ${formatCount(count)} ${what}; the limit is ${formatCount(limit)} (${(count / limit).toFixed(1)}× over)`;
 }
 
 /**
@@ -90,9 +175,7 @@ function isWordChar(code: number): boolean {
 export function overBudget(cost: ReviewCost): string | undefined {
   for (const measure of Object.keys(REVIEW_BUDGET) as BudgetedMeasure[]) {
     const { limit, what } = REVIEW_BUDGET[measure];
-    if (cost[measure] > limit) {
-      return `about ${formatCount(cost[measure])} ${what}; the limit is ${formatCount(limit)} (${(cost[measure] / limit).toFixed(1)}× over)`;
-    }
+    if (cost[measure] > limit) return describeExcess(what, cost[measure], limit);
   }
   return undefined;
 }
@@ -106,8 +189,17 @@ export const SPLIT_ADVICE = 'Split it into several reviews, or present a summary
  */
 export const formatCount = (n: number): string => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
 
-/** Why `markdown` is refused before any parse ("The review has about …, so it was not shown. …"), or undefined. */
+/** A refusal as the assistant reads it: "The review has about …, so it was not shown. …". */
+export const refusalOf = (excess: string): string => `The review has ${excess}, so it was not shown. ${SPLIT_ADVICE}`;
+
+/** Why `markdown` is refused before any parse, or undefined. */
 export function budgetRefusal(markdown: string): string | undefined {
-  const excess = overBudget(measureReview(markdown));
-  return excess === undefined ? undefined : `The review has ${excess}, so it was not shown. ${SPLIT_ADVICE}`;
+  const measured = measureReview(markdown);
+  const excess = wideTable(measured.widestTable) ?? overBudget(measured);
+  return excess === undefined ? undefined : refusalOf(excess);
+}
+
+function wideTable(columns: number): string | undefined {
+  const { limit, what } = RENDER_BUDGET.tableColumns;
+  return columns > limit ? describeExcess(what, columns, limit) : undefined;
 }

@@ -3,10 +3,10 @@
 // the review already shown kept. The suite prints each one's longest stall and peak heap.
 
 import { ErrorCode } from '../../shared/protocol';
-import { measureReview, overBudget, REVIEW_BUDGET } from '../../shared/reviewBudget';
+import { budgetRefusal, measureReview, overBudget, REVIEW_BUDGET } from '../../shared/reviewBudget';
 import { RenderBudgetError, renderReview } from '../../extension/src/render/markdownRenderer';
 import { ReferenceResolver } from '../../extension/src/render/referenceResolver';
-import { denseReview, typicalReview } from '../../bench/reviewFixtures';
+import { AUDIT_ROWS, denseReview, typicalReview } from '../../bench/reviewFixtures';
 import { startHost, type Host } from '../integration/harness';
 import { RawPeer, type WireReply } from '../integration/rawPeer';
 import { monitorThreadHolds } from '../support/threadHolds';
@@ -32,7 +32,26 @@ describe('the cost budget, measured', () => {
 
   it('counts blocks, headings and marks as markdown makes them: fenced code is one block, snake_case no mark', () => {
     const cost = measureReview('# Title\n\nA paragraph\nover two lines with *em* and `code`.\n\n- one\n- two\n\n```ts\n# not a heading\n- nor an item\n```\n\nsnake_case_name and _em_\n');
-    expect(cost).toEqual({ blocks: 6, headings: 1, inlineMarks: 6 });
+    // Elements: 6 blocks, a line break, and the em, code and second em (two marks each).
+    expect(cost).toEqual({ blocks: 6, headings: 1, inlineMarks: 6, elements: 10, widestTable: 0 });
+  });
+
+  // The audit's inputs that the estimate let through before it counted strikethrough, autolinks,
+  // line breaks, table cells and references (issue 32); the render's own counts are render/renderBudget.ts's.
+  it.each([
+    ['`~~a~~ ` repeated', /about 6,990,50\d inline marks .*\(14\.0× over\)/],
+    ['`a\\` + newline (hard breaks)', /about 3,495,25\d elements in its page .*the limit is 750,000 \(4\.7× over\)/],
+    ['`<aa:> ` autolinks', /about 1,747,62\d inline marks .*\(3\.5× over\)/],
+    ['one paragraph of `a` lines', /about 5,242,88\d elements in its page .*\(7\.0× over\)/],
+    ['prose file references (`f1.ts:1 …`)', /about 97\d,\d{3} elements in its page .*\(1\.3× over\)/],
+    ['a table of 60,000 columns', /about 60,000 columns in one table; the limit is 256 \(234\.4× over\)/],
+  ])('refuses the audit\'s 10 MiB %s before the parse', (name, message) => {
+    const row = AUDIT_ROWS.find((candidate) => candidate.name === name)!;
+    expect(budgetRefusal(row.make(10 * MiB))).toMatch(message);
+  });
+
+  it('refuses a table wider than the render allows before the parse', () => {
+    expect(budgetRefusal(`|${'a|'.repeat(60_000)}\n|${'-|'.repeat(60_000)}\n`)).toMatch(/^The review has about 60,000 columns in one table; the limit is 256 \(234\.4× over\), so it was not shown\./);
   });
 
   it.each(PATHOLOGICAL)('refuses %s, naming the limit and by how much', (_name, make, message) => {

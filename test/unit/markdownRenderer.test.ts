@@ -6,7 +6,7 @@ import * as os from 'os';
 import * as path from 'path';
 import MarkdownIt from 'markdown-it';
 import type { FileReference } from '../../shared/links';
-import { MAX_SLICE_CHARS, renderInSlices } from '../../extension/src/render/pageSlices';
+import { MAX_SLICE_CHARS, renderInSlices, SLICE_ELEMENTS } from '../../extension/src/render/pageSlices';
 import { renderReview, type Resolver } from '../../extension/src/render/markdownRenderer';
 import { ReferenceResolver, type Resolution } from '../../extension/src/render/referenceResolver';
 import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
@@ -376,7 +376,7 @@ describe('a page in slices: the first screen, then the rest', () => {
     }
   });
 
-  it('cuts a long page into slices that grow to about MAX_SLICE_CHARS, each of whole top-level blocks', () => {
+  it('cuts a long page into slices that grow to about MAX_SLICE_CHARS or SLICE_ELEMENTS, each of whole top-level blocks', () => {
     const md = new MarkdownIt();
     const markdown = Array.from({ length: 200_000 }, (_, i) => (i % 500 === 0 ? `## Part ${i}\n\n` : '') + `Paragraph ${i} with *some* words in it.\n`).join('\n');
     const tokens = md.parse(markdown, {});
@@ -391,9 +391,12 @@ describe('a page in slices: the first screen, then the rest', () => {
       // Never much past the largest slice.
       expect(slice.length).toBeLessThan(MAX_SLICE_CHARS * 2);
     }
-    // They grow, then stay near the largest (the last is what is left).
+    // They grow, then stay near the largest (the last is what is left): here, about SLICE_ELEMENTS
+    // elements, which this page reaches before MAX_SLICE_CHARS.
     const sizes = bounds.slice(2).map((end, i) => end - bounds[i + 1]);
     expect(sizes[1]).toBeGreaterThan(sizes[0]);
-    expect(Math.max(...sizes.slice(0, -1))).toBeGreaterThan(MAX_SLICE_CHARS / 2);
+    const elements = bounds.slice(1).map((end, i) => html.slice(bounds[i], end).match(/<[a-z]/g)!.length);
+    expect(Math.max(...elements)).toBeLessThanOrEqual(SLICE_ELEMENTS);
+    expect(Math.max(...elements.slice(0, -1))).toBeGreaterThan(SLICE_ELEMENTS / 2);
   });
 });

@@ -12,6 +12,8 @@ import { findingsOf, type ReviewFinding } from './findings';
 import { attachOriginals, renderSuggestion } from './suggestions';
 import { CodeHighlighter } from './codeHighlight';
 import { installListChunks } from './listChunks';
+import { installBlockChunks } from './blockChunks';
+import { counterOf, countingEnv, installRenderBudget, type RenderCost } from './renderBudget';
 import { addSourceLines, classifyLinks, linkMeta, RENDER_STATE, type RenderState } from './parseSteps';
 import { MAX_BROKEN_LISTED, ReferenceTally, resolveAll, type ReferenceMeta, type Resolver } from './referenceAnswers';
 
@@ -28,6 +30,8 @@ export interface RenderedReview {
   references: ReferenceReport;
   /** The blocks that point at code (findings.ts), each marked in `html` with `data-finding`. */
   findings: ReviewFinding[];
+  /** What the render counted against RENDER_BUDGET (renderBudget.ts). */
+  cost: RenderCost;
 }
 
 export interface RenderOptions {
@@ -70,9 +74,11 @@ md.normalizeLink = (url) => (PLAIN_PATH.test(url) ? url : normalizeLink(url));
 // addresses, `mailto:`, `ftp:` and `//host` would end up as plain text anyway.
 md.linkify.set({ fuzzyEmail: false }).add('mailto:', null).add('ftp:', null).add('//', null);
 installLabelGuard(md);
+installRenderBudget(md);
 md.core.ruler.push('redline_source_lines', addSourceLines);
 md.core.ruler.push('redline_links', classifyLinks);
 installListChunks(md);
+installBlockChunks(md);
 md.renderer.rules.link_open = renderLinkOpen;
 md.renderer.rules.link_close = (tokens, idx) => (linkMeta(tokens[idx]).kind === 'plain' ? '' : '</a>');
 md.renderer.rules.image = renderImage;
@@ -84,7 +90,8 @@ md.renderer.rules.fence = renderFence;
  */
 export async function renderReview(markdown: string, resolver: Resolver, options: RenderOptions = {}): Promise<RenderedReview> {
   const state: RenderState = { references: [], candidates: [], lineOffset: options.lineOffset ?? 0, highlighter: new CodeHighlighter() };
-  const env = { [RENDER_STATE]: state };
+  // Counted as it parses: past a limit of RENDER_BUDGET the parse stops with a RenderBudgetError.
+  const env = countingEnv({ [RENDER_STATE]: state }, markdown);
   const { signal, onProgress } = options;
   const tokens = md.parse(markdown, env);
   await checkpoint(signal);
@@ -109,7 +116,8 @@ export async function renderReview(markdown: string, resolver: Resolver, options
   onProgress?.({ step: 'writing' });
   const page = renderInSlices(md, tokens, env);
   checkPageSize(page.html);
-  return { ...page, references: tally.report(), findings };
+  const { tokens: tokenCount, elements, linkBytes } = counterOf(env)!;
+  return { ...page, references: tally.report(), findings, cost: { tokens: tokenCount, elements, linkBytes } };
 }
 
 // ---- core rules -----------------------------------------------------------------------------

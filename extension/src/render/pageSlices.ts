@@ -3,10 +3,14 @@
 // up to MAX_SLICE_CHARS. A 25 MiB page posted whole held the extension host's thread for 400 ms
 // while VS Code serialized it, and the panel's for seconds while it parsed it. Small slices first
 // put the next screens in place at once; larger ones later keep the number of posts, each a
-// round trip through VS Code, low. The cuts fall between top-level blocks, where markdown-it's
-// output for the parts joined is its output for the whole.
+// round trip through VS Code, low. A slice also holds at most SLICE_ELEMENTS elements, whatever
+// their characters: the panel parses and styles a slice in one task. The cuts fall between
+// top-level blocks, where markdown-it's output for the parts joined is its output for the whole;
+// no top-level block is larger than a slice (blockChunks.ts refuses one that would be).
 
 import type MarkdownIt from 'markdown-it';
+import { RENDER_BUDGET } from '../../../shared/reviewBudget';
+import { isElement } from './renderBudget';
 
 /** Source lines that more than fill a first screen on any panel height people use. */
 export const FIRST_SCREEN_LINES = 200;
@@ -14,6 +18,10 @@ export const FIRST_SCREEN_LINES = 200;
 export const SLICE_CHARS = 256 * 1024;
 /** The largest slice: about 30 ms of VS Code's serializing on the host's thread. */
 export const MAX_SLICE_CHARS = 2 * 1024 * 1024;
+/** Elements that more than fill a first screen, however few lines they came from (one long paragraph). */
+export const FIRST_SCREEN_ELEMENTS = 2000;
+/** Elements in one slice at most: what the panel parses and styles in one task. One top-level block always fits. */
+export const SLICE_ELEMENTS = RENDER_BUDGET.blockElements.limit;
 /** Top-level tokens in the second slice; later slices are sized by the HTML the ones before made. */
 const FIRST_GUESS_TOKENS = 2000;
 
@@ -25,8 +33,8 @@ export interface SlicedPage {
 
 export function renderInSlices(md: MarkdownIt, tokens: MarkdownIt.Token[], env: object): SlicedPage {
   const render = (from: number, to: number) => md.renderer.render(tokens.slice(from, to), md.options, env);
-  const starts = topLevelStarts(tokens);
-  let next = starts.findIndex((index) => tokens[index].map![0] >= FIRST_SCREEN_LINES);
+  const { starts, elementsBefore } = topLevelStarts(tokens);
+  let next = starts.findIndex((index, k) => tokens[index].map![0] >= FIRST_SCREEN_LINES || elementsBefore[k] >= FIRST_SCREEN_ELEMENTS);
   if (next === -1) return { html: render(0, tokens.length) };
   const firstCut = starts[next];
   const parts = [render(0, firstCut)];
@@ -34,8 +42,11 @@ export function renderInSlices(md: MarkdownIt, tokens: MarkdownIt.Token[], env: 
   let target = SLICE_CHARS;
   let at = firstCut;
   while (at < tokens.length) {
-    // The first block start at least `guess` tokens on, or the end.
-    while (next < starts.length && starts[next] < at + guess) next++;
+    // The first block start at least `guess` tokens on, or the end; sooner if the slice would pass SLICE_ELEMENTS.
+    let k = next + 1;
+    while (k < starts.length && starts[k] < at + guess) k++;
+    while (k > next + 1 && elementsBefore[k] - elementsBefore[next] > SLICE_ELEMENTS) k--;
+    next = k;
     const to = next < starts.length ? starts[next] : tokens.length;
     const html = render(at, to);
     parts.push(html);
@@ -50,12 +61,23 @@ export function renderInSlices(md: MarkdownIt, tokens: MarkdownIt.Token[], env: 
   return { html: parts.join(''), slices };
 }
 
-/** The indexes of top-level opening (or self-contained) block tokens after the first. */
-function topLevelStarts(tokens: readonly MarkdownIt.Token[]): number[] {
+/**
+ * The indexes of top-level opening (or self-contained) block tokens after the first, and the
+ * elements (inline children included) before each, then before the end.
+ */
+function topLevelStarts(tokens: readonly MarkdownIt.Token[]): { starts: number[]; elementsBefore: number[] } {
   const starts: number[] = [];
-  for (let i = 1; i < tokens.length; i++) {
+  const elementsBefore: number[] = [];
+  let elements = 0;
+  for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
-    if (token.level === 0 && token.nesting !== -1 && token.map) starts.push(i);
+    if (i > 0 && token.level === 0 && token.nesting !== -1 && token.map) {
+      starts.push(i);
+      elementsBefore.push(elements);
+    }
+    if (isElement(token)) elements++;
+    for (const child of token.children ?? []) if (isElement(child)) elements++;
   }
-  return starts;
+  elementsBefore.push(elements);
+  return { starts, elementsBefore };
 }

@@ -9,6 +9,7 @@ import { CandidateBlocks } from './candidateBlocks';
 import type { CodeHighlighter } from './codeHighlight';
 import type { FindingCandidate } from './findings';
 import type { ReferenceMeta } from './referenceAnswers';
+import { counterOf, type RenderCounter } from './renderBudget';
 
 type Token = MarkdownIt.Token;
 /** Only for normalizeLinkText, which Redline's own instance does not change. */
@@ -58,11 +59,12 @@ export function classifyLinks(state: MarkdownIt.StateCore): void {
   if (render === undefined) return;
   let line = 1;
   const candidates = new CandidateBlocks(render);
+  const counter = counterOf(state.env);
   for (const block of state.tokens) {
     if (block.map) line = block.map[0] + 1 + render.lineOffset;
     candidates.see(block);
     if (block.type === 'inline' && block.children) {
-      block.children = new InlineLinker(line, render, state.Token).run(block.children);
+      block.children = new InlineLinker(line, render, state.Token, counter).run(block.children);
     }
   }
 }
@@ -77,6 +79,8 @@ class InlineLinker {
     private line: number,
     private readonly render: RenderState,
     private readonly TokenClass: MarkdownIt.StateCore['Token'],
+    /** Each reference linked here adds to the render's counts, which stop it past their limits. */
+    private readonly counter: RenderCounter | undefined,
   ) {}
 
   run(children: Token[]): Token[] {
@@ -124,21 +128,29 @@ class InlineLinker {
 
   private linkProse(token: Token): void {
     const content = token.content;
-    const hits = findReferences(content);
-    if (hits.length === 0) {
+    let at = 0;
+    let found = false;
+    // A long text is searched a piece at a time, so that each reference is counted (and the
+    // render stopped past the budget) as it is found rather than after all of them are.
+    for (let from = 0; from < content.length; ) {
+      const to = pieceEnd(content, from);
+      for (const hit of findReferences(from === 0 && to === content.length ? content : content.slice(from, to))) {
+        found = true;
+        if (hit.start + from > at) this.output.push(this.text(content.slice(at, hit.start + from)));
+        this.wrap(referenceMeta(hit.text, hit.reference, this.line, this.render), this.text(hit.text));
+        at = hit.end + from;
+      }
+      from = to;
+    }
+    if (!found) {
       this.output.push(token);
       return;
-    }
-    let at = 0;
-    for (const hit of hits) {
-      if (hit.start > at) this.output.push(this.text(content.slice(at, hit.start)));
-      this.wrap(referenceMeta(hit.text, hit.reference, this.line, this.render), this.text(hit.text));
-      at = hit.end;
     }
     if (at < content.length) this.output.push(this.text(content.slice(at)));
   }
 
   private wrap(meta: LinkMeta, inner: Token): void {
+    this.counter?.addReferenceLink();
     const linkOpen = new this.TokenClass('link_open', 'a', 1);
     const linkClose = new this.TokenClass('link_close', 'a', -1);
     linkOpen.meta = linkClose.meta = { link: meta };
@@ -150,6 +162,16 @@ class InlineLinker {
     token.content = content;
     return token;
   }
+}
+
+/** Prose is searched for references in pieces of about this many characters. */
+const PROSE_PIECE = 64 * 1024;
+
+/** Where the piece of `text` from `from` ends: at a space after PROSE_PIECE characters (no reference spans one), or the end. */
+function pieceEnd(text: string, from: number): number {
+  if (text.length - from <= PROSE_PIECE) return text.length;
+  const space = text.indexOf(' ', from + PROSE_PIECE);
+  return space === -1 ? text.length : space;
 }
 
 function linkTargetMeta(href: string, line: number, render: RenderState): LinkMeta {

@@ -1,0 +1,164 @@
+// Cuts a long top-level paragraph or table into consecutive blocks, as listChunks.ts does for
+// lists, and refuses a review with a top-level block still too large for the panel to lay out. A
+// browser lays out a paragraph or a table as one block: one paragraph of 249,000 <em> took 5.2 s,
+// and nothing in it could be skipped. As chunks, each is a top-level block of its own, which the
+// panel lays out only near the viewport (`content-visibility` in review.css) and which pageSlices.ts
+// can cut the page between. A paragraph is cut where no emphasis or link is open, a table between
+// rows; review.css closes the gaps, so the text reads as one.
+
+import type MarkdownIt from 'markdown-it';
+import { describeExcess, RENDER_BUDGET, refusalOf } from '../../../shared/reviewBudget';
+import { RenderBudgetError } from './pageBudget';
+import { counterOf, isElement } from './renderBudget';
+
+type Token = MarkdownIt.Token;
+type TokenConstructor = MarkdownIt.StateCore['Token'];
+
+/** Elements in one chunk of a paragraph: a few screens of text, laid out within a frame. */
+export const PARAGRAPH_CHUNK_ELEMENTS = 500;
+/** Body rows in one chunk of a table. */
+export const TABLE_CHUNK_ROWS = 100;
+/** On every chunk after the first, which continues the block above it. */
+export const CONTINUED_BLOCK_CLASS = 'redline-block-continued';
+
+export function installBlockChunks(md: MarkdownIt): void {
+  // After every rule that adds tokens (references become links in classifyLinks).
+  md.core.ruler.push('redline_block_chunks', (state) => {
+    state.tokens = cutLongBlocks(state.tokens, state.Token);
+    // The final count: the openings of these chunks and of a long list's are elements of the page too.
+    counterOf(state.env)?.recount(state.tokens);
+    checkBlockSizes(state.tokens);
+  });
+}
+
+/** `tokens` with long top-level paragraphs and tables cut; `tokens` itself when none is. */
+export function cutLongBlocks(tokens: Token[], TokenClass: TokenConstructor): Token[] {
+  const out: Token[] = [];
+  let changed = false;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (token.level === 0 && token.type === 'paragraph_open' && tokens[i + 1]?.children && countElements(tokens[i + 1].children!) > PARAGRAPH_CHUNK_ELEMENTS) {
+      append(out, cutParagraph(token, tokens[i + 1], tokens[i + 2], TokenClass));
+      changed = true;
+      i += 2;
+    } else if (token.level === 0 && token.type === 'table_open') {
+      let close = i + 1;
+      while (tokens[close].type !== 'table_close' || tokens[close].level !== 0) close++;
+      const table = tokens.slice(i, close + 1);
+      const chunks = cutTable(table, TokenClass);
+      changed ||= chunks !== table;
+      append(out, chunks);
+      i = close;
+    } else out.push(token);
+  }
+  return changed ? out : tokens;
+}
+
+/** The paragraph as consecutive paragraphs of about PARAGRAPH_CHUNK_ELEMENTS each, cut where nothing inline is open. */
+function cutParagraph(open: Token, inline: Token, close: Token, TokenClass: TokenConstructor): Token[] {
+  const children = inline.children!;
+  const out: Token[] = [];
+  let piece: Token[] = [];
+  let elements = 0;
+  let depth = 0;
+  const flush = () => {
+    const chunkOpen = out.length === 0 ? open : continuation(open, TokenClass);
+    const chunkInline = new TokenClass('inline', '', 0);
+    chunkInline.children = piece;
+    chunkInline.map = inline.map;
+    chunkInline.level = inline.level;
+    chunkInline.content = '';
+    out.push(chunkOpen, chunkInline, closing(close, TokenClass));
+    piece = [];
+    elements = 0;
+  };
+  for (const child of children) {
+    // The line break where a cut falls is the chunk's end.
+    if (depth === 0 && elements >= PARAGRAPH_CHUNK_ELEMENTS && piece.length > 0) {
+      flush();
+      if (child.type === 'softbreak' || child.type === 'hardbreak') continue;
+    }
+    piece.push(child);
+    if (isElement(child)) elements++;
+    depth += child.nesting;
+  }
+  if (piece.length > 0 || out.length === 0) flush();
+  return out;
+}
+
+/** The table as consecutive tables of TABLE_CHUNK_ROWS body rows; the first keeps the header. */
+function cutTable(table: Token[], TokenClass: TokenConstructor): Token[] {
+  const rowStarts: number[] = [];
+  let inBody = false;
+  for (let i = 0; i < table.length; i++) {
+    if (table[i].type === 'tbody_open') inBody = true;
+    else if (inBody && table[i].type === 'tr_open') rowStarts.push(i);
+  }
+  if (rowStarts.length <= TABLE_CHUNK_ROWS) return table;
+  const [tableOpen] = table;
+  const bodyOpen = table.find((token) => token.type === 'tbody_open')!;
+  const out: Token[] = [];
+  let from = 0;
+  for (let r = TABLE_CHUNK_ROWS; r < rowStarts.length; r += TABLE_CHUNK_ROWS) {
+    const cut = rowStarts[r];
+    append(out, table.slice(from, cut));
+    out.push(closing(bodyOpen, TokenClass), closing(tableOpen, TokenClass));
+    const next = continuation(tableOpen, TokenClass, table[cut].map);
+    const nextBody = new TokenClass('tbody_open', 'tbody', 1);
+    nextBody.block = true;
+    nextBody.level = 1;
+    out.push(next, nextBody);
+    from = cut;
+  }
+  append(out, table.slice(from));
+  return out;
+}
+
+/** Refuses a top-level block that still holds more elements than the panel can lay out at once. */
+export function checkBlockSizes(tokens: readonly Token[]): void {
+  const { limit, what } = RENDER_BUDGET.blockElements;
+  let elements = 0;
+  let line = 0;
+  const check = () => {
+    if (elements > limit) throw new RenderBudgetError(refusalOf(`one block of ${describeExcess(what, elements, limit)}, from line ${line}`));
+  };
+  for (const token of tokens) {
+    if (token.level === 0 && token.nesting !== -1) {
+      check();
+      elements = 0;
+      line = token.map ? token.map[0] + 1 : line;
+    }
+    if (isElement(token)) elements++;
+    if (token.children) elements += countElements(token.children);
+  }
+  check();
+}
+
+/** Not push(...items): a list that long would overflow the call's arguments. */
+function append(out: Token[], items: readonly Token[]): void {
+  for (const item of items) out.push(item);
+}
+
+function countElements(tokens: readonly Token[]): number {
+  let elements = 0;
+  for (const token of tokens) if (isElement(token)) elements++;
+  return elements;
+}
+
+function closing(open: Token, TokenClass: TokenConstructor): Token {
+  const close = new TokenClass(open.type.replace('_open', '_close'), open.tag, -1);
+  close.block = true;
+  close.level = open.level;
+  return close;
+}
+
+function continuation(open: Token, TokenClass: TokenConstructor, map: [number, number] | null = open.map): Token {
+  const next = new TokenClass(open.type, open.tag, 1);
+  next.block = true;
+  next.level = open.level;
+  next.map = map;
+  const line = open.attrGet('data-line');
+  if (line !== null) next.attrSet('data-line', map && map !== open.map ? String(Number(line) + map[0] - open.map![0]) : line);
+  next.attrJoin('class', CONTINUED_BLOCK_CLASS);
+  return next;
+}

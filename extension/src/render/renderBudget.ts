@@ -1,0 +1,188 @@
+// The review's cost as markdown-it makes it: every token (inline children included), every element
+// the page will hold (references linked, table cells, line breaks), the bytes of link destinations
+// and the cells of each table row, counted as the parser pushes them. A count past its limit in
+// RENDER_BUDGET stops the parse there with a RenderBudgetError, so that one huge paragraph's inline
+// parse cannot run unbounded: the render worker's counts, not the estimate before the parse, decide.
+
+import type MarkdownIt from 'markdown-it';
+import { describeExcess, RENDER_BUDGET, refusalOf, type RenderMeasure } from '../../../shared/reviewBudget';
+import { RenderBudgetError } from './pageBudget';
+
+type Token = MarkdownIt.Token;
+
+const COUNTER = Symbol('redline.renderCounter');
+
+/** Tokens that become an element of the page (a text run does not; a line break does). */
+export function isElement(token: Token): boolean {
+  return token.nesting === 1 || (token.nesting === 0 && token.tag !== '');
+}
+
+export interface RenderCost {
+  readonly tokens: number;
+  readonly elements: number;
+  readonly linkBytes: number;
+}
+
+/** One render's counts; lives in the parse's env, where the counting states find it. */
+export class RenderCounter {
+  tokens = 0;
+  elements = 0;
+  linkBytes = 0;
+  /** Cells in the table row being parsed. */
+  private rowCells = 0;
+  /** The inline text of the whole review, and how much of it earlier inline parses covered. */
+  private inlineTotal = 0;
+  private inlineDone = 0;
+  private inlineCurrent = 0;
+
+  /** Counts `tokens` from index `from` on; `progress` says how far through the review the parse is (0–1), for an estimate. */
+  add(tokens: readonly Token[], from: number, progress: () => number): void {
+    for (let i = from; i < tokens.length; i++) {
+      const token = tokens[i];
+      this.tokens++;
+      if (isElement(token)) this.elements++;
+      if (token.type === 'tr_open') this.rowCells = 0;
+      else if (token.type === 'td_open' || token.type === 'th_open') this.checkRow(++this.rowCells);
+    }
+    this.check(progress);
+  }
+
+  /** A link's destination, which the page repeats at each use. */
+  addLink(href: string, progress: () => number): void {
+    this.linkBytes += href.length;
+    this.check(progress);
+  }
+
+  /** A reference linked in text after the parse: its link's opening and closing tokens, one element. */
+  addReferenceLink(): void {
+    this.tokens += 2;
+    this.elements++;
+    this.check(() => 1);
+  }
+
+  /** Replaces the running counts with a count of the finished tokens (the post-processing joins and adds some). */
+  recount(tokens: readonly Token[]): void {
+    let all = 0;
+    let elements = 0;
+    for (const token of tokens) {
+      all++;
+      if (isElement(token)) elements++;
+      for (const child of token.children ?? []) {
+        all++;
+        if (isElement(child)) elements++;
+      }
+    }
+    this.tokens = all;
+    this.elements = elements;
+    this.check(() => 1);
+  }
+
+  startInline(total: number): void {
+    this.inlineTotal = total;
+  }
+
+  /** A new inline parse of `length` characters begins; the one before it has ended. */
+  nextInline(length: number): void {
+    this.inlineDone += this.inlineCurrent;
+    this.inlineCurrent = length;
+  }
+
+  /** How far through the review's inline text the parse is, at `pos` in the current inline. */
+  inlineProgress(pos: number): number {
+    return this.inlineTotal === 0 ? 1 : (this.inlineDone + pos) / this.inlineTotal;
+  }
+
+  private checkRow(cells: number): void {
+    const { limit, what } = RENDER_BUDGET.tableColumns;
+    if (cells > limit) throw new RenderBudgetError(refusalOf(`a table row of ${describeExcess(what, cells, limit, { atLeast: true })}`));
+  }
+
+  private check(progress: () => number): void {
+    for (const measure of ['tokens', 'elements', 'linkBytes'] as const satisfies readonly RenderMeasure[]) {
+      const { limit, what } = RENDER_BUDGET[measure];
+      if (this[measure] > limit) throw new RenderBudgetError(refusalOf(estimate(this[measure], progress(), what, limit)));
+    }
+  }
+}
+
+/** The count extrapolated to the whole review from how far the parse got, or "more than" when it cannot say. */
+function estimate(count: number, progress: number, what: string, limit: number): string {
+  if (progress >= 0.999) return describeExcess(what, count, limit);
+  if (progress < 0.01) return describeExcess(what, count, limit, { atLeast: true });
+  return `${describeExcess(what, Math.round(count / progress), limit)} (estimated from the first ${Math.round(progress * 100)}% of the review)`;
+}
+
+export function counterOf(env: unknown): RenderCounter | undefined {
+  return (env as Record<symbol, RenderCounter | undefined> | undefined)?.[COUNTER];
+}
+
+/**
+ * A parse env that counts: pass it to md.parse. The lines of `markdown` are counted first, exactly:
+ * past their limit the parse's per-line tables alone would cost seconds before any token is made.
+ */
+export function countingEnv<T extends object>(env: T, markdown: string): T {
+  let lines = 1;
+  for (let at = markdown.indexOf('\n'); at !== -1; at = markdown.indexOf('\n', at + 1)) lines++;
+  const { limit, what } = RENDER_BUDGET.lines;
+  if (lines > limit) throw new RenderBudgetError(refusalOf(describeExcess(what, lines, limit)));
+  return Object.assign(env, { [COUNTER]: new RenderCounter() });
+}
+
+/**
+ * Counts as markdown-it parses: block and inline tokens as they are pushed (through states that
+ * count), then a recount of the finished tokens before Redline's own rules run. Without a counter
+ * in the env, the parse is not counted.
+ */
+export function installRenderBudget(md: MarkdownIt): void {
+  class CountingBlockState extends md.block.State {
+    override push(type: string, tag: string, nesting: Token['nesting']): Token {
+      const before = this.tokens.length;
+      const token = super.push(type, tag, nesting);
+      const counter = counterOf(this.env);
+      counter?.add(this.tokens, before, () => this.line / Math.max(this.lineMax, 1));
+      return token;
+    }
+  }
+  class CountingInlineState extends md.inline.State {
+    constructor(src: string, mdInstance: MarkdownIt, env: unknown, outTokens: Token[]) {
+      super(src, mdInstance, env, outTokens);
+      counterOf(env)?.nextInline(src.length);
+    }
+
+    override push(type: string, tag: string, nesting: Token['nesting']): Token {
+      const counter = counterOf(this.env);
+      if (counter === undefined) return super.push(type, tag, nesting);
+      // Pending text first, through pushPending below, so that each token is counted once.
+      if (this.pending) this.pushPending();
+      return this.counted(counter, () => super.push(type, tag, nesting));
+    }
+
+    override pushPending(): Token {
+      const counter = counterOf(this.env);
+      return counter === undefined ? super.pushPending() : this.counted(counter, () => super.pushPending());
+    }
+
+    private counted(counter: RenderCounter, add: () => Token): Token {
+      const progress = () => counter.inlineProgress(this.pos);
+      // A link_open's destination is set just after its push: it is counted at the next token, which always follows.
+      const last = this.tokens[this.tokens.length - 1];
+      if (last?.type === 'link_open') counter.addLink(String(last.attrGet('href') ?? ''), progress);
+      const before = this.tokens.length;
+      const token = add();
+      counter.add(this.tokens, before, progress);
+      return token;
+    }
+  }
+  md.block.State = CountingBlockState;
+  md.inline.State = CountingInlineState;
+  md.core.ruler.before('inline', 'redline_budget_inline', (state) => {
+    const counter = counterOf(state.env);
+    if (counter === undefined) return;
+    let total = 0;
+    for (const token of state.tokens) if (token.type === 'inline') total += token.content.length;
+    counter.startInline(total);
+  });
+  md.core.ruler.after('text_join', 'redline_budget', (state) => {
+    counterOf(state.env)?.recount(state.tokens);
+  });
+}
