@@ -37,6 +37,12 @@ export const RENDER_BUDGET = {
   tokens: { limit: 2_000_000, what: 'markdown tokens (blocks, text runs, marks, links, line breaks, table cells)' },
   /** Elements the page will hold, references linked: what the panel must lay out. */
   elements: { limit: REVIEW_BUDGET.elements.limit, what: REVIEW_BUDGET.elements.what },
+  /**
+   * File references, in prose, inline code and links: each is a link, a lookup and a line in the
+   * report. Counted as they are found, so that 10 MiB of references stops at this many, not at
+   * the elements' limit with three times the memory.
+   */
+  references: { limit: 250_000, what: 'file references' },
   /** Bytes of link destinations, each counted where it is used: a long one used many times would be written into the page each time. */
   linkBytes: { limit: 16 * 1024 * 1024, what: 'bytes of link destinations (each counted every time it is used)' },
   /** Cells in one table row: a row cannot be cut, and a table lays out all its columns together. */
@@ -52,14 +58,24 @@ export type BudgetedMeasure = keyof typeof REVIEW_BUDGET;
 export type ReviewCost = Record<BudgetedMeasure, number>;
 export type RenderMeasure = keyof typeof RENDER_BUDGET;
 
-/** An estimate before the parse, and the widest table seen (a maximum, so not summed over appends). */
-export type MeasuredReview = ReviewCost & { estimated?: true; widestTable: number };
+/**
+ * An estimate before the parse, with two maxima that a sum over appends would not keep: the
+ * widest table, and the most elements in one block the renderer cannot cut (a heading, a quote, a
+ * list item).
+ */
+interface MeasuredInDetail {
+  readonly cost: ReviewCost & { estimated?: true };
+  readonly widestTable: number;
+  readonly largestBlock: number;
+}
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
 // A line that starts a block of its own even right after a paragraph line: a heading, a quote, a
 // list item, a table row, a fence, a thematic break.
 const BLOCK_START = /^ {0,3}(?:#{1,6}(?:[ \t]|$)|>|[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|\||`{3,}|~{3,})/;
+// A block the renderer does not cut: a quote or a list item (a heading is one line).
+const UNCUTTABLE_START = /^ {0,3}(?:>|[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$))/;
 // A table's delimiter row: `|---|:-:|`, with or without the outer pipes, at least one pipe.
 const TABLE_DELIMITER = /^ {0,3}\|?(?:\s*:?-+:?\s*\|)+\s*(?::?-+:?\s*)?$|^ {0,3}\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*$/;
 
@@ -69,9 +85,17 @@ const TABLE_DELIMITER = /^ {0,3}\|?(?:\s*:?-+:?\s*\|)+\s*(?::?-+:?\s*)?$|^ {0,3}
  * not read: the totals are then extrapolated from the part read (`estimated`), which is enough to
  * say by how much, and keeps a pathological 10 MiB review's refusal to a few milliseconds.
  */
-export function measureReview(markdown: string): MeasuredReview {
+export function measureReview(markdown: string): ReviewCost & { estimated?: true } {
+  return measureInDetail(markdown).cost;
+}
+
+function measureInDetail(markdown: string): MeasuredInDetail {
   const cost: ReviewCost = { blocks: 0, headings: 0, inlineMarks: 0, elements: 0 };
   let widestTable = 0;
+  let largestBlock = 0;
+  /** Elements of the block being read, and whether the renderer can cut it (a paragraph can be). */
+  let block = { elements: 0, cuttable: true };
+  let previousHeading = false;
   let fence: string | undefined;
   let previousBlank = true;
   /** Columns of the table being read, 0 outside one; its body rows each make that many cells. */
@@ -96,8 +120,16 @@ export function measureReview(markdown: string): MeasuredReview {
     }
     const blank = line.trim() === '';
     if (blank) tableColumns = 0;
+    const heading = HEADING.test(line);
+    // A long list is cut into chunks (listChunks.ts), so each item counts as a block of its own.
+    const uncuttable = heading || UNCUTTABLE_START.test(line);
+    if (!blank && (previousBlank || previousHeading || heading || (uncuttable && !line.trimStart().startsWith('>')))) block = { elements: 0, cuttable: !uncuttable };
+    previousHeading = heading;
+    const elementsBefore = cost.elements;
     if (!blank && !previousBlank && tableColumns === 0 && line.includes('|') && TABLE_DELIMITER.test(line)) {
-      // A table's delimiter row: its header and each body row after it make this many cells.
+      // A block the renderer does not cut: a quote or a list item (a heading is one line).
+const UNCUTTABLE_START = /^ {0,3}(?:>|[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$))/;
+// A table's delimiter row: its header and each body row after it make this many cells.
       tableColumns = countColumns(line);
       widestTable = Math.max(widestTable, tableColumns);
       cost.elements += 2 * tableColumns;
@@ -108,23 +140,25 @@ export function measureReview(markdown: string): MeasuredReview {
       // A paragraph's next line (a line break), or a table's body row.
       cost.elements += tableColumns > 0 ? tableColumns : 1;
     }
-    if (HEADING.test(line)) cost.headings++;
+    if (heading) cost.headings++;
     if (!blank) {
       const { marks, openers, references } = inlineCounts(line);
       cost.inlineMarks += marks;
       // Emphasis, strikethrough and code take two marks an element; a link or autolink one.
       cost.elements += Math.ceil((marks - openers) / 2) + openers + references;
     }
+    block.elements += cost.elements - elementsBefore;
+    if (!block.cuttable) largestBlock = Math.max(largestBlock, block.elements);
     previousBlank = blank;
     if (end === markdown.length) break;
     if ((Object.keys(REVIEW_BUDGET) as BudgetedMeasure[]).some((measure) => cost[measure] > REVIEW_BUDGET[measure].limit)) {
       const scale = markdown.length / start;
       const scaled = { blocks: 0, headings: 0, inlineMarks: 0, elements: 0 };
       for (const measure of Object.keys(cost) as BudgetedMeasure[]) scaled[measure] = Math.round(cost[measure] * scale);
-      return { ...scaled, widestTable, estimated: true };
+      return { cost: { ...scaled, estimated: true }, widestTable, largestBlock };
     }
   }
-  return { ...cost, widestTable };
+  return { cost, widestTable, largestBlock };
 }
 
 function countColumns(delimiterRow: string): number {
@@ -194,9 +228,14 @@ export const refusalOf = (excess: string): string => `The review has ${excess}, 
 
 /** Why `markdown` is refused before any parse, or undefined. */
 export function budgetRefusal(markdown: string): string | undefined {
-  const measured = measureReview(markdown);
-  const excess = wideTable(measured.widestTable) ?? overBudget(measured);
+  const measured = measureInDetail(markdown);
+  const excess = wideTable(measured.widestTable) ?? overBudget(measured.cost) ?? largeBlock(measured.largestBlock);
   return excess === undefined ? undefined : refusalOf(excess);
+}
+
+function largeBlock(elements: number): string | undefined {
+  const { limit, what } = RENDER_BUDGET.blockElements;
+  return elements > limit ? `one block of ${describeExcess(what, elements, limit)}` : undefined;
 }
 
 function wideTable(columns: number): string | undefined {

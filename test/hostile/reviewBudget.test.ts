@@ -33,7 +33,7 @@ describe('the cost budget, measured', () => {
   it('counts blocks, headings and marks as markdown makes them: fenced code is one block, snake_case no mark', () => {
     const cost = measureReview('# Title\n\nA paragraph\nover two lines with *em* and `code`.\n\n- one\n- two\n\n```ts\n# not a heading\n- nor an item\n```\n\nsnake_case_name and _em_\n');
     // Elements: 6 blocks, a line break, and the em, code and second em (two marks each).
-    expect(cost).toEqual({ blocks: 6, headings: 1, inlineMarks: 6, elements: 10, widestTable: 0 });
+    expect(cost).toEqual({ blocks: 6, headings: 1, inlineMarks: 6, elements: 10 });
   });
 
   // The audit's inputs that the estimate let through before it counted strikethrough, autolinks,
@@ -48,6 +48,12 @@ describe('the cost budget, measured', () => {
   ])('refuses the audit\'s 10 MiB %s before the parse', (name, message) => {
     const row = AUDIT_ROWS.find((candidate) => candidate.name === name)!;
     expect(budgetRefusal(row.make(10 * MiB))).toMatch(message);
+  });
+
+  it('refuses a heading or quote with more elements than one block may hold before the parse', () => {
+    expect(budgetRefusal(`# ${'<aa:b> '.repeat(25_000)}\n`)).toMatch(/^The review has one block of about 25,00\d elements, which cannot be cut .*; the limit is 20,000 \(1\.3× over\), so it was not shown\./);
+    expect(budgetRefusal(`> ${'a\\\n> '.repeat(25_000)}\n`)).toMatch(/one block of about 25,00\d elements/);
+    expect(budgetRefusal('Plain prose, which the renderer cuts.\n'.repeat(25_000))).toBeUndefined();
   });
 
   it('refuses a table wider than the render allows before the parse', () => {
@@ -109,6 +115,18 @@ describe('the cost budget, in the window', () => {
     expect(longestStallMs).toBeLessThan(1_000);
     expect(host.store.current).toBe(shown);
     expect((await present('# Still here\n')).result.revision).toBe(shown.revision + 1);
+  });
+
+  it('a large review the estimate lets through is refused by the render worker\'s own count, the shown review kept', async () => {
+    const shown = host.store.current!;
+    // 25,000 autolinks inside one emphasis: a paragraph the renderer cannot cut. The estimate sees
+    // a paragraph within its limits; the worker counts the elements as markdown-it makes them.
+    const content = `*a ${'<aa:b> '.repeat(25_000)}a*\n\n${'Some ordinary prose for the rest of the review.\n\n'.repeat(2_000)}`;
+    expect(overBudget(measureReview(content))).toBeUndefined();
+    const reply = await present(content);
+    expect(reply.error?.code).toBe(ErrorCode.TooLarge);
+    expect(reply.error?.message).toMatch(/^The review has one block of about 25,00\d elements, which cannot be cut .*; the limit is 20,000 \(1\.3× over\), from line 1, so it was not shown\. Split it into several reviews/);
+    expect(host.store.current).toBe(shown);
   });
 
   it('refuses an append that would put the review over budget, though each part is within it', async () => {

@@ -16,8 +16,10 @@ type TokenConstructor = MarkdownIt.StateCore['Token'];
 
 /** Elements in one chunk of a paragraph: a few screens of text, laid out within a frame. */
 export const PARAGRAPH_CHUNK_ELEMENTS = 500;
-/** Body rows in one chunk of a table. */
+/** Body rows in one chunk of a table, at most; fewer when its rows are wide (TABLE_CHUNK_CELLS). */
 export const TABLE_CHUNK_ROWS = 100;
+/** Cells in one chunk of a table: a chunk of the widest table allowed stays well within a block's limit. */
+export const TABLE_CHUNK_CELLS = 5000;
 /** On every chunk after the first, which continues the block above it. */
 export const CONTINUED_BLOCK_CLASS = 'redline-block-continued';
 
@@ -86,7 +88,7 @@ function cutParagraph(open: Token, inline: Token, close: Token, TokenClass: Toke
   return out;
 }
 
-/** The table as consecutive tables of TABLE_CHUNK_ROWS body rows; the first keeps the header. */
+/** The table as consecutive tables of a few body rows each; the first keeps the header. */
 function cutTable(table: Token[], TokenClass: TokenConstructor): Token[] {
   const rowStarts: number[] = [];
   let inBody = false;
@@ -94,12 +96,14 @@ function cutTable(table: Token[], TokenClass: TokenConstructor): Token[] {
     if (table[i].type === 'tbody_open') inBody = true;
     else if (inBody && table[i].type === 'tr_open') rowStarts.push(i);
   }
-  if (rowStarts.length <= TABLE_CHUNK_ROWS) return table;
+  const columns = table.filter((token) => token.type === 'th_open').length || 1;
+  const rowsPerChunk = Math.max(1, Math.min(TABLE_CHUNK_ROWS, Math.floor(TABLE_CHUNK_CELLS / columns)));
+  if (rowStarts.length <= rowsPerChunk) return table;
   const [tableOpen] = table;
   const bodyOpen = table.find((token) => token.type === 'tbody_open')!;
   const out: Token[] = [];
   let from = 0;
-  for (let r = TABLE_CHUNK_ROWS; r < rowStarts.length; r += TABLE_CHUNK_ROWS) {
+  for (let r = rowsPerChunk; r < rowStarts.length; r += rowsPerChunk) {
     const cut = rowStarts[r];
     append(out, table.slice(from, cut));
     out.push(closing(bodyOpen, TokenClass), closing(tableOpen, TokenClass));

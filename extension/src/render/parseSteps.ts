@@ -96,6 +96,7 @@ class InlineLinker {
           // The destination's only way into the page is through the meta below.
           token.attrs = null;
           const meta = linkTargetMeta(href, this.line, this.render);
+          this.counter?.checkReferences(this.render.references.length);
           token.meta = { link: meta };
           this.open.push(meta);
           this.output.push(token);
@@ -151,6 +152,7 @@ class InlineLinker {
 
   private wrap(meta: LinkMeta, inner: Token): void {
     this.counter?.addReferenceLink();
+    this.counter?.checkReferences(this.render.references.length);
     const linkOpen = new this.TokenClass('link_open', 'a', 1);
     const linkClose = new this.TokenClass('link_close', 'a', -1);
     linkOpen.meta = linkClose.meta = { link: meta };

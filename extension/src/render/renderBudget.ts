@@ -60,6 +60,12 @@ export class RenderCounter {
     this.check(() => 1);
   }
 
+  /** `references` have been found so far (parseSteps.ts). */
+  checkReferences(references: number): void {
+    const { limit, what } = RENDER_BUDGET.references;
+    if (references > limit) throw new RenderBudgetError(refusalOf(describeExcess(what, references, limit, { atLeast: true })));
+  }
+
   /** Replaces the running counts with a count of the finished tokens (the post-processing joins and adds some). */
   recount(tokens: readonly Token[]): void {
     let all = 0;

@@ -25,7 +25,14 @@ export interface RenderWorkerPoolOptions {
   readonly inThreadBelow?: number;
 }
 
-const DEFAULTS = { size: 2, idleMs: 60_000, maxHeapMb: 2048, inThreadBelow: 4 * 1024 };
+/**
+ * Each worker's heap, in MiB: a backstop under the render budget, which keeps what it accepts to
+ * about half of this (bench/budget.mjs measures a 10 MiB review). Two renders at once take at most
+ * twice this; a worker that reaches it fails its call with a refusal, never the window.
+ */
+export const RENDER_WORKER_HEAP_MB = 1536;
+
+const DEFAULTS = { size: 2, idleMs: 60_000, maxHeapMb: RENDER_WORKER_HEAP_MB, inThreadBelow: 4 * 1024 };
 
 /** The worker stopped while it rendered: it crashed, ran out of memory, or was terminated. */
 export class RenderWorkerError extends Error {
