@@ -1,10 +1,10 @@
 // Cuts a long top-level paragraph or table into consecutive blocks, as listChunks.ts does for
 // lists, and refuses a review with a top-level block still too large for the panel to lay out. A
-// browser lays out a paragraph or a table as one block: one paragraph of 249,000 <em> took 5.2 s,
-// and nothing in it could be skipped. As chunks, each is a top-level block of its own, which the
-// panel lays out only near the viewport (`content-visibility` in review.css) and which pageSlices.ts
-// can cut the page between. A paragraph is cut where no emphasis or link is open, a table between
-// rows; review.css closes the gaps, so the text reads as one.
+// browser lays out a paragraph or a table as one block, and nothing in it can be skipped. As
+// chunks, each is a top-level block of its own, which the panel lays out only near the viewport
+// (`content-visibility` in review.css) and which pageSlices.ts can cut the page between. A
+// paragraph is cut where no emphasis or link is open, a table between rows; review.css closes the
+// gaps, so the text reads as one.
 
 import type MarkdownIt from 'markdown-it';
 import { describeExcess, RENDER_BUDGET, refusalOf } from '../../../shared/reviewBudget';
