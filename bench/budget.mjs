@@ -29,7 +29,9 @@ const one = (row, engine) =>
   JSON.parse(execFileSync(process.execPath, ['--max-old-space-size=4096', bench, String(row), engine, worker], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 20 }));
 
 console.log(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; medians of ${runs} runs\n`);
-console.log('| input | estimate before the parse | render worker: time, heap, peak RSS | markdown-it alone: time, heap, peak RSS | worker\'s answer |');
+// The heap is the worker's own at the end (after its last collection, so below its peak); the
+// peak RSS is the whole process's, whose main thread holds the text and about 100 MiB of its own.
+console.log('| input | estimate before the parse | render worker: time, heap at the end, process peak RSS | markdown-it alone: the same | worker\'s answer |');
 console.log('| --- | --- | --- | --- | --- |');
 for (let row = 0; row < BENCH_ROWS.length; row++) {
   const results = { redline: [], 'markdown-it': [] };
