@@ -48,7 +48,7 @@ export const RENDER_BUDGET = {
   /** Cells in one table row: a row cannot be cut, and a table lays out all its columns together. */
   tableColumns: { limit: 256, what: 'columns in one table' },
   /** Elements in one top-level block once long paragraphs, lists and tables are cut (blockChunks.ts): the panel lays out a block whole. */
-  blockElements: { limit: 20_000, what: 'elements, which cannot be cut (a heading, a quote, a list item, or text inside one emphasis or link)' },
+  blockElements: { limit: 20_000, what: 'elements, which cannot be cut (a heading, a quote, a list item or a table row)' },
 } as const;
 
 /** The page's HTML: past this the panel's thread spends seconds on layout, whatever made it. */

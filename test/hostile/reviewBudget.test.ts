@@ -119,13 +119,12 @@ describe('the cost budget, in the window', () => {
 
   it('a large review the estimate lets through is refused by the render worker\'s own count, the shown review kept', async () => {
     const shown = host.store.current!;
-    // 25,000 autolinks inside one emphasis: a paragraph the renderer cannot cut. The estimate sees
-    // a paragraph within its limits; the worker counts the elements as markdown-it makes them.
-    const content = `*a ${'<aa:b> '.repeat(25_000)}a*\n\n${'Some ordinary prose for the rest of the review.\n\n'.repeat(2_000)}`;
-    expect(overBudget(measureReview(content))).toBeUndefined();
+    // 13,000 quotes 60 deep: the estimate sees 13,000 blocks; markdown-it makes 61 elements of each.
+    const content = `${'> '.repeat(60)}a\n\n`.repeat(13_000);
+    expect(budgetRefusal(content)).toBeUndefined();
     const reply = await present(content);
     expect(reply.error?.code).toBe(ErrorCode.TooLarge);
-    expect(reply.error?.message).toMatch(/^The review has one block of about 25,00\d elements, which cannot be cut .*; the limit is 20,000 \(1\.3× over\), from line 1, so it was not shown\. Split it into several reviews/);
+    expect(reply.error?.message).toMatch(/^The review has about 79\d,\d{3} elements in its page .*; the limit is 750,000 \(1\.1× over\).*, so it was not shown\. Split it into several reviews/);
     expect(host.store.current).toBe(shown);
   });
 

@@ -83,6 +83,24 @@ describe('what the render counts', () => {
     await expect(page).rejects.toThrow(/^The review has one block of about 25,00\d elements, which cannot be cut .*; the limit is 20,000 \(1\.3× over\), from line 1, so it was not shown\./);
   });
 
+  it('cuts a paragraph inside one emphasis and link, closing them at each cut and opening them again after it', async () => {
+    const markdown = `*see [this](src/a.ts:3) and ${'**b** '.repeat(3_000)}the end*\n`;
+    const { html } = await render(markdown);
+    const paragraphs = html.split('</p>').slice(0, -1);
+    expect(paragraphs.length).toBeGreaterThan(1);
+    for (const paragraph of paragraphs) {
+      expect(paragraph).toMatch(/^\n?<p[^>]*><em>/);
+      expect(paragraph).toMatch(/<\/em>$/);
+      expect(paragraph.match(/<strong>/g)?.length ?? 0).toBe(paragraph.match(/<\/strong>/g)?.length ?? 0);
+    }
+  });
+
+  it('cuts a list by its elements as well as its items: 100 items of 300 elements each make several chunks', async () => {
+    const { html } = await render(`${'- item with *a* '.concat('`c` '.repeat(300), '\n').repeat(100)}`);
+    expect(html.match(/<ul/g)!.length).toBeGreaterThan(5);
+    expect(largestTopLevelBlock(html)).toBeLessThanOrEqual(RENDER_BUDGET.blockElements.limit / 2);
+  });
+
   it('refuses more lines than the limit before parsing them', async () => {
     const started = performance.now();
     await expect(render('\n'.repeat(RENDER_BUDGET.lines.limit + 1))).rejects.toThrow(/^The review has about 1,000,002 lines; the limit is 1,000,000/);

@@ -14,7 +14,7 @@ import { counterOf, isElement } from './renderBudget';
 type Token = MarkdownIt.Token;
 type TokenConstructor = MarkdownIt.StateCore['Token'];
 
-/** Elements in one chunk of a paragraph: a few screens of text, laid out within a frame. */
+/** Elements in one chunk of a paragraph (or of a long list, listChunks.ts): a few screens of text. */
 export const PARAGRAPH_CHUNK_ELEMENTS = 500;
 /** Body rows in one chunk of a table, at most; fewer when its rows are wide (TABLE_CHUNK_CELLS). */
 export const TABLE_CHUNK_ROWS = 100;
@@ -56,13 +56,17 @@ export function cutLongBlocks(tokens: Token[], TokenClass: TokenConstructor): To
   return changed ? out : tokens;
 }
 
-/** The paragraph as consecutive paragraphs of about PARAGRAPH_CHUNK_ELEMENTS each, cut where nothing inline is open. */
+/**
+ * The paragraph as consecutive paragraphs of about PARAGRAPH_CHUNK_ELEMENTS each, cut where
+ * nothing inline is open, or, when the text gives no such place for long, inside the emphasis and
+ * links that are open, which are closed at the cut and opened again after it.
+ */
 function cutParagraph(open: Token, inline: Token, close: Token, TokenClass: TokenConstructor): Token[] {
-  const children = inline.children!;
   const out: Token[] = [];
   let piece: Token[] = [];
   let elements = 0;
-  let depth = 0;
+  /** The inline elements open at this point, outermost first. */
+  const openInline: Token[] = [];
   const flush = () => {
     const chunkOpen = out.length === 0 ? open : continuation(open, TokenClass);
     const chunkInline = new TokenClass('inline', '', 0);
@@ -74,18 +78,31 @@ function cutParagraph(open: Token, inline: Token, close: Token, TokenClass: Toke
     piece = [];
     elements = 0;
   };
-  for (const child of children) {
-    // The line break where a cut falls is the chunk's end.
-    if (depth === 0 && elements >= PARAGRAPH_CHUNK_ELEMENTS && piece.length > 0) {
+  for (const child of inline.children!) {
+    const limit = openInline.length === 0 ? PARAGRAPH_CHUNK_ELEMENTS : 4 * PARAGRAPH_CHUNK_ELEMENTS;
+    if (elements >= limit && piece.length > 0) {
+      for (let i = openInline.length - 1; i >= 0; i--) piece.push(inlineCopy(openInline[i], TokenClass, -1));
       flush();
-      if (child.type === 'softbreak' || child.type === 'hardbreak') continue;
+      for (const opened of openInline) piece.push(inlineCopy(opened, TokenClass, 1));
+      // The line break where a cut falls is the chunk's end.
+      if (openInline.length === 0 && (child.type === 'softbreak' || child.type === 'hardbreak')) continue;
     }
     piece.push(child);
     if (isElement(child)) elements++;
-    depth += child.nesting;
+    if (child.nesting === 1) openInline.push(child);
+    else if (child.nesting === -1) openInline.pop();
   }
   if (piece.length > 0 || out.length === 0) flush();
   return out;
+}
+
+/** An inline element's opening again (1), or its closing (-1), with what the render rules read from it. */
+function inlineCopy(opened: Token, TokenClass: TokenConstructor, nesting: 1 | -1): Token {
+  const copy = new TokenClass(nesting === 1 ? opened.type : opened.type.replace('_open', '_close'), opened.tag, nesting);
+  copy.markup = opened.markup;
+  copy.meta = opened.meta;
+  if (nesting === 1) copy.attrs = opened.attrs && opened.attrs.map(([name, value]) => [name, value]);
+  return copy;
 }
 
 /** The table as consecutive tables of a few body rows each; the first keeps the header. */

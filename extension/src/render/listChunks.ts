@@ -1,16 +1,20 @@
-// Cuts a long top-level list into consecutive lists of LIST_CHUNK_ITEMS items. A browser lays out a
-// list as one block: 70,000 findings in one <ul> took 2–4 s to appear, because nothing in it could
-// be skipped. As chunks, each is a top-level block of its own, so the panel lays out only those on
-// screen (`content-visibility` in review.css) and paints the first screen before parsing the rest
-// (pageSlices.ts cuts between top-level blocks). Ordered lists keep their numbering through
-// `start`; review.css closes the gaps between chunks, so the list reads as one.
+// Cuts a long top-level list into consecutive lists of LIST_CHUNK_ITEMS items (fewer when they hold
+// more than LIST_CHUNK_ELEMENTS elements). A browser lays out a list as one block: 70,000 findings
+// in one <ul> took 2–4 s to appear, because nothing in it could be skipped. As chunks, each is a
+// top-level block of its own, so the panel lays out only those on screen (`content-visibility` in
+// review.css) and paints the first screen before parsing the rest (pageSlices.ts cuts between
+// top-level blocks). Ordered lists keep their numbering through `start`; review.css closes the
+// gaps between chunks, so the list reads as one.
 
 import type MarkdownIt from 'markdown-it';
+import { isElement } from './renderBudget';
 
 type Token = MarkdownIt.Token;
 type TokenConstructor = MarkdownIt.StateCore['Token'];
 
 export const LIST_CHUNK_ITEMS = 100;
+/** Elements in one chunk at most, however few its items: a chunk is laid out whole. */
+export const LIST_CHUNK_ELEMENTS = 5000;
 /** On every list that was cut, so the panel can size the chunks it has not laid out yet. */
 export const CHUNK_CLASS = 'redline-list-chunk';
 /** On every chunk after the first, which continues the list above it. */
@@ -26,33 +30,47 @@ export function installListChunks(md: MarkdownIt): void {
 export function chunkLongLists(tokens: Token[], TokenClass: TokenConstructor): Token[] {
   if (!hasLongList(tokens)) return tokens;
   const out: Token[] = [];
-  let open: { token: Token; start: number; items: number; chunked: boolean } | undefined;
+  let open: { token: Token; start: number; items: number; chunked: boolean; chunkItems: number; chunkElements: number } | undefined;
   for (const token of tokens) {
     if (token.level === 0 && (token.type === 'bullet_list_open' || token.type === 'ordered_list_open')) {
-      open = { token, start: Number(token.attrGet('start') ?? 1), items: 0, chunked: false };
+      open = { token, start: Number(token.attrGet('start') ?? 1), items: 0, chunked: false, chunkItems: 0, chunkElements: 0 };
     } else if (open && token.level === 1 && token.type === 'list_item_open') {
-      if (open.items > 0 && open.items % LIST_CHUNK_ITEMS === 0) {
+      if (open.chunkItems >= LIST_CHUNK_ITEMS || open.chunkElements >= LIST_CHUNK_ELEMENTS) {
         if (!open.chunked) open.token.attrJoin('class', CHUNK_CLASS);
         open.chunked = true;
         out.push(closing(open.token, TokenClass), continuation(open.token, open.start + open.items, token, TokenClass));
+        open.chunkItems = 0;
+        open.chunkElements = 0;
       }
       open.items++;
+      open.chunkItems++;
     } else if (open && token.level === 0 && token.nesting === -1) {
       open = undefined;
     }
+    if (open) open.chunkElements += elementsOf(token);
     out.push(token);
   }
   return out;
 }
 
-/** Whether any top-level list has more items than a chunk: most reviews pass through untouched. */
+/** Whether any top-level list has more items, or more elements, than a chunk: most reviews pass through untouched. */
 function hasLongList(tokens: readonly Token[]): boolean {
   let items = 0;
+  let elements = 0;
   for (const token of tokens) {
-    if (token.level === 0 && token.nesting === 1) items = 0;
-    else if (token.level === 1 && token.type === 'list_item_open' && ++items > LIST_CHUNK_ITEMS) return true;
+    if (token.level === 0 && token.nesting === 1) {
+      items = 0;
+      elements = 0;
+    } else if (token.level === 1 && token.type === 'list_item_open' && ++items > LIST_CHUNK_ITEMS) return true;
+    if (token.level > 0 && (elements += elementsOf(token)) > LIST_CHUNK_ELEMENTS) return true;
   }
   return false;
+}
+
+function elementsOf(token: Token): number {
+  let elements = isElement(token) ? 1 : 0;
+  for (const child of token.children ?? []) if (isElement(child)) elements++;
+  return elements;
 }
 
 function closing(list: Token, TokenClass: TokenConstructor): Token {
