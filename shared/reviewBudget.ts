@@ -74,6 +74,9 @@ const HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
 // A line that starts a block of its own even right after a paragraph line: a heading, a quote, a
 // list item, a table row, a fence, a thematic break.
 const BLOCK_START = /^ {0,3}(?:#{1,6}(?:[ \t]|$)|>|[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|\||`{3,}|~{3,})/;
+// A table cell counts as two elements: it is one, but also three tokens (markdown-it fills a short
+// row's cells in), so a review of cells within the elements' limit stays within the tokens' too.
+const CELL_WEIGHT = 2;
 // A block the renderer does not cut: a quote or a list item (a heading is one line).
 const UNCUTTABLE_START = /^ {0,3}(?:>|[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$))/;
 // A table's delimiter row: `|---|:-:|`, with or without the outer pipes, at least one pipe.
@@ -127,18 +130,16 @@ function measureInDetail(markdown: string): MeasuredInDetail {
     previousHeading = heading;
     const elementsBefore = cost.elements;
     if (!blank && !previousBlank && tableColumns === 0 && line.includes('|') && TABLE_DELIMITER.test(line)) {
-      // A block the renderer does not cut: a quote or a list item (a heading is one line).
-const UNCUTTABLE_START = /^ {0,3}(?:>|[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$))/;
-// A table's delimiter row: its header and each body row after it make this many cells.
+      // A table's delimiter row: its header and each body row after it make this many cells.
       tableColumns = countColumns(line);
       widestTable = Math.max(widestTable, tableColumns);
-      cost.elements += 2 * tableColumns;
+      cost.elements += CELL_WEIGHT * tableColumns;
     } else if (!blank && (previousBlank || BLOCK_START.test(line))) {
       cost.blocks++;
-      cost.elements += tableColumns > 0 ? tableColumns : 1;
+      cost.elements += tableColumns > 0 ? CELL_WEIGHT * tableColumns : 1;
     } else if (!blank) {
       // A paragraph's next line (a line break), or a table's body row.
-      cost.elements += tableColumns > 0 ? tableColumns : 1;
+      cost.elements += tableColumns > 0 ? CELL_WEIGHT * tableColumns : 1;
     }
     if (heading) cost.headings++;
     if (!blank) {

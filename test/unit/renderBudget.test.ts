@@ -3,7 +3,8 @@
 // refused with the limit they broke, or cut into blocks and slices the panel can lay out a piece at
 // a time; before, each reached the panel as one paragraph (or table) in one slice.
 
-import { RENDER_BUDGET } from '../../shared/reviewBudget';
+import { LARGE_REVIEW_BYTES } from '../../shared/protocol';
+import { budgetRefusal, RENDER_BUDGET } from '../../shared/reviewBudget';
 import { RenderBudgetError, renderReview, type RenderedReview } from '../../extension/src/render/markdownRenderer';
 import { ReferenceResolver } from '../../extension/src/render/referenceResolver';
 import { AUDIT_ROWS } from '../../bench/reviewFixtures';
@@ -99,6 +100,14 @@ describe('what the render counts', () => {
     const { html } = await render(`${'- item with *a* '.concat('`c` '.repeat(300), '\n').repeat(100)}`);
     expect(html.match(/<ul/g)!.length).toBeGreaterThan(5);
     expect(largestTopLevelBlock(html)).toBeLessThanOrEqual(RENDER_BUDGET.blockElements.limit / 2);
+  });
+
+  it('a small review of short table rows, which markdown-it fills in, is refused by the estimate before the worker would refuse it', async () => {
+    const table = `|${'a|'.repeat(181)}\n|${'-|'.repeat(181)}\n${'|b\n'.repeat(362)}\n`;
+    const markdown = table.repeat(11);
+    expect(markdown.length).toBeLessThan(LARGE_REVIEW_BYTES);
+    await expect(render(markdown)).rejects.toThrow(/markdown tokens/);
+    expect(budgetRefusal(markdown)).toMatch(/elements in its page/);
   });
 
   it('refuses more lines than the limit before parsing them', async () => {
