@@ -1,15 +1,15 @@
 // What a review may cost to show, beyond its bytes. Two counts, one authority:
 //   - Before any parse, here, one pass over the lines estimates the structure (blocks, headings,
-//     inline marks, line breaks, table cells, references), so that the window and the MCP server
-//     refuse a pathological review in milliseconds, before it reaches the renderer.
+//     inline marks, line breaks, table cells, references), so that the window refuses a
+//     pathological review in milliseconds, before it reaches the renderer.
 //   - The render worker then counts what markdown-it actually makes, as it makes it
 //     (render/renderBudget.ts), against RENDER_BUDGET, and stops the render the moment a count
 //     passes its limit. Its counts decide: an estimate can be fooled, the parser's own tokens cannot.
 // Either refusal names the limit broken and by how much, and says what to do.
 //
 // The limits leave room for real large reviews: the bench's 10 MiB review (about 22,000 sections,
-// 1.15 million tokens, 480,000 elements with its references linked) and its 70,000-reference list
-// are well inside.
+// 1.42 million tokens, 492,000 elements with its 109,000 references linked) and its
+// 70,000-reference list are inside, each count with room of about 1.5× or more.
 
 /** The limits of the estimate before the parse, each with the words a refusal uses for it. */
 export const REVIEW_BUDGET = {
