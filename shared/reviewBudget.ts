@@ -67,6 +67,8 @@ interface MeasuredInDetail {
   readonly cost: ReviewCost & { estimated?: true };
   readonly widestTable: number;
   readonly largestBlock: number;
+  /** At most what link destinations write into the page: each `[` as a use of the longest reference definition. */
+  readonly linkBytes: number;
 }
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
@@ -80,6 +82,8 @@ const CELL_WEIGHT = 2;
 // A block the renderer does not cut: a quote or a list item (a heading is one line).
 const UNCUTTABLE_START = /^ {0,3}(?:>|[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$))/;
 // A table's delimiter row: `|---|:-:|`, with or without the outer pipes, at least one pipe.
+// A link reference definition, `[label]: destination "title"`: every `[label]` writes what follows the colon again.
+const DEFINITION = /^ {0,3}\[[^\]]{1,999}\]:(.*)$/;
 const TABLE_DELIMITER = /^ {0,3}\|?(?:\s*:?-+:?\s*\|)+\s*(?::?-+:?\s*)?$|^ {0,3}\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*$/;
 
 /**
@@ -96,6 +100,8 @@ function measureInDetail(markdown: string): MeasuredInDetail {
   const cost: ReviewCost = { blocks: 0, headings: 0, inlineMarks: 0, elements: 0 };
   let widestTable = 0;
   let largestBlock = 0;
+  let brackets = 0;
+  let longestDefinition = 0;
   /** Elements of the block being read, and whether the renderer can cut it (a paragraph can be). */
   let block = { elements: 0, cuttable: true };
   let previousHeading = false;
@@ -143,10 +149,13 @@ function measureInDetail(markdown: string): MeasuredInDetail {
     }
     if (heading) cost.headings++;
     if (!blank) {
+      const definition = DEFINITION.exec(line);
+      if (definition) longestDefinition = Math.max(longestDefinition, definition[1].length);
       const { marks, openers, references } = inlineCounts(line);
       cost.inlineMarks += marks;
       // Emphasis, strikethrough and code take two marks an element; a link or autolink one.
       cost.elements += Math.ceil((marks - openers) / 2) + openers + references;
+      brackets += countOf(line, '[');
     }
     block.elements += cost.elements - elementsBefore;
     if (!block.cuttable) largestBlock = Math.max(largestBlock, block.elements);
@@ -156,10 +165,16 @@ function measureInDetail(markdown: string): MeasuredInDetail {
       const scale = markdown.length / start;
       const scaled = { blocks: 0, headings: 0, inlineMarks: 0, elements: 0 };
       for (const measure of Object.keys(cost) as BudgetedMeasure[]) scaled[measure] = Math.round(cost[measure] * scale);
-      return { cost: { ...scaled, estimated: true }, widestTable, largestBlock };
+      return { cost: { ...scaled, estimated: true }, widestTable, largestBlock, linkBytes: brackets * longestDefinition };
     }
   }
-  return { cost, widestTable, largestBlock };
+  return { cost, widestTable, largestBlock, linkBytes: brackets * longestDefinition };
+}
+
+function countOf(line: string, char: string): number {
+  let count = 0;
+  for (let i = line.indexOf(char); i !== -1; i = line.indexOf(char, i + 1)) count++;
+  return count;
 }
 
 function countColumns(delimiterRow: string): number {
@@ -230,13 +245,18 @@ export const refusalOf = (excess: string): string => `The review has ${excess}, 
 /** Why `markdown` is refused before any parse, or undefined. */
 export function budgetRefusal(markdown: string): string | undefined {
   const measured = measureInDetail(markdown);
-  const excess = wideTable(measured.widestTable) ?? overBudget(measured.cost) ?? largeBlock(measured.largestBlock);
+  const excess = wideTable(measured.widestTable) ?? overBudget(measured.cost) ?? largeBlock(measured.largestBlock) ?? linkBytes(measured.linkBytes);
   return excess === undefined ? undefined : refusalOf(excess);
 }
 
 function largeBlock(elements: number): string | undefined {
   const { limit, what } = RENDER_BUDGET.blockElements;
   return elements > limit ? `one block of ${describeExcess(what, elements, limit)}` : undefined;
+}
+
+function linkBytes(bytes: number): string | undefined {
+  const { limit, what } = RENDER_BUDGET.linkBytes;
+  return bytes > limit ? describeExcess(what, bytes, limit) : undefined;
 }
 
 function wideTable(columns: number): string | undefined {

@@ -84,8 +84,8 @@ it('every review is shown within the bounds, or refused saying why', async () =>
         expect(outcome).toBeInstanceOf(RenderBudgetError);
         expect(outcome.message).toMatch(REFUSAL);
         // A review under LARGE_REVIEW_BYTES is shown before the worker renders it: the estimate
-        // before the parse must have refused it already (link destinations aside, which it does not count).
-        if (markdown.length < LARGE_REVIEW_BYTES && !/bytes of link destinations/.test(outcome.message)) expect(budgetRefusal(markdown)).toBeDefined();
+        // before the parse must have refused it already.
+        if (markdown.length < LARGE_REVIEW_BYTES) expect(budgetRefusal(markdown)).toBeDefined();
         const reason = /(markdown tokens|elements in its page|bytes of link destinations|columns in one table|elements, which cannot be cut|lines)/.exec(outcome.message)![1];
         seen.refused.set(reason, (seen.refused.get(reason) ?? 0) + 1);
         return;

@@ -79,6 +79,16 @@ describe('what the render counts', () => {
     await expect(page).rejects.toThrow(/bytes of link destinations \(each counted every time it is used\); the limit is 16,777,216/);
   });
 
+  it('refuses that review before it is shown, though it is small enough to be shown before it is rendered', () => {
+    const definition = `[a]: https://example.com/${'x'.repeat(4 * 1024)}`;
+    const markdown = `${definition}\n\n${'[a] '.repeat(RENDER_BUDGET.linkBytes.limit / 4096 + 10)}\n`;
+    expect(markdown.length).toBeLessThan(LARGE_REVIEW_BYTES);
+    expect(budgetRefusal(markdown)).toMatch(/^The review has about [\d,]+ bytes of link destinations .*; the limit is 16,777,216 \(1\.0× over\), so it was not shown\./);
+    // Many links and a few short definitions, as a real review has them, are not refused.
+    const ordinary = `[docs]: https://example.com/docs\n[spec]: https://example.com/spec\n\n${'See [docs] and [spec], and [the guide](https://example.com/guide).\n'.repeat(3000)}`;
+    expect(budgetRefusal(ordinary)).toBeUndefined();
+  });
+
   it('refuses a block it cannot cut: a heading of 25,000 autolinks', async () => {
     const page = render(`# ${'<aa:b> '.repeat(25_000)}\n`);
     await expect(page).rejects.toThrow(/^The review has one block of about 25,00\d elements, which cannot be cut .*; the limit is 20,000 \(1\.3× over\), from line 1, so it was not shown\./);

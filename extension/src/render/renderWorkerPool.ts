@@ -202,9 +202,10 @@ function shutDown(): RenderWorkerError {
   return new RenderWorkerError('Redline\'s renderer shut down with its window before the review was rendered. Try again in an open window.');
 }
 
-function workerFailure(error: Error & { code?: string }): RenderWorkerError {
+/** A worker out of its heap is the review's cost, refused as the budget refuses (TooLarge), not a fault to retry. */
+function workerFailure(error: Error & { code?: string }): RenderWorkerError | RenderBudgetError {
   if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-    return new RenderWorkerError('The review needs more memory to render than Redline allows, so it was not shown. Split it into smaller reviews (mode "append").');
+    return new RenderBudgetError('The review needs more memory to render than Redline allows, so it was not shown. Split it into smaller reviews (mode "append").');
   }
   return new RenderWorkerError(`Redline's renderer failed (${error.message}) before the review was rendered. Try again.`);
 }
