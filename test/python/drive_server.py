@@ -51,19 +51,27 @@ class Wire:
             to_session_send, to_session = anyio.create_memory_object_stream[SessionMessage | Exception](0)
             from_session, from_session_receive = anyio.create_memory_object_stream[SessionMessage](0)
 
+            # The session may close its end before this context cancels the pumps (a message the
+            # server sends as the session ends then has no reader): that is the end, not a failure.
             async def inbound() -> None:
                 async with to_session_send:
                     async for item in from_server:
                         if isinstance(item, SessionMessage):
                             self.received.append(item.message.model_dump(mode="json", by_alias=True, exclude_unset=True))
-                        await to_session_send.send(item)
+                        try:
+                            await to_session_send.send(item)
+                        except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+                            return
 
             async def outbound() -> None:
                 async with from_session_receive:
                     async for item in from_session_receive:
                         # Serialized as the stdio transport writes it (mcp/client/stdio.py).
                         self.sent.append(item.message.model_dump_json(by_alias=True, exclude_unset=True))
-                        await to_server.send(item)
+                        try:
+                            await to_server.send(item)
+                        except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+                            return
 
             async with anyio.create_task_group() as pumps:
                 pumps.start_soon(inbound)
