@@ -14,17 +14,14 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { LocationOpener } from '../../extension/src/editor/locationOpener';
-import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
 import { OUTSIDE_ROOTS } from '../../extension/src/render/referenceResolver';
 import { NoWindowError, WindowLocator } from '../../mcp-server/src/windowLocator';
 import { DISCOVERY_VERSION, discoveryFileName, writeDiscoveryFile } from '../../shared/discovery';
 import { registeredWorktrees, worktreeHolding } from '../../shared/gitWorktrees';
 import { systemTrust, type TrustContext } from '../../shared/repositoryTrust';
 import { ErrorCode } from '../../shared/protocol';
-import { startHost, type Host } from '../integration/harness';
-import { RawPeer, type WireReply } from '../integration/rawPeer';
 import { seen } from '../unit/vscodeStub';
+import { OpenerWindow } from './openerWindow';
 
 const asRoot = process.getuid?.() === 0;
 /** The other user: nobody, unless this test runs as nobody. */
@@ -76,50 +73,32 @@ it("does not believe another user's repository above the workspace: / is no work
 });
 
 describe('a window whose folder is D/ws, with the planted record', () => {
-  let host: Host;
-  let client: RawPeer;
-  let renderer: ReviewRenderer;
-  let opener: LocationOpener;
-  let requests = 0;
+  let window: OpenerWindow;
   const told: string[] = [];
   beforeAll(async () => {
-    host = await startHost({ workspace: ws });
-    renderer = new ReviewRenderer(() => [ws]);
-    renderer.onDistrust = (why) => told.push(why);
-    opener = new LocationOpener((cwd) => renderer.roots(cwd), () => undefined);
-    host.editor.openLocation = (reference, cwd) => opener.open(reference, cwd);
-    client = await RawPeer.connect(host.socketPath);
-    expect(await client.hello(host.token)).toMatchObject({ result: {} });
+    window = await OpenerWindow.start({ workspace: ws });
+    window.renderer.onDistrust = (why) => told.push(why);
   });
   afterAll(async () => {
-    client?.socket.destroy();
-    opener?.dispose();
-    renderer?.dispose();
-    await host?.stop();
+    await window?.stop();
   });
   beforeEach(() => seen.reset());
 
-  async function request(method: string, params: Record<string, unknown>): Promise<WireReply> {
-    const id = `p${++requests}`;
-    client.send({ type: 'request', id, method, params });
-    return await client.reply(id);
-  }
-
   it.each(['/', os.homedir()])('with cwd %s, the report says nothing of files outside the workspace', async (cwd) => {
-    const reply = await request('present-review', { content: '- /etc/passwd:9999\n- /etc/nonexistent:1\n- `src/a.ts:1`\n', cwd });
+    const reply = await window.request('present-review', { content: '- /etc/passwd:9999\n- /etc/nonexistent:1\n- `src/a.ts:1`\n', cwd });
     expect(reply.result.references).toMatchObject({ total: 3, resolved: 1 });
     expect(reply.result.references.broken.map((broken: { reason: string }) => broken.reason)).toEqual([
       `/etc/passwd is ${OUTSIDE_ROOTS}`,
       `/etc/nonexistent is ${OUTSIDE_ROOTS}`,
     ]);
-    expect(renderer.roots(cwd)).toEqual([ws]);
-    expect(renderer.worktreeOf(cwd)).toBeUndefined();
+    expect(window.renderer.roots(cwd)).toEqual([ws]);
+    expect(window.renderer.worktreeOf(cwd)).toBeUndefined();
     // The window's log hears why, once however often it is asked.
     expect(told).toEqual([`the repository above ${ws} is not trusted: ${plantedWhy()}`]);
   });
 
   it('open-location of a file outside the workspace asks first, from cwd "/"', async () => {
-    const reply = await request('open-location', { reference: '/etc/hostname:1', cwd: '/' });
+    const reply = await window.request('open-location', { reference: '/etc/hostname:1', cwd: '/' });
     expect(seen.questions).toEqual([`Open /etc/hostname? It is outside this window's workspace folders.`]);
     expect(reply.error).toMatchObject({ code: ErrorCode.Refused });
     expect(seen.opened).toEqual([]);
@@ -134,7 +113,7 @@ describe('a window whose folder is D/ws, with the planted record', () => {
         folders: [ws],
         // Only its place is read: a window's socket is beside its discovery file.
         socketPath: path.join(directory, 'w.sock'),
-        token: host.token,
+        token: window.host.token,
         editor: 'Code',
         lastFocused: 1,
         started: 1,
@@ -151,7 +130,7 @@ describe('a window whose folder is D/ws, with the planted record', () => {
         expect(thrown).toBeInstanceOf(NoWindowError);
         expect((thrown as Error).message).toContain(plantedWhy());
       }
-      expect(locator(path.join(ws, 'src')).candidates()).toEqual([{ socketPath: path.join(directory, 'w.sock'), token: host.token, via: `the Code window of ${ws}` }]);
+      expect(locator(path.join(ws, 'src')).candidates()).toEqual([{ socketPath: path.join(directory, 'w.sock'), token: window.host.token, via: `the Code window of ${ws}` }]);
     } finally {
       fs.rmSync(directory, { recursive: true, force: true });
     }

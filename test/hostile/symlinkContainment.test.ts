@@ -7,55 +7,34 @@ jest.mock('vscode', () => require('../unit/vscodeStub').vscode, { virtual: true 
 
 import * as fs from 'fs';
 import * as path from 'path';
-import { LocationOpener } from '../../extension/src/editor/locationOpener';
 import { OUTSIDE_ROOTS } from '../../extension/src/render/referenceResolver';
-import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
 import { ErrorCode } from '../../shared/protocol';
-import { startHost, type Host } from '../integration/harness';
-import { RawPeer, type WireReply } from '../integration/rawPeer';
 import { seen } from '../unit/vscodeStub';
+import type { WireReply } from '../integration/rawPeer';
+import { OpenerWindow } from './openerWindow';
 
 const OUTSIDE_FILE = '/etc/passwd';
 
-let host: Host;
-let client: RawPeer;
+let window: OpenerWindow;
 let ws: string;
-let opener: LocationOpener;
-let renderer: ReviewRenderer;
-let requests = 0;
 
 beforeAll(async () => {
-  host = await startHost();
-  ws = host.workspace;
+  window = await OpenerWindow.start();
+  ws = window.workspace;
   fs.symlinkSync('/', path.join(ws, 'rootlink'));
   // A link that stays inside: to the workspace's own src folder.
   fs.symlinkSync(path.join(ws, 'src'), path.join(ws, 'inner'));
-  // open-location through the window's real opener, with the window's roots.
-  renderer = new ReviewRenderer(() => [ws]);
-  opener = new LocationOpener((cwd) => renderer.roots(cwd), () => undefined);
-  host.editor.openLocation = (reference, cwd) => opener.open(reference, cwd);
-  client = await RawPeer.connect(host.socketPath);
-  expect(await client.hello(host.token)).toMatchObject({ result: {} });
 });
 afterAll(async () => {
-  client?.socket.destroy();
-  opener?.dispose();
-  renderer?.dispose();
-  await host?.stop();
+  await window?.stop();
 });
 beforeEach(() => seen.reset());
-
-async function request(method: string, params: Record<string, unknown>): Promise<WireReply> {
-  const id = `r${++requests}`;
-  client.send({ type: 'request', id, method, params });
-  return await client.reply(id);
-}
 
 const reasons = (reply: WireReply) => reply.result.references.broken.map((broken: { reason: string }) => broken.reason);
 
 it('reports nothing about a file reached through a link that leads out of the workspace: no line count, no existence', async () => {
   const content = '- rootlink/etc/passwd:1\n- rootlink/etc/passwd:99999\n- rootlink/etc/nonexistent:1\n- `inner/example.ts:3`\n';
-  const reply = await request('present-review', { content, cwd: ws });
+  const reply = await window.request('present-review', { content, cwd: ws });
   expect(reply.result.references).toMatchObject({ total: 4, resolved: 1 });
   expect(reasons(reply)).toEqual([
     `rootlink/etc/passwd is ${OUTSIDE_ROOTS}`,
@@ -65,32 +44,32 @@ it('reports nothing about a file reached through a link that leads out of the wo
 });
 
 it('does not start references from a cwd that is in the workspace only by its spelling', async () => {
-  const reply = await request('present-review', { content: '- etc/passwd:99999\n', cwd: path.join(ws, 'rootlink') });
+  const reply = await window.request('present-review', { content: '- etc/passwd:99999\n', cwd: path.join(ws, 'rootlink') });
   expect(reasons(reply)).toEqual([`no file etc/passwd in ${ws}`]);
 });
 
 it('keeps a link that stays inside the workspace working, as a reference and as a cwd', async () => {
-  const reply = await request('present-review', { content: '- inner/example.ts:60\n- example.ts:61\n', cwd: path.join(ws, 'inner') });
+  const reply = await window.request('present-review', { content: '- inner/example.ts:60\n- example.ts:61\n', cwd: path.join(ws, 'inner') });
   expect(reply.result.references).toMatchObject({ total: 2, resolved: 1 });
   expect(reasons(reply)).toEqual(['line 61 is past the end of example.ts (60 lines)']);
-  const opened = await request('open-location', { reference: 'example.ts:3', cwd: path.join(ws, 'inner') });
+  const opened = await window.request('open-location', { reference: 'example.ts:3', cwd: path.join(ws, 'inner') });
   expect(opened.result).toMatchObject({ path: path.join(ws, 'inner', 'example.ts'), start: { line: 3 } });
   expect(seen.questions).toEqual([]);
 });
 
 it('never opens a file through a cwd in such a link without asking', async () => {
-  const reply = await request('open-location', { reference: 'etc/hostname:1', cwd: path.join(ws, 'rootlink') });
+  const reply = await window.request('open-location', { reference: 'etc/hostname:1', cwd: path.join(ws, 'rootlink') });
   expect(reply.error).toMatchObject({ code: ErrorCode.NotFound });
   expect(seen.opened).toEqual([]);
 });
 
 it('asks before opening a file through a link in the workspace, and opens nothing when the user says no', async () => {
-  const reply = await request('open-location', { reference: 'rootlink/etc/passwd:1', cwd: ws });
+  const reply = await window.request('open-location', { reference: 'rootlink/etc/passwd:1', cwd: ws });
   expect(seen.questions).toEqual([`Open rootlink/etc/passwd? It is outside this window's workspace folders.`]);
   expect(reply.error).toMatchObject({ code: ErrorCode.Refused });
   expect(seen.opened).toEqual([]);
   seen.answer = 'Open';
-  const agreed = await request('open-location', { reference: 'rootlink/etc/passwd:1', cwd: ws });
+  const agreed = await window.request('open-location', { reference: 'rootlink/etc/passwd:1', cwd: ws });
   expect(agreed.result).toMatchObject({ start: { line: 1 } });
   expect(seen.opened.map((opened) => fs.realpathSync(opened))).toEqual([OUTSIDE_FILE]);
 });

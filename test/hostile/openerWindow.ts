@@ -1,0 +1,47 @@
+// A window whose open-location goes through the real LocationOpener, with the window's own roots
+// and the vscode stub's consent question (test/unit/vscodeStub.ts), asked over its socket by a raw
+// peer: what a containment attack meets. The test file must mock 'vscode' with that stub.
+
+import { LocationOpener } from '../../extension/src/editor/locationOpener';
+import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
+import { startHost, type Host } from '../integration/harness';
+import { RawPeer, type WireReply } from '../integration/rawPeer';
+
+export class OpenerWindow {
+  private requests = 0;
+
+  private constructor(
+    readonly host: Host,
+    readonly renderer: ReviewRenderer,
+    private readonly opener: LocationOpener,
+    private readonly client: RawPeer,
+  ) {}
+
+  static async start(options?: Parameters<typeof startHost>[0]): Promise<OpenerWindow> {
+    const host = await startHost(options);
+    const renderer = new ReviewRenderer(() => [host.workspace]);
+    const opener = new LocationOpener((cwd) => renderer.roots(cwd), () => undefined);
+    host.editor.openLocation = (reference, cwd) => opener.open(reference, cwd);
+    const client = await RawPeer.connect(host.socketPath);
+    const hello = await client.hello(host.token);
+    if (!hello.result) throw new Error(`the window refused the peer: ${JSON.stringify(hello)}`);
+    return new OpenerWindow(host, renderer, opener, client);
+  }
+
+  get workspace(): string {
+    return this.host.workspace;
+  }
+
+  async request(method: string, params: Record<string, unknown>): Promise<WireReply> {
+    const id = `o${++this.requests}`;
+    this.client.send({ type: 'request', id, method, params });
+    return await this.client.reply(id);
+  }
+
+  async stop(): Promise<void> {
+    this.client.socket.destroy();
+    this.opener.dispose();
+    this.renderer.dispose();
+    await this.host.stop();
+  }
+}
