@@ -67,6 +67,9 @@ function startFullServer(opening: HandOff): void {
 }
 
 function runCommandLine(): void {
+  // A reader that stops early (`get-review | head`) closes the pipe: what is left unread is not
+  // wanted, which is no failure of the command (as with cat or git).
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => process.exit(error.code === 'EPIPE' ? 0 : 1));
   loadFullServer()
     .runCli({
       argv: process.argv.slice(2),
