@@ -7,7 +7,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { connectMcp, hostEnv, RENDER_WORKER, startHost, type Host } from './harness';
-import { RenderWorkerError, RenderWorkerPool } from '../../extension/src/render/renderWorkerPool';
+import { RenderBudgetError } from '../../extension/src/render/pageBudget';
+import { RenderWorkerPool } from '../../extension/src/render/renderWorkerPool';
 import { monitorThreadHolds } from '../support/threadHolds';
 
 /** A review of `bytes` bytes: numbered findings, each with a reference into src/example.ts. */
@@ -127,11 +128,11 @@ describe('the render worker pool', () => {
     }
   }, 60_000);
 
-  it('a worker that runs out of memory fails its call with a clear error, and is replaced', async () => {
+  it('a worker that runs out of memory refuses its review as too large, with what to do, and is replaced', async () => {
     const pool = new RenderWorkerPool(RENDER_WORKER, { maxHeapMb: 48 });
     try {
       await expect(pool.render(job(largeReview(8 * 1024 * 1024)))).rejects.toThrow(
-        new RenderWorkerError('The review needs more memory to render than Redline allows, so it was not shown. Split it into smaller reviews (mode "append").'),
+        new RenderBudgetError('The review needs more memory to render than Redline allows, so it was not shown. Split it into smaller reviews (mode "append").'),
       );
       await expect(pool.render(job(largeReview(64 * 1024)))).resolves.toMatchObject({ references: { total: expect.any(Number) } });
       expect(pool.started).toBe(2);

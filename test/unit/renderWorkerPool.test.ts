@@ -4,7 +4,6 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { RenderBudgetError } from '../../extension/src/render/pageBudget';
 import { RenderWorkerError, RenderWorkerPool } from '../../extension/src/render/renderWorkerPool';
 import { settlement, until } from '../support/until';
 
@@ -62,13 +61,3 @@ it('a cancel after the shutdown changes nothing, and a cancel while waiting remo
     expect.stringMatching(/shut down/),
   ]);
 });
-
-it("refuses a render that runs out of the worker's heap as too large, and the next render gets a new worker", async () => {
-  const greedy = path.join(dir, 'greedyWorker.js');
-  // Holds on to everything it makes, as a render of a pathological review would.
-  fs.writeFileSync(greedy, "const kept = []; require('worker_threads').parentPort.on('message', () => { for (;;) kept.push(new Array(1e5).fill(kept.length)); });\n");
-  const pool = new RenderWorkerPool(greedy, { size: 1, inThreadBelow: 0, maxHeapMb: 32 });
-  pools.push(pool);
-  await expect(pool.render(job)).rejects.toThrow(RenderBudgetError);
-  await expect(pool.render(job)).rejects.toThrow(/needs more memory to render than Redline allows, so it was not shown\. Split it/);
-}, 60_000);
