@@ -16,11 +16,14 @@ const waitForLine = (s, line) => s.page.locator('.statusbar-item', { hasText: ne
  * Puts the keyboard in example.ts's editor: a click in the panel can leave it in the panel's webview.
  * @param {RedlineSession} s
  */
-/** A click into example.ts's text: its discountFor line, or once a Ctrl+Home has scrolled that away, its first line. */
+/**
+ * A click into example.ts's text: its discountFor line, or once a Ctrl+Home has scrolled that away,
+ * its first line. `\s`, because the editor draws spaces as no-break spaces.
+ */
 const focusCode = (s) =>
   s.page
     .locator('.monaco-editor .view-line')
-    .filter({ hasText: /export function discountFor|order-pricing module/ })
+    .filter({ hasText: /export\sfunction\sdiscountFor|order-pricing\smodule/ })
     .first()
     .click();
 
