@@ -1,0 +1,66 @@
+// A review as it leaves the window: what the exports (SARIF, rdjsonl, markdown) and publishing to a
+// pull request are written from. The window builds it from the review, its findings' current
+// anchors and the user's answers; the writers and the publisher read only this, so each can be
+// tested without a window. Plain data, no zod: the command line and the extension both import it.
+
+import { createHash } from 'crypto';
+import type { FindingSeverity, FindingState } from '../findingTerms';
+
+/** One of the user's replies in a finding's thread. */
+export interface ExportedReply {
+  readonly text: string;
+  /** ISO 8601. */
+  readonly at: string;
+}
+
+export interface ExportedFinding {
+  /** The finding's id in the review (a hash of its block's text). */
+  readonly id: string;
+  /** Stays the same across re-reviews of the same finding: see findingFingerprint. */
+  readonly fingerprint: string;
+  readonly severity: FindingSeverity | null;
+  readonly title: string;
+  /** The finding's block, as the assistant wrote it. */
+  readonly markdown: string;
+  /** Relative to ExportedReview.repositoryRoot, with forward slashes. */
+  readonly file: string;
+  /** 1-based, where the code is now (the finding's current anchor), not the lines as written. */
+  readonly line: number;
+  readonly endLine: number;
+  readonly state: FindingState;
+  /** The code it pointed at is gone or changed past recognition. */
+  readonly stale: boolean;
+  readonly replies: readonly ExportedReply[];
+  /** What its ```suggestion blocks propose in place of lines line..endLine. */
+  readonly suggestions: readonly string[];
+}
+
+export interface ExportedReview {
+  /** Whose review (the assistant's name), when known. */
+  readonly assistant?: string;
+  readonly title?: string;
+  readonly revision: number;
+  readonly markdown: string;
+  /** Absolute path that every finding's `file` is relative to: the repository root, else the workspace folder. */
+  readonly repositoryRoot: string;
+  readonly findings: readonly ExportedFinding[];
+  /** Redline's version, for the SARIF tool driver. */
+  readonly toolVersion: string;
+}
+
+/**
+ * A finding's identity across re-reviews: its file and its title with the words that change from one
+ * review to the next taken out (line numbers, references, case, spacing, emphasis). A re-review that
+ * moves the code or renumbers the lines keeps the fingerprint; one that says something else about
+ * the same file gets a new one.
+ */
+export function findingFingerprint(file: string, title: string): string {
+  const words = title
+    .toLowerCase()
+    .replace(/[\w./-]*:\d+(?:[-:]\d+)*/g, ' ')
+    .replace(/\b(?:line|lines|l)\s*\d+(?:\s*[-–]\s*\d+)?\b/g, ' ')
+    .replace(/[`*_~]+/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return createHash('sha256').update(`${file}\n${words}`).digest('hex').slice(0, 32);
+}
