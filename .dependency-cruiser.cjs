@@ -10,7 +10,7 @@
 //   mcp-server/src/   the MCP server and command line: shared/ only
 //   extension/webview/  the panel's page: shared/ and the panel's message types only
 
-const FEATURES = '^extension/src/(activity|assistants|bridge|editor|findings|ipc|panel)/|^extension/src/(commands|reviewActions|settings|constants)\\.ts$';
+const FEATURES = '^extension/src/(activity|assistants|bridge|editor|exchange|findings|ipc|panel)/|^extension/src/(commands|reviewActions|settings|constants)\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
