@@ -88,9 +88,9 @@ export class FakeGitHub {
   constructor(
     readonly owner: string,
     readonly repo: string,
-    readonly options: { token: string; login: string } = { token: 'gho_fake_token', login: 'octocat' },
+    readonly options: { token: string; login: string; specFile?: string } = { token: 'gho_fake_token', login: 'octocat' },
   ) {
-    sharedContract ??= new OpenApiContract();
+    sharedContract ??= new OpenApiContract(options.specFile);
     this.contract = sharedContract;
   }
 

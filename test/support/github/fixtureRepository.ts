@@ -20,6 +20,7 @@ export interface FixtureRepository {
 const lines = (count: number, label: string) => Array.from({ length: count }, (_, i) => `const ${label}${i + 1} = ${i + 1};`).join('\n') + '\n';
 
 export function makeFixtureRepository(remoteUrl = 'https://github.com/octo/app.git', root = realpathSync(mkdtempSync(path.join(tmpdir(), 'redline-publish-')))): FixtureRepository {
+  mkdirSync(root, { recursive: true });
   const git = (...args: string[]) =>
     execFileSync('git', args, { cwd: root, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' } });
   const write = (file: string, text: string | Buffer) => {
