@@ -3,6 +3,7 @@
 // the branch and where it is pushed, the remote's URL, HEAD, and the files changed since HEAD.
 
 import { execFile } from 'child_process';
+import * as fs from 'fs';
 import * as path from 'path';
 import { PublishError } from './publishErrors';
 
@@ -76,10 +77,25 @@ export function changedPaths(status: string): Set<string> {
   return paths;
 }
 
-/** A finding's file as a path in the repository, or undefined when it is outside it. */
-export function repositoryPath(repositoryRoot: string, gitRoot: string, file: string): string | undefined {
-  const absolute = path.resolve(repositoryRoot, file);
-  const relative = path.relative(gitRoot, absolute);
-  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
-  return relative.split(path.sep).join('/');
+/**
+ * A finding's file as a path in the repository, or undefined when it is outside it. The two roots
+ * are compared as real paths: git gives its root with links resolved, the window may not.
+ */
+export function repositoryPathOf(repositoryRoot: string, gitRoot: string): (file: string) => string | undefined {
+  const reviewRoot = realPath(repositoryRoot || gitRoot);
+  const root = realPath(gitRoot);
+  return (file) => {
+    const absolute = path.resolve(reviewRoot, file);
+    const relative = path.relative(root, absolute);
+    if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+    return relative.split(path.sep).join('/');
+  };
+}
+
+function realPath(folder: string): string {
+  try {
+    return fs.realpathSync.native(folder);
+  } catch {
+    return path.resolve(folder);
+  }
 }

@@ -56,9 +56,17 @@ export function publishErrorOf(error: unknown, doing: string, sentSoFar: boolean
     return new PublishError(`GitHub's rate limit was reached while ${doing}. Try again after ${timeOfDay(retryAt)} (${untilText(retryAt, now)}).${again}`, 'rate-limited');
   }
   const detail = githubMessage(failure.response.data) ?? failure.message ?? `HTTP ${status}`;
+  // A secondary limit may come without retry-after; GitHub's advice is then to wait a minute at least.
+  if ((status === 403 || status === 429) && /secondary rate limit/i.test(detail)) {
+    const retry = new Date(now.getTime() + 60_000);
+    return new PublishError(`GitHub's rate limit was reached while ${doing}. Try again after ${timeOfDay(retry)} (${untilText(retry, now)}).${again}`, 'rate-limited');
+  }
   if (status === 401) return new PublishError(`GitHub did not accept the sign-in (${detail}). Sign out of GitHub in VS Code's Accounts menu, sign in again, and publish again.${again}`, 'not-signed-in');
   if (status === 403 || status === 404) {
     return new PublishError(`GitHub refused ${doing} (${detail}): the signed-in account may lack access to this repository, or the sign-in lacks the "repo" scope.${again}`, 'refused');
+  }
+  if (status === 422 && /pending review/i.test(detail)) {
+    return new PublishError(`GitHub refused ${doing} (${detail}): submit or delete your pending review on the pull request, then publish again.${again}`, 'refused');
   }
   if (status === 422) return new PublishError(`GitHub refused ${doing} (${detail}). If the pull request changed meanwhile, publish again.${again}`, 'refused');
   if (status >= 500) return new PublishError(`GitHub failed while ${doing} (HTTP ${status}). Try again later.${again}`, 'network');

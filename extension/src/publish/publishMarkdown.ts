@@ -82,9 +82,17 @@ function findingText(finding: ExportedFinding): string {
   return parts.join('\n\n');
 }
 
-/** An HTML comment opened in the assistant's text could hide the rest, or pass for a marker. */
-function inert(text: string): string {
-  return text.replace(/<!--/g, '&lt;!--');
+/**
+ * The assistant's text made inert on GitHub: an HTML comment opened in it could hide the rest or
+ * pass for a marker, and an @mention would notify whoever it names. Code keeps its text: GitHub
+ * neither notifies nor hides anything inside it.
+ */
+export function inert(text: string): string {
+  return text
+    .split(/(```[\s\S]*?(?:```|$)|`[^`\n]*`)/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(/(^|[^\w`])@(?=[A-Za-z0-9])/g, '$1@\u2060')))
+    .join('')
+    .replace(/<!--/g, '&lt;!--');
 }
 
 function cut(text: string, max: number): string {

@@ -3,7 +3,7 @@
 // with what is new and updates what changed. Knows nothing of VS Code.
 
 import type { ExportedReview } from '../../../shared/exchange/exportedReview';
-import { repositoryPath, type BranchFacts } from './branchFacts';
+import { repositoryPathOf, type BranchFacts } from './branchFacts';
 import { fileDiffOf } from './diffHunks';
 import { placeFindings, type Placement } from './findingPlacement';
 import type { GitHubServer } from './githubServer';
@@ -57,10 +57,11 @@ export async function publishReview(request: PublishRequest): Promise<PublishOut
   const files = await step('reading the pull request\'s diff', () =>
     client.paginate(client.rest.pulls.listFiles, { owner, repo, pull_number, per_page: 100 }),
   );
+  const pathInRepository = repositoryPathOf(review.repositoryRoot, facts.root);
   const { placements, outsideRepository } = placeFindings({
     review,
     files: files.map(fileDiffOf),
-    pathOf: (finding) => repositoryPath(review.repositoryRoot, facts.root, finding.file),
+    pathOf: (finding) => pathInRepository(finding.file),
     changedLocally: facts.changedFiles,
   });
   const mine = (user: { login: string } | null | undefined) => request.login === undefined || user?.login === request.login;

@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'http';
 import type { AddressInfo } from 'net';
 import { parsePatch } from '../../../extension/src/publish/diffHunks';
+import { GitHubAnswers } from './fakeGitHubAnswers';
 import { OpenApiContract, type Operation } from './openApiContract';
 
 export interface FakePullFile {
@@ -84,6 +85,7 @@ export class FakeGitHub {
   private nextId = 1000;
   private server?: Server;
   private readonly contract: OpenApiContract;
+  private readonly answers: GitHubAnswers;
 
   constructor(
     readonly owner: string,
@@ -92,10 +94,16 @@ export class FakeGitHub {
   ) {
     sharedContract ??= new OpenApiContract(options.specFile);
     this.contract = sharedContract;
+    this.answers = new GitHubAnswers(this.contract, owner, repo, () => this.url);
   }
 
   async start(): Promise<string> {
-    this.server = createServer((req, res) => void this.handle(req, res));
+    this.server = createServer((req, res) =>
+      this.handle(req, res).catch((error: unknown) => {
+        this.violations.push(`${req.method} ${req.url}: ${(error as Error)?.message ?? error}`);
+        res.destroy();
+      }),
+    );
     await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
     return this.url;
   }
@@ -167,31 +175,31 @@ export class FakeGitHub {
         const head = query.get('head');
         const state = query.get('state') ?? 'open';
         const found = this.pulls.filter((p) => (!head || head === `${this.owner}:${p.headRef}`) && (state === 'all' || p.state === state));
-        return this.page(found.map((p) => this.pullJson(p)), query, `/repos/${this.owner}/${this.repo}/pulls`);
+        return this.page(found.map((p) => this.answers.pullJson(p)), query, `/repos/${this.owner}/${this.repo}/pulls`);
       }
       case 'pulls/list-files':
         if (!pull) return notFound;
-        return this.page(pull.files.map((f) => this.fileJson(pull, f)), query, `/repos/${this.owner}/${this.repo}/pulls/${pull.number}/files`);
+        return this.page(pull.files.map((f) => this.answers.fileJson(pull, f)), query, `/repos/${this.owner}/${this.repo}/pulls/${pull.number}/files`);
       case 'pulls/list-review-comments':
         if (!pull) return notFound;
-        return this.page(this.comments.filter((c) => c.pull === pull.number).map((c) => this.commentJson(c)), query, `/repos/${this.owner}/${this.repo}/pulls/${pull.number}/comments`);
+        return this.page(this.comments.filter((c) => c.pull === pull.number).map((c) => this.answers.commentJson(c)), query, `/repos/${this.owner}/${this.repo}/pulls/${pull.number}/comments`);
       case 'pulls/list-reviews':
         if (!pull) return notFound;
-        return this.page(this.reviews.filter((r) => r.pull === pull.number).map((r) => this.reviewJson(r)), query, `/repos/${this.owner}/${this.repo}/pulls/${pull.number}/reviews`);
+        return this.page(this.reviews.filter((r) => r.pull === pull.number).map((r) => this.answers.reviewJson(r)), query, `/repos/${this.owner}/${this.repo}/pulls/${pull.number}/reviews`);
       case 'pulls/create-review':
         return pull ? this.createReview(pull, body ?? {}) : notFound;
       case 'pulls/update-review': {
         const review = this.reviews.find((r) => r.id === Number(params.review_id) && r.pull === pull?.number);
         if (!review) return notFound;
         review.body = String(body.body);
-        return { status: 200, body: this.reviewJson(review) };
+        return { status: 200, body: this.answers.reviewJson(review) };
       }
       case 'pulls/update-review-comment': {
         const comment = this.comments.find((c) => c.id === Number(params.comment_id));
         if (!comment) return notFound;
         if (comment.login !== this.options.login) return { status: 403, body: { message: 'Must have admin rights to Repository.', documentation_url: 'https://docs.github.com/rest' } };
         comment.body = String(body.body);
-        return { status: 200, body: this.commentJson(comment) };
+        return { status: 200, body: this.answers.commentJson(comment) };
       }
       default:
         return notFound;
@@ -224,7 +232,7 @@ export class FakeGitHub {
     for (const c of comments) {
       this.comments.push({ id: this.nextId++, pull: pull.number, reviewId: review.id, path: c.path, line: c.line, startLine: c.start_line, side: c.side ?? 'RIGHT', body: String(c.body), login: this.options.login });
     }
-    return { status: 200, body: this.reviewJson(review) };
+    return { status: 200, body: this.answers.reviewJson(review) };
   }
 
   private page(items: unknown[], query: URLSearchParams, path: string) {
@@ -244,86 +252,6 @@ export class FakeGitHub {
     const text = JSON.stringify(body);
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
     res.end(text);
-  }
-
-  private web(path: string): string {
-    return `https://github.com/${this.owner}/${this.repo}${path}`;
-  }
-
-  private api(path: string): string {
-    return `${this.url}/repos/${this.owner}/${this.repo}${path}`;
-  }
-
-  private pullJson(p: FakePull): unknown {
-    const json = this.contract.example('pull-request-simple-items')[0];
-    const closed = p.state === 'closed' ? '2026-11-01T10:00:00Z' : null;
-    return {
-      ...json,
-      number: p.number,
-      state: p.state,
-      title: `Pull request ${p.number}`,
-      html_url: this.web(`/pull/${p.number}`),
-      url: this.api(`/pulls/${p.number}`),
-      closed_at: closed,
-      merged_at: p.merged ? closed : null,
-      head: { ...json.head, ref: p.headRef, sha: p.headSha, label: `${this.owner}:${p.headRef}` },
-      // GitHub's example lists a team without the `type` its own schema requires.
-      requested_teams: [],
-    };
-  }
-
-  private fileJson(pull: FakePull, f: FakePullFile): unknown {
-    const base = this.contract.example('diff-entry-items')[0];
-    const counts = f.patch ? f.patch.split('\n').reduce((acc, line) => ({ add: acc.add + (line[0] === '+' ? 1 : 0), del: acc.del + (line[0] === '-' ? 1 : 0) }), { add: 0, del: 0 }) : { add: 0, del: 0 };
-    const { patch: _unused, ...withoutPatch } = base;
-    return {
-      ...withoutPatch,
-      filename: f.filename,
-      status: f.status,
-      additions: counts.add,
-      deletions: counts.del,
-      changes: counts.add + counts.del,
-      blob_url: this.web(`/blob/${pull.headSha}/${f.filename}`),
-      raw_url: this.web(`/raw/${pull.headSha}/${f.filename}`),
-      contents_url: this.api(`/contents/${f.filename}?ref=${pull.headSha}`),
-      ...(f.patch !== undefined ? { patch: f.patch } : {}),
-      ...(f.previous_filename ? { previous_filename: f.previous_filename } : {}),
-    };
-  }
-
-  private commentJson(c: StoredComment): unknown {
-    const json = this.contract.example('pull-request-review-comment-items')[0];
-    return {
-      ...json,
-      id: c.id,
-      pull_request_review_id: c.reviewId,
-      path: c.path,
-      line: c.line,
-      original_line: c.line,
-      side: c.side,
-      start_line: c.startLine ?? null,
-      original_start_line: c.startLine ?? null,
-      start_side: c.startLine !== undefined ? c.side : null,
-      body: c.body,
-      user: { ...json.user, login: c.login },
-      html_url: this.web(`/pull/${c.pull}#discussion_r${c.id}`),
-      url: this.api(`/pulls/comments/${c.id}`),
-    };
-  }
-
-  private reviewJson(r: StoredReview): unknown {
-    const json = this.contract.example('pull-request-review');
-    return {
-      ...json,
-      id: r.id,
-      body: r.body,
-      state: 'COMMENTED',
-      commit_id: r.commitId,
-      user: { ...json.user, login: r.login },
-      html_url: this.web(`/pull/${r.pull}#pullrequestreview-${r.id}`),
-      pull_request_url: this.api(`/pulls/${r.pull}`),
-      _links: { html: { href: this.web(`/pull/${r.pull}#pullrequestreview-${r.id}`) }, pull_request: { href: this.api(`/pulls/${r.pull}`) } },
-    };
   }
 }
 

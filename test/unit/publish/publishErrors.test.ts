@@ -21,6 +21,13 @@ test('a secondary rate limit: retry-after on a 403 or a 429', () => {
   expect(publishErrorOf(failure(403, { 'x-ratelimit-remaining': '4000' }), 'posting the review', false, now)).toMatchObject({ code: 'refused' });
 });
 
+test('a secondary limit without retry-after waits a minute; a pending review of the user\'s own is named', () => {
+  const limited = publishErrorOf(failure(403, {}, { message: 'You have exceeded a secondary rate limit and have been temporarily blocked from content creation.' }), 'posting the review', false, now);
+  expect(limited).toMatchObject({ code: 'rate-limited', message: expect.stringContaining('(in about a minute)') });
+  const pending = publishErrorOf(failure(422, {}, { message: 'Unprocessable Entity', errors: ['User can only have one pending review per pull request'] }), 'posting the review', false, now);
+  expect(pending.message).toContain('submit or delete your pending review on the pull request, then publish again');
+});
+
 test('no answer at all is a network failure; after something was sent, publishing again completes it', () => {
   const error = publishErrorOf({ name: 'HttpError', status: 500, message: 'fetch failed' }, 'updating a comment', true, now);
   expect(error.code).toBe('network');

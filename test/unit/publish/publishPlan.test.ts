@@ -1,6 +1,6 @@
 import { fileDiffOf } from '../../../extension/src/publish/diffHunks';
 import { placeFindings } from '../../../extension/src/publish/findingPlacement';
-import { REVIEW_MARKER, bodySection, bodySections, commentKey, commentText } from '../../../extension/src/publish/publishMarkdown';
+import { REVIEW_MARKER, bodySection, bodySections, commentKey, commentText, inert } from '../../../extension/src/publish/publishMarkdown';
 import { planPublish, type ExistingComment, type ExistingReview } from '../../../extension/src/publish/publishPlan';
 import { composeReviewBody } from '../../../extension/src/publish/reviewBody';
 import { finding, reviewOf } from './publishFixtures';
@@ -58,6 +58,11 @@ test('the assistant\'s text cannot pass for a marker, nor hide what follows it',
   expect(text).toContain('&lt;!-- hide');
   // Someone else's comment with a marker is not in the list the publisher passes (it keeps only the user's own).
   expect(commentKey('a comment\n<!-- redline:finding zz -->')).toBeUndefined();
+});
+
+test('an @mention in the assistant\'s text notifies no one; code and e-mail addresses keep their text', () => {
+  const text = inert('ask @octocat or @org/team, not me@example.com; `@Decorator()`\n```ts\n@Injectable()\n```');
+  expect(text).toBe('ask @\u2060octocat or @\u2060org/team, not me@example.com; `@Decorator()`\n```ts\n@Injectable()\n```');
 });
 
 test('a body past GitHub\'s limit keeps what fits and says how many are left for the next publish', () => {
