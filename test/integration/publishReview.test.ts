@@ -32,13 +32,13 @@ afterEach(async () => {
   expect(github.violations).toEqual([]);
 });
 
-async function publish(findings: readonly ExportedFinding[], token = 'gho_fake_token'): Promise<PublishOutcome> {
+async function publish(findings: readonly ExportedFinding[], token = 'gho_fake_token', options: { enterpriseUri?: string; signal?: AbortSignal } = {}): Promise<PublishOutcome> {
   const facts = await readBranchFacts(repo.root);
   const repository = parseRemoteUrl(facts.remoteUrl);
   if (!repository) throw new Error(`fixture remote ${facts.remoteUrl} not parsed`);
-  const choice = githubServerFor(repository.host, { testApiUrl: github.url });
+  const choice = githubServerFor(repository.host, { testApiUrl: github.url, enterpriseUri: options.enterpriseUri });
   if ('refusal' in choice) throw new Error(choice.refusal);
-  const client = await createGitHubClient({ token, apiBaseUrl: choice.server.apiBaseUrl, userAgent: 'redline-test' });
+  const client = await createGitHubClient({ token, apiBaseUrl: choice.server.apiBaseUrl, userAgent: 'redline-test', signal: options.signal });
   return publishReview({ review: reviewOf(findings, { repositoryRoot: repo.root }), facts, repository, server: choice.server, client, login: 'octocat' });
 }
 
@@ -225,4 +225,26 @@ test('a sign-in GitHub does not accept', async () => {
   const error = await refusal(all, 'gho_expired');
   expect(error).toMatchObject({ code: 'not-signed-in', message: expect.stringContaining('GitHub did not accept the sign-in (Bad credentials)') });
   expect(github.reviews).toHaveLength(0);
+});
+
+test('a pull request of many files is read page by page', async () => {
+  for (let i = 0; i < 230; i++) github.pulls[0].files.push({ filename: `generated/file${i}.bin`, status: 'added' });
+  await publish([inDiff, finding('generated/file229.bin', 1, 'Generated file checked in')]);
+  expect(github.requests.filter((r) => r.operationId === 'pulls/list-files').map((r) => new URLSearchParams(r.query).get('page') ?? '1')).toEqual(['1', '2', '3']);
+  expect(github.reviews[0].body).toContain('generated/file229.bin#L1)** · in a file GitHub shows no diff for');
+});
+
+test('a GitHub Enterprise remote: its links point at the Enterprise server', async () => {
+  repo.git('remote', 'set-url', 'origin', 'git@ghe.example.com:octo/app.git');
+  await publish([inDiff, outsideHunk], 'gho_fake_token', { enterpriseUri: 'https://ghe.example.com' });
+  expect(github.reviews[0].body).toContain(`(https://ghe.example.com/octo/app/blob/${repo.headSha}/src/app.ts#L22)`);
+  expect(github.comments).toHaveLength(1);
+});
+
+test('cancelled by the user: a message that says so, and nothing sent', async () => {
+  const abort = new AbortController();
+  abort.abort();
+  const error = await publish(all, 'gho_fake_token', { signal: abort.signal }).then(() => undefined, (e: unknown) => e);
+  expect(error).toMatchObject({ code: 'cancelled', message: expect.stringContaining('Publishing was cancelled while finding the pull request. Nothing was changed') });
+  expect(github.writes).toEqual([]);
 });

@@ -56,6 +56,8 @@ async function publishWithProgress(deps: PublishDeps, report: (step: string) => 
   report('signing in to GitHub');
   const signIn = await signInToGitHub(choice.server);
   const abort = new AbortController();
+  // Cancel pressed while signing in counts too: the first request is then not sent.
+  if (token.isCancellationRequested) abort.abort();
   const cancelled = token.onCancellationRequested(() => abort.abort());
   try {
     const client = await createGitHubClient({ token: signIn.token, apiBaseUrl: choice.server.apiBaseUrl, userAgent: `redline/${REDLINE_VERSION}`, signal: abort.signal });

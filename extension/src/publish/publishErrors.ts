@@ -28,6 +28,7 @@ export class PublishError extends Error {
 /** The part of Octokit's RequestError read here. */
 interface RequestFailure {
   readonly name?: string;
+  readonly cause?: { readonly name?: string };
   readonly status?: number;
   readonly message?: string;
   readonly response?: { readonly headers?: Record<string, string | number | undefined>; readonly data?: unknown };
@@ -44,7 +45,8 @@ export function publishErrorOf(error: unknown, doing: string, sentSoFar: boolean
   const again = sentSoFar
     ? ' Part of the review is on the pull request already: publish again to complete it; nothing is posted twice.'
     : ' Nothing was changed on the pull request.';
-  if (failure.name === 'AbortError') return new PublishError(`Publishing was cancelled while ${doing}.${again}`, 'cancelled');
+  // Octokit passes an abort on as it is, or (when it comes from another realm) wrapped with it as the cause.
+  if (failure.name === 'AbortError' || failure.cause?.name === 'AbortError') return new PublishError(`Publishing was cancelled while ${doing}.${again}`, 'cancelled');
   if (!failure.response) {
     const reason = failure.message ? ` (${failure.message})` : '';
     return new PublishError(`GitHub could not be reached while ${doing}${reason}. Check the network.${again}`, 'network');
