@@ -10,7 +10,7 @@
 //   mcp-server/src/   the MCP server and command line: shared/ only
 //   extension/webview/  the panel's page: shared/ and the panel's message types only
 
-const FEATURES = '^extension/src/(activity|assistants|bridge|editor|findings|ipc|panel)/|^extension/src/(commands|reviewActions|settings|constants)\\.ts$';
+const FEATURES = '^extension/src/(activity|assistants|bridge|editor|exchange|findings|ipc|panel|publish)/|^extension/src/(commands|reviewActions|settings|constants)\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -55,6 +55,13 @@ module.exports = {
       comment: 'review/ is plain TypeScript under the features: it may use the core and events.ts, never vscode or a feature.',
       from: { path: '^extension/src/review/' },
       to: { path: [FEATURES, '^extension/src/extension\\.ts$', '^vscode$|/@types/vscode/'] },
+    },
+    {
+      name: 'publishing-core-is-plain',
+      severity: 'error',
+      comment: 'Publishing to a pull request is plain TypeScript but for the command, the sign-in and the settings, so the rest is tested without VS Code.',
+      from: { path: '^extension/src/publish/', pathNot: '^extension/src/publish/(publishCommand|githubSignIn|publishSettings)\\.ts$' },
+      to: { path: '^vscode$|/@types/vscode/' },
     },
     {
       name: 'only-extension-ts-is-the-top',

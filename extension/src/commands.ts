@@ -13,6 +13,7 @@ import type { ReviewPanel } from './panel/reviewPanel';
 import { Commands, type CommandName } from './constants';
 import { copyReviewToClipboard } from './reviewActions';
 import type { AssistantReviews } from './review/assistantReviews';
+import { publishReviewToPullRequest, type PublishDeps } from './publish/publishCommand';
 
 export interface CommandDeps {
   readonly context: vscode.ExtensionContext;
@@ -22,6 +23,8 @@ export interface CommandDeps {
   readonly showPanel: () => ReviewPanel;
   /** Tells what holds the token (the editor's own MCP server definition) that it changed. */
   readonly onTokenRotated: () => void;
+  /** Publish Review to Pull Request: the review shown, as it leaves the window, and where to post it from. */
+  readonly publish: PublishDeps;
 }
 
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
@@ -41,6 +44,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     },
     compareWithPrevious: () => deps.showPanel().compareWithPrevious(),
     rotateToken: () => rotateToken(deps),
+    publishReview: () => publishReviewToPullRequest(deps.publish),
   };
   return (Object.keys(handlers) as CommandName[]).map((name) => vscode.commands.registerCommand(Commands[name], handlers[name]));
 }

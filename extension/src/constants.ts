@@ -10,6 +10,7 @@ export const Commands = {
   openEarlierReview: 'redline.openEarlierReview',
   compareWithPrevious: 'redline.compareWithPrevious',
   rotateToken: 'redline.rotateToken',
+  publishReview: 'redline.publishReview',
 } as const;
 export type CommandName = keyof typeof Commands;
 

@@ -13,6 +13,7 @@ import { createRequestHandlers } from './bridge/requestHandlers';
 import { broadcastReviewEvents } from './bridge/reviewEvents';
 import { broadcastSelectionEvents } from './bridge/selectionEvents';
 import { registerCommands } from './commands';
+import { buildExportedReview } from './exchange/exportedReviewBuilder';
 import { CompletionSources } from './editor/completionSources';
 import { getDiagnostics, getWorkspaceFolders, listOpenEditors } from './editor/editorContext';
 import { LocationOpener } from './editor/locationOpener';
@@ -102,6 +103,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
       bridge: () => bridge,
       showPanel,
       onTokenRotated: () => bridge && mcpServer.setEndpoint({ path: bridge.socketPath, token: bridge.token }),
+      publish: {
+        exportReview: () => buildExportedReview(reviews.active, (cwd) => renderer.roots(cwd)),
+        workspaceFolder: () => workspaceFolders()[0],
+        log,
+      },
     }),
     reviews.onDidChangeReview(({ change }) => {
       // A new review brings a closed or hidden panel to the front once, without taking focus from

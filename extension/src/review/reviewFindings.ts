@@ -71,8 +71,13 @@ export class ReviewFindings implements Disposable {
 
   /** The current review's findings, each looked for again in its file as it is now (for get-review). */
   async current(): Promise<Finding[]> {
+    return (await this.currentShown()).map(toFinding);
+  }
+
+  /** As current(), with each finding's markdown and suggestions (for the exports). */
+  async currentShown(): Promise<ShownFinding[]> {
     await this.update();
-    return this.describe(this.rendered?.findings ?? [], await this.anchors.positions()).map(toFinding);
+    return this.describe(this.rendered?.findings ?? [], await this.anchors.positions());
   }
 
   /**

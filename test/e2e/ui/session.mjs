@@ -21,6 +21,7 @@ const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'fish']);
  * @property {string} extensionsDir     has the .vsix installed
  * @property {string} serverPath        the installed extension's dist/mcp-server.js
  * @property {string} workspaceTemplate copied, so that the tests never touch the fixture
+ * @property {NodeJS.ProcessEnv} [env] more environment for code-server and its extension hosts
  */
 
 /** @type {RedlineSession | undefined} */
@@ -90,12 +91,12 @@ export class RedlineSession {
   }
 
   /** @param {SessionOptions} options */
-  async start({ extensionsDir, serverPath, workspaceTemplate }) {
+  async start({ extensionsDir, serverPath, workspaceTemplate, env }) {
     this.workspace = join(/** @type {string} */ (this.tempDir), 'workspace');
     cpSync(workspaceTemplate, this.workspace, { recursive: true });
     // Without the smoke-test driver, which the extension-host suite needs but which hides
     // notification toasts: this window should look the way it does for a user.
-    this.server = await startCodeServer({ extensionsDir, workspace: this.workspace, smokeTestDriver: false });
+    this.server = await startCodeServer({ extensionsDir, workspace: this.workspace, smokeTestDriver: false, env });
     /** @type {Page} */
     this.page = await openWorkbench(this.server.url, this.workspace, { beforeGoto: (page) => this.watch(page) });
     await this.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: this.server.url });
