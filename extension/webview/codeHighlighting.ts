@@ -1,0 +1,116 @@
+// Code blocks highlighted where the user reads them. The host writes every block as escaped text
+// and marks those it admits with `data-highlight` (the grammar; render/codeHighlight.ts), so a page
+// is shown without waiting for highlight.js. Here the marked blocks on screen and near it are
+// highlighted, a few per task, after the page has been painted: scrolling and typing stay
+// responsive, and a block far down is highlighted only if the user gets near it. The result is the
+// markup the host wrote when it highlighted in the render: `hljs` before the language's class, and
+// highlight.js's spans, which review.css colours.
+
+import { highlightCode } from '../../shared/codeGrammars';
+import { HighlightCache } from './highlightCache';
+
+export const HIGHLIGHT_SELECTOR = 'code[data-highlight]';
+/** Blocks within two screens above or below are highlighted before they scroll into view. */
+export const NEAR_SCREEN_MARGIN = '200% 0px';
+/** At most this many blocks in one task; fewer when they take long (TASK_BUDGET_MS). */
+export const BLOCKS_PER_TASK = 4;
+const TASK_BUDGET_MS = 8;
+
+/** The part of IntersectionObserver this uses, so that a test can stand in for it. */
+export interface NearScreenObserver {
+  observe(target: Element): void;
+  unobserve(target: Element): void;
+  disconnect(): void;
+}
+
+export interface HighlightScheduling {
+  /** Watches blocks, calling back with those that came near the screen. */
+  observer(onNear: (blocks: Element[]) => void): NearScreenObserver;
+  /** Runs `task` in a task of its own, after the page has had a chance to paint. */
+  later(task: () => void): void;
+  now(): number;
+}
+
+const browserScheduling: HighlightScheduling = {
+  observer: (onNear) =>
+    new IntersectionObserver((entries) => onNear(entries.filter((entry) => entry.isIntersecting).map((entry) => entry.target)), { rootMargin: NEAR_SCREEN_MARGIN }),
+  later: (task) => setTimeout(task, 0),
+  now: () => performance.now(),
+};
+
+export class CodeHighlighting {
+  private readonly observer: NearScreenObserver;
+  private watched = new WeakSet<Element>();
+  private queue: HTMLElement[] = [];
+  private pending = false;
+
+  constructor(
+    private readonly root: ParentNode,
+    private readonly scheduling: HighlightScheduling = browserScheduling,
+    private readonly cache = new HighlightCache(),
+  ) {
+    this.observer = scheduling.observer((blocks) => this.near(blocks));
+  }
+
+  /** Watches the marked blocks a paint brought; call after every part of a page is added. */
+  update(): void {
+    this.root.querySelectorAll<HTMLElement>(HIGHLIGHT_SELECTOR).forEach((block) => {
+      if (this.watched.has(block)) return;
+      this.watched.add(block);
+      this.observer.observe(block);
+    });
+  }
+
+  /** Another page replaces this one: none of its blocks is watched or highlighted any more. */
+  reset(): void {
+    this.observer.disconnect();
+    this.watched = new WeakSet();
+    this.queue = [];
+  }
+
+  private near(blocks: Element[]): void {
+    for (const block of blocks) {
+      this.observer.unobserve(block);
+      this.queue.push(block as HTMLElement);
+    }
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.pending || this.queue.length === 0) return;
+    this.pending = true;
+    this.scheduling.later(() => {
+      this.pending = false;
+      const started = this.scheduling.now();
+      for (let done = 0; done < BLOCKS_PER_TASK && this.queue.length > 0 && (done === 0 || this.scheduling.now() - started < TASK_BUDGET_MS); done++) {
+        this.highlight(this.queue.shift()!);
+      }
+      this.schedule();
+    });
+  }
+
+  private highlight(block: HTMLElement): void {
+    const language = block.getAttribute('data-highlight');
+    // Gone with its page, or highlighted already.
+    if (!block.isConnected || language === null) return;
+    const code = block.textContent ?? '';
+    let html = this.cache.get(language, code);
+    if (html === undefined) {
+      html = highlightCode(code, language);
+      if (html !== undefined) this.cache.set(language, code, html);
+    }
+    showHighlighted(block, html);
+  }
+}
+
+/**
+ * Puts highlight.js's markup in the block, as the host wrote it when it highlighted in the render;
+ * a block whose grammar failed stays plain, as it did then. The markup is highlight.js's own: the
+ * block's text escaped, in spans with classes only.
+ */
+export function showHighlighted(block: HTMLElement, html: string | undefined): void {
+  block.removeAttribute('data-highlight');
+  if (html === undefined) return;
+  block.innerHTML = html;
+  block.className = block.className ? `hljs ${block.className}` : 'hljs';
+}
