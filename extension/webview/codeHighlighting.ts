@@ -32,8 +32,13 @@ export interface HighlightScheduling {
 }
 
 const browserScheduling: HighlightScheduling = {
+  // The panel's own document as the root: with the implicit root (the window's top page, of
+  // another origin than the webview's frame) the browser would ignore the margin.
   observer: (onNear) =>
-    new IntersectionObserver((entries) => onNear(entries.filter((entry) => entry.isIntersecting).map((entry) => entry.target)), { rootMargin: NEAR_SCREEN_MARGIN }),
+    new IntersectionObserver((entries) => onNear(entries.filter((entry) => entry.isIntersecting).map((entry) => entry.target)), {
+      root: document,
+      rootMargin: NEAR_SCREEN_MARGIN,
+    }),
   later: (task) => setTimeout(task, 0),
   now: () => performance.now(),
 };

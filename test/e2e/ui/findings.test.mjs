@@ -274,8 +274,11 @@ describe('Findings in the panel and in the code', () => {
     // Far below the screen, the other block is still as it arrived: plain, marked for later.
     const bottomCode = frame.locator('#review pre code.language-python');
     assert.deepEqual(await bottomCode.evaluate((code) => [code.className, code.getAttribute('data-highlight'), code.children.length]), ['language-python', 'python', 0]);
-    await bottomCode.scrollIntoViewIfNeeded();
+    // Scrolled to half a screen above it: near the screen, it is highlighted before it is on it.
+    await bottomCode.evaluate((code) => window.scrollTo(0, code.getBoundingClientRect().top + window.scrollY - 1.5 * window.innerHeight));
     await frame.locator('#review pre code.language-python.hljs').waitFor({ state: 'attached', timeout: 10_000 });
+    assert.ok(await bottomCode.evaluate((code) => code.getBoundingClientRect().top > window.innerHeight), 'highlighted while still below the screen');
+    await bottomCode.scrollIntoViewIfNeeded();
     assert.equal(await bottomCode.evaluate((code) => code.outerHTML), await parsed(`<code class="hljs language-python">${highlightedAsRendered(bottom, 'python')}</code>`));
     const colours = await bottomCode.locator('.hljs-keyword').first().evaluate((keyword) => ({ keyword: getComputedStyle(keyword).color, theme: document.body.className }));
     assert.match(colours.theme, /vscode-light/);
