@@ -1,9 +1,11 @@
-// The languages Redline highlights, and highlight.js with their grammars: the renderer asks which
-// blocks can be highlighted (and counts them against its limits), the panel highlights them. One
-// list, so the two sides never disagree on what a block's language is. highlight.js writes class
-// names only, which the panel's CSP allows where inline colours are refused; review.css colours them.
+// highlight.js with the grammars of the languages Redline highlights (shared/codeLanguages.ts),
+// for the panel: built on its own as dist/highlighter.js (scripts/build.mjs), which the panel loads
+// the first time a block needs highlighting, so a review's first screen never waits on it.
+// highlight.js writes class names only, which the panel's CSP allows where inline colours are
+// refused; review.css colours them.
 
 import hljs from 'highlight.js/lib/core';
+import { canHighlight } from './codeLanguages';
 import bash from 'highlight.js/lib/languages/bash';
 import c from 'highlight.js/lib/languages/c';
 import cpp from 'highlight.js/lib/languages/cpp';
@@ -31,17 +33,20 @@ import yaml from 'highlight.js/lib/languages/yaml';
 const GRAMMARS = { bash, c, cpp, csharp, css, diff, go, java, javascript, json, kotlin, markdown, php, python, ruby, rust, scss, shell, sql, swift, typescript, xml, yaml };
 for (const [name, grammar] of Object.entries(GRAMMARS)) hljs.registerLanguage(name, grammar);
 
-/** Whether `language` (a fence's info word, lower case: a grammar's name or alias) has a grammar here. */
-export function canHighlight(language: string): boolean {
-  return hljs.getLanguage(language) !== undefined;
+/** The languages and aliases registered here, for the test that holds codeLanguages.ts to them. */
+export function registeredLanguages(): Record<string, string[]> {
+  return Object.fromEntries(hljs.listLanguages().map((name) => [name, hljs.getLanguage(name)?.aliases ?? []]));
 }
 
-/** The block's HTML (its text escaped, in class-only spans), or undefined when it is to stay plain. */
-export function highlightCode(code: string, language: string): string | undefined {
+/** Highlights a block: its HTML (its text escaped, in class-only spans), or undefined to leave it plain. */
+export type HighlightCode = (code: string, language: string) => string | undefined;
+
+/** The language is a grammar's name or alias, in lower case (the render's `data-highlight`). */
+export const highlightCode: HighlightCode = (code, language) => {
   if (!canHighlight(language)) return undefined;
   try {
     return hljs.highlight(code, { language, ignoreIllegals: true }).value;
   } catch {
     return undefined;
   }
-}
+};

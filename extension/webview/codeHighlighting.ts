@@ -6,8 +6,9 @@
 // markup the host wrote when it highlighted in the render: `hljs` before the language's class, and
 // highlight.js's spans, which review.css colours.
 
-import { highlightCode } from '../../shared/codeGrammars';
+import type { HighlightCode } from '../../shared/codeGrammars';
 import { HighlightCache } from './highlightCache';
+import { loadHighlighter } from './highlighterScript';
 
 export const HIGHLIGHT_SELECTOR = 'code[data-highlight]';
 /** Blocks within two screens above or below are highlighted before they scroll into view. */
@@ -48,9 +49,30 @@ export class CodeHighlighting {
   private watched = new WeakSet<Element>();
   private queue: HTMLElement[] = [];
   private pending = false;
+  /** Loaded when a block first nears the screen; undefined until then, and for good if it cannot be. */
+  private highlighter: HighlightCode | undefined;
+  private loading: Promise<void> | undefined;
+  /** The highlighter could not be loaded: the code stays plain, and nothing is watched. */
+  private unavailable = false;
 
+  /**
+   * For the panel's own script, while it runs: the highlighter's address and the nonce are on its
+   * <script> element (`data-highlighter-src`, set by webviewHtml.ts).
+   */
+  static forPage(root: HTMLElement): CodeHighlighting {
+    const script = document.currentScript instanceof HTMLScriptElement ? document.currentScript : null;
+    const src = script?.dataset.highlighterSrc || undefined;
+    const nonce = script?.nonce ?? '';
+    return new CodeHighlighting(root, () => loadHighlighter(src, nonce));
+  }
+
+  /**
+   * @param root the review body
+   * @param load the highlighter, loaded once; when it fails, the code stays plain
+   */
   constructor(
     private readonly root: ParentNode,
+    private readonly load: () => Promise<HighlightCode>,
     private readonly scheduling: HighlightScheduling = browserScheduling,
     private readonly cache = new HighlightCache(),
   ) {
@@ -59,6 +81,7 @@ export class CodeHighlighting {
 
   /** Watches the marked blocks a paint brought; call after every part of a page is added. */
   update(): void {
+    if (this.unavailable) return;
     this.root.querySelectorAll<HTMLElement>(HIGHLIGHT_SELECTOR).forEach((block) => {
       if (this.watched.has(block)) return;
       this.watched.add(block);
@@ -83,25 +106,40 @@ export class CodeHighlighting {
 
   private schedule(): void {
     if (this.pending || this.queue.length === 0) return;
+    const highlighter = this.highlighter;
+    if (!highlighter) {
+      this.loading ??= this.load().then(
+        (highlighter) => {
+          this.highlighter = highlighter;
+          this.schedule();
+        },
+        () => {
+          this.unavailable = true;
+          this.observer.disconnect();
+          this.queue = [];
+        },
+      );
+      return;
+    }
     this.pending = true;
     this.scheduling.later(() => {
       this.pending = false;
       const started = this.scheduling.now();
       for (let done = 0; done < BLOCKS_PER_TASK && this.queue.length > 0 && (done === 0 || this.scheduling.now() - started < TASK_BUDGET_MS); done++) {
-        this.highlight(this.queue.shift()!);
+        this.highlight(this.queue.shift()!, highlighter);
       }
       this.schedule();
     });
   }
 
-  private highlight(block: HTMLElement): void {
+  private highlight(block: HTMLElement, highlighter: HighlightCode): void {
     const language = block.getAttribute('data-highlight');
     // Gone with its page, or highlighted already.
     if (!block.isConnected || language === null) return;
     const code = block.textContent ?? '';
     let html = this.cache.get(language, code);
     if (html === undefined) {
-      html = highlightCode(code, language);
+      html = highlighter(code, language);
       if (html !== undefined) this.cache.set(language, code, html);
     }
     showHighlighted(block, html);

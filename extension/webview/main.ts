@@ -62,7 +62,7 @@ const announcer = element('announcer', HTMLElement);
 const findingMarks = new FindingMarks(reviewBody, (message) => post(message), (text) => announce(announcer, text));
 // While this script runs: the renderer's address and the nonce are on its <script> element.
 const diagrams = MermaidDiagrams.forPage(reviewBody);
-const codeHighlighting = new CodeHighlighting(reviewBody);
+const codeHighlighting = CodeHighlighting.forPage(reviewBody);
 const reviewTabs = new ReviewTabs(element('tabs', HTMLElement), (message) => post(message));
 const historyControls = new HistoryControls(
   {

@@ -7,6 +7,8 @@ import core from 'highlight.js/lib/core';
 import MarkdownIt from 'markdown-it';
 import { renderReview } from '../../extension/src/render/markdownRenderer';
 import { MAX_HIGHLIGHTED_BLOCK } from '../../extension/src/render/codeHighlight';
+import { highlightCode, registeredLanguages } from '../../shared/codeGrammars';
+import { canHighlight, HIGHLIGHTED_LANGUAGES } from '../../shared/codeLanguages';
 import { BLOCKS_PER_TASK, CodeHighlighting, HIGHLIGHT_SELECTOR, type HighlightScheduling, type NearScreenObserver } from '../../extension/webview/codeHighlighting';
 import { HighlightCache } from '../../extension/webview/highlightCache';
 import { ParsedPage, type PageElement } from './parsedPage';
@@ -84,7 +86,7 @@ class FakeObserver implements NearScreenObserver {
 }
 
 /** The panel's code highlighting on a parsed page, with the observer and the tasks in the test's hands. */
-function panelOf(html: string, options: { cache?: HighlightCache; clock?: () => number } = {}) {
+function panelOf(html: string, options: { cache?: HighlightCache; clock?: () => number; load?: () => Promise<typeof highlightCode> } = {}) {
   const page = new ParsedPage(html);
   const tasks: Array<() => void> = [];
   let observer!: FakeObserver;
@@ -93,10 +95,15 @@ function panelOf(html: string, options: { cache?: HighlightCache; clock?: () => 
     later: (task) => tasks.push(task),
     now: options.clock ?? (() => 0),
   };
-  const highlighting = new CodeHighlighting(page as unknown as ParentNode, scheduling, options.cache);
-  const runTask = () => tasks.shift()?.();
-  const runAll = () => {
-    while (tasks.length > 0) runTask();
+  const highlighting = new CodeHighlighting(page as unknown as ParentNode, options.load ?? (() => Promise.resolve(highlightCode)), scheduling, options.cache);
+  /** Runs the next task, once the highlighter has loaded. */
+  const runTask = async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    tasks.shift()?.();
+  };
+  const runAll = async () => {
+    do await runTask();
+    while (tasks.length > 0);
   };
   const highlighted = () => page.byTag('code').filter((code) => code.className.split(' ').includes('hljs'));
   return { page, highlighting, observer, tasks, runTask, runAll, highlighted };
@@ -113,7 +120,7 @@ describe('code highlighting in the panel', () => {
     const panel = panelOf(html);
     panel.highlighting.update();
     panel.observer.near([...panel.observer.watched]);
-    panel.runAll();
+    await panel.runAll();
     expect(panel.page.html).toBe(new ParsedPage(expected).html);
     expect(panel.page.querySelectorAll(HIGHLIGHT_SELECTOR)).toHaveLength(0);
   });
@@ -129,11 +136,11 @@ describe('code highlighting in the panel', () => {
     expect(panel.tasks).toHaveLength(0);
     panel.observer.near([blocks[0], blocks[1]]);
     expect(panel.highlighted()).toHaveLength(0);
-    panel.runAll();
+    await panel.runAll();
     expect(panel.highlighted().map((code) => code.textContent)).toEqual(['const a0 = 0;\n', 'const a1 = 1;\n']);
     expect(panel.observer.watched).toEqual(new Set(blocks.slice(2)));
     panel.observer.near([blocks[5]]);
-    panel.runAll();
+    await panel.runAll();
     expect(panel.highlighted().map((code) => code.textContent)).toEqual(['const a0 = 0;\n', 'const a1 = 1;\n', 'const a5 = 5;\n']);
   });
 
@@ -143,16 +150,16 @@ describe('code highlighting in the panel', () => {
     const quick = panelOf(html);
     quick.highlighting.update();
     quick.observer.near(quick.page.querySelectorAll(HIGHLIGHT_SELECTOR));
-    quick.runTask();
+    await quick.runTask();
     expect(quick.highlighted()).toHaveLength(BLOCKS_PER_TASK);
-    quick.runAll();
+    await quick.runAll();
     expect(quick.highlighted()).toHaveLength(10);
     // A clock on which every block takes 10 ms: one block per task.
     let time = 0;
     const slow = panelOf(html, { clock: () => (time += 10) });
     slow.highlighting.update();
     slow.observer.near(slow.page.querySelectorAll(HIGHLIGHT_SELECTOR));
-    slow.runTask();
+    await slow.runTask();
     expect(slow.highlighted()).toHaveLength(1);
     expect(slow.tasks).toHaveLength(1);
   });
@@ -176,7 +183,7 @@ describe('code highlighting in the panel', () => {
     panel.page.clear();
     panel.page.append(await htmlOf('```ts\nlet c;\n```\n'));
     panel.highlighting.update();
-    panel.runAll();
+    await panel.runAll();
     expect(old.some((code) => code.className.includes('hljs'))).toBe(false);
     expect([...panel.observer.watched].map((code) => code.textContent)).toEqual(['let c;\n']);
   });
@@ -187,11 +194,52 @@ describe('code highlighting in the panel', () => {
     const panel = panelOf(await htmlOf('```ts\nlet cached;\n```\n\n```ts\nlet fresh;\n```\n'), { cache });
     panel.highlighting.update();
     panel.observer.near(panel.page.querySelectorAll(HIGHLIGHT_SELECTOR));
-    panel.runAll();
+    await panel.runAll();
     const [cached, fresh] = panel.page.byTag('code');
     expect(cached.outerHTML).toBe('<code class="hljs language-ts"><span class="hljs-keyword">from the cache</span></code>');
     expect(fresh.outerHTML).toBe(`<code class="hljs language-ts">${hljs.highlight('let fresh;\n', { language: 'ts' }).value}</code>`);
     expect(cache.get('ts', 'let fresh;\n')).toBe(hljs.highlight('let fresh;\n', { language: 'ts' }).value);
+  });
+});
+
+describe('the highlighter', () => {
+  it('is loaded once, when a block first nears the screen, not with the page', async () => {
+    let loads = 0;
+    const load = () => {
+      loads++;
+      return Promise.resolve(highlightCode);
+    };
+    const panel = panelOf(await htmlOf('```ts\nlet a;\n```\n\n```ts\nlet b;\n```\n'), { load });
+    panel.highlighting.update();
+    await panel.runAll();
+    expect(loads).toBe(0);
+    const [first, second] = panel.page.querySelectorAll(HIGHLIGHT_SELECTOR);
+    panel.observer.near([first]);
+    await panel.runAll();
+    panel.observer.near([second]);
+    await panel.runAll();
+    expect(loads).toBe(1);
+    expect(panel.highlighted()).toHaveLength(2);
+  });
+
+  it('leaves the code plain, and stops watching, when it cannot be loaded', async () => {
+    const panel = panelOf(await htmlOf('```ts\nlet a;\n```\n'), { load: () => Promise.reject(new Error('the highlighter could not be loaded')) });
+    panel.highlighting.update();
+    panel.observer.near(panel.page.querySelectorAll(HIGHLIGHT_SELECTOR));
+    await panel.runAll();
+    expect(panel.highlighted()).toHaveLength(0);
+    expect(panel.page.byTag('code')[0].outerHTML).toBe('<code class="language-ts" data-highlight="ts">let a;\n</code>');
+    expect(panel.observer.watched.size).toBe(0);
+    panel.page.append(await htmlOf('```py\nb = 1\n```\n'));
+    panel.highlighting.update();
+    expect(panel.observer.watched.size).toBe(0);
+  });
+
+  it('has a grammar for every language the render marks, and no other', () => {
+    const sorted = (table: Readonly<Record<string, readonly string[]>>) => Object.fromEntries(Object.entries(table).map(([name, aliases]) => [name, [...aliases].sort()]));
+    expect(sorted(registeredLanguages())).toEqual(sorted(HIGHLIGHTED_LANGUAGES));
+    expect(['ts', 'TypeScript', 'C++', 'sh', 'HTML'].map(canHighlight)).toEqual([true, true, true, true, true]);
+    expect(['mermaid', 'suggestion', 'nosuchlang', '', 'constructor', '__proto__', 'toString'].map(canHighlight)).toEqual([false, false, false, false, false, false, false]);
   });
 });
 

@@ -1,9 +1,10 @@
 // Which code blocks of a render are highlighted. The render itself writes every block as escaped
 // text, so a page reaches the panel without waiting for highlight.js; a block it admits here gets
 // `data-highlight` (its grammar) and the panel highlights it when it nears the screen
-// (webview/codeHighlighting.ts). The grammars are shared/codeGrammars.ts, the same on both sides.
+// (webview/codeHighlighting.ts). The languages are shared/codeLanguages.ts; the grammars are not
+// loaded here.
 
-import { canHighlight } from '../../../shared/codeGrammars';
+import { canHighlight } from '../../../shared/codeLanguages';
 
 /** A longer block is shown plain: highlighting is for reading, and reading stops well before this. */
 export const MAX_HIGHLIGHTED_BLOCK = 64 * 1024;
