@@ -18,7 +18,6 @@ const { escapeHtml } = new MarkdownIt().utils;
 /** highlight.js as the renderer used it when it highlighted in the render: its core and these grammars. */
 const hljs = core.newInstance();
 for (const name of ['bash', 'c', 'cpp', 'csharp', 'css', 'diff', 'go', 'java', 'javascript', 'json', 'kotlin', 'markdown', 'php', 'python', 'ruby', 'rust', 'scss', 'shell', 'sql', 'swift', 'typescript', 'xml', 'yaml']) {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   hljs.registerLanguage(name, require(`highlight.js/lib/languages/${name}`));
 }
 
