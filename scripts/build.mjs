@@ -52,6 +52,17 @@ const builds = [
     target: 'es2022',
   },
   {
+    // highlight.js and its grammars, which the webview loads the first time a code block nears the
+    // screen (extension/webview/highlighterScript.ts reads the global this defines).
+    ...common,
+    entryPoints: ['shared/codeGrammars.ts'],
+    outfile: 'dist/highlighter.js',
+    platform: 'browser',
+    format: 'iife',
+    globalName: 'redlineHighlighter',
+    target: 'es2022',
+  },
+  {
     ...common,
     entryPoints: ['mcp-server/src/index.ts'],
     outfile: 'dist/mcp-server.js',

@@ -13,6 +13,7 @@ import {
 } from '../src/panel/webviewMessages';
 import { parseHostMessage } from '../src/panel/messageParsing';
 import { makeCodeBlocksFocusable } from './codeBlocks';
+import { CodeHighlighting } from './codeHighlighting';
 import { FindingMarks } from './findings';
 import { HistoryControls } from './history';
 import { ReviewTabs } from './tabs';
@@ -61,6 +62,7 @@ const announcer = element('announcer', HTMLElement);
 const findingMarks = new FindingMarks(reviewBody, (message) => post(message), (text) => announce(announcer, text));
 // While this script runs: the renderer's address and the nonce are on its <script> element.
 const diagrams = MermaidDiagrams.forPage(reviewBody);
+const codeHighlighting = CodeHighlighting.forPage(reviewBody);
 const reviewTabs = new ReviewTabs(element('tabs', HTMLElement), (message) => post(message));
 const historyControls = new HistoryControls(
   {
@@ -128,6 +130,7 @@ let finishPage: () => void = () => undefined;
 
 function showReview(message: RenderMessage): void {
   pageStream.reset();
+  codeHighlighting.reset();
   const scrollX = window.scrollX;
   const scrollY = restored?.revision === message.revision ? restored.scrollY : restored ? 0 : window.scrollY;
   // A preview is too short to scroll to a saved place in; the whole review that follows restores it.
@@ -146,6 +149,7 @@ function showReview(message: RenderMessage): void {
     findingMarks.apply();
     diagrams.update();
     makeCodeBlocksFocusable(reviewBody);
+    codeHighlighting.update();
     // A saved place further down than the first slice reached is reachable now.
     window.scrollTo(scrollX, scrollY);
     shownRevision = message.revision;
@@ -160,6 +164,7 @@ function showReview(message: RenderMessage): void {
   // The first slice is on screen; the others follow, each in a task of its own.
   findingMarks.apply();
   makeCodeBlocksFocusable(reviewBody);
+  codeHighlighting.update();
   finishPage = finish;
   pageStream.expect(message.revision);
 }
@@ -186,6 +191,7 @@ function addAppend(message: AppendMessage): void {
   findingMarks.apply();
   diagrams.update();
   makeCodeBlocksFocusable(reviewBody);
+  codeHighlighting.update();
   showHeader(message);
   shownRevision = message.revision;
   historyControls.shown(message.revision);
@@ -200,6 +206,7 @@ function showHeader(message: RenderMessage | AppendMessage): void {
 
 function showEmpty(): void {
   pageStream.reset();
+  codeHighlighting.reset();
   reviewBody.replaceChildren();
   reviewBody.hidden = true;
   emptyState.hidden = false;

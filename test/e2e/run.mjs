@@ -128,7 +128,7 @@ async function main() {
  */
 function checkPackage(vsixPath) {
   const { files, bytes, unexpected } = checkVsixContents(vsixPath);
-  const needed = ['extension/dist/extension.js', 'extension/dist/webview.js', 'extension/dist/renderWorker.js', 'extension/dist/mcp-server.js', 'extension/dist/mcp-server-opening.json', 'extension/dist/mcp-server-full.js', 'extension/dist/mermaid.min.js', 'extension/package.json', 'extension/extension/media/icon.png'];
+  const needed = ['extension/dist/extension.js', 'extension/dist/webview.js', 'extension/dist/highlighter.js', 'extension/dist/renderWorker.js', 'extension/dist/mcp-server.js', 'extension/dist/mcp-server-opening.json', 'extension/dist/mcp-server-full.js', 'extension/dist/mermaid.min.js', 'extension/package.json', 'extension/extension/media/icon.png'];
   const missing = needed.filter((file) => !files.includes(file));
   say(`== package ==\n${files.length} files, ${(bytes / 1024).toFixed(0)} KiB`);
   const notes = [

@@ -12,7 +12,7 @@ import { ReferenceResolver, type Resolution } from '../../extension/src/render/r
 import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
 import { denseReview, imageOpeners, writeFixtureFiles } from '../../bench/reviewFixtures';
 import { growthAt4x } from './growth';
-import { MAX_HIGHLIGHTED_BLOCK } from '../../extension/src/render/codeHighlight';
+import { MAX_HIGHLIGHTED_BLOCK, MAX_HIGHLIGHTED_PER_RENDER } from '../../extension/src/render/codeHighlight';
 
 /** Files that exist, by path, with their line counts; everything else is missing. */
 function fakeResolver(files: Record<string, number>): Resolver & { asked: FileReference[] } {
@@ -77,22 +77,27 @@ describe('references become links', () => {
     expect(html).toContain('data-ref="src/a.ts:3"');
   });
 
-  it('never links inside code blocks; highlights a known language with classes only', async () => {
-    const html = await htmlOf('```ts title="x"\nconst a = 1; // src/a.ts:3\n```\n\n    indented src/a.ts:4\n\n```nosuchlang\n<b>x</b>\n```\n');
+  it('never links inside code blocks; writes them unhighlighted, a known language marked for the panel to highlight', async () => {
+    const html = await htmlOf('```ts title="x"\nconst a = 1; // src/a.ts:3\n```\n\n    indented src/a.ts:4\n\n```nosuchlang\n<b>x</b>\n```\n\n```TSX\n<b/>\n```\n');
     expect(html).toBe(
-      '<pre data-line="0"><code class="hljs language-ts"><span class="hljs-keyword">const</span> a = <span class="hljs-number">1</span>; ' +
-        '<span class="hljs-comment">// src/a.ts:3</span>\n</code></pre>\n' +
+      '<pre data-line="0"><code class="language-ts" data-highlight="ts">const a = 1; // src/a.ts:3\n</code></pre>\n' +
         '<pre data-line="4"><code>indented src/a.ts:4\n</code></pre>\n' +
-        '<pre data-line="6"><code class="language-nosuchlang">&lt;b&gt;x&lt;/b&gt;\n</code></pre>\n',
+        '<pre data-line="6"><code class="language-nosuchlang">&lt;b&gt;x&lt;/b&gt;\n</code></pre>\n' +
+        '<pre data-line="10"><code class="language-TSX" data-highlight="tsx">&lt;b/&gt;\n</code></pre>\n',
     );
   });
 
-  it('escapes what it highlights, and leaves a block past the budget plain', async () => {
+  it('escapes the code, and leaves a block past the limits unmarked', async () => {
     const hostile = await htmlOf('```html\n<script>alert(1)</script><img src=x onerror=alert(2)>\n```\n');
     expect(hostile).not.toMatch(/<script|<img|style=/);
-    expect(hostile).toContain('&lt;<span class="hljs-name">script</span>&gt;');
+    expect(hostile).toBe('<pre data-line="0"><code class="language-html" data-highlight="html">&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;\n</code></pre>\n');
     const big = 'let x = 1;\n'.repeat(MAX_HIGHLIGHTED_BLOCK / 11 + 1);
     expect(await htmlOf(`\`\`\`js\n${big}\`\`\`\n`)).toMatch(/^<pre data-line="0"><code class="language-js">let x = 1;/);
+    // Per render: blocks are marked until MAX_HIGHLIGHTED_PER_RENDER characters of code, the rest left plain.
+    const block = 'x'.repeat(MAX_HIGHLIGHTED_BLOCK - 1) + '\n';
+    const many = await htmlOf(Array.from({ length: MAX_HIGHLIGHTED_PER_RENDER / MAX_HIGHLIGHTED_BLOCK + 2 }, () => `\`\`\`py\n${block}\`\`\`\n`).join('\n'));
+    expect(many.match(/data-highlight="py"/g)).toHaveLength(MAX_HIGHLIGHTED_PER_RENDER / MAX_HIGHLIGHTED_BLOCK);
+    expect(many).not.toContain('hljs');
   });
 
   it('marks a broken reference with the reason as its title', async () => {

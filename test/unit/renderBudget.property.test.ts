@@ -62,10 +62,10 @@ const review = fc.array(block, { minLength: 1, maxLength: 6 }).map((blocks) => b
 const REFUSAL = /^The review has (about|more than|a table row of more than|one block of about) [\d,]+ .+; the limit is [\d,]+ \([\d.]+× over\).*, so it was not shown\. Split it into several reviews, or present a summary that links to the details\.$/;
 
 /**
- * Elements in some HTML: every start tag, but a code block's <pre><code> is one token, and its
- * highlighting's spans are bounded by their own limit (codeHighlight.ts).
+ * Elements in some HTML: every start tag, but a code block's <pre><code> is one token. The spans
+ * the panel adds when it highlights a block are bounded by their own limits (codeHighlight.ts).
  */
-const elementsIn = (html: string): number => html.replace(/<span class="hljs-[^"]*">/g, '').replace(/(<pre[^>]*>)<code/g, '$1').match(/<[a-z]/g)?.length ?? 0;
+const elementsIn = (html: string): number => html.replace(/(<pre[^>]*>)<code/g, '$1').match(/<[a-z]/g)?.length ?? 0;
 
 function slicesOf({ html, slices = [] }: RenderedReview): string[] {
   const bounds = [0, ...slices, html.length];

@@ -1,4 +1,4 @@
-import { buildWebviewHtml, contentSecurityPolicy, createCspNonce, MERMAID_FILE } from '../../extension/src/panel/webviewHtml';
+import { buildWebviewHtml, contentSecurityPolicy, createCspNonce, HIGHLIGHTER_FILE, MERMAID_FILE } from '../../extension/src/panel/webviewHtml';
 
 const options = {
   cspSource: 'https://*.vscode-cdn.net',
@@ -128,6 +128,16 @@ describe('buildWebviewHtml', () => {
     expect(cspOf(html).get('script-src')).toEqual(["'nonce-abc123'"]);
     expect(cspOf(html).get('style-src')).toEqual([options.cspSource]);
     expect(html).not.toMatch(/unsafe-inline|unsafe-eval|unsafe-hashes/);
+  });
+
+  it('tells the script where the highlighter is, beside itself, without loading it', () => {
+    const scripts = scriptTags(buildWebviewHtml(options));
+    // One script: the highlighter is loaded by the webview when a code block nears the screen.
+    expect(scripts).toHaveLength(1);
+    expect(attribute(scripts[0], 'data-highlighter-src')).toBe(`https://file+.vscode-resource.vscode-cdn.net/ext/dist/${HIGHLIGHTER_FILE}`);
+    const hostile = scriptTags(buildWebviewHtml({ ...options, scriptUri: 'https://example.test/dist/w.js?a="b" onload="alert(1)' }))[0];
+    expect(attribute(hostile, 'data-highlighter-src')).toBe('https://example.test/dist/highlighter.js');
+    expect(attributeNames(hostile).filter((name) => name.startsWith('on'))).toEqual([]);
   });
 
   it('refuses a CSP source or nonce that could add its own directives', () => {

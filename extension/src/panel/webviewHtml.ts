@@ -24,6 +24,8 @@ export interface WebviewDocumentOptions {
 
 /** The diagram renderer's bundle, copied into dist/ beside the webview script by the build. */
 export const MERMAID_FILE = 'mermaid.min.js';
+/** highlight.js and its grammars, built into dist/ beside the webview script; loaded when code nears the screen. */
+export const HIGHLIGHTER_FILE = 'highlighter.js';
 
 export const DEFAULT_TITLE = 'Redline Review';
 
@@ -107,7 +109,7 @@ export function buildWebviewHtml(options: WebviewDocumentOptions): string {
 <button id="send" class="redline-send" type="button" title="Send the message to the assistant" disabled>Send</button>
 <span id="send-status" class="redline-send-status" role="status"></span>
 </footer>
-<script nonce="${nonce}" src="${escapeHtml(options.scriptUri)}"${mermaidAttribute(options)}></script>
+<script nonce="${nonce}" src="${escapeHtml(options.scriptUri)}"${mermaidAttribute(options)}${highlighterAttribute(options)}></script>
 </body>
 </html>
 `;
@@ -124,4 +126,13 @@ function mermaidAttribute(options: WebviewDocumentOptions): string {
     }
   }
   return ` data-mermaid-src="${escapeHtml(uri)}"`;
+}
+
+/** Where the webview finds the highlighter: `data-highlighter-src`, beside its own script. */
+function highlighterAttribute(options: WebviewDocumentOptions): string {
+  try {
+    return ` data-highlighter-src="${escapeHtml(new URL(HIGHLIGHTER_FILE, options.scriptUri).toString())}"`;
+  } catch {
+    return '';
+  }
 }

@@ -162,7 +162,11 @@ function renderImage(tokens: Token[], idx: number, options: RendererOptions, env
   return `<span class="redline-image">${escapeHtml(alt || 'image')}</span>`;
 }
 
-/** `data-line` goes on the `<pre>` (the default rule puts attributes on `<code>`); known languages are highlighted. */
+/**
+ * `data-line` goes on the `<pre>` (the default rule puts attributes on `<code>`). A block in a
+ * known language is written plain with `data-highlight`, its grammar: the panel highlights it when
+ * it nears the screen (webview/codeHighlighting.ts), so the page is not held back by highlighting.
+ */
 function renderFence(tokens: Token[], idx: number, _options: RendererOptions, env: unknown, self: MarkdownIt.Renderer): string {
   const token = tokens[idx];
   const suggestion = renderSuggestion(token, self.renderAttrs(token));
@@ -172,8 +176,9 @@ function renderFence(tokens: Token[], idx: number, _options: RendererOptions, en
   if (language.toLowerCase() === 'mermaid') {
     return `<pre class="redline-mermaid"${self.renderAttrs(token)}><code class="language-mermaid">${escapeHtml(token.content)}</code></pre>\n`;
   }
-  const highlighted = language ? ((env as Record<symbol, RenderState | undefined>)[RENDER_STATE]?.highlighter.highlight(token.content, language.toLowerCase())) : undefined;
-  const classes = [highlighted !== undefined ? 'hljs' : '', language ? `language-${escapeHtml(language)}` : ''].filter(Boolean).join(' ');
-  const classAttribute = classes ? ` class="${classes}"` : '';
-  return `<pre${self.renderAttrs(token)}><code${classAttribute}>${highlighted ?? escapeHtml(token.content)}</code></pre>\n`;
+  const grammar = language.toLowerCase();
+  const highlight = language !== '' && (env as Record<symbol, RenderState | undefined>)[RENDER_STATE]?.highlighter.admit(token.content, grammar) === true;
+  const classAttribute = language ? ` class="language-${escapeHtml(language)}"` : '';
+  const highlightAttribute = highlight ? ` data-highlight="${escapeHtml(grammar)}"` : '';
+  return `<pre${self.renderAttrs(token)}><code${classAttribute}${highlightAttribute}>${escapeHtml(token.content)}</code></pre>\n`;
 }

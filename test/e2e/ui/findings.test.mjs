@@ -4,10 +4,18 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import core from 'highlight.js/lib/core';
 import { runCommand } from '../harness/workbench.mjs';
 import { RedlineSession, session, waitFor } from './session.mjs';
 
 const EXAMPLE = 'src/example.ts';
+
+/** highlight.js as the renderer ran it when it highlighted in the render: its core and these grammars. */
+const GRAMMARS = ['bash', 'c', 'cpp', 'csharp', 'css', 'diff', 'go', 'java', 'javascript', 'json', 'kotlin', 'markdown', 'php', 'python', 'ruby', 'rust', 'scss', 'shell', 'sql', 'swift', 'typescript', 'xml', 'yaml'];
+const hljs = core.newInstance();
+for (const name of GRAMMARS) hljs.registerLanguage(name, (await import(`highlight.js/lib/languages/${name}`)).default);
+/** @param {string} code @param {string} language */
+const highlightedAsRendered = (code, language) => hljs.highlight(code, { language, ignoreIllegals: true }).value;
 
 describe('Findings in the panel and in the code', () => {
   /** @type {any[]} */
@@ -242,5 +250,39 @@ describe('Findings in the panel and in the code', () => {
       await s.page.keyboard.press('Enter');
     }
     await waitFor(async () => /vscode-light/.test((await keywordColour()).theme), 'the light theme back', 20_000);
+  });
+
+  it('highlights a code block when it nears the screen, into the markup the renderer wrote when it highlighted', async function () {
+    this.timeout(60_000);
+    const s = session();
+    const marker = RedlineSession.marker('NEAR');
+    const top = 'const total = items.reduce((sum, item) => sum + item.price, 0); // "<b>" & \'cents\'\n';
+    const bottom = 'def tax_for(amount):\n    return round(amount * 0.2, 2)  # <script>&"\'\n';
+    const filler = Array.from({ length: 300 }, (_, i) => `Paragraph ${i + 1} between the two blocks.`);
+    const content = [`# Near the screen ${marker}`, '', '```ts', top + '```', '', ...filler.flatMap((line) => [line, '']), '```python', bottom + '```', ''].join('\n');
+    await s.call('present-review', { content, title: 'Near the screen' });
+    const frame = await s.waitForReviewText(marker);
+    /** The block as the browser parses `html`. @param {string} html */
+    const parsed = (html) => frame.evaluate((markup) => {
+      const template = document.createElement('template');
+      template.innerHTML = markup;
+      return /** @type {Element} */ (template.content.firstElementChild).outerHTML;
+    }, html);
+    const topCode = frame.locator('#review pre code.language-ts');
+    await frame.locator('#review pre code.language-ts.hljs').waitFor({ state: 'attached', timeout: 10_000 });
+    assert.equal(await topCode.evaluate((code) => code.outerHTML), await parsed(`<code class="hljs language-ts">${highlightedAsRendered(top, 'ts')}</code>`));
+    // Far below the screen, the other block is still as it arrived: plain, marked for later.
+    const bottomCode = frame.locator('#review pre code.language-python');
+    assert.deepEqual(await bottomCode.evaluate((code) => [code.className, code.getAttribute('data-highlight'), code.children.length]), ['language-python', 'python', 0]);
+    // Scrolled to half a screen above it: near the screen, it is highlighted before it is on it.
+    await bottomCode.evaluate((code) => window.scrollTo(0, code.getBoundingClientRect().top + window.scrollY - 1.5 * window.innerHeight));
+    await frame.locator('#review pre code.language-python.hljs').waitFor({ state: 'attached', timeout: 10_000 });
+    assert.ok(await bottomCode.evaluate((code) => code.getBoundingClientRect().top > window.innerHeight), 'highlighted while still below the screen');
+    await bottomCode.scrollIntoViewIfNeeded();
+    assert.equal(await bottomCode.evaluate((code) => code.outerHTML), await parsed(`<code class="hljs language-python">${highlightedAsRendered(bottom, 'python')}</code>`));
+    const colours = await bottomCode.locator('.hljs-keyword').first().evaluate((keyword) => ({ keyword: getComputedStyle(keyword).color, theme: document.body.className }));
+    assert.match(colours.theme, /vscode-light/);
+    assert.equal(colours.keyword, 'rgb(0, 0, 255)', 'Light+ keyword blue');
+    await s.screenshot('13b-highlighted-near-screen');
   });
 });
