@@ -105,7 +105,7 @@ function splitMessage(message: string, fromRedline: boolean): { first: string; r
 
 /** Text from the log, on one line of markdown, with nothing in it that makes a link, a tag or emphasis. */
 function escapeInline(text: string): string {
-  return text.replace(/[\\`*_[\]<>#|~!]/g, '\\$&');
+  return text.replace(/[\\`*_[\]<>#|~]/g, '\\$&');
 }
 
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim().slice(0, 300);
