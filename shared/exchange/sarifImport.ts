@@ -4,6 +4,7 @@
 // The log is untrusted: it is checked piece by piece (sarifShape.ts), cut to what a review can list,
 // and refused, with the reason and what to do, when it or the review it makes is over budget.
 
+import { formatSize } from '../byteSize';
 import type { FindingState } from '../findingTerms';
 import { budgetRefusal, formatCount, SPLIT_ADVICE } from '../reviewBudget';
 import { MAX_REVIEW_BYTES } from '../protocol/limits';
@@ -61,7 +62,7 @@ export function fromSarif(text: string, options: { maxBytes?: number } = {}): Im
 function importLog(text: string, maxBytes: number): ImportedReview {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > maxBytes) {
-    throw new SarifImportError(`The SARIF log is ${mib(bytes)}; the largest Redline opens is ${mib(maxBytes)}. ${FILTER_ADVICE}`);
+    throw new SarifImportError(`The SARIF log is ${formatSize(bytes)}; the largest Redline opens is ${formatSize(maxBytes)}. ${FILTER_ADVICE}`);
   }
   let json: unknown;
   try {
@@ -181,4 +182,3 @@ function toolName(tool: SarifToolComponent): string {
 }
 
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim().slice(0, 200);
-const mib = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
