@@ -27,10 +27,10 @@ const finding: fc.Arbitrary<ExportedFinding> = fc
     stale: fc.boolean(),
     replies: fc.array(fc.record({ text, at: fc.constant('2026-11-27T07:00:00.000Z') }), { maxLength: 3 }),
   })
-  .map(({ severity, title, body, file, line, span, state, stale, replies }, i) => {
+  .map(({ severity, title, body, file, line, span, state, stale, replies }) => {
     const label = severity === null ? '' : `**${severity}**: `;
     const markdown = [`- ${label}${title.replace(/\s+/g, ' ')}`, ...body.map((l) => `  ${l}`)].join('\n');
-    return { id: `f-${String(i).padStart(3, '0')}x`, fingerprint: findingFingerprint(file, title), severity, title, markdown, file, line, endLine: line + span, state, stale, replies, suggestions: [] };
+    return { id: 'f-unset', fingerprint: findingFingerprint(file, title), severity, title, markdown, file, line, endLine: line + span, state, stale, replies, suggestions: [] };
   });
 
 const review: fc.Arbitrary<ExportedReview> = fc.array(finding, { maxLength: 12 }).map((findings) => ({
