@@ -178,3 +178,12 @@ describe('fromSarif: an untrusted log', () => {
     expect(imported.markdown).toContain('> The log has no results.');
   });
 });
+
+describe('fromSarif: what only adds to a result', () => {
+  it('reads as absent when it is malformed, and the result is kept', () => {
+    // GitHub's API example writes a result's properties as an array of bags; others misspell more.
+    const odd = result('kept', [at('a.ts', 3)], { properties: [{ 'github/alertNumber': 2 }], partialFingerprints: 'x', suppressions: {}, baselineState: 7, rule: 'r1', ruleIndex: -1 });
+    const imported = fromSarif(logOf([odd]));
+    expect(imported.findings.map(({ file, line, state }) => ({ file, line, state }))).toEqual([{ file: 'a.ts', line: 3, state: 'open' }]);
+  });
+});
