@@ -95,9 +95,9 @@ function referenceOf(place: ResultPlace): string | undefined {
  * since the item has them already.
  */
 function splitMessage(message: string, fromRedline: boolean): { first: string; rest: string[] } {
-  const lines = message.replace(/\r\n?/g, '\n').replace(/^\s*\n/, '').replace(/\s+$/, '').split('\n');
+  const lines = message.replace(/\r\n?/g, '\n').replace(/^\s*\n/, '').trimEnd().split('\n');
   const first = fromRedline ? lines[0].replace(LEADING_LABEL, '') : lines[0].trim();
-  const rest = lines.slice(1).map((line) => line.replace(/\s+$/, ''));
+  const rest = lines.slice(1).map((line) => line.trimEnd());
   const indents = rest.filter((line) => line !== '').map((line) => /^ */.exec(line)![0].length);
   const common = indents.length === 0 ? 0 : indents.reduce((least, indent) => Math.min(least, indent));
   // A tab is not dedented: it counts as up to four columns and would shift a fence's contents.
@@ -109,4 +109,4 @@ function escapeInline(text: string): string {
   return text.replace(/[\\`*_[\]<>#|~]/g, '\\$&');
 }
 
-const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim().slice(0, 300);
+const oneLine = (text: string): string => text.slice(0, 1200).replace(/\s+/g, ' ').trim().slice(0, 300);

@@ -10,7 +10,7 @@ const STATE_WORDS = { open: 'open', resolved: 'resolved', accepted: 'accepted', 
 export function toMarkdown(review: ExportedReview): string {
   const parts: string[] = [];
   if (review.title !== undefined && !/^\s{0,3}#\s/.test(review.markdown)) parts.push(`# ${oneLine(review.title)}`);
-  parts.push(review.markdown.replace(/\s+$/, ''));
+  parts.push(review.markdown.trimEnd());
   if (review.findings.length > 0) {
     parts.push('---');
     parts.push(`## Findings and answers (${review.findings.length})`);
@@ -40,13 +40,13 @@ function findingEntry(finding: ExportedFinding): string {
 }
 
 function replyLines(reply: ExportedReply): string[] {
-  const quoted = reply.text.replace(/\s+$/, '').split(/\r?\n/).map((line) => `  > ${line}`.trimEnd());
+  const quoted = reply.text.trimEnd().split(/\r?\n/).map((line) => `  > ${line}`.trimEnd());
   return [`  - Reply, ${reply.at}:`, ...quoted.map((line) => `  ${line}`)];
 }
 
 /** Backticks that a backtick in the text cannot close. */
 function codeSpan(text: string): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((run) => run[0].length));
+  const longest = [...text.matchAll(/`+/g)].reduce((most, run) => Math.max(most, run[0].length), 0);
   const fence = '`'.repeat(longest + 1);
   return longest > 0 ? `${fence} ${text} ${fence}` : `${fence}${text}${fence}`;
 }

@@ -181,4 +181,4 @@ function toolName(tool: SarifToolComponent): string {
   return oneLine(version === undefined ? tool.name : `${tool.name} ${version}`);
 }
 
-const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim().slice(0, 200);
+const oneLine = (text: string): string => text.slice(0, 800).replace(/\s+/g, ' ').trim().slice(0, 200);
