@@ -91,9 +91,9 @@ function importLog(text: string, maxBytes: number): ImportedReview {
   }
   const skippedRuns = log.data.runs.length - runs.length;
   writer.notes([
-    counts.omitted > 0 ? `${formatCount(counts.omitted)} more results were left out: a review lists at most ${formatCount(MAX_IMPORTED_RESULTS)}.` : undefined,
-    counts.unreadable > 0 ? `${formatCount(counts.unreadable)} results were left out because they are not valid SARIF results.` : undefined,
-    skippedRuns > 0 ? `${formatCount(skippedRuns)} more runs were left out: Redline reads at most ${MAX_IMPORTED_RUNS}.` : undefined,
+    counts.omitted > 0 ? `${count(counts.omitted, 'more result was', 'more results were')} left out: a review lists at most ${formatCount(MAX_IMPORTED_RESULTS)}.` : undefined,
+    counts.unreadable > 0 ? `${count(counts.unreadable, 'result was', 'results were')} left out because ${counts.unreadable === 1 ? 'it is not a valid SARIF result' : 'they are not valid SARIF results'}.` : undefined,
+    skippedRuns > 0 ? `${count(skippedRuns, 'more run was', 'more runs were')} left out: Redline reads at most ${MAX_IMPORTED_RUNS}.` : undefined,
     counts.listed === 0 && counts.omitted === 0 ? 'The log has no results.' : undefined,
   ]);
   const markdown = writer.markdown();
@@ -181,4 +181,5 @@ function toolName(tool: SarifToolComponent): string {
   return oneLine(version === undefined ? tool.name : `${tool.name} ${version}`);
 }
 
+const count = (n: number, one: string, many: string): string => `${formatCount(n)} ${n === 1 ? one : many}`;
 const oneLine = (text: string): string => text.slice(0, 800).replace(/\s+/g, ' ').trim().slice(0, 200);

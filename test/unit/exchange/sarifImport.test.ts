@@ -216,3 +216,12 @@ describe('fromSarif: inputs that would make a careless reader slow', () => {
     expect(refusal(() => fromSarif(`{"version": "2.1.0", "runs": ${'['.repeat(1_000_000)}`))).toMatch(/^The file is not JSON/);
   });
 });
+
+describe('fromSarif: what it says it left out', () => {
+  it('counts in words that agree with the count', () => {
+    const runs = Array.from({ length: 101 }, () => ({ tool: { driver: { name: 'T' } }, results: [] }));
+    const { markdown } = fromSarif(JSON.stringify({ version: '2.1.0', runs: [{ ...runs[0], results: [null] }, ...runs.slice(1)] }));
+    expect(markdown).toContain('> 1 result was left out because it is not a valid SARIF result.');
+    expect(markdown).toContain('> 1 more run was left out: Redline reads at most 100.');
+  });
+});
