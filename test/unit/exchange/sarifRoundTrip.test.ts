@@ -45,3 +45,13 @@ describe('Redline → SARIF → Redline', () => {
     );
   });
 });
+
+describe('Redline → SARIF → Redline, the first line of a finding', () => {
+  it('loses its label only when it has one: an unlabelled finding that starts with a severity word keeps it', () => {
+    const unlabelled = { ...sampleReview.findings[7], severity: null, markdown: '- Bugs hide in the retry `src/log.ts:8`', title: 'Bugs hide in the retry' };
+    const labelled = { ...sampleReview.findings[1], markdown: '1. _bug:_ Risky cast `src/backoff.ts:12`' };
+    const imported = fromSarif(JSON.stringify(toSarif({ ...sampleReview, findings: [unlabelled, labelled] }).log));
+    const lines = imported.markdown.split('\n');
+    expect(imported.findings.map((finding) => lines[finding.markdownLine - 1])).toEqual(['- `src/log.ts:8` Bugs hide in the retry `src/log.ts:8`', '- **bug**: `src/backoff.ts:12` Risky cast `src/backoff.ts:12`']);
+  });
+});
