@@ -74,6 +74,12 @@ describe('toSarif', () => {
     ]);
   });
 
+  it('starts a finding the window could not place (line 0) at the file’s first line, in both formats', () => {
+    const unplaced = { ...sampleReview, findings: [{ ...finding({ severity: 'bug', title: 't', file: 'a.ts', line: 1 }), line: 0, endLine: 0 }] };
+    expect(toSarif(unplaced).log.runs[0].results![0].locations![0].physicalLocation!.region).toEqual({ startLine: 1, endLine: 1 });
+    expect(JSON.parse(toRdjsonl(unplaced)).location.range).toEqual({ start: { line: 1 }, end: { line: 1 } });
+  });
+
   it('names a file outside the repository root by its own file: URI', () => {
     const outside = toSarif({ ...sampleReview, findings: [finding({ severity: 'bug', title: 't', file: '/opt/lib/x.ts', line: 1 })] }).log;
     expect(outside.runs[0].results![0].locations![0].physicalLocation!.artifactLocation).toEqual({ uri: 'file:///opt/lib/x.ts' });
