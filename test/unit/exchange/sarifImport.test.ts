@@ -225,3 +225,12 @@ describe('fromSarif: what it says it left out', () => {
     expect(markdown).toContain('> 1 more run was left out: Redline reads at most 100.');
   });
 });
+
+describe('fromSarif: a log Redline cut when it wrote it', () => {
+  it('says how many findings the export left out, besides what the import leaves out', () => {
+    const log = logOf([result('a', [at('a.ts', 1)])], { properties: { 'redline.omittedResults': 7 } }, { name: 'Redline' });
+    expect(fromSarif(log).markdown).toContain('> 7 findings were already left out when Redline wrote the log (a run holds at most 25,000 results).');
+    const tampered = logOf([result('a', [at('a.ts', 1)])], { properties: { 'redline.omittedResults': 'many' } }, { name: 'Redline' });
+    expect(fromSarif(tampered).markdown).not.toContain('already left out');
+  });
+});
