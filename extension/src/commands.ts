@@ -13,6 +13,8 @@ import type { ReviewPanel } from './panel/reviewPanel';
 import { Commands, type CommandName } from './constants';
 import { copyReviewToClipboard } from './reviewActions';
 import type { AssistantReviews } from './review/assistantReviews';
+import { exportReviewToFile, type ExportTarget } from './exchange/exportCommand';
+import { openSarifAsReview, type ImportReview } from './exchange/importCommand';
 
 export interface CommandDeps {
   readonly context: vscode.ExtensionContext;
@@ -22,10 +24,15 @@ export interface CommandDeps {
   readonly showPanel: () => ReviewPanel;
   /** Tells what holds the token (the editor's own MCP server definition) that it changed. */
   readonly onTokenRotated: () => void;
+  /** Where a review's references are looked for (the renderer's roots): an export's paths start there. */
+  readonly roots: (cwd: string | undefined) => readonly string[];
+  /** The bridge's import-review, made by the window itself. */
+  readonly importReview: ImportReview;
 }
 
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
-  const handlers: Record<CommandName, () => unknown> = {
+  // The exchange commands take their dialogs' answers as arguments too, for the tests.
+  const handlers: Record<CommandName, (...args: never[]) => unknown> = {
     showReview: () => deps.showPanel(),
     copyReview: async () => {
       if (await copyReviewToClipboard(deps.reviews.active.store.current)) void vscode.window.showInformationMessage('Redline: review copied as markdown.');
@@ -41,6 +48,8 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     },
     compareWithPrevious: () => deps.showPanel().compareWithPrevious(),
     rotateToken: () => rotateToken(deps),
+    exportReview: (target?: ExportTarget) => exportReviewToFile(deps.reviews.active, deps.roots, target),
+    openSarifAsReview: (uri?: vscode.Uri) => openSarifAsReview(deps.importReview, uri),
   };
   return (Object.keys(handlers) as CommandName[]).map((name) => vscode.commands.registerCommand(Commands[name], handlers[name]));
 }

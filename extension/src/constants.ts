@@ -10,6 +10,8 @@ export const Commands = {
   openEarlierReview: 'redline.openEarlierReview',
   compareWithPrevious: 'redline.compareWithPrevious',
   rotateToken: 'redline.rotateToken',
+  exportReview: 'redline.exportReview',
+  openSarifAsReview: 'redline.openSarifAsReview',
 } as const;
 export type CommandName = keyof typeof Commands;
 
