@@ -1,0 +1,46 @@
+// A review as reviewdog's rdjsonl: one Diagnostic (reviewdog's proto/rdf, as JSON) per line, for
+// `reviewdog -f=rdjsonl` to post to a pull request or any other service it supports.
+//
+// Ranges are written line-wise: a start and an end line, no columns. A finding points at whole
+// lines, and reviewdog's schema says a range without columns covers its end line too; its exclusive
+// end applies to columns (`end: {line: E + 1, column: 1}`), a form its GitHub reporter takes as one
+// line more, and would comment on, and refuse a suggestion over, the wrong lines.
+
+import type { ExportedFinding, ExportedReview } from './exportedReview';
+import { findingMessage } from './findingMessage';
+import { REVIEWDOG_SEVERITY, kindOf, type ReviewdogSeverity } from './findingKinds';
+import { REDLINE_INFORMATION_URI } from './sarifExport';
+
+/** reviewdog's Diagnostic, as much of it as Redline writes. */
+export interface ReviewdogDiagnostic {
+  readonly message: string;
+  readonly location: { readonly path: string; readonly range: ReviewdogRange };
+  readonly severity: ReviewdogSeverity;
+  readonly source: { readonly name: string; readonly url: string };
+  readonly code: { readonly value: string };
+  readonly suggestions?: ReadonlyArray<{ readonly range: ReviewdogRange; readonly text: string }>;
+}
+
+interface ReviewdogRange {
+  readonly start: { readonly line: number };
+  readonly end: { readonly line: number };
+}
+
+/** One JSON line per finding, each ended by a newline (an empty review gives an empty string). */
+export function toRdjsonl(review: ExportedReview): string {
+  return review.findings.map((finding) => `${JSON.stringify(diagnosticOf(finding))}\n`).join('');
+}
+
+export function diagnosticOf(finding: ExportedFinding): ReviewdogDiagnostic {
+  const kind = kindOf(finding.severity);
+  const range: ReviewdogRange = { start: { line: finding.line }, end: { line: Math.max(finding.line, finding.endLine) } };
+  const diagnostic: ReviewdogDiagnostic = {
+    message: findingMessage(finding.markdown),
+    location: { path: finding.file, range },
+    severity: REVIEWDOG_SEVERITY[kind],
+    source: { name: 'redline', url: REDLINE_INFORMATION_URI },
+    code: { value: kind },
+  };
+  // A suggestion replaces the finding's lines: reviewdog writes its text into a ```suggestion block.
+  return finding.suggestions.length === 0 ? diagnostic : { ...diagnostic, suggestions: finding.suggestions.map((text) => ({ range, text })) };
+}
