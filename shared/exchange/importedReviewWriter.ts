@@ -3,6 +3,7 @@
 // the first reference in the block, which the finding is anchored at. The message follows, indented
 // into the item so that nothing it contains (a heading, a fence, a list) can end the item early.
 
+import { formatSize } from '../byteSize';
 import type { FindingSeverity } from '../findingTerms';
 import { parseLinkTarget } from '../links';
 import { SarifImportError } from './sarifImportError';
@@ -68,7 +69,7 @@ export class ImportedReviewWriter {
     for (const line of lines) this.bytes += Buffer.byteLength(line, 'utf8') + 1;
     if (this.bytes > this.maxBytes) {
       throw new SarifImportError(
-        `The review made from this SARIF log would be more than ${Math.round(this.maxBytes / (1024 * 1024))} MiB, the most a review may be. Open a smaller log: filter it to fewer results with the tool that wrote it.`,
+        `The review made from this SARIF log would be more than ${formatSize(this.maxBytes)}, the most a review may be. Open a smaller log: filter it to fewer results with the tool that wrote it.`,
       );
     }
     this.lines.push(...lines);
@@ -105,7 +106,7 @@ function splitMessage(message: string, fromRedline: boolean): { first: string; r
 
 /** Text from the log, on one line of markdown, with nothing in it that makes a link, a tag or emphasis. */
 function escapeInline(text: string): string {
-  return text.replace(/[\\`*_[\]<>#|~!]/g, '\\$&');
+  return text.replace(/[\\`*_[\]<>#|~]/g, '\\$&');
 }
 
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim().slice(0, 300);

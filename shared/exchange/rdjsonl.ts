@@ -3,8 +3,8 @@
 //
 // Ranges are written line-wise: a start and an end line, no columns. A finding points at whole
 // lines, and reviewdog's schema says a range without columns covers its end line too; its exclusive
-// end applies to columns (`end: {line: E + 1, column: 1}`), a form its GitHub reporter takes as one
-// line more, and would comment on, and refuse a suggestion over, the wrong lines.
+// end applies to columns. Whole lines with columns would be `end: {line: E + 1, column: 1}`, which
+// its GitHub reporter takes as one line more, commenting on the line after the finding too.
 
 import type { ExportedFinding, ExportedReview } from './exportedReview';
 import { findingMessage } from './findingMessage';

@@ -20,7 +20,7 @@ const MAX_AT_CHARS = 64;
  */
 export function labelOf(result: SarifResult, rule: SarifRule | undefined, fromRedline: boolean): FindingSeverity | null {
   if (fromRedline) {
-    const written = result.properties?.[RESULT_PROPERTY.severity] ?? result.ruleId;
+    const written = result.properties?.[RESULT_PROPERTY.severity] ?? result.ruleId?.replace(/^redline-/, '');
     return (FINDING_SEVERITIES as readonly unknown[]).includes(written) ? (written as FindingSeverity) : null;
   }
   switch (result.kind) {

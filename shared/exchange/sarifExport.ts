@@ -6,7 +6,7 @@ import { isAbsolute } from 'path';
 import { pathToFileURL } from 'url';
 import type * as Sarif from 'sarif';
 import type { ExportedFinding, ExportedReview } from './exportedReview';
-import { FINDING_KINDS, KIND_DESCRIPTION, SARIF_LEVEL, kindOf } from './findingKinds';
+import { FINDING_KINDS, KIND_DESCRIPTION, SARIF_LEVEL, kindOf, type FindingKind } from './findingKinds';
 import { findingMessage } from './findingMessage';
 import { escapeBraces } from './sarifMessages';
 
@@ -18,6 +18,9 @@ export const SOURCE_ROOT_ID = 'SRCROOT';
 export const REDLINE_INFORMATION_URI = 'https://github.com/redline-dev/redline';
 /** The partialFingerprints key: versioned, as SARIF asks, so that a change of recipe is a new key. */
 export const FINGERPRINT_KEY = 'redlineFindingFingerprint/v1';
+
+/** A rule's id: stable and distinct from its name (`Bug`), as SARIF asks of an id. */
+export const ruleIdOf = (kind: FindingKind): string => `redline-${kind}`;
 
 /** The property bag keys of a result, read back by the import. */
 export const RESULT_PROPERTY = {
@@ -63,7 +66,7 @@ export function toSarif(review: ExportedReview): { log: Sarif.Log; omitted: numb
         version: review.toolVersion,
         informationUri: REDLINE_INFORMATION_URI,
         rules: FINDING_KINDS.map((kind) => ({
-          id: kind,
+          id: ruleIdOf(kind),
           name: `${kind[0].toUpperCase()}${kind.slice(1)}`,
           shortDescription: { text: KIND_DESCRIPTION[kind] },
           defaultConfiguration: { level: SARIF_LEVEL[kind] },
@@ -95,7 +98,7 @@ function resultOf(finding: ExportedFinding): Sarif.Result {
   const artifactLocation = artifactLocationOf(finding.file);
   const region: Sarif.Region = { startLine: finding.line, endLine: Math.max(finding.line, finding.endLine) };
   const result: Sarif.Result = {
-    ruleId: kind,
+    ruleId: ruleIdOf(kind),
     ruleIndex: FINDING_KINDS.indexOf(kind),
     level: SARIF_LEVEL[kind],
     message: { text: escapeBraces(findingMessage(finding.markdown)) },

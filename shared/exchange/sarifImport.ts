@@ -4,6 +4,7 @@
 // The log is untrusted: it is checked piece by piece (sarifShape.ts), cut to what a review can list,
 // and refused, with the reason and what to do, when it or the review it makes is over budget.
 
+import { formatSize } from '../byteSize';
 import type { FindingState } from '../findingTerms';
 import { budgetRefusal, formatCount, SPLIT_ADVICE } from '../reviewBudget';
 import { MAX_REVIEW_BYTES } from '../protocol/limits';
@@ -12,7 +13,8 @@ import { FINGERPRINT_KEY, RUN_PROPERTY } from './sarifExport';
 import { idOf, labelOf, repliesOf, stateOf } from './sarifAnswers';
 import { messageMarkdown } from './sarifMessages';
 import { logicalNameOf, placeOf } from './sarifPlaces';
-import { describeIssue, SarifLog, SarifResult, SarifRule, SarifRun, type SarifToolComponent } from './sarifShape';
+import { RuleIndex } from './sarifRules';
+import { describeIssue, SarifLog, SarifResult, SarifRun, type SarifRule, type SarifToolComponent } from './sarifShape';
 import { ImportedReviewWriter } from './importedReviewWriter';
 import { SarifImportError } from './sarifImportError';
 
@@ -44,8 +46,6 @@ export const DEFAULT_MAX_SARIF_BYTES = 4 * MAX_REVIEW_BYTES;
 export const MAX_IMPORTED_RESULTS = 1000;
 /** Runs read at most: a log of many empty runs costs work and says nothing. */
 export const MAX_IMPORTED_RUNS = 100;
-/** Rules indexed per tool component, for results that name their rule by id only. */
-const MAX_INDEXED_RULES = 20_000;
 
 const FILTER_ADVICE = 'Open a smaller log: filter it to fewer results (by rule, severity or folder) with the tool that wrote it.';
 
@@ -62,7 +62,7 @@ export function fromSarif(text: string, options: { maxBytes?: number } = {}): Im
 function importLog(text: string, maxBytes: number): ImportedReview {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > maxBytes) {
-    throw new SarifImportError(`The SARIF log is ${mib(bytes)}; the largest Redline opens is ${mib(maxBytes)}. ${FILTER_ADVICE}`);
+    throw new SarifImportError(`The SARIF log is ${formatSize(bytes)}; the largest Redline opens is ${formatSize(maxBytes)}. ${FILTER_ADVICE}`);
   }
   let json: unknown;
   try {
@@ -84,61 +84,87 @@ function importLog(text: string, maxBytes: number): ImportedReview {
   const title = titleOf(runs, onlyRedline);
   const writer = new ImportedReviewWriter(title, MAX_REVIEW_BYTES);
   const findings: ImportedFinding[] = [];
-  let unreadable = 0;
-  let omitted = 0;
-  let listed = 0;
+  const counts = { unreadable: 0, omitted: 0, listed: 0 };
   for (const run of runs) {
-    const fromRedline = isRedline(run);
     if (!onlyRedline) writer.heading(2, toolName(run.tool.driver));
-    const rules = new RuleIndex(run);
-    let lastRule: string | undefined;
-    for (const raw of run.results ?? []) {
-      if (listed >= MAX_IMPORTED_RESULTS) {
-        omitted++;
-        continue;
-      }
-      const parsed = SarifResult.safeParse(raw);
-      if (!parsed.success) {
-        unreadable++;
-        continue;
-      }
-      listed++;
-      const result = parsed.data;
-      const rule = rules.of(result);
-      const ruleId = result.ruleId ?? result.rule?.id ?? rule?.id;
-      if (!fromRedline && ruleId !== lastRule) {
-        writer.heading(3, ruleId === undefined ? 'Results without a rule' : ruleId, rule?.shortDescription?.text);
-        lastRule = ruleId;
-      }
-      const label = labelOf(result, rule, fromRedline);
-      const message = messageMarkdown(result.message, rule, rules.componentOf(result));
-      const place = placeOf(result.locations, run);
-      const item = writer.item({ label, place, message, fromRedline, elsewhere: place === undefined ? logicalNameOf(result.locations) : undefined });
-      if (place === undefined || item.title === undefined) continue;
-      const written = result.partialFingerprints?.[FINGERPRINT_KEY];
-      findings.push({
-        fingerprint: fromRedline && written !== undefined && /^[0-9a-f]{32}$/.test(written) ? written : findingFingerprint(place.file, item.title),
-        id: fromRedline ? idOf(result) : undefined,
-        file: place.file,
-        line: place.line,
-        endLine: place.endLine,
-        state: stateOf(result),
-        replies: fromRedline ? repliesOf(result) : [],
-        markdownLine: item.line,
-      });
-    }
+    findings.push(...writeRun(run, writer, counts));
   }
   const skippedRuns = log.data.runs.length - runs.length;
   writer.notes([
-    omitted > 0 ? `${formatCount(omitted)} more results were left out: a review lists at most ${formatCount(MAX_IMPORTED_RESULTS)}.` : undefined,
-    unreadable > 0 ? `${formatCount(unreadable)} results were left out because they are not valid SARIF results.` : undefined,
+    counts.omitted > 0 ? `${formatCount(counts.omitted)} more results were left out: a review lists at most ${formatCount(MAX_IMPORTED_RESULTS)}.` : undefined,
+    counts.unreadable > 0 ? `${formatCount(counts.unreadable)} results were left out because they are not valid SARIF results.` : undefined,
     skippedRuns > 0 ? `${formatCount(skippedRuns)} more runs were left out: Redline reads at most ${MAX_IMPORTED_RUNS}.` : undefined,
-    listed === 0 && omitted === 0 ? 'The log has no results.' : undefined,
+    counts.listed === 0 && counts.omitted === 0 ? 'The log has no results.' : undefined,
   ]);
   const markdown = writer.markdown();
   const refusal = budgetRefusal(markdown);
   if (refusal !== undefined) throw new SarifImportError(`${refusal.replace(SPLIT_ADVICE, '').trim()} ${FILTER_ADVICE}`);
   return { title, markdown, findings };
+}
+
+/**
+ * A run's results, each as a finding (or a plain item when it has no file), under a heading per
+ * rule in the order the rules first appear. Redline's own run keeps the review's order instead:
+ * its rules are severities, which each item already says.
+ */
+function writeRun(run: SarifRun, writer: ImportedReviewWriter, counts: { unreadable: number; omitted: number; listed: number }): ImportedFinding[] {
+  const fromRedline = isRedline(run);
+  const rules = new RuleIndex(run);
+  const groups = new Map<string | undefined, Array<{ result: SarifResult; rule: SarifRule | undefined }>>();
+  for (const raw of run.results ?? []) {
+    if (counts.listed >= MAX_IMPORTED_RESULTS) {
+      counts.omitted++;
+      continue;
+    }
+    const parsed = SarifResult.safeParse(raw);
+    if (!parsed.success) {
+      counts.unreadable++;
+      continue;
+    }
+    counts.listed++;
+    const rule = rules.of(parsed.data);
+    const key = fromRedline ? undefined : (parsed.data.ruleId ?? parsed.data.rule?.id ?? rule?.id);
+    const group = groups.get(key) ?? [];
+    group.push({ result: parsed.data, rule });
+    groups.set(key, group);
+  }
+  const findings: ImportedFinding[] = [];
+  for (const [ruleId, group] of groups) {
+    if (!fromRedline) writer.heading(3, ruleId ?? 'Results without a rule', group[0].rule?.shortDescription?.text);
+    for (const { result, rule } of group) {
+      const finding = writeResult(result, rule, { run, rules, writer, fromRedline });
+      if (finding !== undefined) findings.push(finding);
+    }
+  }
+  return findings;
+}
+
+/** The result as an item; as a finding when it has a file the renderer can reference. */
+function writeResult(
+  result: SarifResult,
+  rule: SarifRule | undefined,
+  { run, rules, writer, fromRedline }: { run: SarifRun; rules: RuleIndex; writer: ImportedReviewWriter; fromRedline: boolean },
+): ImportedFinding | undefined {
+  const place = placeOf(result.locations, run);
+  const item = writer.item({
+    label: labelOf(result, rule, fromRedline),
+    place,
+    message: messageMarkdown(result.message, rule, rules.componentOf(result)),
+    fromRedline,
+    elsewhere: place === undefined ? logicalNameOf(result.locations) : undefined,
+  });
+  if (place === undefined || item.title === undefined) return undefined;
+  const written = result.partialFingerprints?.[FINGERPRINT_KEY];
+  return {
+    fingerprint: fromRedline && written !== undefined && /^[0-9a-f]{32}$/.test(written) ? written : findingFingerprint(place.file, item.title),
+    id: fromRedline ? idOf(result) : undefined,
+    file: place.file,
+    line: place.line,
+    endLine: place.endLine,
+    state: stateOf(result),
+    replies: fromRedline ? repliesOf(result) : [],
+    markdownLine: item.line,
+  };
 }
 
 const isRedline = (run: SarifRun): boolean => run.tool.driver.name === 'Redline';
@@ -156,39 +182,3 @@ function toolName(tool: SarifToolComponent): string {
 }
 
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim().slice(0, 200);
-const mib = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-
-/** A result's rule: by index in its tool component (the driver, or a CodeQL query pack), else by id. */
-class RuleIndex {
-  private readonly byId = new Map<SarifToolComponent, Map<string, number>>();
-  constructor(private readonly run: SarifRun) {}
-
-  componentOf(result: SarifResult): SarifToolComponent {
-    const index = result.rule?.toolComponent?.index;
-    return (index === undefined ? undefined : this.run.tool.extensions?.[index]) ?? this.run.tool.driver;
-  }
-
-  of(result: SarifResult): SarifRule | undefined {
-    const component = this.componentOf(result);
-    const rules = component.rules ?? [];
-    const id = result.ruleId ?? result.rule?.id;
-    let index = result.ruleIndex ?? result.rule?.index;
-    if (index === undefined && id !== undefined) index = this.idsOf(component).get(id) ?? this.idsOf(component).get(id.split('/')[0]);
-    const rule = index === undefined ? undefined : SarifRule.safeParse(rules[index]);
-    return rule?.success ? rule.data : undefined;
-  }
-
-  private idsOf(component: SarifToolComponent): Map<string, number> {
-    let ids = this.byId.get(component);
-    if (ids === undefined) {
-      ids = new Map();
-      const rules = component.rules ?? [];
-      for (let i = 0; i < Math.min(rules.length, MAX_INDEXED_RULES); i++) {
-        const id = (rules[i] as { id?: unknown } | null)?.id;
-        if (typeof id === 'string' && !ids.has(id)) ids.set(id, i);
-      }
-      this.byId.set(component, ids);
-    }
-    return ids;
-  }
-}

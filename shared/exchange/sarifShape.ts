@@ -39,24 +39,33 @@ export type SarifLocation = z.infer<typeof SarifLocation>;
 export const SarifLevel = ['error', 'warning', 'note', 'none'] as const;
 export type SarifLevel = (typeof SarifLevel)[number];
 
+/**
+ * What a result must have to be read: a message, and locations that are locations. What only adds
+ * to it (its rule by index, fingerprints, suppressions, properties) reads as absent when it is
+ * malformed, so that one tool's odd property bag does not cost the result.
+ */
 export const SarifResult = z.object({
-  ruleId: z.string().optional(),
-  ruleIndex: z.number().int().min(0).optional(),
+  ruleId: z.string().optional().catch(undefined),
+  ruleIndex: z.number().int().min(0).optional().catch(undefined),
   rule: z
     .object({
       id: z.string().optional(),
       index: z.number().int().min(0).optional(),
       toolComponent: z.object({ index: z.number().int().min(0).optional() }).optional(),
     })
-    .optional(),
+    .optional()
+    .catch(undefined),
   kind: oneOf(['pass', 'open', 'informational', 'notApplicable', 'review', 'fail']),
   level: oneOf(SarifLevel),
   message: SarifMessage,
   locations: z.array(SarifLocation).optional(),
-  partialFingerprints: z.record(z.string(), z.string()).optional(),
-  suppressions: z.array(z.object({ kind: z.string().optional(), status: z.string().optional() })).optional(),
-  baselineState: z.string().optional(),
-  properties: z.record(z.string(), z.unknown()).optional(),
+  partialFingerprints: z.record(z.string(), z.string()).optional().catch(undefined),
+  suppressions: z
+    .array(z.object({ kind: z.string().optional(), status: z.string().optional() }))
+    .optional()
+    .catch(undefined),
+  baselineState: z.string().optional().catch(undefined),
+  properties: z.record(z.string(), z.unknown()).optional().catch(undefined),
 });
 export type SarifResult = z.infer<typeof SarifResult>;
 
