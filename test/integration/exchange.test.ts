@@ -204,7 +204,7 @@ describe('exporting and importing a review', () => {
       ]);
       const read = await mcp.client.readResource({ uri: 'redline://review/current.sarif' });
       expect(read.contents[0]).toMatchObject({ uri: 'redline://review/current.sarif', mimeType: 'application/sarif+json' });
-      const results = resultsOf(read.contents[0].text as string);
+      const results = resultsOf((read.contents[0] as { text: string }).text);
       expect(results.map((result) => result.locations![0].physicalLocation!.region!.startLine)).toEqual([5, 12, 22]);
     } finally {
       await mcp.close();
