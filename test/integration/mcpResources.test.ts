@@ -121,7 +121,7 @@ describe('MCP resources and prompts over the real bridge', () => {
       'redline://selection',
       `redline://review/history/${firstRevision}`,
     ]);
-    const earlier = resources[2];
+    const earlier = resources[3];
     expect(earlier).toMatchObject({ mimeType: 'text/markdown', title: expect.stringContaining(`revision ${firstRevision}`) });
     expect(earlier.size).toBeGreaterThan(0);
     expect(text(await reader.client.readResource({ uri: earlier.uri }))).toContain('# First review');
