@@ -30,8 +30,15 @@ export async function openSarifAsReview(importReview: ImportReview, given?: vsco
 }
 
 function pickLog(): Thenable<vscode.Uri | undefined> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   return vscode.window
-    .showOpenDialog({ title: 'Open SARIF as Review', openLabel: 'Open as Review', canSelectMany: false, filters: { 'SARIF logs': ['sarif', 'json'] } })
+    .showOpenDialog({
+      title: 'Open SARIF as Review',
+      openLabel: 'Open as Review',
+      canSelectMany: false,
+      filters: { 'SARIF logs': ['sarif', 'json'] },
+      ...(folder ? { defaultUri: folder } : {}),
+    })
     .then((picked) => picked?.[0]);
 }
 
