@@ -52,12 +52,15 @@ export interface ExportedReview {
  * A finding's identity across re-reviews: its file and its title with the words that change from one
  * review to the next taken out (line numbers, references, case, spacing, emphasis). A re-review that
  * moves the code or renumbers the lines keeps the fingerprint; one that says something else about
- * the same file gets a new one.
+ * the same file gets a new one. A reference is taken out whole when its path has letters beyond
+ * ASCII (`src/ünïcode.ts:3`) or it is written as a link (`[src/a b.ts:3](<src/a%20b.ts:3>)`, as
+ * the SARIF import writes a path with spaces), so such a finding keeps its fingerprint too.
  */
 export function findingFingerprint(file: string, title: string): string {
   const words = title
     .toLowerCase()
-    .replace(/[\w./-]*:\d+(?:[-:]\d+)*/g, ' ')
+    .replace(/\[[^\]\n]*:\d+(?:[-:]\d+)*\]\([^)\n]*\)/g, ' ')
+    .replace(/[\p{L}\p{N}_./-]*:\d+(?:[-:]\d+)*/gu, ' ')
     .replace(/\b(?:line|lines|l)\s*\d+(?:\s*[-–]\s*\d+)?\b/g, ' ')
     .replace(/[`*_~]+/g, '')
     .replace(/\s+/g, ' ')

@@ -8,5 +8,5 @@ export function findingMessage(markdown: string): string {
   const [first, ...rest] = markdown.replace(/\r\n?/g, '\n').split('\n');
   const indents = rest.filter((line) => line.trim() !== '').map((line) => /^ */.exec(line)![0].length);
   const common = indents.length === 0 ? 0 : indents.reduce((least, indent) => Math.min(least, indent));
-  return [first.replace(LEADING_MARKS, ''), ...rest.map((line) => line.slice(Math.min(common, /^ */.exec(line)![0].length)))].join('\n').replace(/\s+$/, '');
+  return [first.replace(LEADING_MARKS, ''), ...rest.map((line) => line.slice(Math.min(common, /^ */.exec(line)![0].length)))].join('\n').trimEnd();
 }

@@ -4,13 +4,15 @@
 // into the item so that nothing it contains (a heading, a fence, a list) can end the item early.
 
 import { formatSize } from '../byteSize';
-import type { FindingSeverity } from '../findingTerms';
+import { FINDING_SEVERITIES, type FindingSeverity } from '../findingTerms';
 import { parseLinkTarget } from '../links';
 import { SarifImportError } from './sarifImportError';
 import type { ResultPlace } from './sarifPlaces';
 
-/** What the renderer's labelOf takes off a finding's first line: a quote's `>`, a list marker, a label. */
-const LEADING_LABEL = /^\s*(?:>\s*)*(?:(?:[-*+]|\d{1,9}[.)])\s+)?(?:(\*\*|__|\*|_)?(?:blocking|bug|risk|suggestion|nit|question|praise)(:)?\1(:)?\s*)?/i;
+/** What the renderer's labelOf takes off a finding's first line before its label: a quote's `>`, a list marker. */
+const LEADING_MARKS = /^\s*(?:>\s*)*(?:(?:[-*+]|\d{1,9}[.)])\s+)?/;
+// A label as labelOf reads one: `**bug**:`, `**bug:**`, `bug:`; one colon, inside or after the emphasis.
+const LABEL = new RegExp(`^(\\*\\*|__|\\*|_)?(?:${FINDING_SEVERITIES.join('|')})(:)?\\1(:)?\\s*`, 'i');
 /** The renderer's limit on a finding's title; the fingerprint is made from the same title. */
 const MAX_TITLE_CHARS = 120;
 
@@ -95,13 +97,20 @@ function referenceOf(place: ResultPlace): string | undefined {
  * since the item has them already.
  */
 function splitMessage(message: string, fromRedline: boolean): { first: string; rest: string[] } {
-  const lines = message.replace(/\r\n?/g, '\n').replace(/^\s*\n/, '').replace(/\s+$/, '').split('\n');
-  const first = fromRedline ? lines[0].replace(LEADING_LABEL, '') : lines[0].trim();
-  const rest = lines.slice(1).map((line) => line.replace(/\s+$/, ''));
+  const lines = message.replace(/\r\n?/g, '\n').replace(/^\s*\n/, '').trimEnd().split('\n');
+  const first = fromRedline ? withoutLabel(lines[0]) : lines[0].trim();
+  const rest = lines.slice(1).map((line) => line.trimEnd());
   const indents = rest.filter((line) => line !== '').map((line) => /^ */.exec(line)![0].length);
   const common = indents.length === 0 ? 0 : indents.reduce((least, indent) => Math.min(least, indent));
   // A tab is not dedented: it counts as up to four columns and would shift a fence's contents.
   return { first: first.trim(), rest: rest.map((line) => line.slice(common)) };
+}
+
+/** The line without its marks and its label, when it has one: `Bugs here` keeps its first word. */
+function withoutLabel(line: string): string {
+  const unmarked = line.replace(LEADING_MARKS, '');
+  const label = LABEL.exec(unmarked);
+  return label !== null && (label[2] === ':') !== (label[3] === ':') ? unmarked.slice(label[0].length) : unmarked;
 }
 
 /** Text from the log, on one line of markdown, with nothing in it that makes a link, a tag or emphasis. */
@@ -109,4 +118,4 @@ function escapeInline(text: string): string {
   return text.replace(/[\\`*_[\]<>#|~]/g, '\\$&');
 }
 
-const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim().slice(0, 300);
+const oneLine = (text: string): string => text.slice(0, 1200).replace(/\s+/g, ' ').trim().slice(0, 300);

@@ -33,7 +33,8 @@ export function toRdjsonl(review: ExportedReview): string {
 
 export function diagnosticOf(finding: ExportedFinding): ReviewdogDiagnostic {
   const kind = kindOf(finding.severity);
-  const range: ReviewdogRange = { start: { line: finding.line }, end: { line: Math.max(finding.line, finding.endLine) } };
+  const line = Math.max(1, finding.line);
+  const range: ReviewdogRange = { start: { line }, end: { line: Math.max(line, finding.endLine) } };
   const diagnostic: ReviewdogDiagnostic = {
     message: findingMessage(finding.markdown),
     location: { path: finding.file, range },

@@ -96,7 +96,9 @@ export function toSarif(review: ExportedReview): { log: Sarif.Log; omitted: numb
 function resultOf(finding: ExportedFinding): Sarif.Result {
   const kind = kindOf(finding.severity);
   const artifactLocation = artifactLocationOf(finding.file);
-  const region: Sarif.Region = { startLine: finding.line, endLine: Math.max(finding.line, finding.endLine) };
+  // SARIF's lines start at 1: a line the window could not place (0) is the file's first.
+  const startLine = Math.max(1, finding.line);
+  const region: Sarif.Region = { startLine, endLine: Math.max(startLine, finding.endLine) };
   const result: Sarif.Result = {
     ruleId: ruleIdOf(kind),
     ruleIndex: FINDING_KINDS.indexOf(kind),

@@ -90,10 +90,12 @@ function importLog(text: string, maxBytes: number): ImportedReview {
     findings.push(...writeRun(run, writer, counts));
   }
   const skippedRuns = log.data.runs.length - runs.length;
+  const cutWhenWritten = runs.reduce((sum, run) => sum + omittedWhenWritten(run), 0);
   writer.notes([
-    counts.omitted > 0 ? `${formatCount(counts.omitted)} more results were left out: a review lists at most ${formatCount(MAX_IMPORTED_RESULTS)}.` : undefined,
-    counts.unreadable > 0 ? `${formatCount(counts.unreadable)} results were left out because they are not valid SARIF results.` : undefined,
-    skippedRuns > 0 ? `${formatCount(skippedRuns)} more runs were left out: Redline reads at most ${MAX_IMPORTED_RUNS}.` : undefined,
+    cutWhenWritten > 0 ? `${count(cutWhenWritten, 'finding was', 'findings were')} already left out when Redline wrote the log (a run holds at most 25,000 results).` : undefined,
+    counts.omitted > 0 ? `${count(counts.omitted, 'more result was', 'more results were')} left out: a review lists at most ${formatCount(MAX_IMPORTED_RESULTS)}.` : undefined,
+    counts.unreadable > 0 ? `${count(counts.unreadable, 'result was', 'results were')} left out because ${counts.unreadable === 1 ? 'it is not a valid SARIF result' : 'they are not valid SARIF results'}.` : undefined,
+    skippedRuns > 0 ? `${count(skippedRuns, 'more run was', 'more runs were')} left out: Redline reads at most ${MAX_IMPORTED_RUNS}.` : undefined,
     counts.listed === 0 && counts.omitted === 0 ? 'The log has no results.' : undefined,
   ]);
   const markdown = writer.markdown();
@@ -169,6 +171,12 @@ function writeResult(
 
 const isRedline = (run: SarifRun): boolean => run.tool.driver.name === 'Redline';
 
+/** What Redline's export says it cut from a run, when it says so with a count. */
+function omittedWhenWritten(run: SarifRun): number {
+  const omitted = isRedline(run) ? run.properties?.[RUN_PROPERTY.omittedResults] : undefined;
+  return typeof omitted === 'number' && Number.isSafeInteger(omitted) && omitted > 0 ? omitted : 0;
+}
+
 function titleOf(runs: readonly SarifRun[], onlyRedline: boolean): string {
   const written = onlyRedline ? runs[0].properties?.[RUN_PROPERTY.title] : undefined;
   if (typeof written === 'string' && written.trim() !== '') return oneLine(written);
@@ -181,4 +189,5 @@ function toolName(tool: SarifToolComponent): string {
   return oneLine(version === undefined ? tool.name : `${tool.name} ${version}`);
 }
 
-const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim().slice(0, 200);
+const count = (n: number, one: string, many: string): string => `${formatCount(n)} ${n === 1 ? one : many}`;
+const oneLine = (text: string): string => text.slice(0, 800).replace(/\s+/g, ' ').trim().slice(0, 200);

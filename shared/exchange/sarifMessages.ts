@@ -31,5 +31,5 @@ function fillPlaceholders(text: string, args: readonly string[] | undefined): st
  * locations by number, which the import leaves out: the words stay, the link goes. Links to URIs stay.
  */
 function plainLinks(text: string): string {
-  return text.replace(/(?<!\\)\[((?:[^\]\\\n]|\\.){0,1000})\]\((\d{1,9})\)/g, (_whole, words: string) => words.replace(/\\([[\]])/g, '$1'));
+  return text.replace(/(?<!\\)\[((?:[^[\]\\\n]|\\.){0,1000})\]\((\d{1,9})\)/g, (_whole, words: string) => words.replace(/\\([[\]])/g, '$1'));
 }

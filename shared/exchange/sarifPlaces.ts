@@ -83,14 +83,22 @@ function filePath(uri: string): string | undefined {
     if (slash < 0 || (host !== '' && host.toLowerCase() !== 'localhost')) return undefined;
     path = rest.slice(slash);
   }
-  const file = decoded(path.replace(/[?#].*$/, ''));
+  const file = decoded(path);
   return file === undefined ? undefined : file.replace(/^\/([A-Za-z]:\/)/, '$1');
 }
 
 function decoded(uri: string): string | undefined {
   try {
-    return decodeURIComponent(uri.replace(/[?#].*$/, '')).replace(/\\/g, '/').replace(/^\.\//, '');
+    return decodeURIComponent(withoutQuery(uri)).replace(/\\/g, '/').replace(/^\.\//, '');
   } catch {
     return undefined; // a malformed escape (`%E0%A4%A`)
   }
+}
+
+/** The URI without its query and fragment. Not a regular expression: `[?#].*$` backtracks over a long one. */
+function withoutQuery(uri: string): string {
+  const question = uri.indexOf('?');
+  const hash = uri.indexOf('#');
+  const end = Math.min(question < 0 ? uri.length : question, hash < 0 ? uri.length : hash);
+  return uri.slice(0, end);
 }

@@ -7,6 +7,7 @@ import type { ESLint } from 'eslint';
 import { existsSync } from 'fs';
 import { join } from 'path';
 import { renderReview, type Resolver } from '../../../extension/src/render/markdownRenderer';
+import { findingFingerprint } from '../../../shared/exchange/exportedReview';
 import { fromSarif } from '../../../shared/exchange/sarifImport';
 import type { FileReference } from '../../../shared/links';
 import { FIXTURES } from './draft04';
@@ -64,6 +65,8 @@ describe('a SARIF log written by ESLint', () => {
     expect(byPlace(found).map(({ file, line, endLine, severity }) => ({ file, line, endLine, severity }))).toEqual(
       byPlace(expected).map(({ file, line, endLine, severity }) => ({ file, line, endLine, severity })),
     );
+    // Its fingerprint is the one the window makes of the finding the renderer finds (file and title).
+    expect(byPlace(found).map((finding) => findingFingerprint(finding.file, finding.title))).toEqual(byPlace(imported.findings).map((finding) => finding.fingerprint));
     // Each finding's block holds ESLint's message, under the heading of its rule.
     const lines = imported.markdown.split('\n');
     for (const finding of imported.findings) {

@@ -1,3 +1,5 @@
+import { renderReview, type Resolver } from '../../../extension/src/render/markdownRenderer';
+import type { FileReference } from '../../../shared/links';
 import { toMarkdown } from '../../../shared/exchange/markdownExport';
 import { diagnosticOf, toRdjsonl } from '../../../shared/exchange/rdjsonl';
 import { FINGERPRINT_KEY, SOURCE_ROOT_ID, toSarif } from '../../../shared/exchange/sarifExport';
@@ -74,6 +76,12 @@ describe('toSarif', () => {
     ]);
   });
 
+  it('starts a finding the window could not place (line 0) at the file’s first line, in both formats', () => {
+    const unplaced = { ...sampleReview, findings: [{ ...finding({ severity: 'bug', title: 't', file: 'a.ts', line: 1 }), line: 0, endLine: 0 }] };
+    expect(toSarif(unplaced).log.runs[0].results![0].locations![0].physicalLocation!.region).toEqual({ startLine: 1, endLine: 1 });
+    expect(JSON.parse(toRdjsonl(unplaced)).location.range).toEqual({ start: { line: 1 }, end: { line: 1 } });
+  });
+
   it('names a file outside the repository root by its own file: URI', () => {
     const outside = toSarif({ ...sampleReview, findings: [finding({ severity: 'bug', title: 't', file: '/opt/lib/x.ts', line: 1 })] }).log;
     expect(outside.runs[0].results![0].locations![0].physicalLocation!.artifactLocation).toEqual({ uri: 'file:///opt/lib/x.ts' });
@@ -108,10 +116,17 @@ describe('toMarkdown', () => {
   it('is the review, then each finding’s place now, answer and replies', () => {
     expect(markdown.startsWith(sampleReview.markdown)).toBe(true);
     expect(markdown).toContain('## Findings and answers (8)');
-    expect(markdown).toContain('5 open, 1 resolved, 1 won\'t fix, 1 accepted.');
-    expect(markdown).toContain('- **Open** · Blocking · `src/retry.ts:42-47` — the retry never stops\n  - Reply, 2026-11-27T07:00:00.000Z:\n    > Good catch.\n    > Fixing it now.');
-    expect(markdown).toContain('- **Open** · Question · `src/retry.ts:60` (the code it pointed at has changed) — why *twice*?');
+    expect(markdown).toContain("5 open, 1 resolved, 1 won't fix, 1 accepted.");
+    expect(markdown).toContain('### Open · Blocking · `src/retry.ts:42-47` — the retry never stops\n\n> **Reply**, 2026-11-27T07:00:00.000Z:\n>\n> Good catch.\n> Fixing it now.');
+    expect(markdown).toContain('### Open · Question · `src/retry.ts:60` (the code it pointed at has changed) — why *twice*?');
     expect(markdown).toContain("<sub>Exported from Redline 0.1.0 of Claude Code's review, revision 3.</sub>");
+  });
+
+  it('presented to Redline again, has the review’s findings and no copies of them', async () => {
+    const everyFile: Resolver = { resolve: (ref: FileReference) => ({ status: 'resolved', absolutePath: `/w/${ref.path}`, lineCount: 100 }) };
+    const again = await renderReview(markdown, everyFile);
+    const original = await renderReview(sampleReview.markdown, everyFile);
+    expect(again.findings.map((f) => f.id)).toEqual(original.findings.map((f) => f.id));
   });
 
   it('gives a review without a heading its title, and a review without findings no findings section', () => {

@@ -187,3 +187,50 @@ describe('fromSarif: what only adds to a result', () => {
     expect(imported.findings.map(({ file, line, state }) => ({ file, line, state }))).toEqual([{ file: 'a.ts', line: 3, state: 'open' }]);
   });
 });
+
+describe('fromSarif: inputs that would make a careless reader slow', () => {
+  // Each of these took time quadratic in its size in some regular expression; at these sizes a
+  // quadratic reader would not finish within the test's timeout.
+  const MiB = 1024 * 1024;
+
+  it('a message of unclosed brackets, or of whitespace runs, is read in one pass', () => {
+    // Read, then refused for what it would cost to show: each bracket may open a link.
+    expect(refusal(() => fromSarif(logOf([result(`[${'['.repeat(2 * MiB)}`, [at('a.ts', 1)])])))).toMatch(/^The review has about 2,097,\d+ inline marks/);
+    const spaced = `first\nsecond${' '.repeat(2 * MiB)}x\n${'\t '.repeat(MiB)}`;
+    const imported = fromSarif(logOf([result(spaced, [at('a.ts', 1)])]));
+    expect(imported.markdown).toContain('  second');
+  });
+
+  it('a URI of question marks, a tool name and a rule id of megabytes, and deep nesting in a property bag', () => {
+    const uri = `${'?'.repeat(2 * MiB)}\n`;
+    const log = logOf([result('m', [at(uri, 1)], { ruleId: 'r'.repeat(2 * MiB), properties: { deep: 'DEEP' } })], {}, { name: ` ${'tool '.repeat(MiB / 2)}` }).replace(
+      '"DEEP"',
+      `${'['.repeat(5000)}${']'.repeat(5000)}`,
+    );
+    const imported = fromSarif(log);
+    expect(imported.findings).toEqual([]);
+    expect(imported.title.length).toBeLessThanOrEqual(200 + ': SARIF results'.length);
+  });
+
+  it('JSON nested deeper than the parser can go is refused as not JSON', () => {
+    expect(refusal(() => fromSarif(`{"version": "2.1.0", "runs": ${'['.repeat(1_000_000)}`))).toMatch(/^The file is not JSON/);
+  });
+});
+
+describe('fromSarif: what it says it left out', () => {
+  it('counts in words that agree with the count', () => {
+    const runs = Array.from({ length: 101 }, () => ({ tool: { driver: { name: 'T' } }, results: [] }));
+    const { markdown } = fromSarif(JSON.stringify({ version: '2.1.0', runs: [{ ...runs[0], results: [null] }, ...runs.slice(1)] }));
+    expect(markdown).toContain('> 1 result was left out because it is not a valid SARIF result.');
+    expect(markdown).toContain('> 1 more run was left out: Redline reads at most 100.');
+  });
+});
+
+describe('fromSarif: a log Redline cut when it wrote it', () => {
+  it('says how many findings the export left out, besides what the import leaves out', () => {
+    const log = logOf([result('a', [at('a.ts', 1)])], { properties: { 'redline.omittedResults': 7 } }, { name: 'Redline' });
+    expect(fromSarif(log).markdown).toContain('> 7 findings were already left out when Redline wrote the log (a run holds at most 25,000 results).');
+    const tampered = logOf([result('a', [at('a.ts', 1)])], { properties: { 'redline.omittedResults': 'many' } }, { name: 'Redline' });
+    expect(fromSarif(tampered).markdown).not.toContain('already left out');
+  });
+});

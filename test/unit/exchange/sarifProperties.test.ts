@@ -3,6 +3,7 @@
 // review or a SarifImportError.
 
 import fc from 'fast-check';
+import { labelOf } from '../../../extension/src/render/findings';
 import { renderReview, type Resolver } from '../../../extension/src/render/markdownRenderer';
 import { findingFingerprint, type ExportedFinding, type ExportedReview } from '../../../shared/exchange/exportedReview';
 import { toSarif } from '../../../shared/exchange/sarifExport';
@@ -18,7 +19,7 @@ const text = fc.string({ unit: 'grapheme', maxLength: 60 });
 const finding: fc.Arbitrary<ExportedFinding> = fc
   .record({
     severity: fc.constantFrom(...FINDING_SEVERITIES, null),
-    title: text,
+    title: fc.oneof(text, fc.constantFrom('Bugs hide here', 'nit: a label in the title', '**risk** without a colon', 'praise', 'question?')),
     body: fc.array(fc.oneof(text, fc.constantFrom('```', '```suggestion', '~~~', '    code', '', '# heading', '- item', '{0} {{x}}')), { maxLength: 6 }),
     file,
     line: fc.integer({ min: 1, max: 5000 }),
@@ -61,6 +62,13 @@ describe('SARIF properties', () => {
         expect(rendered.map(({ reviewLine, line, endLine, severity }) => ({ reviewLine, line, endLine, severity }))).toEqual(
           imported.findings.map((f, i) => ({ reviewLine: f.markdownLine, line: f.line, endLine: f.endLine, severity: exported.findings[i].severity })),
         );
+        // The title says what the original's said: the window's fingerprint of it is the same, unless it was cut.
+        rendered.forEach((found, i) => {
+          const original = exported.findings[i];
+          const originalTitle = labelOf(original.markdown).title;
+          if (found.title.endsWith('…') || originalTitle.endsWith('…')) return;
+          expect(findingFingerprint(original.file, found.title)).toBe(findingFingerprint(original.file, originalTitle));
+        });
       }),
       { numRuns: 60 },
     );
