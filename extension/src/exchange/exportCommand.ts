@@ -41,7 +41,7 @@ export async function exportReviewToFile(
     const { text, omitted } = await exportText(review, format);
     await writeText(uri, text);
     const findings = review.findings.length - omitted;
-    const said = `Redline: exported ${findings} findings as ${format === 'markdown' ? 'markdown' : format === 'sarif' ? 'SARIF' : 'rdjsonl'} to ${path.basename(uri.fsPath)}.${omitted > 0 ? ` ${describeOmitted(omitted)}` : ''}`;
+    const said = `Redline: exported ${findings} findings as ${FORMAT_FILES[format].name} to ${path.basename(uri.fsPath)}.${omitted > 0 ? ` ${describeOmitted(omitted)}` : ''}`;
     // Not awaited: the offer stays in the notification centre as long as the user likes.
     void vscode.window.showInformationMessage(said, 'Open').then(async (choice) => {
       if (choice === 'Open') await vscode.window.showTextDocument(uri);
