@@ -69,7 +69,7 @@ describe('Export and import from the palette', () => {
         [EXAMPLE, 10, 'open'],
       ],
     );
-    await s.screenshot('40-exported-sarif');
+    await s.screenshot('60-exported-sarif');
   });
 
   it('"Open SARIF as Review…" shows the log as the "SARIF import" tab, with the answer it carries', async () => {
@@ -94,7 +94,7 @@ describe('Export and import from the palette', () => {
     );
     // The assistant's own review is where it was.
     assert.match((await s.call('get-review')).markdown, new RegExp(marker));
-    await s.screenshot('41-sarif-import-tab');
+    await s.screenshot('61-sarif-import-tab');
   });
 
   it('a file that is not SARIF is refused with the reason, and the imported review stays', async () => {
