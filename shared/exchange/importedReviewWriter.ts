@@ -92,18 +92,16 @@ function referenceOf(place: ResultPlace): string | undefined {
 }
 
 /**
- * The message's first line (after the reference, on the item's line) and the rest, dedented. From
- * Redline's own export the first line is the finding's as written: its list marker and label go,
- * since the item has them already.
+ * The message's first line (after the reference, on the item's line) and the rest. From Redline's
+ * own export the first line is the finding's as written, even when empty (its title is made of it):
+ * its list marker and label go, since the item has them already. Another tool's message starts at
+ * its first line with words.
  */
 function splitMessage(message: string, fromRedline: boolean): { first: string; rest: string[] } {
-  const lines = message.replace(/\r\n?/g, '\n').replace(/^\s*\n/, '').trimEnd().split('\n');
-  const first = fromRedline ? withoutLabel(lines[0]) : lines[0].trim();
-  const rest = lines.slice(1).map((line) => line.trimEnd());
-  const indents = rest.filter((line) => line !== '').map((line) => /^ */.exec(line)![0].length);
-  const common = indents.length === 0 ? 0 : indents.reduce((least, indent) => Math.min(least, indent));
-  // A tab is not dedented: it counts as up to four columns and would shift a fence's contents.
-  return { first: first.trim(), rest: rest.map((line) => line.slice(common)) };
+  const normalized = message.replace(/\r\n?/g, '\n').trimEnd();
+  const lines = (fromRedline ? normalized : normalized.replace(/^\s*\n/, '')).split('\n');
+  const first = fromRedline ? withoutLabel(lines[0]) : lines[0];
+  return { first: first.trim(), rest: lines.slice(1).map((line) => line.trimEnd()) };
 }
 
 /** The line without its marks and its label, when it has one: `Bugs here` keeps its first word. */

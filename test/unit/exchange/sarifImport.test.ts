@@ -107,8 +107,8 @@ describe('fromSarif: what a result says', () => {
     expect(findings.map(({ file, line, endLine }) => ({ file, line, endLine }))).toEqual([{ file: 'server/db.js', line: 12, endLine: 14 }]);
   });
 
-  it('indents a message of several lines into its item, dedented, so that nothing in it ends the item', () => {
-    const { markdown, findings } = fromSarif(logOf([result('First line\n    # not a heading of the review\n    ```\n    code\n    ```\n\n    - a list', [at('a.ts', 2)])]));
+  it('indents a message of several lines into its item, so that nothing in it ends the item', () => {
+    const { markdown, findings } = fromSarif(logOf([result('\n\nFirst line\n# not a heading of the review\n```\ncode\n```\n\n- a list', [at('a.ts', 2)])]));
     const lines = markdown.split('\n');
     const item = findings[0].markdownLine;
     expect(lines.slice(item - 1, item + 6)).toEqual(['- **risk**: `a.ts:2` First line', '  # not a heading of the review', '  ```', '  code', '  ```', '', '  - a list']);

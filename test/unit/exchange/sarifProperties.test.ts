@@ -20,7 +20,7 @@ const finding: fc.Arbitrary<ExportedFinding> = fc
   .record({
     severity: fc.constantFrom(...FINDING_SEVERITIES, null),
     title: fc.oneof(text, fc.constantFrom('Bugs hide here', 'nit: a label in the title', '**risk** without a colon', 'praise', 'question?')),
-    body: fc.array(fc.oneof(text, fc.constantFrom('```', '```suggestion', '~~~', '    code', '', '# heading', '- item', '{0} {{x}}')), { maxLength: 6 }),
+    body: fc.array(fc.oneof(text, fc.constantFrom('```', '```suggestion', '~~~', '    code', '      deeper code', ' one space', '', '# heading', '- item', '1) item', '> quoted', '{0} {{x}}')), { maxLength: 6 }),
     file,
     line: fc.integer({ min: 1, max: 5000 }),
     span: fc.integer({ min: 0, max: 40 }),
@@ -70,7 +70,7 @@ describe('SARIF properties', () => {
           expect(findingFingerprint(original.file, found.title)).toBe(findingFingerprint(original.file, originalTitle));
         });
       }),
-      { numRuns: 60 },
+      { numRuns: 150 },
     );
   });
 
