@@ -9,6 +9,7 @@ export * from './protocol/reviews';
 export * from './protocol/feedback';
 export * from './protocol/editor';
 export * from './protocol/history';
+export * from './protocol/exchange';
 export * from './protocol/methods';
 export * from './protocol/events';
 export * from './protocol/wire';

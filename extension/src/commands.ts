@@ -14,6 +14,8 @@ import { Commands, type CommandName } from './constants';
 import { copyReviewToClipboard } from './reviewActions';
 import type { AssistantReviews } from './review/assistantReviews';
 import { publishReviewToPullRequest, type PublishDeps } from './publish/publishCommand';
+import { exportReviewToFile, type ExportTarget } from './exchange/exportCommand';
+import { openSarifAsReview, type ImportReview } from './exchange/importCommand';
 
 export interface CommandDeps {
   readonly context: vscode.ExtensionContext;
@@ -25,10 +27,15 @@ export interface CommandDeps {
   readonly onTokenRotated: () => void;
   /** Publish Review to Pull Request: the review shown, as it leaves the window, and where to post it from. */
   readonly publish: PublishDeps;
+  /** Where a review's references are looked for (the renderer's roots): an export's paths start there. */
+  readonly roots: (cwd: string | undefined) => readonly string[];
+  /** The bridge's import-review, made by the window itself. */
+  readonly importReview: ImportReview;
 }
 
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
-  const handlers: Record<CommandName, () => unknown> = {
+  // The exchange commands take their dialogs' answers as arguments too, for the tests.
+  const handlers: Record<CommandName, (...args: never[]) => unknown> = {
     showReview: () => deps.showPanel(),
     copyReview: async () => {
       if (await copyReviewToClipboard(deps.reviews.active.store.current)) void vscode.window.showInformationMessage('Redline: review copied as markdown.');
@@ -45,6 +52,8 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     compareWithPrevious: () => deps.showPanel().compareWithPrevious(),
     rotateToken: () => rotateToken(deps),
     publishReview: () => publishReviewToPullRequest(deps.publish),
+    exportReview: (target?: ExportTarget) => exportReviewToFile(deps.reviews.active, deps.roots, target),
+    openSarifAsReview: (uri?: vscode.Uri) => openSarifAsReview(deps.importReview, uri),
   };
   return (Object.keys(handlers) as CommandName[]).map((name) => vscode.commands.registerCommand(Commands[name], handlers[name]));
 }

@@ -11,6 +11,8 @@ export const Commands = {
   compareWithPrevious: 'redline.compareWithPrevious',
   rotateToken: 'redline.rotateToken',
   publishReview: 'redline.publishReview',
+  exportReview: 'redline.exportReview',
+  openSarifAsReview: 'redline.openSarifAsReview',
 } as const;
 export type CommandName = keyof typeof Commands;
 

@@ -12,6 +12,7 @@ import { BridgeHost } from './bridge/bridgeHost';
 import { createRequestHandlers } from './bridge/requestHandlers';
 import { broadcastReviewEvents } from './bridge/reviewEvents';
 import { broadcastSelectionEvents } from './bridge/selectionEvents';
+import { windowRequest } from './bridge/windowRequests';
 import { registerCommands } from './commands';
 import { buildExportedReview } from './exchange/exportedReviewBuilder';
 import { CompletionSources } from './editor/completionSources';
@@ -85,6 +86,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
   const panelDeps = createPanelDeps(reviews, renderer, opener, findings.panel);
   const showPanel = (preserveFocus = false) => ReviewPanel.createOrShow(context.extensionUri, panelDeps, { preserveFocus });
 
+  const completions = new CompletionSources();
+  const handlers = createRequestHandlers(reviews, renderer, {
+    getSelection: () => selection.current(),
+    openLocation: (reference, cwd) => opener.open(reference, cwd),
+    getDiagnostics,
+    listOpenEditors,
+    getWorkspaceFolders,
+    listGitRefs: (prefix) => completions.gitRefs(prefix),
+    findWorkspaceFiles: (prefix) => completions.workspaceFiles(prefix),
+  });
+
   const mcpServer = new RedlineMcpServerProvider(serverScriptPath(context.extensionUri.fsPath), resolveNodeCommand());
   mcpServer.setRequestTimeout(settings.requestTimeoutMs);
 
@@ -108,6 +120,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
         workspaceFolder: () => workspaceFolders()[0],
         log,
       },
+      roots: (cwd) => renderer.roots(cwd),
+      importReview: windowRequest(handlers, 'import-review'),
     }),
     reviews.onDidChangeReview(({ change }) => {
       // A new review brings a closed or hidden panel to the front once, without taking focus from
@@ -137,16 +151,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
       bridge?.broadcast('history-changed', {});
     }),
   );
-  const completions = new CompletionSources();
-  const handlers = createRequestHandlers(reviews, renderer, {
-    getSelection: () => selection.current(),
-    openLocation: (reference, cwd) => opener.open(reference, cwd),
-    getDiagnostics,
-    listOpenEditors,
-    getWorkspaceFolders,
-    listGitRefs: (prefix) => completions.gitRefs(prefix),
-    findWorkspaceFiles: (prefix) => completions.workspaceFiles(prefix),
-  });
   try {
     bridge = await BridgeHost.start(context, handlers, log, workspaceFolders, settings.requestTimeoutMs, activity.observer);
     activity.bridgeStarted(bridge);

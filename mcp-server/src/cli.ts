@@ -4,11 +4,15 @@
 
 import { ErrorCode, IPC_PATH_ENV, IPC_TOKEN_ENV, IpcError, TIMEOUT_ENV, type ReviewMode } from '../../shared/protocol';
 import { REDLINE_VERSION } from '../../shared/version';
+import { exportReview, presentSarif } from './exchangeCommands';
 import { IpcClient } from './ipcClient';
 import { ReviewInputError, readReviewInput } from './reviewInput';
 import { TIMEOUT_ARG, parseTimeouts } from './toolTimeouts';
 import { readWholeReview } from './wholeReview';
+import { UsageError } from './usageError';
 import { WindowLocator, workspaceChoice } from './windowLocator';
+
+export { UsageError };
 
 export const USAGE = `Usage: node mcp-server.js <command> [options]
 
@@ -17,7 +21,11 @@ Commands:
       --mode MODE           replace (default), append or update-section
       --section HEADING     the section to replace, with --mode update-section
       --title TITLE         the review's title
+  present --sarif FILE    Open a SARIF 2.1.0 log (ESLint, CodeQL, Semgrep, a Redline export) as a
+                          review, with each finding's state and replies when Redline wrote it
   get-review [--json]     Print the current review's markdown (or all of it as JSON)
+  export --format FORMAT  Write the current review as sarif, rdjsonl (reviewdog) or markdown,
+      --output FILE         to FILE (replaced whole, never half-written) instead of standard output
   status                  Say which VS Code window this would reach, and why
   --help                  Print this text
 
@@ -43,9 +51,7 @@ export interface CliIo {
 
 type Parsed = { command: string; positional: string[]; options: Map<string, string | true> };
 
-const VALUED = new Set(['--mode', '--section', '--title', '--workspace', TIMEOUT_ARG]);
-
-export class UsageError extends Error {}
+const VALUED = new Set(['--mode', '--section', '--title', '--workspace', '--sarif', '--format', '--output', TIMEOUT_ARG]);
 
 export function parseArgs(argv: readonly string[]): Parsed {
   const [command = '', ...rest] = argv;
@@ -77,7 +83,7 @@ export async function runCli(io: CliIo): Promise<number> {
       io.stdout(USAGE);
       return Exit.ok;
     }
-    if (!['present', 'get-review', 'status'].includes(parsed.command)) throw new UsageError(`Unknown command "${parsed.command}".`);
+    if (!['present', 'get-review', 'export', 'status'].includes(parsed.command)) throw new UsageError(`Unknown command "${parsed.command}".`);
   } catch (error) {
     return usage(io, error);
   }
@@ -105,6 +111,7 @@ export async function runCli(io: CliIo): Promise<number> {
   try {
     if (parsed.command === 'present') return await present(parsed, io, client);
     if (parsed.command === 'get-review') return await getReview(parsed, io, client);
+    if (parsed.command === 'export') return await exportCommand(parsed, io, client);
     return await status(io, client, () => reached);
   } catch (error) {
     if (error instanceof UsageError) return usage(io, error);
@@ -121,6 +128,14 @@ export async function runCli(io: CliIo): Promise<number> {
 }
 
 async function present(parsed: Parsed, io: CliIo, client: IpcClient): Promise<number> {
+  const sarif = parsed.options.get('--sarif');
+  if (typeof sarif === 'string') {
+    if (parsed.positional.length > 0 || ['--mode', '--section', '--title'].some((name) => parsed.options.has(name))) {
+      throw new UsageError('present --sarif takes the log alone: its review replaces the "SARIF import" tab, with the log\'s own title.');
+    }
+    await presentSarif(sarif, io, (method, params) => client.request(method, params));
+    return Exit.ok;
+  }
   if (parsed.positional.length !== 1) throw new UsageError('present takes one file, or - for standard input.');
   const [file] = parsed.positional;
   const content = await readReviewInput(file, io.stdin);
@@ -145,6 +160,14 @@ async function getReview(parsed: Parsed, io: CliIo, client: IpcClient): Promise<
   if (parsed.positional.length > 0) throw new UsageError('get-review takes no file.');
   const review = await readWholeReview((params) => client.request('get-review', params));
   io.stdout(parsed.options.has('--json') ? `${JSON.stringify(review, null, 2)}\n` : review.markdown.endsWith('\n') || review.markdown === '' ? review.markdown : `${review.markdown}\n`);
+  return Exit.ok;
+}
+
+async function exportCommand(parsed: Parsed, io: CliIo, client: IpcClient): Promise<number> {
+  if (parsed.positional.length > 0) throw new UsageError('export takes no file; name where to write with --output.');
+  const format = parsed.options.get('--format');
+  const output = parsed.options.get('--output');
+  await exportReview(typeof format === 'string' ? format : undefined, typeof output === 'string' ? output : undefined, io, (method, params) => client.request(method, params));
   return Exit.ok;
 }
 

@@ -1,7 +1,7 @@
 // The whole review, read page by page: for those that take it in one piece, the command line's
-// get-review (its stdout has no line limit) and the current-review resource.
+// get-review and export (its stdout has no line limit) and the current-review resources.
 
-import type { GetReviewParams, GetReviewResult } from '../../shared/protocol';
+import type { ExportReviewResult, GetReviewParams, GetReviewResult } from '../../shared/protocol';
 
 /**
  * Follows nextCursor to the last page and joins the pages: the markdown, the headings and the
@@ -22,4 +22,17 @@ export async function readWholeReview(readPage: (params: Pick<GetReviewParams, '
   }
   const { page: _page, nextCursor: _next, ...rest } = first;
   return { ...rest, markdown: markdown.join(''), sections, findings };
+}
+
+/** Follows nextCursor to the last page; every page is of the one export the window holds. */
+export async function readWholeExport(readPage: (cursor: string | undefined) => Promise<ExportReviewResult>): Promise<ExportReviewResult> {
+  const first = await readPage(undefined);
+  const parts = [first.text];
+  for (let cursor = first.nextCursor; cursor !== undefined; ) {
+    const page = await readPage(cursor);
+    parts.push(page.text);
+    cursor = page.nextCursor;
+  }
+  const { nextCursor: _next, ...rest } = first;
+  return { ...rest, text: parts.join('') };
 }

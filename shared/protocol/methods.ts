@@ -6,6 +6,7 @@ import { FindWorkspaceFilesParams, FindWorkspaceFilesResult, GetEarlierReviewPar
 import { DEFAULT_TIMEOUT_MS } from './limits';
 import { GetReviewFeedbackParams, GetReviewFeedbackResult } from './feedback';
 import { GetReviewParams, GetReviewResult, PresentReviewParams, PresentReviewResult } from './reviews';
+import { ExportReviewParams, ExportReviewResult, ImportReviewParams, ImportReviewResult } from './exchange';
 
 /** The params of a method that takes none: anything else is refused. */
 export const NoParams = z.object({}).strict();
@@ -27,6 +28,9 @@ export const methods = {
   'get-earlier-review': { params: GetEarlierReviewParams, result: GetEarlierReviewResult, timeoutMs: DEFAULT_TIMEOUT_MS },
   'list-git-refs': { params: ListGitRefsParams, result: ListGitRefsResult, timeoutMs: DEFAULT_TIMEOUT_MS },
   'find-workspace-files': { params: FindWorkspaceFilesParams, result: FindWorkspaceFilesResult, timeoutMs: DEFAULT_TIMEOUT_MS },
+  // Each finding's place is looked up in its file, as get-review does, before the text is written.
+  'export-review': { params: ExportReviewParams, result: ExportReviewResult, timeoutMs: 30_000 },
+  'import-review': { params: ImportReviewParams, result: ImportReviewResult, timeoutMs: 30_000 },
 } as const;
 export type Method = keyof typeof methods;
 export type ParamsOf<M extends Method> = z.input<(typeof methods)[M]['params']>;

@@ -40,6 +40,8 @@ export const simpleHandlers: RequestHandlers = {
   },
   'list-git-refs': () => ({ refs: [], truncated: false }),
   'find-workspace-files': () => ({ files: [], truncated: false }),
+  'export-review': (params) => ({ revision: 0, format: params.format, text: '', findings: 0 }),
+  'import-review': (params) => ({ revision: 1, references: { total: 0, resolved: 0, broken: [] }, findings: 0, unmatched: params.findings.length, restored: { states: 0, replies: 0 } }),
 };
 
 export interface LogLine {

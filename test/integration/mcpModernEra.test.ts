@@ -78,8 +78,8 @@ describe('a client pinned to 2026-07-28', () => {
     } while (cursor !== undefined && pages.length < 10);
 
     expect(pages.map((page) => page.length)).toEqual([RESOURCES_PER_PAGE, RESOURCES_PER_PAGE, expect.any(Number)]);
-    expect(pages[0].slice(0, 2).map((resource) => resource.uri)).toEqual(['redline://review/current', 'redline://selection']);
-    const revisions = pages.flat().slice(2).map((resource) => Number(resource.uri.split('/').pop()));
+    expect(pages[0].slice(0, 3).map((resource) => resource.uri)).toEqual(['redline://review/current', 'redline://review/current.sarif', 'redline://selection']);
+    const revisions = pages.flat().slice(3).map((resource) => Number(resource.uri.split('/').pop()));
     const kept = (await host.reviews.all[0].history.list()).map((entry) => entry.revision);
     expect(revisions).toEqual(kept);
     expect(revisions).toEqual([...revisions].sort((a, b) => b - a));
@@ -87,6 +87,6 @@ describe('a client pinned to 2026-07-28', () => {
 
     await expect(modern.client.listResources({ cursor: 'not-ours' })).rejects.toThrow(/not a cursor Redline gave/);
     // And the SDK's own walk gets them all.
-    expect((await modern.client.listResources()).resources).toHaveLength(2 + kept.length);
+    expect((await modern.client.listResources()).resources).toHaveLength(3 + kept.length);
   });
 });

@@ -117,10 +117,11 @@ describe('MCP resources and prompts over the real bridge', () => {
     const { resources } = await reader.client.listResources();
     expect(resources.map((resource) => resource.uri)).toEqual([
       'redline://review/current',
+      'redline://review/current.sarif',
       'redline://selection',
       `redline://review/history/${firstRevision}`,
     ]);
-    const earlier = resources[2];
+    const earlier = resources[3];
     expect(earlier).toMatchObject({ mimeType: 'text/markdown', title: expect.stringContaining(`revision ${firstRevision}`) });
     expect(earlier.size).toBeGreaterThan(0);
     expect(text(await reader.client.readResource({ uri: earlier.uri }))).toContain('# First review');
@@ -147,7 +148,7 @@ describe('MCP resources and prompts over the real bridge', () => {
         const { resources } = await alone.client.listResources(undefined, { cacheMode: 'bypass' });
         const ms = performance.now() - started;
         process.stdout.write(`[resources] resources/list with no window: ${ms.toFixed(0)} ms\n`);
-        expect(resources.map((resource) => resource.uri)).toEqual(['redline://review/current', 'redline://selection']);
+        expect(resources.map((resource) => resource.uri)).toEqual(['redline://review/current', 'redline://review/current.sarif', 'redline://selection']);
         return ms;
       }, 1_500);
       expect(tookMs).toBeLessThan(1_500);

@@ -122,7 +122,7 @@ describe('the built MCP server, in both protocol eras', () => {
     expect(byId(1).ttlMs).toBe(3_600_000);
     expect(byId(1).tools.map((tool: { name: string }) => tool.name)).toContain('present-review');
     expect(byId(2).ttlMs).toBe(0);
-    expect(byId(2).resources.map((resource: { uri: string }) => resource.uri)).toEqual(['redline://review/current', 'redline://selection']);
+    expect(byId(2).resources.map((resource: { uri: string }) => resource.uri)).toEqual(['redline://review/current', 'redline://review/current.sarif', 'redline://selection']);
     expect(await server.endInput()).toBe(0);
   });
 

@@ -14,7 +14,13 @@ import {
   ServerMessage,
   methodNames,
   methods,
+  ImportReviewParams,
+  MAX_FEEDBACK_TEXT,
+  MAX_IMPORTED_FINDINGS,
+  MAX_IMPORTED_REPLIES,
 } from '../../shared/protocol';
+import { MAX_FINDINGS } from '../../extension/src/render/findings';
+import { MAX_FEEDBACK_ITEMS } from '../../extension/src/review/conversation';
 
 describe('protocol schemas', () => {
   it('accepts each kind of client message', () => {
@@ -65,8 +71,9 @@ describe('protocol schemas', () => {
     expect(ServerMessage.safeParse({ type: 'event', event: 'review-changed', payload: { revision: 2 } }).success).toBe(true);
   });
 
-  it('lists the twelve methods, each with a timeout', () => {
+  it('lists the fourteen methods, each with a timeout', () => {
     expect(methodNames.sort()).toEqual([
+      'export-review',
       'find-workspace-files',
       'get-diagnostics',
       'get-earlier-review',
@@ -74,6 +81,7 @@ describe('protocol schemas', () => {
       'get-review-feedback',
       'get-selection',
       'get-workspace-folders',
+      'import-review',
       'list-git-refs',
       'list-open-editors',
       'list-review-history',
@@ -96,6 +104,29 @@ describe('protocol schemas', () => {
     expect(PresentReviewParams.safeParse({ content: 'x', mode: 'update-section', section: 's'.repeat(1001) }).success).toBe(false);
     expect(PresentReviewParams.safeParse({ content: 'x', cwd: '/'.repeat(4097) }).success).toBe(false);
     expect(PresentReviewParams.safeParse({ content: 'x', title: 't'.repeat(501) }).success).toBe(false);
+  });
+
+  it('holds an import, its markdown and replies together, to the review\'s limit and to what a conversation keeps', () => {
+    const finding = (replies: number, text = 'ok') => ({
+      fingerprint: 'f',
+      file: 'src/a.ts',
+      line: 1,
+      endLine: 1,
+      markdownLine: 1,
+      state: 'open',
+      replies: Array.from({ length: replies }, () => ({ text, at: '2026-01-01T00:00:00.000Z' })),
+    });
+    expect(ImportReviewParams.safeParse({ markdown: '- bug: src/a.ts:1', findings: [finding(2)] }).success).toBe(true);
+    expect(ImportReviewParams.safeParse({ markdown: ' \n', findings: [] }).success).toBe(false);
+    expect(ImportReviewParams.safeParse({ markdown: 'x', findings: Array.from({ length: MAX_IMPORTED_FINDINGS + 1 }, () => finding(0)) }).success).toBe(false);
+    expect(ImportReviewParams.safeParse({ markdown: 'x', findings: [finding(1000), finding(1000), finding(1)] }).success).toBe(false);
+    // Each reply within its own limit, but the whole past the review's: the frame limit would not cover it.
+    const long = 'r'.repeat(MAX_FEEDBACK_TEXT);
+    const markdown = 'm'.repeat(MAX_REVIEW_BYTES - 10 * MAX_FEEDBACK_TEXT - 'src/a.ts'.length);
+    expect(ImportReviewParams.safeParse({ markdown, findings: [finding(10, long)] }).success).toBe(true);
+    expect(ImportReviewParams.safeParse({ markdown: `${markdown}m`, findings: [finding(10, long)] }).success).toBe(false);
+    expect(MAX_IMPORTED_REPLIES).toBe(MAX_FEEDBACK_ITEMS);
+    expect(MAX_IMPORTED_FINDINGS).toBe(MAX_FINDINGS);
   });
 
   it('checks the shape of results: a present-review without a reference report, or a review with a negative revision, is refused', () => {

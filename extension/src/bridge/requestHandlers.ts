@@ -18,8 +18,10 @@ import {
 import type { RequestHandlers } from '../ipc/ipcConnection';
 import type { ReviewRenderer } from '../render/reviewRenderer';
 import type { AssistantReviews } from '../review/assistantReviews';
+import { exportReviewHandler } from './exportReview';
 import { feedbackPage } from './feedbackPage';
 import { getReviewPage } from './getReview';
+import { importReviewHandler } from './importReview';
 import { presentReviewHandler } from './presentReview';
 
 export interface EditorSide {
@@ -37,8 +39,9 @@ export interface EditorSide {
 export type ReviewsSide = Pick<AssistantReviews, 'existing' | 'forAssistant' | 'lookup'>;
 
 export function createRequestHandlers(reviews: ReviewsSide, renderer: ReviewRenderer, editor: EditorSide): RequestHandlers {
+  const present = presentReviewHandler(reviews, renderer);
   return {
-    'present-review': presentReviewHandler(reviews, renderer),
+    'present-review': present,
     'get-review': (params) => getReviewPage(reviews, params),
     // An assistant that has not presented has no feedback yet; "0" reads all of its first review's.
     'get-review-feedback': async (params) => feedbackPage(reviews.lookup(params.assistant)?.conversation.since(params.since) ?? { cursor: '0', items: [] }),
@@ -58,5 +61,7 @@ export function createRequestHandlers(reviews: ReviewsSide, renderer: ReviewRend
     },
     'list-git-refs': (params) => editor.listGitRefs(params.prefix),
     'find-workspace-files': (params) => editor.findWorkspaceFiles(params.prefix),
+    'export-review': exportReviewHandler(reviews, renderer),
+    'import-review': importReviewHandler(reviews, renderer, present),
   };
 }

@@ -125,14 +125,15 @@ export class Conversation implements Disposable {
 
   /**
    * Records what the user said or decided; resolves once it is on disk, then tells listeners. If
-   * the save fails, the item is taken back and the error says so: the user may try again.
+   * the save fails, the item is taken back and the error says so: the user may try again. `at` is
+   * when it was said, for what an import brings back; now unless given.
    */
-  async add(feedback: NewFeedback): Promise<FeedbackItem> {
+  async add(feedback: NewFeedback, at?: Date): Promise<FeedbackItem> {
     const item: FeedbackItem = {
       ...feedback,
       ...(feedback.text !== undefined ? { text: feedback.text.slice(0, MAX_FEEDBACK_TEXT) } : {}),
       id: String(this.next++),
-      at: new Date().toISOString(),
+      at: (at && Number.isFinite(at.getTime()) ? at : new Date()).toISOString(),
     };
     this.items.push(item);
     this.unsaved.push(item);

@@ -13,7 +13,7 @@
 import { ProtocolError, ProtocolErrorCode, type McpServer, type ProtocolEra } from '@modelcontextprotocol/server';
 import { reviewEventIsFor, type EventName } from '../../../shared/protocol';
 import type { ToolContext } from '../tools/toolContext';
-import { CURRENT_REVIEW_URI, SELECTION_URI, earlierReviewRevision, isRedlineResource } from './resourceUris';
+import { CURRENT_REVIEW_SARIF_URI, CURRENT_REVIEW_URI, SELECTION_URI, earlierReviewRevision, isRedlineResource } from './resourceUris';
 
 /** One client watches a handful of resources; past this it is a runaway loop, not a user. */
 export const MAX_SUBSCRIPTIONS = 100;
@@ -92,6 +92,7 @@ export class ResourceSubscriptions {
       case 'review-changed':
       case 'feedback-added':
         this.updated(CURRENT_REVIEW_URI);
+        this.updated(CURRENT_REVIEW_SARIF_URI);
         return;
       case 'selection-changed':
         this.updated(SELECTION_URI);
@@ -120,7 +121,7 @@ export class ResourceSubscriptions {
     }
     if (this.missedEvents) {
       this.missedEvents = false;
-      for (const uri of this.era === 'modern' ? [CURRENT_REVIEW_URI, SELECTION_URI] : this.subscribed) this.updated(uri);
+      for (const uri of this.era === 'modern' ? [CURRENT_REVIEW_URI, CURRENT_REVIEW_SARIF_URI, SELECTION_URI] : this.subscribed) this.updated(uri);
     }
   }
 

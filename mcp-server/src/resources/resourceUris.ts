@@ -2,6 +2,8 @@
 // prompts that point at them.
 
 export const CURRENT_REVIEW_URI = 'redline://review/current';
+/** The same review as a SARIF 2.1.0 log, findings where their code is now and the user's answers with them. */
+export const CURRENT_REVIEW_SARIF_URI = 'redline://review/current.sarif';
 export const SELECTION_URI = 'redline://selection';
 /** `index` is an earlier review's revision: it keeps naming the same review as others are added. */
 export const EARLIER_REVIEW_TEMPLATE = 'redline://review/history/{index}';
@@ -20,5 +22,5 @@ export function earlierReviewRevision(uri: string): number | undefined {
 
 /** Whether `uri` is one of Redline's resources, and so one a client may subscribe to. */
 export function isRedlineResource(uri: string): boolean {
-  return uri === CURRENT_REVIEW_URI || uri === SELECTION_URI || earlierReviewRevision(uri) !== undefined;
+  return uri === CURRENT_REVIEW_URI || uri === CURRENT_REVIEW_SARIF_URI || uri === SELECTION_URI || earlierReviewRevision(uri) !== undefined;
 }

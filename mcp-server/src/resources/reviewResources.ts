@@ -7,9 +7,9 @@
 import { ProtocolError, ProtocolErrorCode, ResourceTemplate, type ListResourcesResult, type McpServer, type ReadResourceResult, type Resource } from '@modelcontextprotocol/server';
 import { ErrorCode, type EarlierReviewEntry } from '../../../shared/protocol';
 import { stderrLog } from '../log';
-import { readWholeReview } from '../wholeReview';
+import { readWholeExport, readWholeReview } from '../wholeReview';
 import { assistantOf, bridgeFor, type ToolContext } from '../tools/toolContext';
-import { CURRENT_REVIEW_URI, EARLIER_REVIEW_TEMPLATE, SELECTION_URI, earlierReviewRevision, earlierReviewUri } from './resourceUris';
+import { CURRENT_REVIEW_SARIF_URI, CURRENT_REVIEW_URI, EARLIER_REVIEW_TEMPLATE, SELECTION_URI, earlierReviewRevision, earlierReviewUri } from './resourceUris';
 
 /** MCP's code for a resource that does not exist (the specification's "Resource not found"). */
 const RESOURCE_NOT_FOUND = -32002;
@@ -22,6 +22,13 @@ const CURRENT_REVIEW = {
     'The review you presented last in VS Code, as markdown, with the edits of later appends and section updates. ' +
     'Empty until you present one. Subscribe to hear when it changes, or when the user answers it.',
   mimeType: 'text/markdown',
+};
+const CURRENT_REVIEW_SARIF = {
+  title: 'Current review as SARIF',
+  description:
+    'The same review as a SARIF 2.1.0 log: each finding a result, at the lines where its code is now, with the user\'s state and replies. ' +
+    'A log with no results until you present a review.',
+  mimeType: 'application/sarif+json',
 };
 const SELECTION = {
   title: 'Selection in VS Code',
@@ -46,6 +53,13 @@ export function registerReviewResources(server: McpServer, context: ToolContext)
       return markdown(uri.href, review.markdown);
     },
   );
+
+  server.registerResource('current-review-sarif', CURRENT_REVIEW_SARIF_URI, CURRENT_REVIEW_SARIF, async (uri) => {
+    const exported = await readWholeExport((cursor) =>
+      bridge.request('export-review', { format: 'sarif', assistant: assistantOf(context), ...(cursor !== undefined ? { cursor } : {}) }),
+    );
+    return oneRead(uri.href, CURRENT_REVIEW_SARIF.mimeType, exported.text, PAGED_SARIF);
+  });
 
   server.registerResource(
     'earlier-review',
@@ -92,7 +106,13 @@ export function registerReviewResources(server: McpServer, context: ToolContext)
 export function listPage(earlier: readonly EarlierReviewEntry[], cursor: string | undefined): ListResourcesResult {
   const before = cursor === undefined ? undefined : revisionInCursor(cursor);
   const fixed: Resource[] =
-    before === undefined ? [{ uri: CURRENT_REVIEW_URI, name: 'current-review', ...CURRENT_REVIEW }, { uri: SELECTION_URI, name: 'selection', ...SELECTION }] : [];
+    before === undefined
+      ? [
+          { uri: CURRENT_REVIEW_URI, name: 'current-review', ...CURRENT_REVIEW },
+          { uri: CURRENT_REVIEW_SARIF_URI, name: 'current-review-sarif', ...CURRENT_REVIEW_SARIF },
+          { uri: SELECTION_URI, name: 'selection', ...SELECTION },
+        ]
+      : [];
   // Newest first, as the window gives them; by revision, so that a review presented meanwhile
   // neither repeats an entry nor skips one.
   const rest = before === undefined ? earlier : earlier.filter((entry) => entry.revision < before);
@@ -115,19 +135,26 @@ function revisionInCursor(cursor: string): number {
 /**
  * A resource is read in one reply, which cannot be paged: past this much JSON, a client with a
  * line limit (Codex CLI's 8 MiB is the smallest) would drop the connection, so the read is
- * refused instead, pointing at get-review, which reads in pages.
+ * refused instead, pointing at what reads it in pages.
  */
 export const MAX_RESOURCE_JSON_BYTES = 6 * 1024 * 1024;
 
+const PAGED_MARKDOWN = 'The get-review tool reads the current review in pages.';
+const PAGED_SARIF = 'The command line writes it to a file whole: node mcp-server.js export --format sarif --output FILE.';
+
 function markdown(uri: string, text: string): ReadResourceResult {
+  return oneRead(uri, 'text/markdown', text, PAGED_MARKDOWN);
+}
+
+function oneRead(uri: string, mimeType: string, text: string, instead: string): ReadResourceResult {
   const bytes = Buffer.byteLength(JSON.stringify(text), 'utf8');
   if (bytes > MAX_RESOURCE_JSON_BYTES) {
     throw new ProtocolError(
       ProtocolErrorCode.InternalError,
-      `${uri} is too large to read in one piece (${bytes} bytes as JSON, more than ${MAX_RESOURCE_JSON_BYTES}). The get-review tool reads the current review in pages.`,
+      `${uri} is too large to read in one piece (${bytes} bytes as JSON, more than ${MAX_RESOURCE_JSON_BYTES}). ${instead}`,
     );
   }
-  return { contents: [{ uri, mimeType: 'text/markdown', text }] };
+  return { contents: [{ uri, mimeType, text }] };
 }
 
 function describeEntry(entry: EarlierReviewEntry): Resource {

@@ -1,0 +1,84 @@
+// import-review: a review read from a SARIF log, shown as present-review shows one (stored before
+// the answer, its findings as threads and Problems entries), then each finding given back what the
+// user had decided and replied, through the conversation, so that a review that went out as SARIF
+// comes back as it was. The states and replies are on disk before the answer too.
+
+import { ErrorCode, IpcError, type ImportReviewResult, type PresentReviewResult, type ValidParamsOf } from '../../../shared/protocol';
+import { findingFingerprint } from '../../../shared/exchange/exportedReview';
+import { matchImported, type ImportMatch } from '../exchange/importMatching';
+import { relativeToRoot, repositoryRoot } from '../exchange/repositoryRoot';
+import type { RequestContext } from '../ipc/ipcConnection';
+import type { ReviewRenderer } from '../render/reviewRenderer';
+import type { AssistantReviews } from '../review/assistantReviews';
+import type { Conversation } from '../review/conversation';
+
+type Params = ValidParamsOf<'import-review'>;
+type Present = (params: ValidParamsOf<'present-review'>, context: RequestContext) => Promise<PresentReviewResult>;
+
+export function importReviewHandler(reviews: Pick<AssistantReviews, 'existing'>, renderer: Pick<ReviewRenderer, 'roots' | 'placesOf'>, present: Present) {
+  return async (params: Params, context: RequestContext): Promise<ImportReviewResult> => {
+    const { assistant, cwd, title, markdown } = params;
+    const presented = await present({ content: markdown, mode: 'replace', title, cwd, assistant }, context);
+    const owner = reviews.existing(assistant);
+    if (!owner) throw new IpcError(ErrorCode.Internal, 'The imported review was shown, but its tab is gone; import it again.');
+    const review = owner.store.current;
+    // Another change may have come in behind the import: then only fingerprints and places match.
+    const places = review?.revision === presented.revision ? await renderer.placesOf(review) : undefined;
+    const reviewLines = new Map(places?.map((place) => [place.id, place.line + 1]));
+    const start = renderer.roots(cwd)[0];
+    const root = start ? await repositoryRoot(start) : undefined;
+    const shown = await Promise.all(
+      presented.findings.map(async (finding) => ({
+        id: finding.id,
+        file: finding.file,
+        line: finding.line,
+        reviewLine: reviewLines.get(finding.id),
+        fingerprint: findingFingerprint(root ? await relativeToRoot(root, finding.file) : finding.file, finding.title),
+      })),
+    );
+    const matches = matchImported(params.findings, shown);
+    const references = new Map(presented.findings.map((finding) => [finding.id, finding.reference]));
+    let restored: ImportReviewResult['restored'];
+    try {
+      restored = await restoreAnswers(owner.conversation, matches, references);
+    } catch (error) {
+      throw new IpcError(ErrorCode.Internal, `The review is shown and stored, but the findings' states and replies were not all restored: ${(error as Error)?.message ?? error}`);
+    }
+    return {
+      revision: presented.revision,
+      ...(presented.title !== undefined ? { title: presented.title } : {}),
+      references: presented.references,
+      findings: presented.findings.length,
+      unmatched: params.findings.length - matches.length,
+      restored,
+    };
+  };
+}
+
+/**
+ * Each finding's state, where it differs from what the window has for that text, and each reply it
+ * does not hold already (importing the same log twice adds nothing). States go first, so that the
+ * replies are the newest items and the last a conversation would let go of. All are added at once:
+ * the conversation writes them together, and resolves each once it is on disk.
+ */
+async function restoreAnswers(conversation: Conversation, matches: readonly ImportMatch[], references: ReadonlyMap<string, string>): Promise<ImportReviewResult['restored']> {
+  const saving: Array<Promise<unknown>> = [];
+  let states = 0;
+  for (const { imported, shownId } of matches) {
+    if (conversation.stateOf(shownId) === imported.state) continue;
+    states += imported.state === 'open' ? 0 : 1;
+    saving.push(conversation.add({ kind: 'state', findingId: shownId, state: imported.state, reference: references.get(shownId) }));
+  }
+  let replies = 0;
+  for (const { imported, shownId } of matches) {
+    const held = new Set(conversation.repliesTo(shownId).map((item) => item.text));
+    for (const reply of imported.replies) {
+      if (held.has(reply.text)) continue;
+      held.add(reply.text);
+      replies++;
+      saving.push(conversation.add({ kind: 'reply', findingId: shownId, text: reply.text, reference: references.get(shownId) }, new Date(reply.at)));
+    }
+  }
+  await Promise.all(saving);
+  return { states, replies };
+}

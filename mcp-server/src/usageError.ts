@@ -1,0 +1,3 @@
+// A mistake in how the command line was called: it exits 2 and prints its usage.
+
+export class UsageError extends Error {}

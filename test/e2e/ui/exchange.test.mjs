@@ -1,0 +1,111 @@
+// A review out of the window and back, from the Command Palette, through code-server's own file
+// dialogs: "Redline: Export Review…" (its format picker, then the save dialog) writes the review
+// the panel shows as SARIF with the answer given in the panel, and "Redline: Open SARIF as
+// Review…" (the open dialog) shows that log again as the "SARIF import" tab, the answer kept; a
+// file that is not SARIF is refused with the reason and the review shown stays.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCommand } from '../harness/workbench.mjs';
+import { RedlineSession, session, waitFor } from './session.mjs';
+
+const EXAMPLE = 'src/example.ts';
+const IMPORT_TAB = 'SARIF import';
+
+/**
+ * Answers code-server's simple file dialog (a quick input whose box holds a path) with `file`.
+ * @param {import('playwright-core').Page} page @param {string} file
+ */
+async function answerFileDialog(page, file) {
+  const widget = page.locator('.quick-input-widget');
+  const input = widget.locator('input[type="text"], input:not([type])').first();
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  // The dialog fills its box, and then lists the folder: typed after both, the path is ours.
+  await waitFor(async () => (await input.inputValue()).startsWith('/'), 'the file dialog to show its folder', 15_000);
+  await widget.locator('.quick-input-list .monaco-list-row', { hasText: 'src' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+  await input.fill(file);
+  let shown = '';
+  await waitFor(async () => (shown = await input.inputValue()) === file, `${file} in the file dialog (it shows ${JSON.stringify(shown)})`);
+  await page.keyboard.press('Enter');
+  await widget.waitFor({ state: 'hidden', timeout: 15_000 });
+}
+
+describe('Export and import from the palette', () => {
+  const marker = RedlineSession.marker('EXCHANGE');
+  /** @type {string} */
+  let exported;
+  /** @type {import('@modelcontextprotocol/sdk/client/index.js').Client | undefined} */
+  let importTab;
+
+  after(async () => {
+    await importTab?.close().catch(() => {});
+  });
+
+  it('"Export Review…" asks for the format and the file, and writes the SARIF with the answer given in the panel', async () => {
+    const s = session();
+    await s.call('present-review', {
+      title: 'Exchange',
+      content: [`# Exchange ${marker}`, '', `- **bug**: the loop at ${EXAMPLE}:42 never stops`, `- nit: the name at ${EXAMPLE}:10 says too little`, ''].join('\n'),
+    });
+    const frame = await s.waitForReviewText(marker);
+    await frame.locator('#review .redline-finding-actions button', { hasText: 'Resolve' }).first().click();
+    await waitFor(async () => (await s.call('get-review')).findings[0]?.state === 'resolved', 'the first finding resolved');
+
+    exported = join(/** @type {string} */ (s.workspace), `exchange-${marker}.sarif`);
+    // The format picker, then the save dialog, in the same quick input.
+    await runCommand(s.page, 'Redline: Export Review…', { opensPicker: true });
+    await s.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'SARIF 2.1.0' }).first().click({ timeout: 10_000 });
+    await answerFileDialog(s.page, exported);
+    await s.page.locator('.notifications-toasts .notification-toast', { hasText: `exported 2 findings as SARIF to exchange-${marker}.sarif` }).waitFor({ state: 'visible', timeout: 15_000 });
+
+    assert.ok(existsSync(exported), `${exported} was written`);
+    const log = JSON.parse(readFileSync(exported, 'utf8'));
+    assert.equal(log.version, '2.1.0');
+    const results = log.runs[0].results;
+    assert.deepEqual(
+      results.map((/** @type {any} */ r) => [r.locations[0].physicalLocation.artifactLocation.uri, r.locations[0].physicalLocation.region.startLine, r.properties['redline.state']]),
+      [
+        [EXAMPLE, 42, 'resolved'],
+        [EXAMPLE, 10, 'open'],
+      ],
+    );
+    await s.screenshot('60-exported-sarif');
+  });
+
+  it('"Open SARIF as Review…" shows the log as the "SARIF import" tab, with the answer it carries', async () => {
+    const s = session();
+    await runCommand(s.page, 'Redline: Open SARIF as Review…', { opensPicker: true });
+    await answerFileDialog(s.page, exported);
+    await s.page.locator('.notifications-toasts .notification-toast', { hasText: 'opened as revision' }).waitFor({ state: 'visible', timeout: 15_000 });
+    // The log holds the findings, not the review's prose: its heading is the review's title.
+    const frame = await s.waitForReviewText('the name at');
+    await waitFor(async () => (await frame.locator('#tabs .redline-tab[aria-selected="true"]').innerText().catch(() => '')) === IMPORT_TAB, `the ${IMPORT_TAB} tab in front`);
+    await frame.locator('#review .redline-finding-actions', { hasText: 'Reopen' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+
+    // What an assistant of that name would read: the findings, at their places, the answer kept.
+    importTab = await s.connectAssistant(IMPORT_TAB);
+    const review = /** @type {any} */ (await importTab.callTool({ name: 'get-review', arguments: {} })).structuredContent;
+    assert.deepEqual(
+      review.findings.map((/** @type {any} */ f) => [f.line, f.state]),
+      [
+        [42, 'resolved'],
+        [10, 'open'],
+      ],
+    );
+    // The assistant's own review is where it was.
+    assert.match((await s.call('get-review')).markdown, new RegExp(marker));
+    await s.screenshot('61-sarif-import-tab');
+  });
+
+  it('a file that is not SARIF is refused with the reason, and the imported review stays', async () => {
+    const s = session();
+    const before = /** @type {any} */ (await importTab?.callTool({ name: 'get-review', arguments: {} }))?.structuredContent.revision;
+    const notSarif = join(/** @type {string} */ (s.workspace), `package-${marker}.json`);
+    writeFileSync(notSarif, JSON.stringify({ name: 'not-a-log', version: '1.0.0' }));
+    await runCommand(s.page, 'Redline: Open SARIF as Review…', { opensPicker: true });
+    await answerFileDialog(s.page, notSarif);
+    await s.page.locator('.notifications-toasts .notification-toast', { hasText: 'is not a SARIF log' }).waitFor({ state: 'visible', timeout: 15_000 });
+    const after = /** @type {any} */ (await importTab?.callTool({ name: 'get-review', arguments: {} }))?.structuredContent.revision;
+    assert.equal(after, before);
+  });
+});
