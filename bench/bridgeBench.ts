@@ -99,8 +99,9 @@ async function baseline(mcp: Awaited<ReturnType<typeof connectMcp>>, n: number) 
 /**
  * One size: each call's delivery (call → reply), the host thread's longest stall, the host's heap
  * growth (peak, sampled every 5 ms when the thread is free, and kept after a collection), the
- * process's peak RSS growth (host and render worker), the render worker's heap, the MCP server's
- * peak RSS, and markdown-it alone on the same texts.
+ * process's peak RSS during the call (host, render worker and client; it never shrinks much, so
+ * it is the peak, not a growth), the render worker's heap, the MCP server's peak RSS, and
+ * markdown-it alone on the same texts.
  */
 async function deliver(host: Host, { name, make, calls }: (typeof SIZES)[number], first: number) {
   const mcp = await connectMcp(hostEnv(host), host.workspace);
@@ -115,7 +116,6 @@ async function deliver(host: Host, { name, make, calls }: (typeof SIZES)[number]
     const heapBefore = await baseline(mcp, first + call);
     let heapPeak = heapBefore;
     const heapSampler = setInterval(() => (heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed / MiB)), 5);
-    const rssBefore = status('VmRSS') ?? 0;
     writeFileSync('/proc/self/clear_refs', '5'); // VmHWM starts again from VmRSS
     workerPeak = undefined;
     hostStalls.reset();
@@ -126,7 +126,7 @@ async function deliver(host: Host, { name, make, calls }: (typeof SIZES)[number]
     sampleHostStalls = false;
     clearInterval(heapSampler);
     if (result.isError) throw new Error(`present-review of ${name} failed: ${JSON.stringify(result.content).slice(0, 500)}`);
-    samples.rssPeakMiB.push(Math.max(0, (status('VmHWM') ?? 0) - rssBefore));
+    samples.rssPeakMiB.push(status('VmHWM') ?? 0);
     samples.longestStallMs.push(hostStalls.max / 1e6);
     samples.heapPeakMiB.push(heapPeak - heapBefore);
     await settle();

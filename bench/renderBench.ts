@@ -8,7 +8,7 @@ import * as os from 'os';
 import * as path from 'path';
 import hljs from 'highlight.js';
 import MarkdownIt from 'markdown-it';
-import { denseReview, findingsReview, writeFixtureFiles } from './reviewFixtures';
+import { denseReview, findingsReview, imageOpeners, writeFixtureFiles } from './reviewFixtures';
 
 type Render = (markdown: string) => unknown;
 
@@ -46,6 +46,8 @@ async function main() {
       { name: '100 KiB', markdown: findingsReview(100 * KiB), rounds: runs * 5 },
       { name: '1 MiB', markdown: findingsReview(1024 * KiB), rounds: runs * 2 + 1 },
       { name: '70,000 references (2.4 MiB)', markdown: denseReview(70_000), rounds: runs },
+      // markdown-it's label search made this quadratic; Redline's renderer guards against it.
+      { name: '`![` × 100,000 (0.2 MiB)', markdown: imageOpeners(100_000), rounds: runs },
     ];
     const results = [];
     for (const { name, markdown, rounds } of cases) {

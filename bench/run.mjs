@@ -87,10 +87,10 @@ function printDelivered(reports) {
       ...labels.map((label) => ms(median(pooled(label, index, 'longestStallMs')))),
     ]),
   );
-  console.log("Memory per review (medians; growth over the same host holding a small review; the process's RSS holds the host, the render worker and the bench's MCP client):\n");
+  console.log("Memory per review (medians; the heap's growth is over the same host holding a small review; the process's RSS holds the host, the render worker and the bench's MCP client):\n");
   const both = (get) => labels.map(get).join(' → ');
   printTable(
-    ['review', `host heap growth, peak / kept after GC (${labels.join(' → ')})`, `render worker heap, peak used / committed`, `process peak RSS growth`, `MCP server peak RSS`],
+    ['review', `host heap growth, peak / kept after GC (${labels.join(' → ')})`, `render worker heap, peak used / committed`, `process peak RSS during the call`, `MCP server peak RSS`],
     sizes.map((_, index) => [
       sizeName(index),
       both((label) => `${mib(median(pooled(label, index, 'heapPeakMiB')))} / ${mib(median(pooled(label, index, 'heapKeptMiB')))}`),
