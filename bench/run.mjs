@@ -8,6 +8,9 @@
 //       (cd /tmp/before && node scripts/build.mjs --production)
 //   --only render|delivered|cold-start|stdin   one part (repeatable); BENCH_RUNS=n (default 3) runs each
 //
+// A delivered run takes 2–3 minutes per build on a loaded 2-core machine (most of it the 10 MiB
+// reviews), the render part about a minute: BENCH_RUNS=1 for a quick look.
+//
 // Render: markdown-it alone, with highlight.js, and each build's renderer, in one process on one
 // thread (bench/renderBench.ts). Delivered: call → reply through the built MCP server and the
 // integration kit's host with a durable store, one process per build and run (bench/bridgeBench.ts).
