@@ -28,9 +28,15 @@ function shows(frame, marker, { end = 'first', timeoutMs = LARGE_TIMEOUT_MS } = 
       if (!review) return false;
       const BLOCK = 'p, li, h1, h2, h3, h4, pre, td, blockquote';
       if (which === 'last') {
-        let block = review.lastElementChild;
-        while (block?.lastElementChild && !block.matches(BLOCK)) block = block.lastElementChild;
-        return block?.textContent?.includes(wanted) ?? false;
+        /** The last block under `from`, through its wrappers. @param {Element | null | undefined} from */
+        const lastBlock = (from) => {
+          let block = from?.lastElementChild;
+          while (block?.lastElementChild && !block.matches(BLOCK)) block = block.lastElementChild;
+          return block;
+        };
+        // The review's blocks are #review's children, or a page's that comes first in #review
+        // (and may have old pages, hidden, after it): either holds the marker only once it is in.
+        return [lastBlock(review), lastBlock(review.firstElementChild)].some((block) => block?.textContent?.includes(wanted) ?? false);
       }
       // The first dozen elements in document order: the heading, the first list and its first items.
       const walker = document.createTreeWalker(review, NodeFilter.SHOW_ELEMENT);
