@@ -12,8 +12,6 @@ import MarkdownIt from 'markdown-it';
 import { ARTIFACTS_DIR } from '../harness/workbench.mjs';
 import { REPO_ROOT } from '../harness/install.mjs';
 
-/** On a CI machine the floor is rendered once per text (each 10 MiB render costs a second or more there). */
-const FLOOR_RENDERS = process.env.CI === 'true' ? 1 : 3;
 /** Redline's markdown-it options, nothing of its own: the floor beside a figure. */
 const markdownIt = new MarkdownIt({ html: false, linkify: true });
 
@@ -34,15 +32,15 @@ export function record(key, figure) {
   figures.set(key, figure);
 }
 
-/** markdown-it alone on `markdown`, in this process: the median of a few renders, in ms. @param {string} markdown */
+/**
+ * markdown-it alone on `markdown`, in this process, in ms: one render, after the review's own
+ * figures (a 10 MiB render costs seconds on a busy machine, and the suite runs in every `npm test`).
+ * @param {string} markdown
+ */
 export function markdownItFloor(markdown) {
-  const times = [];
-  for (let i = 0; i < FLOOR_RENDERS; i++) {
-    const started = performance.now();
-    markdownIt.render(markdown);
-    times.push(performance.now() - started);
-  }
-  return median(times);
+  const started = performance.now();
+  markdownIt.render(markdown);
+  return performance.now() - started;
 }
 
 const ms = (/** @type {number | undefined} */ value) => (value === undefined ? '' : value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(0)} ms`);
