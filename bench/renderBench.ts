@@ -1,63 +1,77 @@
-// Host-side render figures for `node bench/render.mjs`: the renderer as it is now against the one
-// before the two-phase rework (bundled by the runner from git), alternated in one process so that a
-// busy machine slows both alike. Prints one JSON object on stdout.
+// Render on one thread, for `npm run bench`: markdown-it alone, markdown-it with highlight.js, and
+// Redline's renderer of each build given (bench/renderSubject.ts, bundled per build by run.mjs),
+// on the same reviews in one process, in a rotating order, so that a busy machine slows all alike.
+// Prints one JSON object on stdout.
 
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { ReviewRenderer } from '../extension/src/render/reviewRenderer';
-import { denseReview, imageOpeners, typicalReview, writeFixtureFiles } from './reviewFixtures';
+import hljs from 'highlight.js';
+import MarkdownIt from 'markdown-it';
+import { denseReview, findingsReview, imageOpeners, writeFixtureFiles } from './reviewFixtures';
 
-type Render = (markdown: string, root: string) => Promise<unknown> | unknown;
+type Render = (markdown: string) => unknown;
 
-const runs = Number(process.env.BENCH_RUNS ?? 7);
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-function loadBefore(): Render | undefined {
-  const bundle = process.env.REDLINE_RENDER_BEFORE;
-  if (!bundle) return undefined;
-  const before = require(bundle) as { renderReview(markdown: string, resolver: unknown): unknown; ReferenceResolver: new (roots: string[]) => unknown };
-  return (markdown, root) => before.renderReview(markdown, new before.ReferenceResolver([root]));
+export interface RenderBenchReport {
+  readonly runs: number;
+  readonly subjects: readonly string[];
+  readonly results: ReadonlyArray<{ readonly name: string; readonly bytes: number; readonly samples: Record<string, number[]> }>;
 }
+
+const runs = Number(process.env.BENCH_RUNS ?? 3);
+const KiB = 1024;
+
+/** The floor: Redline's markdown-it options (no HTML, URLs linked) and nothing of its own. */
+const markdownIt = new MarkdownIt({ html: false, linkify: true });
+/** The floor with code highlighted as Redline highlights it, by highlight.js on the host. */
+const markdownItHljs = new MarkdownIt({
+  html: false,
+  linkify: true,
+  highlight: (code, language) => (language && hljs.getLanguage(language) ? hljs.highlight(code, { language, ignoreIllegals: true }).value : ''),
+});
 
 async function main() {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-render-bench-'));
   try {
     writeFixtureFiles(root);
-    // One renderer for all runs, as in a window: the line counts are cached after the first render.
-    const renderer = new ReviewRenderer(() => [root]);
-    const after: Render = (markdown) => renderer.renderFragment(markdown, undefined);
-    const before = loadBefore();
-    const cases: Array<{ name: string; markdown: string; skipBefore?: boolean }> = [
-      { name: 'typical review, 1 MiB', markdown: typicalReview(1024 * 1024) },
-      { name: 'dense review, 70,000 references', markdown: denseReview(70_000) },
-      { name: '`![` x 100,000 (0.2 MiB)', markdown: imageOpeners(100_000) },
-      { name: '`![` x 400,000 (0.8 MiB)', markdown: imageOpeners(400_000), skipBefore: true },
-      { name: '`![` x 5,000,000 (10 MiB)', markdown: imageOpeners(5_000_000), skipBefore: true },
+    const builds: Array<{ label: string; bundle: string }> = JSON.parse(process.env.REDLINE_BENCH_RENDERERS ?? '[]');
+    const subjects: Array<[string, Render]> = [
+      ['markdown-it', (markdown) => markdownIt.render(markdown)],
+      ['markdown-it + highlight.js', (markdown) => markdownItHljs.render(markdown)],
+      ...builds.map(({ label, bundle }): [string, Render] => [label, (require(bundle) as typeof import('./renderSubject')).createRender(root)]),
+    ];
+    // Small reviews vary most from one render to the next: they get more rounds, which cost little.
+    const cases = [
+      { name: '10 KiB', markdown: findingsReview(10 * KiB), rounds: runs * 10 },
+      { name: '100 KiB', markdown: findingsReview(100 * KiB), rounds: runs * 5 },
+      { name: '1 MiB', markdown: findingsReview(1024 * KiB), rounds: runs * 2 + 1 },
+      { name: '70,000 references (2.4 MiB)', markdown: denseReview(70_000), rounds: runs },
+      // markdown-it's label search made this quadratic; Redline's renderer guards against it.
+      { name: '`![` × 100,000 (0.2 MiB)', markdown: imageOpeners(100_000), rounds: runs },
     ];
     const results = [];
-    for (const { name, markdown, skipBefore } of cases) {
-      const times: Record<'before' | 'after', number[]> = { before: [], after: [] };
-      const caseRuns = markdown.length > 4 * 1024 * 1024 ? Math.min(runs, 3) : runs;
-      for (let i = 0; i < caseRuns; i++) {
-        for (const [label, render] of [['after', after], ['before', skipBefore ? undefined : before]] as const) {
-          if (!render) continue;
+    for (const { name, markdown, rounds } of cases) {
+      process.stderr.write(`render, ${name}…\n`);
+      const samples: Record<string, number[]> = Object.fromEntries(subjects.map(([label]) => [label, []]));
+      // One render each first, uncounted: it compiles the code paths this size takes.
+      for (const [, render] of subjects) await render(markdown);
+      for (let round = 0; round < rounds; round++) {
+        for (let k = 0; k < subjects.length; k++) {
+          const [label, render] = subjects[(round + k) % subjects.length];
           const started = performance.now();
-          await render(markdown, root);
-          times[label].push(performance.now() - started);
+          await render(markdown);
+          samples[label].push(performance.now() - started);
         }
       }
-      results.push({
-        name,
-        bytes: markdown.length,
-        afterMs: median(times.after),
-        beforeMs: times.before.length ? median(times.before) : undefined,
-      });
+      results.push({ name, bytes: markdown.length, samples });
     }
-    process.stdout.write(JSON.stringify({ runs, results }) + '\n');
+    process.stdout.write(JSON.stringify({ runs, subjects: subjects.map(([label]) => label), results } satisfies RenderBenchReport) + '\n');
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
 }
 
-void main();
+void main().catch((error) => {
+  process.stderr.write(`${error?.stack ?? error}\n`);
+  process.exit(1);
+});

@@ -37,6 +37,50 @@ export function typicalReview(bytes: number): string {
   return parts.join('');
 }
 
+/** Where a generated finding points: a file of the workspace and how many lines it has. */
+export type FindingPlace = (i: number) => { readonly file: string; readonly lines: number };
+
+/** src/mod<i>/index.ts, as written by writeFixtureFiles. */
+export const fixtureModule: FindingPlace = (i) => ({ file: `src/mod${i % FIXTURE_MODULES}/index.ts`, lines: 400 });
+
+const SEVERITIES = ['bug', 'risk', 'nit', 'suggestion', 'question'] as const;
+
+/**
+ * One finding as assistants write them (issue 33's shape): a heading, list items and a paragraph
+ * with severity labels, references in prose, in code spans and in links, a broken one, a URL,
+ * and a `ts` code block.
+ */
+function finding(i: number, place: FindingPlace): string {
+  const { file, lines } = place(i);
+  const { file: other } = place(i + 1);
+  const line = (i % (lines - 5)) + 1;
+  return (
+    `## ${i + 1}. Retries without a limit in ${file}\n\n` +
+    `- **${SEVERITIES[i % SEVERITIES.length]}**: the handler at ${file}:${line} retries forever; compare \`${file}:${line}-${line + 2}\` and [the caller](${other}#L${(i % 20) + 1}).\n` +
+    `- **risk**: \`src/missing${i % 7}.ts:3\` does not exist any more (see https://example.com/issues/${i}).\n\n` +
+    `**nit**: the name at ${file}:${line + 1} says nothing about the unit; \`retry()\` is called with seconds.\n\n` +
+    '```ts\n' +
+    `export function retry${i}(attempts: number, delayMs = 100): Promise<void> {\n` +
+    '  // src/ignored.ts:1 in a comment is not a reference\n' +
+    '  return attempts > 0 ? wait(delayMs).then(() => retry(attempts - 1, delayMs * 2)) : Promise.resolve();\n' +
+    '}\n```\n\n'
+  );
+}
+
+/**
+ * A review of findings of about `bytes` (UTF-16 units, all ASCII), for the render and delivery
+ * figures; `title` makes reviews of one size differ, so that no cache serves a repeat.
+ */
+export function findingsReview(bytes: number, place: FindingPlace = fixtureModule, title = 'Review'): string {
+  const parts = [`# ${title}\n\nThree kinds of problem below; the first matters most.\n\n`];
+  let size = parts[0].length;
+  for (let i = 0; size < bytes; i++) {
+    parts.push(finding(i, place));
+    size += parts[parts.length - 1].length;
+  }
+  return parts.join('').slice(0, bytes);
+}
+
 /** A dense review: `count` references, one list item each (about 35 bytes a reference). */
 export function denseReview(count: number): string {
   const lines: string[] = ['# Every call site', ''];

@@ -9,11 +9,18 @@ export const EXTENSION_ID = 'redline-dev.redline';
 export const FIXTURE_WORKSPACE = join(REPO_ROOT, 'test', 'e2e', 'fixtures', 'workspace');
 
 /**
- * The .vsix that `npm run package` built for the version in package.json.
+ * The .vsix that `npm run package` built for the version in package.json, or `given` (another
+ * build's, e.g. an older commit's to compare its figures with this one's).
+ * @param {string} [given]
  * @returns {{ path: string, version: string }}
  */
-export function findVsix() {
+export function findVsix(given) {
   const { name, version } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
+  if (given !== undefined) {
+    const path = resolve(given);
+    if (!existsSync(path)) throw new Error(`--vsix ${given} does not exist`);
+    return { path, version: /-(\d+\.\d+\.\d+[^-]*)\.vsix$/.exec(path)?.[1] ?? version };
+  }
   const path = join(REPO_ROOT, `${name}-${version}.vsix`);
   if (!existsSync(path)) {
     throw new Error(`${path} does not exist. Build it first: npm run package`);

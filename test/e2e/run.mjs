@@ -3,7 +3,8 @@
 //   1. extension-host suite: mocha inside the extension host (test/e2e/suite/)
 //   2. UI suite: what a user sees in the workbench (test/e2e/ui/)
 // Installs the test VS Code when missing. Ends with the line "N passed, M failed"; exits 1 on
-// any failure. Options: --suite extension-host|ui (run one), --grep <text> (filter tests).
+// any failure. Options: --suite extension-host|ui (run one), --grep <text> (filter tests),
+// --vsix <path> (test another build's package with these tests, e.g. an older commit's for its figures).
 import { randomUUID } from 'node:crypto';
 import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,7 +39,7 @@ const seconds = (/** @type {number} */ ms) => `${(ms / 1000).toFixed(1)} s`;
 
 async function main() {
   const started = Date.now();
-  const { values: options } = parseArgs({ options: { suite: { type: 'string', multiple: true }, grep: { type: 'string' } } });
+  const { values: options } = parseArgs({ options: { suite: { type: 'string', multiple: true }, grep: { type: 'string' }, vsix: { type: 'string' } } });
   const wanted = options.suite ?? SUITES;
   const unknown = wanted.filter((name) => !SUITES.includes(name));
   if (unknown.length > 0) throw new Error(`Unknown suite ${unknown.join(', ')}; choose from ${SUITES.join(', ')}`);
@@ -68,7 +69,9 @@ async function main() {
   /** @type {SuiteResult[]} */
   const results = [];
   try {
-    const vsix = findVsix();
+    const vsix = findVsix(options.vsix);
+    // The timing tests write which package their figures are of.
+    process.env.REDLINE_E2E_VSIX = vsix.path;
     results.push(checkPackage(vsix.path));
     const extensionDir = extractVsix(vsix.path, join(work, 'vsix'));
     const extensionsDir = join(work, 'extensions');
@@ -78,7 +81,7 @@ async function main() {
       throw new Error(`code-server did not install ${vsix.path}: it lists ${JSON.stringify(listed)}`);
     }
     const installedDir = join(extensionsDir, readdirSync(extensionsDir).find((name) => name.startsWith(`${EXTENSION_ID}-`)) ?? '');
-    say(`testing ${vsix.path.slice(REPO_ROOT.length + 1)} (${EXTENSION_ID}@${vsix.version})\n`);
+    say(`testing ${vsix.path.startsWith(REPO_ROOT) ? vsix.path.slice(REPO_ROOT.length + 1) : vsix.path} (${EXTENSION_ID}@${vsix.version})\n`);
 
     if (wanted.includes('extension-host')) {
       results.push(await runExtensionHostSuite({ extensionDir, work, grep: options.grep }));

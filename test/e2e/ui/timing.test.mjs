@@ -1,85 +1,157 @@
-// How long a user waits: from the assistant's present-review call to the text being visible
-// in the panel, over 20 calls. A figure for the summary, not a pass/fail threshold.
+// How long a user waits, in the webview: from the assistant's present-review call to what the user
+// sees (a small review's text on screen; a large review's first screen, and its last block in the
+// page), with a second assistant calling meanwhile. Figures for the performance table
+// (performanceFigures.mjs prints them and writes test-artifacts/e2e-ui-performance.json), not
+// pass/fail thresholds: the tests assert only that each review arrives, whole.
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
-import { RedlineSession, session } from './session.mjs';
+import { runCommand } from '../harness/workbench.mjs';
+import { markdownItFloor, median, printAndWrite, record } from './performanceFigures.mjs';
+import { RedlineSession, session, waitFor } from './session.mjs';
 
-const CALLS = 20;
+const SMALL_CALLS = 20;
+/** A large review's calls and waits: generous, for a busy 2-core machine. */
+const LARGE_TIMEOUT_MS = 180_000;
+
+/** @typedef {import('playwright-core').Frame} Frame */
+
+/**
+ * Resolves once a block holding `marker` among the review's first few is on screen (laid out,
+ * with a size), or with `end: 'last'`, once its last block holds `marker`. Only blocks at either
+ * end are read, through any wrappers (a slice, a chunk), so that polling a 10 MiB page costs little.
+ * @param {Frame} frame @param {string} marker @param {{ end?: 'first' | 'last', timeoutMs?: number }} [options]
+ */
+function shows(frame, marker, { end = 'first', timeoutMs = LARGE_TIMEOUT_MS } = {}) {
+  return frame.waitForFunction(
+    ([wanted, which]) => {
+      const review = document.getElementById('review');
+      if (!review) return false;
+      const BLOCK = 'p, li, h1, h2, h3, h4, pre, td, blockquote';
+      if (which === 'last') {
+        /** The last block under `from`, through its wrappers. @param {Element | null | undefined} from */
+        const lastBlock = (from) => {
+          let block = from?.lastElementChild;
+          while (block?.lastElementChild && !block.matches(BLOCK)) block = block.lastElementChild;
+          return block;
+        };
+        // The review's blocks are #review's children, or a page's that comes first in #review
+        // (and may have old pages, hidden, after it): either holds the marker only once it is in.
+        return [lastBlock(review), lastBlock(review.firstElementChild)].some((block) => block?.textContent?.includes(wanted) ?? false);
+      }
+      // The first dozen elements in document order: the heading, the first list and its first items.
+      const walker = document.createTreeWalker(review, NodeFilter.SHOW_ELEMENT);
+      for (let node = walker.nextNode(), seen = 0; node && seen < 12; node = walker.nextNode(), seen++) {
+        const block = /** @type {Element} */ (node);
+        if (!block.matches(BLOCK) || !block.textContent?.includes(wanted)) continue;
+        const box = block.getBoundingClientRect();
+        return box.width > 0 && box.height > 0 && box.top < window.innerHeight;
+      }
+      return false;
+    },
+    [marker, end],
+    { polling: 'raf', timeout: timeoutMs },
+  );
+}
+
+/**
+ * `SMALL_CALLS` small reviews, one after the other: call → its text on screen, each.
+ * @param {string} label
+ */
+async function smallReviewsVisible(label) {
+  const s = session();
+  const frame = await s.reviewFrame();
+  /** @type {number[]} */
+  const samples = [];
+  for (let call = 1; call <= SMALL_CALLS; call++) {
+    const marker = RedlineSession.marker(`${label}-${call}`);
+    const content = `# Timing ${marker}\n\n- **bug**: the discount at src/example.ts:42 is not rounded.\n`;
+    const started = performance.now();
+    // Watching starts before the call, so the moment the text lands is not missed.
+    // Right after a large review the panel may be laying out a slice of it first: on a busy
+    // machine that took tens of seconds, hence the large review's waits.
+    const visible = shows(frame, marker);
+    const [result] = await Promise.all([presentPatiently(content, 'Timing'), visible]);
+    samples.push(performance.now() - started);
+    assert.equal(result.references.resolved, 1);
+  }
+  return samples;
+}
+
+/** present-review with room for a large review, or a panel busy with one, on a busy machine. @param {string} content @param {string} title */
+async function presentPatiently(content, title) {
+  const result = await /** @type {any} */ (session().mcp).callTool({ name: 'present-review', arguments: { content, title } }, { timeout: LARGE_TIMEOUT_MS });
+  assert.notEqual(result.isError, true, JSON.stringify(result.content).slice(0, 500));
+  return result.structuredContent;
+}
 
 describe('present-review to visible text', () => {
-  it(`is measured over ${CALLS} calls (median reported)`, async () => {
+  after(() => printAndWrite(process.env.REDLINE_E2E_VSIX));
+
+  it(`is measured for a small review on a fresh panel, over ${SMALL_CALLS} calls`, async function () {
+    this.timeout(LARGE_TIMEOUT_MS);
     const s = session();
-    const frame = await s.reviewFrame();
-    /** @type {number[]} */
-    const samples = [];
-    for (let call = 1; call <= CALLS; call++) {
-      const marker = RedlineSession.marker(`TIMING-${call}`);
-      const content = `# Timing run ${call}\n\n${marker}: the discount at src/example.ts:42 is not rounded.\n`;
-      const started = performance.now();
-      // Watching starts before the call, so the moment the text lands is not missed.
-      const visible = frame.waitForFunction(
-        (wanted) => document.getElementById('review')?.textContent?.includes(wanted) ?? false,
-        marker,
-        { polling: 'raf', timeout: 15_000 },
-      );
-      const [result] = await Promise.all([s.call('present-review', { content, title: 'Timing' }), visible]);
-      samples.push(performance.now() - started);
-      assert.equal(result.references.resolved, 1);
-    }
-    const sorted = [...samples].sort((a, b) => a - b);
-    const figure = `median ${median(samples).toFixed(0)} ms, min ${sorted[0].toFixed(0)} ms, max ${sorted[CALLS - 1].toFixed(0)} ms over ${CALLS} calls`;
-    s.figures['present-review call to text visible in the webview'] = figure;
-    process.stdout.write(`      present-review → visible: ${figure}\n`);
+    // A panel of its own: closed (it is the active editor once shown) and opened again.
+    await runCommand(s.page, 'Redline: Show Review');
+    // "Review: <title>", or "Redline Review" before the first.
+    await waitFor(async () => (await s.activeEditorTab()).includes('Review'), 'the review panel to be the active editor');
+    const old = await s.reviewFrame();
+    await runCommand(s.page, 'View: Close Editor');
+    await waitFor(() => old.isDetached(), 'the review panel to close');
+    await runCommand(s.page, 'Redline: Show Review');
+    await s.reviewFrame({ timeoutMs: 30_000 });
+    const samples = await smallReviewsVisible('FRESH');
+    record('smallFreshPanel', { measure: `small review, call → visible, fresh panel, median of ${SMALL_CALLS}`, samples });
+    s.figures['present-review call to text visible in the webview (fresh panel)'] = `median ${median(samples).toFixed(0)} ms over ${SMALL_CALLS} calls`;
     await s.screenshot('11-timing-last');
   });
 
-  it('is measured for a 2.4 MiB review with 70,000 references: first screen, then all of it', async () => {
+  it('is measured for a 2.4 MiB review with 70,000 references: first screen, then all of it', async function () {
+    this.timeout(LARGE_TIMEOUT_MS * 2);
     const s = session();
     const frame = await s.reviewFrame();
     const first = RedlineSession.marker('LARGE-FIRST');
     const last = RedlineSession.marker('LARGE-LAST');
     const REFERENCES = 70_000;
-    const lines = [`# Large review ${first}`, ''];
-    for (let i = 0; i < REFERENCES; i++) lines.push(`- finding ${i} at src/example.ts:${(i % 60) + 1}`);
+    const lines = ['# Large review', ''];
+    for (let i = 0; i < REFERENCES; i++) lines.push(`- finding ${i} at src/example.ts:${(i % 60) + 1}${i === 0 ? ` ${first}` : ''}`);
     lines.push('', `The end: ${last}`, '');
     const content = lines.join('\n');
     assert.ok(content.length >= 2.4 * 1024 * 1024, `the review is ${content.length} characters`);
-    // Only the first and last blocks are read, so that polling does not itself cost seconds.
-    const shows = (/** @type {'firstElementChild' | 'lastElementChild'} */ end, /** @type {string} */ marker) =>
-      frame.waitForFunction(
-        ([which, wanted]) => document.getElementById('review')?.[which]?.textContent?.includes(wanted) ?? false,
-        [end, marker],
-        { polling: 'raf', timeout: 60_000 },
-      );
     const started = performance.now();
-    const firstShown = shows('firstElementChild', first).then(() => performance.now() - started);
-    const allShown = shows('lastElementChild', last).then(() => performance.now() - started);
-    const [result, firstMs, allMs] = await Promise.all([s.call('present-review', { content, title: 'Large' }), firstShown, allShown]);
+    const firstShown = shows(frame, first).then(() => performance.now() - started);
+    const allShown = shows(frame, last, { end: 'last' }).then(() => performance.now() - started);
+    const delivered = presentPatiently(content, 'Large').then((result) => ({ result, ms: performance.now() - started }));
+    const [{ result, ms: deliveredMs }, firstMs, allMs] = await Promise.all([delivered, firstShown, allShown]);
     const { resolved, broken, unchecked = 0 } = result.references;
     assert.equal(broken.length, 0, JSON.stringify(result.references));
     assert.equal(resolved + unchecked, REFERENCES, JSON.stringify(result.references));
-    const figure = `first screen ${firstMs.toFixed(0)} ms, all of it ${allMs.toFixed(0)} ms (${(content.length / 1024 / 1024).toFixed(2)} MiB, ${REFERENCES} references)`;
-    s.figures['2.4 MiB review: call to visible in the webview'] = figure;
-    process.stdout.write(`      large review → visible: ${figure}\n`);
+    const floorMs = markdownItFloor(content);
+    const size = `${(content.length / 1024 / 1024).toFixed(2)} MiB`;
+    record('largeFirstScreen', { measure: `${size} / 70,000 references: first screen`, ms: firstMs, floorMs });
+    record('largeAll', { measure: `${size} / 70,000 references: all of it in the page`, ms: allMs, floorMs });
+    record('largeDelivered', { measure: `${size} / 70,000 references: delivered (call → answer)`, ms: deliveredMs, floorMs });
+    s.figures['2.4 MiB review: call to visible in the webview'] = `first screen ${firstMs.toFixed(0)} ms, all of it ${allMs.toFixed(0)} ms`;
     await s.screenshot('11-timing-large');
-    // The later suites reload the window; they test that, not how long a 2.4 MiB review takes to come back.
-    const after = RedlineSession.marker('AFTER-LARGE');
-    await s.call('present-review', { content: `# Back to small\n\n${after}\n`, title: 'Timing' });
-    await s.waitForReviewText(after);
   });
 
-  it('is measured around a 10 MiB review: a second assistant meanwhile, and the next review after it', async () => {
+  it('is measured around a 10 MiB review: delivered, its first screen, and a second assistant meanwhile', async function () {
+    this.timeout(LARGE_TIMEOUT_MS * 2);
     const s = session();
     const frame = await s.reviewFrame();
     const second = await s.connectAssistant('redline-e2e-timing-second');
     try {
-      const content = tenMiBReview();
-      const present = s.call('present-review', { content, title: 'Ten MiB' });
+      // Its last block is not waited for: today's panel takes minutes to lay out 10 MiB of
+      // paragraphs on a busy machine, and the issue's figure is the delivery.
+      const first = RedlineSession.marker('TEN-FIRST');
+      const content = tenMiBReview(first);
+      const started = performance.now();
+      const firstShown = shows(frame, first).then(() => performance.now() - started);
+      let presenting = true;
+      const present = presentPatiently(content, 'Ten MiB').then((result) => ({ result, ms: performance.now() - started }));
+      const presented = present.finally(() => (presenting = false));
       // A second assistant's cheap call every 25 ms for as long as the large present takes.
       /** @type {number[]} */
       const answers = [];
-      let presenting = true;
-      const presented = present.finally(() => (presenting = false));
       while (presenting) {
         const asked = performance.now();
         const result = await second.callTool({ name: 'get-selection', arguments: {} });
@@ -87,36 +159,34 @@ describe('present-review to visible text', () => {
         answers.push(performance.now() - asked);
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
-      const large = await presented;
-      assert.equal(large.references.broken.length, 0);
+      const [{ result, ms: deliveredMs }, firstMs] = await Promise.all([presented, firstShown]);
+      assert.equal(result.references.broken.length, 0);
+      const floorMs = markdownItFloor(content);
+      const size = `${(Buffer.byteLength(content) / 1024 / 1024).toFixed(2)} MiB`;
+      record('tenMiBDelivered', { measure: `${size} of paragraphs: delivered (call → answer)`, ms: deliveredMs, floorMs });
+      record('tenMiBFirstScreen', { measure: `${size}: first screen`, ms: firstMs });
       const slowest = Math.max(...answers);
-      const calls = `slowest ${slowest.toFixed(0)} ms, median ${median(answers).toFixed(0)} ms over ${answers.length} calls`;
-      s.figures["a second assistant's get-selection every 25 ms during a 10 MiB present"] = calls;
-      process.stdout.write(`      second assistant during 10 MiB: ${calls}\n`);
-
-      // Presented the moment the large one is answered, as an assistant that moves on would.
-      const next = RedlineSession.marker('AFTER-TEN-MIB');
-      const started = performance.now();
-      const visible = frame.waitForFunction(
-        (wanted) => document.getElementById('review')?.firstElementChild?.textContent?.includes(wanted) ?? false,
-        next,
-        { polling: 'raf', timeout: 60_000 },
-      );
-      await Promise.all([s.call('present-review', { content: `# ${next}\n\nSmall again.\n`, title: 'Timing' }), visible]);
-      const nextMs = performance.now() - started;
-      const figure = `${nextMs.toFixed(0)} ms (the 10 MiB review was ${(Buffer.byteLength(content) / 1024 / 1024).toFixed(2)} MiB)`;
-      s.figures['after a 10 MiB review: the next review visible'] = figure;
-      process.stdout.write(`      next review after 10 MiB → visible: ${figure}\n`);
+      record('secondAssistantSlowest', { measure: "a second assistant's slowest get-selection (one every 25 ms) during the 10 MiB present", ms: slowest, detail: `median ${median(answers).toFixed(0)} ms over ${answers.length} calls` });
+      s.figures["a second assistant's get-selection every 25 ms during a 10 MiB present"] = `slowest ${slowest.toFixed(0)} ms over ${answers.length} calls`;
+      s.figures['10 MiB review delivered'] = `${(deliveredMs / 1000).toFixed(2)} s (markdown-it alone: ${(floorMs / 1000).toFixed(2)} s)`;
     } finally {
       await second.close();
     }
   });
+
+  it(`is measured for a small review right after the large reviews, over ${SMALL_CALLS} calls`, async function () {
+    this.timeout(LARGE_TIMEOUT_MS * 2);
+    const samples = await smallReviewsVisible('AFTER-LARGE');
+    record('smallAfterLarge', { measure: `small review, call → visible, right after the large reviews, median of ${SMALL_CALLS}`, samples });
+    record('nextAfterLarge', { measure: 'the first of those: the next review after the 10 MiB one, call → visible', ms: samples[0] });
+    session().figures['present-review call to text visible, right after the large reviews'] = `median ${median(samples).toFixed(0)} ms, first ${samples[0].toFixed(0)} ms`;
+  });
 });
 
-/** Just under the 10 MiB limit: paragraphs, each with a reference, a link and a URL. */
-function tenMiBReview() {
+/** Just under the 10 MiB limit: paragraphs, each with a reference, a link and a URL; `first` in the first. */
+function tenMiBReview(/** @type {string} */ first) {
   const limit = 10 * 1024 * 1024 - 1024;
-  const parts = ['# A ten MiB review\n\n'];
+  const parts = [`# A ten MiB review\n\nParagraph one: ${first}, at src/example.ts:1.\n\n`];
   let size = parts[0].length;
   for (let i = 0; ; i++) {
     const part = `Paragraph ${i}: the retry at src/example.ts:${(i % 60) + 1} ignores [the limit](src/example.ts:${(i % 30) + 1}); see https://example.com/${i}.\n\n`;
@@ -126,11 +196,3 @@ function tenMiBReview() {
   }
   return parts.join('');
 }
-
-/** @param {number[]} values */
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
