@@ -22,10 +22,14 @@ let lastCounted: { readonly text: string; readonly bytes: number } | undefined;
 /**
  * `text`'s size in UTF-8. A review's markdown is counted by the protocol's check, the bridge, the
  * store's limit and its file's first line, each a pass over megabytes on the window's thread; the
- * last long text counted is remembered, so that the same text is counted once.
+ * last long text counted is remembered, so that the same text is counted once. Counting a short
+ * text forgets it: a replaced review's text is not kept alive here once the next call comes.
  */
 export function utf8Bytes(text: string): number {
-  if (text.length < REMEMBERED_FROM_CHARS) return Buffer.byteLength(text, 'utf8');
+  if (text.length < REMEMBERED_FROM_CHARS) {
+    lastCounted = undefined;
+    return Buffer.byteLength(text, 'utf8');
+  }
   if (lastCounted?.text === text) return lastCounted.bytes;
   const bytes = Buffer.byteLength(text, 'utf8');
   lastCounted = { text, bytes };
