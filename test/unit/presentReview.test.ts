@@ -14,6 +14,8 @@ import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
 import { ArrivalOrder } from '../../extension/src/review/arrivalOrder';
 import { ReviewStore } from '../../extension/src/review/reviewStore';
 import { until } from '../support/until';
+import { InThreadRenderEngine } from '../../extension/src/render/renderJob';
+import { findSections, toSections } from '../../extension/src/render/sections';
 
 jest.setTimeout(60_000);
 
@@ -176,6 +178,17 @@ describe('the present-review handler, what it no longer does', () => {
     await until(() => anchored > 0, 'the findings anchored while the write is held');
     release();
     await call;
+  });
+
+  it("takes a large review's sections from its render as one string, not as an object per heading, and stores exactly the sections the text has", async () => {
+    const store = ReviewStore.inMemory({ historySize: 5 });
+    const content = typicalReview(LARGE_REVIEW_BYTES + 1024);
+    const outcome = await new InThreadRenderEngine().render({ markdown: content, roots: [workspace], withSections: true });
+    expect(typeof outcome.sectionsJson).toBe('string');
+    expect(Object.keys(outcome)).not.toContain('sections');
+    await handlerFor(store, async () => [])({ content, mode: 'replace', cwd: workspace }, context());
+    expect(store.current!.sections).toEqual(toSections(findSections(content)));
+    expect(store.current!.sections.length).toBeGreaterThan(500);
   });
 
   it('counts the UTF-8 size of what was sent once, however many steps need it', async () => {

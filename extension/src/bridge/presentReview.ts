@@ -15,13 +15,13 @@
 // The render's parse and its HTML are synchronous, so a cancel that arrives during one of them
 // takes effect when it ends.
 
-import { ErrorCode, IpcError, LARGE_REVIEW_BYTES, MAX_REPLY_SECTIONS, type PresentReviewResult, type ValidParamsOf } from '../../../shared/protocol';
+import { ErrorCode, IpcError, LARGE_REVIEW_BYTES, MAX_REPLY_SECTIONS, type PresentReviewResult, type Section, type ValidParamsOf } from '../../../shared/protocol';
 import { budgetRefusal, formatCount } from '../../../shared/reviewBudget';
 import type { RequestContext } from '../ipc/ipcConnection';
 import { readPendingInput } from '../render/checkpoint';
 import { RenderBudgetError, type RenderedReview, type RenderStep } from '../render/markdownRenderer';
 import type { FindingPlace, ReviewRenderer } from '../render/reviewRenderer';
-import { countNewlines, toSections, withoutLeadingBlankLines, type SectionSpan } from '../render/sections';
+import { countNewlines, withoutLeadingBlankLines } from '../render/sections';
 import { numberAfter, type ReviewFinding } from '../render/findings';
 import { ArrivalOrder } from '../review/arrivalOrder';
 import type { KnownSections } from '../review/compose';
@@ -145,9 +145,9 @@ async function renderFirst(
     }
   };
   const rendered = renderer.renderFragment(params.content, cwd, { signal: context.signal, onProgress, withSections: true, checkBudget: true });
-  let spans: readonly SectionSpan[] | undefined;
+  let sectionsJson: string | undefined;
   try {
-    spans = (await rendered).sections;
+    sectionsJson = (await rendered).sectionsJson;
   } catch (error) {
     if (context.signal.aborted) throw cancelled();
     throw asIpcError(error);
@@ -155,7 +155,7 @@ async function renderFirst(
   // And one that arrived while the page was written, before the review is shown.
   await readPendingInput();
   if (context.signal.aborted) throw cancelled();
-  return { rendered, cwd, sections: spans && { markdown: params.content, sections: toSections(spans) } };
+  return { rendered, cwd, sections: sectionsJson === undefined ? undefined : { markdown: params.content, sections: JSON.parse(sectionsJson) as Section[] } };
 }
 
 
