@@ -22,6 +22,12 @@ export interface LineDecoderEvents {
    * its newline does, this reports its size and its first bytes, and decoding goes on.
    */
   onSkipped?(line: SkippedLine): void;
+  /**
+   * With this, a complete line of `largeLineBytes` or more comes here as its bytes (a Buffer of
+   * its own, not a view of a chunk), undecoded and untrimmed, instead of to `onLine`:
+   * decoding and parsing a line of megabytes is left to a thread that can spare the time.
+   */
+  onLargeLine?(bytes: Buffer): void;
 }
 
 export interface SkippedLine {
@@ -43,6 +49,8 @@ export class LineDecoder {
   constructor(
     private readonly events: LineDecoderEvents,
     readonly maxLineBytes: number = DEFAULT_MAX_LINE_BYTES,
+    /** The size from which a line goes to `onLargeLine`, when there is one. */
+    readonly largeLineBytes: number = Infinity,
   ) {}
 
   push(chunk: Buffer): void {
@@ -78,8 +86,13 @@ export class LineDecoder {
         }
         return;
       }
-      const line = this.takeLine(chunk.subarray(start, end));
+      const piece = chunk.subarray(start, end);
       start = newline + 1;
+      if (this.events.onLargeLine && size >= this.largeLineBytes) {
+        this.events.onLargeLine(this.takeBytes(piece));
+        continue;
+      }
+      const line = this.takeLine(piece);
       if (line.trim() !== '') this.events.onLine(line);
     }
   }
@@ -90,6 +103,14 @@ export class LineDecoder {
     this.pendingBytes = 0;
     const text = bytes.toString('utf8');
     return text.endsWith('\r') ? text.slice(0, -1) : text;
+  }
+
+  /** The line's bytes in a buffer of their own: never a view of a chunk that other lines share. */
+  private takeBytes(lastPiece: Buffer): Buffer {
+    const bytes = Buffer.concat([...this.pending, lastPiece]);
+    this.pending = [];
+    this.pendingBytes = 0;
+    return bytes;
   }
 
   /** Turns what is pending into the start of a skipped line; the loop then takes the current piece as part of it. */

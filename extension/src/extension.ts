@@ -24,6 +24,7 @@ import { SelectionTracker } from './editor/selection';
 import { createPanelDeps } from './panel/panelDeps';
 import { ReviewPanel } from './panel/reviewPanel';
 import { ReviewRenderer } from './render/reviewRenderer';
+import { RendererWarmUp } from './bridge/rendererWarmUp';
 import { RenderWorkerPool } from './render/renderWorkerPool';
 import { AssistantReviews } from './review/assistantReviews';
 import { describeDrop } from './review/historyBudget';
@@ -155,8 +156,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     bridge = await BridgeHost.start(context, handlers, log, workspaceFolders, settings.requestTimeoutMs, activity.observer);
     activity.bridgeStarted(bridge);
     context.subscriptions.push(bridge);
-    // An assistant that connects may present a large review soon: its worker is ready by then.
-    context.subscriptions.push(bridge.onDidChangeAuthenticatedCount((count) => count > 0 && renderPool.warm()));
+    // An assistant that connects may present soon: its worker is started and warmed by then.
+    const warmUp = new RendererWarmUp(renderer);
+    context.subscriptions.push(bridge.onDidChangeAuthenticatedCount((count) => count > 0 && warmUp.warm()));
     mcpServer.setEndpoint({ path: bridge.socketPath, token: bridge.token });
     log.info(`Listening on ${bridge.socketPath}; activated in ${(performance.now() - activationStarted).toFixed(1)} ms`);
   } catch (error) {

@@ -3,9 +3,9 @@
 
 import { z } from 'zod';
 import { FINDING_SEVERITIES, FINDING_STATES, type FindingSeverity } from '../findingTerms';
+import { utf8Bytes } from '../byteSize';
 import { MAX_ASSISTANT_CHARS, MAX_CWD_CHARS, MAX_REVIEW_BYTES, MAX_SECTION_CHARS } from './limits';
 
-const utf8Bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
 export const ReviewMode = z.enum(['replace', 'update-section', 'append']);
 export type ReviewMode = z.infer<typeof ReviewMode>;

@@ -145,3 +145,36 @@ describe('LineDecoder skipping over-limit lines', () => {
     }
   });
 });
+
+describe('LineDecoder handing large lines over as bytes', () => {
+  function decoder(large: number) {
+    const events: Array<{ text: string } | { bytes: Buffer }> = [];
+    const d = new LineDecoder({ onLine: (text) => events.push({ text }), onLargeLine: (bytes) => events.push({ bytes }) }, 1024, large);
+    return { d, events };
+  }
+
+  it('gives a line of the threshold or more as its undecoded bytes, and shorter ones as text, in order', () => {
+    const { d, events } = decoder(8);
+    const long = '"é€😀xx"';
+    d.push(Buffer.from(`"a"\n${long}\r\n`));
+    d.push(Buffer.from('"b"\n'));
+    expect(events.map((event) => ('text' in event ? event.text : event.bytes.toString('utf8')))).toEqual(['"a"', `${long}\r`, '"b"']);
+  });
+
+  it('gives each large line a buffer of its own, not a view of a chunk that the next line shares', () => {
+    const { d, events } = decoder(4);
+    const chunk = Buffer.from('"long one"\n"next"\n');
+    d.push(chunk);
+    const first = (events[0] as { bytes: Buffer }).bytes;
+    chunk.fill(0x20);
+    expect(first.toString('utf8')).toBe('"long one"');
+  });
+
+  it('sends a line in many chunks over as one, however it was split', () => {
+    const { d, events } = decoder(16);
+    const line = `"${'x'.repeat(100)}"`;
+    for (const ch of `${line}\n`) d.push(Buffer.from(ch));
+    expect(events).toHaveLength(1);
+    expect((events[0] as { bytes: Buffer }).bytes.toString('utf8')).toBe(line);
+  });
+});

@@ -13,6 +13,9 @@ import type { RequestContext } from '../../extension/src/ipc/requestRunner';
 import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
 import { ArrivalOrder } from '../../extension/src/review/arrivalOrder';
 import { ReviewStore } from '../../extension/src/review/reviewStore';
+import { until } from '../support/until';
+import { InThreadRenderEngine } from '../../extension/src/render/renderJob';
+import { findSections, toSections } from '../../extension/src/render/sections';
 
 jest.setTimeout(60_000);
 
@@ -146,5 +149,58 @@ describe('the present-review handler', () => {
     expect(call.controller.signal.aborted).toBe(true);
     expect(result.revision).toBe(store.current!.revision);
     expect(call.events.at(-1)).toBe('Saved');
+  });
+});
+
+describe('the present-review handler, what it no longer does', () => {
+  let workspace: string;
+  beforeAll(() => {
+    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-present-'));
+    writeFixtureFiles(workspace);
+  });
+  afterAll(() => fs.rmSync(workspace, { recursive: true, force: true }));
+
+  function handlerFor(store: ReviewStore, presented: (findings: readonly unknown[]) => Promise<[]>) {
+    const owner = { store, findings: { presented }, incoming: new IncomingReview() };
+    const reviews = { existing: () => owner, forAssistant: async () => owner } as unknown as Parameters<typeof presentReviewHandler>[0];
+    return presentReviewHandler(reviews, new ReviewRenderer(() => [workspace]));
+  }
+  const context = (): RequestContext => ({ signal: new AbortController().signal, connectionId: 1, progress: () => undefined, commit: () => undefined });
+
+  it("anchors a large review's findings while it is written, not after the write", async () => {
+    const store = ReviewStore.inMemory({ historySize: 5 });
+    let release!: () => void;
+    const writing = new Promise<void>((resolve) => (release = resolve));
+    const stage = store.stage.bind(store);
+    store.stage = (request, known) => ({ ...stage(request, known), durable: writing });
+    let anchored = 0;
+    const call = handlerFor(store, async (findings) => ((anchored = findings.length), []))({ content: typicalReview(LARGE_REVIEW_BYTES + 1024), mode: 'replace', cwd: workspace }, context());
+    await until(() => anchored > 0, 'the findings anchored while the write is held');
+    release();
+    await call;
+  });
+
+  it("takes a large review's sections from its render as one string, not as an object per heading, and stores exactly the sections the text has", async () => {
+    const store = ReviewStore.inMemory({ historySize: 5 });
+    const content = typicalReview(LARGE_REVIEW_BYTES + 1024);
+    const outcome = await new InThreadRenderEngine().render({ markdown: content, roots: [workspace], withSections: true });
+    expect(typeof outcome.sectionsJson).toBe('string');
+    expect(Object.keys(outcome)).not.toContain('sections');
+    await handlerFor(store, async () => [])({ content, mode: 'replace', cwd: workspace }, context());
+    expect(store.current!.sections).toEqual(toSections(findSections(content)));
+    expect(store.current!.sections.length).toBeGreaterThan(500);
+  });
+
+  it('counts the UTF-8 size of what was sent once, however many steps need it', async () => {
+    const store = ReviewStore.inMemory({ historySize: 5 });
+    const content = typicalReview(LARGE_REVIEW_BYTES + 1024);
+    const count = jest.spyOn(Buffer, 'byteLength');
+    try {
+      await handlerFor(store, async () => [])({ content, mode: 'replace', cwd: workspace }, context());
+      await handlerFor(store, async () => [])({ content: `${content}\n`, mode: 'replace', cwd: workspace }, context());
+      expect(count.mock.calls.filter(([text]) => text === content)).toHaveLength(1);
+    } finally {
+      count.mockRestore();
+    }
   });
 });

@@ -134,6 +134,15 @@ describe('ReviewStore on disk', () => {
     expect((await open()).current?.markdown).toBe(markdown);
   });
 
+  it('writes a large review in parts without cutting a character in two: astral characters across every part boundary read back whole', async () => {
+    // Each part is encoded on its own; a surrogate pair cut between two would come back as two U+FFFD.
+    const markdown = `# Astral\n\n${'😀'.repeat(1024 * 1024)}\né${'😀'.repeat(300 * 1024)}`;
+    const store = await open();
+    await store.present({ content: markdown, mode: 'replace' });
+    expect(fs.statSync(currentFile()).size).toBeLessThan(Buffer.byteLength(markdown) + 1024);
+    expect((await open()).current?.markdown).toBe(markdown);
+  });
+
   it('moves aside a review file cut short, and one whose first line is not what Redline writes', async () => {
     const store = await open();
     await store.present({ content: '# One\n\nbody', mode: 'replace' });

@@ -15,19 +15,19 @@
 // The render's parse and its HTML are synchronous, so a cancel that arrives during one of them
 // takes effect when it ends.
 
-import { ErrorCode, IpcError, LARGE_REVIEW_BYTES, MAX_REPLY_SECTIONS, type PresentReviewResult, type ValidParamsOf } from '../../../shared/protocol';
+import { ErrorCode, IpcError, LARGE_REVIEW_BYTES, MAX_REPLY_SECTIONS, type PresentReviewResult, type Section, type ValidParamsOf } from '../../../shared/protocol';
 import { budgetRefusal, formatCount } from '../../../shared/reviewBudget';
 import type { RequestContext } from '../ipc/ipcConnection';
 import { readPendingInput } from '../render/checkpoint';
 import { RenderBudgetError, type RenderedReview, type RenderStep } from '../render/markdownRenderer';
 import type { FindingPlace, ReviewRenderer } from '../render/reviewRenderer';
-import { countNewlines, toSections, withoutLeadingBlankLines, type SectionSpan } from '../render/sections';
+import { countNewlines, withoutLeadingBlankLines } from '../render/sections';
 import { numberAfter, type ReviewFinding } from '../render/findings';
 import { ArrivalOrder } from '../review/arrivalOrder';
 import type { KnownSections } from '../review/compose';
 import type { AssistantReviews } from '../review/assistantReviews';
 import { ReviewSaveError, ReviewTooLargeError, type Review, type ReviewStore } from '../review/reviewStore';
-import { mib } from '../../../shared/byteSize';
+import { mib, utf8Bytes } from '../../../shared/byteSize';
 import { shortSectionTitle } from './reviewPages';
 
 type Params = ValidParamsOf<'present-review'>;
@@ -54,7 +54,7 @@ export function presentReviewHandler(reviews: ReviewsSide, renderer: ReviewRende
     // Each step is announced at once: the step after it may hold the thread for seconds.
     const report = (percent: number, message: string, newStep = true) => context.progress({ progress: percent, total: 100, message }, { newStep });
     try {
-      const bytes = Buffer.byteLength(params.content, 'utf8');
+      const bytes = utf8Bytes(params.content);
       report(Percent.received, `Received the review (${mib(bytes)} MiB)`);
       // Before anything parses it: its structure, not its bytes, is what a parse and a page cost. A
       // large review is measured in the render worker instead, as the first step of its render.
@@ -86,19 +86,21 @@ export function presentReviewHandler(reviews: ReviewsSide, renderer: ReviewRende
       const numbered = rendered.then(async ({ findings }) => (taken ? numberAfter(findings, (await taken)!) : findings));
       // Known before this call is answered, so that the next append (and the panel's part) number after them.
       if (params.mode === 'append' && base && changedFrom !== undefined) renderer.noteFindingPlaces(review, placesAfterAppend(renderer, base, numbered, changedFrom, params.content));
-      for (const promise of [rendered, taken, numbered]) promise?.catch(() => undefined);
+      // Anchored while the review is written, not after: where each finding's code is now is read from
+      // the files as soon as the findings are known (the review is shown, so they are its findings).
+      const described = numbered.then((findings) => owner.findings.presented(findings));
+      for (const promise of [rendered, taken, numbered, described]) promise?.catch(() => undefined);
       // A reply is a promise that a reload keeps the review: answer only once it is on disk.
       await asIpcErrors(() => durable);
       report(Percent.stored, 'Saved');
       const { references } = await rendered;
-      const findings = await numbered;
       return {
         revision: review.revision,
         title: review.title,
         sections: review.sections.slice(sectionsBefore, sectionsBefore + MAX_REPLY_SECTIONS).map(shortSectionTitle),
         sectionCount: review.sections.length,
         references,
-        findings: await owner.findings.presented(findings),
+        findings: await described,
       };
     } finally {
       hideIncoming?.();
@@ -143,9 +145,9 @@ async function renderFirst(
     }
   };
   const rendered = renderer.renderFragment(params.content, cwd, { signal: context.signal, onProgress, withSections: true, checkBudget: true });
-  let spans: readonly SectionSpan[] | undefined;
+  let sectionsJson: string | undefined;
   try {
-    spans = (await rendered).sections;
+    sectionsJson = (await rendered).sectionsJson;
   } catch (error) {
     if (context.signal.aborted) throw cancelled();
     throw asIpcError(error);
@@ -153,7 +155,7 @@ async function renderFirst(
   // And one that arrived while the page was written, before the review is shown.
   await readPendingInput();
   if (context.signal.aborted) throw cancelled();
-  return { rendered, cwd, sections: spans && { markdown: params.content, sections: toSections(spans) } };
+  return { rendered, cwd, sections: sectionsJson === undefined ? undefined : { markdown: params.content, sections: JSON.parse(sectionsJson) as Section[] } };
 }
 
 

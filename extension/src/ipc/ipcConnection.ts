@@ -4,6 +4,8 @@
 import type { Socket } from 'net';
 import { LineDecoder } from '../../../shared/framing';
 import { LineWriter } from './lineWriter';
+import { OFF_THREAD_LINE_BYTES, OffThreadLineParser, type ParsedLine } from './lineParser';
+import { OrderedLines } from './orderedLines';
 import { ClientMessage, ErrorCode, describeIssues, type EventName, type EventPayload, type HelloResult } from '../../../shared/protocol';
 import type { LogFn, RefusalLog } from './refusalLog';
 import { RequestRunner, type Reply, type RequestHandlers, type RequestObserver } from './requestRunner';
@@ -39,6 +41,8 @@ export interface ConnectionOptions {
   readonly refusals: RefusalLog;
   /** Told of every request once the connection is open. */
   readonly observer?: RequestObserver;
+  /** Parses lines of OFF_THREAD_LINE_BYTES or more off the window's thread (the server's, shared by its connections). */
+  readonly lineParser?: OffThreadLineParser;
 }
 
 export interface ConnectionEvents {
@@ -63,7 +67,9 @@ export class IpcConnection {
   /** Set by retire(): the connection closes as soon as nothing is running. */
   private retiring = false;
   /** Why reading is paused: the peer is not reading our answers, or every request slot is taken. */
-  private readonly pausedFor = new Set<'writes' | 'requests'>();
+  private readonly pausedFor = new Set<'writes' | 'requests' | 'parsing'>();
+  /** Every line is handled in the order it came, a large one once it is parsed off this thread. */
+  private readonly incoming: OrderedLines;
   /** When the peer last sent anything: of idle connections past the window's cap, the oldest goes. */
   lastActive = Date.now();
   private readonly lines = new LineWriter((bytes) => this.writeBytes(bytes));
@@ -82,6 +88,11 @@ export class IpcConnection {
       this.write({ type: 'response', id: null, error: { code: ErrorCode.Unauthorized, message: 'Did not authenticate in time; closing this connection.' } });
       this.shut();
     }, options.limits.authTimeoutMs);
+    this.incoming = new OrderedLines(options.lineParser ?? new OffThreadLineParser(), {
+      handle: (line) => this.receiveParsed(line),
+      waiting: (waiting) => (waiting ? this.pause('parsing') : this.resume('parsing')),
+      failed: (error) => options.log('line-failed', { connection: options.id, error: String(error) }),
+    });
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
     socket.on('drain', () => this.resume('writes'));
     socket.on('error', (error) => this.options.log('socket-error', { connection: options.id, error: error.message }));
@@ -183,7 +194,8 @@ export class IpcConnection {
     );
     this.decoder = new LineDecoder(
       {
-        onLine: (line) => this.receiveLine(line),
+        onLine: (line) => this.incoming.text(line),
+        onLargeLine: (bytes) => this.incoming.bytes(bytes),
         onOverflow: (size, max) => {
           this.options.log('line-too-long', { connection: this.id, size, max });
           this.write({ type: 'response', id: null, error: { code: ErrorCode.LineTooLong, message: `Message larger than ${max} bytes; closing this connection.` } });
@@ -191,21 +203,20 @@ export class IpcConnection {
         },
       },
       this.options.maxLineBytes,
+      OFF_THREAD_LINE_BYTES,
     );
     this.options.log('client-authenticated', { connection: this.id, client });
     this.events.authenticated(this);
     if (rest.length > 0) this.decoder.push(rest);
   }
 
-  private receiveLine(line: string): void {
-    if (this.closed) return;
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch {
-      this.reject(null, ErrorCode.ParseError, 'Not valid JSON. Send one JSON message per line.');
-      return;
-    }
+  private receiveParsed(line: ParsedLine): void {
+    if (this.closed || line.kind === 'blank') return;
+    if (line.kind === 'invalid') return this.reject(null, ErrorCode.ParseError, 'Not valid JSON. Send one JSON message per line.');
+    this.receiveMessage(line.value);
+  }
+
+  private receiveMessage(json: unknown): void {
     const parsed = ClientMessage.safeParse(json);
     if (!parsed.success) {
       this.reject(idOf(json), ErrorCode.InvalidMessage, `Invalid message: ${describeIssues(parsed.error)}`);
@@ -258,12 +269,12 @@ export class IpcConnection {
     if (!this.closed) this.events.wrote(this);
   }
 
-  private pause(reason: 'writes' | 'requests'): void {
+  private pause(reason: 'writes' | 'requests' | 'parsing'): void {
     this.pausedFor.add(reason);
     this.socket.pause();
   }
 
-  private resume(reason: 'writes' | 'requests'): void {
+  private resume(reason: 'writes' | 'requests' | 'parsing'): void {
     if (!this.pausedFor.delete(reason) || this.pausedFor.size > 0 || this.closed) return;
     this.socket.resume();
   }

@@ -8,6 +8,7 @@ import * as fs from 'fs';
 import * as net from 'net';
 import { MAX_FRAME_BYTES, type EventName, type EventPayload, type HelloResult } from '../../../shared/protocol';
 import { Emitter, type Event } from '../events';
+import { OffThreadLineParser } from './lineParser';
 import { IpcConnection, type ConnectionLimits, type RequestHandlers, type RequestObserver } from './ipcConnection';
 import { RefusalLog } from './refusalLog';
 import { pastAuthenticatedCap, pastUnsentCap, type WindowCaps } from './windowCaps';
@@ -61,6 +62,8 @@ export class IpcServer {
   private token: string;
   private limits: IpcLimits;
   private readonly refusals: RefusalLog;
+  /** One for the window: its connections' large lines are parsed off this thread, one after another. */
+  private readonly lineParser = new OffThreadLineParser();
 
   private constructor(
     private readonly server: net.Server,
@@ -114,6 +117,7 @@ export class IpcServer {
     if (this.disposed) return;
     this.disposed = true;
     for (const connection of [...this.connections]) connection.close();
+    this.lineParser.dispose();
     this.authenticatedChanged.dispose();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
@@ -162,6 +166,7 @@ export class IpcServer {
         log: this.options.log!,
         refusals: this.refusals,
         observer: this.options.observer,
+        lineParser: this.lineParser,
       },
       {
         authenticated: (opened) => {

@@ -109,6 +109,14 @@ export class ReviewRenderer {
     return this.engine.render(job, { signal, onProgress });
   }
 
+  /**
+   * Keeps only the renders of `reviews` (the ones on screen or tracked): a replaced review's render
+   * (tens of megabytes for a 10 MiB review) is let go at once, not after the next few reviews.
+   */
+  keepOnly(reviews: readonly RenderableReview[]): void {
+    this.recent = this.recent.filter((entry) => reviews.some((review) => sameReview(review, entry.review)));
+  }
+
   dispose(): void {
     this.engine.dispose();
   }

@@ -27,7 +27,7 @@ export interface AssistantReviewsOptions {
   /** What all assistants' earlier reviews may hold together (historyBudget.ts; tests set a small one). */
   readonly maxHistoryBytes?: number;
   readonly log: (message: string) => void;
-  readonly renderer: Pick<ReviewRenderer, 'render' | 'renderFragment'>;
+  readonly renderer: Pick<ReviewRenderer, 'render' | 'renderFragment'> & Partial<Pick<ReviewRenderer, 'keepOnly'>>;
   readonly attachFindings: (review: AssistantReview) => FindingsAttachment;
 }
 
@@ -215,6 +215,8 @@ export class AssistantReviews {
     this.attachments.push(attachment);
     this.subscriptions.push(
       review.store.onDidChange((change) => {
+        // What was replaced is no longer drawn from: its render goes before the new one is made.
+        this.options.renderer.keepOnly?.(this.reviews.flatMap((each) => each.store.current ?? []));
         // A new review is what the user wants to see: its tab comes to the front.
         if (change.kind === 'replace') this.activate(review);
         this.changed.fire({ review, change });

@@ -9,6 +9,7 @@
 import { promises as fs } from 'fs';
 import { setImmediate as nextTask } from 'timers/promises';
 import * as path from 'path';
+import { utf8Bytes } from '../../../shared/byteSize';
 import { MAX_REVIEW_BYTES } from '../../../shared/protocol';
 import { syncDirectory, TEMP_PREFIX, writeTemp } from '../../../shared/atomicFile';
 import { withFolderLock, type FolderLockHold } from './folderLock';
@@ -60,7 +61,7 @@ export const entryOf = (review: Pick<StoredReview, 'revision' | 'title' | 'updat
   revision: review.revision,
   title: review.title,
   updatedAt: review.updatedAt,
-  bytes: Buffer.byteLength(review.markdown, 'utf8'),
+  bytes: utf8Bytes(review.markdown),
 });
 
 /** The first line of a review file is read alone when the history is listed; it is never longer than this. */
@@ -154,10 +155,16 @@ export class ReviewFiles {
     const target = (name: string) => path.join(this.directory, name);
     const temps: string[] = [];
     try {
-      const writes: Array<{ temp: string; target: string }> = [];
-      for (const { name, review } of plan.write) writes.push({ temp: await writeTemp(target(name), serializeReview(review)), target: target(name) });
-      if (plan.pointer) writes.push({ temp: await writeTemp(target(CURRENT_FILE), JSON.stringify({ version: 3, ...plan.pointer })), target: target(CURRENT_FILE) });
+      // Written and fsynced side by side: the disk flushes them together. Only the renames keep an order.
+      const files = [
+        ...plan.write.map(({ name, review }) => ({ target: target(name), data: serializeReview(review) })),
+        ...(plan.pointer ? [{ target: target(CURRENT_FILE), data: [JSON.stringify({ version: 3, ...plan.pointer })] }] : []),
+      ];
+      const written = await Promise.allSettled(files.map((file) => writeTemp(file.target, file.data)));
+      const writes = written.flatMap((outcome, index) => (outcome.status === 'fulfilled' ? [{ temp: outcome.value, target: files[index].target }] : []));
       temps.push(...writes.map((write) => write.temp));
+      const failed = written.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+      if (failed) throw failed.reason;
       // Reviews before current.json: a crash in between leaves an extra earlier review, never a pointer to nothing.
       for (const write of writes) {
         hold.assertHeld();
@@ -184,11 +191,29 @@ export class ReviewFiles {
   }
 }
 
-/** Head line, sections line, then the markdown as it is. */
-function serializeReview(review: StoredReview): string {
+/** A part of a review file is encoded on the window's thread at once: about a millisecond's worth. */
+const PART_CHARS = 512 * 1024;
+
+/**
+ * Head line, sections line, then the markdown as it is, in parts that writeTemp encodes and writes
+ * one at a time: a 10 MiB review encoded at once held the thread for tens of milliseconds.
+ */
+function* serializeReview(review: StoredReview): Generator<string> {
   const { revision, title, cwd, assistant, updatedAt, markdown, sections } = review;
-  const head: ReviewHead = { v: 3, revision, title, cwd, assistant, updatedAt, bytes: Buffer.byteLength(markdown, 'utf8') };
-  return `${JSON.stringify(head)}\n${JSON.stringify(sections ?? null)}\n${markdown}`;
+  const head: ReviewHead = { v: 3, revision, title, cwd, assistant, updatedAt, bytes: utf8Bytes(markdown) };
+  yield `${JSON.stringify(head)}\n${JSON.stringify(sections ?? null)}\n`;
+  yield* partsOf(markdown, PART_CHARS);
+}
+
+/** `text` in parts of about `chars`, never cutting a surrogate pair (each half alone would be encoded as U+FFFD). */
+export function* partsOf(text: string, chars: number): Generator<string> {
+  for (let at = 0; at < text.length; ) {
+    let end = Math.min(text.length, at + chars);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end++;
+    yield text.slice(at, end);
+    at = end;
+  }
 }
 
 /**

@@ -3,6 +3,7 @@
 // is on disk, in files under a directory the extension chooses (see reviewFiles.ts). Another
 // window may share that directory: each commit first takes in what it wrote (catchUp).
 
+import { utf8Bytes } from '../../../shared/byteSize';
 import { MAX_REVIEW_BYTES } from '../../../shared/protocol';
 import { measureReview, overBudget, type ReviewCost } from '../../../shared/reviewBudget';
 import { Emitter, type Disposable } from '../events';
@@ -131,7 +132,7 @@ export class ReviewStore implements Disposable {
     const composed = compose(base, request, known);
     // Each call is checked for size on arrival, but appends could grow a review past what
     // get-review can send back; refuse before anything shown changes.
-    if (Buffer.byteLength(composed.markdown, 'utf8') > MAX_REVIEW_BYTES) throw new ReviewTooLargeError(request.mode);
+    if (utf8Bytes(composed.markdown) > MAX_REVIEW_BYTES) throw new ReviewTooLargeError(request.mode);
     // Each call's content is within the cost budget (the bridge checks it); together they may not be.
     const cost = base ? composedCost(this.costOf(base), composed) : undefined;
     const excess = cost && overBudget(cost);
