@@ -112,12 +112,19 @@ export class ReviewDelivery {
     const review = this.target.shown();
     if (!this.updates.isBehind(review)) return;
     if (this.inFlight !== undefined && !this.replacesSlicedPage(review)) return;
+    // A review on its way in is posted as its render writes it: nothing to render here.
+    const streamed = this.updates.streamed(review);
+    if (streamed) {
+      if (this.inFlight !== undefined) this.stopPosting();
+      this.send(streamed.first, streamed.rest, review);
+      return;
+    }
     this.rendering = true;
-    void this.updates.next(review).then((messages) => {
+    void this.updates.next(review).then(([first, ...rest]) => {
       this.rendering = false;
       // The page in flight was replaced while this one rendered: its remaining slices stay unsent.
       if (this.inFlight !== undefined && this.inFlightSliced) this.stopPosting();
-      if (this.inFlight === undefined) this.send(messages, review);
+      if (this.inFlight === undefined) this.send(first, rest, review);
       else this.schedule();
     });
   }
@@ -131,31 +138,35 @@ export class ReviewDelivery {
     return this.inFlightSliced && (review?.revision ?? NO_REVIEW_REVISION) !== this.inFlight && !this.updates.appendsTo(review);
   }
 
-  private send(messages: readonly HostToWebviewMessage[], review: PanelReview | undefined): void {
+  /** Posts `first`, then `rest` (a page's other slices, which may still be arriving). */
+  private send(first: HostToWebviewMessage, rest: readonly HostToWebviewMessage[] | AsyncIterable<HostToWebviewMessage>, review: PanelReview | undefined): void {
     if (this.disposed) return;
-    const [first, ...rest] = messages;
     const revision = first.type === 'empty' ? NO_REVIEW_REVISION : review?.revision ?? NO_REVIEW_REVISION;
     this.target.sending(first, review);
     const sequence = ++this.postSequence;
     this.updates.posted(first, revision);
     this.inFlight = revision;
-    this.inFlightSliced = rest.length > 0;
+    this.inFlightSliced = !Array.isArray(rest) || rest.length > 0;
     // Changes that arrive meanwhile go out once the webview acknowledges this one.
-    void this.postInOrder(messages, sequence);
+    void this.postInOrder(first, rest, sequence);
   }
 
   /** Posts one message per task, and stops when a newer post took over or one was not delivered. */
-  private async postInOrder(messages: readonly HostToWebviewMessage[], sequence: number): Promise<void> {
-    for (const [index, message] of messages.entries()) {
+  private async postInOrder(first: HostToWebviewMessage, rest: Iterable<HostToWebviewMessage> | AsyncIterable<HostToWebviewMessage>, sequence: number): Promise<void> {
+    if (!(await this.postOne(first, sequence))) return;
+    for await (const message of rest) {
       // Between two slices, whatever else waits for this thread (an assistant's call, a keystroke) goes first.
-      if (index > 0) await new Promise((resolve) => setImmediate(resolve));
-      if (sequence !== this.postSequence || this.disposed) return;
-      const delivered = await Promise.resolve(this.target.post(message)).catch(() => false);
-      if (!delivered) {
-        if (sequence === this.postSequence) this.postFailed();
-        return;
-      }
+      await new Promise((resolve) => setImmediate(resolve));
+      if (!(await this.postOne(message, sequence))) return;
     }
+  }
+
+  /** Posts `message` unless a newer post took over; false when it was not posted. */
+  private async postOne(message: HostToWebviewMessage, sequence: number): Promise<boolean> {
+    if (sequence !== this.postSequence || this.disposed) return false;
+    const delivered = await Promise.resolve(this.target.post(message)).catch(() => false);
+    if (!delivered && sequence === this.postSequence) this.postFailed();
+    return delivered;
   }
 
   /** Nothing more of what is in flight is posted, nor waited for. */

@@ -5,7 +5,7 @@
 
 import { MAX_RENDERED_HTML_BYTES } from '../../../shared/reviewBudget';
 import { checkPageSize } from './pageBudget';
-import type { SlicedPage } from './pageSlices';
+import { joinSlices, type SlicedPage } from './pageSlices';
 
 export class PageParts {
   private readonly slices: string[] = [];
@@ -22,10 +22,6 @@ export class PageParts {
   /** The page, or RenderBudgetError when it is over the limit (pageBudget.ts). */
   finish(): SlicedPage {
     checkPageSize(this.length);
-    if (this.slices.length <= 1) return { html: this.slices[0] ?? '' };
-    const ends: number[] = [];
-    let end = 0;
-    for (const slice of this.slices.slice(0, -1)) ends.push((end += slice.length));
-    return { html: this.slices.join(''), slices: ends };
+    return joinSlices(this.slices);
   }
 }

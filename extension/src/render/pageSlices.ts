@@ -72,6 +72,11 @@ export function renderInSlices(md: MarkdownIt, tokens: MarkdownIt.Token[], env: 
     guess = Math.max(16, Math.min(1_000_000, Math.round(((to - at) * target) / Math.max(html.length, 1))));
     at = to;
   }
+  return joinSlices(parts);
+}
+
+/** The page that `parts`, in order, make. */
+export function joinSlices(parts: readonly string[]): SlicedPage {
   if (parts.length <= 1) return { html: parts[0] ?? '' };
   const slices: number[] = [];
   let end = 0;

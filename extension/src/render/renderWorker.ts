@@ -12,10 +12,12 @@ if (!port) throw new Error('renderWorker.js runs as a worker thread of the exten
 const cache = new LineCountCache();
 const reply = (message: RenderReply) => port.postMessage(message);
 
-port.on('message', async ({ id, job }: RenderRequest) => {
+port.on('message', async ({ id, job, stream }: RenderRequest) => {
   try {
-    const rendered = await runRenderJob(job, cache, { onProgress: (step) => reply({ id, kind: 'progress', step }) });
-    reply({ id, kind: 'done', rendered });
+    const onSlice = stream ? (html: string) => reply({ id, kind: 'chunk', html }) : undefined;
+    const rendered = await runRenderJob(job, cache, { onProgress: (step) => reply({ id, kind: 'progress', step }), onSlice });
+    // A streamed page's HTML has crossed already, slice by slice: it is not copied again.
+    reply({ id, kind: 'done', rendered: stream ? { ...rendered, html: '', slices: undefined } : rendered });
   } catch (error) {
     const { name, message } = error instanceof Error ? error : { name: 'Error', message: String(error) };
     reply({ id, kind: 'failed', name, message });
