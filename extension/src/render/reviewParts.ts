@@ -36,7 +36,7 @@ const FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
 const BULLET_ITEM = /^([-+*])[ \t]+\S/;
 const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const ATX_HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
-const ORDERED_MARKER = /^\d{1,9}[.)]/;
+const ORDERED_MARKER = /\d{1,9}[.)]/y;
 /** What may stand before a link reference definition's `[` on its line: indentation, quote and list markers. */
 const DEFINITION_PREFIX = /^[ \t>+*\-\d.)]*$/;
 /** A link label then a colon, which may run over lines (CommonMark allows 999 characters). */
@@ -107,29 +107,35 @@ function scanCuts(markdown: string): { cuts: Cut[]; definitionsEnd: number } {
   /** A run that ended at a blank line: its cuts count if the next line that is not blank ends the list. */
   let endedRun: ListRun | undefined;
   let line = 0;
+  /** The next `[` at or after the current line (-1: none): found once, not once a line. */
+  let bracket = markdown.indexOf('[');
   for (let at = 0; at <= markdown.length; line++) {
     const newline = markdown.indexOf('\n', at);
     const end = newline === -1 ? markdown.length : newline;
-    const text = markdown.charCodeAt(end - 1) === 13 ? markdown.slice(at, end - 1) : markdown.slice(at, end);
-    const blank = BLANK.test(text);
+    const textEnd = markdown.charCodeAt(end - 1) === 13 ? end - 1 : end;
+    const first = at < textEnd ? markdown.charCodeAt(at) : -1;
+    // Most lines start with a character no pattern below can match: they are not even sliced.
+    const indented = first === 32 || first === 9;
+    const text = indented || first === 96 || first === 126 || first === 45 || first === 43 || first === 42 || first === 35 || first === 95 ? markdown.slice(at, textEnd) : '';
+    const blank = first === -1 || (indented && BLANK.test(text));
+    while (bracket !== -1 && bracket < at) bracket = markdown.indexOf('[', at);
     // On every line, fenced or not: the scan may be wrong about a fence (markdownRenderer.ts checks).
-    const bracket = blank ? -1 : text.indexOf('[');
-    if (bracket !== -1 && DEFINITION_PREFIX.test(text.slice(0, bracket))) {
-      DEFINITION_LABEL.lastIndex = at + bracket;
+    if (bracket !== -1 && bracket < textEnd && DEFINITION_PREFIX.test(markdown.slice(at, bracket))) {
+      DEFINITION_LABEL.lastIndex = bracket;
       if (DEFINITION_LABEL.test(markdown)) definitionsEnd = Math.max(definitionsEnd, lineOf(markdown, at, line, DEFINITION_LABEL.lastIndex));
     }
     if (fence) {
-      const close = FENCE_CLOSE.exec(text)?.[1];
+      const close = text === '' ? undefined : FENCE_CLOSE.exec(text)?.[1];
       if (close && close[0] === fence.char && close.length >= fence.length) fence = undefined;
       run = endedRun = undefined;
     } else if (!blank) {
-      const plain = startsPlain(text);
+      const plain = startsPlain(markdown, at, first);
       if (endedRun) {
-        if (plain) cuts.push(...endedRun.cuts);
+        if (plain) for (const cut of endedRun.cuts) cuts.push(cut);
         endedRun = undefined;
       }
       if (previousBlank && plain) cuts.push({ line, at });
-      const item = BULLET_ITEM.exec(text)?.[1];
+      const item = text === '' ? undefined : BULLET_ITEM.exec(text)?.[1];
       if (item !== undefined && !THEMATIC_BREAK.test(text)) {
         if (run && run.marker === item && !previousBlank) {
           if ((line - run.line) % LIST_CHUNK_ITEMS === 0) run.cuts.push({ line, at, listFrom: run.line });
@@ -139,19 +145,19 @@ function scanCuts(markdown: string): { cuts: Cut[]; definitionsEnd: number } {
       } else {
         run = undefined;
       }
-      const open = FENCE_OPEN.exec(text);
+      const open = text === '' ? null : FENCE_OPEN.exec(text);
       if (open && !(open[1][0] === '`' && open[2].includes('`'))) fence = { char: open[1][0], length: open[1].length };
     } else if (run) {
       endedRun = run;
       run = undefined;
     }
     previousBlank = blank;
-    previousHeading = !blank && ATX_HEADING.test(text);
+    previousHeading = text !== '' && !blank && ATX_HEADING.test(text);
     if (newline === -1) break;
     at = newline + 1;
   }
   // A list that runs to the end of the review ends cleanly there.
-  if (!fence) cuts.push(...(run?.cuts ?? endedRun?.cuts ?? []));
+  if (!fence) for (const cut of run?.cuts ?? endedRun?.cuts ?? []) cuts.push(cut);
   cuts.sort((a, b) => a.at - b.at);
   return { cuts, definitionsEnd };
 }
@@ -160,11 +166,12 @@ function scanCuts(markdown: string): { cuts: Cut[]; definitionsEnd: number } {
  * Starts no container, fence, list item or lazy continuation: a line at the left margin that a
  * blank line before it makes the start of a new top-level block, whatever came above.
  */
-function startsPlain(text: string): boolean {
-  const first = text.charCodeAt(0);
+function startsPlain(markdown: string, at: number, first: number): boolean {
   // space, tab, '>', '-', '+', '*', '`', '~'
   if (first === 32 || first === 9 || first === 62 || first === 45 || first === 43 || first === 42 || first === 96 || first === 126) return false;
-  return !(first >= 48 && first <= 57 && ORDERED_MARKER.test(text));
+  if (!(first >= 48 && first <= 57)) return true;
+  ORDERED_MARKER.lastIndex = at;
+  return !ORDERED_MARKER.test(markdown);
 }
 
 /** The 0-based line of offset `to`, counting on from `line` at offset `from`. */
