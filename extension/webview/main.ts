@@ -20,6 +20,7 @@ import { MermaidDiagrams } from './mermaidDiagrams';
 import { interceptLinkClicks } from './linkClicks';
 import { MessageBox } from './messageBox';
 import { PageStream } from './pageStream';
+import { ReviewPages } from './pageSwap';
 
 /** What survives a reload of this document (hidden panel, restart via the serializer). */
 interface PersistedState {
@@ -123,6 +124,8 @@ function setTitle(text: string): void {
 
 /** A long page's slices, and appends behind them, each added in a task of its own. */
 const pageStream = new PageStream();
+/** The page that holds the review shown; a new review gets a new one, and the old one goes in the background. */
+const pages = new ReviewPages(reviewBody);
 /** What the page that is arriving does once its last slice is in. */
 let finishPage: () => void = () => undefined;
 
@@ -133,10 +136,10 @@ function showReview(message: RenderMessage): void {
   // A preview is too short to scroll to a saved place in; the whole review that follows restores it.
   if (!message.preview) restored = undefined;
   // Trusted: the host renders with markdown-it (`html: false`) and the CSP blocks inline script.
-  // The old page goes in one step, however large, before the new one's first slice is parsed.
-  reviewBody.classList.toggle('redline-long', message.more === true || message.html.length > LONG_REVIEW_HTML);
-  reviewBody.replaceChildren();
-  reviewBody.insertAdjacentHTML('afterbegin', message.html);
+  // The old page is hidden in one step, however large, and taken apart after the new one is shown.
+  const page = pages.replace();
+  page.classList.toggle('redline-long', message.more === true || message.html.length > LONG_REVIEW_HTML);
+  pages.add(message.html);
   reviewBody.hidden = false;
   emptyState.hidden = true;
   showHeader(message);
@@ -145,7 +148,7 @@ function showReview(message: RenderMessage): void {
   const finish = () => {
     findingMarks.apply();
     diagrams.update();
-    makeCodeBlocksFocusable(reviewBody);
+    makeCodeBlocksFocusable(pages.current);
     // A saved place further down than the first slice reached is reachable now.
     window.scrollTo(scrollX, scrollY);
     shownRevision = message.revision;
@@ -159,13 +162,13 @@ function showReview(message: RenderMessage): void {
   }
   // The first slice is on screen; the others follow, each in a task of its own.
   findingMarks.apply();
-  makeCodeBlocksFocusable(reviewBody);
+  makeCodeBlocksFocusable(pages.current);
   finishPage = finish;
   pageStream.expect(message.revision);
 }
 
 function addSlice(message: SliceMessage): void {
-  pageStream.slice(message.revision, message.last, () => reviewBody.insertAdjacentHTML('beforeend', message.html), () => finishPage());
+  pageStream.slice(message.revision, message.last, () => pages.add(message.html), () => finishPage());
 }
 
 /** Adds an append's new part below what is shown; nothing above it is parsed or painted again. */
@@ -181,11 +184,11 @@ function addAppend(message: AppendMessage): void {
     post({ type: 'ready' });
     return;
   }
-  if (message.html.length > LONG_REVIEW_HTML) reviewBody.classList.add('redline-long');
-  reviewBody.insertAdjacentHTML('beforeend', message.html);
+  if (message.html.length > LONG_REVIEW_HTML) pages.current.classList.add('redline-long');
+  pages.add(message.html);
   findingMarks.apply();
   diagrams.update();
-  makeCodeBlocksFocusable(reviewBody);
+  makeCodeBlocksFocusable(pages.current);
   showHeader(message);
   shownRevision = message.revision;
   historyControls.shown(message.revision);
@@ -200,7 +203,7 @@ function showHeader(message: RenderMessage | AppendMessage): void {
 
 function showEmpty(): void {
   pageStream.reset();
-  reviewBody.replaceChildren();
+  pages.clear();
   reviewBody.hidden = true;
   emptyState.hidden = false;
   setTitle('No review');
