@@ -34,8 +34,11 @@ function heldResolver() {
 function setup() {
   const { resolver, release } = heldResolver();
   let finished = 0;
+  /** The markdown of every render asked of the engine, in order. */
+  const jobs: string[] = [];
   const engine: RenderEngine = {
     render: async (job, control = {}) => {
+      jobs.push(job.markdown);
       const rendered = await renderReview(job.markdown, resolver, { ...control, lineOffset: job.lineOffset });
       finished++;
       return { ...rendered, ...(job.withSections ? { sections: findSections(job.markdown) } : {}) };
@@ -75,7 +78,7 @@ function setup() {
   owner.incoming.onDidChange(() => delivery.schedule());
   store.onDidChange((change) => delivery.record(change));
   delivery.documentReady();
-  return { handler, store, posted, release, renderer, finished: () => finished };
+  return { handler, store, posted, release, renderer, jobs, finished: () => finished };
 }
 
 function context(): RequestContext {
@@ -131,5 +134,26 @@ describe('a large review streams to the panel', () => {
     expect(await call).toMatchObject({ message: expect.stringContaining('columns in one table') });
     expect(store.current!.revision).toBe(1);
     await until(() => pageOf(posted).includes('Before'), 'the review before it, again');
+  });
+
+  it('shows a small review after the large one with one post of its own page, rendering and diffing nothing of the old', async () => {
+    const { handler, posted, release, jobs } = setup();
+    release();
+    const large = `${denseReview(12_000)}\nsrc/held.ts:3\n`;
+    await handler({ content: large, mode: 'replace' }, context());
+    await until(() => posted.some((message) => message.type === 'slice' && message.last), 'the large page whole');
+    const before = posted.length;
+    const rendersBefore = jobs.length;
+
+    await handler({ content: '# Small\n\nsrc/a.ts:1', mode: 'replace' }, context());
+    await until(() => posted.length > before, 'the small review posted');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const after = posted.slice(before);
+    expect(after).toHaveLength(1);
+    expect(after[0]).toMatchObject({ type: 'render', revision: 2 });
+    expect(after[0]).not.toHaveProperty('more');
+    expect(after[0].type === 'render' && after[0].html).toBe('<h1 data-line="0">Small</h1>\n<p data-line="2"><a class="redline-ref" href="#" data-ref="src/a.ts:1" title="Open src/a.ts:1">src/a.ts:1</a></p>\n');
+    // One render, of the small review: nothing of the large one is rendered again or compared with.
+    expect(jobs.slice(rendersBefore)).toEqual(['# Small\n\nsrc/a.ts:1']);
   });
 });
