@@ -57,12 +57,12 @@ afterAll(() => delete (globalThis as { document?: unknown }).document);
 describe('ReviewPages', () => {
   it('replaces a large page by hiding it in one step, then takes it apart in the background', async () => {
     const body = new FakeElement('body');
-    const pages = new ReviewPages(body);
+    const pages = new ReviewPages(body as unknown as HTMLElement);
     for (let i = 0; i < 200; i++) pages.add('x'.repeat(1024));
-    const old = pages.current;
+    const old = pages.current as unknown as FakeElement;
     calls = [];
 
-    const page = pages.replace();
+    const page = pages.replace() as unknown as FakeElement;
     pages.add('<p>small</p>');
     // Nothing of the old page is removed, parsed or compared: one class on the old page, then the new page's own HTML.
     expect(calls).toEqual([`page1: class ${PAGE_CLASS} → ${RETIRED_CLASS}`, 'page2: parse 12']);
@@ -79,9 +79,9 @@ describe('ReviewPages', () => {
 
   it('removes a small old page at once, and clears to nothing', () => {
     const body = new FakeElement('body');
-    const pages = new ReviewPages(body);
+    const pages = new ReviewPages(body as unknown as HTMLElement);
     pages.add('<p>a</p>');
-    const old = pages.current;
+    const old = pages.current as unknown as FakeElement;
     pages.replace();
     expect(old.parent).toBeUndefined();
     expect(body.children).toHaveLength(1);

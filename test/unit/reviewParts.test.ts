@@ -93,6 +93,14 @@ describe('a review parsed in parts ends as the whole review does', () => {
     expect(told[1]).toMatch(new RegExp(`^<ul class="${CHUNK_CLASS} ${CONTINUED_CLASS}"`));
   });
 
+  it("does not count the time spent writing parts against the lookups' time budget", async () => {
+    const idle: number[] = [];
+    const markdown = denseReview(3000);
+    await renderReview(markdown, { ...resolver, idle: (ms) => idle.push(ms) });
+    expect(idle).toHaveLength(reviewParts(markdown).length - 1);
+    expect(idle.every((ms) => ms >= 0)).toBe(true);
+  });
+
   it('keeps a short review in one part', () => {
     expect(reviewParts(prose(50))).toEqual([{ from: 0, to: prose(50).length, line: 0, continuesList: false }]);
   });

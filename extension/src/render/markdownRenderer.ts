@@ -106,13 +106,17 @@ export async function renderReview(markdown: string, resolver: Resolver, options
   const findings: ReviewFinding[] = [];
   const taken = new Set(options.takenFindingIds);
   const page = new PageParts(options.onSlice);
+  let lookedUpAt: number | undefined;
   for (let k = 0; k < parts.length; k++) {
     const { tokens, text, references, candidates } = parsePart(whole, k);
     await checkpoint(signal);
     // A review in parts tells its first part's steps: by then the rest is what is left to write.
     const tell = k === 0 ? onProgress : undefined;
     tell?.({ step: 'parsed', references: references.length });
+    // The disk's time budget counts the lookups, not the parts written in between.
+    if (lookedUpAt !== undefined) resolver.idle?.(performance.now() - lookedUpAt);
     await resolveAll(references, resolver, { signal, onResolved: tell && ((resolved) => tell({ step: 'resolving', resolved, references: references.length })) });
+    lookedUpAt = performance.now();
     await checkpoint(signal);
     for (const meta of references) {
       if (!(meta.onlyIfResolved && meta.resolution!.status !== 'resolved')) tally.count(meta, meta.resolution!);
