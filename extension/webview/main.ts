@@ -160,7 +160,8 @@ function showReview(message: RenderMessage): void {
     finish();
     return;
   }
-  // The first slice is on screen; the others follow, each in a task of its own.
+  // The first slice is on screen; the others follow, each in a task of its own, posted as this takes them.
+  post({ type: 'sliceAdded', revision: message.revision });
   findingMarks.apply();
   makeCodeBlocksFocusable(pages.current);
   finishPage = finish;
@@ -168,7 +169,11 @@ function showReview(message: RenderMessage): void {
 }
 
 function addSlice(message: SliceMessage): void {
-  pageStream.slice(message.revision, message.last, () => pages.add(message.html), () => finishPage());
+  const add = () => {
+    pages.add(message.html);
+    if (!message.last) post({ type: 'sliceAdded', revision: message.revision });
+  };
+  pageStream.slice(message.revision, message.last, add, () => finishPage());
 }
 
 /** Adds an append's new part below what is shown; nothing above it is parsed or painted again. */

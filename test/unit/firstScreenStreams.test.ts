@@ -51,10 +51,11 @@ function setup() {
   const reviews = { existing: () => owner, forAssistant: async () => owner } as unknown as Parameters<typeof presentReviewHandler>[0];
   const handler = presentReviewHandler(reviews, renderer);
   const posted: HostToWebviewMessage[] = [];
-  /** The fake webview says it painted a page once the page is whole, as the real one does. */
+  /** The fake webview says it took each slice, and painted a page once the page is whole, as the real one does. */
   const acknowledge = (message: HostToWebviewMessage) => {
     const painted = message.type === 'empty' ? 0 : (message.type === 'render' && !message.more) || (message.type === 'slice' && message.last) ? message.revision : undefined;
     if (painted !== undefined) setTimeout(() => delivery.rendered(painted), 0);
+    else if (message.type === 'render' || message.type === 'slice') setTimeout(() => delivery.sliceAdded(message.revision), 0);
   };
   const delivery: ReviewDelivery = new ReviewDelivery(
     {

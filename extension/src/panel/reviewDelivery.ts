@@ -19,6 +19,13 @@ export interface DeliveryTarget {
   sending(message: HostToWebviewMessage, review: PanelReview | undefined): void;
 }
 
+/**
+ * HTML of a page posted and not yet added by the webview, past which its next slice waits: each
+ * slice queues in the pipe to the webview (in a remote window, a socket) ahead of whatever is
+ * posted after it, such as the next review.
+ */
+export const MAX_HTML_AHEAD = 1024 * 1024;
+
 export class ReviewDelivery {
   private readonly updates: PanelUpdates;
   /** The current webview document has posted `ready`, so posted messages reach a listener. */
@@ -33,6 +40,8 @@ export class ReviewDelivery {
   private postSequence = 0;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
+  /** The page being posted: HTML posted and slices the webview said it added; `wake` lets the next slice go. */
+  private flow = { sequence: 0, posted: [] as number[], added: 0, wake: undefined as (() => void) | undefined };
 
   constructor(
     renderers: PanelRenderers,
@@ -73,6 +82,13 @@ export class ReviewDelivery {
     return !preview;
   }
 
+  /** The webview added a slice of `revision`'s page (its first counts). */
+  sliceAdded(revision: number): void {
+    if (revision !== this.inFlight) return;
+    this.flow.added++;
+    this.wakeFlow();
+  }
+
   /** A hidden webview neither paints nor acknowledges: when shown again it acks late or says ready. */
   visibilityChanged(): void {
     if (this.target.visible) {
@@ -103,6 +119,7 @@ export class ReviewDelivery {
 
   dispose(): void {
     this.disposed = true;
+    this.wakeFlow();
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
   }
@@ -153,17 +170,35 @@ export class ReviewDelivery {
 
   /** Posts one message per task, and stops when a newer post took over or one was not delivered. */
   private async postInOrder(first: HostToWebviewMessage, rest: Iterable<HostToWebviewMessage> | AsyncIterable<HostToWebviewMessage>, sequence: number): Promise<void> {
+    this.flow = { sequence, posted: [], added: 0, wake: undefined };
     if (!(await this.postOne(first, sequence))) return;
     for await (const message of rest) {
       // Between two slices, whatever else waits for this thread (an assistant's call, a keystroke) goes first.
       await new Promise((resolve) => setImmediate(resolve));
+      await this.roomFor(message, sequence);
       if (!(await this.postOne(message, sequence))) return;
     }
+  }
+
+  /** Resolves once the webview has taken enough of the page for `message`, or the page is no longer posted. */
+  private async roomFor(message: HostToWebviewMessage, sequence: number): Promise<void> {
+    const size = 'html' in message ? message.html.length : 0;
+    const ahead = () => this.flow.posted.slice(this.flow.added).reduce((sum, html) => sum + html, 0);
+    while (sequence === this.postSequence && !this.disposed && this.flow.posted.length > this.flow.added && ahead() + size > MAX_HTML_AHEAD) {
+      await new Promise<void>((resolve) => (this.flow.wake = resolve));
+    }
+  }
+
+  private wakeFlow(): void {
+    const wake = this.flow.wake;
+    this.flow.wake = undefined;
+    wake?.();
   }
 
   /** Posts `message` unless a newer post took over; false when it was not posted. */
   private async postOne(message: HostToWebviewMessage, sequence: number): Promise<boolean> {
     if (sequence !== this.postSequence || this.disposed) return false;
+    if (message.type === 'render' || message.type === 'slice') this.flow.posted.push(message.html.length);
     const delivered = await Promise.resolve(this.target.post(message)).catch(() => false);
     if (!delivered && sequence === this.postSequence) this.postFailed();
     return delivered;
@@ -172,6 +207,7 @@ export class ReviewDelivery {
   /** Nothing more of what is in flight is posted, nor waited for. */
   private stopPosting(): void {
     this.postSequence++;
+    this.wakeFlow();
     this.inFlight = undefined;
     this.inFlightSliced = false;
   }
