@@ -56,6 +56,8 @@ const FIXTURES: Record<string, string> = {
   '70,000-style dense list': denseReview(3000),
   'fences with blank lines inside': `# R\n\n${prose(150)}\n\n\`\`\`ts\nconst a = 1;\n\nNot a paragraph, still code\n\n\`\`\`\n\n${prose(150, 'q')}\n\n~~~~\n\n\`\`\`\n\nplain in a tilde fence\n\n~~~~\n\n${prose(100, 'r')}\n`,
   'a fence in a list item that the scan takes for a top-level one': `${prose(210)}\n\n- item\n  \`\`\`\n  code\n\n\`\`\`\n\nInside a real top-level fence\n\n${prose(50, 'x')}\n\n\`\`\`\n\n${prose(210, 'y')}\n`,
+  'a cut the scan proposes inside a fence it could not see': `- item\n  \`\`\`\n  code\n\n\`\`\`\n\n${prose(300)}\n\n\`\`\`\n\n${prose(50, 'after')}\n`,
+  'a long tight run of items in a list that a loose item began': `- first, loose\n\n${Array.from({ length: 3000 }, (_, i) => `- item ${i}`).join('\n')}\n\n${prose(210, 'l')}\n`,
   'loose lists and lists with blank lines': `${prose(120)}\n\n- a\n\n- b\n\n  continued\n\nafter\n\n${Array.from({ length: 250 }, (_, i) => `- loose ${i}`).join('\n\n')}\n\n${prose(120, 'z')}\n`,
   'a long list that continues loosely after a blank line': `${prose(210)}\n\n${Array.from({ length: 450 }, (_, i) => `- item ${i} src/a.ts:${i + 1}`).join('\n')}\n\n- one more, loose\n\n${prose(210, 'w')}\n`,
   'a long list with nested content and a lazy line': `${prose(210)}\n\n${Array.from({ length: 350 }, (_, i) => (i % 97 === 5 ? `- item ${i}\n  - nested\nlazy` : `- item ${i}`)).join('\n')}\n\n${prose(210, 'v')}\n`,

@@ -166,7 +166,8 @@ function parsePart(whole: WholeReview, k: number): { tokens: Token[]; text: stri
   if (k === parts.length - 1 || endsWhereCut(tokens, text, part)) {
     return { tokens, text, references: state.references.slice(before.references), candidates: state.candidates.slice(before.candidates) };
   }
-  // The scan took a line for a cut that a fence it could not see runs over: the rest is one part.
+  // The scan took a line for a cut that a block it could not see runs over (a fence, a list begun
+  // above the run it cut): the rest is one part.
   state.references.length = before.references;
   state.candidates.length = before.candidates;
   before.counts();

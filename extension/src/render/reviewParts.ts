@@ -2,7 +2,7 @@
 // screen is rendered (and shown) before the rest is parsed. A cheap scan of the lines finds the cuts:
 //   - at a blank line outside a top-level fence, before a line that starts no container and no
 //     fence: no block of CommonMark runs on across such a line, except a top-level fence, which
-//     markdownRenderer.ts checks on the parsed part (safeEnd) and joins to the rest if it ran on;
+//     markdownRenderer.ts checks on the parsed part (endsWhereCut) and joins it to the rest if it ran on;
 //   - inside a long tight bullet list, every LIST_CHUNK_ITEMS items, where listChunks.ts cuts the
 //     list of the whole review too, so the parts' lists are the whole one's chunks.
 // Link reference definitions apply to the whole review: every part must see them all, so no cut
