@@ -56,9 +56,9 @@ export class ReviewPages {
     if (this.size <= RETIRE_ABOVE_HTML) {
       old.remove();
     } else {
-      // One class on one element: the browser neither lays out nor paints what is inside it.
+      // One class on one element: the browser neither lays out nor paints what is inside it, and
+      // nothing in it can be focused or clicked. (`inert` would restyle every node in it.)
       old.classList.replace(PAGE_CLASS, RETIRED_CLASS);
-      old.inert = true;
       this.retired.push(old);
       this.schedule();
     }

@@ -24,7 +24,7 @@ export interface DeliveryTarget {
  * slice queues in the pipe to the webview (in a remote window, a socket) ahead of whatever is
  * posted after it, such as the next review.
  */
-export const MAX_HTML_AHEAD = 1024 * 1024;
+export const MAX_HTML_AHEAD = 2 * 1024 * 1024;
 
 export class ReviewDelivery {
   private readonly updates: PanelUpdates;
