@@ -103,6 +103,14 @@ describe('a review parsed in parts ends as the whole review does', () => {
     expect(idle.every((ms) => ms >= 0)).toBe(true);
   });
 
+  it('keeps no copy of the page when the slices told are all the caller keeps', async () => {
+    const markdown = denseReview(3000);
+    const told: string[] = [];
+    const rendered = await renderReview(markdown, resolver, { onSlice: (html) => told.push(html), slicesOnly: true });
+    expect(rendered.html).toBe('');
+    expect(told.join('')).toBe((await inParts(markdown)).rendered.html);
+  });
+
   it('keeps a short review in one part', () => {
     expect(reviewParts(prose(50))).toEqual([{ from: 0, to: prose(50).length, line: 0, continuesList: false }]);
   });

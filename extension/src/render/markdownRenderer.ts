@@ -53,6 +53,8 @@ export interface RenderOptions {
   onProgress?: (step: RenderStep) => void;
   /** Told each slice of the page (RenderedReview.slices) as soon as it is written, before the rest of the review is parsed. */
   onSlice?: (html: string) => void;
+  /** The slices told are all the caller keeps: the result's `html` is empty, and the page is not held twice. */
+  slicesOnly?: boolean;
 }
 
 export type RenderStep =
@@ -105,7 +107,7 @@ export async function renderReview(markdown: string, resolver: Resolver, options
   const tally = new ReferenceTally();
   const findings: ReviewFinding[] = [];
   const taken = new Set(options.takenFindingIds);
-  const page = new PageParts(options.onSlice);
+  const page = new PageParts(options.onSlice, !(options.slicesOnly && options.onSlice));
   let lookedUpAt: number | undefined;
   for (let k = 0; k < parts.length; k++) {
     const { tokens, text, references, candidates } = parsePart(whole, k);

@@ -11,10 +11,14 @@ export class PageParts {
   private readonly slices: string[] = [];
   private length = 0;
 
-  constructor(private readonly onSlice?: (html: string) => void) {}
+  /** `keep` false: the slices told are the page's only copy (the render worker's, posted as they come), and `finish` gives no HTML. */
+  constructor(
+    private readonly onSlice?: (html: string) => void,
+    private readonly keep = true,
+  ) {}
 
   add(html: string): void {
-    this.slices.push(html);
+    if (this.keep) this.slices.push(html);
     this.length += html.length;
     if (this.length <= MAX_RENDERED_HTML_BYTES) this.onSlice?.(html);
   }

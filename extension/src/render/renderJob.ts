@@ -40,6 +40,8 @@ export interface RenderControl {
    * still being rendered: the panel shows the first screen without waiting for the whole.
    */
   readonly onSlice?: (html: string) => void;
+  /** With onSlice: the render keeps no copy of the page, and answers with empty `html` (the render worker's way). */
+  readonly slicesOnly?: boolean;
 }
 
 export interface RenderEngine {
@@ -73,6 +75,7 @@ export async function runRenderJob(job: RenderJob, cache: LineCountCache, contro
     signal: control.signal,
     onProgress: control.onProgress,
     onSlice: control.onSlice,
+    slicesOnly: control.slicesOnly,
   });
   // A suggestion's fence tokens serve the render only; they do not cross to the host.
   const findings = rendered.findings.map((finding) => ({ ...finding, suggestionTokens: [] }));

@@ -15,9 +15,9 @@ const reply = (message: RenderReply) => port.postMessage(message);
 port.on('message', async ({ id, job, stream }: RenderRequest) => {
   try {
     const onSlice = stream ? (html: string) => reply({ id, kind: 'chunk', html }) : undefined;
-    const rendered = await runRenderJob(job, cache, { onProgress: (step) => reply({ id, kind: 'progress', step }), onSlice });
-    // A streamed page's HTML has crossed already, slice by slice: it is not copied again.
-    reply({ id, kind: 'done', rendered: stream ? { ...rendered, html: '', slices: undefined } : rendered });
+    // A streamed page's HTML crosses slice by slice, and is neither kept here nor copied again.
+    const rendered = await runRenderJob(job, cache, { onProgress: (step) => reply({ id, kind: 'progress', step }), onSlice, slicesOnly: stream });
+    reply({ id, kind: 'done', rendered });
   } catch (error) {
     const { name, message } = error instanceof Error ? error : { name: 'Error', message: String(error) };
     reply({ id, kind: 'failed', name, message });
