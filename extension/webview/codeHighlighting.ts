@@ -79,10 +79,13 @@ export class CodeHighlighting {
     this.observer = scheduling.observer((blocks) => this.near(blocks));
   }
 
-  /** Watches the marked blocks a paint brought; call after every part of a page is added. */
-  update(): void {
+  /**
+   * Watches the marked blocks a paint brought; call after every part of a page is added. `page`
+   * narrows the search to the page shown, so that a retired page's blocks are never watched.
+   */
+  update(page: ParentNode = this.root): void {
     if (this.unavailable) return;
-    this.root.querySelectorAll<HTMLElement>(HIGHLIGHT_SELECTOR).forEach((block) => {
+    page.querySelectorAll<HTMLElement>(HIGHLIGHT_SELECTOR).forEach((block) => {
       if (this.watched.has(block)) return;
       this.watched.add(block);
       this.observer.observe(block);

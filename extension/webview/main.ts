@@ -21,6 +21,7 @@ import { MermaidDiagrams } from './mermaidDiagrams';
 import { interceptLinkClicks } from './linkClicks';
 import { MessageBox } from './messageBox';
 import { PageStream } from './pageStream';
+import { ReviewPages } from './pageSwap';
 
 /** What survives a reload of this document (hidden panel, restart via the serializer). */
 interface PersistedState {
@@ -125,6 +126,8 @@ function setTitle(text: string): void {
 
 /** A long page's slices, and appends behind them, each added in a task of its own. */
 const pageStream = new PageStream();
+/** The page that holds the review shown; a new review gets a new one, and the old one goes in the background. */
+const pages = new ReviewPages(reviewBody);
 /** What the page that is arriving does once its last slice is in. */
 let finishPage: () => void = () => undefined;
 
@@ -136,10 +139,10 @@ function showReview(message: RenderMessage): void {
   // A preview is too short to scroll to a saved place in; the whole review that follows restores it.
   if (!message.preview) restored = undefined;
   // Trusted: the host renders with markdown-it (`html: false`) and the CSP blocks inline script.
-  // The old page goes in one step, however large, before the new one's first slice is parsed.
-  reviewBody.classList.toggle('redline-long', message.more === true || message.html.length > LONG_REVIEW_HTML);
-  reviewBody.replaceChildren();
-  reviewBody.insertAdjacentHTML('afterbegin', message.html);
+  // The old page is hidden in one step, however large, and taken apart after the new one is shown.
+  const page = pages.replace();
+  page.classList.toggle('redline-long', message.more === true || message.html.length > LONG_REVIEW_HTML);
+  pages.add(message.html);
   reviewBody.hidden = false;
   emptyState.hidden = true;
   showHeader(message);
@@ -148,8 +151,8 @@ function showReview(message: RenderMessage): void {
   const finish = () => {
     findingMarks.apply();
     diagrams.update();
-    makeCodeBlocksFocusable(reviewBody);
-    codeHighlighting.update();
+    makeCodeBlocksFocusable(pages.current);
+    codeHighlighting.update(pages.current);
     // A saved place further down than the first slice reached is reachable now.
     window.scrollTo(scrollX, scrollY);
     shownRevision = message.revision;
@@ -161,16 +164,21 @@ function showReview(message: RenderMessage): void {
     finish();
     return;
   }
-  // The first slice is on screen; the others follow, each in a task of its own.
+  // The first slice is on screen; the others follow, each in a task of its own, posted as this takes them.
+  post({ type: 'sliceAdded', revision: message.revision });
   findingMarks.apply();
-  makeCodeBlocksFocusable(reviewBody);
-  codeHighlighting.update();
+  makeCodeBlocksFocusable(pages.current);
+  codeHighlighting.update(pages.current);
   finishPage = finish;
   pageStream.expect(message.revision);
 }
 
 function addSlice(message: SliceMessage): void {
-  pageStream.slice(message.revision, message.last, () => reviewBody.insertAdjacentHTML('beforeend', message.html), () => finishPage());
+  const add = () => {
+    pages.add(message.html);
+    if (!message.last) post({ type: 'sliceAdded', revision: message.revision });
+  };
+  pageStream.slice(message.revision, message.last, add, () => finishPage());
 }
 
 /** Adds an append's new part below what is shown; nothing above it is parsed or painted again. */
@@ -186,12 +194,12 @@ function addAppend(message: AppendMessage): void {
     post({ type: 'ready' });
     return;
   }
-  if (message.html.length > LONG_REVIEW_HTML) reviewBody.classList.add('redline-long');
-  reviewBody.insertAdjacentHTML('beforeend', message.html);
+  if (message.html.length > LONG_REVIEW_HTML) pages.current.classList.add('redline-long');
+  pages.add(message.html);
   findingMarks.apply();
   diagrams.update();
-  makeCodeBlocksFocusable(reviewBody);
-  codeHighlighting.update();
+  makeCodeBlocksFocusable(pages.current);
+  codeHighlighting.update(pages.current);
   showHeader(message);
   shownRevision = message.revision;
   historyControls.shown(message.revision);
@@ -207,7 +215,7 @@ function showHeader(message: RenderMessage | AppendMessage): void {
 function showEmpty(): void {
   pageStream.reset();
   codeHighlighting.reset();
-  reviewBody.replaceChildren();
+  pages.clear();
   reviewBody.hidden = true;
   emptyState.hidden = false;
   setTitle('No review');

@@ -127,7 +127,7 @@ describe('a large present-review, followed and cancelled', () => {
     const before = { revision: store.revision, current: store.current, commits: store.commitCount };
     let changes = 0;
     const listening = store.onDidChange(() => changes++);
-    // The panel showed the review's first screen while it rendered, and shows the one before it again.
+    // The panel showed the review's page while it rendered, and shows the one before it again.
     const incoming = host.reviews.primary.incoming;
     const shownIncoming: Array<number | undefined> = [];
     const watching = incoming.onDidChange(() => shownIncoming.push(incoming.current?.revision));
@@ -169,7 +169,9 @@ describe('a large present-review, followed and cancelled', () => {
     expect(store.commitCount).toBe(before.commits);
     expect(changes).toBe(0);
     listening.dispose();
-    expect(shownIncoming).toEqual([before.revision + 1, undefined]);
+    // Shown from its first slice, if that was written before the cancel; gone in the end either way.
+    expect(shownIncoming.at(-1)).toBeUndefined();
+    expect(shownIncoming.filter((revision) => revision !== undefined).every((revision) => revision === before.revision + 1)).toBe(true);
     watching.dispose();
 
     const next = await present({ content: '# After the cancel\n\nsrc/mod1/index.ts:3 is fine.' });

@@ -85,6 +85,24 @@ describe('the render worker pool', () => {
     }
   });
 
+  it('sends a long page slice by slice as the worker writes it, ending as the render it answers with', async () => {
+    const pool = new RenderWorkerPool(RENDER_WORKER);
+    try {
+      const markdown = largeReview(1024 * 1024);
+      const slices: string[] = [];
+      let answered = false;
+      const rendering = pool.render(job(markdown), { onSlice: (html) => slices.push(answered ? 'after the answer' : html) });
+      const streamed = await rendering.finally(() => (answered = true));
+      expect(slices.length).toBeGreaterThan(2);
+      expect(slices.join('')).toBe(streamed.html);
+      const plain = await pool.render(job(markdown));
+      expect({ ...streamed, html: streamed.html.length }).toEqual({ ...plain, html: plain.html.length });
+      expect(streamed.html).toBe(plain.html);
+    } finally {
+      pool.dispose();
+    }
+  });
+
   it('warm() starts a worker ahead of need, which the next render uses', async () => {
     const pool = new RenderWorkerPool(RENDER_WORKER);
     try {

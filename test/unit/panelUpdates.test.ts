@@ -4,6 +4,7 @@
 import { PanelUpdates, type PanelReview } from '../../extension/src/panel/panelUpdates';
 import { PREVIEW_MIN_CHARS, previewOf } from '../../extension/src/panel/preview';
 import type { HostToWebviewMessage } from '../../extension/src/panel/webviewMessages';
+import { StreamedPage } from '../../extension/src/render/streamedPage';
 
 function harness() {
   const calls: string[] = [];
@@ -148,27 +149,45 @@ describe('previewOf', () => {
     expect(preview.length).toBeLessThanOrEqual(60_000);
   });
 
-  it("shows an incoming review's first screen only, then the staged review whole without a second preview", async () => {
+  it("posts an incoming review's page as its render writes it, and nothing again once it is staged", async () => {
     const { updates, calls, present, post, current } = harness();
     present('# Small\n');
     await post();
     const long = `# Long\n\n${'- src/a.ts:1 a finding\n'.repeat(PREVIEW_MIN_CHARS / 10)}`;
-    const incoming = { revision: 2, markdown: long, incoming: true };
-    const [first] = await updates.next(incoming);
-    expect(first).toMatchObject({ type: 'render', revision: 2, preview: true });
+    const page = new StreamedPage();
+    const incoming = { revision: 2, markdown: long, incoming: true, page };
+    expect(updates.streamed(incoming)).toBeUndefined();
+    page.add('<p>first</p>');
+    const { first, rest } = updates.streamed(incoming)!;
+    expect(first).toEqual({ type: 'render', revision: 2, title: undefined, html: '<p>first</p>', more: true });
     updates.posted(first, 2);
-    // Its whole is the call's to render: the panel waits for the staged review.
+    const following: HostToWebviewMessage[] = [];
+    const reading = (async () => {
+      for await (const message of rest) following.push(message);
+    })();
+    page.add('<p>second</p>');
+    page.finish();
+    await reading;
+    expect(following).toEqual([
+      { type: 'slice', revision: 2, html: '<p>second</p>', last: false },
+      { type: 'slice', revision: 2, html: '', last: true },
+    ]);
     expect(updates.isBehind(incoming)).toBe(false);
     present(long);
     expect(current()!.revision).toBe(2);
-    expect(updates.isBehind(current())).toBe(true);
-    expect(await post()).toMatchObject({ type: 'render', revision: 2, html: '<whole r2>' });
-    expect(calls.filter((call) => call.startsWith('part'))).toHaveLength(1);
+    // The webview holds the whole page already: nothing is rendered or posted for it again.
+    expect(updates.isBehind(current())).toBe(false);
+    expect(calls).toEqual(['render r1']);
   });
 
-  it('gives an incoming review of few, long lines a first screen too', async () => {
+  it('ends an incoming page without a last slice when its render fails', async () => {
     const { updates } = harness();
-    const [first] = await updates.next({ revision: 5, markdown: `${'x'.repeat(100_000)}\n`.repeat(4), incoming: true });
-    expect(first).toMatchObject({ type: 'render', preview: true });
+    const page = new StreamedPage();
+    page.add('<p>first</p>');
+    const { rest } = updates.streamed({ revision: 3, markdown: 'x', incoming: true, page })!;
+    page.fail();
+    const following: HostToWebviewMessage[] = [];
+    for await (const message of rest) following.push(message);
+    expect(following).toEqual([]);
   });
 });

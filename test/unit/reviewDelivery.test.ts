@@ -1,7 +1,8 @@
 // The panel's delivery: one render in flight, only the latest review sent, and everything sent
 // again whole when the webview lost it or another assistant's review is shown.
 
-import { ReviewDelivery, type DeliveryTarget } from '../../extension/src/panel/reviewDelivery';
+import { MAX_HTML_AHEAD, ReviewDelivery, type DeliveryTarget } from '../../extension/src/panel/reviewDelivery';
+import { StreamedPage } from '../../extension/src/render/streamedPage';
 import type { PanelReview } from '../../extension/src/panel/panelUpdates';
 import type { HostToWebviewMessage } from '../../extension/src/panel/webviewMessages';
 import { until } from '../support/until';
@@ -153,5 +154,31 @@ describe('ReviewDelivery', () => {
     expect(delivery.rendered(1)).toBe(true);
     await until(() => posted.length >= 4, 'the append once the page is acknowledged');
     expect(posted[3]).toEqual({ type: 'append', fromRevision: 1, revision: 2, title: undefined, html: '<p>more</p>' });
+  });
+
+  it("posts a streamed page's next slice only once the webview has taken enough, and a new review at once", async () => {
+    const { delivery, posted, show } = setup();
+    const page = new StreamedPage();
+    const slice = (n: number) => `<p>${String(n).repeat(MAX_HTML_AHEAD / 2 - 8)}</p>`;
+    page.add(slice(1));
+    show({ revision: 7, markdown: 'large', incoming: true, page });
+    delivery.documentReady();
+    await until(() => posted.length >= 1, 'the first slice');
+    page.add(slice(2));
+    page.add(slice(3));
+    await until(() => posted.length >= 2, 'the second slice, within the HTML allowed ahead');
+    for (let i = 0; i < 5; i++) await afterFlush();
+    // The third would put more than MAX_HTML_AHEAD in the pipe: it waits for the webview.
+    expect(posted.map((message) => message.type)).toEqual(['render', 'slice']);
+    delivery.sliceAdded(7);
+    await until(() => posted.length >= 3, 'the third slice once the first was taken');
+    // The next review does not queue behind the rest of the page.
+    show({ revision: 8, markdown: 'next' });
+    delivery.schedule();
+    await until(() => posted.length >= 4, 'the next review');
+    expect(posted[3]).toMatchObject({ type: 'render', revision: 8, html: '<p>next</p>' });
+    page.finish();
+    for (let i = 0; i < 5; i++) await afterFlush();
+    expect(posted).toHaveLength(4);
   });
 });

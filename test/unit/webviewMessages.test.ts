@@ -7,6 +7,7 @@ describe('parseWebviewMessage', () => {
     [{ type: 'ready' }, { type: 'ready' }],
     [{ type: 'copy', extra: 'ignored' }, { type: 'copy' }],
     [{ type: 'rendered', revision: 3 }, { type: 'rendered', revision: 3 }],
+    [{ type: 'sliceAdded', revision: 4 }, { type: 'sliceAdded', revision: 4 }],
     [{ type: 'openReference', target: 'src/a.ts:12' }, { type: 'openReference', target: 'src/a.ts:12' }],
     // A link inside a finding says which, so that it follows the finding's code.
     [{ type: 'openReference', target: 'src/a.ts:12', findingId: 'f-1a2b' }, { type: 'openReference', target: 'src/a.ts:12', findingId: 'f-1a2b' }],
@@ -22,6 +23,7 @@ describe('parseWebviewMessage', () => {
     ['an unknown type', { type: 'runCommand', command: 'workbench.action.terminal.new' }],
     ['a negative revision', { type: 'rendered', revision: -1 }],
     ['a fractional revision', { type: 'rendered', revision: 1.5 }],
+    ['a slice of no revision', { type: 'sliceAdded', revision: 'x' }],
     ['a numeric target', { type: 'openReference', target: 12 }],
     ['an empty target', { type: 'openReference', target: '' }],
     ['an over-long target', { type: 'openReference', target: 'a'.repeat(MAX_LINK_LENGTH + 1) }],

@@ -6,8 +6,8 @@
 // followed (progress) and stopped (cancel). What a cancel means, by how far the call has come:
 //   - waiting for a slot on its connection: it never starts (requestRunner.ts);
 //   - received, rendering, or waiting for this assistant's earlier changes: it stops at its next
-//     step; nothing is stored for it, the first screen the panel showed while it rendered gives
-//     way to the review before it, and it is answered as cancelled;
+//     step; nothing is stored for it, the part of its page the panel showed while it rendered
+//     gives way to the review before it, and it is answered as cancelled;
 //   - shown: too late. The review is in the panel and is being saved; the call goes on, and its
 //     reply, sent once the review is on disk, is its real result (the window's record says so),
 //     since a reply is a promise that a reload keeps the review. The assistant, which stopped
@@ -23,6 +23,7 @@ import { RenderBudgetError, type RenderedReview, type RenderStep } from '../rend
 import type { FindingPlace, ReviewRenderer } from '../render/reviewRenderer';
 import { countNewlines, withoutLeadingBlankLines } from '../render/sections';
 import { numberAfter, type ReviewFinding } from '../render/findings';
+import { StreamedPage } from '../render/streamedPage';
 import { ArrivalOrder } from '../review/arrivalOrder';
 import type { KnownSections } from '../review/compose';
 import type { AssistantReviews } from '../review/assistantReviews';
@@ -61,9 +62,10 @@ export function presentReviewHandler(reviews: ReviewsSide, renderer: ReviewRende
       const large = bytes >= LARGE_REVIEW_BYTES;
       const refusal = large ? undefined : budgetRefusal(params.content);
       if (refusal !== undefined) throw new IpcError(ErrorCode.TooLarge, refusal);
-      // While it renders, the panel shows its first screen in place of the review it replaces.
-      hideIncoming = large && params.mode === 'replace' ? owner.incoming.show({ revision: store.revision + 1, title: params.title, markdown: params.content, cwd: params.cwd }) : undefined;
-      const early = large ? await renderFirst(params, store, renderer, context, report) : undefined;
+      // While it renders, the panel shows its page as it is written, in place of the review it replaces.
+      const page = large && params.mode === 'replace' ? new StreamedPage() : undefined;
+      hideIncoming = page && owner.incoming.show({ revision: store.revision + 1, title: params.title, markdown: params.content, cwd: params.cwd, page });
+      const early = large ? await renderFirst(params, store, renderer, context, report, page) : undefined;
       if (!turn.first) {
         report(Percent.waiting, "Waiting for this assistant's earlier changes to be applied");
         await turn.reached(context.signal).catch(() => undefined);
@@ -124,6 +126,7 @@ async function renderFirst(
   renderer: ReviewRenderer,
   context: RequestContext,
   report: (percent: number, message: string, newStep?: boolean) => void,
+  page: StreamedPage | undefined,
 ): Promise<EarlyRender> {
   // The parse ahead holds the thread for seconds: a cancel that has already arrived is read first.
   await readPendingInput();
@@ -144,11 +147,14 @@ async function renderFirst(
         return report(Percent.writing, 'Writing the page');
     }
   };
-  const rendered = renderer.renderFragment(params.content, cwd, { signal: context.signal, onProgress, withSections: true, checkBudget: true });
+  const onSlice = page && ((html: string) => page.add(html));
+  const rendered = renderer.renderFragment(params.content, cwd, { signal: context.signal, onProgress, onSlice, withSections: true, checkBudget: true });
   let sectionsJson: string | undefined;
   try {
     sectionsJson = (await rendered).sectionsJson;
+    page?.finish();
   } catch (error) {
+    page?.fail();
     if (context.signal.aborted) throw cancelled();
     throw asIpcError(error);
   }

@@ -89,6 +89,8 @@ export function parseWebviewMessage(value: unknown): WebviewToHostMessage | unde
       return { type: 'copy' };
     case 'rendered':
       return isRevision(value.revision) ? { type: 'rendered', revision: value.revision } : undefined;
+    case 'sliceAdded':
+      return isRevision(value.revision) ? { type: 'sliceAdded', revision: value.revision } : undefined;
     case 'openReference':
       if (!isLink(value.target) || (value.findingId !== undefined && !isFindingId(value.findingId))) return undefined;
       return { type: 'openReference', target: value.target, ...(value.findingId !== undefined ? { findingId: value.findingId } : {}) };

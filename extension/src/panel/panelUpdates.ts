@@ -1,10 +1,12 @@
 // What the panel posts next to bring its webview from what it holds to the current review: an
-// append's new part alone when the webview holds everything before it; otherwise the whole
-// review, in slices when it is long (pageSlices.ts), and preceded for a long one by its first
-// screen, which renders in a moment. No vscode here.
+// append's new part alone when the webview holds everything before it; a review on its way in,
+// slice by slice as its render writes them; otherwise the whole review, in slices when it is long
+// (pageSlices.ts), and preceded for a long one by its first screen, which renders in a moment.
+// No vscode here.
 
 import { AppendLog, type AppendStep, type PanelChange } from './appendLog';
-import { incomingPreviewOf, previewOf } from './preview';
+import { previewOf } from './preview';
+import type { StreamedPage } from '../render/streamedPage';
 import { escapeHtml } from './webviewHtml';
 import { NO_REVIEW_REVISION, type HostToWebviewMessage } from './webviewMessages';
 
@@ -13,8 +15,16 @@ export interface PanelReview {
   readonly title?: string;
   readonly markdown: string;
   readonly cwd?: string;
-  /** Still being rendered for the call that sent it: only its first screen is shown. */
+  /** Still being rendered for the call that sent it: its page is shown as it is written. */
   readonly incoming?: boolean;
+  /** An incoming review's page, slice by slice. */
+  readonly page?: StreamedPage;
+}
+
+/** A page posted as it is written: its first slice now, the others as they arrive. */
+export interface StreamedPosts {
+  readonly first: HostToWebviewMessage;
+  readonly rest: AsyncIterable<HostToWebviewMessage>;
 }
 
 export interface PanelRender {
@@ -75,14 +85,13 @@ export class PanelUpdates {
     if (!review) {
       return [{ type: 'empty' }];
     }
-    const origin = this.renderers.originOf?.(review);
-    const header = { revision: review.revision, title: review.title, ...(origin !== undefined ? { origin } : {}) };
+    const header = this.headerOf(review);
     const steps = this.appendSteps(review);
     if (steps) {
       const html = await this.renderSteps(review, steps).catch(renderErrorHtml);
       return [{ type: 'append', fromRevision: this.postedRevision!, ...header, html }];
     }
-    const preview = review.incoming ? incomingPreviewOf(review.markdown) : this.postedRevision !== review.revision ? previewOf(review.markdown) : undefined;
+    const preview = !review.incoming && this.postedRevision !== review.revision ? previewOf(review.markdown) : undefined;
     if (preview !== undefined) {
       const html = await this.renderers.renderPart(review, { markdown: preview, startLine: 0 }).catch(renderErrorHtml);
       return [{ type: 'render', ...header, html: html + STILL_RENDERING_HTML, preview: true }];
@@ -93,6 +102,20 @@ export class PanelUpdates {
     } catch (error) {
       return [{ type: 'render', ...header, html: renderErrorHtml(error) }];
     }
+  }
+
+  /**
+   * An incoming review's page as its render writes it: the first slice as the render (the page
+   * that was there goes), then each slice, the last once the page is complete. Nothing is
+   * rendered here, and nothing for any other review.
+   */
+  streamed(review: PanelReview | undefined): StreamedPosts | undefined {
+    const page = review?.incoming ? review.page : undefined;
+    const first = page?.slice(0);
+    if (!review || !page || first === undefined) return undefined;
+    const more = !page.complete || page.length > 1;
+    const render: HostToWebviewMessage = { type: 'render', ...this.headerOf(review), html: first, ...(more ? { more: true } : {}) };
+    return { first: render, rest: more ? sliceMessages(review.revision, page.from(1)) : noMessages() };
   }
 
   /** `message` was posted; `revision` is what it shows. */
@@ -112,6 +135,11 @@ export class PanelUpdates {
   forget(): void {
     this.postedRevision = undefined;
     this.postedPreview = false;
+  }
+
+  private headerOf(review: PanelReview): { revision: number; title?: string; origin?: string } {
+    const origin = this.renderers.originOf?.(review);
+    return { revision: review.revision, title: review.title, ...(origin !== undefined ? { origin } : {}) };
   }
 
   private appendSteps(review: PanelReview): readonly AppendStep[] | undefined {
@@ -137,6 +165,12 @@ function pageMessages(header: { revision: number; title?: string; origin?: strin
   });
   return messages;
 }
+
+async function* sliceMessages(revision: number, slices: AsyncIterable<{ readonly html: string; readonly last: boolean }>): AsyncGenerator<HostToWebviewMessage> {
+  for await (const { html, last } of slices) yield { type: 'slice', revision, html, last };
+}
+
+async function* noMessages(): AsyncGenerator<HostToWebviewMessage> {}
 
 /** What the panel shows in place of a review (or an appended part) that could not be rendered. */
 function renderErrorHtml(error: unknown): string {

@@ -1,5 +1,6 @@
 // The first screen of a long review, cut from its markdown so it can be rendered and shown in a
-// moment while the whole review (tens of thousands of references, say) is still being rendered.
+// moment while the whole review (tens of thousands of references, say) is still being rendered:
+// for a review the panel shows again (reopened, another tab). One on its way in streams instead.
 
 /** Reviews shorter than this render whole quickly enough that a preview would only flicker. */
 export const PREVIEW_MIN_CHARS = 128 * 1024;
@@ -33,15 +34,4 @@ export function previewOf(markdown: string): string | undefined {
   }
   const preview = markdown.slice(0, fence === undefined ? at : Math.max(lastBlank, 0));
   return preview.trim() === '' ? undefined : preview;
-}
-
-/**
- * A first screen for a review still on its way in, which the panel shows in place of the whole:
- * `previewOf`'s, or for a long review of few, long lines its first PREVIEW_MAX_CHARS.
- */
-export function incomingPreviewOf(markdown: string): string {
-  const preview = previewOf(markdown);
-  if (preview !== undefined) return preview;
-  const cut = markdown.lastIndexOf('\n', PREVIEW_MAX_CHARS);
-  return markdown.slice(0, cut > 0 ? cut + 1 : PREVIEW_MAX_CHARS);
 }

@@ -19,6 +19,13 @@ export interface DeliveryTarget {
   sending(message: HostToWebviewMessage, review: PanelReview | undefined): void;
 }
 
+/**
+ * HTML of a page posted and not yet added by the webview, past which its next slice waits: each
+ * slice queues in the pipe to the webview (in a remote window, a socket) ahead of whatever is
+ * posted after it, such as the next review.
+ */
+export const MAX_HTML_AHEAD = 2 * 1024 * 1024;
+
 export class ReviewDelivery {
   private readonly updates: PanelUpdates;
   /** The current webview document has posted `ready`, so posted messages reach a listener. */
@@ -33,6 +40,8 @@ export class ReviewDelivery {
   private postSequence = 0;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
+  /** The page being posted: HTML posted and slices the webview said it added; `wake` lets the next slice go. */
+  private flow = { sequence: 0, posted: [] as number[], added: 0, wake: undefined as (() => void) | undefined };
 
   constructor(
     renderers: PanelRenderers,
@@ -73,6 +82,13 @@ export class ReviewDelivery {
     return !preview;
   }
 
+  /** The webview added a slice of `revision`'s page (its first counts). */
+  sliceAdded(revision: number): void {
+    if (revision !== this.inFlight) return;
+    this.flow.added++;
+    this.wakeFlow();
+  }
+
   /** A hidden webview neither paints nor acknowledges: when shown again it acks late or says ready. */
   visibilityChanged(): void {
     if (this.target.visible) {
@@ -103,6 +119,7 @@ export class ReviewDelivery {
 
   dispose(): void {
     this.disposed = true;
+    this.wakeFlow();
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
   }
@@ -112,12 +129,19 @@ export class ReviewDelivery {
     const review = this.target.shown();
     if (!this.updates.isBehind(review)) return;
     if (this.inFlight !== undefined && !this.replacesSlicedPage(review)) return;
+    // A review on its way in is posted as its render writes it: nothing to render here.
+    const streamed = this.updates.streamed(review);
+    if (streamed) {
+      if (this.inFlight !== undefined) this.stopPosting();
+      this.send(streamed.first, streamed.rest, review);
+      return;
+    }
     this.rendering = true;
-    void this.updates.next(review).then((messages) => {
+    void this.updates.next(review).then(([first, ...rest]) => {
       this.rendering = false;
       // The page in flight was replaced while this one rendered: its remaining slices stay unsent.
       if (this.inFlight !== undefined && this.inFlightSliced) this.stopPosting();
-      if (this.inFlight === undefined) this.send(messages, review);
+      if (this.inFlight === undefined) this.send(first, rest, review);
       else this.schedule();
     });
   }
@@ -131,36 +155,59 @@ export class ReviewDelivery {
     return this.inFlightSliced && (review?.revision ?? NO_REVIEW_REVISION) !== this.inFlight && !this.updates.appendsTo(review);
   }
 
-  private send(messages: readonly HostToWebviewMessage[], review: PanelReview | undefined): void {
+  /** Posts `first`, then `rest` (a page's other slices, which may still be arriving). */
+  private send(first: HostToWebviewMessage, rest: readonly HostToWebviewMessage[] | AsyncIterable<HostToWebviewMessage>, review: PanelReview | undefined): void {
     if (this.disposed) return;
-    const [first, ...rest] = messages;
     const revision = first.type === 'empty' ? NO_REVIEW_REVISION : review?.revision ?? NO_REVIEW_REVISION;
     this.target.sending(first, review);
     const sequence = ++this.postSequence;
     this.updates.posted(first, revision);
     this.inFlight = revision;
-    this.inFlightSliced = rest.length > 0;
+    this.inFlightSliced = !Array.isArray(rest) || rest.length > 0;
     // Changes that arrive meanwhile go out once the webview acknowledges this one.
-    void this.postInOrder(messages, sequence);
+    void this.postInOrder(first, rest, sequence);
   }
 
   /** Posts one message per task, and stops when a newer post took over or one was not delivered. */
-  private async postInOrder(messages: readonly HostToWebviewMessage[], sequence: number): Promise<void> {
-    for (const [index, message] of messages.entries()) {
+  private async postInOrder(first: HostToWebviewMessage, rest: Iterable<HostToWebviewMessage> | AsyncIterable<HostToWebviewMessage>, sequence: number): Promise<void> {
+    this.flow = { sequence, posted: [], added: 0, wake: undefined };
+    if (!(await this.postOne(first, sequence))) return;
+    for await (const message of rest) {
       // Between two slices, whatever else waits for this thread (an assistant's call, a keystroke) goes first.
-      if (index > 0) await new Promise((resolve) => setImmediate(resolve));
-      if (sequence !== this.postSequence || this.disposed) return;
-      const delivered = await Promise.resolve(this.target.post(message)).catch(() => false);
-      if (!delivered) {
-        if (sequence === this.postSequence) this.postFailed();
-        return;
-      }
+      await new Promise((resolve) => setImmediate(resolve));
+      await this.roomFor(message, sequence);
+      if (!(await this.postOne(message, sequence))) return;
     }
+  }
+
+  /** Resolves once the webview has taken enough of the page for `message`, or the page is no longer posted. */
+  private async roomFor(message: HostToWebviewMessage, sequence: number): Promise<void> {
+    const size = 'html' in message ? message.html.length : 0;
+    const ahead = () => this.flow.posted.slice(this.flow.added).reduce((sum, html) => sum + html, 0);
+    while (sequence === this.postSequence && !this.disposed && this.flow.posted.length > this.flow.added && ahead() + size > MAX_HTML_AHEAD) {
+      await new Promise<void>((resolve) => (this.flow.wake = resolve));
+    }
+  }
+
+  private wakeFlow(): void {
+    const wake = this.flow.wake;
+    this.flow.wake = undefined;
+    wake?.();
+  }
+
+  /** Posts `message` unless a newer post took over; false when it was not posted. */
+  private async postOne(message: HostToWebviewMessage, sequence: number): Promise<boolean> {
+    if (sequence !== this.postSequence || this.disposed) return false;
+    if (message.type === 'render' || message.type === 'slice') this.flow.posted.push(message.html.length);
+    const delivered = await Promise.resolve(this.target.post(message)).catch(() => false);
+    if (!delivered && sequence === this.postSequence) this.postFailed();
+    return delivered;
   }
 
   /** Nothing more of what is in flight is posted, nor waited for. */
   private stopPosting(): void {
     this.postSequence++;
+    this.wakeFlow();
     this.inFlight = undefined;
     this.inFlightSliced = false;
   }

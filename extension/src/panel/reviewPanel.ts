@@ -268,6 +268,9 @@ export class ReviewPanel implements vscode.Disposable {
           this._sendMarks();
         }
         return;
+      case 'sliceAdded':
+        this._delivery.sliceAdded(message.revision);
+        return;
       case 'openReference':
         void this._settle(
           () => this._deps.openReference(this._followFinding(message), this._shown()?.cwd),

@@ -168,6 +168,16 @@ export interface RenderedMessage {
   readonly revision: number;
 }
 
+/**
+ * The webview has added a page's first slice or one slice more (`revision`'s): the host posts a
+ * long page's next slices only as they are taken, so that the next review never waits behind
+ * megabytes of a page in the pipe to the webview.
+ */
+export interface SliceAddedMessage {
+  readonly type: 'sliceAdded';
+  readonly revision: number;
+}
+
 /** A `file:line` reference was clicked: `target` is the anchor's raw `data-ref`; `findingId` when it is inside a finding. */
 export interface OpenReferenceMessage {
   readonly type: 'openReference';
@@ -239,6 +249,7 @@ export interface SelectTabMessage {
 export type WebviewToHostMessage =
   | ReadyMessage
   | RenderedMessage
+  | SliceAddedMessage
   | OpenReferenceMessage
   | OpenExternalMessage
   | CopyMessage

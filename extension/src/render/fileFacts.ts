@@ -111,6 +111,11 @@ export class FileFactsLookup {
     return facts;
   }
 
+  /** `ms` went on other work between lookups (a review rendered in parts): the time budget does not count it. */
+  idle(ms: number): void {
+    this.budget.deadline += ms;
+  }
+
   private overBudget(): boolean {
     return this.budget.files <= 0 || Date.now() > this.budget.deadline;
   }

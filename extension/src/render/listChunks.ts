@@ -20,22 +20,41 @@ export const CHUNK_CLASS = 'redline-list-chunk';
 /** On every chunk after the first, which continues the list above it. */
 export const CONTINUED_CLASS = 'redline-list-continued';
 
+/**
+ * In the env of a part of a review parsed on its own (reviewParts.ts): its first list continues a
+ * long list of the part before, or its last list goes on in the next part. Either way the list is
+ * one the whole review's parse cuts exactly there.
+ */
+export const LIST_PART = Symbol('redline.listPart');
+
+export interface ListPart {
+  readonly continuesList: boolean;
+  readonly listContinues: boolean;
+}
+
 export function installListChunks(md: MarkdownIt): void {
   // Before the rule that adds `data-line`, so the new openings get theirs.
   md.core.ruler.before('redline_source_lines', 'redline_list_chunks', (state) => {
-    state.tokens = chunkLongLists(state.tokens, state.Token);
+    state.tokens = chunkLongLists(state.tokens, state.Token, (state.env as Record<symbol, ListPart | undefined> | undefined)?.[LIST_PART]);
   });
 }
 
-export function chunkLongLists(tokens: Token[], TokenClass: TokenConstructor): Token[] {
+/**
+ * A cut falls before every LIST_CHUNK_ITEMS-th item of a list, counted from its first, and in
+ * between once a chunk holds LIST_CHUNK_ELEMENTS elements: the counted cuts do not move with the
+ * others, so that a part of the review that starts at one sees the same cuts after it.
+ */
+export function chunkLongLists(tokens: Token[], TokenClass: TokenConstructor, part?: ListPart): Token[] {
+  if (part?.continuesList) markList(tokens.find(isTopLevelList), `${CHUNK_CLASS} ${CONTINUED_CLASS}`);
+  if (part?.listContinues) markList(lastOf(tokens, isTopLevelList), CHUNK_CLASS);
   if (!hasLongList(tokens)) return tokens;
   const out: Token[] = [];
   let open: { token: Token; start: number; items: number; chunked: boolean; chunkItems: number; chunkElements: number } | undefined;
   for (const token of tokens) {
-    if (token.level === 0 && (token.type === 'bullet_list_open' || token.type === 'ordered_list_open')) {
-      open = { token, start: Number(token.attrGet('start') ?? 1), items: 0, chunked: false, chunkItems: 0, chunkElements: 0 };
+    if (isTopLevelList(token)) {
+      open = { token, start: Number(token.attrGet('start') ?? 1), items: 0, chunked: hasClass(token, CHUNK_CLASS), chunkItems: 0, chunkElements: 0 };
     } else if (open && token.level === 1 && token.type === 'list_item_open') {
-      if (open.chunkItems >= LIST_CHUNK_ITEMS || open.chunkElements >= LIST_CHUNK_ELEMENTS) {
+      if ((open.items > 0 && open.items % LIST_CHUNK_ITEMS === 0) || open.chunkElements >= LIST_CHUNK_ELEMENTS) {
         if (!open.chunked) open.token.attrJoin('class', CHUNK_CLASS);
         open.chunked = true;
         out.push(closing(open.token, TokenClass), continuation(open.token, open.start + open.items, token, TokenClass));
@@ -65,6 +84,24 @@ function hasLongList(tokens: readonly Token[]): boolean {
     if (token.level > 0 && (elements += elementsOf(token)) > LIST_CHUNK_ELEMENTS) return true;
   }
   return false;
+}
+
+function isTopLevelList(token: Token): boolean {
+  return token.level === 0 && (token.type === 'bullet_list_open' || token.type === 'ordered_list_open');
+}
+
+function lastOf(tokens: readonly Token[], test: (token: Token) => boolean): Token | undefined {
+  for (let i = tokens.length - 1; i >= 0; i--) if (test(tokens[i])) return tokens[i];
+  return undefined;
+}
+
+function hasClass(token: Token, name: string): boolean {
+  return String(token.attrGet('class') ?? '').split(' ').includes(name);
+}
+
+/** Gives a list the classes it has in the whole review's page, unless it has them already. */
+function markList(list: Token | undefined, classes: string): void {
+  if (list && !hasClass(list, CHUNK_CLASS)) list.attrJoin('class', classes);
 }
 
 function elementsOf(token: Token): number {

@@ -5,13 +5,15 @@ import MarkdownIt from 'markdown-it';
 import type { ReferenceReport } from '../../../shared/protocol';
 import { formatReference } from '../../../shared/links';
 import { checkpoint } from './checkpoint';
-import { checkPageSize } from './pageBudget';
+import { PageParts } from './pageParts';
 import { renderInSlices } from './pageSlices';
+import { reviewParts, type ReviewPart } from './reviewParts';
+import { countNewlines } from './sections';
 import { installLabelGuard } from './labelGuard';
-import { findingsOf, type ReviewFinding } from './findings';
+import { findingsOf, type FindingCandidate, type ReviewFinding } from './findings';
 import { attachOriginals, renderSuggestion } from './suggestions';
 import { CodeHighlighter } from './codeHighlight';
-import { installListChunks } from './listChunks';
+import { installListChunks, LIST_PART, type ListPart } from './listChunks';
 import { installBlockChunks } from './blockChunks';
 import { counterOf, countingEnv, installRenderBudget, type RenderCost } from './renderBudget';
 import { addSourceLines, classifyLinks, linkMeta, RENDER_STATE, type RenderState } from './parseSteps';
@@ -49,6 +51,10 @@ export interface RenderOptions {
   signal?: AbortSignal;
   /** Told as the render moves from step to step: a large present-review's progress. */
   onProgress?: (step: RenderStep) => void;
+  /** Told each slice of the page (RenderedReview.slices) as soon as it is written, before the rest of the review is parsed. */
+  onSlice?: (html: string) => void;
+  /** The slices told are all the caller keeps: the result's `html` is empty, and the page is not held twice. */
+  slicesOnly?: boolean;
 }
 
 export type RenderStep =
@@ -85,39 +91,107 @@ md.renderer.rules.image = renderImage;
 md.renderer.rules.fence = renderFence;
 
 /**
- * Two phases: markdown-it parses once and collects every reference; they are all resolved (async,
- * each distinct one once); then the tokens are rendered synchronously with the answers.
+ * Two phases: markdown-it parses and collects every reference; they are all resolved (async, each
+ * distinct one once); then the tokens are rendered synchronously with the answers. A review longer
+ * than a screen goes through both phases a part at a time (reviewParts.ts), so that its first
+ * screen is written (onSlice) before the rest is parsed; the parts share one env, and the page,
+ * the report, the findings and the counts come out as the whole review's would.
  */
 export async function renderReview(markdown: string, resolver: Resolver, options: RenderOptions = {}): Promise<RenderedReview> {
   const state: RenderState = { references: [], candidates: [], lineOffset: options.lineOffset ?? 0, highlighter: new CodeHighlighter() };
   // Counted as it parses: past a limit of RENDER_BUDGET the parse stops with a RenderBudgetError.
   const env = countingEnv({ [RENDER_STATE]: state }, markdown);
   const { signal, onProgress } = options;
-  const tokens = md.parse(markdown, env);
-  await checkpoint(signal);
-  const references = state.references.length;
-  onProgress?.({ step: 'parsed', references });
-  await resolveAll(state.references, resolver, { signal, onResolved: onProgress && ((resolved) => onProgress({ step: 'resolving', resolved, references })) });
-  await checkpoint(signal);
+  const parts = reviewParts(markdown);
+  const whole = { markdown, parts, env, state, firstLine: state.lineOffset };
   const tally = new ReferenceTally();
-  for (const meta of state.references) {
-    if (!(meta.onlyIfResolved && meta.resolution!.status !== 'resolved')) tally.count(meta, meta.resolution!);
+  const findings: ReviewFinding[] = [];
+  const taken = new Set(options.takenFindingIds);
+  const page = new PageParts(options.onSlice, !(options.slicesOnly && options.onSlice));
+  let lookedUpAt: number | undefined;
+  for (let k = 0; k < parts.length; k++) {
+    const { tokens, text, references, candidates } = parsePart(whole, k);
+    await checkpoint(signal);
+    // A review in parts tells its first part's steps: by then the rest is what is left to write.
+    const tell = k === 0 ? onProgress : undefined;
+    tell?.({ step: 'parsed', references: references.length });
+    // The disk's time budget counts the lookups, not the parts written in between.
+    if (lookedUpAt !== undefined) resolver.idle?.(performance.now() - lookedUpAt);
+    await resolveAll(references, resolver, { signal, onResolved: tell && ((resolved) => tell({ step: 'resolving', resolved, references: references.length })) });
+    lookedUpAt = performance.now();
+    await checkpoint(signal);
+    for (const meta of references) {
+      if (!(meta.onlyIfResolved && meta.resolution!.status !== 'resolved')) tally.count(meta, meta.resolution!);
+    }
+    // Before rendering: a finding's block carries its id into the HTML, and its suggestions a diff.
+    tell?.({ step: 'findings', candidates: candidates.length });
+    // Numbered after the parts above, as the whole review numbers a repeated text.
+    const found = findingsOf(candidates, text.split(/\r\n?|\n/), state.lineOffset, taken);
+    for (const finding of found) {
+      taken.add(finding.id);
+      findings.push(finding);
+    }
+    await attachOriginals(
+      found.flatMap((finding) =>
+        finding.suggestionTokens.map((token, index) => ({ token, index, findingId: finding.id, file: finding.file, line: finding.line, endLine: finding.endLine, target: finding.reference })),
+      ),
+      options.unsaved,
+    );
+    await checkpoint(signal);
+    tell?.({ step: 'writing' });
+    renderInSlices(md, tokens, env, { firstScreen: k === 0, onSlice: (html) => page.add(html) });
   }
-  // Before rendering: a finding's block carries its id into the HTML, and its suggestions a diff.
-  onProgress?.({ step: 'findings', candidates: state.candidates.length });
-  const findings = findingsOf(state.candidates, markdown.split(/\r\n?|\n/), state.lineOffset, options.takenFindingIds);
-  await attachOriginals(
-    findings.flatMap((finding) =>
-      finding.suggestionTokens.map((token, index) => ({ token, index, findingId: finding.id, file: finding.file, line: finding.line, endLine: finding.endLine, target: finding.reference })),
-    ),
-    options.unsaved,
-  );
-  await checkpoint(signal);
-  onProgress?.({ step: 'writing' });
-  const page = renderInSlices(md, tokens, env);
-  checkPageSize(page.html);
-  const { tokens: tokenCount, elements, linkBytes } = counterOf(env)!;
-  return { ...page, references: tally.report(), findings, cost: { tokens: tokenCount, elements, linkBytes } };
+  return { ...page.finish(), references: tally.report(), findings, cost: counterOf(env)!.total() };
+}
+
+interface WholeReview {
+  readonly markdown: string;
+  /** Cut into these; a part the scan got wrong is joined to the rest. */
+  readonly parts: ReviewPart[];
+  readonly env: object;
+  readonly state: RenderState;
+  /** The review's first line in what the report and `data-line` number. */
+  readonly firstLine: number;
+}
+
+/** Parses part `k` in the shared env: its tokens, and the references and candidate blocks it added. */
+function parsePart(whole: WholeReview, k: number): { tokens: Token[]; text: string; references: ReferenceMeta[]; candidates: FindingCandidate[] } {
+  const { markdown, parts, env, state } = whole;
+  const part = parts[k];
+  const counter = counterOf(env)!;
+  const before = { references: state.references.length, candidates: state.candidates.length, counts: counter.snapshot() };
+  const text = markdown.slice(part.from, part.to);
+  state.lineOffset = whole.firstLine + part.line;
+  (env as Record<symbol, ListPart>)[LIST_PART] = { continuesList: part.continuesList, listContinues: part.listFrom !== undefined };
+  counter.startPart(part.from / Math.max(markdown.length, 1), (part.to - part.from) / Math.max(markdown.length, 1));
+  const tokens = md.parse(text, env);
+  if (k === parts.length - 1 || endsWhereCut(tokens, text, part)) {
+    return { tokens, text, references: state.references.slice(before.references), candidates: state.candidates.slice(before.candidates) };
+  }
+  // The scan took a line for a cut that a block it could not see runs over (a fence, a list begun
+  // above the run it cut): the rest is one part.
+  state.references.length = before.references;
+  state.candidates.length = before.candidates;
+  before.counts();
+  parts.splice(k, parts.length - k, { from: part.from, to: markdown.length, line: part.line, continuesList: part.continuesList });
+  return parsePart(whole, k);
+}
+
+/**
+ * The part's blocks end where it was cut, as in the whole review: no top-level fence runs to its
+ * end (its closing line would be further on), and a part cut inside a long list ends in that list.
+ */
+function endsWhereCut(tokens: readonly Token[], text: string, part: ReviewPart): boolean {
+  const lines = countNewlines(text);
+  let list: Token | undefined;
+  for (const token of tokens) {
+    if (token.level !== 0 || !token.map) continue;
+    if (token.type === 'fence' && token.map[1] >= lines) return false;
+    // The list's own opening, not a chunk's (listChunks.ts), which spans no lines.
+    if (token.type === 'bullet_list_open' && token.map[1] > token.map[0]) list = token;
+  }
+  if (part.listFrom === undefined) return true;
+  return tokens[tokens.length - 1]?.type === 'bullet_list_close' && list !== undefined && list.map![0] + part.line === part.listFrom && list.map![1] >= lines;
 }
 
 // ---- core rules -----------------------------------------------------------------------------

@@ -20,8 +20,8 @@ export class RenderBudgetError extends Error {
   }
 }
 
-/** Throws RenderBudgetError when the page is over the limit. */
-export function checkPageSize(html: string): void {
+/** Throws RenderBudgetError when a page of `htmlLength` UTF-16 units is over the limit. */
+export function checkPageSize(htmlLength: number): void {
   // A UTF-16 length equals the UTF-8 size of ASCII HTML, which escaped markup mostly is: close enough for a ceiling.
-  if (html.length > MAX_RENDERED_HTML_BYTES) throw RenderBudgetError.forPage(html.length);
+  if (htmlLength > MAX_RENDERED_HTML_BYTES) throw RenderBudgetError.forPage(htmlLength);
 }

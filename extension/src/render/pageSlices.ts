@@ -31,30 +31,53 @@ export interface SlicedPage {
   readonly slices?: readonly number[];
 }
 
-export function renderInSlices(md: MarkdownIt, tokens: MarkdownIt.Token[], env: object): SlicedPage {
+export interface SliceOptions {
+  /** The tokens start the page, so the first slice is its first screen (else they continue a page). */
+  readonly firstScreen?: boolean;
+  /** Told each slice as soon as it is written, in order. */
+  readonly onSlice?: (html: string) => void;
+}
+
+export function renderInSlices(md: MarkdownIt, tokens: MarkdownIt.Token[], env: object, options: SliceOptions = {}): SlicedPage {
   const render = (from: number, to: number) => md.renderer.render(tokens.slice(from, to), md.options, env);
+  const parts: string[] = [];
+  const emit = (html: string) => {
+    parts.push(html);
+    options.onSlice?.(html);
+    return html;
+  };
   const { starts, elementsBefore } = topLevelStarts(tokens);
-  let next = starts.findIndex((index, k) => tokens[index].map![0] >= FIRST_SCREEN_LINES || elementsBefore[k] >= FIRST_SCREEN_ELEMENTS);
-  if (next === -1) return { html: render(0, tokens.length) };
-  const firstCut = starts[next];
-  const parts = [render(0, firstCut)];
+  // The index in `starts` of where the slice being written starts (-1: the first token).
+  let next = -1;
+  let at = 0;
+  if (options.firstScreen ?? true) {
+    next = starts.findIndex((index, k) => tokens[index].map![0] >= FIRST_SCREEN_LINES || elementsBefore[k] >= FIRST_SCREEN_ELEMENTS);
+    if (next === -1) return { html: emit(render(0, tokens.length)) };
+    at = starts[next];
+    emit(render(0, at));
+  }
+  const elementsAt = (k: number) => (k < 0 ? 0 : elementsBefore[k]);
   let guess = FIRST_GUESS_TOKENS;
   let target = SLICE_CHARS;
-  let at = firstCut;
   while (at < tokens.length) {
     // The first block start at least `guess` tokens on, or the end; sooner if the slice would pass SLICE_ELEMENTS.
     let k = next + 1;
     while (k < starts.length && starts[k] < at + guess) k++;
-    while (k > next + 1 && elementsBefore[k] - elementsBefore[next] > SLICE_ELEMENTS) k--;
+    while (k > next + 1 && elementsBefore[k] - elementsAt(next) > SLICE_ELEMENTS) k--;
     next = k;
     const to = next < starts.length ? starts[next] : tokens.length;
-    const html = render(at, to);
-    parts.push(html);
+    const html = emit(render(at, to));
     // Aim the next slice at twice this one's target, from this one's HTML per token, within sane bounds.
     target = Math.min(target * 2, MAX_SLICE_CHARS);
     guess = Math.max(16, Math.min(1_000_000, Math.round(((to - at) * target) / Math.max(html.length, 1))));
     at = to;
   }
+  return joinSlices(parts);
+}
+
+/** The page that `parts`, in order, make. */
+export function joinSlices(parts: readonly string[]): SlicedPage {
+  if (parts.length <= 1) return { html: parts[0] ?? '' };
   const slices: number[] = [];
   let end = 0;
   for (const part of parts.slice(0, -1)) slices.push((end += part.length));

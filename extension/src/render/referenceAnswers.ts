@@ -10,6 +10,8 @@ export interface Resolver {
   resolve(ref: FileReference): Promise<Resolution> | Resolution;
   /** The answer without waiting, if it is already known. */
   resolveSync?(ref: FileReference): Resolution | undefined;
+  /** `ms` went on other work since the last lookups (a review rendered in parts): a time budget for them does not count it. */
+  idle?(ms: number): void;
 }
 
 /** Lookups in flight at once: enough to hide disk latency, few enough not to flood libuv's 4 threads. */

@@ -72,6 +72,11 @@ export class ReferenceResolver {
     return this.answer(ref, await this.locate(ref.path));
   }
 
+  /** `ms` went on other work since the last lookups: the render's time budget for the disk does not count it. */
+  idle(ms: number): void {
+    this.lookupMade?.idle(ms);
+  }
+
   /** An answer without waiting, once a reference to the same path has been resolved; else undefined. */
   resolveSync(ref: FileReference): Resolution | undefined {
     return this.settled.has(ref.path) ? this.answer(ref, this.settled.get(ref.path)) : undefined;

@@ -23,11 +23,32 @@ export interface RenderCost {
   readonly linkBytes: number;
 }
 
+interface Counts {
+  readonly tokens: number;
+  readonly elements: number;
+}
+
+/**
+ * A part's own counts pass three stages: as the parser pushes tokens, after the first recount (text
+ * joined) plus the references linked, and after the last recount. For a review parsed in parts
+ * (reviewParts.ts), each stage is checked against the earlier parts' counts at the same stage,
+ * so that a review is refused in parts exactly when it is refused whole.
+ */
+const STAGES = 3;
+const NONE: Counts = { tokens: 0, elements: 0 };
+
 /** One render's counts; lives in the parse's env, where the counting states find it. */
 export class RenderCounter {
+  /** The current part's own. */
   tokens = 0;
   elements = 0;
   linkBytes = 0;
+  private stage = 0;
+  /** The earlier parts' counts at the end of each stage. */
+  private earlier: readonly Counts[] = [NONE, NONE, NONE];
+  private readonly reached: Counts[] = [NONE, NONE, NONE];
+  /** Where the current part lies in the review, as shares of its text: for an estimate's progress. */
+  private span = { from: 0, share: 1 };
   /** Cells in the table row being parsed. */
   private rowCells = 0;
   /** The inline text of the whole review, and how much of it earlier inline parses covered. */
@@ -66,6 +87,27 @@ export class RenderCounter {
     if (references > limit) throw new RenderBudgetError(refusalOf(describeExcess(what, references, limit, { atLeast: true })));
   }
 
+  /** The next part of the review is parsed with this env; it lies at `from` (0–1), a `share` of the review's text. */
+  startPart(from: number, share: number): void {
+    this.reached[this.stage] = { tokens: this.tokens, elements: this.elements };
+    for (let stage = this.stage + 1; stage < STAGES; stage++) this.reached[stage] = this.reached[this.stage];
+    this.earlier = this.earlier.map((counts, stage) => ({ tokens: counts.tokens + this.reached[stage].tokens, elements: counts.elements + this.reached[stage].elements }));
+    this.tokens = this.elements = this.stage = this.inlineDone = this.inlineCurrent = this.inlineTotal = 0;
+    this.span = { from, share };
+  }
+
+  /** What the whole render counted, once its last part is parsed. */
+  total(): RenderCost {
+    const earlier = this.earlier[STAGES - 1];
+    return { tokens: earlier.tokens + this.tokens, elements: earlier.elements + this.elements, linkBytes: this.linkBytes };
+  }
+
+  /** Puts the counts back to what they are now: for a part that is parsed again, with more text. */
+  snapshot(): () => void {
+    const saved = { ...this, reached: [...this.reached] };
+    return () => Object.assign(this, saved);
+  }
+
   /** Replaces the running counts with a count of the finished tokens (the post-processing joins and adds some). */
   recount(tokens: readonly Token[]): void {
     let all = 0;
@@ -78,6 +120,7 @@ export class RenderCounter {
         if (isElement(child)) elements++;
       }
     }
+    if (this.stage < STAGES - 1) this.reached[this.stage++] = { tokens: this.tokens, elements: this.elements };
     this.tokens = all;
     this.elements = elements;
     this.check(() => 1);
@@ -104,9 +147,11 @@ export class RenderCounter {
   }
 
   private check(progress: () => number): void {
+    const earlier = this.earlier[this.stage];
     for (const measure of ['tokens', 'elements', 'linkBytes'] as const satisfies readonly RenderMeasure[]) {
       const { limit, what } = RENDER_BUDGET[measure];
-      if (this[measure] > limit) throw new RenderBudgetError(refusalOf(estimate(this[measure], progress(), what, limit)));
+      const count = this[measure] + (measure === 'linkBytes' ? 0 : earlier[measure]);
+      if (count > limit) throw new RenderBudgetError(refusalOf(estimate(count, this.span.from + this.span.share * progress(), what, limit)));
     }
   }
 }

@@ -39,6 +39,13 @@ export interface RenderControl {
   /** Stops the render at once, rejecting with the signal's reason. */
   readonly signal?: AbortSignal;
   readonly onProgress?: (step: RenderStep) => void;
+  /**
+   * Told each slice of the page as soon as it is written, in order, while the rest of the review is
+   * still being rendered: the panel shows the first screen without waiting for the whole.
+   */
+  readonly onSlice?: (html: string) => void;
+  /** With onSlice: the render keeps no copy of the page, and answers with empty `html` (the render worker's way). */
+  readonly slicesOnly?: boolean;
 }
 
 export interface RenderEngine {
@@ -50,11 +57,14 @@ export interface RenderEngine {
 export interface RenderRequest {
   readonly id: number;
   readonly job: RenderJob;
+  /** Send the page's slices as they are written ('chunk'); 'done' then carries no HTML, which the host has. */
+  readonly stream?: boolean;
 }
 
-/** Worker → host: progress, then the render or why it failed. */
+/** Worker → host: progress and the page's slices, then the render or why it failed. */
 export type RenderReply =
   | { readonly id: number; readonly kind: 'progress'; readonly step: RenderStep }
+  | { readonly id: number; readonly kind: 'chunk'; readonly html: string }
   | { readonly id: number; readonly kind: 'done'; readonly rendered: RenderOutcome }
   | { readonly id: number; readonly kind: 'failed'; readonly name: string; readonly message: string };
 
@@ -68,6 +78,8 @@ export async function runRenderJob(job: RenderJob, cache: LineCountCache, contro
     unsaved: job.unsaved && new Map(job.unsaved),
     signal: control.signal,
     onProgress: control.onProgress,
+    onSlice: control.onSlice,
+    slicesOnly: control.slicesOnly,
   });
   // A suggestion's fence tokens serve the render only; they do not cross to the host.
   const findings = rendered.findings.map((finding) => ({ ...finding, suggestionTokens: [] }));

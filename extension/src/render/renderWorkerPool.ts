@@ -8,6 +8,7 @@
 
 import { Worker } from 'worker_threads';
 import { RenderBudgetError } from './pageBudget';
+import { joinSlices, type SlicedPage } from './pageSlices';
 import { InThreadRenderEngine, type RenderControl, type RenderEngine, type RenderJob, type RenderOutcome, type RenderReply, type RenderRequest } from './renderJob';
 
 export interface RenderWorkerPoolOptions {
@@ -73,12 +74,13 @@ export class RenderWorkerPool implements RenderEngine {
   }
 
   async render(job: RenderJob, control: RenderControl = {}): Promise<RenderOutcome> {
-    const { signal, onProgress } = control;
+    const { signal, onProgress, onSlice } = control;
     signal?.throwIfAborted();
     if (job.markdown.length < this.options.inThreadBelow) return this.inThread.render(job, control);
     const pooled = await this.acquire(signal);
     const { worker } = pooled;
     const id = ++this.nextId;
+    const streamed = onSlice && new StreamedSlices(onSlice);
     return new Promise<RenderOutcome>((resolve, reject) => {
       const finish = (outcome: () => void, workerIsUsable: boolean) => {
         worker.off('message', onMessage);
@@ -92,7 +94,8 @@ export class RenderWorkerPool implements RenderEngine {
       const onMessage = (reply: RenderReply) => {
         if (reply.id !== id) return;
         if (reply.kind === 'progress') onProgress?.(reply.step);
-        else if (reply.kind === 'done') finish(() => resolve(reply.rendered), true);
+        else if (reply.kind === 'chunk') streamed?.add(reply.html);
+        else if (reply.kind === 'done') finish(() => resolve(streamed ? { ...reply.rendered, ...streamed.page() } : reply.rendered), true);
         else finish(() => reject(reply.name === 'RenderBudgetError' ? new RenderBudgetError(reply.message) : new Error(reply.message)), true);
       };
       const onError = (error: Error & { code?: string }) => finish(() => reject(workerFailure(error)), false);
@@ -102,7 +105,7 @@ export class RenderWorkerPool implements RenderEngine {
       worker.once('error', onError);
       worker.once('exit', onExit);
       signal?.addEventListener('abort', onAbort, { once: true });
-      worker.postMessage({ id, job } satisfies RenderRequest);
+      worker.postMessage({ id, job, stream: streamed !== undefined } satisfies RenderRequest);
     });
   }
 
@@ -195,6 +198,22 @@ export class RenderWorkerPool implements RenderEngine {
     this.busy.delete(pooled);
     const at = this.idle.indexOf(pooled);
     if (at >= 0) this.idle.splice(at, 1);
+  }
+}
+
+/** A page that arrives slice by slice: each is passed on at once, and the whole is put together at the end. */
+class StreamedSlices {
+  private readonly slices: string[] = [];
+
+  constructor(private readonly onSlice: (html: string) => void) {}
+
+  add(html: string): void {
+    this.slices.push(html);
+    this.onSlice(html);
+  }
+
+  page(): SlicedPage {
+    return joinSlices(this.slices);
   }
 }
 

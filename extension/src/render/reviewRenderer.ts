@@ -102,11 +102,11 @@ export class ReviewRenderer {
 
   /** Renders markdown that is not (or not yet) a whole review, e.g. the part an append added. */
   renderFragment(markdown: string, cwd: string | undefined, options: RenderOptions & Pick<RenderJob, 'withSections' | 'checkBudget'> = {}): Promise<RenderOutcome> {
-    const { lineOffset, takenFindingIds, withSections, checkBudget, signal, onProgress } = options;
+    const { lineOffset, takenFindingIds, withSections, checkBudget, signal, onProgress, onSlice } = options;
     // Only a review with a suggestion needs the editors' unsaved text.
     const unsaved = markdown.includes('```suggestion') ? this.unsavedDocuments() : undefined;
     const job = { markdown, roots: this.roots(cwd), lineOffset, takenFindingIds: takenFindingIds && [...takenFindingIds], withSections, checkBudget, unsaved };
-    return this.engine.render(job, { signal, onProgress });
+    return this.engine.render(job, { signal, onProgress, onSlice });
   }
 
   /**
