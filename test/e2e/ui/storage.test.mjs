@@ -32,25 +32,47 @@ function isStorageOf(storage, folder) {
 }
 
 /**
+ * What each folder under workspaceStorage holds: said when the window's reviews are not found.
+ * @param {string} workspaceStorage
+ */
+function describeStorage(workspaceStorage) {
+  return readdirSync(workspaceStorage)
+    .map((hash) => {
+      const dir = join(workspaceStorage, hash);
+      const names = (file) => (existsSync(join(dir, file)) ? readFileSync(join(dir, file), 'utf8').slice(0, 300) : '-');
+      const redline = existsSync(join(dir, EXTENSION_ID)) ? readdirSync(join(dir, EXTENSION_ID)).join(',') : '-';
+      return `${hash}: workspace.json ${names('workspace.json')}; meta.json ${names('meta.json')}; ${EXTENSION_ID}/ ${redline}`;
+    })
+    .join(' | ');
+}
+
+/**
  * Redline's review files for this window: <user-data-dir>/User/workspaceStorage/<hash>/<extension id>/reviews.
+ * Waited for rather than read once: on a loaded machine a single read found none, twice, without
+ * saying why; a failure now lists what every storage folder held.
  * @param {RedlineSession} s
  */
-function reviewsDirectory(s) {
+async function reviewsDirectory(s) {
   const workspaceStorage = join(s.server.userDataDir, 'User', 'workspaceStorage');
   // Other windows of the suite (another folder) have storage of their own, each named for its folder.
-  const found = readdirSync(workspaceStorage)
-    .filter((hash) => isStorageOf(join(workspaceStorage, hash), /** @type {string} */ (s.workspace)))
-    .map((hash) => join(workspaceStorage, hash, EXTENSION_ID, 'reviews'))
-    .filter((dir) => existsSync(dir));
-  assert.equal(found.length, 1, `one reviews directory for ${s.workspace} under ${workspaceStorage}: ${JSON.stringify(found)}`);
-  return found[0];
+  const found = () =>
+    readdirSync(workspaceStorage)
+      .filter((hash) => isStorageOf(join(workspaceStorage, hash), /** @type {string} */ (s.workspace)))
+      .map((hash) => join(workspaceStorage, hash, EXTENSION_ID, 'reviews'))
+      .filter((dir) => existsSync(join(dir, CURRENT_FILE)));
+  try {
+    await waitFor(() => found().length === 1, `one reviews directory for ${s.workspace}`, 30_000);
+  } catch (error) {
+    assert.fail(`${error.message}; found ${JSON.stringify(found())} under ${workspaceStorage}: ${describeStorage(workspaceStorage)}`);
+  }
+  return found()[0];
 }
 
 describe('Corrupt review state on disk', () => {
   it('is moved aside with a warning, and the bridge and panel still work', async function () {
     this.timeout(180_000);
     const s = session();
-    const directory = reviewsDirectory(s);
+    const directory = await reviewsDirectory(s);
     assert.ok(existsSync(join(directory, CURRENT_FILE)), `${CURRENT_FILE} in ${directory}: ${readdirSync(directory).join(', ')}`);
     // The UI suite presented many reviews before this one, so earlier ones are on disk.
     const onScreen = JSON.parse(readFileSync(join(directory, CURRENT_FILE), 'utf8')).current;
