@@ -67,6 +67,8 @@ describe('a large present-review, followed and cancelled', () => {
     expect(messages[0]).toMatch(/^Sending the review to VS Code: \d+\.\d of \d+\.\d MiB$/);
     expect(messages).toContainEqual(expect.stringMatching(/^VS Code: Received the review \(5\.0 MiB\)$/));
     expect(messages).toContainEqual(expect.stringMatching(/^VS Code: (Rendering: found [\d,]+ references|References resolved: [\d,]+ of [\d,]+)$/));
+    // The review comes in parts: what is written after the first one is told too.
+    expect(messages).toContainEqual(expect.stringMatching(/^VS Code: Rendering: \d+% of the page written$/));
     expect(messages).toContainEqual('VS Code: Shown in the panel; saving it');
     for (const p of seen) expect(p.total).toBe(100);
     for (let i = 1; i < seen.length; i++) expect(seen[i].progress).toBeGreaterThan(seen[i - 1].progress);

@@ -163,3 +163,29 @@ describe('a review parsed in parts ends as the whole review does', () => {
     expect(cut).toBeGreaterThan(10);
   });
 });
+
+describe('progress of a review in parts', () => {
+  it('after the first part’s steps, tells the share written after every part, rising to the whole', async () => {
+    const markdown = denseReview(5_000);
+    expect(reviewParts(markdown).length).toBeGreaterThan(2);
+    const steps: string[] = [];
+    const shares: number[] = [];
+    await renderReview(markdown, resolver, {
+      onProgress: (step) => {
+        steps.push(step.step);
+        if (step.step === 'written') shares.push(step.share);
+      },
+    });
+    expect(steps.slice(0, 1)).toEqual(['parsed']);
+    expect(steps.indexOf('written')).toBeGreaterThan(steps.indexOf('writing'));
+    expect(shares.length).toBeGreaterThan(2);
+    for (let i = 1; i < shares.length; i++) expect(shares[i]).toBeGreaterThan(shares[i - 1]);
+    expect(shares[shares.length - 1]).toBe(1);
+  });
+
+  it('a review in one part tells no share: its steps say it all', async () => {
+    const steps: string[] = [];
+    await renderReview('- **bug**: `src/a.ts:3` wrong\n', resolver, { onProgress: (step) => steps.push(step.step) });
+    expect(steps).not.toContain('written');
+  });
+});

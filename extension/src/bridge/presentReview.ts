@@ -39,7 +39,7 @@ type ReviewsSide = Pick<AssistantReviews, 'existing' | 'forAssistant'>;
  * review: the parse about a third of the call, the lookups and the findings little, the page's HTML
  * over half, the save the rest.
  */
-const Percent = { received: 0, parsed: 35, resolved: 38, findings: 39, writing: 40, waiting: 92, shown: 95, stored: 100 } as const;
+const Percent = { received: 0, parsed: 35, resolved: 38, findings: 39, writing: 40, written: 90, waiting: 92, shown: 95, stored: 100 } as const;
 
 export function presentReviewHandler(reviews: ReviewsSide, renderer: ReviewRenderer) {
 
@@ -145,6 +145,8 @@ async function renderFirst(
         return report(Percent.findings, `Marking findings in ${formatCount(step.candidates)} blocks`);
       case 'writing':
         return report(Percent.writing, 'Writing the page');
+      case 'written':
+        return report(Percent.writing + (Percent.written - Percent.writing) * step.share, `Rendering: ${Math.floor(step.share * 100)}% of the page written`, false);
     }
   };
   const onSlice = page && ((html: string) => page.add(html));

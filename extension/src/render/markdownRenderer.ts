@@ -61,7 +61,9 @@ export type RenderStep =
   | { readonly step: 'parsed'; readonly references: number }
   | { readonly step: 'resolving'; readonly resolved: number; readonly references: number }
   | { readonly step: 'findings'; readonly candidates: number }
-  | { readonly step: 'writing' };
+  | { readonly step: 'writing' }
+  /** A review in parts: this share of its markdown (0 to 1) is written, after the first part's steps. */
+  | { readonly step: 'written'; readonly share: number };
 
 
 const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
@@ -140,6 +142,7 @@ export async function renderReview(markdown: string, resolver: Resolver, options
     await checkpoint(signal);
     tell?.({ step: 'writing' });
     renderInSlices(md, tokens, env, { firstScreen: k === 0, onSlice: (html) => page.add(html) });
+    if (parts.length > 1) onProgress?.({ step: 'written', share: parts[k].to / markdown.length });
   }
   return { ...page.finish(), references: tally.report(), findings, cost: counterOf(env)!.total() };
 }
