@@ -39,6 +39,11 @@ export class FindingMarks {
     private readonly post: (message: WebviewToHostMessage) => void,
     /** Says something to a screen reader (the page's live region). */
     private readonly announce: (text: string) => void,
+    /**
+     * Where the findings shown are: the page of the review shown, not a retired page still being
+     * taken apart in `root`, whose nodes every search would otherwise walk.
+     */
+    private readonly page: () => ParentNode = () => root,
   ) {
     root.addEventListener('click', (event) => this.onClick(event));
     root.addEventListener('keydown', (event) => this.onKey(event));
@@ -61,7 +66,7 @@ export class FindingMarks {
 
   /** Marks every finding block on the page (after each paint, which brings new blocks); unmarks those without a mark. */
   apply(): void {
-    for (const block of this.root.querySelectorAll<HTMLElement>('[data-finding]')) {
+    for (const block of this.page().querySelectorAll<HTMLElement>('[data-finding]')) {
       const mark = this.readOnly ? undefined : this.marks.get(block.dataset.finding ?? '');
       if (mark) decorate(block, mark);
       else if (block.classList.contains('redline-finding')) undecorate(block);
@@ -73,7 +78,7 @@ export class FindingMarks {
 
   /** Scrolls to a finding and points it out. */
   show(id: string): void {
-    const block = this.root.querySelector<HTMLElement>(`[data-finding="${CSS.escape(id)}"]`);
+    const block = this.page().querySelector<HTMLElement>(`[data-finding="${CSS.escape(id)}"]`);
     if (!block) return;
     block.scrollIntoView({ block: 'center' });
     block.classList.add(SHOWN_CLASS);
@@ -81,13 +86,13 @@ export class FindingMarks {
   }
 
   private blocks(): HTMLElement[] {
-    return [...this.root.querySelectorAll<HTMLElement>('[data-finding].redline-finding')];
+    return [...this.page().querySelectorAll<HTMLElement>('[data-finding].redline-finding')];
   }
 
   /** Roving tab stop: this finding is reached by Tab, the others by the arrow keys. */
   private makeCurrent(block: HTMLElement): void {
     this.current = block.dataset.finding;
-    for (const other of this.root.querySelectorAll<HTMLElement>('[data-finding].redline-finding[tabindex="0"]')) if (other !== block) other.tabIndex = -1;
+    for (const other of this.page().querySelectorAll<HTMLElement>('[data-finding].redline-finding[tabindex="0"]')) if (other !== block) other.tabIndex = -1;
     block.tabIndex = 0;
   }
 

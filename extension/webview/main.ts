@@ -60,9 +60,11 @@ const copyButton = element('copy', HTMLButtonElement);
 const emptyState = element('empty', HTMLElement);
 const reviewBody = element('review', HTMLElement);
 const announcer = element('announcer', HTMLElement);
-const findingMarks = new FindingMarks(reviewBody, (message) => post(message), (text) => announce(announcer, text));
+/** The page that holds the review shown; a new review gets a new one, and the old one goes in the background. */
+const pages = new ReviewPages(reviewBody);
+const findingMarks = new FindingMarks(reviewBody, (message) => post(message), (text) => announce(announcer, text), () => pages.shown);
 // While this script runs: the renderer's address and the nonce are on its <script> element.
-const diagrams = MermaidDiagrams.forPage(reviewBody);
+const diagrams = MermaidDiagrams.forPage(reviewBody, () => pages.shown);
 const codeHighlighting = CodeHighlighting.forPage(reviewBody);
 const reviewTabs = new ReviewTabs(element('tabs', HTMLElement), (message) => post(message));
 const historyControls = new HistoryControls(
@@ -126,8 +128,6 @@ function setTitle(text: string): void {
 
 /** A long page's slices, and appends behind them, each added in a task of its own. */
 const pageStream = new PageStream();
-/** The page that holds the review shown; a new review gets a new one, and the old one goes in the background. */
-const pages = new ReviewPages(reviewBody);
 /** What the page that is arriving does once its last slice is in. */
 let finishPage: () => void = () => undefined;
 
@@ -152,7 +152,7 @@ function showReview(message: RenderMessage): void {
     findingMarks.apply();
     diagrams.update();
     makeCodeBlocksFocusable(pages.current);
-    codeHighlighting.update(pages.current);
+    codeHighlighting.update(pages.shown);
     // A saved place further down than the first slice reached is reachable now.
     window.scrollTo(scrollX, scrollY);
     shownRevision = message.revision;
@@ -168,7 +168,7 @@ function showReview(message: RenderMessage): void {
   post({ type: 'sliceAdded', revision: message.revision });
   findingMarks.apply();
   makeCodeBlocksFocusable(pages.current);
-  codeHighlighting.update(pages.current);
+  codeHighlighting.update(pages.shown);
   finishPage = finish;
   pageStream.expect(message.revision);
 }
@@ -199,7 +199,7 @@ function addAppend(message: AppendMessage): void {
   findingMarks.apply();
   diagrams.update();
   makeCodeBlocksFocusable(pages.current);
-  codeHighlighting.update(pages.current);
+  codeHighlighting.update(pages.shown);
   showHeader(message);
   shownRevision = message.revision;
   historyControls.shown(message.revision);

@@ -48,20 +48,22 @@ export class MermaidDiagrams {
    * For the panel's own script, while it runs: the bundle's address and the nonce are on its
    * <script> element (`data-mermaid-src`, set by webviewHtml.ts).
    */
-  static forPage(root: HTMLElement): MermaidDiagrams {
+  static forPage(root: HTMLElement, page: () => ParentNode = () => root): MermaidDiagrams {
     const script = document.currentScript instanceof HTMLScriptElement ? document.currentScript : null;
-    return new MermaidDiagrams(root, script?.dataset.mermaidSrc || undefined, script?.nonce ?? '');
+    return new MermaidDiagrams(root, script?.dataset.mermaidSrc || undefined, script?.nonce ?? '', page);
   }
 
   /**
    * @param root the review body
    * @param scriptUri the renderer's bundle; without it every diagram shows why it was not drawn
    * @param nonce the page's script nonce
+   * @param page the page of the review shown, searched instead of a retired page still in `root`
    */
   constructor(
     private readonly root: HTMLElement,
     private readonly scriptUri: string | undefined,
     private readonly nonce: string,
+    private readonly page: () => ParentNode = () => root,
   ) {
     new MutationObserver(() => this.redrawForTheme()).observe(document.body, { attributes: true, attributeFilter: ['class'] });
   }
@@ -69,7 +71,7 @@ export class MermaidDiagrams {
   /** Queues the blocks a paint brought; call after every render and append. */
   update(): void {
     let index = 0;
-    for (const block of this.root.querySelectorAll<HTMLElement>(BLOCK_SELECTOR)) {
+    for (const block of this.page().querySelectorAll<HTMLElement>(BLOCK_SELECTOR)) {
       index++;
       if (block.dataset.diagram) continue;
       if (index > MAX_DIAGRAMS) {
@@ -217,7 +219,7 @@ export class MermaidDiagrams {
   /** Draws the drawn diagrams again in the new theme's colours (each stays until its new one is ready). */
   private redrawForTheme(): void {
     if (this.theme === undefined || mermaidTheme(document.body.classList) === this.theme) return;
-    for (const block of this.root.querySelectorAll<HTMLElement>(`${BLOCK_SELECTOR}[data-diagram="drawn"]`)) {
+    for (const block of this.page().querySelectorAll<HTMLElement>(`${BLOCK_SELECTOR}[data-diagram="drawn"]`)) {
       this.setState(block, 'queued');
       this.queue.push(block);
     }

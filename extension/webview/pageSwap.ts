@@ -19,6 +19,7 @@ export class ReviewPages {
   /** Old pages still being taken apart, oldest first. */
   private readonly retired: HTMLElement[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private nothingShown: DocumentFragment | undefined;
 
   constructor(private readonly body: HTMLElement) {}
 
@@ -30,6 +31,11 @@ export class ReviewPages {
       this.body.prepend(this.page);
     }
     return this.page;
+  }
+
+  /** What searches for the review's blocks look in: the page shown, never a retired one (nothing, when no page is shown). */
+  get shown(): ParentNode {
+    return this.page ?? (this.nothingShown ??= document.createDocumentFragment());
   }
 
   /** Puts a new, empty page in place of the one shown; nothing of the old page is parsed, laid out or diffed. */

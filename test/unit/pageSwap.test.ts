@@ -49,7 +49,7 @@ let made = 0;
 beforeEach(() => {
   calls = [];
   made = 0;
-  (globalThis as { document?: unknown }).document = { createElement: () => new FakeElement(`page${++made}`) };
+  (globalThis as { document?: unknown }).document = { createElement: () => new FakeElement(`page${++made}`), createDocumentFragment: () => new FakeElement('nothing') };
 });
 afterAll(() => delete (globalThis as { document?: unknown }).document);
 
@@ -85,5 +85,19 @@ describe('ReviewPages', () => {
     expect(body.children).toHaveLength(1);
     pages.clear();
     expect(body.children).toHaveLength(0);
+  });
+
+  it('gives searches the page shown, never a retired page still being taken apart, and nothing when none is shown', () => {
+    const body = new FakeElement('body');
+    const pages = new ReviewPages(body as unknown as HTMLElement);
+    for (let i = 0; i < 200; i++) pages.add('x'.repeat(1024));
+    expect(pages.shown).toBe(pages.current);
+    const page = pages.replace() as unknown as FakeElement;
+    // The old page is still in the body, hidden, but what the findings, diagrams and highlighting search is the new one.
+    expect(body.children).toHaveLength(2);
+    expect(pages.shown).toBe(page);
+    pages.clear();
+    expect((pages.shown as unknown as FakeElement).name).toBe('nothing');
+    expect(body.children.map((child) => child.name)).not.toContain('nothing');
   });
 });
