@@ -30,6 +30,30 @@ async function answerFileDialog(page, file) {
   await widget.waitFor({ state: 'hidden', timeout: 15_000 });
 }
 
+/**
+ * Runs `title` from the palette and clicks `rowText` in the picker it opens. A picker that closes
+ * before the click (in the fresh-clone run, under load, it was gone before the click landed) is
+ * dismissed with whatever replaced it, and the command run again.
+ * @param {import('playwright-core').Page} page @param {string} title @param {string} rowText
+ */
+async function runCommandPicking(page, title, rowText, timeoutMs = 45_000) {
+  const deadline = Date.now() + timeoutMs;
+  const widget = page.locator('.quick-input-widget');
+  for (;;) {
+    await runCommand(page, title, { opensPicker: true, timeoutMs: Math.max(5000, deadline - Date.now()) });
+    try {
+      await widget.locator('.quick-input-list .monaco-list-row', { hasText: rowText }).first().click({ timeout: 5000 });
+      return;
+    } catch (error) {
+      if (Date.now() >= deadline) throw error;
+      while (Date.now() < deadline && (await widget.isVisible().catch(() => false))) {
+        await page.keyboard.press('Escape');
+        await widget.waitFor({ state: 'hidden', timeout: 2000 }).catch(() => {});
+      }
+    }
+  }
+}
+
 describe('Export and import from the palette', () => {
   const marker = RedlineSession.marker('EXCHANGE');
   /** @type {string} */
@@ -53,8 +77,7 @@ describe('Export and import from the palette', () => {
 
     exported = join(/** @type {string} */ (s.workspace), `exchange-${marker}.sarif`);
     // The format picker, then the save dialog, in the same quick input.
-    await runCommand(s.page, 'Redline: Export Review…', { opensPicker: true });
-    await s.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'SARIF 2.1.0' }).first().click({ timeout: 10_000 });
+    await runCommandPicking(s.page, 'Redline: Export Review…', 'SARIF 2.1.0');
     await answerFileDialog(s.page, exported);
     await s.page.locator('.notifications-toasts .notification-toast', { hasText: `exported 2 findings as SARIF to exchange-${marker}.sarif` }).waitFor({ state: 'visible', timeout: 15_000 });
 
