@@ -64,7 +64,9 @@ try {
     }),
   );
   const presented = await presentSample();
-  await findWebviewFrame(page, 'text=token-bucket rate limiter', { timeoutMs: 30_000 });
+  const frame = await findWebviewFrame(page, 'text=token-bucket rate limiter', { timeoutMs: 30_000 });
+  // The panel highlights code after the page is shown: the screenshot waits for it, as a reader would.
+  await frame.locator('pre code.hljs').first().waitFor({ timeout: 10_000 }).catch(() => undefined);
   const shot = await screenshot(page, 'npm-start');
   await closeWorkbench(page);
 
