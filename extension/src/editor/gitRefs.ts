@@ -3,7 +3,7 @@
 // Nothing here runs a user's command: for-each-ref reads no index and runs no hook, and the file
 // system monitor a repository's config may name is switched off for the call.
 
-import { execFile } from 'child_process';
+import { runGitProcess } from './gitProcess';
 import { MAX_COMPLETIONS, type GitRef, type ListGitRefsResult } from '../../../shared/protocol';
 
 const GIT_TIMEOUT_MS = 3_000;
@@ -12,12 +12,7 @@ const MAX_REFS_READ = 5_000;
 
 export type RunGit = (cwd: string, args: readonly string[]) => Promise<string>;
 
-export const runGit: RunGit = (cwd, args) =>
-  new Promise((resolve, reject) => {
-    execFile('git', ['-c', 'core.fsmonitor=false', ...args], { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024, windowsHide: true }, (error, stdout) =>
-      error ? reject(error) : resolve(stdout),
-    );
-  });
+export const runGit: RunGit = (cwd, args) => runGitProcess(args, cwd, { timeoutMs: GIT_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024 });
 
 const KIND_ORDER: Record<GitRef['kind'], number> = { head: 0, branch: 1, remote: 2, tag: 3 };
 

@@ -2,9 +2,9 @@
 // VS Code uses, so the extension host of code-server and of the desktop answer alike): the root,
 // the branch and where it is pushed, the remote's URL, HEAD, and the files changed since HEAD.
 
-import { execFile } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
+import { runGitProcess } from '../editor/gitProcess';
 import { PublishError } from './publishErrors';
 
 export interface BranchFacts {
@@ -23,16 +23,8 @@ export interface BranchFacts {
 
 export type RunGit = (args: readonly string[], cwd: string) => Promise<string>;
 
-/** git with a bounded time and output; an empty config prompt, so no credential helper ever asks. */
-export const runGit: RunGit = (args, cwd) =>
-  new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      ['-c', 'core.quotepath=off', ...args],
-      { cwd, timeout: 15_000, maxBuffer: 8 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' } },
-      (error, stdout, stderr) => (error ? reject(Object.assign(error, { stderr: String(stderr) })) : resolve(String(stdout))),
-    );
-  });
+/** git with a bounded time and output (gitProcess.ts: no prompt, no fsmonitor). */
+export const runGit: RunGit = (args, cwd) => runGitProcess(args, cwd, { timeoutMs: 15_000, maxBuffer: 8 * 1024 * 1024 });
 
 export async function readBranchFacts(folder: string, git: RunGit = runGit): Promise<BranchFacts> {
   const root = (await git(['rev-parse', '--show-toplevel'], folder).catch(() => {
