@@ -10,7 +10,8 @@
 //   mcp-server/src/   the MCP server and command line: shared/ only
 //   extension/webview/  the panel's page: shared/ and the panel's message types only
 
-const FEATURES = '^extension/src/(activity|assistants|bridge|editor|exchange|findings|ipc|panel|publish)/|^extension/src/(commands|reviewActions|settings|constants)\\.ts$';
+const FEATURES =
+  '^extension/src/(activity|assistants|bridge|editor|exchange|findings|ipc|panel|publish)/|^extension/src/(commands|reviewActions|settings|constants)\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -32,7 +33,8 @@ module.exports = {
     {
       name: 'mcp-server-imports-only-shared',
       severity: 'error',
-      comment: 'The MCP server is a separate process: it speaks to the window over the protocol, never through its code.',
+      comment:
+        'The MCP server is a separate process: it speaks to the window over the protocol, never through its code.',
       from: { path: '^mcp-server/' },
       to: { path: '^extension/' },
     },
@@ -45,22 +47,28 @@ module.exports = {
     {
       name: 'core-is-pure',
       severity: 'error',
-      comment: 'render/ is the pure core: it runs in a worker thread, where there is no vscode, and knows nothing of the store or the features.',
+      comment:
+        'render/ is the pure core: it runs in a worker thread, where there is no vscode, and knows nothing of the store or the features.',
       from: { path: '^extension/src/render/' },
       to: { path: ['^extension/src/(?!render/)', '^vscode$|/@types/vscode/'] },
     },
     {
       name: 'store-stays-below-the-features',
       severity: 'error',
-      comment: 'review/ is plain TypeScript under the features: it may use the core and events.ts, never vscode or a feature.',
+      comment:
+        'review/ is plain TypeScript under the features: it may use the core and events.ts, never vscode or a feature.',
       from: { path: '^extension/src/review/' },
       to: { path: [FEATURES, '^extension/src/extension\\.ts$', '^vscode$|/@types/vscode/'] },
     },
     {
       name: 'publishing-core-is-plain',
       severity: 'error',
-      comment: 'Publishing to a pull request is plain TypeScript but for the command, the sign-in and the settings, so the rest is tested without VS Code.',
-      from: { path: '^extension/src/publish/', pathNot: '^extension/src/publish/(publishCommand|githubSignIn|publishSettings)\\.ts$' },
+      comment:
+        'Publishing to a pull request is plain TypeScript but for the command, the sign-in and the settings, so the rest is tested without VS Code.',
+      from: {
+        path: '^extension/src/publish/',
+        pathNot: '^extension/src/publish/(publishCommand|githubSignIn|publishSettings)\\.ts$',
+      },
       to: { path: '^vscode$|/@types/vscode/' },
     },
     {

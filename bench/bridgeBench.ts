@@ -14,11 +14,16 @@ import { connectMcp, hostEnv, inFlightAtMost, startHost, type Host } from '../te
 import { findingsReview, type FindingPlace } from './reviewFixtures';
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)];
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)];
 const now = () => performance.now();
 const MiB = 1024 * 1024;
 const KiB = 1024;
-const gc = (globalThis as { gc?: () => void }).gc ?? (() => { throw new Error('run the bridge bench with --expose-gc'); });
+const gc =
+  (globalThis as { gc?: () => void }).gc ??
+  (() => {
+    throw new Error('run the bridge bench with --expose-gc');
+  });
 
 /** Every generated finding points into the harness workspace's src/example.ts (60 lines). */
 const example: FindingPlace = () => ({ file: 'src/example.ts', lines: 60 });
@@ -28,7 +33,8 @@ const review = (bytes: number, n: number) => findingsReview(bytes, example, `Rev
 /** `count` findings, one list item each, every one at a line of src/example.ts (about 4.3 MiB for 70,000). */
 function findingList(count: number, n: number): string {
   const lines = [`# Every call site (${n})`, ''];
-  for (let i = 0; i < count; i++) lines.push(`- src/example.ts:${(i % 60) + 1} calls \`retry()\` without a limit (site ${i})`);
+  for (let i = 0; i < count; i++)
+    lines.push(`- src/example.ts:${(i % 60) + 1} calls \`retry()\` without a limit (site ${i})`);
   return lines.join('\n') + '\n';
 }
 
@@ -71,7 +77,10 @@ workerChannel.unref();
 const lastWorkerPeak = () => workerPeak;
 workerChannel.onmessage = (event) => {
   const { usedMiB, committedMiB } = (event as unknown as { data: { usedMiB: number; committedMiB: number } }).data;
-  workerPeak = { usedMiB: Math.max(usedMiB, workerPeak?.usedMiB ?? 0), committedMiB: Math.max(committedMiB, workerPeak?.committedMiB ?? 0) };
+  workerPeak = {
+    usedMiB: Math.max(usedMiB, workerPeak?.usedMiB ?? 0),
+    committedMiB: Math.max(committedMiB, workerPeak?.committedMiB ?? 0),
+  };
 };
 
 /** This process's status line `field` (VmRSS, VmHWM) in MiB. */
@@ -90,7 +99,11 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
 /** Brings the host back to a small review, so that each size's memory is measured from the same floor. */
 async function baseline(mcp: Awaited<ReturnType<typeof connectMcp>>, n: number) {
   // The renderer keeps the last three renders: three small ones push a large one out.
-  for (let i = 0; i < 3; i++) await mcp.client.callTool({ name: 'present-review', arguments: { content: `# Small ${n}.${i}\n\nsrc/example.ts:${i + 1} is fine.\n` } });
+  for (let i = 0; i < 3; i++)
+    await mcp.client.callTool({
+      name: 'present-review',
+      arguments: { content: `# Small ${n}.${i}\n\nsrc/example.ts:${i + 1} is fine.\n` },
+    });
   await settle();
   gc();
   return process.memoryUsage().heapUsed / MiB;
@@ -108,7 +121,16 @@ async function deliver(host: Host, { name, make, calls }: (typeof SIZES)[number]
   const pid = (mcp.client.transport as unknown as { pid: number | null }).pid;
   // The first call loads the full server (the handshake is answered without it); keep that out.
   await mcp.client.callTool({ name: 'get-review', arguments: {} });
-  const samples = { deliverMs: [] as number[], markdownItMs: [] as number[], longestStallMs: [] as number[], heapPeakMiB: [] as number[], heapKeptMiB: [] as number[], rssPeakMiB: [] as number[], workerUsedMiB: [] as number[], workerCommittedMiB: [] as number[] };
+  const samples = {
+    deliverMs: [] as number[],
+    markdownItMs: [] as number[],
+    longestStallMs: [] as number[],
+    heapPeakMiB: [] as number[],
+    heapKeptMiB: [] as number[],
+    rssPeakMiB: [] as number[],
+    workerUsedMiB: [] as number[],
+    workerCommittedMiB: [] as number[],
+  };
   let bytes = 0;
   for (let call = 0; call < calls; call++) {
     const content = make(first + call);
@@ -125,7 +147,8 @@ async function deliver(host: Host, { name, make, calls }: (typeof SIZES)[number]
     samples.deliverMs.push(now() - started);
     sampleHostStalls = false;
     clearInterval(heapSampler);
-    if (result.isError) throw new Error(`present-review of ${name} failed: ${JSON.stringify(result.content).slice(0, 500)}`);
+    if (result.isError)
+      throw new Error(`present-review of ${name} failed: ${JSON.stringify(result.content).slice(0, 500)}`);
     samples.rssPeakMiB.push(status('VmHWM') ?? 0);
     samples.longestStallMs.push(hostStalls.max / 1e6);
     samples.heapPeakMiB.push(heapPeak - heapBefore);
@@ -153,11 +176,16 @@ async function deliver(host: Host, { name, make, calls }: (typeof SIZES)[number]
  * window it does not: the UI suite measures the same in a real VS Code.
  */
 async function secondClientDuringLargePresent(host: Host) {
-  const [first, second] = await Promise.all([connectMcp(hostEnv(host), host.workspace), connectMcp(hostEnv(host), host.workspace)]);
+  const [first, second] = await Promise.all([
+    connectMcp(hostEnv(host), host.workspace),
+    connectMcp(hostEnv(host), host.workspace),
+  ]);
   await Promise.all([first, second].map((mcp) => mcp.client.callTool({ name: 'get-review', arguments: {} })));
   const answers: number[] = [];
   let presenting = true;
-  const present = first.client.callTool({ name: 'present-review', arguments: { content: review(10 * MiB - KiB, -1) } }, { timeout: 300_000 }).finally(() => (presenting = false));
+  const present = first.client
+    .callTool({ name: 'present-review', arguments: { content: review(10 * MiB - KiB, -1) } }, { timeout: 300_000 })
+    .finally(() => (presenting = false));
   while (presenting) {
     const asked = now();
     const result = await second.client.callTool({ name: 'get-selection', arguments: {} });
@@ -186,7 +214,9 @@ async function roundTrip(host: Host, calls: number) {
 
 /** Each client keeps as many calls in flight as the MCP server allows one session (callLimit.ts). */
 async function concurrency(host: Host, clients: number, total: number) {
-  const connections = await Promise.all(Array.from({ length: clients }, () => connectMcp(hostEnv(host), host.workspace)));
+  const connections = await Promise.all(
+    Array.from({ length: clients }, () => connectMcp(hostEnv(host), host.workspace)),
+  );
   await host.store.present({ content: '# Concurrency', mode: 'replace' });
   const started = now();
   const results = (
@@ -194,8 +224,13 @@ async function concurrency(host: Host, clients: number, total: number) {
       connections.map((mcp, c) =>
         inFlightAtMost(
           MAX_CALLS_IN_FLIGHT,
-          Array.from({ length: total / clients }, (_, i) => () =>
-            mcp.client.callTool({ name: 'present-review', arguments: { content: `## C${c}-${i}\n\nbody`, mode: 'append' } }),
+          Array.from(
+            { length: total / clients },
+            (_, i) => () =>
+              mcp.client.callTool({
+                name: 'present-review',
+                arguments: { content: `## C${c}-${i}\n\nbody`, mode: 'append' },
+              }),
           ),
         ),
       ),
@@ -203,7 +238,13 @@ async function concurrency(host: Host, clients: number, total: number) {
   ).flat();
   const wallMs = now() - started;
   await Promise.all(connections.map((mcp) => mcp.close()));
-  return { clients, total, wallMs, ok: results.filter((r) => !r.isError).length, sections: host.store.current!.sections.length - 1 };
+  return {
+    clients,
+    total,
+    wallMs,
+    ok: results.filter((r) => !r.isError).length,
+    sections: host.store.current!.sections.length - 1,
+  };
 }
 
 /**
@@ -224,7 +265,12 @@ async function cancelDuringRender(host: Host, content: string, times: number) {
         controller.abort();
       }
     };
-    await mcp.client.callTool({ name: 'present-review', arguments: { content } }, { signal: controller.signal, timeout: 300_000, onprogress }).catch(() => undefined);
+    await mcp.client
+      .callTool(
+        { name: 'present-review', arguments: { content } },
+        { signal: controller.signal, timeout: 300_000, onprogress },
+      )
+      .catch(() => undefined);
     const settledAt = await settled;
     // A build that sends no "Rendering" step has nothing to cancel during: no figure, rather than a wrong one.
     if (cancelledAt === 0) break;
@@ -268,7 +314,10 @@ async function main() {
   try {
     // The window starts a render worker when an assistant connects: one 100 KiB review first, uncounted, starts it here.
     const warm = await connectMcp(hostEnv(host), host.workspace);
-    await warm.client.callTool({ name: 'present-review', arguments: { content: review(100 * KiB, 0) } }, { timeout: 300_000 });
+    await warm.client.callTool(
+      { name: 'present-review', arguments: { content: review(100 * KiB, 0) } },
+      { timeout: 300_000 },
+    );
     await warm.close();
     // markdown-it's code compiled before it is timed, as Redline's is by the warm-up and the calls before.
     for (let i = 0; i < 5; i++) markdownIt.render(review(100 * KiB, i));

@@ -17,7 +17,15 @@ const out = join(root, 'out', 'budget-bench');
 mkdirSync(out, { recursive: true });
 const build = (name) => {
   const outfile = join(out, `${name}.cjs`);
-  esbuild.buildSync({ entryPoints: [join(root, 'bench', `${name}.ts`)], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning' });
+  esbuild.buildSync({
+    entryPoints: [join(root, 'bench', `${name}.ts`)],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'warning',
+  });
   return outfile;
 };
 const bench = build('budgetBench');
@@ -26,12 +34,22 @@ const { BENCH_ROWS } = await import(bench);
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const one = (row, engine) =>
-  JSON.parse(execFileSync(process.execPath, ['--max-old-space-size=4096', bench, String(row), engine, worker], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 20 }));
+  JSON.parse(
+    execFileSync(process.execPath, ['--max-old-space-size=4096', bench, String(row), engine, worker], {
+      cwd: root,
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    }),
+  );
 
-console.log(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; medians of ${runs} runs\n`);
+console.log(
+  `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; medians of ${runs} runs\n`,
+);
 // The heap is the worker's own at the end (after its last collection, so below its peak); the
 // peak RSS is the whole process's, whose main thread holds the text and about 100 MiB of its own.
-console.log('| input | estimate before the parse | render worker: time, heap at the end, process peak RSS | markdown-it alone: the same | worker\'s answer |');
+console.log(
+  "| input | estimate before the parse | render worker: time, heap at the end, process peak RSS | markdown-it alone: the same | worker's answer |",
+);
 console.log('| --- | --- | --- | --- | --- |');
 for (let row = 0; row < BENCH_ROWS.length; row++) {
   const results = { redline: [], 'markdown-it': [] };
@@ -45,6 +63,10 @@ for (let row = 0; row < BENCH_ROWS.length; row++) {
     `${(median(list.map((r) => r.ms)) / 1000).toFixed(2)} s, ${median(list.map((r) => r.heapTotalMiB)).toFixed(0)} MiB, ${median(list.map((r) => r.peakRssMiB)).toFixed(0)} MiB`;
   const [first] = results.redline;
   const estimate = `${median(results.redline.map((r) => r.preParseMs)).toFixed(0)} ms, ${first.preParse === 'accepted' ? 'accepted' : 'refused'}`;
-  const answer = first.shown ? `shown: ${first.detail}` : `refused: ${first.detail.replace(/ Split it into.*$/, '').replace(/^The review has /, '')}`;
-  console.log(`| ${BENCH_ROWS[row].name} | ${estimate} | ${cell(results.redline)} | ${cell(results['markdown-it'])} | ${answer} |`);
+  const answer = first.shown
+    ? `shown: ${first.detail}`
+    : `refused: ${first.detail.replace(/ Split it into.*$/, '').replace(/^The review has /, '')}`;
+  console.log(
+    `| ${BENCH_ROWS[row].name} | ${estimate} | ${cell(results.redline)} | ${cell(results['markdown-it'])} | ${answer} |`,
+  );
 }

@@ -19,12 +19,19 @@ export const BENCH_ROWS: ReadonlyArray<{ readonly name: string; readonly make: (
   ...AUDIT_ROWS.map(({ name, make }) => ({ name: `${name}, 10 MiB`, make: () => make(10 * MiB) })),
   { name: 'a real review: findings, headings, code, 10 MiB', make: () => typicalReview(10 * MiB) },
   { name: 'a real review: 70,000 references', make: () => denseReview(70_000) },
-  { name: 'at the budget\'s edge: 94,000 list items of marks and a reference (1.79 million tokens)', make: () => edgeReview(94_000) },
+  {
+    name: "at the budget's edge: 94,000 list items of marks and a reference (1.79 million tokens)",
+    make: () => edgeReview(94_000),
+  },
 ];
 
 /** List items dense with inline elements, each with a reference: as many tokens and elements as the budget allows. */
 function edgeReview(items: number): string {
-  return Array.from({ length: items }, (_, i) => `- *a* **b** \`c\` [d](src/mod${i % 20}/index.ts:${(i % 400) + 1}) e`).join('\n') + '\n';
+  return (
+    Array.from({ length: items }, (_, i) => `- *a* **b** \`c\` [d](src/mod${i % 20}/index.ts:${(i % 400) + 1}) e`).join(
+      '\n',
+    ) + '\n'
+  );
 }
 
 async function main(): Promise<void> {
@@ -40,12 +47,19 @@ async function main(): Promise<void> {
   const baseRss = process.memoryUsage.rss();
   let peakRss = baseRss;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 10);
-  const worker = new Worker(workerScript, { resourceLimits: { maxOldGenerationSizeMb: engine === 'redline' ? RENDER_WORKER_HEAP_MB : FLOOR_HEAP_MB } });
+  const worker = new Worker(workerScript, {
+    resourceLimits: { maxOldGenerationSizeMb: engine === 'redline' ? RENDER_WORKER_HEAP_MB : FLOOR_HEAP_MB },
+  });
   const reply = await new Promise<BudgetWorkerReply>((resolve) => {
     const started = performance.now();
     worker.once('message', resolve);
     worker.once('error', (error: Error & { code?: string }) =>
-      resolve({ ms: performance.now() - started, shown: false, detail: `the worker died: ${error.code ?? error.message}`, heapTotalMiB: NaN }),
+      resolve({
+        ms: performance.now() - started,
+        shown: false,
+        detail: `the worker died: ${error.code ?? error.message}`,
+        heapTotalMiB: NaN,
+      }),
     );
     worker.postMessage({ markdown, roots: [root], engine } satisfies BudgetWorkerRequest);
   });
@@ -53,7 +67,14 @@ async function main(): Promise<void> {
   await worker.terminate();
   fs.rmSync(root, { recursive: true, force: true });
   process.stdout.write(
-    JSON.stringify({ ...reply, bytes: markdown.length, peakRssMiB: peakRss / MiB, baseRssMiB: baseRss / MiB, preParseMs, preParse: preParse ?? 'accepted' }) + '\n',
+    JSON.stringify({
+      ...reply,
+      bytes: markdown.length,
+      peakRssMiB: peakRss / MiB,
+      baseRssMiB: baseRss / MiB,
+      preParseMs,
+      preParse: preParse ?? 'accepted',
+    }) + '\n',
   );
 }
 

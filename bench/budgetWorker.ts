@@ -39,5 +39,10 @@ parentPort!.on('message', async ({ markdown, roots, engine }: BudgetWorkerReques
     detail = error instanceof Error ? error.message : String(error);
   }
   const ms = performance.now() - started;
-  parentPort!.postMessage({ ms, shown, detail, heapTotalMiB: getHeapStatistics().total_heap_size / MiB } satisfies BudgetWorkerReply);
+  parentPort!.postMessage({
+    ms,
+    shown,
+    detail,
+    heapTotalMiB: getHeapStatistics().total_heap_size / MiB,
+  } satisfies BudgetWorkerReply);
 });

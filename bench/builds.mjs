@@ -18,7 +18,13 @@ const benchDir = join(root, 'bench');
 export function buildsOf(beforeDir, usage) {
   if (beforeDir === undefined) return [{ label: 'now', tree: root }];
   const before = resolve(beforeDir);
-  for (const file of ['dist/mcp-server.js', 'dist/renderWorker.js', 'extension/src/render/reviewRenderer.ts', 'test/integration/harness.ts', 'node_modules']) {
+  for (const file of [
+    'dist/mcp-server.js',
+    'dist/renderWorker.js',
+    'extension/src/render/reviewRenderer.ts',
+    'test/integration/harness.ts',
+    'node_modules',
+  ]) {
     if (!existsSync(join(before, file))) throw new Error(`--before ${beforeDir}: ${file} is missing there.\n${usage}`);
   }
   return [
@@ -78,7 +84,10 @@ export function harnessEnv(build) {
 export function describeBuild(build) {
   try {
     const commit = execFileSync('git', ['-C', build.tree, 'log', '-1', '--format=%h %s'], { encoding: 'utf8' }).trim();
-    const changed = execFileSync('git', ['-C', build.tree, 'status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim() !== '';
+    const changed =
+      execFileSync('git', ['-C', build.tree, 'status', '--porcelain', '--untracked-files=no'], {
+        encoding: 'utf8',
+      }).trim() !== '';
     return `${build.label}: ${build.tree} at ${commit.slice(0, 70)}${changed ? ' (with uncommitted changes)' : ''}`;
   } catch {
     return `${build.label}: ${build.tree}`;

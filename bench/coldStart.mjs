@@ -51,20 +51,46 @@ const envelope = {
   'io.modelcontextprotocol/clientCapabilities': {},
   'io.modelcontextprotocol/clientInfo': { name: 'cold-start', version: '1' },
 };
-const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cold-start', version: '1' } } };
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cold-start', version: '1' } },
+};
 const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
-const codexList = [initialized, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: { progressToken: 0 } } }];
+const codexList = [
+  initialized,
+  { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: { progressToken: 0 } } },
+];
 /** Each opening: what goes first, what follows once an id is answered, and the id whose answer ends it. */
 const OPENINGS = {
-  discover: { first: [{ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: envelope } }], after: {}, lastId: 1 },
+  discover: {
+    first: [{ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: envelope } }],
+    after: {},
+    lastId: 1,
+  },
   codex: { first: [initialize], after: { 1: codexList }, lastId: 2 },
-  gemini: { first: [initialize], after: { 1: [initialized, { jsonrpc: '2.0', id: 2, method: 'prompts/list', params: {} }] }, lastId: 2 },
+  gemini: {
+    first: [initialize],
+    after: { 1: [initialized, { jsonrpc: '2.0', id: 2, method: 'prompts/list', params: {} }] },
+    lastId: 2,
+  },
   inspector: {
     first: [initialize],
-    after: { 1: [initialized, { jsonrpc: '2.0', id: 2, method: 'logging/setLevel', params: { level: 'debug' } }, { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} }] },
+    after: {
+      1: [
+        initialized,
+        { jsonrpc: '2.0', id: 2, method: 'logging/setLevel', params: { level: 'debug' } },
+        { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} },
+      ],
+    },
     lastId: 3,
   },
-  fullServer: { first: [initialize], after: { 1: codexList, 2: [{ jsonrpc: '2.0', id: 3, method: 'ping' }] }, lastId: 3 },
+  fullServer: {
+    first: [initialize],
+    after: { 1: codexList, 2: [{ jsonrpc: '2.0', id: 3, method: 'ping' }] },
+    lastId: 3,
+  },
 };
 const lines = (messages) => messages.map((message) => JSON.stringify(message) + '\n').join('');
 
@@ -78,7 +104,11 @@ async function measure(server, opening) {
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: tmp };
   try {
     const start = performance.now();
-    const child = spawn(node, server ? [server.path] : ['-e', ''], { cwd: root, env, stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(node, server ? [server.path] : ['-e', ''], {
+      cwd: root,
+      env,
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
     if (!server) {
       child.stdin.end();
       await once(child, 'exit');
@@ -118,7 +148,12 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
-const subjects = [{ key: 'bare' }, ...servers.flatMap((server) => Object.keys(OPENINGS).map((opening) => ({ key: `${server.key}.${opening}`, server, opening })))];
+const subjects = [
+  { key: 'bare' },
+  ...servers.flatMap((server) =>
+    Object.keys(OPENINGS).map((opening) => ({ key: `${server.key}.${opening}`, server, opening })),
+  ),
+];
 const samples = new Map(subjects.map((subject) => [subject.key, []]));
 try {
   for (const subject of subjects) await measure(subject.server, subject.opening); // warms the file and compile caches; not counted
@@ -137,14 +172,26 @@ if (!json) process.stderr.write('\n');
 
 const bareMs = median(samples.get('bare'));
 const medians = Object.fromEntries(
-  servers.map((server) => [server.key, Object.fromEntries(Object.keys(OPENINGS).map((opening) => [opening, median(samples.get(`${server.key}.${opening}`))]))]),
+  servers.map((server) => [
+    server.key,
+    Object.fromEntries(
+      Object.keys(OPENINGS).map((opening) => [opening, median(samples.get(`${server.key}.${opening}`))]),
+    ),
+  ]),
 );
 const nodeVersion = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
 if (json) {
   console.log(JSON.stringify({ bareMs, ...medians, runs, compileCache, node: nodeVersion }));
 } else {
   const cell = (value) => `${value.toFixed(1).padStart(6)} ms ${(value / bareMs).toFixed(2)}×`;
-  console.log(`Node ${nodeVersion}, ${runs} alternating runs each, compile cache ${compileCache}, medians; bare \`node -e ''\` ${bareMs.toFixed(1)} ms`);
-  console.log(`  ${''.padEnd(28)} ${Object.keys(OPENINGS).map((opening) => opening.padEnd(18)).join(' ')}`);
-  for (const server of servers) console.log(`  ${server.label.padEnd(28)} ${Object.values(medians[server.key]).map(cell).join('  ')}`);
+  console.log(
+    `Node ${nodeVersion}, ${runs} alternating runs each, compile cache ${compileCache}, medians; bare \`node -e ''\` ${bareMs.toFixed(1)} ms`,
+  );
+  console.log(
+    `  ${''.padEnd(28)} ${Object.keys(OPENINGS)
+      .map((opening) => opening.padEnd(18))
+      .join(' ')}`,
+  );
+  for (const server of servers)
+    console.log(`  ${server.label.padEnd(28)} ${Object.values(medians[server.key]).map(cell).join('  ')}`);
 }

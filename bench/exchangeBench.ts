@@ -28,7 +28,14 @@ function reviewOf(count: number): ExportedReview {
       suggestions: i % 5 === 0 ? ['while (pending > 0 && !failed) {'] : [],
     };
   });
-  return { title: 'Bench review', revision: 1, markdown: findings.map((f) => f.markdown).join('\n'), repositoryRoot: '/home/dev/project', findings, toolVersion: '0.1.0' };
+  return {
+    title: 'Bench review',
+    revision: 1,
+    markdown: findings.map((f) => f.markdown).join('\n'),
+    repositoryRoot: '/home/dev/project',
+    findings,
+    toolVersion: '0.1.0',
+  };
 }
 
 /** A log of the largest size the import reads: Redline's export of as many findings as fit. */
@@ -59,18 +66,43 @@ export function measure(row: string): { name: string; ms: number; floorMs: numbe
   const review1k = reviewOf(1000);
   switch (row) {
     case 'sarif':
-      return { name: `toSarif + JSON.stringify, ${MAX_SARIF_RESULTS} findings`, ms: time(() => JSON.stringify(toSarif(review25k).log)), floorMs: time(() => JSON.stringify(review25k)), note: `${(JSON.stringify(toSarif(review25k).log).length / 2 ** 20).toFixed(1)} MiB` };
+      return {
+        name: `toSarif + JSON.stringify, ${MAX_SARIF_RESULTS} findings`,
+        ms: time(() => JSON.stringify(toSarif(review25k).log)),
+        floorMs: time(() => JSON.stringify(review25k)),
+        note: `${(JSON.stringify(toSarif(review25k).log).length / 2 ** 20).toFixed(1)} MiB`,
+      };
     case 'rdjsonl':
-      return { name: `toRdjsonl, ${MAX_SARIF_RESULTS} findings`, ms: time(() => toRdjsonl(review25k)), floorMs: time(() => JSON.stringify(review25k)), note: `${(toRdjsonl(review25k).length / 2 ** 20).toFixed(1)} MiB` };
+      return {
+        name: `toRdjsonl, ${MAX_SARIF_RESULTS} findings`,
+        ms: time(() => toRdjsonl(review25k)),
+        floorMs: time(() => JSON.stringify(review25k)),
+        note: `${(toRdjsonl(review25k).length / 2 ** 20).toFixed(1)} MiB`,
+      };
     case 'markdown':
-      return { name: `toMarkdown, ${MAX_SARIF_RESULTS} findings`, ms: time(() => toMarkdown(review25k)), floorMs: time(() => JSON.stringify(review25k)), note: `${(toMarkdown(review25k).length / 2 ** 20).toFixed(1)} MiB` };
+      return {
+        name: `toMarkdown, ${MAX_SARIF_RESULTS} findings`,
+        ms: time(() => toMarkdown(review25k)),
+        floorMs: time(() => JSON.stringify(review25k)),
+        note: `${(toMarkdown(review25k).length / 2 ** 20).toFixed(1)} MiB`,
+      };
     case 'import1k': {
       const text = JSON.stringify(toSarif(review1k).log);
-      return { name: 'fromSarif, Redline export of 1,000 findings', ms: time(() => fromSarif(text)), floorMs: time(() => JSON.parse(text)), note: `${(text.length / 2 ** 20).toFixed(1)} MiB log` };
+      return {
+        name: 'fromSarif, Redline export of 1,000 findings',
+        ms: time(() => fromSarif(text)),
+        floorMs: time(() => JSON.parse(text)),
+        note: `${(text.length / 2 ** 20).toFixed(1)} MiB log`,
+      };
     }
     case 'importLargest': {
       const text = largestLog();
-      return { name: 'fromSarif, a log at the size limit (1,000 read, the rest counted)', ms: time(() => fromSarif(text)), floorMs: time(() => JSON.parse(text)), note: `${(text.length / 2 ** 20).toFixed(1)} MiB log` };
+      return {
+        name: 'fromSarif, a log at the size limit (1,000 read, the rest counted)',
+        ms: time(() => fromSarif(text)),
+        floorMs: time(() => JSON.parse(text)),
+        note: `${(text.length / 2 ** 20).toFixed(1)} MiB log`,
+      };
     }
     default:
       throw new Error(`no row ${row}`);

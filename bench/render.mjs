@@ -4,4 +4,8 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-execFileSync(process.execPath, [fileURLToPath(new URL('run.mjs', import.meta.url)), '--only', 'render', ...process.argv.slice(2)], { stdio: 'inherit' });
+execFileSync(
+  process.execPath,
+  [fileURLToPath(new URL('run.mjs', import.meta.url)), '--only', 'render', ...process.argv.slice(2)],
+  { stdio: 'inherit' },
+);

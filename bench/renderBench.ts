@@ -15,7 +15,11 @@ type Render = (markdown: string) => unknown;
 export interface RenderBenchReport {
   readonly runs: number;
   readonly subjects: readonly string[];
-  readonly results: ReadonlyArray<{ readonly name: string; readonly bytes: number; readonly samples: Record<string, number[]> }>;
+  readonly results: ReadonlyArray<{
+    readonly name: string;
+    readonly bytes: number;
+    readonly samples: Record<string, number[]>;
+  }>;
 }
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
@@ -27,7 +31,8 @@ const markdownIt = new MarkdownIt({ html: false, linkify: true });
 const markdownItHljs = new MarkdownIt({
   html: false,
   linkify: true,
-  highlight: (code, language) => (language && hljs.getLanguage(language) ? hljs.highlight(code, { language, ignoreIllegals: true }).value : ''),
+  highlight: (code, language) =>
+    language && hljs.getLanguage(language) ? hljs.highlight(code, { language, ignoreIllegals: true }).value : '',
 });
 
 async function main() {
@@ -38,7 +43,10 @@ async function main() {
     const subjects: Array<[string, Render]> = [
       ['markdown-it', (markdown) => markdownIt.render(markdown)],
       ['markdown-it + highlight.js', (markdown) => markdownItHljs.render(markdown)],
-      ...builds.map(({ label, bundle }): [string, Render] => [label, (require(bundle) as typeof import('./renderSubject')).createRender(root)]),
+      ...builds.map(({ label, bundle }): [string, Render] => [
+        label,
+        (require(bundle) as typeof import('./renderSubject')).createRender(root),
+      ]),
     ];
     // Small reviews vary most from one render to the next: they get more rounds, which cost little.
     const cases = [
@@ -65,7 +73,9 @@ async function main() {
       }
       results.push({ name, bytes: markdown.length, samples });
     }
-    process.stdout.write(JSON.stringify({ runs, subjects: subjects.map(([label]) => label), results } satisfies RenderBenchReport) + '\n');
+    process.stdout.write(
+      JSON.stringify({ runs, subjects: subjects.map(([label]) => label), results } satisfies RenderBenchReport) + '\n',
+    );
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }

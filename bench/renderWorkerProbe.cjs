@@ -7,7 +7,10 @@ const { BroadcastChannel, parentPort } = require('worker_threads');
 const { getHeapStatistics } = require('v8');
 
 const script = process.env.REDLINE_BENCH_RENDER_WORKER;
-if (!parentPort || !script) throw new Error('renderWorkerProbe.cjs runs as the bridge bench\'s render worker, with REDLINE_BENCH_RENDER_WORKER set');
+if (!parentPort || !script)
+  throw new Error(
+    "renderWorkerProbe.cjs runs as the bridge bench's render worker, with REDLINE_BENCH_RENDER_WORKER set",
+  );
 
 const channel = new BroadcastChannel('redline-bench-render-worker');
 channel.unref();
@@ -15,7 +18,10 @@ const MiB = 1024 * 1024;
 let peak = { usedMiB: 0, committedMiB: 0 };
 const sample = () => {
   const { used_heap_size, total_heap_size } = getHeapStatistics();
-  peak = { usedMiB: Math.max(peak.usedMiB, used_heap_size / MiB), committedMiB: Math.max(peak.committedMiB, total_heap_size / MiB) };
+  peak = {
+    usedMiB: Math.max(peak.usedMiB, used_heap_size / MiB),
+    committedMiB: Math.max(peak.committedMiB, total_heap_size / MiB),
+  };
 };
 
 // Registered before the worker's own listener, so it runs first for each job.

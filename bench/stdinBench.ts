@@ -8,7 +8,8 @@ const CHUNK = 64 * 1024;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 function message(bytes: number): Buffer {
-  const head = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"present-review","arguments":{"content":"';
+  const head =
+    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"present-review","arguments":{"content":"';
   const tail = '"}}}\n';
   return Buffer.from(head + 'x'.repeat(bytes - head.length - tail.length) + tail);
 }
@@ -45,6 +46,10 @@ function viaSdkReadBuffer(chunks: Buffer[]): void {
 const report = [10, 60].map((mib) => {
   const input = message(mib * 1024 * 1024);
   // The SDK's buffer takes about 20 s for 60 MiB here: once is enough to see it.
-  return { mib, lineDecoderMs: time(viaLineDecoder, input, mib > 10 ? 3 : 5), sdkMs: time(viaSdkReadBuffer, input, mib > 10 ? 1 : 5) };
+  return {
+    mib,
+    lineDecoderMs: time(viaLineDecoder, input, mib > 10 ? 3 : 5),
+    sdkMs: time(viaSdkReadBuffer, input, mib > 10 ? 1 : 5),
+  };
 });
 process.stdout.write(JSON.stringify(report) + '\n');

@@ -7,7 +7,14 @@ export const median = (values) => {
 };
 
 /** A time: ms below 10 s, else s. */
-export const ms = (value) => (value === undefined ? '—' : value >= 10_000 ? `${(value / 1000).toFixed(2)} s` : value >= 100 ? `${value.toFixed(0)} ms` : `${value.toFixed(1)} ms`);
+export const ms = (value) =>
+  value === undefined
+    ? '—'
+    : value >= 10_000
+      ? `${(value / 1000).toFixed(2)} s`
+      : value >= 100
+        ? `${value.toFixed(0)} ms`
+        : `${value.toFixed(1)} ms`;
 /** A signed difference of times. */
 export const plusMs = (value) => (value === undefined ? '—' : `${value >= 0 ? '+' : '−'}${ms(Math.abs(value))}`);
 export const ratio = (value, floor) => (value === undefined || !floor ? '—' : `${(value / floor).toFixed(2)}×`);

@@ -92,7 +92,10 @@ function withoutZodLocales() {
   return {
     name: 'without-zod-locales',
     setup(build) {
-      build.onLoad({ filter: /[\\/]node_modules[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export {};', loader: 'js' }));
+      build.onLoad({ filter: /[\\/]node_modules[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
+        contents: 'export {};',
+        loader: 'js',
+      }));
     },
   };
 }
@@ -147,7 +150,10 @@ function withoutJsonSchemaValidator() {
   return {
     name: 'without-json-schema-validator',
     setup(build) {
-      build.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({ path: 'sdk-node-shim', namespace: 'redline' }));
+      build.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({
+        path: 'sdk-node-shim',
+        namespace: 'redline',
+      }));
       build.onLoad({ filter: /^sdk-node-shim$/, namespace: 'redline' }, () => ({
         loader: 'js',
         contents: `
@@ -168,7 +174,10 @@ function withoutJsonSchemaValidator() {
 mkdirSync('dist', { recursive: true });
 copyFileSync(createRequire(import.meta.url).resolve('mermaid/dist/mermaid.min.js'), 'dist/mermaid.min.js');
 // The TOML editor (Rust's toml_edit as WebAssembly), loaded the first time a config.toml is edited.
-copyFileSync(createRequire(import.meta.url).resolve('@rainbowatcher/toml-edit-js/index_bg.wasm'), 'dist/toml-edit.wasm');
+copyFileSync(
+  createRequire(import.meta.url).resolve('@rainbowatcher/toml-edit-js/index_bg.wasm'),
+  'dist/toml-edit.wasm',
+);
 
 if (watch) {
   for (const options of builds) await (await esbuild.context(options)).watch();

@@ -11,7 +11,14 @@ import { join } from 'node:path';
 import { installVsix, startCodeServer } from '../test/e2e/harness/codeServer.mjs';
 import { ensureTestVsCode, REPO_ROOT } from '../test/e2e/harness/install.mjs';
 import { makeTempDir, sleep } from '../test/e2e/harness/processes.mjs';
-import { closeWorkbench, findWebviewFrame, openWorkbench, readTerminalEnv, screenshot, workbenchUrl } from '../test/e2e/harness/workbench.mjs';
+import {
+  closeWorkbench,
+  findWebviewFrame,
+  openWorkbench,
+  readTerminalEnv,
+  screenshot,
+  workbenchUrl,
+} from '../test/e2e/harness/workbench.mjs';
 
 const { version } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
 const vsix = join(REPO_ROOT, `redline-${version}.vsix`);
@@ -50,9 +57,15 @@ try {
   // The terminal must open after Redline has activated, or it lacks Redline's variables.
   await waitForRedline(server.userDataDir);
   const env = await readTerminalEnv(page, ['REDLINE_IPC_PATH', 'REDLINE_IPC_TOKEN']);
-  if (!env.REDLINE_IPC_PATH || !env.REDLINE_IPC_TOKEN) throw new Error('Redline did not put REDLINE_IPC_PATH/REDLINE_IPC_TOKEN into the terminal.');
+  if (!env.REDLINE_IPC_PATH || !env.REDLINE_IPC_TOKEN)
+    throw new Error('Redline did not put REDLINE_IPC_PATH/REDLINE_IPC_TOKEN into the terminal.');
 
-  const serverPath = join(extensionsDir, readdirSync(extensionsDir).find((name) => name.startsWith('redline-dev.redline-')), 'dist', 'mcp-server.js');
+  const serverPath = join(
+    extensionsDir,
+    readdirSync(extensionsDir).find((name) => name.startsWith('redline-dev.redline-')),
+    'dist',
+    'mcp-server.js',
+  );
   mcp = new Client({ name: 'redline-demo', version }, { versionNegotiation: { mode: 'auto' } });
   await mcp.connect(
     new StdioClientTransport({
@@ -66,14 +79,20 @@ try {
   const presented = await presentSample();
   const frame = await findWebviewFrame(page, 'text=token-bucket rate limiter', { timeoutMs: 30_000 });
   // The panel highlights code after the page is shown: the screenshot waits for it, as a reader would.
-  await frame.locator('pre code.hljs').first().waitFor({ timeout: 10_000 }).catch(() => undefined);
+  await frame
+    .locator('pre code.hljs')
+    .first()
+    .waitFor({ timeout: 10_000 })
+    .catch(() => undefined);
   const shot = await screenshot(page, 'npm-start');
   await closeWorkbench(page);
 
   say('');
   say('Redline is running in a real VS Code.');
   say(`  Open:           ${url}`);
-  say(`  Sample review:  revision ${presented.revision}, ${presented.references.resolved} of ${presented.references.total} references resolved (screenshot: ${shot})`);
+  say(
+    `  Sample review:  revision ${presented.revision}, ${presented.references.resolved} of ${presented.references.total} references resolved (screenshot: ${shot})`,
+  );
   say(`  Connect Claude: claude mcp add redline -- node ${JSON.stringify(serverPath)}`);
   say('                  then start `claude` in a terminal of that VS Code window.');
   say('');
@@ -85,7 +104,12 @@ try {
   while (!stopping) {
     await sleep(1000);
     const review = await mcp.callTool({ name: 'get-review', arguments: {} }).catch(() => undefined);
-    if (review && !review.isError && review.structuredContent?.revision !== undefined && review.structuredContent.markdown === '') {
+    if (
+      review &&
+      !review.isError &&
+      review.structuredContent?.revision !== undefined &&
+      review.structuredContent.markdown === ''
+    ) {
       const again = await presentSample().catch(() => undefined);
       if (again) say(`Presented the sample review in a newly opened window (revision ${again.revision}).`);
     }
@@ -96,7 +120,10 @@ try {
 }
 
 async function presentSample() {
-  const result = await mcp.callTool({ name: 'present-review', arguments: { content: sampleReview, title: 'Sample review' } });
+  const result = await mcp.callTool({
+    name: 'present-review',
+    arguments: { content: sampleReview, title: 'Sample review' },
+  });
   if (result.isError) throw new Error(result.content?.[0]?.text ?? 'present-review failed');
   return result.structuredContent;
 }
@@ -105,7 +132,10 @@ async function presentSample() {
 async function waitForRedline(userDataDir) {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    const logs = execFileSync('find', [join(userDataDir, 'logs'), '-name', 'Redline.log'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+    const logs = execFileSync('find', [join(userDataDir, 'logs'), '-name', 'Redline.log'], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean);
     if (logs.some((file) => readFileSync(file, 'utf8').includes('Listening on'))) return;
     await sleep(250);
   }

@@ -34,7 +34,11 @@ function tempPathFor(target: string): string {
  * to the caller (see `replaceFile`), so that several files can be renamed and then share one
  * directory fsync.
  */
-export async function writeTemp(target: string, data: string | Iterable<string>, options: ReplaceOptions = {}): Promise<string> {
+export async function writeTemp(
+  target: string,
+  data: string | Iterable<string>,
+  options: ReplaceOptions = {},
+): Promise<string> {
   const temp = tempPathFor(target);
   const mode = options.mode ?? 0o600;
   const handle = await fs.open(temp, 'wx', mode);
@@ -54,7 +58,7 @@ export async function writeTemp(target: string, data: string | Iterable<string>,
 
 /** write(2) may write less than it was given (a full disk, a signal): the rest is written until none is left. */
 export async function writeAll(handle: fs.FileHandle, buffer: Buffer): Promise<void> {
-  for (let at = 0; at < buffer.length; ) {
+  for (let at = 0; at < buffer.length;) {
     const { bytesWritten } = await handle.write(buffer, at, buffer.length - at, null);
     if (bytesWritten <= 0) throw new Error('the disk took no more bytes');
     at += bytesWritten;
@@ -82,7 +86,7 @@ export function replaceFileSync(target: string, data: string, options: ReplaceOp
     try {
       if (options.exactMode && process.platform !== 'win32') fchmodSync(fd, mode);
       const buffer = Buffer.from(data, 'utf8');
-      for (let at = 0; at < buffer.length; ) {
+      for (let at = 0; at < buffer.length;) {
         const written = writeSync(fd, buffer, at, buffer.length - at, null);
         if (written <= 0) throw new Error('the disk took no more bytes');
         at += written;

@@ -64,12 +64,18 @@ export function removeDiscoveryFile(file: string): void {
  * The live windows published in `directories`. Files of processes that have exited are removed;
  * files that are not ours, not private, too large or malformed are skipped and left alone.
  */
-export function readDiscoveryFiles(directories: readonly string[], uid: number | undefined = process.getuid?.()): DiscoveredWindow[] {
+export function readDiscoveryFiles(
+  directories: readonly string[],
+  uid: number | undefined = process.getuid?.(),
+): DiscoveredWindow[] {
   const windows: DiscoveredWindow[] = [];
   for (const directory of directories) {
     let names: string[];
     try {
-      names = fs.readdirSync(directory).filter((name) => FILE_PATTERN.test(name)).slice(0, MAX_FILES);
+      names = fs
+        .readdirSync(directory)
+        .filter((name) => FILE_PATTERN.test(name))
+        .slice(0, MAX_FILES);
     } catch {
       continue;
     }
@@ -81,7 +87,8 @@ export function readDiscoveryFiles(directories: readonly string[], uid: number |
         continue;
       }
       const record = readRecord(file, uid);
-      if (record && record.pid === pid && socketIsBeside(record.socketPath, directory)) windows.push({ ...record, file });
+      if (record && record.pid === pid && socketIsBeside(record.socketPath, directory))
+        windows.push({ ...record, file });
     }
   }
   return windows;
@@ -105,7 +112,8 @@ function readRecord(file: string, uid: number | undefined): WindowRecord | undef
   try {
     const stat = fs.lstatSync(file);
     if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return undefined;
-    if (process.platform !== 'win32' && ((uid !== undefined && stat.uid !== uid) || (stat.mode & 0o077) !== 0)) return undefined;
+    if (process.platform !== 'win32' && ((uid !== undefined && stat.uid !== uid) || (stat.mode & 0o077) !== 0))
+      return undefined;
     return parseWindowRecord(JSON.parse(fs.readFileSync(file, 'utf8')));
   } catch {
     return undefined;
@@ -116,7 +124,8 @@ function readRecord(file: string, uid: number | undefined): WindowRecord | undef
 export function parseWindowRecord(value: unknown): WindowRecord | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const v = value as Record<string, unknown>;
-  const isPath = (p: unknown): p is string => typeof p === 'string' && p.length > 0 && p.length <= MAX_PATH_CHARS && !p.includes('\0');
+  const isPath = (p: unknown): p is string =>
+    typeof p === 'string' && p.length > 0 && p.length <= MAX_PATH_CHARS && !p.includes('\0');
   if (v.version !== DISCOVERY_VERSION) return undefined;
   if (!Number.isSafeInteger(v.pid) || (v.pid as number) <= 0) return undefined;
   if (!Array.isArray(v.folders) || v.folders.length > MAX_FOLDERS || !v.folders.every(isPath)) return undefined;

@@ -2,7 +2,7 @@
 // extension and the MCP server. Chunks are kept as Buffers until a newline arrives, so a 10 MiB
 // line costs one concat, and a multi-byte character split across two chunks is decoded whole.
 
-import { setImmediate as nextTask } from 'timers/promises';
+import { yieldThread } from './threadYield';
 import { LARGE_STRING_CHARS, jsonInSlices } from './jsonInSlices';
 
 export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
@@ -62,7 +62,10 @@ export class LineDecoder {
         const skipping = this.skipping;
         skipping.bytes += end - start;
         if (skipping.head.length < SKIPPED_HEAD_BYTES) {
-          skipping.head = Buffer.concat([skipping.head, chunk.subarray(start, Math.min(end, start + SKIPPED_HEAD_BYTES - skipping.head.length))]);
+          skipping.head = Buffer.concat([
+            skipping.head,
+            chunk.subarray(start, Math.min(end, start + SKIPPED_HEAD_BYTES - skipping.head.length)),
+          ]);
         }
         if (newline === -1) return;
         this.skipping = undefined;
@@ -142,7 +145,7 @@ export function encodeLine(message: unknown): string {
 export async function encodeLineInSlices(message: unknown): Promise<Buffer[]> {
   const buffers: Buffer[] = [];
   for (const [index, part] of (await jsonInSlices(message)).entries()) {
-    if (index > 0 && part.length > LARGE_STRING_CHARS / 4) await nextTask();
+    if (index > 0 && part.length > LARGE_STRING_CHARS / 4) await yieldThread();
     buffers.push(Buffer.from(part, 'utf8'));
   }
   buffers.push(Buffer.from('\n'));

@@ -30,7 +30,10 @@ export interface WorktreeOptions {
 /** The repository's common git directory (`.git` of the main checkout) for `dir`, or undefined when `dir` is in none that is the user's. */
 export function gitCommonDir(dir: string, options: WorktreeOptions = {}): string | undefined {
   const trust = options.trust ?? systemTrust();
-  const refuse = (why: string) => (options.onDistrust?.(`the repository above ${dir} is not trusted: ${why}`), undefined);
+  const refuse = (why: string) => (
+    options.onDistrust?.(`the repository above ${dir} is not trusted: ${why}`),
+    undefined
+  );
   let current = realpathOr(path.resolve(dir));
   for (let depth = 0; depth < MAX_DEPTH; depth++) {
     const dotGit = path.join(current, '.git');
@@ -53,7 +56,12 @@ export function gitCommonDir(dir: string, options: WorktreeOptions = {}): string
 }
 
 /** A worktree's (or a submodule's) `.git` file: "gitdir: <its git dir>", whose commondir names the shared one. */
-function commonDirOfLink(top: string, dotGit: string, trust: TrustContext, refuse: (why: string) => undefined): string | undefined {
+function commonDirOfLink(
+  top: string,
+  dotGit: string,
+  trust: TrustContext,
+  refuse: (why: string) => undefined,
+): string | undefined {
   const fileWhy = untrusted(dotGit, 'file', trust);
   if (fileWhy !== undefined) return refuse(fileWhy);
   const gitDir = gitdirLine(readSmall(dotGit));
@@ -73,7 +81,10 @@ function commonDirOfLink(top: string, dotGit: string, trust: TrustContext, refus
 }
 
 /** The top folders of the worktrees that the repository of `folder` lists and that pass every check (not the main checkout). */
-export function registeredWorktrees(folder: string, options: WorktreeOptions & { readonly folders?: readonly string[] } = {}): string[] {
+export function registeredWorktrees(
+  folder: string,
+  options: WorktreeOptions & { readonly folders?: readonly string[] } = {},
+): string[] {
   const listed = listedWorktrees(folder, options);
   if (listed === undefined) return [];
   const judge = worktreeJudge([folder, ...(options.folders ?? [])], options);
@@ -120,7 +131,8 @@ function listedWorktrees(folder: string, options: WorktreeOptions): WorktreeReco
   const recordsDir = path.join(common, 'worktrees');
   if (lstatOf(recordsDir, trust) === undefined) return [];
   const dirWhy = untrusted(recordsDir, 'directory', trust);
-  if (dirWhy !== undefined) return (options.onDistrust?.(`the worktree records in ${recordsDir} are not trusted: ${dirWhy}`), []);
+  if (dirWhy !== undefined)
+    return (options.onDistrust?.(`the worktree records in ${recordsDir} are not trusted: ${dirWhy}`), []);
   let names: string[];
   try {
     names = fs.readdirSync(recordsDir).slice(0, MAX_WORKTREES);
@@ -157,7 +169,12 @@ function worktreeJudge(folders: readonly string[], options: WorktreeOptions): (r
   };
 }
 
-function whyNotBelieved(record: string, worktree: string, never: readonly string[], trust: TrustContext): string | undefined {
+function whyNotBelieved(
+  record: string,
+  worktree: string,
+  never: readonly string[],
+  trust: TrustContext,
+): string | undefined {
   if (worktree === path.parse(worktree).root) return `it names ${worktree}, the root of the file system`;
   const holds = never.find((place) => isWithin(worktree, place, path));
   if (holds !== undefined) return `it names ${worktree}, which is or holds ${holds}`;

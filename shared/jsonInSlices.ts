@@ -3,7 +3,7 @@
 // thread is every extension's. The text is exactly JSON.stringify's, in parts: a slice never
 // splits a surrogate pair, which JSON.stringify would otherwise write as two escapes.
 
-import { setImmediate as nextTask } from 'timers/promises';
+import { yieldThread } from './threadYield';
 
 /** Strings longer than this are escaped a slice at a time; about a millisecond of work. */
 export const LARGE_STRING_CHARS = 256 * 1024;
@@ -45,8 +45,8 @@ export function holdsLargeString(value: unknown, depth = 4): boolean {
 /** JSON.stringify(text), quotes included, a slice per task. */
 async function pushEscaped(text: string, parts: string[]): Promise<void> {
   parts.push('"');
-  for (let at = 0; at < text.length; ) {
-    if (at > 0) await nextTask();
+  for (let at = 0; at < text.length;) {
+    if (at > 0) await yieldThread();
     let end = Math.min(at + LARGE_STRING_CHARS, text.length);
     if (isHighSurrogate(text.charCodeAt(end - 1))) end++;
     parts.push(JSON.stringify(text.slice(at, end)).slice(1, -1));

@@ -44,16 +44,66 @@ const DIGITS = /^\d+$/;
 
 /** File names that are paths even without a slash or an extension. */
 const WELL_KNOWN_NAMES = new Set([
-  'Makefile', 'makefile', 'GNUmakefile', 'Dockerfile', 'Containerfile', 'Jenkinsfile', 'Vagrantfile',
-  'Procfile', 'Gemfile', 'Rakefile', 'Brewfile', 'Podfile', 'Justfile', 'justfile', 'Caddyfile',
-  'Pipfile', 'Snakefile', 'Earthfile', 'Tiltfile', 'BUILD', 'WORKSPACE', 'CODEOWNERS', 'OWNERS',
-  'LICENSE', 'LICENCE', 'COPYING', 'NOTICE', 'AUTHORS', 'README', 'CHANGELOG', 'CONTRIBUTING',
+  'Makefile',
+  'makefile',
+  'GNUmakefile',
+  'Dockerfile',
+  'Containerfile',
+  'Jenkinsfile',
+  'Vagrantfile',
+  'Procfile',
+  'Gemfile',
+  'Rakefile',
+  'Brewfile',
+  'Podfile',
+  'Justfile',
+  'justfile',
+  'Caddyfile',
+  'Pipfile',
+  'Snakefile',
+  'Earthfile',
+  'Tiltfile',
+  'BUILD',
+  'WORKSPACE',
+  'CODEOWNERS',
+  'OWNERS',
+  'LICENSE',
+  'LICENCE',
+  'COPYING',
+  'NOTICE',
+  'AUTHORS',
+  'README',
+  'CHANGELOG',
+  'CONTRIBUTING',
 ]);
 
 /** `example.com:443` and `foo.io:3000` are hosts, not files; these endings are rarely file extensions. */
 const HOST_ENDINGS = new Set([
-  'com', 'org', 'net', 'io', 'dev', 'app', 'ai', 'co', 'edu', 'gov', 'info', 'biz', 'me', 'us',
-  'uk', 'de', 'fr', 'jp', 'cn', 'ru', 'xyz', 'cloud', 'local', 'localhost', 'internal',
+  'com',
+  'org',
+  'net',
+  'io',
+  'dev',
+  'app',
+  'ai',
+  'co',
+  'edu',
+  'gov',
+  'info',
+  'biz',
+  'me',
+  'us',
+  'uk',
+  'de',
+  'fr',
+  'jp',
+  'cn',
+  'ru',
+  'xyz',
+  'cloud',
+  'local',
+  'localhost',
+  'internal',
 ]);
 
 /** A markdown link destination or the whole content of an inline code span. undefined = not a link / refused. */
@@ -75,7 +125,9 @@ export function parseLinkTarget(target: string): LinkTarget | undefined {
 }
 
 /** References in prose text (bare, not inside a link): positions in `text`. Only file references with a line. */
-export function findReferences(text: string): Array<{ start: number; end: number; text: string; reference: FileReference }> {
+export function findReferences(
+  text: string,
+): Array<{ start: number; end: number; text: string; reference: FileReference }> {
   const found: Array<{ start: number; end: number; text: string; reference: FileReference }> = [];
   // Every reference has a `:<digit>` or `#L<digit>`; jumping between those and looking at the word
   // around each one touches every character a bounded number of times, so the scan stays linear.
@@ -127,10 +179,22 @@ const BACKSLASH = 0x5c;
 /** Keep in step with the `wordEnd` pattern in findReferences. */
 function isWordBoundary(code: number): boolean {
   switch (code) {
-    case 0x20: case 0x09: case 0x0a: case 0x0b: case 0x0c: case 0x0d: case 0xa0: // whitespace
-    case 0x22: case 0x27: case 0x60: // " ' `
-    case 0x3c: case 0x3e: case 0x7c: case 0x2a: // < > | *
-    case 0x2c: case 0x3b: // , ; so that `a.ts:12,13` and `a.ts:3;b.ts:4` still give references
+    case 0x20:
+    case 0x09:
+    case 0x0a:
+    case 0x0b:
+    case 0x0c:
+    case 0x0d:
+    case 0xa0: // whitespace
+    case 0x22:
+    case 0x27:
+    case 0x60: // " ' `
+    case 0x3c:
+    case 0x3e:
+    case 0x7c:
+    case 0x2a: // < > | *
+    case 0x2c:
+    case 0x3b: // , ; so that `a.ts:12,13` and `a.ts:3;b.ts:4` still give references
       return true;
     default:
       return code > 0x7f && /\s/.test(String.fromCharCode(code));

@@ -37,7 +37,10 @@ export function privateDirectory(env: NodeJS.ProcessEnv = process.env, uid: numb
 }
 
 /** The first named directory that is, or can be made, private to this user; none when all are taken. */
-export function namedPrivateDirectory(env: NodeJS.ProcessEnv = process.env, uid: number = currentUid()): string | undefined {
+export function namedPrivateDirectory(
+  env: NodeJS.ProcessEnv = process.env,
+  uid: number = currentUid(),
+): string | undefined {
   for (const dir of namedCandidates(env, uid)) {
     try {
       ensurePrivateDirectory(dir, uid);
@@ -152,7 +155,6 @@ export function isOwnProcessAlive(pid: number): boolean {
 function currentUid(): number {
   return process.getuid?.() ?? 0;
 }
-
 
 function readdirOr(dir: string): string[] {
   try {

@@ -32,12 +32,15 @@ export class ProgressThrottle<T> {
     }
     this.waiting = { update };
     if (this.timer !== undefined) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      const waiting = this.waiting;
-      this.waiting = undefined;
-      if (waiting && !this.closed) this.emit(waiting.update);
-    }, Math.max(0, wait));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        const waiting = this.waiting;
+        this.waiting = undefined;
+        if (waiting && !this.closed) this.emit(waiting.update);
+      },
+      Math.max(0, wait),
+    );
     // A request that never settles must not keep the process alive for its progress.
     this.timer.unref?.();
   }

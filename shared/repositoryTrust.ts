@@ -49,12 +49,23 @@ export function currentOwner(env: NodeJS.ProcessEnv = process.env): Owner {
  * `gid` if the local account files make it a private group of `uid`: no other account has it as
  * its primary group and no one else is listed in it. Without those files, no group is private.
  */
-export function privateGroupOf(uid: number, gid: number, read: (file: string) => string = (file) => fs.readFileSync(file, 'utf8')): number | undefined {
+export function privateGroupOf(
+  uid: number,
+  gid: number,
+  read: (file: string) => string = (file) => fs.readFileSync(file, 'utf8'),
+): number | undefined {
   try {
-    const accounts = read('/etc/passwd').split('\n').map((line) => line.split(':'));
+    const accounts = read('/etc/passwd')
+      .split('\n')
+      .map((line) => line.split(':'));
     const own = accounts.find((fields) => fields.length >= 4 && Number(fields[2]) === uid);
-    const shared = accounts.some((fields) => fields.length >= 4 && Number(fields[2]) !== uid && Number(fields[3]) === gid);
-    const group = read('/etc/group').split('\n').map((line) => line.split(':')).find((fields) => fields.length >= 4 && Number(fields[2]) === gid);
+    const shared = accounts.some(
+      (fields) => fields.length >= 4 && Number(fields[2]) !== uid && Number(fields[3]) === gid,
+    );
+    const group = read('/etc/group')
+      .split('\n')
+      .map((line) => line.split(':'))
+      .find((fields) => fields.length >= 4 && Number(fields[2]) === gid);
     const others = group?.[3].split(',').filter((name) => name !== '' && name !== own?.[0]) ?? [];
     return own !== undefined && group !== undefined && !shared && others.length === 0 ? gid : undefined;
   } catch {
@@ -66,7 +77,8 @@ export function privateGroupOf(uid: number, gid: number, read: (file: string) =>
 let ownPrivateGroup: { uid: number; gid: number; answer: number | undefined } | undefined;
 
 function cachedPrivateGroup(uid: number, gid: number): number | undefined {
-  if (ownPrivateGroup?.uid !== uid || ownPrivateGroup.gid !== gid) ownPrivateGroup = { uid, gid, answer: privateGroupOf(uid, gid) };
+  if (ownPrivateGroup?.uid !== uid || ownPrivateGroup.gid !== gid)
+    ownPrivateGroup = { uid, gid, answer: privateGroupOf(uid, gid) };
   return ownPrivateGroup.answer;
 }
 
@@ -91,7 +103,8 @@ export function distrustOf(stats: OwnershipStats, owner: Owner): string | undefi
   if (!ownedByUser(stats.uid, owner)) return `it belongs to uid ${stats.uid}, not to you`;
   if (owner.uid === undefined || stats.isSymbolicLink()) return undefined;
   if (stats.mode & OTHER_WRITE) return 'every user may write to it';
-  if (stats.mode & GROUP_WRITE && !(owner.privateGid !== undefined && stats.gid === owner.privateGid)) return 'its group may write to it';
+  if (stats.mode & GROUP_WRITE && !(owner.privateGid !== undefined && stats.gid === owner.privateGid))
+    return 'its group may write to it';
   return undefined;
 }
 

@@ -22,7 +22,10 @@ export const REVIEW_BUDGET = {
    * Everything that becomes an element: blocks, marks, line breaks inside paragraphs, table cells
    * and file references. The same limit as the render's own count of elements (RENDER_BUDGET).
    */
-  elements: { limit: 750_000, what: 'elements in its page (blocks, emphasis, links and references, line breaks, table cells)' },
+  elements: {
+    limit: 750_000,
+    what: 'elements in its page (blocks, emphasis, links and references, line breaks, table cells)',
+  },
 } as const;
 
 /**
@@ -48,7 +51,10 @@ export const RENDER_BUDGET = {
   /** Cells in one table row: a row cannot be cut, and a table lays out all its columns together. */
   tableColumns: { limit: 256, what: 'columns in one table' },
   /** Elements in one top-level block once long paragraphs, lists and tables are cut (blockChunks.ts): the panel lays out a block whole. */
-  blockElements: { limit: 20_000, what: 'elements, which cannot be cut (a heading, a quote, a list item or a table row)' },
+  blockElements: {
+    limit: 20_000,
+    what: 'elements, which cannot be cut (a heading, a quote, a list item or a table row)',
+  },
 } as const;
 
 /** The page's HTML: past this the panel's thread spends seconds on layout, whatever made it. */
@@ -109,7 +115,7 @@ function measureInDetail(markdown: string): MeasuredInDetail {
   let previousBlank = true;
   /** Columns of the table being read, 0 outside one; its body rows each make that many cells. */
   let tableColumns = 0;
-  for (let start = 0; start <= markdown.length; ) {
+  for (let start = 0; start <= markdown.length;) {
     let end = markdown.indexOf('\n', start);
     if (end === -1) end = markdown.length;
     const line = markdown.slice(start, end);
@@ -132,7 +138,8 @@ function measureInDetail(markdown: string): MeasuredInDetail {
     const heading = HEADING.test(line);
     // A long list is cut into chunks (listChunks.ts), so each item counts as a block of its own.
     const uncuttable = heading || UNCUTTABLE_START.test(line);
-    if (!blank && (previousBlank || previousHeading || heading || (uncuttable && !line.trimStart().startsWith('>')))) block = { elements: 0, cuttable: !uncuttable };
+    if (!blank && (previousBlank || previousHeading || heading || (uncuttable && !line.trimStart().startsWith('>'))))
+      block = { elements: 0, cuttable: !uncuttable };
     previousHeading = heading;
     const elementsBefore = cost.elements;
     if (!blank && !previousBlank && tableColumns === 0 && line.includes('|') && TABLE_DELIMITER.test(line)) {
@@ -161,11 +168,18 @@ function measureInDetail(markdown: string): MeasuredInDetail {
     if (!block.cuttable) largestBlock = Math.max(largestBlock, block.elements);
     previousBlank = blank;
     if (end === markdown.length) break;
-    if ((Object.keys(REVIEW_BUDGET) as BudgetedMeasure[]).some((measure) => cost[measure] > REVIEW_BUDGET[measure].limit)) {
+    if (
+      (Object.keys(REVIEW_BUDGET) as BudgetedMeasure[]).some((measure) => cost[measure] > REVIEW_BUDGET[measure].limit)
+    ) {
       const scale = markdown.length / start;
       const scaled = { blocks: 0, headings: 0, inlineMarks: 0, elements: 0 };
       for (const measure of Object.keys(cost) as BudgetedMeasure[]) scaled[measure] = Math.round(cost[measure] * scale);
-      return { cost: { ...scaled, estimated: true }, widestTable, largestBlock, linkBytes: brackets * longestDefinition };
+      return {
+        cost: { ...scaled, estimated: true },
+        widestTable,
+        largestBlock,
+        linkBytes: brackets * longestDefinition,
+      };
     }
   }
   return { cost, widestTable, largestBlock, linkBytes: brackets * longestDefinition };
@@ -196,8 +210,14 @@ function inlineCounts(line: string): { marks: number; openers: number; reference
       marks++;
       openers++;
     } else if (code === 42 /* * */ || code === 96 /* ` */ || code === 126 /* ~ */) marks++;
-    else if (code === 95 /* _ */ && !(isWordChar(line.charCodeAt(i - 1)) && isWordChar(line.charCodeAt(i + 1)))) marks++;
-    else if ((code === 58 /* : */ || code === 76 /* L */) && isDigit(line.charCodeAt(i + 1)) && isWordChar(line.charCodeAt(i - 1)) && !isDigit(line.charCodeAt(i - 1))) {
+    else if (code === 95 /* _ */ && !(isWordChar(line.charCodeAt(i - 1)) && isWordChar(line.charCodeAt(i + 1))))
+      marks++;
+    else if (
+      (code === 58 /* : */ || code === 76) /* L */ &&
+      isDigit(line.charCodeAt(i + 1)) &&
+      isWordChar(line.charCodeAt(i - 1)) &&
+      !isDigit(line.charCodeAt(i - 1))
+    ) {
       // `x.ts:12` or `#L12`; `10:30` (a time) is not a reference, and a letter L in a word is one only after `#`.
       if (code === 58 || line.charCodeAt(i - 1) === 35) references++;
     }
@@ -245,7 +265,11 @@ export const refusalOf = (excess: string): string => `The review has ${excess}, 
 /** Why `markdown` is refused before any parse, or undefined. */
 export function budgetRefusal(markdown: string): string | undefined {
   const measured = measureInDetail(markdown);
-  const excess = wideTable(measured.widestTable) ?? overBudget(measured.cost) ?? largeBlock(measured.largestBlock) ?? linkBytes(measured.linkBytes);
+  const excess =
+    wideTable(measured.widestTable) ??
+    overBudget(measured.cost) ??
+    largeBlock(measured.largestBlock) ??
+    linkBytes(measured.linkBytes);
   return excess === undefined ? undefined : refusalOf(excess);
 }
 

@@ -38,12 +38,17 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   const handlers: Record<CommandName, (...args: never[]) => unknown> = {
     showReview: () => deps.showPanel(),
     copyReview: async () => {
-      if (await copyReviewToClipboard(deps.reviews.active.store.current)) void vscode.window.showInformationMessage('Redline: review copied as markdown.');
+      if (await copyReviewToClipboard(deps.reviews.active.store.current))
+        void vscode.window.showInformationMessage('Redline: review copied as markdown.');
     },
     clearReview: () => deps.reviews.active.store.clear(),
     showConnectionInfo: () => showConnectionInfo(deps),
     connectAssistant: () =>
-      connectAssistant({ extensionUri: deps.context.extensionUri, globalStorageUri: deps.context.globalStorageUri, bridge: deps.bridge }),
+      connectAssistant({
+        extensionUri: deps.context.extensionUri,
+        globalStorageUri: deps.context.globalStorageUri,
+        bridge: deps.bridge,
+      }),
     removeFromAssistant: () => removeFromAssistant({ globalStorageUri: deps.context.globalStorageUri }),
     openEarlierReview: async () => {
       const revision = await pickEarlierReview(deps.reviews.active.history);
@@ -55,13 +60,17 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     exportReview: (target?: ExportTarget) => exportReviewToFile(deps.reviews.active, deps.roots, target),
     openSarifAsReview: (uri?: vscode.Uri) => openSarifAsReview(deps.importReview, uri),
   };
-  return (Object.keys(handlers) as CommandName[]).map((name) => vscode.commands.registerCommand(Commands[name], handlers[name]));
+  return (Object.keys(handlers) as CommandName[]).map((name) =>
+    vscode.commands.registerCommand(Commands[name], handlers[name]),
+  );
 }
 
 async function showConnectionInfo({ context, bridge }: CommandDeps): Promise<void> {
   const host = bridge();
   if (!host) {
-    void vscode.window.showErrorMessage('Redline: the bridge is not running in this window; see the "Redline" output for why.');
+    void vscode.window.showErrorMessage(
+      'Redline: the bridge is not running in this window; see the "Redline" output for why.',
+    );
     return;
   }
   const { serverPath, stable } = serverPathForConfigs(serverScriptPath(context.extensionUri.fsPath));
@@ -84,17 +93,25 @@ async function showConnectionInfo({ context, bridge }: CommandDeps): Promise<voi
   ].join('\n');
   const copyCommand = 'Copy Claude Code Command';
   const copyEnvironment = 'Copy Environment';
-  const choice = await vscode.window.showInformationMessage('Redline connection', { modal: true, detail }, copyCommand, copyEnvironment);
+  const choice = await vscode.window.showInformationMessage(
+    'Redline connection',
+    { modal: true, detail },
+    copyCommand,
+    copyEnvironment,
+  );
   if (choice === copyCommand) await vscode.env.clipboard.writeText(claudeCommand);
   // The same consent as Connect an Assistant's snippets that hold the token.
-  if (choice === copyEnvironment && (await agreesToCopyToken('The environment', 'Copy'))) await vscode.env.clipboard.writeText(environment);
+  if (choice === copyEnvironment && (await agreesToCopyToken('The environment', 'Copy')))
+    await vscode.env.clipboard.writeText(environment);
 }
 
 /** A new token for this window's bridge: whoever copied the old one is locked out, and assistants reconnect by themselves. */
 function rotateToken({ bridge, onTokenRotated }: CommandDeps): void {
   const host = bridge();
   if (!host) {
-    void vscode.window.showErrorMessage('Redline: the bridge is not running in this window; see the "Redline" output for why.');
+    void vscode.window.showErrorMessage(
+      'Redline: the bridge is not running in this window; see the "Redline" output for why.',
+    );
     return;
   }
   host.rotateToken();

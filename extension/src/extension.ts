@@ -59,7 +59,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
   // Renders run in worker threads (dist/renderWorker.js, beside this file): never on the host's thread.
   const renderPool = new RenderWorkerPool(path.join(context.extensionUri.fsPath, 'dist', 'renderWorker.js'));
   const renderer = new ReviewRenderer(workspaceFolders, renderPool, unsavedDocuments);
-  renderer.onDistrust = (why) => log.warn(`${why}. A repository counts only when you own it and no one else may write to it, as git's safe.directory decides.`);
+  renderer.onDistrust = (why) =>
+    log.warn(
+      `${why}. A repository counts only when you own it and no one else may write to it, as git's safe.directory decides.`,
+    );
   context.subscriptions.push({ dispose: () => renderer.dispose() });
   const selection = new SelectionTracker();
   const opener = new LocationOpener(
@@ -85,7 +88,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
   findings.follow(reviews);
 
   const panelDeps = createPanelDeps(reviews, renderer, opener, findings.panel);
-  const showPanel = (preserveFocus = false) => ReviewPanel.createOrShow(context.extensionUri, panelDeps, { preserveFocus });
+  const showPanel = (preserveFocus = false) =>
+    ReviewPanel.createOrShow(context.extensionUri, panelDeps, { preserveFocus });
 
   const completions = new CompletionSources();
   const handlers = createRequestHandlers(reviews, renderer, {
@@ -153,14 +157,23 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     }),
   );
   try {
-    bridge = await BridgeHost.start(context, handlers, log, workspaceFolders, settings.requestTimeoutMs, activity.observer);
+    bridge = await BridgeHost.start(
+      context,
+      handlers,
+      log,
+      workspaceFolders,
+      settings.requestTimeoutMs,
+      activity.observer,
+    );
     activity.bridgeStarted(bridge);
     context.subscriptions.push(bridge);
     // An assistant that connects may present soon: its worker is started and warmed by then.
     const warmUp = new RendererWarmUp(renderer);
     context.subscriptions.push(bridge.onDidChangeAuthenticatedCount((count) => count > 0 && warmUp.warm()));
     mcpServer.setEndpoint({ path: bridge.socketPath, token: bridge.token });
-    log.info(`Listening on ${bridge.socketPath}; activated in ${(performance.now() - activationStarted).toFixed(1)} ms`);
+    log.info(
+      `Listening on ${bridge.socketPath}; activated in ${(performance.now() - activationStarted).toFixed(1)} ms`,
+    );
   } catch (error) {
     log.error('Could not start the bridge', error);
     activity.bridgeFailed(error);

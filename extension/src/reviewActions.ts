@@ -18,13 +18,19 @@ export async function copyReviewToClipboard(review: { readonly markdown: string 
 export async function openExternalLink(url: string): Promise<void> {
   const target = parseLinkTarget(url);
   if (target?.kind !== 'external') {
-    void vscode.window.showWarningMessage(`Redline refused to open "${url}": only http and https links open outside VS Code.`);
+    void vscode.window.showWarningMessage(
+      `Redline refused to open "${url}": only http and https links open outside VS Code.`,
+    );
     return;
   }
   await vscode.env.openExternal(vscode.Uri.parse(target.url, true));
 }
 
-export async function openReferenceForUser(opener: LocationOpener, target: string, cwd: string | undefined): Promise<void> {
+export async function openReferenceForUser(
+  opener: LocationOpener,
+  target: string,
+  cwd: string | undefined,
+): Promise<void> {
   try {
     await opener.open(target, cwd);
   } catch (error) {

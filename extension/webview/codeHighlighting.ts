@@ -36,10 +36,13 @@ const browserScheduling: HighlightScheduling = {
   // The panel's own document as the root: with the implicit root (the window's top page, of
   // another origin than the webview's frame) the browser would ignore the margin.
   observer: (onNear) =>
-    new IntersectionObserver((entries) => onNear(entries.filter((entry) => entry.isIntersecting).map((entry) => entry.target)), {
-      root: document,
-      rootMargin: NEAR_SCREEN_MARGIN,
-    }),
+    new IntersectionObserver(
+      (entries) => onNear(entries.filter((entry) => entry.isIntersecting).map((entry) => entry.target)),
+      {
+        root: document,
+        rootMargin: NEAR_SCREEN_MARGIN,
+      },
+    ),
   later: (task) => setTimeout(task, 0),
   now: () => performance.now(),
 };
@@ -128,7 +131,13 @@ export class CodeHighlighting {
     this.scheduling.later(() => {
       this.pending = false;
       const started = this.scheduling.now();
-      for (let done = 0; done < BLOCKS_PER_TASK && this.queue.length > 0 && (done === 0 || this.scheduling.now() - started < TASK_BUDGET_MS); done++) {
+      for (
+        let done = 0;
+        done < BLOCKS_PER_TASK &&
+        this.queue.length > 0 &&
+        (done === 0 || this.scheduling.now() - started < TASK_BUDGET_MS);
+        done++
+      ) {
         this.highlight(this.queue.shift()!, highlighter);
       }
       this.schedule();

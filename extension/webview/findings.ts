@@ -16,7 +16,12 @@ const OPEN_ACTIONS: ReadonlyArray<readonly [FindingState, string, string]> = [
   ['accepted', 'Accept', 'Accept this finding: it will be fixed'],
   ['wont-fix', "Won't fix", "Mark this finding won't fix"],
 ];
-const STATE_NAMES: Record<FindingState, string> = { open: 'open', resolved: 'Resolved', accepted: 'Accepted', 'wont-fix': "Won't fix" };
+const STATE_NAMES: Record<FindingState, string> = {
+  open: 'open',
+  resolved: 'Resolved',
+  accepted: 'Accepted',
+  'wont-fix': "Won't fix",
+};
 /** The keys that set a finding's state, and what the screen reader hears. */
 const STATE_KEYS: Record<string, readonly [FindingState, string]> = {
   r: ['resolved', 'marked resolved'],
@@ -92,7 +97,8 @@ export class FindingMarks {
   /** Roving tab stop: this finding is reached by Tab, the others by the arrow keys. */
   private makeCurrent(block: HTMLElement): void {
     this.current = block.dataset.finding;
-    for (const other of this.page().querySelectorAll<HTMLElement>('[data-finding].redline-finding[tabindex="0"]')) if (other !== block) other.tabIndex = -1;
+    for (const other of this.page().querySelectorAll<HTMLElement>('[data-finding].redline-finding[tabindex="0"]'))
+      if (other !== block) other.tabIndex = -1;
     block.tabIndex = 0;
   }
 
@@ -157,7 +163,10 @@ function decorate(block: HTMLElement, mark: FindingMark): void {
   if (mark.state === 'open') {
     for (const [state, label, tooltip] of OPEN_ACTIONS) parts.push(button(label, tooltip, state));
   } else {
-    parts.push(badge(STATE_NAMES[mark.state], 'redline-finding-badge'), button('Reopen', 'Reopen this finding', 'open'));
+    parts.push(
+      badge(STATE_NAMES[mark.state], 'redline-finding-badge'),
+      button('Reopen', 'Reopen this finding', 'open'),
+    );
   }
   bar.replaceChildren(...parts);
 }
@@ -172,13 +181,19 @@ function undecorate(block: HTMLElement): void {
 
 /** The block's actions bar, made once: after the item's first paragraph or text, before any nested list. */
 function actionsBar(block: HTMLElement): HTMLElement {
-  const existing = block.querySelector<HTMLElement>(`:scope > .${ACTIONS_CLASS}, :scope > p:first-child > .${ACTIONS_CLASS}`);
+  const existing = block.querySelector<HTMLElement>(
+    `:scope > .${ACTIONS_CLASS}, :scope > p:first-child > .${ACTIONS_CLASS}`,
+  );
   if (existing) return existing;
   const bar = document.createElement('span');
   bar.className = ACTIONS_CLASS;
   const first = block.firstElementChild;
   if (block.tagName === 'LI' && first?.tagName === 'P') first.append(bar);
-  else block.insertBefore(bar, [...block.children].find((child) => child.tagName === 'UL' || child.tagName === 'OL') ?? null);
+  else
+    block.insertBefore(
+      bar,
+      [...block.children].find((child) => child.tagName === 'UL' || child.tagName === 'OL') ?? null,
+    );
   return bar;
 }
 

@@ -19,7 +19,8 @@ export function loadHighlighter(src: string | undefined, nonce: string): Promise
     script.nonce = nonce;
     script.src = src;
     script.addEventListener('load', () => {
-      const highlighter = (globalThis as Record<string, unknown>)[HIGHLIGHTER_GLOBAL] as { highlightCode?: unknown } | undefined;
+      const highlighter = (globalThis as Record<string, unknown>)[HIGHLIGHTER_GLOBAL] as
+        { highlightCode?: unknown } | undefined;
       if (typeof highlighter?.highlightCode === 'function') resolve(highlighter.highlightCode as HighlightCode);
       else reject(new Error('the highlighter did not start'));
     });

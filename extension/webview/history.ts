@@ -48,12 +48,19 @@ export class HistoryControls {
   update(message: HistoryMessage): void {
     const { picker, banner, bannerText } = this.elements;
     const current = new Option('Current review', CURRENT);
-    const earlier = message.entries.map((entry) => new Option(`Revision ${entry.revision} · ${entry.title || 'Untitled review'} · ${when(entry.updatedAt)}`, String(entry.revision)));
+    const earlier = message.entries.map(
+      (entry) =>
+        new Option(
+          `Revision ${entry.revision} · ${entry.title || 'Untitled review'} · ${when(entry.updatedAt)}`,
+          String(entry.revision),
+        ),
+    );
     picker.replaceChildren(current, ...earlier);
     this.viewing = message.entries.find((entry) => entry.revision === message.viewing);
     picker.value = this.viewing ? String(this.viewing.revision) : CURRENT;
     picker.hidden = message.entries.length === 0;
-    this.earliest = message.entries.length > 0 ? Math.min(...message.entries.map((entry) => entry.revision)) : undefined;
+    this.earliest =
+      message.entries.length > 0 ? Math.min(...message.entries.map((entry) => entry.revision)) : undefined;
     this.updateCompare();
     banner.hidden = this.viewing === undefined;
     document.body.classList.toggle('redline-viewing-earlier', this.viewing !== undefined);
@@ -71,7 +78,8 @@ export class HistoryControls {
   }
 
   private updateCompare(): void {
-    const hasPrevious = this.shownRevision !== undefined && this.earliest !== undefined && this.earliest < this.shownRevision;
+    const hasPrevious =
+      this.shownRevision !== undefined && this.earliest !== undefined && this.earliest < this.shownRevision;
     this.elements.compare.disabled = !hasPrevious;
     this.elements.compare.title = hasPrevious
       ? 'List which findings are new, fixed or still open since the review before this one'
@@ -110,7 +118,11 @@ export class HistoryControls {
   }
 
   /** One kind of finding; those still in the review shown open their thread when clicked. */
-  private group(label: string, findings: readonly (ComparedFindingEntry & { how?: 'gone' | 'resolved' })[], inReview: boolean): HTMLElement {
+  private group(
+    label: string,
+    findings: readonly (ComparedFindingEntry & { how?: 'gone' | 'resolved' })[],
+    inReview: boolean,
+  ): HTMLElement {
     const section = document.createElement('section');
     section.className = 'redline-comparison-group';
     const heading = document.createElement('h3');
@@ -125,7 +137,11 @@ export class HistoryControls {
       const place = finding.title.includes(finding.reference) ? '' : ` — ${finding.reference}`;
       const text = `${finding.title}${place}${finding.how ? ` (${finding.how})` : ''}`;
       const revealable = (inReview || finding.how === 'resolved') && this.viewing === undefined;
-      item.append(severity, ' ', revealable ? button(text, () => this.post({ type: 'revealFinding', id: finding.id })) : text);
+      item.append(
+        severity,
+        ' ',
+        revealable ? button(text, () => this.post({ type: 'revealFinding', id: finding.id })) : text,
+      );
       list.append(item);
     }
     section.append(heading, list);

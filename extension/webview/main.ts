@@ -62,7 +62,12 @@ const reviewBody = element('review', HTMLElement);
 const announcer = element('announcer', HTMLElement);
 /** The page that holds the review shown; a new review gets a new one, and the old one goes in the background. */
 const pages = new ReviewPages(reviewBody);
-const findingMarks = new FindingMarks(reviewBody, (message) => post(message), (text) => announce(announcer, text), () => pages.shown);
+const findingMarks = new FindingMarks(
+  reviewBody,
+  (message) => post(message),
+  (text) => announce(announcer, text),
+  () => pages.shown,
+);
 // While this script runs: the renderer's address and the nonce are on its <script> element.
 const diagrams = MermaidDiagrams.forPage(reviewBody, () => pages.shown);
 const codeHighlighting = CodeHighlighting.forPage(reviewBody);
@@ -209,7 +214,9 @@ function addAppend(message: AppendMessage): void {
 
 function showHeader(message: RenderMessage | AppendMessage): void {
   setTitle(message.title || 'Untitled review');
-  revisionText.textContent = message.origin ? `Revision ${message.revision} · from ${message.origin}` : `Revision ${message.revision}`;
+  revisionText.textContent = message.origin
+    ? `Revision ${message.revision} · from ${message.origin}`
+    : `Revision ${message.revision}`;
 }
 
 function showEmpty(): void {

@@ -22,7 +22,18 @@ const SCRATCH_CLASS = 'redline-mermaid-scratch';
 type BlockState = 'queued' | 'drawn' | 'failed' | 'skipped';
 
 /** Keys a diagram's own `%%{init}%%` or front matter may not change (mermaid's list, and more). */
-const SECURE_KEYS = ['secure', 'securityLevel', 'startOnLoad', 'maxTextSize', 'suppressErrorRendering', 'maxEdges', 'htmlLabels', 'dompurifyConfig', 'logLevel', 'deterministicIds'];
+const SECURE_KEYS = [
+  'secure',
+  'securityLevel',
+  'startOnLoad',
+  'maxTextSize',
+  'suppressErrorRendering',
+  'maxEdges',
+  'htmlLabels',
+  'dompurifyConfig',
+  'logLevel',
+  'deterministicIds',
+];
 
 /** mermaid's theme for the VS Code theme kind the webview's body classes name. */
 export function mermaidTheme(body: DOMTokenList): string {
@@ -65,7 +76,10 @@ export class MermaidDiagrams {
     private readonly nonce: string,
     private readonly page: () => ParentNode = () => root,
   ) {
-    new MutationObserver(() => this.redrawForTheme()).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+    new MutationObserver(() => this.redrawForTheme()).observe(document.body, {
+      attributes: true,
+      attributeFilter: ['class'],
+    });
   }
 
   /** Queues the blocks a paint brought; call after every render and append. */
@@ -124,7 +138,10 @@ export class MermaidDiagrams {
         deterministicIds: false,
         logLevel: 'fatal',
         // Label markup reaches mermaid's sanitizer through this hook, made inert first (see inertMarkup.ts).
-        dompurifyConfig: { FORBID_TAGS: ['style'], TRUSTED_TYPES_POLICY: { createHTML: inertMarkup, createScriptURL: (url: string) => url } },
+        dompurifyConfig: {
+          FORBID_TAGS: ['style'],
+          TRUSTED_TYPES_POLICY: { createHTML: inertMarkup, createScriptURL: (url: string) => url },
+        },
         secure: SECURE_KEYS,
         theme,
       });

@@ -14,13 +14,20 @@ export interface Mermaid {
 const STYLE_DATA = 'data-redline-style';
 
 /** Elements a diagram never needs, which could load, run or animate something. */
-const REMOVED_ELEMENTS = 'script, style, iframe, frame, object, embed, link, meta, base, img, image, video, audio, source, animate, animateMotion, animateTransform, set, redline-style';
+const REMOVED_ELEMENTS =
+  'script, style, iframe, frame, object, embed, link, meta, base, img, image, video, audio, source, animate, animateMotion, animateTransform, set, redline-style';
 
 /**
  * mermaid.render, with what the CSP would block redirected for as long as it runs, and put back
  * after. It lays the diagram out in `scratch`, a hidden element that must be in the document.
  */
-export async function renderUnderCsp(mermaid: Mermaid, id: string, source: string, scratch: HTMLElement, onCss: (css: string) => void): Promise<string> {
+export async function renderUnderCsp(
+  mermaid: Mermaid,
+  id: string,
+  source: string,
+  scratch: HTMLElement,
+  onCss: (css: string) => void,
+): Promise<string> {
   const enclosingId = `d${id}`;
   const elementProto = Element.prototype;
   const { setAttribute, setAttributeNS } = elementProto;
@@ -39,27 +46,40 @@ export async function renderUnderCsp(mermaid: Mermaid, id: string, source: strin
     }
     setAttribute.call(this, name, value);
   });
-  patch(elementProto, 'setAttributeNS', function (this: Element, namespace: string | null, name: string, value: string) {
-    if (!namespace && name.toLowerCase() === 'style' && 'style' in this) {
-      (this as HTMLElement).style.cssText = String(value);
-      return;
-    }
-    setAttributeNS.call(this, namespace, name, value);
-  });
+  patch(
+    elementProto,
+    'setAttributeNS',
+    function (this: Element, namespace: string | null, name: string, value: string) {
+      if (!namespace && name.toLowerCase() === 'style' && 'style' in this) {
+        (this as HTMLElement).style.cssText = String(value);
+        return;
+      }
+      setAttributeNS.call(this, namespace, name, value);
+    },
+  );
   // A <style> element is never made: an inert stand-in hands its text to onCss.
   const createElement = document.createElement;
   const createElementNS = document.createElementNS;
   const standIn = () => {
     const element = createElement.call(document, 'redline-style');
     for (const property of ['innerHTML', 'textContent', 'innerText']) {
-      Object.defineProperty(element, property, { configurable: true, get: () => '', set: (css: unknown) => onCss(String(css ?? '')) });
+      Object.defineProperty(element, property, {
+        configurable: true,
+        get: () => '',
+        set: (css: unknown) => onCss(String(css ?? '')),
+      });
     }
     return element;
   };
   patch(document, 'createElement', function (this: Document, tagName: string, options?: ElementCreationOptions) {
     return tagName.toLowerCase() === 'style' ? standIn() : createElement.call(this, tagName, options);
   } as Document['createElement']);
-  patch(document, 'createElementNS', function (this: Document, namespace: string | null, name: string, options?: ElementCreationOptions) {
+  patch(document, 'createElementNS', function (
+    this: Document,
+    namespace: string | null,
+    name: string,
+    options?: ElementCreationOptions,
+  ) {
     return name.toLowerCase() === 'style' ? standIn() : createElementNS.call(this, namespace, name, options);
   } as Document['createElementNS']);
   // Just before mermaid serializes the drawing, its style attributes become data attributes, so
@@ -116,7 +136,13 @@ export function keepOwnRules(sheet: CSSStyleSheet | CSSGroupingRule, scope: stri
     if (rule instanceof CSSStyleRule) {
       keep = rule.selectorText.split(',').every((selector) => {
         const trimmed = selector.trim();
-        return trimmed === scope || trimmed.startsWith(`${scope} `) || trimmed.startsWith(`${scope}>`) || trimmed.startsWith(`${scope}.`) || trimmed.startsWith(`${scope}:`);
+        return (
+          trimmed === scope ||
+          trimmed.startsWith(`${scope} `) ||
+          trimmed.startsWith(`${scope}>`) ||
+          trimmed.startsWith(`${scope}.`) ||
+          trimmed.startsWith(`${scope}:`)
+        );
       });
     } else if (rule instanceof CSSMediaRule || rule instanceof CSSSupportsRule) {
       keepOwnRules(rule, scope);
@@ -146,7 +172,10 @@ function sanitize(svg: SVGSVGElement): void {
   for (const element of [svg, ...svg.querySelectorAll('*')]) {
     for (const { name, value } of [...element.attributes]) {
       const local = name.toLowerCase().replace(/^.*:/, '');
-      if (local.startsWith('on') || ((local === 'href' || local === 'src' || local === 'action') && !value.trim().startsWith('#'))) {
+      if (
+        local.startsWith('on') ||
+        ((local === 'href' || local === 'src' || local === 'action') && !value.trim().startsWith('#'))
+      ) {
         element.removeAttribute(name);
       }
     }

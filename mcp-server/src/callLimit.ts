@@ -46,8 +46,13 @@ export class CallsInFlight {
  * made, so that no tool (nor one added later) can forget it.
  */
 export function limitToolCalls(server: McpServer, limit = new CallsInFlight()): CallsInFlight {
-  const register = server.registerTool.bind(server) as (name: string, config: unknown, callback: ToolCallback) => ReturnType<McpServer['registerTool']>;
-  const limited = (name: string, config: unknown, callback: ToolCallback) => register(name, config, (...args) => limit.run(name, () => callback(...args)));
+  const register = server.registerTool.bind(server) as (
+    name: string,
+    config: unknown,
+    callback: ToolCallback,
+  ) => ReturnType<McpServer['registerTool']>;
+  const limited = (name: string, config: unknown, callback: ToolCallback) =>
+    register(name, config, (...args) => limit.run(name, () => callback(...args)));
   server.registerTool = limited as unknown as McpServer['registerTool'];
   return limit;
 }

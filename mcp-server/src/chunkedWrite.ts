@@ -8,7 +8,11 @@ import type { Writable } from 'stream';
 export const WRITE_CHUNK_BYTES = 256 * 1024;
 
 /** `onFlushed(sent, total)` for each piece that left, in order; not for pieces a failed socket dropped. */
-export function writeInChunks(stream: Writable, line: string, onFlushed: (sentBytes: number, totalBytes: number) => void): void {
+export function writeInChunks(
+  stream: Writable,
+  line: string,
+  onFlushed: (sentBytes: number, totalBytes: number) => void,
+): void {
   const bytes = Buffer.from(line, 'utf8');
   const total = bytes.length;
   for (let at = 0; at < total; at += WRITE_CHUNK_BYTES) {

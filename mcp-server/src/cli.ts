@@ -51,7 +51,16 @@ export interface CliIo {
 
 type Parsed = { command: string; positional: string[]; options: Map<string, string | true> };
 
-const VALUED = new Set(['--mode', '--section', '--title', '--workspace', '--sarif', '--format', '--output', TIMEOUT_ARG]);
+const VALUED = new Set([
+  '--mode',
+  '--section',
+  '--title',
+  '--workspace',
+  '--sarif',
+  '--format',
+  '--output',
+  TIMEOUT_ARG,
+]);
 
 export function parseArgs(argv: readonly string[]): Parsed {
   const [command = '', ...rest] = argv;
@@ -59,7 +68,10 @@ export function parseArgs(argv: readonly string[]): Parsed {
   const options = new Map<string, string | true>();
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i];
-    const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [name, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
     if (VALUED.has(name)) {
       const value = inline ?? rest[++i];
       if (value === undefined) throw new UsageError(`${name} needs a value.`);
@@ -83,7 +95,8 @@ export async function runCli(io: CliIo): Promise<number> {
       io.stdout(USAGE);
       return Exit.ok;
     }
-    if (!['present', 'get-review', 'export', 'status'].includes(parsed.command)) throw new UsageError(`Unknown command "${parsed.command}".`);
+    if (!['present', 'get-review', 'export', 'status'].includes(parsed.command))
+      throw new UsageError(`Unknown command "${parsed.command}".`);
   } catch (error) {
     return usage(io, error);
   }
@@ -131,7 +144,9 @@ async function present(parsed: Parsed, io: CliIo, client: IpcClient): Promise<nu
   const sarif = parsed.options.get('--sarif');
   if (typeof sarif === 'string') {
     if (parsed.positional.length > 0 || ['--mode', '--section', '--title'].some((name) => parsed.options.has(name))) {
-      throw new UsageError('present --sarif takes the log alone: its review replaces the "SARIF import" tab, with the log\'s own title.');
+      throw new UsageError(
+        'present --sarif takes the log alone: its review replaces the "SARIF import" tab, with the log\'s own title.',
+      );
     }
     await presentSarif(sarif, io, (method, params) => client.request(method, params));
     return Exit.ok;
@@ -140,7 +155,8 @@ async function present(parsed: Parsed, io: CliIo, client: IpcClient): Promise<nu
   const [file] = parsed.positional;
   const content = await readReviewInput(file, io.stdin);
   const mode = (parsed.options.get('--mode') ?? 'replace') as string;
-  if (!['replace', 'append', 'update-section'].includes(mode)) throw new UsageError(`--mode must be replace, append or update-section, not "${mode}".`);
+  if (!['replace', 'append', 'update-section'].includes(mode))
+    throw new UsageError(`--mode must be replace, append or update-section, not "${mode}".`);
   const section = parsed.options.get('--section');
   const title = parsed.options.get('--title');
   const result = await client.request('present-review', {
@@ -151,15 +167,24 @@ async function present(parsed: Parsed, io: CliIo, client: IpcClient): Promise<nu
     cwd: io.cwd,
   });
   const broken = result.references.broken.length;
-  io.stdout(`Presented revision ${result.revision}: ${result.references.resolved} of ${result.references.total} references resolved${broken > 0 ? `, ${broken} broken` : ''}.\n`);
-  for (const reference of result.references.broken) io.stdout(`  broken: ${reference.reference} at line ${reference.line} (${reference.reason})\n`);
+  io.stdout(
+    `Presented revision ${result.revision}: ${result.references.resolved} of ${result.references.total} references resolved${broken > 0 ? `, ${broken} broken` : ''}.\n`,
+  );
+  for (const reference of result.references.broken)
+    io.stdout(`  broken: ${reference.reference} at line ${reference.line} (${reference.reason})\n`);
   return Exit.ok;
 }
 
 async function getReview(parsed: Parsed, io: CliIo, client: IpcClient): Promise<number> {
   if (parsed.positional.length > 0) throw new UsageError('get-review takes no file.');
   const review = await readWholeReview((params) => client.request('get-review', params));
-  io.stdout(parsed.options.has('--json') ? `${JSON.stringify(review, null, 2)}\n` : review.markdown.endsWith('\n') || review.markdown === '' ? review.markdown : `${review.markdown}\n`);
+  io.stdout(
+    parsed.options.has('--json')
+      ? `${JSON.stringify(review, null, 2)}\n`
+      : review.markdown.endsWith('\n') || review.markdown === ''
+        ? review.markdown
+        : `${review.markdown}\n`,
+  );
   return Exit.ok;
 }
 
@@ -167,14 +192,25 @@ async function exportCommand(parsed: Parsed, io: CliIo, client: IpcClient): Prom
   if (parsed.positional.length > 0) throw new UsageError('export takes no file; name where to write with --output.');
   const format = parsed.options.get('--format');
   const output = parsed.options.get('--output');
-  await exportReview(typeof format === 'string' ? format : undefined, typeof output === 'string' ? output : undefined, io, (method, params) => client.request(method, params));
+  await exportReview(
+    typeof format === 'string' ? format : undefined,
+    typeof output === 'string' ? output : undefined,
+    io,
+    (method, params) => client.request(method, params),
+  );
   return Exit.ok;
 }
 
-async function status(io: CliIo, client: IpcClient, reached: () => Record<string, unknown> | undefined): Promise<number> {
+async function status(
+  io: CliIo,
+  client: IpcClient,
+  reached: () => Record<string, unknown> | undefined,
+): Promise<number> {
   const { folders } = await client.request('get-workspace-folders', {});
   const { via, socketPath } = reached() ?? {};
-  io.stdout(`Reaches ${String(via)}\n  socket: ${String(socketPath)}\n  folders: ${folders.map((folder) => folder.path).join(', ') || '(none)'}\n`);
+  io.stdout(
+    `Reaches ${String(via)}\n  socket: ${String(socketPath)}\n  folders: ${folders.map((folder) => folder.path).join(', ') || '(none)'}\n`,
+  );
   return Exit.ok;
 }
 

@@ -5,7 +5,15 @@
 import type { Socket } from 'net';
 import { clientProof, createNonce, proofsMatch, serverProof } from '../../shared/authProof';
 import { encodeLine } from '../../shared/framing';
-import { Challenge, ErrorCode, HelloResult, IPC_TOKEN_ENV, IpcError, PROTOCOL_VERSION, ResponseMessage } from '../../shared/protocol';
+import {
+  Challenge,
+  ErrorCode,
+  HelloResult,
+  IPC_TOKEN_ENV,
+  IpcError,
+  PROTOCOL_VERSION,
+  ResponseMessage,
+} from '../../shared/protocol';
 
 export interface HandshakeParams {
   readonly socket: Socket;
@@ -35,15 +43,28 @@ export async function authenticate(params: HandshakeParams): Promise<Handshaken>
   try {
     const clientNonce = createNonce();
     params.socket.write(
-      encodeLine({ type: 'hello', id: 'hello', clientNonce, protocolVersion: PROTOCOL_VERSION, client: { ...params.clientInfo, pid: process.pid } }),
+      encodeLine({
+        type: 'hello',
+        id: 'hello',
+        clientNonce,
+        protocolVersion: PROTOCOL_VERSION,
+        client: { ...params.clientInfo, pid: process.pid },
+      }),
     );
     const challenge = Challenge.safeParse(resultOf(await lines.next(), params.socketPath));
     if (!challenge.success) throw impostor(params.socketPath, 'it did not answer the hello as Redline does');
     if (challenge.data.protocolVersion !== PROTOCOL_VERSION) throw versionMismatch(challenge.data.protocolVersion);
     const expected = serverProof(params.token, clientNonce, challenge.data.serverNonce);
-    if (!proofsMatch(challenge.data.serverProof, expected)) throw impostor(params.socketPath, `it could not prove that it holds the token in ${IPC_TOKEN_ENV}`);
+    if (!proofsMatch(challenge.data.serverProof, expected))
+      throw impostor(params.socketPath, `it could not prove that it holds the token in ${IPC_TOKEN_ENV}`);
 
-    params.socket.write(encodeLine({ type: 'auth', id: 'auth', clientProof: clientProof(params.token, challenge.data.serverNonce, clientNonce) }));
+    params.socket.write(
+      encodeLine({
+        type: 'auth',
+        id: 'auth',
+        clientProof: clientProof(params.token, challenge.data.serverNonce, clientNonce),
+      }),
+    );
     const hello = HelloResult.safeParse(resultOf(await lines.next(), params.socketPath));
     if (!hello.success) throw impostor(params.socketPath, 'it did not accept the connection as Redline does');
     return { server: hello.data.server, rest: lines.finish() };
@@ -106,11 +127,18 @@ class LineReader {
   private readonly timer: NodeJS.Timeout;
   private readonly onData = (chunk: Buffer) => this.receive(chunk);
   private readonly onClose = () => this.fail(new HandshakeInterrupted('The connection closed during the handshake.'));
-  private readonly onAbort = () => this.fail(new IpcError(ErrorCode.Cancelled, 'The call was cancelled while connecting to VS Code.'));
+  private readonly onAbort = () =>
+    this.fail(new IpcError(ErrorCode.Cancelled, 'The call was cancelled while connecting to VS Code.'));
 
   constructor(private readonly params: HandshakeParams) {
     this.timer = setTimeout(
-      () => this.fail(new IpcError(ErrorCode.Timeout, `VS Code at ${params.socketPath} did not complete the handshake within ${params.timeoutMs} ms.`)),
+      () =>
+        this.fail(
+          new IpcError(
+            ErrorCode.Timeout,
+            `VS Code at ${params.socketPath} did not complete the handshake within ${params.timeoutMs} ms.`,
+          ),
+        ),
       params.timeoutMs,
     );
     params.socket.on('data', this.onData);
@@ -143,7 +171,9 @@ class LineReader {
     this.buffered = this.buffered.length === 0 ? chunk : Buffer.concat([this.buffered, chunk]);
     const newline = this.buffered.indexOf(0x0a);
     if ((newline === -1 ? this.buffered.length : newline) > MAX_HANDSHAKE_BYTES) {
-      this.fail(impostor(this.params.socketPath, `it sent a line of over ${MAX_HANDSHAKE_BYTES} bytes during the handshake`));
+      this.fail(
+        impostor(this.params.socketPath, `it sent a line of over ${MAX_HANDSHAKE_BYTES} bytes during the handshake`),
+      );
       return;
     }
     this.deliver();

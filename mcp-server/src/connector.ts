@@ -92,12 +92,16 @@ export class Connector {
     const socket = await openSocket(socketPath);
     // From here on an error is followed by 'close', which the handshake and the client handle.
     socket.on('error', (error) => this.options.log?.('socket-error', { error: error.message }));
-    const { rest } = await authenticate({ socket, socketPath, token, clientInfo: this.options.clientInfo, timeoutMs: HELLO_TIMEOUT_MS }).catch(
-      (error: unknown) => {
-        socket.destroy();
-        throw error;
-      },
-    );
+    const { rest } = await authenticate({
+      socket,
+      socketPath,
+      token,
+      clientInfo: this.options.clientInfo,
+      timeoutMs: HELLO_TIMEOUT_MS,
+    }).catch((error: unknown) => {
+      socket.destroy();
+      throw error;
+    });
     this.options.log?.('connected', { socketPath, via, attempt });
     return { socket, rest, via };
   }

@@ -29,11 +29,20 @@ export async function waitForFeedback(wait: FeedbackWait): Promise<GetReviewFeed
     // Only what comes after this call: start from the newest item there is, reading on past
     // answers cut at their size (`more`) to reach it.
     let newest = await wait.bridge.request('get-review-feedback', { assistant: wait.assistant }, wait.signal);
-    while (newest.more) newest = await wait.bridge.request('get-review-feedback', { since: newest.cursor, assistant: wait.assistant }, wait.signal);
+    while (newest.more)
+      newest = await wait.bridge.request(
+        'get-review-feedback',
+        { since: newest.cursor, assistant: wait.assistant },
+        wait.signal,
+      );
     since = newest.cursor;
   }
   for (;;) {
-    const result: GetReviewFeedbackResult = await wait.bridge.request('get-review-feedback', { since, assistant: wait.assistant }, wait.signal);
+    const result: GetReviewFeedbackResult = await wait.bridge.request(
+      'get-review-feedback',
+      { since, assistant: wait.assistant },
+      wait.signal,
+    );
     if (result.items.length > 0) return { ...result, timedOut: false };
     since = result.cursor;
     const now = Date.now();

@@ -59,7 +59,12 @@ export function serveMcp(opening: HandOff = { received: Buffer.alloc(0), answere
     {
       // The project's own line reader: linear in a message's size, and it answers a message over the
       // limit with an error instead of closing (stdioTransport.ts).
-      transport: new AfterOpeningTransport(process.stdin, process.stdout, (message) => clientName.observe(message), opening),
+      transport: new AfterOpeningTransport(
+        process.stdin,
+        process.stdout,
+        (message) => clientName.observe(message),
+        opening,
+      ),
       onerror: (error) => stderrLog('transport-error', { error: String(error) }),
     },
   );
@@ -94,6 +99,7 @@ class AfterOpeningTransport extends LineStdioTransport {
 function timeoutsFromConfig(): Timeouts {
   const { timeouts, problems } = parseTimeouts(process.env[TIMEOUT_ENV] || undefined, process.argv.slice(2));
   for (const problem of problems) stderrLog('invalid-timeout', { problem });
-  if (timeouts.all !== undefined || Object.keys(timeouts.byMethod ?? {}).length > 0) stderrLog('timeouts', { ...timeouts });
+  if (timeouts.all !== undefined || Object.keys(timeouts.byMethod ?? {}).length > 0)
+    stderrLog('timeouts', { ...timeouts });
   return timeouts;
 }

@@ -51,7 +51,9 @@ function serve(): void {
   process.stdin.on('end', () => shutdown('stdin closed'));
   // A client that has closed its end of stdout (EPIPE) can be answered no more: the server ends, as
   // when stdin closes, instead of dying of an unhandled 'error' (or lingering, once the transport has it).
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => shutdown(`stdout failed (${error.code ?? error.message})`));
+  process.stdout.on('error', (error: NodeJS.ErrnoException) =>
+    shutdown(`stdout failed (${error.code ?? error.message})`),
+  );
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   stderrLog('started', { version: REDLINE_VERSION, connected: Boolean(process.env[IPC_PATH_ENV]) });

@@ -7,7 +7,19 @@
 import { randomUUID } from 'crypto';
 import type * as net from 'net';
 import { LineDecoder, encodeLine } from '../../shared/framing';
-import { ErrorCode, IpcError, MAX_FRAME_BYTES, ServerMessage, describeIssues, events, methods, type EventName, type Method, type ParamsOf, type ResultOf } from '../../shared/protocol';
+import {
+  ErrorCode,
+  IpcError,
+  MAX_FRAME_BYTES,
+  ServerMessage,
+  describeIssues,
+  events,
+  methods,
+  type EventName,
+  type Method,
+  type ParamsOf,
+  type ResultOf,
+} from '../../shared/protocol';
 import { writeInChunks } from './chunkedWrite';
 import { Connector, shuttingDown, type ConnectorOptions } from './connector';
 import { cancelled, tooLarge } from './ipcErrors';
@@ -80,17 +92,34 @@ export class IpcClient {
     try {
       // The window works on it for as long as this side waits.
       const timeoutMs = timeoutFor(this.options.timeouts ?? {}, method);
-      const line = encodeLine({ type: 'request', id, method, params, ...(client ? { client } : {}), timeoutMs, ...(onProgress ? { progress: true } : {}) });
+      const line = encodeLine({
+        type: 'request',
+        id,
+        method,
+        params,
+        ...(client ? { client } : {}),
+        timeoutMs,
+        ...(onProgress ? { progress: true } : {}),
+      });
       const size = Buffer.byteLength(line, 'utf8');
       if (size > MAX_FRAME_BYTES) throw tooLarge(method, size);
       const socket = await this.connect(method, signal);
       if (signal?.aborted) throw cancelled(method);
-      const reply = this.pending.track({ id, method, resultSchema: methods[method].result, timeoutMs, socket, onProgress });
+      const reply = this.pending.track({
+        id,
+        method,
+        resultSchema: methods[method].result,
+        timeoutMs,
+        socket,
+        onProgress,
+      });
       const onAbort = () => this.pending.abandon(id, cancelled(method));
       signal?.addEventListener('abort', onAbort, { once: true });
       try {
         if (onProgress) {
-          writeInChunks(socket, line, (sentBytes, totalBytes) => this.pending.progress(id, socket, { stage: 'sending', sentBytes, totalBytes }));
+          writeInChunks(socket, line, (sentBytes, totalBytes) =>
+            this.pending.progress(id, socket, { stage: 'sending', sentBytes, totalBytes }),
+          );
         } else {
           socket.write(line);
         }
@@ -103,7 +132,11 @@ export class IpcClient {
     } catch (error) {
       const code = (error as Partial<IpcError>)?.code;
       const message = String((error as Error)?.message ?? error).slice(0, 300);
-      settled({ status: code === ErrorCode.Cancelled ? 'cancelled' : 'error', ...(code !== undefined ? { code } : {}), error: message });
+      settled({
+        status: code === ErrorCode.Cancelled ? 'cancelled' : 'error',
+        ...(code !== undefined ? { code } : {}),
+        error: message,
+      });
       throw error;
     }
   }
@@ -171,7 +204,13 @@ export class IpcClient {
         onLine: (line) => this.receive(line, socket),
         onOverflow: (size, max) => {
           // Said before the close, which would otherwise report a generic disconnect.
-          this.pending.failAll(new IpcError(ErrorCode.LineTooLong, `VS Code sent a reply of over ${size} bytes, more than the ${max}-byte limit.`), socket);
+          this.pending.failAll(
+            new IpcError(
+              ErrorCode.LineTooLong,
+              `VS Code sent a reply of over ${size} bytes, more than the ${max}-byte limit.`,
+            ),
+            socket,
+          );
           socket.destroy();
         },
       },

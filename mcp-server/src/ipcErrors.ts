@@ -6,7 +6,8 @@ import { mib } from '../../shared/byteSize';
 export function describeConnectFailure(error: unknown, socketPath: string): Error {
   if (error instanceof IpcError) return error;
   const code = (error as NodeJS.ErrnoException)?.code;
-  const reason = code === 'ENOENT' ? 'no VS Code window is listening there' : (error as Error)?.message ?? String(error);
+  const reason =
+    code === 'ENOENT' ? 'no VS Code window is listening there' : ((error as Error)?.message ?? String(error));
   return new IpcError(
     ErrorCode.Unreachable,
     `Cannot reach VS Code at ${socketPath} (${reason}). Is the window that started this assistant still open? ` +

@@ -22,7 +22,8 @@ const ROUTINE = new Set([
 /** REDLINE_LOG=debug, or `--log debug` / `--log=debug` among the server's arguments. */
 export function wantsDebugLog(env: NodeJS.ProcessEnv, argv: readonly string[]): boolean {
   const flag = argv.findIndex((arg) => arg === '--log' || arg.startsWith('--log='));
-  const fromArgs = flag === -1 ? undefined : argv[flag].startsWith('--log=') ? argv[flag].slice('--log='.length) : argv[flag + 1];
+  const fromArgs =
+    flag === -1 ? undefined : argv[flag].startsWith('--log=') ? argv[flag].slice('--log='.length) : argv[flag + 1];
   return (fromArgs ?? env[LOG_ENV]) === 'debug';
 }
 
@@ -30,5 +31,7 @@ const debug = wantsDebugLog(process.env, process.argv.slice(2));
 
 export const stderrLog: Log = (event, fields) => {
   if (!debug && ROUTINE.has(event)) return;
-  process.stderr.write(JSON.stringify({ time: new Date().toISOString(), source: 'redline-mcp', event, ...fields }) + '\n');
+  process.stderr.write(
+    JSON.stringify({ time: new Date().toISOString(), source: 'redline-mcp', event, ...fields }) + '\n',
+  );
 };

@@ -67,7 +67,13 @@ export class PendingRequests {
     }
     const result = entry.resultSchema.safeParse(reply.result);
     if (result.success) entry.resolve(result.data);
-    else entry.reject(new IpcError(ErrorCode.InvalidMessage, `VS Code sent a malformed ${entry.method} reply: ${describeIssues(result.error)}`));
+    else
+      entry.reject(
+        new IpcError(
+          ErrorCode.InvalidMessage,
+          `VS Code sent a malformed ${entry.method} reply: ${describeIssues(result.error)}`,
+        ),
+      );
   }
 
   /** Only for a request still waited for on that socket: any other id is ignored. */

@@ -10,7 +10,8 @@ const MAX_DEPTH = 64;
  * The process table as "<pid> <parent pid>" lines, from PowerShell's CIM query: `wmic`, which
  * used to give it, is gone from recent Windows, and Get-Process has no parent in Windows PowerShell 5.
  */
-export const WINDOWS_PROCESS_TABLE = 'Get-CimInstance -ClassName Win32_Process | ForEach-Object { "$($_.ProcessId) $($_.ParentProcessId)" }';
+export const WINDOWS_PROCESS_TABLE =
+  'Get-CimInstance -ClassName Win32_Process | ForEach-Object { "$($_.ProcessId) $($_.ParentProcessId)" }';
 
 /**
  * Parent, grandparent and so on, up to init. Linux reads /proc; Windows asks PowerShell for the
@@ -19,7 +20,10 @@ export const WINDOWS_PROCESS_TABLE = 'Get-CimInstance -ClassName Win32_Process |
  */
 export function processAncestors(pid = process.pid, platform: NodeJS.Platform = process.platform): number[] {
   try {
-    return ancestorsOf(pid, platform === 'linux' ? procParent : parentsFrom(platform === 'win32' ? windowsProcessTable() : psProcessTable()));
+    return ancestorsOf(
+      pid,
+      platform === 'linux' ? procParent : parentsFrom(platform === 'win32' ? windowsProcessTable() : psProcessTable()),
+    );
   } catch {
     return [];
   }
@@ -28,7 +32,11 @@ export function processAncestors(pid = process.pid, platform: NodeJS.Platform = 
 /** The chain of parents of `pid`, stopping at init (or Windows' System), a loop (a reused pid) or MAX_DEPTH. */
 export function ancestorsOf(pid: number, parentOf: (pid: number) => number | undefined): number[] {
   const ancestors: number[] = [];
-  for (let current = parentOf(pid); current !== undefined && current > 1 && ancestors.length < MAX_DEPTH; current = parentOf(current)) {
+  for (
+    let current = parentOf(pid);
+    current !== undefined && current > 1 && ancestors.length < MAX_DEPTH;
+    current = parentOf(current)
+  ) {
     if (ancestors.includes(current)) break;
     ancestors.push(current);
   }
@@ -48,7 +56,11 @@ function psProcessTable(): string {
 
 function windowsProcessTable(): string {
   // PowerShell starts in about a second; the table is read once per server.
-  return execFileSync('powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', WINDOWS_PROCESS_TABLE], { encoding: 'utf8', timeout: 10_000, windowsHide: true });
+  return execFileSync('powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', WINDOWS_PROCESS_TABLE], {
+    encoding: 'utf8',
+    timeout: 10_000,
+    windowsHide: true,
+  });
 }
 
 /** Each process's parent, from "<pid> <parent pid>" lines (`ps`, or WINDOWS_PROCESS_TABLE); other lines are skipped. */

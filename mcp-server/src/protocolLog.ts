@@ -5,7 +5,16 @@
 import type { Server, LoggingLevel } from '@modelcontextprotocol/server';
 
 /** MCP's levels, least severe first (the specification's order, from syslog). */
-export const LOG_LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+export const LOG_LEVELS: readonly LoggingLevel[] = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+];
 const SEVERITY = new Map(LOG_LEVELS.map((level, index) => [level, index]));
 
 export class ProtocolLog {

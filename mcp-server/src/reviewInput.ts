@@ -30,7 +30,11 @@ export async function readBounded(stream: NodeJS.ReadableStream, limit: number):
 }
 
 /** The review's markdown from a file or standard input ('-'), or a ReviewInputError that says why not. */
-export async function readReviewInput(source: string, stdin: NodeJS.ReadableStream, limit = MAX_REVIEW_BYTES): Promise<string> {
+export async function readReviewInput(
+  source: string,
+  stdin: NodeJS.ReadableStream,
+  limit = MAX_REVIEW_BYTES,
+): Promise<string> {
   const name = source === '-' ? 'standard input' : source;
   let bytes: Buffer | 'too-large';
   try {
@@ -42,7 +46,9 @@ export async function readReviewInput(source: string, stdin: NodeJS.ReadableStre
     throw new ReviewInputError(`Cannot read ${name}: ${why}.`);
   }
   if (bytes === 'too-large') {
-    throw new ReviewInputError(`${name} is larger than the ${limit / MIB} MiB a review may be. Split it, or present a summary that links to the details.`);
+    throw new ReviewInputError(
+      `${name} is larger than the ${limit / MIB} MiB a review may be. Split it, or present a summary that links to the details.`,
+    );
   }
   return checkedText(bytes, name);
 }
@@ -55,7 +61,8 @@ export async function readReviewInput(source: string, stdin: NodeJS.ReadableStre
 export function checkedText(bytes: Buffer, name: string): string {
   if (bytes.length === 0) throw new ReviewInputError(`${name} is empty: there is no review to present.`);
   const nul = bytes.indexOf(0);
-  if (nul !== -1) throw new ReviewInputError(`${name} holds a NUL byte at offset ${nul}: it looks binary, not markdown.`);
+  if (nul !== -1)
+    throw new ReviewInputError(`${name} holds a NUL byte at offset ${nul}: it looks binary, not markdown.`);
   let text: string;
   try {
     // A leading byte order mark is dropped here, so input of one alone decodes to nothing.
@@ -63,6 +70,9 @@ export function checkedText(bytes: Buffer, name: string): string {
   } catch {
     throw new ReviewInputError(`${name} is not valid UTF-8 text. Convert it to UTF-8 markdown and present it again.`);
   }
-  if (isBlankReview(text)) throw new ReviewInputError(`${name} holds only whitespace: there is no review to present, and the one shown is left as it is.`);
+  if (isBlankReview(text))
+    throw new ReviewInputError(
+      `${name} holds only whitespace: there is no review to present, and the one shown is left as it is.`,
+    );
   return text;
 }

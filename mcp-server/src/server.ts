@@ -20,7 +20,7 @@ import { registerReviewFeedbackTools } from './tools/reviewFeedback';
 import { assistantOf, type ToolContext } from './tools/toolContext';
 
 const INSTRUCTIONS =
-  'Redline shows your reviews in the user\'s VS Code, with every file:line reference a clickable link. ' +
+  "Redline shows your reviews in the user's VS Code, with every file:line reference a clickable link. " +
   'Present reviews with present-review rather than long chat messages; read what the user selected with get-selection, ' +
   'and what VS Code reports wrong with get-diagnostics. ' +
   'The user answers findings in the editor: read their replies and decisions with get-review-feedback, or wait for them with await-review-feedback. ' +

@@ -46,7 +46,10 @@ export class LineStdioTransport implements Transport {
     private readonly alreadyRead: Buffer = Buffer.alloc(0),
     maxMessageBytes = MAX_STDIN_MESSAGE_BYTES,
   ) {
-    this.decoder = new LineDecoder({ onLine: (line) => this.receive(line), onSkipped: (line) => this.refuse(line) }, maxMessageBytes);
+    this.decoder = new LineDecoder(
+      { onLine: (line) => this.receive(line), onSkipped: (line) => this.refuse(line) },
+      maxMessageBytes,
+    );
     // Held until start(): a flowing stream with no 'data' listener drops what arrives.
     input.pause();
     output.on('error', this.onOutputError);
@@ -93,8 +96,14 @@ export class LineStdioTransport implements Transport {
   private outputGone(error: Error | undefined): void {
     if (this.closed) return;
     if (error) {
-      const peerClosed = ['EPIPE', 'ECONNRESET', 'ERR_STREAM_DESTROYED'].includes((error as NodeJS.ErrnoException).code ?? '');
-      this.onerror?.(new Error(`stdout failed (${error.message})${peerClosed ? ': the client has closed its end' : ''}, so Redline's MCP server stops answering`));
+      const peerClosed = ['EPIPE', 'ECONNRESET', 'ERR_STREAM_DESTROYED'].includes(
+        (error as NodeJS.ErrnoException).code ?? '',
+      );
+      this.onerror?.(
+        new Error(
+          `stdout failed (${error.message})${peerClosed ? ': the client has closed its end' : ''}, so Redline's MCP server stops answering`,
+        ),
+      );
     }
     void this.close();
   }
@@ -112,7 +121,11 @@ export class LineStdioTransport implements Transport {
       message = parseJSONRPCMessage(parsed);
     } catch {
       const id = (parsed as { id?: unknown } | null)?.id;
-      this.reply(typeof id === 'string' || typeof id === 'number' ? id : null, ErrorCode.InvalidMessage, 'Invalid Request: not a JSON-RPC 2.0 message');
+      this.reply(
+        typeof id === 'string' || typeof id === 'number' ? id : null,
+        ErrorCode.InvalidMessage,
+        'Invalid Request: not a JSON-RPC 2.0 message',
+      );
       return;
     }
     this.observe(message);
@@ -133,6 +146,8 @@ export class LineStdioTransport implements Transport {
 
   private reply(id: RequestId | null, code: number, message: string): void {
     // JSON-RPC answers a request it could not read with id null; the SDK's types have no room for it.
-    this.send({ jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage).catch((error: Error) => this.onerror?.(error));
+    this.send({ jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage).catch((error: Error) =>
+      this.onerror?.(error),
+    );
   }
 }

@@ -22,7 +22,8 @@ export interface ParsedTimeouts {
 
 /** Tools that are not one request to VS Code, and why their entry means nothing. */
 const NOT_TIMED: Record<string, string> = {
-  'await-review-feedback': 'it waits for as long as its "timeoutSeconds" argument says; its reads use the get-review-feedback timeout',
+  'await-review-feedback':
+    'it waits for as long as its "timeoutSeconds" argument says; its reads use the get-review-feedback timeout',
 };
 
 /** The timeout for one method: its own entry, else the bare number, else the method's default. */
@@ -58,14 +59,19 @@ function timeoutArgs(argv: readonly string[], problems: string[]): string[] {
       values.push(arg.slice(TIMEOUT_ARG.length + 1));
     } else if (arg === TIMEOUT_ARG) {
       const value = argv[i + 1];
-      if (value === undefined || value.startsWith('--')) problems.push(`${TIMEOUT_ARG} needs a value such as 60000 or present-review=120000.`);
+      if (value === undefined || value.startsWith('--'))
+        problems.push(`${TIMEOUT_ARG} needs a value such as 60000 or present-review=120000.`);
       else values.push(argv[++i]);
     }
   }
   return values;
 }
 
-function parseEntry(entry: string, from: string, problems: string[]): { tool: Method | undefined; ms: number } | undefined {
+function parseEntry(
+  entry: string,
+  from: string,
+  problems: string[],
+): { tool: Method | undefined; ms: number } | undefined {
   const equals = entry.indexOf('=');
   const name = equals === -1 ? undefined : entry.slice(0, equals).trim();
   const value = equals === -1 ? entry : entry.slice(equals + 1).trim();
@@ -84,7 +90,9 @@ function parseEntry(entry: string, from: string, problems: string[]): { tool: Me
   }
   const ms = Number(value);
   if (ms > MAX_REQUEST_TIMEOUT_MS) {
-    problems.push(`${where} is more than the longest timeout, ${MAX_REQUEST_TIMEOUT_MS} ms (${MAX_REQUEST_TIMEOUT_MS / 60_000} minutes); that is used instead.`);
+    problems.push(
+      `${where} is more than the longest timeout, ${MAX_REQUEST_TIMEOUT_MS} ms (${MAX_REQUEST_TIMEOUT_MS / 60_000} minutes); that is used instead.`,
+    );
     return { tool: name, ms: MAX_REQUEST_TIMEOUT_MS };
   }
   return { tool: name, ms };

@@ -8,12 +8,14 @@ import type { ExportReviewResult, GetReviewParams, GetReviewResult } from '../..
  * findings of all of them, with neither `page` nor `nextCursor`. The window refuses a cursor of an
  * earlier revision, so a review that changes meanwhile fails the read rather than mixing two.
  */
-export async function readWholeReview(readPage: (params: Pick<GetReviewParams, 'cursor'>) => Promise<GetReviewResult>): Promise<GetReviewResult> {
+export async function readWholeReview(
+  readPage: (params: Pick<GetReviewParams, 'cursor'>) => Promise<GetReviewResult>,
+): Promise<GetReviewResult> {
   const first = await readPage({});
   const markdown = [first.markdown];
   const sections = [...first.sections];
   const findings = [...first.findings];
-  for (let cursor = first.nextCursor; cursor !== undefined; ) {
+  for (let cursor = first.nextCursor; cursor !== undefined;) {
     const page = await readPage({ cursor });
     markdown.push(page.markdown);
     for (const section of page.sections) sections.push(section);
@@ -25,10 +27,12 @@ export async function readWholeReview(readPage: (params: Pick<GetReviewParams, '
 }
 
 /** Follows nextCursor to the last page; every page is of the one export the window holds. */
-export async function readWholeExport(readPage: (cursor: string | undefined) => Promise<ExportReviewResult>): Promise<ExportReviewResult> {
+export async function readWholeExport(
+  readPage: (cursor: string | undefined) => Promise<ExportReviewResult>,
+): Promise<ExportReviewResult> {
   const first = await readPage(undefined);
   const parts = [first.text];
-  for (let cursor = first.nextCursor; cursor !== undefined; ) {
+  for (let cursor = first.nextCursor; cursor !== undefined;) {
     const page = await readPage(cursor);
     parts.push(page.text);
     cursor = page.nextCursor;

@@ -44,7 +44,9 @@ export function rankWindows<W extends WindowRecord>(
 export function terminalOwners<W extends WindowRecord>(windows: readonly W[], ancestors: readonly number[]): W[] {
   if (ancestors.length === 0) return [];
   const mine = new Set(ancestors);
-  return windows.filter((window) => window.terminals.some((pid) => mine.has(pid))).sort((a, b) => b.started - a.started);
+  return windows
+    .filter((window) => window.terminals.some((pid) => mine.has(pid)))
+    .sort((a, b) => b.started - a.started);
 }
 
 export function contains(paths: typeof path.posix, folder: string, place: string): boolean {
@@ -62,7 +64,9 @@ function segments(paths: typeof path.posix, folder: string): number {
 /** The open windows as a list for an error message: one line per folder, with its editor. */
 export function describeWindows(windows: readonly WindowRecord[]): string {
   const lines = windows.flatMap((window) =>
-    window.folders.length > 0 ? window.folders.map((folder) => `  ${folder} (${window.editor})`) : [`  (a window with no folder open) (${window.editor})`],
+    window.folders.length > 0
+      ? window.folders.map((folder) => `  ${folder} (${window.editor})`)
+      : [`  (a window with no folder open) (${window.editor})`],
   );
   return lines.join('\n');
 }

@@ -54,7 +54,8 @@ export class WindowLocator {
     const windows = readDiscoveryFiles(this.options.directories?.() ?? existingPrivateDirectories());
     const endpoints: Endpoint[] = [];
     const add = (endpoint: Endpoint) => {
-      if (!dead.has(endpoint.socketPath) && !endpoints.some((e) => e.socketPath === endpoint.socketPath)) endpoints.push(endpoint);
+      if (!dead.has(endpoint.socketPath) && !endpoints.some((e) => e.socketPath === endpoint.socketPath))
+        endpoints.push(endpoint);
     };
     const place = this.place();
     // A folder the user named is their choice: only its windows are tried.
@@ -62,7 +63,11 @@ export class WindowLocator {
       // The window whose terminal this server runs in comes first: REDLINE_IPC_PATH may still
       // name a host that outlived that window's reload.
       for (const window of terminalOwners(windows, this.processAncestors())) {
-        add({ socketPath: window.socketPath, token: window.token, via: `the ${window.editor} window of this terminal` });
+        add({
+          socketPath: window.socketPath,
+          token: window.token,
+          via: `the ${window.editor} window of this terminal`,
+        });
       }
       if (envPath && !dead.has(envPath)) {
         // The window's own file has the token as it is now, after a "Rotate Token" too.
@@ -73,23 +78,38 @@ export class WindowLocator {
     }
     const real = withRealFolders(windows);
     const byFolder = rankWindows(real, [place.folder, realpathOr(place.folder)], this.options.platform);
-    for (const { window, folder } of byFolder) add({ socketPath: window.socketPath, token: window.token, via: `the ${window.editor} window of ${folder}` });
+    for (const { window, folder } of byFolder)
+      add({ socketPath: window.socketPath, token: window.token, via: `the ${window.editor} window of ${folder}` });
     const roots = this.options.workspace ? [] : (this.options.roots?.() ?? []);
     const distrusted = new Set<string>();
     if (byFolder.length === 0 && !this.options.workspace) {
       // A git worktree of a repository a window has open belongs to that window.
       for (const window of real) {
         const tree = worktreeHolding(place.folder, window.folders, { onDistrust: (why) => distrusted.add(why) });
-        if (tree) add({ socketPath: window.socketPath, token: window.token, via: `the ${window.editor} window of ${tree.folder}, whose repository has the worktree ${tree.worktree}` });
+        if (tree)
+          add({
+            socketPath: window.socketPath,
+            token: window.token,
+            via: `the ${window.editor} window of ${tree.folder}, whose repository has the worktree ${tree.worktree}`,
+          });
       }
       // The client's MCP roots, as a working directory would.
       for (const root of roots) {
         for (const { window, folder } of rankWindows(real, [root, realpathOr(root)], this.options.platform)) {
-          add({ socketPath: window.socketPath, token: window.token, via: `the ${window.editor} window of ${folder}, which holds the client's root ${root}` });
+          add({
+            socketPath: window.socketPath,
+            token: window.token,
+            via: `the ${window.editor} window of ${folder}, which holds the client's root ${root}`,
+          });
         }
       }
     }
-    if (endpoints.length === 0) throw noWindow(windows, place, { envPath: this.options.workspace ? undefined : envPath, roots, distrusted: [...distrusted] });
+    if (endpoints.length === 0)
+      throw noWindow(windows, place, {
+        envPath: this.options.workspace ? undefined : envPath,
+        roots,
+        distrusted: [...distrusted],
+      });
     return endpoints;
   }
 
@@ -101,14 +121,20 @@ export class WindowLocator {
   private place(): { folder: string; from: string } {
     const { workspace, cwd } = this.options;
     // `--workspace .` means the folder the server was started in.
-    return workspace ? { ...workspace, folder: path.resolve(cwd, workspace.folder) } : { folder: cwd, from: 'the working directory' };
+    return workspace
+      ? { ...workspace, folder: path.resolve(cwd, workspace.folder) }
+      : { folder: cwd, from: 'the working directory' };
   }
 }
 
 /** --workspace <folder> on the command line, else REDLINE_WORKSPACE; undefined when neither is set. */
-export function workspaceChoice(argv: readonly string[], env: NodeJS.ProcessEnv): { folder: string; from: string } | undefined {
+export function workspaceChoice(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+): { folder: string; from: string } | undefined {
   const at = argv.indexOf('--workspace');
-  const fromArgs = at >= 0 ? argv[at + 1] : argv.find((arg) => arg.startsWith('--workspace='))?.slice('--workspace='.length);
+  const fromArgs =
+    at >= 0 ? argv[at + 1] : argv.find((arg) => arg.startsWith('--workspace='))?.slice('--workspace='.length);
   if (fromArgs) return { folder: fromArgs, from: '--workspace' };
   const fromEnv = env[WORKSPACE_ENV];
   return fromEnv ? { folder: fromEnv, from: WORKSPACE_ENV } : undefined;
@@ -116,9 +142,11 @@ export function workspaceChoice(argv: readonly string[], env: NodeJS.ProcessEnv)
 
 /** Folders as opened and as they really are, so that a symlinked checkout matches either way. */
 function withRealFolders(windows: readonly DiscoveredWindow[]): DiscoveredWindow[] {
-  return windows.map((window) => ({ ...window, folders: [...new Set(window.folders.flatMap((folder) => [folder, realpathOr(folder)]))] }));
+  return windows.map((window) => ({
+    ...window,
+    folders: [...new Set(window.folders.flatMap((folder) => [folder, realpathOr(folder)]))],
+  }));
 }
-
 
 /** No window to try: one may appear (a reloading window is back within seconds), so it is worth a retry. */
 export class NoWindowError extends IpcError {
@@ -137,7 +165,11 @@ interface Tried {
 /** How many repositories or records not believed an error names; the rest are counted. */
 const DISTRUST_NAMED = 3;
 
-function noWindow(windows: readonly DiscoveredWindow[], place: { folder: string; from: string }, { envPath, roots, distrusted }: Tried): IpcError {
+function noWindow(
+  windows: readonly DiscoveredWindow[],
+  place: { folder: string; from: string },
+  { envPath, roots, distrusted }: Tried,
+): IpcError {
   const gone = envPath ? `No VS Code window listens at ${envPath} any more (was it closed or reloaded?), and n` : 'N';
   if (windows.length === 0) {
     return new NoWindowError(

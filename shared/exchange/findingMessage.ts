@@ -12,5 +12,7 @@ export function findingMessage(markdown: string): string {
   // further, or an indented code block in it would lose its indent.
   const indents = rest.filter((line) => line.trim() !== '').map((line) => /^ */.exec(line)![0].length);
   const common = indents.reduce((least, indent) => Math.min(least, indent), marks.length);
-  return [first.slice(marks.length), ...rest.map((line) => line.slice(Math.min(common, /^ */.exec(line)![0].length)))].join('\n').trimEnd();
+  return [first.slice(marks.length), ...rest.map((line) => line.slice(Math.min(common, /^ */.exec(line)![0].length)))]
+    .join('\n')
+    .trimEnd();
 }

@@ -2,7 +2,13 @@
 // against what the window accepts, so that the command line and the window's command refuse a bad
 // or oversized log alike, with the reason, before anything is sent or shown.
 
-import { describeIssues, ImportReviewParams, type ImportReviewResult, MAX_FEEDBACK_TEXT, type ImportedFindingParams } from '../protocol';
+import {
+  describeIssues,
+  ImportReviewParams,
+  type ImportReviewResult,
+  MAX_FEEDBACK_TEXT,
+  type ImportedFindingParams,
+} from '../protocol';
 import { DEFAULT_MAX_SARIF_BYTES, fromSarif, SarifImportError } from './sarifImport';
 
 /** The largest SARIF file read, before anything parses it: the import's own limit. */
@@ -19,7 +25,11 @@ export class ImportRequestError extends Error {}
  * `cwd` is where the log's relative paths start; `assistant` whose review it replaces (the command
  * line's, like its `present`, is the window's first review).
  */
-export function sarifImportRequest(bytes: Uint8Array, name: string, where: { readonly cwd?: string; readonly assistant?: string }): ImportReviewParams {
+export function sarifImportRequest(
+  bytes: Uint8Array,
+  name: string,
+  where: { readonly cwd?: string; readonly assistant?: string },
+): ImportReviewParams {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -45,16 +55,29 @@ export function sarifImportRequest(bytes: Uint8Array, name: string, where: { rea
       .filter((reply) => reply.text !== ''),
   }));
   const { cwd, assistant } = where;
-  const params = { title: imported.title.slice(0, 500), markdown: imported.markdown, findings, ...(cwd !== undefined ? { cwd } : {}), ...(assistant !== undefined ? { assistant } : {}) };
+  const params = {
+    title: imported.title.slice(0, 500),
+    markdown: imported.markdown,
+    findings,
+    ...(cwd !== undefined ? { cwd } : {}),
+    ...(assistant !== undefined ? { assistant } : {}),
+  };
   const checked = ImportReviewParams.safeParse(params);
-  if (!checked.success) throw new ImportRequestError(`${name} cannot be shown as a review: ${describeIssues(checked.error)}.`);
+  if (!checked.success)
+    throw new ImportRequestError(`${name} cannot be shown as a review: ${describeIssues(checked.error)}.`);
   return params;
 }
 
 /** What an import did, in a sentence: for the command line and the window's command. */
 export function describeImport(result: ImportReviewResult, results: number): string {
-  const outside = result.unmatched > 0 ? ` ${result.unmatched} of the log's ${results} results point at no file or lines in the workspace, and are listed as broken references.` : '';
-  const restored = result.restored.states + result.restored.replies > 0 ? ` Restored ${result.restored.states} states and ${result.restored.replies} replies.` : '';
+  const outside =
+    result.unmatched > 0
+      ? ` ${result.unmatched} of the log's ${results} results point at no file or lines in the workspace, and are listed as broken references.`
+      : '';
+  const restored =
+    result.restored.states + result.restored.replies > 0
+      ? ` Restored ${result.restored.states} states and ${result.restored.replies} replies.`
+      : '';
   return `Opened as revision ${result.revision}: ${result.findings} findings.${restored}${outside}`;
 }
 

@@ -27,17 +27,27 @@ export class ImportedReviewWriter {
   private readonly lines: string[] = [];
   private bytes = 0;
 
-  constructor(title: string, private readonly maxBytes: number) {
+  constructor(
+    title: string,
+    private readonly maxBytes: number,
+  ) {
     this.push(`# ${escapeInline(title)}`, '');
   }
 
   heading(level: 2 | 3, text: string, description?: string): void {
-    const about = description === undefined || description.trim() === '' ? '' : ` — ${escapeInline(oneLine(description))}`;
+    const about =
+      description === undefined || description.trim() === '' ? '' : ` — ${escapeInline(oneLine(description))}`;
     this.push(`${'#'.repeat(level)} ${escapeInline(oneLine(text))}${about}`, '');
   }
 
   /** A result as a list item; with a place whose reference the link grammar reads back, a finding. */
-  item(options: { label: FindingSeverity | null; place?: ResultPlace; message: string; fromRedline: boolean; elsewhere?: string }): WrittenItem {
+  item(options: {
+    label: FindingSeverity | null;
+    place?: ResultPlace;
+    message: string;
+    fromRedline: boolean;
+    elsewhere?: string;
+  }): WrittenItem {
     const line = this.lines.length + 1;
     const { first, rest } = splitMessage(options.message, options.fromRedline);
     const reference = options.place === undefined ? undefined : referenceOf(options.place);
@@ -54,7 +64,10 @@ export class ImportedReviewWriter {
     this.push(`- ${head}`, ...rest.map((text) => (text === '' ? '' : `  ${text}`)), '');
     if (reference === undefined) return { line };
     // As the renderer's labelOf reads it: without the label and the emphasis, spaces collapsed.
-    const plain = `${where} ${first}`.replace(/[*_`]+/g, '').replace(/\s+/g, ' ').trim();
+    const plain = `${where} ${first}`
+      .replace(/[*_`]+/g, '')
+      .replace(/\s+/g, ' ')
+      .trim();
     return { line, title: plain.length > MAX_TITLE_CHARS ? `${plain.slice(0, MAX_TITLE_CHARS - 1)}…` : plain };
   }
 
@@ -83,11 +96,20 @@ export class ImportedReviewWriter {
  * that place; a path with spaces, which a code span cannot hold as a reference, as a link to it.
  */
 function referenceOf(place: ResultPlace): string | undefined {
-  const text = place.endLine > place.line ? `${place.file}:${place.line}-${place.endLine}` : `${place.file}:${place.line}`;
+  const text =
+    place.endLine > place.line ? `${place.file}:${place.line}-${place.endLine}` : `${place.file}:${place.line}`;
   const spaced = /\s/.test(text);
-  const target = spaced ? encodeURI(text).replace(/[#?()]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`) : text;
+  const target = spaced
+    ? encodeURI(text).replace(/[#?()]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)
+    : text;
   const parsed = parseLinkTarget(target);
-  if (parsed?.kind !== 'file' || parsed.path !== place.file || parsed.line !== place.line || (parsed.endLine ?? parsed.line) !== place.endLine) return undefined;
+  if (
+    parsed?.kind !== 'file' ||
+    parsed.path !== place.file ||
+    parsed.line !== place.line ||
+    (parsed.endLine ?? parsed.line) !== place.endLine
+  )
+    return undefined;
   return spaced ? `[${escapeInline(text)}](<${target}>)` : `\`${text}\``;
 }
 

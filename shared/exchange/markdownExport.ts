@@ -26,13 +26,17 @@ export function toMarkdown(review: ExportedReview): string {
 /** "5 open, 1 resolved": what the user has answered, at a glance. */
 function countsOf(findings: readonly ExportedFinding[]): string {
   const counts = new Map<string, number>();
-  for (const finding of findings) counts.set(STATE_WORDS[finding.state], (counts.get(STATE_WORDS[finding.state]) ?? 0) + 1);
+  for (const finding of findings)
+    counts.set(STATE_WORDS[finding.state], (counts.get(STATE_WORDS[finding.state]) ?? 0) + 1);
   return `${[...counts].map(([state, count]) => `${count} ${state.toLowerCase()}`).join(', ')}.`;
 }
 
 /** `### Resolved · Bug · `src/a.ts:12-14` — title`, its replies quoted below it. */
 function findingSection(finding: ExportedFinding): string {
-  const place = finding.endLine > finding.line ? `${finding.file}:${finding.line}-${finding.endLine}` : `${finding.file}:${finding.line}`;
+  const place =
+    finding.endLine > finding.line
+      ? `${finding.file}:${finding.line}-${finding.endLine}`
+      : `${finding.file}:${finding.line}`;
   const stale = finding.stale ? ' (the code it pointed at has changed)' : '';
   const heading = `### ${STATE_WORDS[finding.state]} · ${KIND_TITLE[kindOf(finding.severity)]} · ${codeSpan(place)}${stale} — ${oneLine(finding.title)}`;
   return [heading, ...finding.replies.map(replyQuote)].join('\n\n');

@@ -43,5 +43,7 @@ export function diagnosticOf(finding: ExportedFinding): ReviewdogDiagnostic {
     code: { value: kind },
   };
   // A suggestion replaces the finding's lines: reviewdog writes its text into a ```suggestion block.
-  return finding.suggestions.length === 0 ? diagnostic : { ...diagnostic, suggestions: finding.suggestions.map((text) => ({ range, text })) };
+  return finding.suggestions.length === 0
+    ? diagnostic
+    : { ...diagnostic, suggestions: finding.suggestions.map((text) => ({ range, text })) };
 }

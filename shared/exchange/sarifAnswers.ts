@@ -3,7 +3,13 @@
 // (sarifExport.ts) and they are read back from there, checked; any other tool's result gets a label
 // from its kind and level, and a state from its suppressions and baseline state.
 
-import { FINDING_SEVERITIES, FINDING_STATES, MAX_FEEDBACK_TEXT, type FindingSeverity, type FindingState } from '../findingTerms';
+import {
+  FINDING_SEVERITIES,
+  FINDING_STATES,
+  MAX_FEEDBACK_TEXT,
+  type FindingSeverity,
+  type FindingState,
+} from '../findingTerms';
 import type { ExportedReply } from './exportedReview';
 import { RESULT_PROPERTY } from './sarifExport';
 import type { SarifLevel, SarifResult, SarifRule } from './sarifShape';
@@ -18,7 +24,11 @@ const MAX_AT_CHARS = 64;
  * `warning` a risk, `note` a suggestion, `none` a nit. A result that asks for a person (`review`,
  * `open`) is a question; one that passed is praise; one for information only is a nit.
  */
-export function labelOf(result: SarifResult, rule: SarifRule | undefined, fromRedline: boolean): FindingSeverity | null {
+export function labelOf(
+  result: SarifResult,
+  rule: SarifRule | undefined,
+  fromRedline: boolean,
+): FindingSeverity | null {
   if (fromRedline) {
     const written = result.properties?.[RESULT_PROPERTY.severity] ?? result.ruleId?.replace(/^redline-/, '');
     return (FINDING_SEVERITIES as readonly unknown[]).includes(written) ? (written as FindingSeverity) : null;
@@ -37,7 +47,12 @@ export function labelOf(result: SarifResult, rule: SarifRule | undefined, fromRe
   }
 }
 
-const LEVEL_LABEL: Record<SarifLevel, FindingSeverity> = { error: 'bug', warning: 'risk', note: 'suggestion', none: 'nit' };
+const LEVEL_LABEL: Record<SarifLevel, FindingSeverity> = {
+  error: 'bug',
+  warning: 'risk',
+  note: 'suggestion',
+  none: 'nit',
+};
 
 /**
  * Redline's own state when it wrote one. Otherwise a suppression the team accepted (SARIF's default
@@ -47,7 +62,8 @@ const LEVEL_LABEL: Record<SarifLevel, FindingSeverity> = { error: 'bug', warning
 export function stateOf(result: SarifResult): FindingState {
   const written = result.properties?.[RESULT_PROPERTY.state];
   if ((FINDING_STATES as readonly unknown[]).includes(written)) return written as FindingState;
-  if (result.suppressions?.some((suppression) => suppression.status === undefined || suppression.status === 'accepted')) return 'wont-fix';
+  if (result.suppressions?.some((suppression) => suppression.status === undefined || suppression.status === 'accepted'))
+    return 'wont-fix';
   if (result.baselineState === 'absent') return 'resolved';
   return 'open';
 }

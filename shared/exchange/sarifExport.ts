@@ -10,7 +10,8 @@ import { FINDING_KINDS, KIND_DESCRIPTION, SARIF_LEVEL, kindOf, type FindingKind 
 import { findingMessage } from './findingMessage';
 import { escapeBraces } from './sarifMessages';
 
-export const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
+export const SARIF_SCHEMA_URI =
+  'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 /** GitHub code scanning refuses a run with more results than this. */
 export const MAX_SARIF_RESULTS = 25_000;
 /** The uriBaseId every result's file is relative to; run.originalUriBaseIds says where it is. */
@@ -84,7 +85,9 @@ export function toSarif(review: ExportedReview): { log: Sarif.Log; omitted: numb
         toolExecutionNotifications: [
           {
             level: 'warning',
-            message: { text: `${omitted} of the review's ${review.findings.length} findings were left out: a run holds at most ${MAX_SARIF_RESULTS} results.` },
+            message: {
+              text: `${omitted} of the review's ${review.findings.length} findings were left out: a run holds at most ${MAX_SARIF_RESULTS} results.`,
+            },
           },
         ],
       },
@@ -118,8 +121,13 @@ function resultOf(finding: ExportedFinding): Sarif.Result {
   if (kind === 'praise') result.kind = 'informational';
   if (finding.state !== 'open') {
     const last = finding.replies.at(-1)?.text;
-    const quoted = last === undefined ? '' : ` ${last.length > MAX_JUSTIFICATION_CHARS ? `${last.slice(0, MAX_JUSTIFICATION_CHARS - 1)}…` : last}`;
-    result.suppressions = [{ kind: 'external', status: 'accepted', justification: `${STATE_JUSTIFICATION[finding.state]}${quoted}` }];
+    const quoted =
+      last === undefined
+        ? ''
+        : ` ${last.length > MAX_JUSTIFICATION_CHARS ? `${last.slice(0, MAX_JUSTIFICATION_CHARS - 1)}…` : last}`;
+    result.suppressions = [
+      { kind: 'external', status: 'accepted', justification: `${STATE_JUSTIFICATION[finding.state]}${quoted}` },
+    ];
   }
   if (finding.suggestions.length > 0) {
     result.fixes = finding.suggestions.map((text) => ({

@@ -47,7 +47,8 @@ export const MAX_IMPORTED_RESULTS = 1000;
 /** Runs read at most: a log of many empty runs costs work and says nothing. */
 export const MAX_IMPORTED_RUNS = 100;
 
-const FILTER_ADVICE = 'Open a smaller log: filter it to fewer results (by rule, severity or folder) with the tool that wrote it.';
+const FILTER_ADVICE =
+  'Open a smaller log: filter it to fewer results (by rule, severity or folder) with the tool that wrote it.';
 
 export function fromSarif(text: string, options: { maxBytes?: number } = {}): ImportedReview {
   try {
@@ -55,29 +56,40 @@ export function fromSarif(text: string, options: { maxBytes?: number } = {}): Im
   } catch (error) {
     if (error instanceof SarifImportError) throw error;
     // Whatever a log can do to the code below, the caller gets an answer it can show.
-    throw new SarifImportError(`The SARIF log could not be read: ${error instanceof Error ? error.message : String(error)}. Check that it is a SARIF 2.1.0 log.`);
+    throw new SarifImportError(
+      `The SARIF log could not be read: ${error instanceof Error ? error.message : String(error)}. Check that it is a SARIF 2.1.0 log.`,
+    );
   }
 }
 
 function importLog(text: string, maxBytes: number): ImportedReview {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > maxBytes) {
-    throw new SarifImportError(`The SARIF log is ${formatSize(bytes)}; the largest Redline opens is ${formatSize(maxBytes)}. ${FILTER_ADVICE}`);
+    throw new SarifImportError(
+      `The SARIF log is ${formatSize(bytes)}; the largest Redline opens is ${formatSize(maxBytes)}. ${FILTER_ADVICE}`,
+    );
   }
   let json: unknown;
   try {
     json = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
-    throw new SarifImportError(`The file is not JSON (${error instanceof Error ? error.message : 'unreadable'}). A SARIF log is a JSON file, usually named *.sarif.`);
+    throw new SarifImportError(
+      `The file is not JSON (${error instanceof Error ? error.message : 'unreadable'}). A SARIF log is a JSON file, usually named *.sarif.`,
+    );
   }
   const log = SarifLog.safeParse(json);
   if (!log.success) throw new SarifImportError(`The file is not a SARIF log: ${describeIssue(log.error, 'log')}.`);
   if (log.data.version !== '2.1.0') {
-    throw new SarifImportError(`The log is SARIF ${JSON.stringify(log.data.version).slice(0, 40)}; Redline reads SARIF 2.1.0. Convert it first (for example with \`sarif-multitool transform\`).`);
+    throw new SarifImportError(
+      `The log is SARIF ${JSON.stringify(log.data.version).slice(0, 40)}; Redline reads SARIF 2.1.0. Convert it first (for example with \`sarif-multitool transform\`).`,
+    );
   }
   const runs = log.data.runs.slice(0, MAX_IMPORTED_RUNS).map((raw, index) => {
     const run = SarifRun.safeParse(raw);
-    if (!run.success) throw new SarifImportError(`The SARIF log has a run that is not valid: ${describeIssue(run.error, `runs[${index}]`)}.`);
+    if (!run.success)
+      throw new SarifImportError(
+        `The SARIF log has a run that is not valid: ${describeIssue(run.error, `runs[${index}]`)}.`,
+      );
     return run.data;
   });
   const onlyRedline = runs.length === 1 && isRedline(runs[0]);
@@ -92,10 +104,18 @@ function importLog(text: string, maxBytes: number): ImportedReview {
   const skippedRuns = log.data.runs.length - runs.length;
   const cutWhenWritten = runs.reduce((sum, run) => sum + omittedWhenWritten(run), 0);
   writer.notes([
-    cutWhenWritten > 0 ? `${count(cutWhenWritten, 'finding was', 'findings were')} already left out when Redline wrote the log (a run holds at most 25,000 results).` : undefined,
-    counts.omitted > 0 ? `${count(counts.omitted, 'more result was', 'more results were')} left out: a review lists at most ${formatCount(MAX_IMPORTED_RESULTS)}.` : undefined,
-    counts.unreadable > 0 ? `${count(counts.unreadable, 'result was', 'results were')} left out because ${counts.unreadable === 1 ? 'it is not a valid SARIF result' : 'they are not valid SARIF results'}.` : undefined,
-    skippedRuns > 0 ? `${count(skippedRuns, 'more run was', 'more runs were')} left out: Redline reads at most ${MAX_IMPORTED_RUNS}.` : undefined,
+    cutWhenWritten > 0
+      ? `${count(cutWhenWritten, 'finding was', 'findings were')} already left out when Redline wrote the log (a run holds at most 25,000 results).`
+      : undefined,
+    counts.omitted > 0
+      ? `${count(counts.omitted, 'more result was', 'more results were')} left out: a review lists at most ${formatCount(MAX_IMPORTED_RESULTS)}.`
+      : undefined,
+    counts.unreadable > 0
+      ? `${count(counts.unreadable, 'result was', 'results were')} left out because ${counts.unreadable === 1 ? 'it is not a valid SARIF result' : 'they are not valid SARIF results'}.`
+      : undefined,
+    skippedRuns > 0
+      ? `${count(skippedRuns, 'more run was', 'more runs were')} left out: Redline reads at most ${MAX_IMPORTED_RUNS}.`
+      : undefined,
     counts.listed === 0 && counts.omitted === 0 ? 'The log has no results.' : undefined,
   ]);
   const markdown = writer.markdown();
@@ -109,7 +129,11 @@ function importLog(text: string, maxBytes: number): ImportedReview {
  * rule in the order the rules first appear. Redline's own run keeps the review's order instead:
  * its rules are severities, which each item already says.
  */
-function writeRun(run: SarifRun, writer: ImportedReviewWriter, counts: { unreadable: number; omitted: number; listed: number }): ImportedFinding[] {
+function writeRun(
+  run: SarifRun,
+  writer: ImportedReviewWriter,
+  counts: { unreadable: number; omitted: number; listed: number },
+): ImportedFinding[] {
   const fromRedline = isRedline(run);
   const rules = new RuleIndex(run);
   const groups = new Map<string | undefined, Array<{ result: SarifResult; rule: SarifRule | undefined }>>();
@@ -145,7 +169,12 @@ function writeRun(run: SarifRun, writer: ImportedReviewWriter, counts: { unreada
 function writeResult(
   result: SarifResult,
   rule: SarifRule | undefined,
-  { run, rules, writer, fromRedline }: { run: SarifRun; rules: RuleIndex; writer: ImportedReviewWriter; fromRedline: boolean },
+  {
+    run,
+    rules,
+    writer,
+    fromRedline,
+  }: { run: SarifRun; rules: RuleIndex; writer: ImportedReviewWriter; fromRedline: boolean },
 ): ImportedFinding | undefined {
   const place = placeOf(result.locations, run);
   const item = writer.item({
@@ -158,7 +187,10 @@ function writeResult(
   if (place === undefined || item.title === undefined) return undefined;
   const written = result.partialFingerprints?.[FINGERPRINT_KEY];
   return {
-    fingerprint: fromRedline && written !== undefined && /^[0-9a-f]{32}$/.test(written) ? written : findingFingerprint(place.file, item.title),
+    fingerprint:
+      fromRedline && written !== undefined && /^[0-9a-f]{32}$/.test(written)
+        ? written
+        : findingFingerprint(place.file, item.title),
     id: fromRedline ? idOf(result) : undefined,
     file: place.file,
     line: place.line,
@@ -181,7 +213,9 @@ function titleOf(runs: readonly SarifRun[], onlyRedline: boolean): string {
   const written = onlyRedline ? runs[0].properties?.[RUN_PROPERTY.title] : undefined;
   if (typeof written === 'string' && written.trim() !== '') return oneLine(written);
   const tools = [...new Set(runs.map((run) => oneLine(run.tool.driver.name)))];
-  return tools.length === 0 ? 'SARIF log' : `${tools.slice(0, 3).join(', ')}${tools.length > 3 ? ' and others' : ''}: SARIF results`;
+  return tools.length === 0
+    ? 'SARIF log'
+    : `${tools.slice(0, 3).join(', ')}${tools.length > 3 ? ' and others' : ''}: SARIF results`;
 }
 
 function toolName(tool: SarifToolComponent): string {

@@ -8,7 +8,10 @@ import type { SarifMessage, SarifRule, SarifToolComponent } from './sarifShape';
 export const escapeBraces = (text: string): string => text.replace(/[{}]/g, (brace) => brace + brace);
 
 export function messageMarkdown(message: SarifMessage, rule: SarifRule | undefined, tool: SarifToolComponent): string {
-  const looked = message.id === undefined ? undefined : (rule?.messageStrings?.[message.id] ?? tool.globalMessageStrings?.[message.id]);
+  const looked =
+    message.id === undefined
+      ? undefined
+      : (rule?.messageStrings?.[message.id] ?? tool.globalMessageStrings?.[message.id]);
   const markdown = message.markdown ?? looked?.markdown;
   if (markdown !== undefined) return fillPlaceholders(markdown, message.arguments);
   const text = message.text ?? looked?.text;
@@ -31,5 +34,7 @@ function fillPlaceholders(text: string, args: readonly string[] | undefined): st
  * locations by number, which the import leaves out: the words stay, the link goes. Links to URIs stay.
  */
 function plainLinks(text: string): string {
-  return text.replace(/(?<!\\)\[((?:[^[\]\\\n]|\\.){0,1000})\]\((\d{1,9})\)/g, (_whole, words: string) => words.replace(/\\([[\]])/g, '$1'));
+  return text.replace(/(?<!\\)\[((?:[^[\]\\\n]|\\.){0,1000})\]\((\d{1,9})\)/g, (_whole, words: string) =>
+    words.replace(/\\([[\]])/g, '$1'),
+  );
 }

@@ -20,7 +20,8 @@ export class RuleIndex {
     const rules = component.rules ?? [];
     const id = result.ruleId ?? result.rule?.id;
     let index = result.ruleIndex ?? result.rule?.index;
-    if (index === undefined && id !== undefined) index = this.idsOf(component).get(id) ?? this.idsOf(component).get(id.split('/')[0]);
+    if (index === undefined && id !== undefined)
+      index = this.idsOf(component).get(id) ?? this.idsOf(component).get(id.split('/')[0]);
     const rule = index === undefined ? undefined : SarifRule.safeParse(rules[index]);
     return rule?.success ? rule.data : undefined;
   }

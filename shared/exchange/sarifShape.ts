@@ -31,8 +31,12 @@ export type SarifArtifactLocation = z.infer<typeof SarifArtifactLocation>;
 export const SarifRegion = z.object({ startLine: Line.optional(), endLine: Line.optional() });
 
 export const SarifLocation = z.object({
-  physicalLocation: z.object({ artifactLocation: SarifArtifactLocation.optional(), region: SarifRegion.optional() }).optional(),
-  logicalLocations: z.array(z.object({ fullyQualifiedName: z.string().optional(), name: z.string().optional() })).optional(),
+  physicalLocation: z
+    .object({ artifactLocation: SarifArtifactLocation.optional(), region: SarifRegion.optional() })
+    .optional(),
+  logicalLocations: z
+    .array(z.object({ fullyQualifiedName: z.string().optional(), name: z.string().optional() }))
+    .optional(),
 });
 export type SarifLocation = z.infer<typeof SarifLocation>;
 
@@ -72,7 +76,9 @@ export type SarifResult = z.infer<typeof SarifResult>;
 export const SarifRule = z.object({
   id: z.string().optional(),
   shortDescription: z.object({ text: z.string().optional() }).optional(),
-  messageStrings: z.record(z.string(), z.object({ text: z.string().optional(), markdown: z.string().optional() })).optional(),
+  messageStrings: z
+    .record(z.string(), z.object({ text: z.string().optional(), markdown: z.string().optional() }))
+    .optional(),
   defaultConfiguration: z.object({ level: oneOf(SarifLevel) }).optional(),
 });
 export type SarifRule = z.infer<typeof SarifRule>;
@@ -83,13 +89,17 @@ const ToolComponent = z.object({
   semanticVersion: z.string().optional(),
   /** Checked one at a time, when a result names one. */
   rules: z.array(z.unknown()).optional(),
-  globalMessageStrings: z.record(z.string(), z.object({ text: z.string().optional(), markdown: z.string().optional() })).optional(),
+  globalMessageStrings: z
+    .record(z.string(), z.object({ text: z.string().optional(), markdown: z.string().optional() }))
+    .optional(),
 });
 export type SarifToolComponent = z.infer<typeof ToolComponent>;
 
 export const SarifRun = z.object({
   tool: z.object({ driver: ToolComponent, extensions: z.array(ToolComponent).optional() }),
-  originalUriBaseIds: z.record(z.string(), z.object({ uri: z.string().optional(), uriBaseId: z.string().optional() })).optional(),
+  originalUriBaseIds: z
+    .record(z.string(), z.object({ uri: z.string().optional(), uriBaseId: z.string().optional() }))
+    .optional(),
   /** Checked one at a time, when a result's location names one by index. */
   artifacts: z.array(z.unknown()).optional(),
   /** Checked one at a time. */
@@ -110,6 +120,9 @@ export const SarifLog = z.object({
 export function describeIssue(error: z.ZodError, prefix: string): string {
   const issue = error.issues[0];
   if (issue === undefined) return `${prefix}: not valid`;
-  const path = issue.path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : `${text}.${String(key)}`), prefix);
+  const path = issue.path.reduce<string>(
+    (text, key) => (typeof key === 'number' ? `${text}[${key}]` : `${text}.${String(key)}`),
+    prefix,
+  );
   return `${path}: ${issue.message}`;
 }

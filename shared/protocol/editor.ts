@@ -32,8 +32,14 @@ export const GetSelectionResult = z.object({
   editor: z
     .object({
       path: z.string(),
-      relativePath: orNull(z.string().describe('The path relative to its workspace folder.'), 'The file is outside every workspace folder.'),
-      workspaceFolder: orNull(z.string().describe('The workspace folder that holds the file.'), 'The file is outside every workspace folder.'),
+      relativePath: orNull(
+        z.string().describe('The path relative to its workspace folder.'),
+        'The file is outside every workspace folder.',
+      ),
+      workspaceFolder: orNull(
+        z.string().describe('The workspace folder that holds the file.'),
+        'The file is outside every workspace folder.',
+      ),
       languageId: z.string(),
       isDirty: z.boolean(),
       isUntitled: z.boolean(),
@@ -67,12 +73,14 @@ export const MAX_OPEN_EDITORS = 500;
 export const DiagnosticSeverity = z.enum(['error', 'warning', 'information', 'hint']);
 export type DiagnosticSeverity = z.infer<typeof DiagnosticSeverity>;
 
-export const GetDiagnosticsParams = z.object({
-  /** One file: workspace-relative or absolute. Every file of the workspace when absent. */
-  file: z.string().min(1).max(4096).optional(),
-  /** The least severe to include: "warning" gives errors and warnings. All by default. */
-  severity: DiagnosticSeverity.optional(),
-}).strict();
+export const GetDiagnosticsParams = z
+  .object({
+    /** One file: workspace-relative or absolute. Every file of the workspace when absent. */
+    file: z.string().min(1).max(4096).optional(),
+    /** The least severe to include: "warning" gives errors and warnings. All by default. */
+    severity: DiagnosticSeverity.optional(),
+  })
+  .strict();
 export type GetDiagnosticsParams = z.infer<typeof GetDiagnosticsParams>;
 
 export const DiagnosticInfo = z.object({
@@ -84,7 +92,9 @@ export const DiagnosticInfo = z.object({
   severity: DiagnosticSeverity,
   message: z.string(),
   source: z.string().optional(),
-  code: z.union([z.string().describe('A code the checker names.'), z.number().describe('A code the checker numbers.')]).optional(),
+  code: z
+    .union([z.string().describe('A code the checker names.'), z.number().describe('A code the checker numbers.')])
+    .optional(),
 });
 export type DiagnosticInfo = z.infer<typeof DiagnosticInfo>;
 
@@ -100,7 +110,10 @@ export const OpenEditorInfo = z.object({
   path: z.string(),
   /** Relative to its workspace folder: files outside every folder are not listed, only counted. */
   relativePath: z.string(),
-  languageId: orNull(z.string().describe('VS Code\'s language of the document.'), 'Not known until VS Code loads the document (the visible ones always are).'),
+  languageId: orNull(
+    z.string().describe("VS Code's language of the document."),
+    'Not known until VS Code loads the document (the visible ones always are).',
+  ),
   isDirty: z.boolean(),
   /** The tab in focus in the active group. */
   isActive: z.boolean(),

@@ -31,7 +31,10 @@ export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;
  * is about a first review no assistant has claimed yet, is everyone's.
  */
 export function reviewEventIsFor(payload: unknown, name: string | undefined): boolean {
-  const owner = (typeof payload === 'object' && payload !== null ? payload : {}) as { assistant?: unknown; primary?: unknown };
+  const owner = (typeof payload === 'object' && payload !== null ? payload : {}) as {
+    assistant?: unknown;
+    primary?: unknown;
+  };
   if (owner.assistant === undefined) return owner.primary === undefined || owner.primary === true;
   return owner.assistant === name || (name === undefined && owner.primary === true);
 }

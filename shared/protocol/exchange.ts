@@ -3,7 +3,14 @@
 // SARIF log (shared/exchange/sarifImport.ts) and gives back each finding's state and replies.
 
 import { z } from 'zod';
-import { FindingState, Assistant, ReferenceReport, isBlankReview, BLANK_REVIEW_MESSAGE, MAX_CURSOR_CHARS } from './reviews';
+import {
+  FindingState,
+  Assistant,
+  ReferenceReport,
+  isBlankReview,
+  BLANK_REVIEW_MESSAGE,
+  MAX_CURSOR_CHARS,
+} from './reviews';
 import { MAX_CWD_CHARS, MAX_REVIEW_BYTES } from './limits';
 import { MAX_FEEDBACK_TEXT } from '../findingTerms';
 
@@ -82,7 +89,9 @@ export const ImportReviewParams = z
   .object({
     title: z.string().max(500).optional(),
     markdown: z.string().refine((text) => !isBlankReview(text), { message: BLANK_REVIEW_MESSAGE }),
-    findings: z.array(ImportedFinding).max(MAX_IMPORTED_FINDINGS, `a review shows at most ${MAX_IMPORTED_FINDINGS} findings`),
+    findings: z
+      .array(ImportedFinding)
+      .max(MAX_IMPORTED_FINDINGS, `a review shows at most ${MAX_IMPORTED_FINDINGS} findings`),
     /** Where the log's relative paths start. */
     cwd: z.string().max(MAX_CWD_CHARS).optional(),
     assistant: Assistant,
@@ -91,9 +100,12 @@ export const ImportReviewParams = z
   .refine((params) => importedBytes(params) <= MAX_REVIEW_BYTES, {
     message: `the review with its replies is larger than ${MAX_REVIEW_BYTES / 1024 / 1024} MiB`,
   })
-  .refine((params) => params.findings.reduce((sum, finding) => sum + finding.replies.length, 0) <= MAX_IMPORTED_REPLIES, {
-    message: `the findings hold more than ${MAX_IMPORTED_REPLIES} replies, more than a review keeps`,
-  });
+  .refine(
+    (params) => params.findings.reduce((sum, finding) => sum + finding.replies.length, 0) <= MAX_IMPORTED_REPLIES,
+    {
+      message: `the findings hold more than ${MAX_IMPORTED_REPLIES} replies, more than a review keeps`,
+    },
+  );
 export type ImportReviewParams = z.input<typeof ImportReviewParams>;
 
 export const ImportReviewResult = z.object({

@@ -51,5 +51,8 @@ export const FindWorkspaceFilesParams = z.object({ prefix: CompletionPrefix }).s
 export type FindWorkspaceFilesParams = z.infer<typeof FindWorkspaceFilesParams>;
 
 /** Workspace-relative paths (with the folder's name first in a multi-root workspace). */
-export const FindWorkspaceFilesResult = z.object({ files: z.array(z.string()).max(MAX_COMPLETIONS), truncated: z.boolean() });
+export const FindWorkspaceFilesResult = z.object({
+  files: z.array(z.string()).max(MAX_COMPLETIONS),
+  truncated: z.boolean(),
+});
 export type FindWorkspaceFilesResult = z.infer<typeof FindWorkspaceFilesResult>;

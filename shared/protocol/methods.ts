@@ -1,8 +1,25 @@
 // The method table: each IPC method's params and result schemas, and the types both sides take from it.
 
 import { z } from 'zod';
-import { GetDiagnosticsParams, GetDiagnosticsResult, GetSelectionResult, GetWorkspaceFoldersResult, ListOpenEditorsResult, OpenLocationParams, OpenLocationResult } from './editor';
-import { FindWorkspaceFilesParams, FindWorkspaceFilesResult, GetEarlierReviewParams, GetEarlierReviewResult, ListGitRefsParams, ListGitRefsResult, ListReviewHistoryParams, ListReviewHistoryResult } from './history';
+import {
+  GetDiagnosticsParams,
+  GetDiagnosticsResult,
+  GetSelectionResult,
+  GetWorkspaceFoldersResult,
+  ListOpenEditorsResult,
+  OpenLocationParams,
+  OpenLocationResult,
+} from './editor';
+import {
+  FindWorkspaceFilesParams,
+  FindWorkspaceFilesResult,
+  GetEarlierReviewParams,
+  GetEarlierReviewResult,
+  ListGitRefsParams,
+  ListGitRefsResult,
+  ListReviewHistoryParams,
+  ListReviewHistoryResult,
+} from './history';
 import { DEFAULT_TIMEOUT_MS } from './limits';
 import { GetReviewFeedbackParams, GetReviewFeedbackResult } from './feedback';
 import { GetReviewParams, GetReviewResult, PresentReviewParams, PresentReviewResult } from './reviews';
@@ -20,14 +37,30 @@ export const methods = {
   'get-selection': { params: NoParams, result: GetSelectionResult, timeoutMs: DEFAULT_TIMEOUT_MS },
   'open-location': { params: OpenLocationParams, result: OpenLocationResult, timeoutMs: DEFAULT_TIMEOUT_MS },
   'get-review': { params: GetReviewParams, result: GetReviewResult, timeoutMs: DEFAULT_TIMEOUT_MS },
-  'get-review-feedback': { params: GetReviewFeedbackParams, result: GetReviewFeedbackResult, timeoutMs: DEFAULT_TIMEOUT_MS },
+  'get-review-feedback': {
+    params: GetReviewFeedbackParams,
+    result: GetReviewFeedbackResult,
+    timeoutMs: DEFAULT_TIMEOUT_MS,
+  },
   'get-diagnostics': { params: GetDiagnosticsParams, result: GetDiagnosticsResult, timeoutMs: DEFAULT_TIMEOUT_MS },
   'list-open-editors': { params: NoParams, result: ListOpenEditorsResult, timeoutMs: DEFAULT_TIMEOUT_MS },
   'get-workspace-folders': { params: NoParams, result: GetWorkspaceFoldersResult, timeoutMs: DEFAULT_TIMEOUT_MS },
-  'list-review-history': { params: ListReviewHistoryParams, result: ListReviewHistoryResult, timeoutMs: DEFAULT_TIMEOUT_MS },
-  'get-earlier-review': { params: GetEarlierReviewParams, result: GetEarlierReviewResult, timeoutMs: DEFAULT_TIMEOUT_MS },
+  'list-review-history': {
+    params: ListReviewHistoryParams,
+    result: ListReviewHistoryResult,
+    timeoutMs: DEFAULT_TIMEOUT_MS,
+  },
+  'get-earlier-review': {
+    params: GetEarlierReviewParams,
+    result: GetEarlierReviewResult,
+    timeoutMs: DEFAULT_TIMEOUT_MS,
+  },
   'list-git-refs': { params: ListGitRefsParams, result: ListGitRefsResult, timeoutMs: DEFAULT_TIMEOUT_MS },
-  'find-workspace-files': { params: FindWorkspaceFilesParams, result: FindWorkspaceFilesResult, timeoutMs: DEFAULT_TIMEOUT_MS },
+  'find-workspace-files': {
+    params: FindWorkspaceFilesParams,
+    result: FindWorkspaceFilesResult,
+    timeoutMs: DEFAULT_TIMEOUT_MS,
+  },
   // Each finding's place is looked up in its file, as get-review does, before the text is written.
   'export-review': { params: ExportReviewParams, result: ExportReviewResult, timeoutMs: 30_000 },
   'import-review': { params: ImportReviewParams, result: ImportReviewResult, timeoutMs: 30_000 },

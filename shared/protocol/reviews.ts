@@ -6,7 +6,6 @@ import { FINDING_SEVERITIES, FINDING_STATES, type FindingSeverity } from '../fin
 import { utf8Bytes } from '../byteSize';
 import { MAX_ASSISTANT_CHARS, MAX_CWD_CHARS, MAX_REVIEW_BYTES, MAX_SECTION_CHARS } from './limits';
 
-
 export const ReviewMode = z.enum(['replace', 'update-section', 'append']);
 export type ReviewMode = z.infer<typeof ReviewMode>;
 
@@ -74,7 +73,8 @@ export function isBlankReview(markdown: string): boolean {
   return markdown.trim() === '';
 }
 
-export const BLANK_REVIEW_MESSAGE = 'content holds only whitespace: there is nothing to present, and the review shown is left as it is. Send the review\'s markdown.';
+export const BLANK_REVIEW_MESSAGE =
+  "content holds only whitespace: there is nothing to present, and the review shown is left as it is. Send the review's markdown.";
 
 export const PresentReviewParams = z
   .object({

@@ -30,11 +30,19 @@ let installed: InstalledClis | undefined;
 /** The pinned CLIs, installed if they are not yet (a no-op after `npm test`'s install step). */
 export function installedClis(): InstalledClis {
   installed ??= JSON.parse(
-    execFileSync(process.execPath, ['--input-type=module', '-e', `import(${JSON.stringify(INSTALLER)}).then(async (m) => console.log(JSON.stringify(await m.ensureAssistantClis())))`], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-      timeout: 30 * 60_000,
-    })
+    execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import(${JSON.stringify(INSTALLER)}).then(async (m) => console.log(JSON.stringify(await m.ensureAssistantClis())))`,
+      ],
+      {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+        timeout: 30 * 60_000,
+      },
+    )
       .trim()
       .split('\n')
       .pop()!,
@@ -111,7 +119,13 @@ export class Stage {
    */
   env(extra: Record<string, string> = {}): Record<string, string> {
     const nodeBin = path.dirname(installedClis().nodePath);
-    return { PATH: `${nodeBin}:${process.env.PATH ?? '/usr/bin:/bin'}`, HOME: this.home, TMPDIR: this.tmp, LANG: 'C.UTF-8', ...extra };
+    return {
+      PATH: `${nodeBin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+      HOME: this.home,
+      TMPDIR: this.tmp,
+      LANG: 'C.UTF-8',
+      ...extra,
+    };
   }
 
   /**
@@ -124,25 +138,39 @@ export class Stage {
       fs.mkdirSync(path.dirname(target.file), { recursive: true });
       fs.writeFileSync(target.file, existing, { mode: 0o600 });
     }
-    const plan = await planConfigChange(target, { kind: 'set', entry: serverEntry(assistant, this.launcher, NODE_ON_PATH) });
-    if (plan.kind !== 'change') throw new Error(`Connect an Assistant would not write ${target.displayPath}: ${JSON.stringify(plan)}`);
+    const plan = await planConfigChange(target, {
+      kind: 'set',
+      entry: serverEntry(assistant, this.launcher, NODE_ON_PATH),
+    });
+    if (plan.kind !== 'change')
+      throw new Error(`Connect an Assistant would not write ${target.displayPath}: ${JSON.stringify(plan)}`);
     await writeConfigChange(plan.change);
     return target;
   }
 
   /** Runs one of the installed CLIs in the workspace with stdin closed, killing it after `timeoutMs`. */
-  run(cli: 'claude' | 'gemini' | 'codex', args: readonly string[], env: Record<string, string>, timeoutMs = 120_000): Promise<RunResult> {
+  run(
+    cli: 'claude' | 'gemini' | 'codex',
+    args: readonly string[],
+    env: Record<string, string>,
+    timeoutMs = 120_000,
+  ): Promise<RunResult> {
     const started = Date.now();
     let serverEnv: Record<string, string> | undefined;
     // The server lives only as long as the run: look for it while it does.
     const watch = setInterval(() => (serverEnv ??= environmentOfProcessRunning(this.launcher)), 50);
     return new Promise((resolve) => {
-      const child = execFile(path.join(installedClis().bin, cli), args, { cwd: this.host.workspace, env, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-        clearInterval(watch);
-        const failure = error as (Error & { code?: number | string; signal?: string; killed?: boolean }) | null;
-        const code = !failure ? 0 : failure.killed ? 'timeout' : (failure.code ?? failure.signal ?? failure.message);
-        resolve({ code, stdout, stderr, ms: Date.now() - started, serverEnv });
-      });
+      const child = execFile(
+        path.join(installedClis().bin, cli),
+        args,
+        { cwd: this.host.workspace, env, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
+        (error, stdout, stderr) => {
+          clearInterval(watch);
+          const failure = error as (Error & { code?: number | string; signal?: string; killed?: boolean }) | null;
+          const code = !failure ? 0 : failure.killed ? 'timeout' : (failure.code ?? failure.signal ?? failure.message);
+          resolve({ code, stdout, stderr, ms: Date.now() - started, serverEnv });
+        },
+      );
       child.stdin?.end();
     });
   }
@@ -154,7 +182,9 @@ export class Stage {
 
   /** The markdown the window holds for the assistant, whichever review the call went to. */
   presented(): string[] {
-    return this.host.reviews.all.map((review) => review.store.current?.markdown).filter((markdown): markdown is string => markdown !== undefined);
+    return this.host.reviews.all
+      .map((review) => review.store.current?.markdown)
+      .filter((markdown): markdown is string => markdown !== undefined);
   }
 
   async stop(): Promise<void> {
@@ -170,7 +200,9 @@ function environmentOfProcessRunning(script: string): Record<string, string> | u
     try {
       if (!fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(script)) continue;
       const entries = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
-      return Object.fromEntries(entries.map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]));
+      return Object.fromEntries(
+        entries.map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]),
+      );
     } catch {
       // It exited while we looked.
     }

@@ -42,7 +42,10 @@ describe('Claude Code, set up by Connect an Assistant', () => {
 
   it('accepts the command Connect an Assistant runs, and reports the server connected', async () => {
     const add = await stage.run('claude', claudeAddArgs(stage.launcher, NODE_ON_PATH), env);
-    expect({ code: add.code, stdout: add.stdout }).toEqual({ code: 0, stdout: expect.stringContaining('Added stdio MCP server redline with command: node') });
+    expect({ code: add.code, stdout: add.stdout }).toEqual({
+      code: 0,
+      stdout: expect.stringContaining('Added stdio MCP server redline with command: node'),
+    });
 
     const get = await stage.run('claude', ['mcp', 'get', 'redline'], env);
     expect(get.code).toBe(0);
@@ -54,16 +57,36 @@ describe('Claude Code, set up by Connect an Assistant', () => {
   });
 
   it('finds present-review by searching for "present code review", and the review reaches the window and its result the model', async () => {
-    const run = await stage.run('claude', ['-p', 'Review src/example.ts and present the review.', '--output-format', 'json', '--allowedTools', 'mcp__redline__present-review'], env);
-    expect({ code: run.code, result: JSON.parse(run.stdout || '{}').result }).toEqual({ code: 0, result: 'The review is in the editor.' });
+    const run = await stage.run(
+      'claude',
+      [
+        '-p',
+        'Review src/example.ts and present the review.',
+        '--output-format',
+        'json',
+        '--allowedTools',
+        'mcp__redline__present-review',
+      ],
+      env,
+    );
+    expect({ code: run.code, result: JSON.parse(run.stdout || '{}').result }).toEqual({
+      code: 0,
+      result: 'The review is in the editor.',
+    });
 
     const [search, present] = stage.model.calls;
     // The tool search's best match is present-review: its name and description say what it is for.
-    expect(search?.result?.text.split('\n')[0]).toBe('{"type":"tool_reference","tool_name":"mcp__redline__present-review"}');
+    expect(search?.result?.text.split('\n')[0]).toBe(
+      '{"type":"tool_reference","tool_name":"mcp__redline__present-review"}',
+    );
     expect(present?.name).toBe('mcp__redline__present-review');
     expect(stage.presented()).toEqual([REVIEW]);
     const result = JSON.parse(present.result?.text ?? '{}');
-    expect(result).toMatchObject({ revision: 1, references: { total: 1, resolved: 1 }, window: 'the window named by REDLINE_IPC_PATH' });
+    expect(result).toMatchObject({
+      revision: 1,
+      references: { total: 1, resolved: 1 },
+      window: 'the window named by REDLINE_IPC_PATH',
+    });
     expect(result.findings).toEqual([expect.objectContaining({ reference: 'src/example.ts:3', line: 3 })]);
   });
 });
@@ -88,8 +111,22 @@ describe('Claude Code, presenting a review the budget refuses', () => {
   afterAll(() => stage?.stop());
 
   it('hands the model the reason the window gave, with its code', async () => {
-    const run = await stage.run('claude', ['-p', 'Review src/example.ts and present the review.', '--output-format', 'json', '--allowedTools', 'mcp__redline__present-review'], env);
-    expect({ code: run.code, result: JSON.parse(run.stdout || '{}').result }).toEqual({ code: 0, result: 'The review was refused.' });
+    const run = await stage.run(
+      'claude',
+      [
+        '-p',
+        'Review src/example.ts and present the review.',
+        '--output-format',
+        'json',
+        '--allowedTools',
+        'mcp__redline__present-review',
+      ],
+      env,
+    );
+    expect({ code: run.code, result: JSON.parse(run.stdout || '{}').result }).toEqual({
+      code: 0,
+      result: 'The review was refused.',
+    });
 
     const present = stage.model.calls[1];
     expect(present?.name).toBe('mcp__redline__present-review');

@@ -30,7 +30,12 @@ function userConfig(stage: Stage): string {
   ].join('\n');
 }
 
-const CODEX_RUN = ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', 'Review src/example.ts and present the review.'];
+const CODEX_RUN = [
+  'exec',
+  '--skip-git-repo-check',
+  '--dangerously-bypass-approvals-and-sandbox',
+  'Review src/example.ts and present the review.',
+];
 
 describe('Codex CLI, set up by Connect an Assistant', () => {
   let stage: Stage;
@@ -60,13 +65,18 @@ describe('Codex CLI, set up by Connect an Assistant', () => {
 
   afterAll(() => stage?.stop());
 
-  it('accepts the entry Connect an Assistant writes, with Redline\'s variables to pass through', async () => {
+  it("accepts the entry Connect an Assistant writes, with Redline's variables to pass through", async () => {
     const get = await stage.run('codex', ['mcp', 'get', 'redline', '--json'], env);
     expect(get.code).toBe(0);
     expect(JSON.parse(get.stdout)).toMatchObject({
       name: 'redline',
       enabled: true,
-      transport: { type: 'stdio', command: NODE_ON_PATH.command, args: [stage.launcher], env_vars: [...SERVER_ENV_NAMES] },
+      transport: {
+        type: 'stdio',
+        command: NODE_ON_PATH.command,
+        args: [stage.launcher],
+        env_vars: [...SERVER_ENV_NAMES],
+      },
     });
   });
 
@@ -81,7 +91,11 @@ describe('Codex CLI, set up by Connect an Assistant', () => {
     expect(present.result?.text).toContain('"revision":1');
     expect(present.result?.text).toContain('"window":"the window named by REDLINE_IPC_PATH"');
 
-    expect(run.serverEnv).toMatchObject({ REDLINE_IPC_PATH: stage.host.socketPath, REDLINE_IPC_TOKEN: stage.host.token, REDLINE_TIMEOUT_MS: TIMEOUT_SETTING });
+    expect(run.serverEnv).toMatchObject({
+      REDLINE_IPC_PATH: stage.host.socketPath,
+      REDLINE_IPC_TOKEN: stage.host.token,
+      REDLINE_TIMEOUT_MS: TIMEOUT_SETTING,
+    });
     expect(selection?.result?.text).toContain('VS Code did not answer get-selection within 1500 ms.');
   });
 });

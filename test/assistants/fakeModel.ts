@@ -6,7 +6,15 @@
 
 import * as http from 'http';
 import type { AddressInfo } from 'net';
-import { dialectOf, offeredTools, reply, toolResults, type Answer, type Dialect, type ToolResultSent } from './modelDialects';
+import {
+  dialectOf,
+  offeredTools,
+  reply,
+  toolResults,
+  type Answer,
+  type Dialect,
+  type ToolResultSent,
+} from './modelDialects';
 
 export interface ModelRequest {
   readonly method: string;
@@ -66,7 +74,9 @@ export class FakeModel {
 
   /** For a failure message: every request, one line each. */
   describe(): string {
-    const requests = this.requests.map((r) => `${r.method} ${r.path} [${r.dialect ?? '-'}] tools: ${r.tools.join(', ') || '(none)'}`);
+    const requests = this.requests.map(
+      (r) => `${r.method} ${r.path} [${r.dialect ?? '-'}] tools: ${r.tools.join(', ') || '(none)'}`,
+    );
     const calls = this.calls.map((c) => `called ${c.name}: ${c.result ? c.result.text.slice(0, 2000) : '(no result)'}`);
     return [...requests, ...calls].join('\n') || '(no request)';
   }
@@ -89,7 +99,12 @@ export class FakeModel {
 
       const answer = this.answer(dialect, body, tools);
       const stream = body.stream === true || /streamGenerateContent/i.test(path);
-      const { contentType, body: text } = reply(dialect, answer, String(body.model ?? /models\/([^:]+)/.exec(path)?.[1] ?? 'fake-model'), stream);
+      const { contentType, body: text } = reply(
+        dialect,
+        answer,
+        String(body.model ?? /models\/([^:]+)/.exec(path)?.[1] ?? 'fake-model'),
+        stream,
+      );
       response.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-cache' });
       response.end(text);
     });
@@ -104,7 +119,8 @@ export class FakeModel {
     const results = toolResults(dialect, body);
     for (const call of this.calls) {
       // By the call's id where the API carries it back; Gemini's may carry only the name.
-      call.result ??= results.find((r) => r.id === call.id) ?? results.find((r) => r.id === undefined && r.name === call.name);
+      call.result ??=
+        results.find((r) => r.id === call.id) ?? results.find((r) => r.id === undefined && r.name === call.name);
     }
     const last = this.calls[this.calls.length - 1];
     if (last && !last.result) return { text: 'OK.' };
@@ -119,7 +135,11 @@ export class FakeModel {
 
   /** Token counts and model lists, which some assistants ask for on the side. */
   private answerOther(path: string, response: http.ServerResponse): void {
-    const body = /count_?tokens/i.test(path) ? { input_tokens: 10, totalTokens: 10 } : /models/.test(path) ? { data: [], models: [] } : {};
+    const body = /count_?tokens/i.test(path)
+      ? { input_tokens: 10, totalTokens: 10 }
+      : /models/.test(path)
+        ? { data: [], models: [] }
+        : {};
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(JSON.stringify(body));
   }

@@ -13,7 +13,8 @@ import { NODE_ON_PATH, REFUSAL_CODE, REFUSAL_REASON, REFUSED_REVIEW, Stage } fro
 
 const REVIEW = '# Review of example.ts\n\n- src/example.ts:7 could be a loop.';
 /** The user's own settings: an API key as the way to sign in, and a comment. */
-const USER_SETTINGS = '{\n  // signed in with GEMINI_API_KEY\n  "security": { "auth": { "selectedType": "gemini-api-key" } }\n}\n';
+const USER_SETTINGS =
+  '{\n  // signed in with GEMINI_API_KEY\n  "security": { "auth": { "selectedType": "gemini-api-key" } }\n}\n';
 
 // A real CLI starts in seconds, but a loaded CI machine may take many times that.
 jest.setTimeout(180_000);
@@ -30,7 +31,16 @@ function geminiEnv(stage: Stage): Record<string, string> {
 }
 
 /** A model named outright: the default "auto" first asks a router model for JSON, which a fake one does not give. */
-const GEMINI_RUN = ['-p', 'Review src/example.ts and present the review.', '--model', 'gemini-2.5-pro', '--approval-mode', 'yolo', '--output-format', 'json'];
+const GEMINI_RUN = [
+  '-p',
+  'Review src/example.ts and present the review.',
+  '--model',
+  'gemini-2.5-pro',
+  '--approval-mode',
+  'yolo',
+  '--output-format',
+  'json',
+];
 
 describe('Gemini CLI, set up by Connect an Assistant', () => {
   let stage: Stage;
@@ -52,8 +62,16 @@ describe('Gemini CLI, set up by Connect an Assistant', () => {
     const list = await stage.run('gemini', ['mcp', 'list'], env);
     expect(list.stdout + list.stderr).toMatch(/Expected double-quoted property name/);
 
-    const plan = await planConfigChange(configTarget('gemini', { home: stage.home })!, { kind: 'set', entry: serverEntry('gemini', stage.launcher, NODE_ON_PATH) });
-    expect(plan).toMatchObject({ kind: 'invalid', message: expect.stringContaining('has a trailing comma (before line 2, column 63), which Gemini CLI cannot read: remove it') });
+    const plan = await planConfigChange(configTarget('gemini', { home: stage.home })!, {
+      kind: 'set',
+      entry: serverEntry('gemini', stage.launcher, NODE_ON_PATH),
+    });
+    expect(plan).toMatchObject({
+      kind: 'invalid',
+      message: expect.stringContaining(
+        'has a trailing comma (before line 2, column 63), which Gemini CLI cannot read: remove it',
+      ),
+    });
   });
 
   it('accepts the entry Connect an Assistant writes: disabled in an untrusted folder, connected once the user trusts it', async () => {
@@ -63,14 +81,20 @@ describe('Gemini CLI, set up by Connect an Assistant', () => {
     expect(untrusted.stderr).toContain(`redline: node ${stage.launcher} (stdio) - Disabled`);
 
     // What "Trust folder" in Gemini's dialog records.
-    fs.writeFileSync(path.join(stage.home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [stage.host.workspace]: 'TRUST_FOLDER' }));
+    fs.writeFileSync(
+      path.join(stage.home, '.gemini', 'trustedFolders.json'),
+      JSON.stringify({ [stage.host.workspace]: 'TRUST_FOLDER' }),
+    );
     const trusted = await stage.run('gemini', ['mcp', 'list'], env);
     expect(trusted.stderr).toContain(`✓ redline: node ${stage.launcher} (stdio) - Connected`);
   });
 
   it('calls present-review: the review reaches the window through discovery, without the token Gemini keeps back, and its result the model', async () => {
     const run = await stage.run('gemini', GEMINI_RUN, env);
-    expect({ code: run.code, response: JSON.parse(run.stdout || '{}').response }).toEqual({ code: 0, response: 'The review is in the editor.' });
+    expect({ code: run.code, response: JSON.parse(run.stdout || '{}').response }).toEqual({
+      code: 0,
+      response: 'The review is in the editor.',
+    });
 
     expect(stage.presented()).toEqual([REVIEW]);
     const [present] = stage.model.calls;
@@ -88,10 +112,16 @@ describe('Gemini CLI, presenting a review the budget refuses', () => {
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    stage = await Stage.start({ steps: [{ tool: /^mcp_redline_present-review$/, args: { content: REFUSED_REVIEW } }], finalText: 'The review was refused.' });
+    stage = await Stage.start({
+      steps: [{ tool: /^mcp_redline_present-review$/, args: { content: REFUSED_REVIEW } }],
+      finalText: 'The review was refused.',
+    });
     env = geminiEnv(stage);
     await stage.connect('gemini', USER_SETTINGS);
-    fs.writeFileSync(path.join(stage.home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [stage.host.workspace]: 'TRUST_FOLDER' }));
+    fs.writeFileSync(
+      path.join(stage.home, '.gemini', 'trustedFolders.json'),
+      JSON.stringify({ [stage.host.workspace]: 'TRUST_FOLDER' }),
+    );
   }, 30 * 60_000);
 
   afterAll(() => stage?.stop());
@@ -99,7 +129,10 @@ describe('Gemini CLI, presenting a review the budget refuses', () => {
   // Gemini CLI bundles the TypeScript SDK 1.x client, which checks structured content against the output schema.
   it('hands the model the reason the window gave, with its code, and no schema complaint', async () => {
     const run = await stage.run('gemini', GEMINI_RUN, env);
-    expect({ code: run.code, response: JSON.parse(run.stdout || '{}').response }).toEqual({ code: 0, response: 'The review was refused.' });
+    expect({ code: run.code, response: JSON.parse(run.stdout || '{}').response }).toEqual({
+      code: 0,
+      response: 'The review was refused.',
+    });
 
     const [present] = stage.model.calls;
     expect(present?.name).toBe('mcp_redline_present-review');

@@ -7,7 +7,9 @@
 export type Dialect = 'anthropic' | 'gemini' | 'responses';
 
 /** What the model says in one turn. */
-export type Answer = { readonly text: string } | { readonly call: { readonly id: string; readonly name: string; readonly args: Record<string, unknown> } };
+export type Answer =
+  | { readonly text: string }
+  | { readonly call: { readonly id: string; readonly name: string; readonly args: Record<string, unknown> } };
 
 /** A tool's result as the assistant sent it back: `id` is the call's id where the API has one. */
 export interface ToolResultSent {
@@ -38,7 +40,10 @@ export function offeredTools(dialect: Dialect, body: Json): string[] {
     case 'anthropic':
       return tools.map((tool) => tool?.name).filter(isString);
     case 'gemini':
-      return tools.flatMap((tool) => (Array.isArray(tool?.functionDeclarations) ? tool.functionDeclarations : [])).map((f: Json) => f?.name).filter(isString);
+      return tools
+        .flatMap((tool) => (Array.isArray(tool?.functionDeclarations) ? tool.functionDeclarations : []))
+        .map((f: Json) => f?.name)
+        .filter(isString);
     case 'responses':
       // Codex's own tool search is a tool of type "tool_search", with no name. The tools it finds
       // come back in the input, as namespaces (one per MCP server): offered from then on, named
@@ -65,11 +70,18 @@ export function toolResults(dialect: Dialect, body: Json): ToolResultSent[] {
       return list(body?.contents)
         .flatMap((content) => list(content?.parts))
         .filter((part) => part?.functionResponse)
-        .map((part) => ({ id: part.functionResponse.id, name: part.functionResponse.name, text: JSON.stringify(part.functionResponse.response) }));
+        .map((part) => ({
+          id: part.functionResponse.id,
+          name: part.functionResponse.name,
+          text: JSON.stringify(part.functionResponse.response),
+        }));
     case 'responses':
       return list(body?.input)
         .filter((item) => item?.type === 'function_call_output' || item?.type === 'tool_search_output')
-        .map((item) => ({ id: item.call_id, text: item.type === 'tool_search_output' ? JSON.stringify(item.tools) : textOf(item.output) }));
+        .map((item) => ({
+          id: item.call_id,
+          text: item.type === 'tool_search_output' ? JSON.stringify(item.tools) : textOf(item.output),
+        }));
   }
 }
 
@@ -89,7 +101,9 @@ export function reply(dialect: Dialect, answer: Answer, model: string, stream: b
 // ---- Anthropic ------------------------------------------------------------------------------
 
 function anthropicBlock(answer: Answer): Json {
-  return 'call' in answer ? { type: 'tool_use', id: answer.call.id, name: answer.call.name, input: answer.call.args } : { type: 'text', text: answer.text };
+  return 'call' in answer
+    ? { type: 'tool_use', id: answer.call.id, name: answer.call.name, input: answer.call.args }
+    : { type: 'text', text: answer.text };
 }
 
 function anthropicMessage(answer: Answer, model: string): Json {
@@ -109,13 +123,23 @@ function anthropicEvents(answer: Answer, model: string): Array<[string, Json]> {
   const message = anthropicMessage(answer, model);
   const block = anthropicBlock(answer);
   const start = 'call' in answer ? { ...block, input: {} } : { ...block, text: '' };
-  const delta = 'call' in answer ? { type: 'input_json_delta', partial_json: JSON.stringify(answer.call.args) } : { type: 'text_delta', text: answer.text };
+  const delta =
+    'call' in answer
+      ? { type: 'input_json_delta', partial_json: JSON.stringify(answer.call.args) }
+      : { type: 'text_delta', text: answer.text };
   return [
     ['message_start', { type: 'message_start', message: { ...message, content: [], stop_reason: null } }],
     ['content_block_start', { type: 'content_block_start', index: 0, content_block: start }],
     ['content_block_delta', { type: 'content_block_delta', index: 0, delta }],
     ['content_block_stop', { type: 'content_block_stop', index: 0 }],
-    ['message_delta', { type: 'message_delta', delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: 10 } }],
+    [
+      'message_delta',
+      {
+        type: 'message_delta',
+        delta: { stop_reason: message.stop_reason, stop_sequence: null },
+        usage: { output_tokens: 10 },
+      },
+    ],
     ['message_stop', { type: 'message_stop' }],
   ];
 }
@@ -123,7 +147,10 @@ function anthropicEvents(answer: Answer, model: string): Array<[string, Json]> {
 // ---- Gemini ---------------------------------------------------------------------------------
 
 function geminiResponse(answer: Answer, model: string): Json {
-  const part = 'call' in answer ? { functionCall: { id: answer.call.id, name: answer.call.name, args: answer.call.args } } : { text: answer.text };
+  const part =
+    'call' in answer
+      ? { functionCall: { id: answer.call.id, name: answer.call.name, args: answer.call.args } }
+      : { text: answer.text };
   return {
     candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
     usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 10, totalTokenCount: 20 },
@@ -136,10 +163,19 @@ function geminiResponse(answer: Answer, model: string): Json {
 function responsesItem(answer: Answer): Json {
   if ('call' in answer && answer.call.name === 'tool_search') {
     // The client-side tool search: its arguments are an object, not a string.
-    return { type: 'tool_search_call', id: `tsc_${answer.call.id}`, call_id: answer.call.id, execution: 'client', arguments: answer.call.args, status: 'completed' };
+    return {
+      type: 'tool_search_call',
+      id: `tsc_${answer.call.id}`,
+      call_id: answer.call.id,
+      execution: 'client',
+      arguments: answer.call.args,
+      status: 'completed',
+    };
   }
   if (!('call' in answer)) return responsesMessage(answer.text);
-  const [namespace, name] = answer.call.name.includes('/') ? answer.call.name.split('/') : [undefined, answer.call.name];
+  const [namespace, name] = answer.call.name.includes('/')
+    ? answer.call.name.split('/')
+    : [undefined, answer.call.name];
   return {
     type: 'function_call',
     id: `fc_${answer.call.id}`,
@@ -152,7 +188,13 @@ function responsesItem(answer: Answer): Json {
 }
 
 function responsesMessage(text: string): Json {
-  return { type: 'message', id: `msg_${Date.now()}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] };
+  return {
+    type: 'message',
+    id: `msg_${Date.now()}`,
+    role: 'assistant',
+    status: 'completed',
+    content: [{ type: 'output_text', text, annotations: [] }],
+  };
 }
 
 function responsesObject(answer: Answer, model: string, status: string): Json {
@@ -163,7 +205,13 @@ function responsesObject(answer: Answer, model: string, status: string): Json {
     model,
     status,
     output: status === 'completed' ? [responsesItem(answer)] : [],
-    usage: { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 20 },
+    usage: {
+      input_tokens: 10,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: 10,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: 20,
+    },
   };
 }
 
@@ -180,7 +228,9 @@ function responsesEvents(answer: Answer, model: string): Array<[string, Json]> {
 // ---- shared ---------------------------------------------------------------------------------
 
 function sse(events: Array<[string, Json]>): Reply {
-  const body = events.map(([event, data]) => `${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`).join('');
+  const body = events
+    .map(([event, data]) => `${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`)
+    .join('');
   return { contentType: 'text/event-stream', body };
 }
 
@@ -196,7 +246,9 @@ function list(value: unknown): Json[] {
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   return list(content)
-    .map((block) => (typeof block === 'string' ? block : typeof block?.text === 'string' ? block.text : JSON.stringify(block)))
+    .map((block) =>
+      typeof block === 'string' ? block : typeof block?.text === 'string' ? block.text : JSON.stringify(block),
+    )
     .join('\n');
 }
 

@@ -29,7 +29,9 @@ export function findVsix(given) {
   for (const bundle of ['extension.js', 'webview.js', 'mcp-server.js', 'mcp-server-full.js']) {
     const file = join(REPO_ROOT, 'dist', bundle);
     if (existsSync(file) && statSync(file).mtimeMs > built + 1000) {
-      process.stderr.write(`warning: dist/${bundle} is newer than ${name}-${version}.vsix; the tests use the .vsix. Run: npm run package\n`);
+      process.stderr.write(
+        `warning: dist/${bundle} is newer than ${name}-${version}.vsix; the tests use the .vsix. Run: npm run package\n`,
+      );
     }
   }
   return { path, version };
@@ -46,7 +48,8 @@ export function extractVsix(vsixPath, targetDir) {
   const root = resolve(targetDir);
   for (const entry of zipEntries(zip, vsixPath)) {
     const destination = resolve(root, normalize(entry.name));
-    if (!destination.startsWith(root + sep)) throw new Error(`${vsixPath}: entry ${JSON.stringify(entry.name)} points outside the package`);
+    if (!destination.startsWith(root + sep))
+      throw new Error(`${vsixPath}: entry ${JSON.stringify(entry.name)} points outside the package`);
     if (entry.name.endsWith('/')) {
       mkdirSync(destination, { recursive: true });
       continue;
@@ -76,8 +79,14 @@ export function checkVsixContents(vsixPath) {
     /^extension\/extension\/media\/[\w.-]+\.(css|png)$/,
     /^extension\/extension\/media\/walkthrough\/[\w.-]+\.md$/,
   ];
-  const files = zipEntries(readFileSync(vsixPath), vsixPath).map((entry) => entry.name).filter((name) => !name.endsWith('/'));
-  return { files, bytes: statSync(vsixPath).size, unexpected: files.filter((name) => !allowed.some((pattern) => pattern.test(name))) };
+  const files = zipEntries(readFileSync(vsixPath), vsixPath)
+    .map((entry) => entry.name)
+    .filter((name) => !name.endsWith('/'));
+  return {
+    files,
+    bytes: statSync(vsixPath).size,
+    unexpected: files.filter((name) => !allowed.some((pattern) => pattern.test(name))),
+  };
 }
 
 /**
@@ -116,14 +125,16 @@ function zipEntries(zip, label) {
     entries.push({
       name,
       read: () => {
-        if (zip.readUInt32LE(localOffset) !== LOCAL_SIGNATURE) throw new Error(`${label}: bad local header for ${name}`);
+        if (zip.readUInt32LE(localOffset) !== LOCAL_SIGNATURE)
+          throw new Error(`${label}: bad local header for ${name}`);
         const start = localOffset + 30 + zip.readUInt16LE(localOffset + 26) + zip.readUInt16LE(localOffset + 28);
         const raw = zip.subarray(start, start + compressedSize);
         let data;
         if (method === 0) data = Buffer.from(raw);
         else if (method === 8) data = inflateRawSync(raw);
         else throw new Error(`${label}: ${name} uses zip method ${method}, which this reader does not support`);
-        if (data.length !== size || crc32(data) !== crc) throw new Error(`${label}: ${name} is corrupt (size or CRC mismatch)`);
+        if (data.length !== size || crc32(data) !== crc)
+          throw new Error(`${label}: ${name} is corrupt (size or CRC mismatch)`);
         return data;
       },
     });

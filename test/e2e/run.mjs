@@ -39,7 +39,9 @@ const seconds = (/** @type {number} */ ms) => `${(ms / 1000).toFixed(1)} s`;
 
 async function main() {
   const started = Date.now();
-  const { values: options } = parseArgs({ options: { suite: { type: 'string', multiple: true }, grep: { type: 'string' }, vsix: { type: 'string' } } });
+  const { values: options } = parseArgs({
+    options: { suite: { type: 'string', multiple: true }, grep: { type: 'string' }, vsix: { type: 'string' } },
+  });
   const wanted = options.suite ?? SUITES;
   const unknown = wanted.filter((name) => !SUITES.includes(name));
   if (unknown.length > 0) throw new Error(`Unknown suite ${unknown.join(', ')}; choose from ${SUITES.join(', ')}`);
@@ -80,8 +82,13 @@ async function main() {
     if (!listed.includes(`${EXTENSION_ID}@${vsix.version}`)) {
       throw new Error(`code-server did not install ${vsix.path}: it lists ${JSON.stringify(listed)}`);
     }
-    const installedDir = join(extensionsDir, readdirSync(extensionsDir).find((name) => name.startsWith(`${EXTENSION_ID}-`)) ?? '');
-    say(`testing ${vsix.path.startsWith(REPO_ROOT) ? vsix.path.slice(REPO_ROOT.length + 1) : vsix.path} (${EXTENSION_ID}@${vsix.version})\n`);
+    const installedDir = join(
+      extensionsDir,
+      readdirSync(extensionsDir).find((name) => name.startsWith(`${EXTENSION_ID}-`)) ?? '',
+    );
+    say(
+      `testing ${vsix.path.startsWith(REPO_ROOT) ? vsix.path.slice(REPO_ROOT.length + 1) : vsix.path} (${EXTENSION_ID}@${vsix.version})\n`,
+    );
 
     if (wanted.includes('extension-host')) {
       results.push(await runExtensionHostSuite({ extensionDir, work, grep: options.grep }));
@@ -98,7 +105,12 @@ async function main() {
       );
     }
   } catch (error) {
-    const detail = error instanceof Error ? (process.env.E2E_VERBOSE ? (error.stack ?? error.message) : error.message) : String(error);
+    const detail =
+      error instanceof Error
+        ? process.env.E2E_VERBOSE
+          ? (error.stack ?? error.message)
+          : error.message
+        : String(error);
     say(`\ne2e: ${detail}`);
     results.push({ name: 'setup', passed: 0, failed: 1, ms: 0, notes: ['the run stopped before its suites finished'] });
   } finally {
@@ -107,7 +119,13 @@ async function main() {
 
   const leftovers = await leftoverProcesses(runId);
   if (leftovers.length > 0) {
-    results.push({ name: 'cleanup', passed: 0, failed: 1, ms: 0, notes: [`processes left running (killed now): ${leftovers.join('; ')}`] });
+    results.push({
+      name: 'cleanup',
+      passed: 0,
+      failed: 1,
+      ms: 0,
+      notes: [`processes left running (killed now): ${leftovers.join('; ')}`],
+    });
   }
 
   say('\n== summary ==');
@@ -131,7 +149,18 @@ async function main() {
  */
 function checkPackage(vsixPath) {
   const { files, bytes, unexpected } = checkVsixContents(vsixPath);
-  const needed = ['extension/dist/extension.js', 'extension/dist/webview.js', 'extension/dist/highlighter.js', 'extension/dist/renderWorker.js', 'extension/dist/mcp-server.js', 'extension/dist/mcp-server-opening.json', 'extension/dist/mcp-server-full.js', 'extension/dist/mermaid.min.js', 'extension/package.json', 'extension/extension/media/icon.png'];
+  const needed = [
+    'extension/dist/extension.js',
+    'extension/dist/webview.js',
+    'extension/dist/highlighter.js',
+    'extension/dist/renderWorker.js',
+    'extension/dist/mcp-server.js',
+    'extension/dist/mcp-server-opening.json',
+    'extension/dist/mcp-server-full.js',
+    'extension/dist/mermaid.min.js',
+    'extension/package.json',
+    'extension/extension/media/icon.png',
+  ];
   const missing = needed.filter((file) => !files.includes(file));
   say(`== package ==\n${files.length} files, ${(bytes / 1024).toFixed(0)} KiB`);
   const notes = [
@@ -180,12 +209,24 @@ async function runExtensionHostSuite({ extensionDir, work, grep }) {
   const ms = Date.now() - started;
   const counted = /redline-e2e-result (\{.*\})/.exec(output);
   if (!counted) {
-    return { name: 'extension-host', passed: 0, failed: 1, ms, notes: [`the suite did not report its result (exit code ${code}): ${problem ?? 'see the output above'}`] };
+    return {
+      name: 'extension-host',
+      passed: 0,
+      failed: 1,
+      ms,
+      notes: [`the suite did not report its result (exit code ${code}): ${problem ?? 'see the output above'}`],
+    };
   }
   const { passed, failed } = JSON.parse(counted[1]);
   // A non-zero exit with no failing test (the host crashed after mocha) still fails the run.
   const extra = code !== 0 && failed === 0 ? 1 : 0;
-  return { name: 'extension-host', passed, failed: failed + extra, ms, notes: extra ? [`exit code ${code} although no test failed`] : [] };
+  return {
+    name: 'extension-host',
+    passed,
+    failed: failed + extra,
+    ms,
+    notes: extra ? [`exit code ${code} although no test failed`] : [],
+  };
 }
 
 /**

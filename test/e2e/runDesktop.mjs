@@ -21,7 +21,9 @@ async function main() {
     const workspace = join(work, 'workspace');
     cpSync(FIXTURE_WORKSPACE, workspace, { recursive: true });
     const executable = process.env.VSCODE_EXECUTABLE || undefined;
-    process.stdout.write(`testing ${vsix.path.slice(REPO_ROOT.length + 1)} in ${executable ?? `a downloaded VS Code ${process.env.VSCODE_VERSION ?? 'stable'}`}\n`);
+    process.stdout.write(
+      `testing ${vsix.path.slice(REPO_ROOT.length + 1)} in ${executable ?? `a downloaded VS Code ${process.env.VSCODE_VERSION ?? 'stable'}`}\n`,
+    );
     await runTests({
       vscodeExecutablePath: executable,
       version: process.env.VSCODE_VERSION || undefined,
@@ -44,9 +46,13 @@ async function main() {
 }
 
 main().catch((error) => {
-  process.stderr.write(`desktop extension-host suite failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `desktop extension-host suite failed: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   if (!process.env.VSCODE_EXECUTABLE) {
-    process.stderr.write('Without VSCODE_EXECUTABLE, @vscode/test-electron downloads VS Code; offline, run: node test/e2e/run.mjs --suite extension-host\n');
+    process.stderr.write(
+      'Without VSCODE_EXECUTABLE, @vscode/test-electron downloads VS Code; offline, run: node test/e2e/run.mjs --suite extension-host\n',
+    );
   }
   process.exitCode = 1;
 });

@@ -36,7 +36,8 @@ describe('the compile cache', () => {
   let sharedTmp: string;
 
   beforeEach(() => {
-    if (process.getuid?.() !== 0) throw new Error('these tests plant folders as another user, so they must run as root (as CI does)');
+    if (process.getuid?.() !== 0)
+      throw new Error('these tests plant folders as another user, so they must run as root (as CI does)');
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-compile-cache-'));
     // A world-writable sticky folder, as /tmp is, where another user got there first.
     sharedTmp = path.join(root, 'tmp');
@@ -47,7 +48,7 @@ describe('the compile cache', () => {
 
   afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
-  it('is a private folder of this user, never Node\'s shared default', () => {
+  it("is a private folder of this user, never Node's shared default", () => {
     const dir = compileCacheDirectory({ XDG_RUNTIME_DIR: path.join(root, 'run') });
     expect(dir).toBe(path.join(root, 'run', 'redline', 'compile-cache'));
     const stat = fs.lstatSync(dir!);
@@ -56,7 +57,7 @@ describe('the compile cache', () => {
     expect(stat.mode & 0o777).toBe(0o700);
   });
 
-  it('is none when the folder is another user\'s, or a symlink to somewhere else', () => {
+  it("is none when the folder is another user's, or a symlink to somewhere else", () => {
     const xdg = path.join(root, 'run');
     fs.mkdirSync(path.join(xdg, 'redline'), { recursive: true, mode: 0o700 });
     plantForeignFolder(path.join(xdg, 'redline', 'compile-cache'));
@@ -78,7 +79,12 @@ describe('the compile cache', () => {
     const env = { PATH: process.env.PATH, HOME: root, TMPDIR: sharedTmp };
     // `status` loads the full server (the part the cache covers), finds no window and exits 3.
     for (let start = 0; start < 2; start++) {
-      const run = spawnSync(NODE_WITH_CACHE, [MCP_SERVER, 'status'], { cwd: root, env, encoding: 'utf8', timeout: 30_000 });
+      const run = spawnSync(NODE_WITH_CACHE, [MCP_SERVER, 'status'], {
+        cwd: root,
+        env,
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
       expect(run.stderr).toMatch(/No VS Code window/);
       expect(run.status).toBe(3);
     }

@@ -11,7 +11,6 @@ import { ReviewStore, type Review } from '../../extension/src/review/reviewStore
 import { assertBuilt, connectMcp, startHost, type Host } from '../integration/harness';
 import { RawPeer, type WireReply } from '../integration/rawPeer';
 
-
 /** Authenticated raw clients. */
 async function rawClients(host: Host, count: number): Promise<RawPeer[]> {
   return Promise.all(
@@ -55,13 +54,24 @@ describe('4 raw clients × 250 pipelined requests, each written in one burst', (
   it('end with exactly 1,000 intact sections, each client in its own order, equal to a serial replay', async () => {
     const clients = await rawClients(host, 4);
     // Bodies from a few bytes to 2 KiB (a burst is ~250 KiB), so bursts are cut into many reads that interleave on the server.
-    const body = (c: number, i: number) => `line one of ${c}-${i}\n${`${c}-${i} `.repeat(((c * 250 + i) * 7919) % 300)}\nlast line of ${c}-${i}`;
+    const body = (c: number, i: number) =>
+      `line one of ${c}-${i}\n${`${c}-${i} `.repeat(((c * 250 + i) * 7919) % 300)}\nlast line of ${c}-${i}`;
     const calls = clients.map((_, c) =>
-      Array.from({ length: 250 }, (_, i) => ({ id: `c${c}-${i}`, params: { content: `## C${c}-${i}\n\n${body(c, i)}`, mode: 'append' } as PresentReviewParams })),
+      Array.from({ length: 250 }, (_, i) => ({
+        id: `c${c}-${i}`,
+        params: { content: `## C${c}-${i}\n\n${body(c, i)}`, mode: 'append' } as PresentReviewParams,
+      })),
     );
     const started = Date.now();
     clients.forEach((raw, c) => raw.socket.write(calls[c].map((call) => requestLine(call.id, call.params)).join('')));
-    const replies = await Promise.all(clients.map((raw, c) => repliesTo(raw, calls[c].map((call) => call.id))));
+    const replies = await Promise.all(
+      clients.map((raw, c) =>
+        repliesTo(
+          raw,
+          calls[c].map((call) => call.id),
+        ),
+      ),
+    );
     const elapsed = Date.now() - started;
 
     expect(replies.flat().filter((r) => r.error)).toEqual([]);
@@ -72,13 +82,21 @@ describe('4 raw clients × 250 pipelined requests, each written in one burst', (
       // One connection's requests run in the order they were written.
       expect(revisions).toEqual([...revisions].sort((a, b) => a - b));
       for (let i = 0; i < 250; i++) expect(review.markdown).toContain(`## C${c}-${i}\n\n${body(c, i)}`);
-      expect(review.sections.map((s) => s.title).filter((t) => t.startsWith(`C${c}-`))).toEqual(Array.from({ length: 250 }, (_, i) => `C${c}-${i}`));
+      expect(review.sections.map((s) => s.title).filter((t) => t.startsWith(`C${c}-`))).toEqual(
+        Array.from({ length: 250 }, (_, i) => `C${c}-${i}`),
+      );
     }
-    const replayed = await replaySerially(calls.flatMap((list, c) => list.map((call, i) => ({ params: call.params, revision: replies[c][i].result.revision }))));
+    const replayed = await replaySerially(
+      calls.flatMap((list, c) =>
+        list.map((call, i) => ({ params: call.params, revision: replies[c][i].result.revision })),
+      ),
+    );
     expect(review.markdown).toBe(replayed.current!.markdown);
     expect(review.sections).toEqual(replayed.current!.sections);
     const interleavings = countRuns(review.sections.map((s) => s.title.slice(0, 2)));
-    process.stdout.write(`4 × 250 pipelined raw requests: ${elapsed} ms, ${(review.markdown.length / 1024 / 1024).toFixed(1)} MiB, ${interleavings} runs of one client\n`);
+    process.stdout.write(
+      `4 × 250 pipelined raw requests: ${elapsed} ms, ${(review.markdown.length / 1024 / 1024).toFixed(1)} MiB, ${interleavings} runs of one client\n`,
+    );
     clients.forEach((raw) => raw.destroy());
   });
 });
@@ -95,11 +113,17 @@ describe('update-section racing append', () => {
       heading: fc.option(fc.constantFrom('Summary', 'Risks', 'Open questions', 'Notes', 'Tests'), { nil: undefined }),
       level: fc.constantFrom('#', '##', '###'),
     }),
-    fc.record({ mode: fc.constant('update-section' as const), section: fc.constantFrom(...SECTION_NAMES), form: fc.integer({ min: 0, max: 3 }) }),
+    fc.record({
+      mode: fc.constant('update-section' as const),
+      section: fc.constantFrom(...SECTION_NAMES),
+      form: fc.integer({ min: 0, max: 3 }),
+    }),
   );
   function toParams(plan: Plan, tag: string): PresentReviewParams {
     if (plan.mode === 'append') {
-      const content = plan.heading ? `${plan.level} ${plan.heading}\n\nappended ${tag}` : `A paragraph ${tag}, and \`src/a.ts:1\`.`;
+      const content = plan.heading
+        ? `${plan.level} ${plan.heading}\n\nappended ${tag}`
+        : `A paragraph ${tag}, and \`src/a.ts:1\`.`;
       return { mode: 'append', content };
     }
     const title = plan.section.replace(/^#+\s*/, '');
@@ -125,7 +149,10 @@ describe('update-section racing append', () => {
       await fc.assert(
         fc.asyncProperty(writersPlan, async (writers) => {
           const round = rounds++;
-          const start = { content: `# Review ${round}\n\n## Summary\n\nstart\n\n## Risks\n\nnone yet\n`, mode: 'replace' as const };
+          const start = {
+            content: `# Review ${round}\n\n## Summary\n\nstart\n\n## Risks\n\nnone yet\n`,
+            mode: 'replace' as const,
+          };
           const startRevision = (await host.store.present(start)).revision;
           const calls = writers.map((list, w) => list.map((plan, i) => toParams(plan, `r${round}w${w}#${i}`)));
           const sent: Array<{ params: PresentReviewParams; revision: Promise<number> }> = [];
@@ -143,7 +170,9 @@ describe('update-section racing append', () => {
             const ids = list.map((_, i) => `r${round}w${w}-${i}`);
             raw.socket.write(list.map((params, i) => requestLine(ids[i], params)).join(''));
             const replies = repliesTo(raw, ids);
-            list.forEach((params, i) => sent.push({ params, revision: replies.then((r) => r[i].result.revision as number) }));
+            list.forEach((params, i) =>
+              sent.push({ params, revision: replies.then((r) => r[i].result.revision as number) }),
+            );
           });
           const done = await Promise.all(sent.map(async (s) => ({ params: s.params, revision: await s.revision })));
           totalCalls += done.length;
@@ -154,7 +183,9 @@ describe('update-section racing append', () => {
         }),
         { seed: 424_242, numRuns: 6, endOnFailure: true },
       );
-      process.stdout.write(`update-section racing append: ${rounds} rounds, ${totalCalls} concurrent calls from 4 clients, each equal to its serial replay\n`);
+      process.stdout.write(
+        `update-section racing append: ${rounds} rounds, ${totalCalls} concurrent calls from 4 clients, each equal to its serial replay\n`,
+      );
     } finally {
       raws.forEach((raw) => raw.destroy());
       await mcp.close();
@@ -170,7 +201,14 @@ describe('a window reload keeps the review and its history', () => {
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  const open = () => ReviewStore.open({ directory: dir, historySize: 5, log: (message) => { throw new Error(`unexpected warning: ${message}`); } });
+  const open = () =>
+    ReviewStore.open({
+      directory: dir,
+      historySize: 5,
+      log: (message) => {
+        throw new Error(`unexpected warning: ${message}`);
+      },
+    });
   /** Every earlier review, read back from its file, newest first. */
   const history = async (store: ReviewStore): Promise<Review[]> =>
     Promise.all((await store.listHistory()).map(async (entry) => (await store.readHistory(entry.revision))!));
@@ -186,7 +224,13 @@ describe('a window reload keeps the review and its history', () => {
 
   it('keeps current, revision and history, including a change made just before the reload', async () => {
     const store = await open();
-    for (let i = 1; i <= 7; i++) await store.present({ content: `# Review ${i}\n\n## Findings\n\nfirst\n`, mode: 'replace', title: `Review ${i}`, cwd: `/work/${i}` });
+    for (let i = 1; i <= 7; i++)
+      await store.present({
+        content: `# Review ${i}\n\n## Findings\n\nfirst\n`,
+        mode: 'replace',
+        title: `Review ${i}`,
+        cwd: `/work/${i}`,
+      });
     await store.present({ content: '## Risks\n\nrace in src/a.ts:3', mode: 'append' });
     // Not awaited: the reload comes straight after the change.
     void store.present({ content: 'second', mode: 'update-section', section: 'Findings' });
@@ -195,7 +239,13 @@ describe('a window reload keeps the review and its history', () => {
     expect(after.revision).toBe(store.revision);
     expect(after.current).toEqual(store.current);
     expect(await history(after)).toEqual(await history(store));
-    expect((await after.listHistory()).map((r) => r.title)).toEqual(['Review 6', 'Review 5', 'Review 4', 'Review 3', 'Review 2']);
+    expect((await after.listHistory()).map((r) => r.title)).toEqual([
+      'Review 6',
+      'Review 5',
+      'Review 4',
+      'Review 3',
+      'Review 2',
+    ]);
     expect(after.current!.markdown).toBe('# Review 7\n\n## Findings\n\nsecond\n\n## Risks\n\nrace in src/a.ts:3\n');
     // The next change continues the same revision sequence, and a second reload keeps it too.
     expect((await after.present({ content: 'more', mode: 'append' })).revision).toBe(store.revision + 1);
@@ -229,7 +279,9 @@ describe('a window reload keeps the review and its history', () => {
     expect(entries.map((e) => e.bytes)).toEqual([Buffer.byteLength('# small'), Buffer.byteLength(big(1))]);
     expect((await after.readHistory(1))!.markdown === big(1)).toBe(true);
     const onDisk = fs.readdirSync(dir).reduce((sum, name) => sum + fs.statSync(path.join(dir, name)).size, 0);
-    process.stdout.write(`reload with 20 MiB of reviews: last write flushed and store reopened in ${elapsed} ms (${(onDisk / 1024 / 1024).toFixed(1)} MiB on disk)\n`);
+    process.stdout.write(
+      `reload with 20 MiB of reviews: last write flushed and store reopened in ${elapsed} ms (${(onDisk / 1024 / 1024).toFixed(1)} MiB on disk)\n`,
+    );
     await after.dispose();
   });
 });

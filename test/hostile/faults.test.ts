@@ -9,11 +9,23 @@ import { performance } from 'perf_hooks';
 import { createToken } from '../../extension/src/ipc/token';
 import { assertBuilt, connectMcp, startHost, type Host } from '../integration/harness';
 import { publishWindow } from './windowDiscovery';
-import { forkWindowHost, leaveStaleSocket, removeHostBundle, startWindowHost, useRuntimeDir, type ChildHost, type WindowHost } from './windowHost';
+import {
+  forkWindowHost,
+  leaveStaleSocket,
+  removeHostBundle,
+  startWindowHost,
+  useRuntimeDir,
+  type ChildHost,
+  type WindowHost,
+} from './windowHost';
 import { RawPeer } from '../integration/rawPeer';
 import { until } from '../support/until';
 
-type ToolResult = { isError?: boolean; content: Array<{ type: string; text: string }>; structuredContent?: Record<string, unknown> };
+type ToolResult = {
+  isError?: boolean;
+  content: Array<{ type: string; text: string }>;
+  structuredContent?: Record<string, unknown>;
+};
 type Mcp = Awaited<ReturnType<typeof connectMcp>>;
 
 // Latencies are printed, not asserted: absolute times belong to `npm run bench`. What is asserted
@@ -116,14 +128,22 @@ describe('the extension host is killed (SIGKILL) mid-request', () => {
     await pending;
     await child.exited;
     // Issued during the gap of a reload: the MCP server retries with a short backoff.
-    const result = call(mcp, 'present-review', { content: '# Made during the reload' }).then((r) => ({ r, at: performance.now() }));
+    const result = call(mcp, 'present-review', { content: '# Made during the reload' }).then((r) => ({
+      r,
+      at: performance.now(),
+    }));
     // The MCP server logs the request before it looks for a window to send it to.
-    await until(() => /"event":"request","id":"[^"]+","method":"present-review"/.test(mcp.stderr()), 'the MCP server to take the call up');
+    await until(
+      () => /"event":"request","id":"[^"]+","method":"present-review"/.test(mcp.stderr()),
+      'the MCP server to take the call up',
+    );
     const window = await startWindowHost({ folder: project });
     windows.push(window);
     const listeningAt = performance.now();
     const { r, at } = await result;
-    process.stdout.write(`call made during the reload gap: answered ${(at - listeningAt).toFixed(1)} ms after the host listened\n`);
+    process.stdout.write(
+      `call made during the reload gap: answered ${(at - listeningAt).toFixed(1)} ms after the host listened\n`,
+    );
     expect(r.isError).toBeFalsy();
     expect(window.host.store.current?.markdown).toBe('# Made during the reload');
   });
@@ -149,7 +169,10 @@ describe('the MCP server is killed (SIGKILL) mid-request', () => {
     };
     const freedIn: number[] = [];
     for (let round = 1; round <= 3; round++) {
-      const mcp = await connectMcp({ REDLINE_IPC_PATH: host.socketPath, REDLINE_IPC_TOKEN: host.token }, host.workspace);
+      const mcp = await connectMcp(
+        { REDLINE_IPC_PATH: host.socketPath, REDLINE_IPC_TOKEN: host.token },
+        host.workspace,
+      );
       try {
         const pid = (mcp.client.transport as StdioClientTransport).pid!;
         void mcp.client.callTool({ name: 'get-selection', arguments: {} }).catch(() => undefined);
@@ -157,16 +180,23 @@ describe('the MCP server is killed (SIGKILL) mid-request', () => {
         expect(host.server.connectionCount).toBe(baseline + 1);
         process.kill(pid, 'SIGKILL');
         const killedAt = performance.now();
-        await until(() => host.server.connectionCount === baseline, 'the window to free the killed server\'s connection');
+        await until(
+          () => host.server.connectionCount === baseline,
+          "the window to free the killed server's connection",
+        );
         freedIn.push(performance.now() - killedAt);
       } finally {
         await mcp.close().catch(() => undefined);
       }
     }
-    process.stdout.write(`MCP server SIGKILL -> connection freed: ${freedIn.map((ms) => ms.toFixed(1)).join(', ')} ms\n`);
+    process.stdout.write(
+      `MCP server SIGKILL -> connection freed: ${freedIn.map((ms) => ms.toFixed(1)).join(', ')} ms\n`,
+    );
     expect(host.server.connectionCount).toBe(baseline);
     bystander.send({ type: 'request', id: 'still-there', method: 'get-review', params: {} });
-    expect(await bystander.waitFor((r) => (r as { id?: string }).id === 'still-there')).toMatchObject({ result: { revision: 0 } });
+    expect(await bystander.waitFor((r) => (r as { id?: string }).id === 'still-there')).toMatchObject({
+      result: { revision: 0 },
+    });
     bystander.destroy();
   });
 });
@@ -249,8 +279,12 @@ describe('two extension hosts side by side (two windows)', () => {
       expect(titles(b.host)).toEqual(Array.from({ length: 10 }, (_, i) => `B${i}`));
       expect(a.host.store.current!.markdown).not.toMatch(/window B/);
       expect(b.host.store.current!.markdown).not.toMatch(/window A/);
-      expect(((await call(mcpA, 'get-review')).structuredContent as { markdown: string }).markdown).toBe(a.host.store.current!.markdown);
-      expect(((await call(mcpB, 'get-review')).structuredContent as { markdown: string }).markdown).toBe(b.host.store.current!.markdown);
+      expect(((await call(mcpA, 'get-review')).structuredContent as { markdown: string }).markdown).toBe(
+        a.host.store.current!.markdown,
+      );
+      expect(((await call(mcpB, 'get-review')).structuredContent as { markdown: string }).markdown).toBe(
+        b.host.store.current!.markdown,
+      );
 
       // Window A's socket with window B's token: refused, and neither window changes.
       const crossed = await connectMcp({ REDLINE_IPC_PATH: a.location.path, REDLINE_IPC_TOKEN: b.host.token });
@@ -281,7 +315,10 @@ describe('two extension hosts side by side (two windows)', () => {
       expect(reloaded.host.store.current?.markdown).toBe('# to the reloaded window');
       expect(lingering.host.store.revision).toBe(0);
       // Logged before the call was sent; stderr reaches this process on a pipe of its own.
-      await until(() => mcp.stderr().includes('"via":"the Test Editor window of this terminal"'), "the MCP server's log of the window it reached");
+      await until(
+        () => mcp.stderr().includes('"via":"the Test Editor window of this terminal"'),
+        "the MCP server's log of the window it reached",
+      );
     } finally {
       await mcp.close();
       await lingering.stop();
@@ -306,7 +343,9 @@ describe('two extension hosts side by side (two windows)', () => {
       expect(b.host.store.current?.markdown).toBe('# for B');
       const refused = await call(lost, 'present-review', { content: '# for nobody' });
       expect(refused.isError).toBe(true);
-      expect(refused.content[0].text).toContain(`No VS Code window has a workspace folder that contains ${runtime.dir}`);
+      expect(refused.content[0].text).toContain(
+        `No VS Code window has a workspace folder that contains ${runtime.dir}`,
+      );
       expect(refused.content[0].text).toContain(`  ${folderA} (Test Editor)`);
       expect(refused.content[0].text).toContain(`  ${folderB} (Test Editor)`);
       expect(a.host.store.revision).toBe(1);
@@ -337,7 +376,12 @@ describe('a rotated token', () => {
     const oldToken = window.host.token;
     const mcp = await connectMcp(ipcEnv(window.location.path, oldToken));
     // Same variables, but it cannot see the discovery files: all it has is the old token.
-    const blind = await connectMcp({ REDLINE_IPC_PATH: window.location.path, REDLINE_IPC_TOKEN: oldToken, XDG_RUNTIME_DIR: '/nonexistent', TMPDIR: '/nonexistent' });
+    const blind = await connectMcp({
+      REDLINE_IPC_PATH: window.location.path,
+      REDLINE_IPC_TOKEN: oldToken,
+      XDG_RUNTIME_DIR: '/nonexistent',
+      TMPDIR: '/nonexistent',
+    });
     try {
       expect((await call(mcp, 'present-review', { content: '# before' })).isError).toBeFalsy();
       expect((await call(blind, 'get-review')).isError).toBeFalsy();

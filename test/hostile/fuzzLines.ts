@@ -87,7 +87,8 @@ export function expectedReply(verdict: Verdict, authenticated: boolean): Expecte
     case 'invalid-message':
       return { id: verdict.id, code: ErrorCode.InvalidMessage, closes: false };
   }
-  if (!authenticated) throw new Error('before authentication, use expectedBeforeAuth: the answers depend on the lines before');
+  if (!authenticated)
+    throw new Error('before authentication, use expectedBeforeAuth: the answers depend on the lines before');
   switch (verdict.kind) {
     case 'hello':
     case 'auth':
@@ -123,7 +124,11 @@ export function expectedBeforeAuth(lines: readonly FuzzLine[]): { replies: Expec
         case 'parse-error':
           return { id: null, code: ErrorCode.ParseError, closes: true };
         case 'invalid-message':
-          return { id: verdict.id, code: verdict.wrongVersion ? ErrorCode.VersionMismatch : ErrorCode.InvalidMessage, closes: true };
+          return {
+            id: verdict.id,
+            code: verdict.wrongVersion ? ErrorCode.VersionMismatch : ErrorCode.InvalidMessage,
+            closes: true,
+          };
         case 'hello':
           if (verdict.wrongVersion) return { id: verdict.id, code: ErrorCode.VersionMismatch, closes: true };
           if (challenged) return { id: verdict.id, code: ErrorCode.Unauthorized, closes: true };
@@ -152,7 +157,8 @@ function isErrorLine(line: FuzzLine): boolean {
 function judged(raw: RawLine): FuzzLine {
   const value: FuzzLine = { ...raw, verdict: classify(raw.bytes) };
   Object.defineProperty(value, fc.toStringMethod, {
-    value: () => `${raw.kind}(${raw.bytes.length} bytes: ${JSON.stringify(raw.bytes.subarray(0, 80).toString('latin1'))})`,
+    value: () =>
+      `${raw.kind}(${raw.bytes.length} bytes: ${JSON.stringify(raw.bytes.subarray(0, 80).toString('latin1'))})`,
   });
   return value;
 }
@@ -171,7 +177,10 @@ function line(kind: string, content: string | Buffer, depth?: number): RawLine {
 const goodId = fc.oneof(
   { weight: 6, arbitrary: fc.string({ minLength: 1, maxLength: 64 }) },
   { weight: 2, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 32 }) },
-  { weight: 1, arbitrary: fc.constantFrom('__proto__', 'constructor', 'toString', '\ud800', '\u202e', 'x'.repeat(64), ' ') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('__proto__', 'constructor', 'toString', '\ud800', '\u202e', 'x'.repeat(64), ' '),
+  },
 );
 const badId = fc.oneof(
   fc.constantFrom<unknown>('', 'x'.repeat(65), null, true, 0, -1, 1e308, [], {}, ['id']),
@@ -197,7 +206,11 @@ const hello = fc.record({
   protocolVersion: fc.oneof(fc.constant(PROTOCOL_VERSION), fc.constant(1), fc.integer()),
   client: fc.record({ name: fc.string({ maxLength: 200 }), version: fc.string({ maxLength: 50 }), pid: fc.integer() }),
 });
-const auth = fc.record({ type: fc.constant('auth'), id: goodId, clientProof: fc.oneof(hex64, fc.string({ maxLength: 80 })) });
+const auth = fc.record({
+  type: fc.constant('auth'),
+  id: goodId,
+  clientProof: fc.oneof(hex64, fc.string({ maxLength: 80 })),
+});
 const request = fc.record({
   type: fc.constant('request'),
   id: goodId,
@@ -213,8 +226,15 @@ const invalidParams = fc.oneof(
     fc.oneof(
       fc.oneof(fc.integer(), fc.string(), fc.boolean(), fc.array(fc.integer())),
       fc.record({ content: notString }),
-      fc.record({ content: fc.string(), mode: fc.string().filter((m) => !['replace', 'append', 'update-section'].includes(m)) }),
-      fc.record({ content: fc.string(), mode: fc.constant('update-section'), section: fc.constantFrom(undefined, '', ' ', '\t\t') }),
+      fc.record({
+        content: fc.string(),
+        mode: fc.string().filter((m) => !['replace', 'append', 'update-section'].includes(m)),
+      }),
+      fc.record({
+        content: fc.string(),
+        mode: fc.constant('update-section'),
+        section: fc.constantFrom(undefined, '', ' ', '\t\t'),
+      }),
       fc.record({ content: fc.string(), section: notString }),
       fc.record({ content: fc.string(), title: fc.integer({ min: 501, max: 700 }).map((n) => 't'.repeat(n)) }),
       fc.record({ content: fc.string(), cwd: notString }),
@@ -223,7 +243,13 @@ const invalidParams = fc.oneof(
   ),
   fc.tuple(
     fc.constantFrom('get-review', 'get-selection'),
-    fc.oneof(fc.dictionary(fc.string({ maxLength: 8 }), anyJson, { minKeys: 1, maxKeys: 3 }), fc.integer(), fc.string(), fc.boolean(), fc.array(anyJson)),
+    fc.oneof(
+      fc.dictionary(fc.string({ maxLength: 8 }), anyJson, { minKeys: 1, maxKeys: 3 }),
+      fc.integer(),
+      fc.string(),
+      fc.boolean(),
+      fc.array(anyJson),
+    ),
   ),
   fc.tuple(
     fc.constant('open-location'),
@@ -263,7 +289,14 @@ const badUtf8 = fc.constantFrom(
   [0xef, 0xbb, 0xbf], // a BOM
 );
 
-const DEPTH_CAP = { array: 100_000, unbalanced: 100_000, params: 100_000, object: 50_000, mixed: 40_000, hello: 40_000 } as const;
+const DEPTH_CAP = {
+  array: 100_000,
+  unbalanced: 100_000,
+  params: 100_000,
+  object: 50_000,
+  mixed: 40_000,
+  hello: 40_000,
+} as const;
 
 function deepLine(shape: keyof typeof DEPTH_CAP, wanted: number, id: string): RawLine {
   const depth = Math.min(wanted, DEPTH_CAP[shape]);
@@ -275,21 +308,34 @@ function deepLine(shape: keyof typeof DEPTH_CAP, wanted: number, id: string): Ra
     params: () => `{"type":"request","id":${quotedId},"method":"present-review","params":${arrays}}`,
     object: () => '{"":'.repeat(depth) + '0' + '}'.repeat(depth),
     mixed: () => '[{"":'.repeat(depth) + '0' + '}]'.repeat(depth),
-    hello: () => `{"type":"hello","id":${quotedId},"clientNonce":"${'a'.repeat(64)}","protocolVersion":${PROTOCOL_VERSION},"client":${'{"a":'.repeat(depth)}0${'}'.repeat(depth)}}`,
+    hello: () =>
+      `{"type":"hello","id":${quotedId},"clientNonce":"${'a'.repeat(64)}","protocolVersion":${PROTOCOL_VERSION},"client":${'{"a":'.repeat(depth)}0${'}'.repeat(depth)}}`,
   }[shape]();
   return line('deep-nesting', text, depth);
 }
 
 const kinds: Array<{ weight: number; arbitrary: fc.Arbitrary<RawLine> }> = [
-  { weight: 14, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 512 }).map((bytes) => line('random-bytes', Buffer.from(bytes))) },
+  {
+    weight: 14,
+    arbitrary: fc.uint8Array({ minLength: 1, maxLength: 512 }).map((bytes) => line('random-bytes', Buffer.from(bytes))),
+  },
   {
     weight: 7,
     arbitrary: fc
-      .tuple(fc.array(fc.oneof(badUtf8, fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 6 })), { minLength: 1, maxLength: 12 }), fc.boolean(), goodId)
+      .tuple(
+        fc.array(fc.oneof(badUtf8, fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 6 })), {
+          minLength: 1,
+          maxLength: 12,
+        }),
+        fc.boolean(),
+        goodId,
+      )
       .map(([pieces, inString, id]) => {
         const bytes = Buffer.from(pieces.flat());
         if (!inString) return line('invalid-utf8', bytes);
-        const head = Buffer.from(`{"type":"request","id":${JSON.stringify(id)},"method":"open-location","params":{"reference":"`);
+        const head = Buffer.from(
+          `{"type":"request","id":${JSON.stringify(id)},"method":"open-location","params":{"reference":"`,
+        );
         return line('invalid-utf8', Buffer.concat([head, bytes, Buffer.from('","cwd":7}}')]));
       }),
   },
@@ -298,17 +344,42 @@ const kinds: Array<{ weight: number; arbitrary: fc.Arbitrary<RawLine> }> = [
     arbitrary: fc.tuple(message, fc.double({ min: 0, max: 1, noNaN: true })).map(([m, at]) => {
       const bytes = Buffer.from(JSON.stringify(m));
       // Cut by bytes, so the cut may fall inside a multi-byte character.
-      return line('truncated-json', bytes.subarray(0, Math.max(1, Math.min(bytes.length - 1, Math.floor(bytes.length * at)))));
+      return line(
+        'truncated-json',
+        bytes.subarray(0, Math.max(1, Math.min(bytes.length - 1, Math.floor(bytes.length * at)))),
+      );
     }),
   },
   {
     weight: 12,
     arbitrary: fc
-      .tuple(message, fc.constantFrom('type', 'id', 'clientNonce', 'clientProof', 'protocolVersion', 'client', 'method', 'params', 'content', 'mode', 'section', 'title', 'reference'), anyJson)
+      .tuple(
+        message,
+        fc.constantFrom(
+          'type',
+          'id',
+          'clientNonce',
+          'clientProof',
+          'protocolVersion',
+          'client',
+          'method',
+          'params',
+          'content',
+          'mode',
+          'section',
+          'title',
+          'reference',
+        ),
+        anyJson,
+      )
       .map(([m, field, value]) => {
         const broken: Record<string, unknown> = { ...m };
         if (field in broken || ['type', 'id', 'method', 'params'].includes(field)) broken[field] = value;
-        else broken.params = { ...(typeof broken.params === 'object' && broken.params !== null ? broken.params : {}), [field]: value };
+        else
+          broken.params = {
+            ...(typeof broken.params === 'object' && broken.params !== null ? broken.params : {}),
+            [field]: value,
+          };
         return line('wrong-types', JSON.stringify(broken));
       }),
   },
@@ -332,14 +403,32 @@ const kinds: Array<{ weight: number; arbitrary: fc.Arbitrary<RawLine> }> = [
   {
     weight: 1,
     arbitrary: fc
-      .tuple(fc.constantFrom(...(Object.keys(DEPTH_CAP) as Array<keyof typeof DEPTH_CAP>)), fc.constantFrom(1_000, 10_000, 100_000), goodId)
+      .tuple(
+        fc.constantFrom(...(Object.keys(DEPTH_CAP) as Array<keyof typeof DEPTH_CAP>)),
+        fc.constantFrom(1_000, 10_000, 100_000),
+        goodId,
+      )
       .map(([shape, depth, id]) => deepLine(shape, depth, id)),
   },
   {
     weight: 10,
     arbitrary: fc
       .tuple(
-        fc.oneof(fc.constantFrom<unknown>('launch-missiles', 'Request', 'HELLO', 'response', 'event', '__proto__', '', 'hello ', undefined), fc.string(), anyJson),
+        fc.oneof(
+          fc.constantFrom<unknown>(
+            'launch-missiles',
+            'Request',
+            'HELLO',
+            'response',
+            'event',
+            '__proto__',
+            '',
+            'hello ',
+            undefined,
+          ),
+          fc.string(),
+          anyJson,
+        ),
         goodId,
         fc.dictionary(fc.string({ maxLength: 8 }), anyJson, { maxKeys: 3 }),
         fc.boolean(),
@@ -351,14 +440,28 @@ const kinds: Array<{ weight: number; arbitrary: fc.Arbitrary<RawLine> }> = [
   },
   {
     weight: 14,
-    arbitrary: fc.tuple(invalidParams, goodId).map(([[method, params], id]) => line('invalid-params', JSON.stringify({ type: 'request', id, method, params }))),
+    arbitrary: fc
+      .tuple(invalidParams, goodId)
+      .map(([[method, params], id]) => line('invalid-params', JSON.stringify({ type: 'request', id, method, params }))),
   },
   {
     weight: 6,
     arbitrary: fc
       .tuple(
         fc.oneof(
-          fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', 'present_review', 'PRESENT-REVIEW', 'present-review ', '', 'x'.repeat(100)),
+          fc.constantFrom(
+            '__proto__',
+            'constructor',
+            'toString',
+            'hasOwnProperty',
+            'valueOf',
+            'isPrototypeOf',
+            'present_review',
+            'PRESENT-REVIEW',
+            'present-review ',
+            '',
+            'x'.repeat(100),
+          ),
           fc.string({ maxLength: 100 }),
         ),
         goodId,
@@ -367,7 +470,12 @@ const kinds: Array<{ weight: number; arbitrary: fc.Arbitrary<RawLine> }> = [
       .map(([method, id, params]) => line('unknown-method', JSON.stringify({ type: 'request', id, method, params }))),
   },
   { weight: 5, arbitrary: fc.oneof(hello, auth).map((m) => line('second-hello', JSON.stringify(m))) },
-  { weight: 3, arbitrary: fc.tuple(badId, anyJson).map(([id, extra]) => line('bad-cancel', JSON.stringify({ type: 'cancel', id, extra }))) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(badId, anyJson)
+      .map(([id, extra]) => line('bad-cancel', JSON.stringify({ type: 'cancel', id, extra }))),
+  },
   {
     weight: 3,
     arbitrary: fc.tuple(goodId, fc.integer({ min: 0, max: 4 })).map(([id, form]) => {
@@ -396,17 +504,27 @@ const kinds: Array<{ weight: number; arbitrary: fc.Arbitrary<RawLine> }> = [
       // Exactly at the limit: still a line, answered like any other.
       if (!asJson) return line('at-limit', Buffer.alloc(FUZZ_MAX_LINE_BYTES, 'x'));
       const json = JSON.stringify({ type: 'request', id, method: 'present-review', params: { content: 5 } });
-      return line('at-limit', Buffer.concat([Buffer.from(json), Buffer.alloc(FUZZ_MAX_LINE_BYTES - Buffer.byteLength(json), ' ')]));
+      return line(
+        'at-limit',
+        Buffer.concat([Buffer.from(json), Buffer.alloc(FUZZ_MAX_LINE_BYTES - Buffer.byteLength(json), ' ')]),
+      );
     }),
   },
 ];
 
 /** One line that must get exactly one error reply, and leaves the connection open when authenticated. */
-export const fuzzLine: fc.Arbitrary<FuzzLine> = fc.oneof(...kinds).map(judged).filter(isErrorLine);
+export const fuzzLine: fc.Arbitrary<FuzzLine> = fc
+  .oneof(...kinds)
+  .map(judged)
+  .filter(isErrorLine);
 
 /** A line over the limit: the server answers LineTooLong and closes. Some are valid requests, too long. */
 export const oversizeLine: fc.Arbitrary<FuzzLine> = fc
-  .tuple(fc.integer({ min: 1, max: 4096 }), fc.constantFrom('filler', 'valid-request', 'random'), fc.uint8Array({ minLength: 1, maxLength: 64 }))
+  .tuple(
+    fc.integer({ min: 1, max: 4096 }),
+    fc.constantFrom('filler', 'valid-request', 'random'),
+    fc.uint8Array({ minLength: 1, maxLength: 64 }),
+  )
   .map(([extra, fill, seed]) => judged(oversize(FUZZ_MAX_LINE_BYTES + extra, fill, seed)));
 
 function oversize(size: number, fill: string, seed: Uint8Array): RawLine {

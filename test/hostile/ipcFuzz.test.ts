@@ -5,14 +5,22 @@
 import fc from 'fast-check';
 import { Challenge, ErrorCode, ResponseMessage } from '../../shared/protocol';
 import { startHost, type Host } from '../integration/harness';
-import { expectedBeforeAuth, expectedReply, FUZZ_MAX_LINE_BYTES, fuzzLine, kindNames, oversizeLine, type ExpectedReply, type FuzzLine } from './fuzzLines';
+import {
+  expectedBeforeAuth,
+  expectedReply,
+  FUZZ_MAX_LINE_BYTES,
+  fuzzLine,
+  kindNames,
+  oversizeLine,
+  type ExpectedReply,
+  type FuzzLine,
+} from './fuzzLines';
 import { until } from '../support/until';
 import { RawPeer, byId, type WireReply } from '../integration/rawPeer';
 
 const SEED = 20_251_122;
 const SESSIONS = 100;
 const LINES_PER_SESSION = 100;
-
 
 interface Session {
   readonly authenticated: boolean;
@@ -29,10 +37,17 @@ const session: fc.Arbitrary<Session> = fc
     last: fc.oneof({ weight: 4, arbitrary: fuzzLine }, { weight: 1, arbitrary: oversizeLine }),
     chunks: fc.option(fc.array(fc.integer({ min: 1, max: 4096 }), { minLength: 1, maxLength: 16 }), { freq: 3 }),
   })
-  .map(({ authenticated, body, last, chunks }) => ({ authenticated, lines: [...body, last], chunks: chunks ?? undefined }));
+  .map(({ authenticated, body, last, chunks }) => ({
+    authenticated,
+    lines: [...body, last],
+    chunks: chunks ?? undefined,
+  }));
 
 /** What one connection must be answered, in order, for lines sent one after another. */
-function expectedFor(lines: readonly FuzzLine[], authenticated: boolean): { replies: ExpectedReply[]; consumed: number } {
+function expectedFor(
+  lines: readonly FuzzLine[],
+  authenticated: boolean,
+): { replies: ExpectedReply[]; consumed: number } {
   if (!authenticated) return expectedBeforeAuth(lines);
   const replies: ExpectedReply[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -74,7 +89,15 @@ describe('fuzzing the IPC server', () => {
     const bystander = await RawPeer.connect(host.socketPath);
     await bystander.hello(host.token);
     const baseline = host.server.connectionCount;
-    const stats = { lines: 0, answered: 0, afterClose: 0, oversize: 0, unauthenticatedSessions: 0, maxDepth: 0, bystanderReplies: 0 };
+    const stats = {
+      lines: 0,
+      answered: 0,
+      afterClose: 0,
+      oversize: 0,
+      unauthenticatedSessions: 0,
+      maxDepth: 0,
+      bystanderReplies: 0,
+    };
     const byKind = new Map<string, number>();
     let run = 0;
     const started = Date.now();
@@ -93,7 +116,12 @@ describe('fuzzing the IPC server', () => {
           const from = raw.replies.length;
 
           // The valid client asks just before and while this session's garbage is on its way.
-          bystander.send({ type: 'request', id: `append-${n}`, method: 'present-review', params: { content: `## Bystander ${n}\n\nserved during session ${n}`, mode: 'append' } });
+          bystander.send({
+            type: 'request',
+            id: `append-${n}`,
+            method: 'present-review',
+            params: { content: `## Bystander ${n}\n\nserved during session ${n}`, mode: 'append' },
+          });
           const sendAndRead = async (data: Buffer) => {
             const writing = write(raw, data, chunks);
             bystander.send({ type: 'request', id: `read-${n}`, method: 'get-review', params: {} });
@@ -105,24 +133,45 @@ describe('fuzzing the IPC server', () => {
             const oversizeAt = lines.findIndex((l) => l.verdict.kind === 'oversize');
             const body = oversizeAt === -1 ? lines : lines.slice(0, oversizeAt);
             const sentinel = `sentinel-${n}`;
-            await sendAndRead(burst(body, JSON.stringify({ type: 'request', id: sentinel, method: 'get-review', params: {} })));
+            await sendAndRead(
+              burst(body, JSON.stringify({ type: 'request', id: sentinel, method: 'get-review', params: {} })),
+            );
             expect((await raw.waitFor(byId(sentinel))).result).toBeDefined();
             // The window also tells every connection that a review changed (events carry no id).
             const errors = raw.replies.slice(from).filter((r) => r.type !== 'event' && r.id !== sentinel);
             const { replies: expected } = expectedFor(body, true);
             expect(errors.length).toBe(body.length);
             // Errors for bad lines are written at once and requests wait their turn, so compare as multisets.
-            expect(errors.map((r) => asPair({ id: r.id ?? null, code: r.error?.code ?? 0 })).sort()).toEqual(expected.map(asPair).sort());
+            expect(errors.map((r) => asPair({ id: r.id ?? null, code: r.error?.code ?? 0 })).sort()).toEqual(
+              expected.map(asPair).sort(),
+            );
             checkWellFormed(errors);
             stats.answered += errors.length;
 
             if (oversizeAt !== -1) {
               // Phase 2: the oversize line closes the connection; a valid request right behind it never runs.
               const before = raw.replies.length;
-              raw.socket.write(burst([lines[oversizeAt]], JSON.stringify({ type: 'request', id: 'behind', method: 'present-review', params: { content: '# must not run' } })));
+              raw.socket.write(
+                burst(
+                  [lines[oversizeAt]],
+                  JSON.stringify({
+                    type: 'request',
+                    id: 'behind',
+                    method: 'present-review',
+                    params: { content: '# must not run' },
+                  }),
+                ),
+              );
               await raw.whenClosed();
               expect(raw.replies.slice(before)).toEqual([
-                { type: 'response', id: null, error: { code: ErrorCode.LineTooLong, message: `Message larger than ${FUZZ_MAX_LINE_BYTES} bytes; closing this connection.` } },
+                {
+                  type: 'response',
+                  id: null,
+                  error: {
+                    code: ErrorCode.LineTooLong,
+                    message: `Message larger than ${FUZZ_MAX_LINE_BYTES} bytes; closing this connection.`,
+                  },
+                },
               ]);
               expect(host.store.current?.markdown ?? '').not.toMatch(/must not run/);
               stats.oversize++;
@@ -139,10 +188,15 @@ describe('fuzzing the IPC server', () => {
             const closedEarly = expected.length > 0 && expected[expected.length - 1].closes;
             await sendAndRead(burst(lines, terminator));
             await raw.whenClosed();
-            const all = expected.concat(closedEarly ? [] : [{ id: `wrong-${n}`, code: ErrorCode.Unauthorized, closes: true }]);
-            expect(raw.replies.slice(from).map((r) => asPair({ id: r.id ?? null, code: r.error?.code ?? 0 }))).toEqual(all.map(asPair));
+            const all = expected.concat(
+              closedEarly ? [] : [{ id: `wrong-${n}`, code: ErrorCode.Unauthorized, closes: true }],
+            );
+            expect(raw.replies.slice(from).map((r) => asPair({ id: r.id ?? null, code: r.error?.code ?? 0 }))).toEqual(
+              all.map(asPair),
+            );
             checkWellFormed(raw.replies.slice(from).filter((r) => r.error));
-            for (const challenge of raw.replies.slice(from).filter((r) => !r.error)) expect(Challenge.safeParse(challenge.result).success).toBe(true);
+            for (const challenge of raw.replies.slice(from).filter((r) => !r.error))
+              expect(Challenge.safeParse(challenge.result).success).toBe(true);
             if (closedEarly && lines[consumed - 1].verdict.kind === 'oversize') stats.oversize++;
             stats.answered += expected.length;
             stats.afterClose += lines.length - consumed;
@@ -171,7 +225,9 @@ describe('fuzzing the IPC server', () => {
 
     // The host is whole: every fuzz connection freed, the bystander still served, nothing polluted.
     await until(() => host.server.connectionCount === baseline, 'the window to close every fuzzing connection');
-    expect(host.store.current!.sections.map((s) => s.title)).toEqual(Array.from({ length: SESSIONS }, (_, i) => `Bystander ${i}`));
+    expect(host.store.current!.sections.map((s) => s.title)).toEqual(
+      Array.from({ length: SESSIONS }, (_, i) => `Bystander ${i}`),
+    );
     expect(host.editor.opened).toEqual([]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(({} as Record<string, unknown>).content).toBeUndefined();

@@ -20,7 +20,10 @@ export class OpenerWindow {
   static async start(options?: Parameters<typeof startHost>[0]): Promise<OpenerWindow> {
     const host = await startHost(options);
     const renderer = new ReviewRenderer(() => [host.workspace]);
-    const opener = new LocationOpener((cwd) => renderer.roots(cwd), () => undefined);
+    const opener = new LocationOpener(
+      (cwd) => renderer.roots(cwd),
+      () => undefined,
+    );
     host.editor.openLocation = (reference, cwd) => opener.open(reference, cwd);
     const client = await RawPeer.connect(host.socketPath);
     const hello = await client.hello(host.token);

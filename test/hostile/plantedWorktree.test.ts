@@ -52,7 +52,8 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(shared, { recursive: true, force: true }));
 
 /** Why the window does not believe the planted repository. */
-const plantedWhy = () => `${shared}/.git: ${asRoot ? `it belongs to uid ${ATTACKER}, not to you` : 'every user may write to it'}`;
+const plantedWhy = () =>
+  `${shared}/.git: ${asRoot ? `it belongs to uid ${ATTACKER}, not to you` : 'every user may write to it'}`;
 
 /** Ownership as the disk says, except that, when not root, the planted repository is said to be the attacker's. */
 function trust(): TrustContext {
@@ -60,8 +61,14 @@ function trust(): TrustContext {
   if (asRoot) return system;
   const planted = path.join(shared, '.git');
   const theirs = <T extends { uid: number }>(file: string, stats: T): T =>
-    file === planted || file.startsWith(`${planted}/`) ? Object.assign(Object.create(Object.getPrototypeOf(stats)), stats, { uid: ATTACKER }) : stats;
-  return { owner: system.owner, lstat: (file) => theirs(file, system.lstat(file)), stat: (file) => theirs(file, system.stat(file)) };
+    file === planted || file.startsWith(`${planted}/`)
+      ? Object.assign(Object.create(Object.getPrototypeOf(stats)), stats, { uid: ATTACKER })
+      : stats;
+  return {
+    owner: system.owner,
+    lstat: (file) => theirs(file, system.lstat(file)),
+    stat: (file) => theirs(file, system.stat(file)),
+  };
 }
 
 it("does not believe another user's repository above the workspace: / is no worktree of it", () => {
@@ -69,7 +76,9 @@ it("does not believe another user's repository above the workspace: / is no work
   const options = { trust: trust(), onDistrust: (why: string) => distrust.push(why) };
   expect(registeredWorktrees(ws, options)).toEqual([]);
   for (const place of ['/', '/etc', os.homedir()]) expect(worktreeHolding(place, [ws], options)).toBeUndefined();
-  expect(distrust[0]).toBe(`the repository above ${ws} is not trusted: ${shared}/.git: it belongs to uid ${ATTACKER}, not to you`);
+  expect(distrust[0]).toBe(
+    `the repository above ${ws} is not trusted: ${shared}/.git: it belongs to uid ${ATTACKER}, not to you`,
+  );
 });
 
 describe('a window whose folder is D/ws, with the planted record', () => {
@@ -85,7 +94,10 @@ describe('a window whose folder is D/ws, with the planted record', () => {
   beforeEach(() => seen.reset());
 
   it.each(['/', os.homedir()])('with cwd %s, the report says nothing of files outside the workspace', async (cwd) => {
-    const reply = await window.request('present-review', { content: '- /etc/passwd:9999\n- /etc/nonexistent:1\n- `src/a.ts:1`\n', cwd });
+    const reply = await window.request('present-review', {
+      content: '- /etc/passwd:9999\n- /etc/nonexistent:1\n- `src/a.ts:1`\n',
+      cwd,
+    });
     expect(reply.result.references).toMatchObject({ total: 3, resolved: 1 });
     expect(reply.result.references.broken.map((broken: { reason: string }) => broken.reason)).toEqual([
       `/etc/passwd is ${OUTSIDE_ROOTS}`,
@@ -119,7 +131,8 @@ describe('a window whose folder is D/ws, with the planted record', () => {
         started: 1,
         terminals: [],
       });
-      const locator = (cwd: string) => new WindowLocator({ cwd, directories: () => [directory], platform: 'linux', ancestors: () => [] });
+      const locator = (cwd: string) =>
+        new WindowLocator({ cwd, directories: () => [directory], platform: 'linux', ancestors: () => [] });
       for (const cwd of ['/', '/etc', os.homedir()]) {
         let thrown: unknown;
         try {
@@ -130,7 +143,9 @@ describe('a window whose folder is D/ws, with the planted record', () => {
         expect(thrown).toBeInstanceOf(NoWindowError);
         expect((thrown as Error).message).toContain(plantedWhy());
       }
-      expect(locator(path.join(ws, 'src')).candidates()).toEqual([{ socketPath: path.join(directory, 'w.sock'), token: window.host.token, via: `the Code window of ${ws}` }]);
+      expect(locator(path.join(ws, 'src')).candidates()).toEqual([
+        { socketPath: path.join(directory, 'w.sock'), token: window.host.token, via: `the Code window of ${ws}` },
+      ]);
     } finally {
       fs.rmSync(directory, { recursive: true, force: true });
     }

@@ -10,7 +10,6 @@ import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
 import { startHost, type Host } from '../integration/harness';
 import { RawPeer, type WireReply } from '../integration/rawPeer';
 
-
 describe("the request's cwd", () => {
   it('leads the search only when it lies inside a workspace folder', () => {
     const renderer = new ReviewRenderer(() => ['/ws/app', '/ws/lib']);
@@ -47,7 +46,11 @@ describe("the request's cwd", () => {
 
     it('with cwd "/", nothing outside the workspace is looked up: no existence, no length', async () => {
       const relative = `${secretDir.slice(1)}/passwd`;
-      const reply = await present('oracle', `- \`${relative}:99999\`\n- ${secretDir}/passwd:99999\n- ${secretDir}/none:1\n- \`src/example.ts:2\`\n`, '/');
+      const reply = await present(
+        'oracle',
+        `- \`${relative}:99999\`\n- ${secretDir}/passwd:99999\n- ${secretDir}/none:1\n- \`src/example.ts:2\`\n`,
+        '/',
+      );
       const { references } = reply.result;
       expect(references).toMatchObject({ total: 4, resolved: 1 });
       expect(references.broken.map((broken: { reason: string }) => broken.reason)).toEqual([

@@ -21,7 +21,13 @@ import { RawPeer, byId, type WireReply } from '../integration/rawPeer';
 type ToolResult = { isError?: boolean; content: Array<{ type: string; text: string }> };
 
 function hello(clientNonce: string, id = 'hello-1', protocolVersion = PROTOCOL_VERSION): Record<string, unknown> {
-  return { type: 'hello', id, clientNonce, protocolVersion, client: { name: 'hostile', version: '1', pid: process.pid } };
+  return {
+    type: 'hello',
+    id,
+    clientNonce,
+    protocolVersion,
+    client: { name: 'hostile', version: '1', pid: process.pid },
+  };
 }
 const smuggled = { type: 'request', id: 'smuggled', method: 'present-review', params: { content: '# smuggled in' } };
 const line = (message: unknown) => JSON.stringify(message) + '\n';
@@ -37,12 +43,16 @@ describe('tokens', () => {
    * Says hello, then answers the challenge with `proofFor(challenge, clientNonce)` and a request in
    * one write. Returns every reply once the server has closed the connection.
    */
-  async function authWith(proofFor: (challenge: { serverNonce: string; serverProof: string }, clientNonce: string) => string): Promise<WireReply[]> {
+  async function authWith(
+    proofFor: (challenge: { serverNonce: string; serverProof: string }, clientNonce: string) => string,
+  ): Promise<WireReply[]> {
     const raw = await RawPeer.connect(host.socketPath);
     const clientNonce = createNonce();
     raw.send(hello(clientNonce));
     const challenge = await raw.waitFor(byId('hello-1'));
-    raw.sendRaw(line({ type: 'auth', id: 'auth-1', clientProof: proofFor(challenge.result, clientNonce) }) + line(smuggled));
+    raw.sendRaw(
+      line({ type: 'auth', id: 'auth-1', clientProof: proofFor(challenge.result, clientNonce) }) + line(smuggled),
+    );
     await raw.whenClosed();
     expect(host.store.revision).toBe(0);
     return raw.replies;
@@ -60,8 +70,13 @@ describe('tokens', () => {
       ['empty', ''],
     ];
     expect(t).toMatch(/^[0-9a-f]{32}$/);
-    const wrongProofs: Array<[string, (c: { serverNonce: string; serverProof: string }, clientNonce: string) => string]> = [
-      ...wrongTokens.map(([name, token]): [string, (c: { serverNonce: string }, n: string) => string] => [name, (c, n) => clientProof(token, c.serverNonce, n)]),
+    const wrongProofs: Array<
+      [string, (c: { serverNonce: string; serverProof: string }, clientNonce: string) => string]
+    > = [
+      ...wrongTokens.map(([name, token]): [string, (c: { serverNonce: string }, n: string) => string] => [
+        name,
+        (c, n) => clientProof(token, c.serverNonce, n),
+      ]),
       // The server's own proof sent back: the labels keep it from passing as a client's.
       ['the server proof reflected', (c) => c.serverProof],
       ['the right token with the nonces swapped', (c, n) => clientProof(t, n, c.serverNonce)],
@@ -78,7 +93,13 @@ describe('tokens', () => {
   });
 
   it('refuses a malformed or old-style hello at once, and answers nothing after it', async () => {
-    const v1 = { type: 'hello', id: 'hello-1', token: host.token, protocolVersion: 1, client: { name: 'old', version: '1', pid: 1 } };
+    const v1 = {
+      type: 'hello',
+      id: 'hello-1',
+      token: host.token,
+      protocolVersion: 1,
+      client: { name: 'old', version: '1', pid: 1 },
+    };
     const cases: Array<[Record<string, unknown>, number]> = [
       [v1, ErrorCode.VersionMismatch],
       [{ ...v1, protocolVersion: PROTOCOL_VERSION }, ErrorCode.InvalidMessage],
@@ -100,7 +121,10 @@ describe('tokens', () => {
     const raw = await RawPeer.connect(host.socketPath);
     expect((await raw.hello(host.token)).result).toBeDefined();
     const replayed = await raw.hello(host.token, 'hello-2');
-    expect(replayed.error).toEqual({ code: ErrorCode.InvalidMessage, message: 'Already authenticated on this connection.' });
+    expect(replayed.error).toEqual({
+      code: ErrorCode.InvalidMessage,
+      message: 'Already authenticated on this connection.',
+    });
     const wrong = await raw.hello('0'.repeat(32), 'hello-3');
     expect(wrong.error?.code).toBe(ErrorCode.InvalidMessage);
     // Still the same authenticated connection: neither hello de-authenticated it nor closed it.
@@ -124,7 +148,11 @@ describe('tokens', () => {
       const honest = await RawPeer.connect(socketPath);
       honest.send(hello(clientNonce, 'captured'));
       const challenge = await honest.waitFor(byId('captured'));
-      const capturedAuth = line({ type: 'auth', id: 'captured-auth', clientProof: clientProof(oldToken, challenge.result.serverNonce, clientNonce) });
+      const capturedAuth = line({
+        type: 'auth',
+        id: 'captured-auth',
+        clientProof: clientProof(oldToken, challenge.result.serverNonce, clientNonce),
+      });
       honest.sendRaw(capturedAuth);
       expect((await honest.waitFor(byId('captured-auth'))).result).toBeDefined();
       honest.destroy();
@@ -134,7 +162,7 @@ describe('tokens', () => {
       const replaySame = await RawPeer.connect(socketPath);
       replaySame.sendRaw(captured);
       await replaySame.whenClosed();
-      expect((replaySame.replies).map((r) => [r.id, r.error?.code])).toEqual([
+      expect(replaySame.replies.map((r) => [r.id, r.error?.code])).toEqual([
         ['captured', undefined],
         ['captured-auth', ErrorCode.Unauthorized],
       ]);
@@ -155,7 +183,10 @@ describe('tokens', () => {
       ]);
 
       // The MCP server with the old token finds that the new window cannot prove it holds that token.
-      const stale = (await mcp.client.callTool({ name: 'present-review', arguments: { content: '# old token' } })) as ToolResult;
+      const stale = (await mcp.client.callTool({
+        name: 'present-review',
+        arguments: { content: '# old token' },
+      })) as ToolResult;
       expect(stale.isError).toBe(true);
       expect(stale.content[0].text).toMatch(/could not prove that it holds the token in REDLINE_IPC_TOKEN/);
       expect(second.store.revision).toBe(0);
@@ -226,43 +257,51 @@ describe('the socket and its directory', () => {
         `this run has uid ${process.getuid?.()}.\n`,
     );
   }
-  (isRoot ? it : it.skip)('another uid cannot reach the socket: EACCES, from the 0700 directory alone and from the 0600 socket alone', async () => {
-    const user = ensureUser('redline-fuzz');
-    const control = await openControlSocket(runtime.dir);
-    try {
-      // The runtime dir itself is world-searchable here, so only Redline's own modes keep others out.
-      fs.chmodSync(runtime.dir, 0o755);
-      const window = await startWindowHost();
+  (isRoot ? it : it.skip)(
+    'another uid cannot reach the socket: EACCES, from the 0700 directory alone and from the 0600 socket alone',
+    async () => {
+      const user = ensureUser('redline-fuzz');
+      const control = await openControlSocket(runtime.dir);
       try {
-        const { directory, path: ownPath } = window.location;
-        const probe = () =>
-          probeAs(user, [{ connect: control.socketPath }, { connect: ownPath }, { read: window.discoveryFile }, { readdir: directory }]);
+        // The runtime dir itself is world-searchable here, so only Redline's own modes keep others out.
+        fs.chmodSync(runtime.dir, 0o755);
+        const window = await startWindowHost();
+        try {
+          const { directory, path: ownPath } = window.location;
+          const probe = () =>
+            probeAs(user, [
+              { connect: control.socketPath },
+              { connect: ownPath },
+              { read: window.discoveryFile },
+              { readdir: directory },
+            ]);
 
-        // As started: 0700 directory, 0600 socket. The control socket proves the probe can connect at all.
-        expect(await probe()).toEqual(['connected', 'EACCES', 'EACCES', 'EACCES']);
+          // As started: 0700 directory, 0600 socket. The control socket proves the probe can connect at all.
+          expect(await probe()).toEqual(['connected', 'EACCES', 'EACCES', 'EACCES']);
 
-        // The directory alone keeps others out, even with a socket anyone could write to.
-        fs.chmodSync(ownPath, 0o666);
-        expect(await probe()).toEqual(['connected', 'EACCES', 'EACCES', 'EACCES']);
-        fs.chmodSync(ownPath, 0o600);
+          // The directory alone keeps others out, even with a socket anyone could write to.
+          fs.chmodSync(ownPath, 0o666);
+          expect(await probe()).toEqual(['connected', 'EACCES', 'EACCES', 'EACCES']);
+          fs.chmodSync(ownPath, 0o600);
 
-        // And the socket's mode alone, were the directory opened up.
-        fs.chmodSync(directory, 0o755);
-        expect(await probe()).toEqual(['connected', 'EACCES', 'EACCES', 'listed']);
-        fs.chmodSync(directory, 0o700);
+          // And the socket's mode alone, were the directory opened up.
+          fs.chmodSync(directory, 0o755);
+          expect(await probe()).toEqual(['connected', 'EACCES', 'EACCES', 'listed']);
+          fs.chmodSync(directory, 0o700);
 
-        // The owner is still served.
-        const raw = await RawPeer.connect(ownPath);
-        expect((await raw.hello(window.host.token)).result).toBeDefined();
-        raw.destroy();
+          // The owner is still served.
+          const raw = await RawPeer.connect(ownPath);
+          expect((await raw.hello(window.host.token)).result).toBeDefined();
+          raw.destroy();
+        } finally {
+          await window.stop();
+        }
       } finally {
-        await window.stop();
+        control.close();
+        user.cleanup();
       }
-    } finally {
-      control.close();
-      user.cleanup();
-    }
-  });
+    },
+  );
 });
 
 describe('links in a review', () => {
@@ -335,7 +374,10 @@ describe('links in a review', () => {
     try {
       // A link to a device is outside the workspace, and a FIFO in it is not a file to count.
       expect(await outcome('zero.bin:1')).toMatchObject({ outcome: 'broken', reason: `zero.bin is ${OUTSIDE_ROOTS}` });
-      expect(await outcome('pipe.txt:1')).toMatchObject({ outcome: 'broken', reason: 'cannot read pipe.txt: it is not a regular file' });
+      expect(await outcome('pipe.txt:1')).toMatchObject({
+        outcome: 'broken',
+        reason: 'cannot read pipe.txt: it is not a regular file',
+      });
     } finally {
       fs.rmSync(path.join(workspace, 'zero.bin'));
       fs.rmSync(path.join(workspace, 'pipe.txt'));
@@ -345,7 +387,9 @@ describe('links in a review', () => {
   it('file: URIs are local files only: no host, or localhost', async () => {
     const inside = `file://${path.join(workspace, 'src/a.ts')}:1`;
     expect(await outcome(inside)).toEqual({ outcome: 'resolved', ref: inside });
-    expect(await outcome(`[x](file://localhost${path.join(workspace, 'src/a.ts')}:1)`)).toMatchObject({ outcome: 'resolved' });
+    expect(await outcome(`[x](file://localhost${path.join(workspace, 'src/a.ts')}:1)`)).toMatchObject({
+      outcome: 'resolved',
+    });
     for (const markdown of [
       '[x](file://evil.example/etc/passwd:1)',
       'file://evil.example/etc/passwd:1',
@@ -391,7 +435,11 @@ describe('links in a review', () => {
       expect([markdown, await outcome(markdown)]).toEqual([markdown, { outcome: 'not a link' }]);
     }
     // Images are never loaded, from any scheme.
-    for (const markdown of ['![i](file:///etc/passwd)', '![i](https://evil.example/pixel.png)', '![i](data:image/png;base64,AAAA)']) {
+    for (const markdown of [
+      '![i](file:///etc/passwd)',
+      '![i](https://evil.example/pixel.png)',
+      '![i](data:image/png;base64,AAAA)',
+    ]) {
       const { html } = await render(markdown);
       assertNoLiveLinks(html);
       expect(html).toBe('<p data-line="0"><span class="redline-image">i</span></p>\n');
@@ -403,7 +451,25 @@ describe('links in a review', () => {
   });
 
   it('generated hostile destinations: every data-ref is a local file reference and every data-external is http(s)', async () => {
-    const schemes = ['command', 'vscode', 'vscode-insiders', 'vscode-webview', 'javascript', 'vbscript', 'data', 'file', 'blob', 'about', 'mailto', 'ftp', 'jar', 'ms-settings', 'http', 'https', 'x-redline'];
+    const schemes = [
+      'command',
+      'vscode',
+      'vscode-insiders',
+      'vscode-webview',
+      'javascript',
+      'vbscript',
+      'data',
+      'file',
+      'blob',
+      'about',
+      'mailto',
+      'ftp',
+      'jar',
+      'ms-settings',
+      'http',
+      'https',
+      'x-redline',
+    ];
     const manglings: Array<(scheme: string) => string> = [
       (s) => s,
       (s) => s.toUpperCase(),
@@ -415,12 +481,39 @@ describe('links in a review', () => {
       (s) => `\u202e${s}`,
       (s) => ` ${s}`,
     ];
-    const rests = ['alert(1)', 'workbench.action.terminal.new', '//file/etc/passwd:1', '/etc/passwd:1', '///etc/passwd:1', '//localhost/etc/passwd:1', '//evil.example/x.ts:3', 'text/html,<script>alert(1)</script>', 'src/a.ts:2', '%2Fetc%2Fpasswd:1', 'a.ts#L2'];
+    const rests = [
+      'alert(1)',
+      'workbench.action.terminal.new',
+      '//file/etc/passwd:1',
+      '/etc/passwd:1',
+      '///etc/passwd:1',
+      '//localhost/etc/passwd:1',
+      '//evil.example/x.ts:3',
+      'text/html,<script>alert(1)</script>',
+      'src/a.ts:2',
+      '%2Fetc%2Fpasswd:1',
+      'a.ts#L2',
+    ];
     const withScheme = fc
-      .tuple(fc.constantFrom(...schemes), fc.constantFrom(...manglings), fc.constantFrom(':', '://', ':/', ':////'), fc.oneof(fc.constantFrom(...rests), fc.string({ maxLength: 30 })))
+      .tuple(
+        fc.constantFrom(...schemes),
+        fc.constantFrom(...manglings),
+        fc.constantFrom(':', '://', ':/', ':////'),
+        fc.oneof(fc.constantFrom(...rests), fc.string({ maxLength: 30 })),
+      )
       .map(([scheme, mangle, separator, rest]) => mangle(scheme) + separator + rest);
     // Some that are links, so the property is also checked on what gets through.
-    const plain = fc.constantFrom('src/a.ts:2', 'src/a.ts#L1-L2', '/etc/passwd:1', '../../x.ts:3', '%2Fetc%2Fpasswd:1', 'file:///etc/passwd:1', 'https://example.com/x', 'C:\\x\\a.ts:1', 'Makefile:1');
+    const plain = fc.constantFrom(
+      'src/a.ts:2',
+      'src/a.ts#L1-L2',
+      '/etc/passwd:1',
+      '../../x.ts:3',
+      '%2Fetc%2Fpasswd:1',
+      'file:///etc/passwd:1',
+      'https://example.com/x',
+      'C:\\x\\a.ts:1',
+      'Makefile:1',
+    );
     const destination = fc.oneof({ weight: 4, arbitrary: withScheme }, { weight: 1, arbitrary: plain });
     const forms: Array<(target: string) => string> = [
       (t) => `[text](${t})`,
@@ -433,7 +526,10 @@ describe('links in a review', () => {
       (t) => `[text][r]\n\n[r]: ${t}`,
       (t) => `- item (${t}).`,
     ];
-    const review = fc.array(fc.tuple(fc.constantFrom(...forms), destination).map(([form, target]) => form(target)), { minLength: 1, maxLength: 4 });
+    const review = fc.array(
+      fc.tuple(fc.constantFrom(...forms), destination).map(([form, target]) => form(target)),
+      { minLength: 1, maxLength: 4 },
+    );
     let links = 0;
     await fc.assert(
       fc.asyncProperty(review, async (pieces) => {
@@ -469,7 +565,11 @@ function attributes(html: string, name: string): string[] {
 }
 
 function unescapeHtml(text: string): string {
-  return unescapeAll(text).replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return unescapeAll(text)
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 /**
@@ -478,7 +578,9 @@ function unescapeHtml(text: string): string {
  */
 function assertNoLiveLinks(html: string): void {
   for (const [tag] of html.matchAll(/<[a-zA-Z][^>]*>/g)) {
-    expect(tag).toMatch(/^<(p|a|code|pre|span|em|strong|ul|ol|li|h[1-6]|blockquote|br|hr|table|thead|tbody|tr|th|td|del|s)\b/);
+    expect(tag).toMatch(
+      /^<(p|a|code|pre|span|em|strong|ul|ol|li|h[1-6]|blockquote|br|hr|table|thead|tbody|tr|th|td|del|s)\b/,
+    );
     for (const match of tag.matchAll(/\shref\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi)) expect(match[1]).toBe('"#"');
     expect(tag).not.toMatch(/\s(src|srcset|action|formaction|xlink:href|style)\s*=/i);
     expect(tag).not.toMatch(/\son[a-z]+\s*=/i);
@@ -496,7 +598,9 @@ function ensureUser(name: string): FuzzUser {
   const id = (flag: string) => spawnSync('id', [flag, name], { encoding: 'utf8' });
   let created = false;
   if (id('-u').status !== 0) {
-    const added = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', name], { encoding: 'utf8' });
+    const added = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', name], {
+      encoding: 'utf8',
+    });
     // Another run may have added it meanwhile; then it is that run's to remove.
     if (added.status !== 0 && id('-u').status !== 0) throw new Error(`useradd ${name} failed: ${added.stderr}`);
     created = added.status === 0;

@@ -33,7 +33,8 @@ beforeEach(() => seen.reset());
 const reasons = (reply: WireReply) => reply.result.references.broken.map((broken: { reason: string }) => broken.reason);
 
 it('reports nothing about a file reached through a link that leads out of the workspace: no line count, no existence', async () => {
-  const content = '- rootlink/etc/passwd:1\n- rootlink/etc/passwd:99999\n- rootlink/etc/nonexistent:1\n- `inner/example.ts:3`\n';
+  const content =
+    '- rootlink/etc/passwd:1\n- rootlink/etc/passwd:99999\n- rootlink/etc/nonexistent:1\n- `inner/example.ts:3`\n';
   const reply = await window.request('present-review', { content, cwd: ws });
   expect(reply.result.references).toMatchObject({ total: 4, resolved: 1 });
   expect(reasons(reply)).toEqual([
@@ -44,12 +45,18 @@ it('reports nothing about a file reached through a link that leads out of the wo
 });
 
 it('does not start references from a cwd that is in the workspace only by its spelling', async () => {
-  const reply = await window.request('present-review', { content: '- etc/passwd:99999\n', cwd: path.join(ws, 'rootlink') });
+  const reply = await window.request('present-review', {
+    content: '- etc/passwd:99999\n',
+    cwd: path.join(ws, 'rootlink'),
+  });
   expect(reasons(reply)).toEqual([`no file etc/passwd in ${ws}`]);
 });
 
 it('keeps a link that stays inside the workspace working, as a reference and as a cwd', async () => {
-  const reply = await window.request('present-review', { content: '- inner/example.ts:60\n- example.ts:61\n', cwd: path.join(ws, 'inner') });
+  const reply = await window.request('present-review', {
+    content: '- inner/example.ts:60\n- example.ts:61\n',
+    cwd: path.join(ws, 'inner'),
+  });
   expect(reply.result.references).toMatchObject({ total: 2, resolved: 1 });
   expect(reasons(reply)).toEqual(['line 61 is past the end of example.ts (60 lines)']);
   const opened = await window.request('open-location', { reference: 'example.ts:3', cwd: path.join(ws, 'inner') });

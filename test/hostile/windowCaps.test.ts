@@ -13,10 +13,21 @@ jest.setTimeout(120_000);
 const MiB = 1024 * 1024;
 
 describe('which connection a window cap closes', () => {
-  const connection = (id: number, more: Partial<CappedConnection> = {}): CappedConnection => ({ id, isAuthenticated: true, isIdle: true, lastActive: id, unsentBytes: 0, ...more });
+  const connection = (id: number, more: Partial<CappedConnection> = {}): CappedConnection => ({
+    id,
+    isAuthenticated: true,
+    isIdle: true,
+    lastActive: id,
+    unsentBytes: 0,
+    ...more,
+  });
 
   it('past the authenticated cap: the one idle the longest, else the newest', () => {
-    const [a, b, c] = [connection(1, { lastActive: 30 }), connection(2, { lastActive: 10 }), connection(3, { lastActive: 20, isIdle: false })];
+    const [a, b, c] = [
+      connection(1, { lastActive: 30 }),
+      connection(2, { lastActive: 10 }),
+      connection(3, { lastActive: 20, isIdle: false }),
+    ];
     const newest = connection(4, { lastActive: 40 });
     expect(pastAuthenticatedCap([a, b, c, newest], newest, 4)).toBeUndefined();
     expect(pastAuthenticatedCap([a, b, c, newest], newest, 3)).toBe(b);
@@ -27,7 +38,12 @@ describe('which connection a window cap closes', () => {
   });
 
   it('past the unsent cap: those holding the most, until the rest fit', () => {
-    const held = [connection(1, { unsentBytes: 50 }), connection(2, { unsentBytes: 10 }), connection(3, { unsentBytes: 80 }), connection(4, { unsentBytes: 30 })];
+    const held = [
+      connection(1, { unsentBytes: 50 }),
+      connection(2, { unsentBytes: 10 }),
+      connection(3, { unsentBytes: 80 }),
+      connection(4, { unsentBytes: 30 }),
+    ];
     expect(pastUnsentCap(held, 200)).toEqual([]);
     expect(pastUnsentCap(held, 100).map((c) => c.id)).toEqual([3]);
     expect(pastUnsentCap(held, 80).map((c) => c.id)).toEqual([3, 1]);
@@ -40,8 +56,14 @@ describe('eight authenticated connections that never read', () => {
 
   it('hold no more than the window-wide cap between them, and the window serves others throughout', async () => {
     const review = 'x'.repeat(4 * MiB);
-    bridge = await startBridge({ handlers: { 'get-review': () => ({ revision: 1, markdown: review, sections: [], findings: [] }) } });
-    const totalUnsent = () => [...(bridge!.server as unknown as { connections: Set<{ unsentBytes: number }> }).connections].reduce((sum, c) => sum + c.unsentBytes, 0);
+    bridge = await startBridge({
+      handlers: { 'get-review': () => ({ revision: 1, markdown: review, sections: [], findings: [] }) },
+    });
+    const totalUnsent = () =>
+      [...(bridge!.server as unknown as { connections: Set<{ unsentBytes: number }> }).connections].reduce(
+        (sum, c) => sum + c.unsentBytes,
+        0,
+      );
     let peakUnsent = 0;
     const peers: RawPeer[] = [];
     for (let i = 0; i < 8; i++) {
@@ -50,17 +72,24 @@ describe('eight authenticated connections that never read', () => {
       peer.socket.pause(); // never reads again
       // 30 replies of 4 MiB, asked in one write so that all are read before the first is answered:
       // 120 MiB, just under one connection's own allowance, so each alone would keep it all.
-      const requests = Array.from({ length: 30 }, (_, j) => JSON.stringify({ type: 'request', id: `r${i}-${j}`, method: 'get-review', params: {} }) + '\n');
+      const requests = Array.from(
+        { length: 30 },
+        (_, j) => JSON.stringify({ type: 'request', id: `r${i}-${j}`, method: 'get-review', params: {} }) + '\n',
+      );
       peer.socket.write(requests.join(''));
       peers.push(peer);
       await new Promise((resolve) => setTimeout(resolve, 100));
       peakUnsent = Math.max(peakUnsent, totalUnsent());
     }
     // Large replies are encoded a slice per task, so the last of them reach the sockets a little later.
-    await until(() => {
-      peakUnsent = Math.max(peakUnsent, totalUnsent());
-      return bridge!.server.connectionCount === 1;
-    }, 'the window to close the seven peers past its cap', 30_000);
+    await until(
+      () => {
+        peakUnsent = Math.max(peakUnsent, totalUnsent());
+        return bridge!.server.connectionCount === 1;
+      },
+      'the window to close the seven peers past its cap',
+      30_000,
+    );
     process.stdout.write(
       `[window caps] 8 non-reading peers asking 120 MiB each: peak unsent across the window ${(peakUnsent / MiB).toFixed(0)} MiB ` +
         `(cap ${(DEFAULT_LIMITS.maxTotalUnsentBytes / MiB).toFixed(0)} MiB; without it ${((8 * 120 * MiB) / MiB).toFixed(0)} MiB); ` +
@@ -69,7 +98,9 @@ describe('eight authenticated connections that never read', () => {
     expect(peakUnsent).toBeLessThanOrEqual(DEFAULT_LIMITS.maxTotalUnsentBytes);
     expect(totalUnsent()).toBeLessThanOrEqual(DEFAULT_LIMITS.maxTotalUnsentBytes);
     expect(bridge.server.connectionCount).toBe(1);
-    expect(bridge.logs.some((line) => line.event === 'connection-refused' && line.fields?.kind === 'window-backpressure')).toBe(true);
+    expect(
+      bridge.logs.some((line) => line.event === 'connection-refused' && line.fields?.kind === 'window-backpressure'),
+    ).toBe(true);
     const client = bridge.client();
     expect((await client.request('get-review', {})).revision).toBe(1);
     for (const peer of peers) peer.destroy();
@@ -113,4 +144,3 @@ describe('the cap on authenticated connections', () => {
     for (const peer of [middle, busy, fourth]) peer.destroy();
   });
 });
-

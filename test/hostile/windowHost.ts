@@ -37,7 +37,13 @@ export async function startWindowHost(options: WindowOptions = {}): Promise<Wind
   const location = socketLocation(createToken().slice(0, 12));
   removeDeadHostSockets(location.directory);
   const host = await startHost({ socketPath: location.path, token: options.token, workspace: options.workspace });
-  const discoveryFile = publishWindow(location, host.token, [options.folder ?? host.workspace], options.lastFocused, options.terminals);
+  const discoveryFile = publishWindow(
+    location,
+    host.token,
+    [options.folder ?? host.workspace],
+    options.lastFocused,
+    options.terminals,
+  );
   return {
     host,
     location,
@@ -81,7 +87,12 @@ export function forkWindowHost(runtimeDir: string, token: string, folder: string
   const options: ChildHostOptions = { token, folder };
   const child = fork(hostBundle(), [JSON.stringify(options)], {
     // Its temp workspace goes under runtimeDir too, so a SIGKILL leaves nothing outside it.
-    env: { PATH: process.env.PATH, XDG_RUNTIME_DIR: runtimeDir, TMPDIR: runtimeDir, REDLINE_RENDER_WORKER: RENDER_WORKER },
+    env: {
+      PATH: process.env.PATH,
+      XDG_RUNTIME_DIR: runtimeDir,
+      TMPDIR: runtimeDir,
+      REDLINE_RENDER_WORKER: RENDER_WORKER,
+    },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -94,7 +105,14 @@ export function forkWindowHost(runtimeDir: string, token: string, folder: string
       if (message.type === 'selection-requested') onSelection();
       if (message.type === 'ready') {
         clearTimeout(timer);
-        resolve({ pid: child.pid!, socketPath: message.socketPath, discoveryFile: message.discoveryFile, selectionRequested, exited, process: child });
+        resolve({
+          pid: child.pid!,
+          socketPath: message.socketPath,
+          discoveryFile: message.discoveryFile,
+          selectionRequested,
+          exited,
+          process: child,
+        });
       }
     });
   });
@@ -120,4 +138,3 @@ export function leaveStaleSocket(socketPath: string): void {
   const script = `require('net').createServer().listen(${JSON.stringify(socketPath)}, () => process.kill(process.pid, 'SIGKILL'))`;
   spawnSync(process.execPath, ['-e', script], { timeout: 10_000 });
 }
-

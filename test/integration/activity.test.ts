@@ -35,17 +35,20 @@ async function startWindow(handlers: Partial<RequestHandlers> = {}) {
     counts,
     /** An MCP server's bridge, whose log lines land in `logged`. */
     client: (logged: Logged[] = []) =>
-      bridge.client({ clientInfo: { name: 'redline-mcp', version: 'test' }, log: (event, fields = {}) => logged.push({ event, fields }) }),
+      bridge.client({
+        clientInfo: { name: 'redline-mcp', version: 'test' },
+        log: (event, fields = {}) => logged.push({ event, fields }),
+      }),
   };
 }
 
 type Window = Awaited<ReturnType<typeof startWindow>>;
 
-describe('the correlation id, from the MCP server\'s log to the Activity view', () => {
+describe("the correlation id, from the MCP server's log to the Activity view", () => {
   let window: Window;
   afterEach(async () => window?.stop());
 
-  it('a call that succeeds: one id, the assistant\'s name, ok, and a duration on both sides', async () => {
+  it("a call that succeeds: one id, the assistant's name, ok, and a duration on both sides", async () => {
     window = await startWindow();
     const logged: Logged[] = [];
     const client = window.client(logged);
@@ -53,8 +56,17 @@ describe('the correlation id, from the MCP server\'s log to the Activity view', 
 
     const sent = logged.find((l) => l.event === 'request')!;
     const replied = logged.find((l) => l.event === 'reply')!;
-    expect(sent.fields).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), method: 'get-review', client: 'Claude Code' });
-    expect(replied.fields).toEqual({ id: sent.fields.id, method: 'get-review', status: 'ok', durationMs: expect.any(Number) });
+    expect(sent.fields).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      method: 'get-review',
+      client: 'Claude Code',
+    });
+    expect(replied.fields).toEqual({
+      id: sent.fields.id,
+      method: 'get-review',
+      status: 'ok',
+      durationMs: expect.any(Number),
+    });
 
     await until(() => window.activity.entries()[0]?.status === 'ok', 'the call to settle in the activity');
     const [entry] = window.activity.entries();
@@ -76,7 +88,12 @@ describe('the correlation id, from the MCP server\'s log to the Activity view', 
     expect(error.code).toBe(ErrorCode.NotFound);
 
     const replied = logged.find((l) => l.event === 'reply')!;
-    expect(replied.fields).toMatchObject({ method: 'open-location', status: 'error', code: ErrorCode.NotFound, error: 'Cannot open src/gone.ts:3: no such file' });
+    expect(replied.fields).toMatchObject({
+      method: 'open-location',
+      status: 'error',
+      code: ErrorCode.NotFound,
+      error: 'Cannot open src/gone.ts:3: no such file',
+    });
     const [entry] = window.activity.entries();
     expect(entry).toMatchObject({
       id: replied.fields.id,
@@ -143,7 +160,9 @@ describe('the correlation id, from the MCP server\'s log to the Activity view', 
       await server.close();
     }
     const entries = window.activity.entries();
-    expect(new Set(entries.map((e) => e.method))).toEqual(new Set(['present-review', 'get-selection', 'open-location', 'get-review', 'get-review-feedback']));
+    expect(new Set(entries.map((e) => e.method))).toEqual(
+      new Set(['present-review', 'get-selection', 'open-location', 'get-review', 'get-review-feedback']),
+    );
     expect(entries.every((e) => e.client === 'Cursor' && e.status === 'ok')).toBe(true);
     // One "request" line per call the window saw, under the same ids.
     const sentIds = logged.filter((l) => l.event === 'request').map((l) => l.fields.id);
@@ -195,10 +214,15 @@ describe('the built MCP server', () => {
 
   it('with --log debug, writes the id the window shows for a call to its stderr, with the method and then the outcome', async () => {
     window = await startWindow();
-    mcp = await connectMcp({ REDLINE_IPC_PATH: window.socketPath, REDLINE_IPC_TOKEN: window.token, REDLINE_LOG: undefined }, undefined, 'Claude Code', ['--log', 'debug']);
+    mcp = await connectMcp(
+      { REDLINE_IPC_PATH: window.socketPath, REDLINE_IPC_TOKEN: window.token, REDLINE_LOG: undefined },
+      undefined,
+      'Claude Code',
+      ['--log', 'debug'],
+    );
     const result = await mcp.client.callTool({ name: 'get-review', arguments: {} });
     expect(result.isError).toBeFalsy();
-    await until(() => /"event":"reply"/.test(mcp!.stderr()), 'the reply line on the MCP server\'s stderr');
+    await until(() => /"event":"reply"/.test(mcp!.stderr()), "the reply line on the MCP server's stderr");
 
     const lines = mcp
       .stderr()
@@ -208,8 +232,16 @@ describe('the built MCP server', () => {
     const sent = lines.find((l) => l.event === 'request');
     const replied = lines.find((l) => l.event === 'reply');
     expect(sent).toMatchObject({ source: 'redline-mcp', method: 'get-review', client: 'Claude Code' });
-    expect(replied).toMatchObject({ source: 'redline-mcp', id: sent.id, method: 'get-review', status: 'ok', durationMs: expect.any(Number) });
-    expect(window.activity.entries()).toEqual([expect.objectContaining({ id: sent.id, method: 'get-review', client: 'Claude Code', status: 'ok' })]);
+    expect(replied).toMatchObject({
+      source: 'redline-mcp',
+      id: sent.id,
+      method: 'get-review',
+      status: 'ok',
+      durationMs: expect.any(Number),
+    });
+    expect(window.activity.entries()).toEqual([
+      expect.objectContaining({ id: sent.id, method: 'get-review', client: 'Claude Code', status: 'ok' }),
+    ]);
     expect(window.counts).toEqual([1]);
   });
 });

@@ -15,7 +15,8 @@ describe('several assistants in one window', () => {
   let host: Host;
   let claude: Mcp;
   let codex: Mcp;
-  const call = (mcp: Mcp, name: string, args: Record<string, unknown> = {}) => mcp.client.callTool({ name, arguments: args }) as Promise<ToolResult>;
+  const call = (mcp: Mcp, name: string, args: Record<string, unknown> = {}) =>
+    mcp.client.callTool({ name, arguments: args }) as Promise<ToolResult>;
 
   beforeAll(async () => {
     assertBuilt();
@@ -29,9 +30,15 @@ describe('several assistants in one window', () => {
     await host?.stop();
   });
 
-  it('gives each assistant its own review: presenting does not replace the other\'s', async () => {
-    const fromClaude = await call(claude, 'present-review', { content: '# Claude\n\n- **bug**: src/example.ts:42 loops', title: 'Claude' });
-    const fromCodex = await call(codex, 'present-review', { content: '# Codex\n\n- nit: src/example.ts:10 naming', title: 'Codex' });
+  it("gives each assistant its own review: presenting does not replace the other's", async () => {
+    const fromClaude = await call(claude, 'present-review', {
+      content: '# Claude\n\n- **bug**: src/example.ts:42 loops',
+      title: 'Claude',
+    });
+    const fromCodex = await call(codex, 'present-review', {
+      content: '# Codex\n\n- nit: src/example.ts:10 naming',
+      title: 'Codex',
+    });
     expect([fromClaude.isError, fromCodex.isError]).toEqual([undefined, undefined]);
     // Each counts its own revisions.
     expect([fromClaude.structuredContent.revision, fromCodex.structuredContent.revision]).toEqual([1, 1]);
@@ -51,12 +58,17 @@ describe('several assistants in one window', () => {
     expect(host.reviews.active.label).toBe('codex');
   });
 
-  it('answers the feedback tools for the caller\'s review only', async () => {
+  it("answers the feedback tools for the caller's review only", async () => {
     const codexStart = (await call(codex, 'get-review-feedback')).structuredContent.cursor;
     const waiting = call(codex, 'await-review-feedback', { timeoutSeconds: 30 });
     const [claudeBug] = (await call(claude, 'get-review')).structuredContent.findings;
     // Feedback on Claude's review wakes Codex's wait, which finds nothing of its own and waits on.
-    await host.reviews.all[0].conversation.add({ kind: 'state', findingId: claudeBug.id, state: 'resolved', reference: claudeBug.reference });
+    await host.reviews.all[0].conversation.add({
+      kind: 'state',
+      findingId: claudeBug.id,
+      state: 'resolved',
+      reference: claudeBug.reference,
+    });
     const claudeItems = (await call(claude, 'get-review-feedback')).structuredContent.items;
     expect(claudeItems.map((item: any) => [item.kind, item.state])).toEqual([['state', 'resolved']]);
     expect((await call(codex, 'get-review-feedback', { since: codexStart })).structuredContent.items).toEqual([]);
@@ -84,12 +96,24 @@ describe('several assistants in one window', () => {
       log: () => undefined,
       renderer,
       attachFindings: (review) => {
-        const findings = new ReviewFindings(review.store, renderer, review.conversation, new FindingAnchors(), () => undefined);
+        const findings = new ReviewFindings(
+          review.store,
+          renderer,
+          review.conversation,
+          new FindingAnchors(),
+          () => undefined,
+        );
         return { findings, dispose: () => findings.dispose() };
       },
     });
     try {
-      expect(reopened.all.map((review) => [review.name, review.store.current?.title, review.conversation.since(undefined).items.length])).toEqual([
+      expect(
+        reopened.all.map((review) => [
+          review.name,
+          review.store.current?.title,
+          review.conversation.since(undefined).items.length,
+        ]),
+      ).toEqual([
         ['claude-code', 'Claude', 1],
         ['codex', 'Codex', 1],
       ]);

@@ -42,32 +42,46 @@ describe('a review with nothing in it', () => {
     expect(await runCli(present)).toBe(Exit.ok);
   });
 
-  it.each(BLANK_INPUTS)('is refused from standard input holding %s, in every mode, and the review stays', async (_what, input) => {
-    const before = host.store.current!;
-    for (const mode of ['replace', 'append', 'update-section']) {
-      const run = cli(host, ['present', '-', '--mode', mode, ...(mode === 'update-section' ? ['--section', 'Kept'] : [])], input);
-      expect(await runCli(run)).toBe(Exit.usage);
-      expect(run.err).toBe('redline: standard input holds only whitespace: there is no review to present, and the one shown is left as it is.\n');
-      expect(run.out).toBe('');
-    }
-    expect(host.store.current!.revision).toBe(before.revision);
-    expect(host.store.current!.markdown).toBe(shown);
-    const read = cli(host, ['get-review'], Buffer.alloc(0));
-    expect(await runCli(read)).toBe(Exit.ok);
-    expect(read.out).toBe(shown);
-  });
+  it.each(BLANK_INPUTS)(
+    'is refused from standard input holding %s, in every mode, and the review stays',
+    async (_what, input) => {
+      const before = host.store.current!;
+      for (const mode of ['replace', 'append', 'update-section']) {
+        const run = cli(
+          host,
+          ['present', '-', '--mode', mode, ...(mode === 'update-section' ? ['--section', 'Kept'] : [])],
+          input,
+        );
+        expect(await runCli(run)).toBe(Exit.usage);
+        expect(run.err).toBe(
+          'redline: standard input holds only whitespace: there is no review to present, and the one shown is left as it is.\n',
+        );
+        expect(run.out).toBe('');
+      }
+      expect(host.store.current!.revision).toBe(before.revision);
+      expect(host.store.current!.markdown).toBe(shown);
+      const read = cli(host, ['get-review'], Buffer.alloc(0));
+      expect(await runCli(read)).toBe(Exit.ok);
+      expect(read.out).toBe(shown);
+    },
+  );
 
   it('is refused from an assistant, whose present-review is told why, and the review stays', async () => {
     const mcp = await connectMcp(hostEnv(host), host.workspace);
     try {
       // The CLI presented as the window's first assistant; this client has a review of its own.
-      const first = (await mcp.client.callTool({ name: 'present-review', arguments: { content: shown } })) as ToolResult;
+      const first = (await mcp.client.callTool({
+        name: 'present-review',
+        arguments: { content: shown },
+      })) as ToolResult;
       expect(first.isError).toBeFalsy();
       const revision = first.structuredContent.revision;
       for (const content of ['   \n\t\n', '\ufeff', '\ufeff \n\n']) {
         const result = (await mcp.client.callTool({ name: 'present-review', arguments: { content } })) as ToolResult;
         expect(result.isError).toBe(true);
-        expect(result.content[0].text).toContain('content holds only whitespace: there is nothing to present, and the review shown is left as it is.');
+        expect(result.content[0].text).toContain(
+          'content holds only whitespace: there is nothing to present, and the review shown is left as it is.',
+        );
       }
       const review = (await mcp.client.callTool({ name: 'get-review', arguments: {} })) as ToolResult;
       expect(review.structuredContent.revision).toBe(revision);

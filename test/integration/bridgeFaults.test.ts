@@ -9,7 +9,6 @@ import { assertBuilt, connectMcp, hostEnv, startHost, type Host } from './harnes
 import { RawPeer, byId } from './rawPeer';
 import { until } from '../support/until';
 
-
 describe('bridge faults', () => {
   let host: Host;
   beforeEach(async () => {
@@ -41,7 +40,10 @@ describe('bridge faults', () => {
   it('the MCP server reports a window with another token as a tool error that says what to do', async () => {
     const mcp = await connectMcp(hostEnv(host, { REDLINE_IPC_TOKEN: 'f'.repeat(32) }));
     try {
-      const result = (await mcp.client.callTool({ name: 'get-review', arguments: {} })) as { isError?: boolean; content: Array<{ text: string }> };
+      const result = (await mcp.client.callTool({ name: 'get-review', arguments: {} })) as {
+        isError?: boolean;
+        content: Array<{ text: string }>;
+      };
       expect(result.isError).toBe(true);
       expect(result.content[0].text).toMatch(/could not prove that it holds the token in REDLINE_IPC_TOKEN/);
       expect(result.content[0].text).toMatch(/open a new terminal/);
@@ -67,11 +69,11 @@ describe('bridge faults', () => {
     raw.send({ type: 'request', id: 'valid', method: 'present-review', params: { content: '# Still here' } });
     const reply = await raw.waitFor(byId('valid'));
     expect(reply.result.revision).toBeGreaterThan(0);
-    const errors = raw.replies.filter((r) => (r).error);
+    const errors = raw.replies.filter((r) => r.error);
     expect(errors).toHaveLength(1000);
-    expect(errors.some((e) => (e).error!.code === ErrorCode.MethodNotFound)).toBe(true);
-    expect(errors.some((e) => (e).error!.code === ErrorCode.InvalidParams)).toBe(true);
-    expect(errors.some((e) => (e).error!.code === ErrorCode.ParseError)).toBe(true);
+    expect(errors.some((e) => e.error!.code === ErrorCode.MethodNotFound)).toBe(true);
+    expect(errors.some((e) => e.error!.code === ErrorCode.InvalidParams)).toBe(true);
+    expect(errors.some((e) => e.error!.code === ErrorCode.ParseError)).toBe(true);
     expect(host.store.current?.markdown).toBe('# Still here');
     raw.destroy();
   });
@@ -82,7 +84,7 @@ describe('bridge faults', () => {
     const offender = await RawPeer.connect(host.socketPath);
     await offender.hello(host.token);
     offender.sendRaw('x'.repeat(1024 * 1024 + 10));
-    const error = await offender.waitFor((r) => (r).error?.code === ErrorCode.LineTooLong);
+    const error = await offender.waitFor((r) => r.error?.code === ErrorCode.LineTooLong);
     expect(error.error?.message).toMatch(/larger than/);
     await offender.whenClosed();
     bystander.send({ type: 'request', id: 'after', method: 'get-review', params: {} });
@@ -96,7 +98,10 @@ describe('bridge faults', () => {
       const first = await mcp.client.callTool({ name: 'present-review', arguments: { content: '# Before' } });
       expect(first.isError).toBeFalsy();
       await host.restart();
-      const second = await mcp.client.callTool({ name: 'present-review', arguments: { content: '# After', mode: 'append' } });
+      const second = await mcp.client.callTool({
+        name: 'present-review',
+        arguments: { content: '# After', mode: 'append' },
+      });
       expect(second.isError).toBeFalsy();
       expect(host.store.current?.markdown).toBe('# Before\n\n# After');
     } finally {
@@ -111,7 +116,8 @@ describe('bridge faults', () => {
       await host.server.dispose();
       const calling = mcp.client.callTool({ name: 'get-review', arguments: {} });
       // Back once the MCP server has taken the call up (it logs the request before it connects).
-      const requests = () => mcp.stderr().match(/"event":"request","id":"[^"]+","method":"get-review"(?=[,}])/g)?.length ?? 0;
+      const requests = () =>
+        mcp.stderr().match(/"event":"request","id":"[^"]+","method":"get-review"(?=[,}])/g)?.length ?? 0;
       await until(() => requests() >= 2, 'the MCP server to take the call up while the window is away');
       await host.restart();
       const result = await calling;
@@ -142,7 +148,10 @@ describe('bridge faults', () => {
     host.editor.hang = new Promise<never>(() => undefined);
     const mcp = await connectMcp(hostEnv(host, { REDLINE_TIMEOUT_MS: '300' }), host.workspace);
     try {
-      const result = (await mcp.client.callTool({ name: 'get-selection', arguments: {} })) as { isError?: boolean; content: Array<{ text: string }> };
+      const result = (await mcp.client.callTool({ name: 'get-selection', arguments: {} })) as {
+        isError?: boolean;
+        content: Array<{ text: string }>;
+      };
       expect(result.isError).toBe(true);
       expect(result.content[0].text).toMatch(/did not answer get-selection within 300 ms/);
     } finally {
@@ -156,7 +165,7 @@ describe('bridge faults', () => {
     void mcp.client.callTool({ name: 'get-selection', arguments: {} }).catch(() => undefined);
     await until(() => host.server.connectionCount === 1, 'the MCP server to connect');
     await mcp.close();
-    await until(() => host.server.connectionCount === 0, 'the window to free the killed server\'s connection');
+    await until(() => host.server.connectionCount === 0, "the window to free the killed server's connection");
     expect(host.server.connectionCount).toBe(0);
   });
 
@@ -185,7 +194,12 @@ describe('socket files', () => {
       const fresh = await host.restart();
       expect(fs.statSync(host.socketPath, { bigint: true }).ctimeNs).not.toBe(staleIdentity);
       await expect(
-        IpcServer.start({ socketPath: host.socketPath, token: 't', handlers: {} as never, serverInfo: { name: 'x', version: '1', pid: 1 } }),
+        IpcServer.start({
+          socketPath: host.socketPath,
+          token: 't',
+          handlers: {} as never,
+          serverInfo: { name: 'x', version: '1', pid: 1 },
+        }),
       ).rejects.toThrow(/Another live Redline host/);
       const raw = await RawPeer.connect(host.socketPath);
       expect((await raw.hello(host.token)).result).toBeDefined();

@@ -15,12 +15,18 @@ describe('bridge under load', () => {
   // Past the MCP server's own limit (64 calls in flight per session, callLimits.test.ts): straight
   // over the socket, so that the window's queue of 1,000 waiting requests is what is tested.
   it('1,000 concurrent appends over one connection end with exactly 1,000 sections', async () => {
-    const client = new IpcClient({ socketPath: host.socketPath, token: host.token, clientInfo: { name: 'load', version: '1' } });
+    const client = new IpcClient({
+      socketPath: host.socketPath,
+      token: host.token,
+      clientInfo: { name: 'load', version: '1' },
+    });
     try {
       host.store.clear();
       const started = Date.now();
       const results = await Promise.all(
-        Array.from({ length: 1000 }, (_, i) => client.request('present-review', { content: `## Finding ${i}\n\nbody ${i}`, mode: 'append' })),
+        Array.from({ length: 1000 }, (_, i) =>
+          client.request('present-review', { content: `## Finding ${i}\n\nbody ${i}`, mode: 'append' }),
+        ),
       );
       const elapsed = Date.now() - started;
       const titles = host.store.current!.sections.map((s) => s.title);
@@ -39,12 +45,21 @@ describe('bridge under load', () => {
   it('1,000 appends from one MCP client, 64 in flight at a time, end with exactly 1,000 sections', async () => {
     const mcp = await connectMcp(hostEnv(host), host.workspace);
     try {
-      await mcp.client.callTool({ name: 'present-review', arguments: { content: '', mode: 'replace' } }).catch(() => undefined);
+      await mcp.client
+        .callTool({ name: 'present-review', arguments: { content: '', mode: 'replace' } })
+        .catch(() => undefined);
       host.store.clear();
       const started = Date.now();
       const results = await inFlightAtMost(
         MAX_CALLS_IN_FLIGHT,
-        Array.from({ length: 1000 }, (_, i) => () => mcp.client.callTool({ name: 'present-review', arguments: { content: `## Finding ${i}\n\nbody ${i}`, mode: 'append' } })),
+        Array.from(
+          { length: 1000 },
+          (_, i) => () =>
+            mcp.client.callTool({
+              name: 'present-review',
+              arguments: { content: `## Finding ${i}\n\nbody ${i}`, mode: 'append' },
+            }),
+        ),
       );
       const elapsed = Date.now() - started;
       expect(results.filter((r) => r.isError)).toEqual([]);
@@ -66,11 +81,16 @@ describe('bridge under load', () => {
         clients.map((mcp, c) =>
           inFlightAtMost(
             MAX_CALLS_IN_FLIGHT,
-            Array.from({ length: 250 }, (_, i) => () =>
-              mcp.client.callTool({
-                name: 'present-review',
-                arguments: { content: `## C${c}-${i}\n\nline one of ${c}-${i}\nline two of ${c}-${i}`, mode: 'append' },
-              }),
+            Array.from(
+              { length: 250 },
+              (_, i) => () =>
+                mcp.client.callTool({
+                  name: 'present-review',
+                  arguments: {
+                    content: `## C${c}-${i}\n\nline one of ${c}-${i}\nline two of ${c}-${i}`,
+                    mode: 'append',
+                  },
+                }),
             ),
           ),
         ),
@@ -93,11 +113,15 @@ describe('bridge under load', () => {
   it('delivers a 10 MiB review intact', async () => {
     const mcp = await connectMcp(hostEnv(host), host.workspace);
     try {
-      const paragraph = 'The handler at src/example.ts:42 retries forever; see `src/example.ts:10-12` and the notes below.\n\n';
+      const paragraph =
+        'The handler at src/example.ts:42 retries forever; see `src/example.ts:10-12` and the notes below.\n\n';
       let content = '# Large review\n\n';
       while (content.length + paragraph.length < 10 * 1024 * 1024 - 64) content += paragraph;
       const started = Date.now();
-      const result = await mcp.client.callTool({ name: 'present-review', arguments: { content } }, { timeout: 120_000 });
+      const result = await mcp.client.callTool(
+        { name: 'present-review', arguments: { content } },
+        { timeout: 120_000 },
+      );
       const elapsed = Date.now() - started;
       expect(result.isError).toBeFalsy();
       expect(host.store.current!.markdown).toBe(content);
@@ -105,7 +129,10 @@ describe('bridge under load', () => {
       const pages: string[] = [];
       let cursor: string | undefined;
       do {
-        const back = await mcp.client.callTool({ name: 'get-review', arguments: cursor === undefined ? {} : { cursor } }, { timeout: 120_000 });
+        const back = await mcp.client.callTool(
+          { name: 'get-review', arguments: cursor === undefined ? {} : { cursor } },
+          { timeout: 120_000 },
+        );
         const page = back.structuredContent as { markdown: string; nextCursor?: string };
         pages.push(page.markdown);
         cursor = page.nextCursor;
@@ -121,7 +148,10 @@ describe('bridge under load', () => {
     const before = host.store.current;
     const mcp = await connectMcp(hostEnv(host), host.workspace);
     try {
-      const result = await mcp.client.callTool({ name: 'present-review', arguments: { content: 'x'.repeat(10 * 1024 * 1024 + 1) } });
+      const result = await mcp.client.callTool({
+        name: 'present-review',
+        arguments: { content: 'x'.repeat(10 * 1024 * 1024 + 1) },
+      });
       expect(result.isError).toBe(true);
       expect(JSON.stringify(result.content)).toMatch(/10485760|10 MiB|too_big|at most/i);
       expect(host.store.current).toBe(before);

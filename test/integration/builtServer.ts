@@ -11,7 +11,9 @@ const BUILT_SERVER = path.resolve(__dirname, '../../dist/mcp-server.js');
  * The tools the server publishes, sorted: what a client's tools/list must name, no more. In a JSON
  * file, so that the suite in a real VS Code (test/e2e/suite, plain JavaScript) holds it too.
  */
-export const PUBLISHED_TOOLS: readonly string[] = JSON.parse(fs.readFileSync(path.join(__dirname, 'publishedTools.json'), 'utf8'));
+export const PUBLISHED_TOOLS: readonly string[] = JSON.parse(
+  fs.readFileSync(path.join(__dirname, 'publishedTools.json'), 'utf8'),
+);
 
 export type Reply = { id?: string | number; result?: any; error?: { code: number; message: string } };
 
@@ -29,7 +31,9 @@ export class BuiltServer {
   constructor(env: Record<string, string> = {}) {
     if (!fs.existsSync(BUILT_SERVER)) throw new Error(`${BUILT_SERVER} is missing: run "npm run build" first.`);
     // With debug logging, so that the "started" line says when its signal handlers are in place.
-    this.child = spawn(process.execPath, [BUILT_SERVER], { env: { PATH: process.env.PATH ?? '', REDLINE_LOG: 'debug', ...env } });
+    this.child = spawn(process.execPath, [BUILT_SERVER], {
+      env: { PATH: process.env.PATH ?? '', REDLINE_LOG: 'debug', ...env },
+    });
     this.child.stdout.setEncoding('utf8');
     this.child.stdout.on('data', (chunk: string) => {
       const lines = (this.buffered + chunk).split('\n');
@@ -54,7 +58,10 @@ export class BuiltServer {
   async waitForReplies(count: number): Promise<Reply[]> {
     while (this.replies.length < count) {
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`${this.replies.length} of ${count} replies: ${JSON.stringify(this.replies)}`)), 10_000);
+        const timer = setTimeout(
+          () => reject(new Error(`${this.replies.length} of ${count} replies: ${JSON.stringify(this.replies)}`)),
+          10_000,
+        );
         this.waiters.push(() => {
           clearTimeout(timer);
           resolve();

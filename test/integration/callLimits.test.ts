@@ -25,7 +25,9 @@ describe('limits an assistant meets', () => {
       await mcp.client.callTool({ name: 'get-workspace-folders', arguments: {} });
       const settled: Array<ToolResult | undefined> = Array(80).fill(undefined);
       const calls = Array.from({ length: 80 }, (_, i) =>
-        (mcp.client.callTool({ name: 'get-selection', arguments: {} }) as Promise<ToolResult>).then((result) => (settled[i] = result)),
+        (mcp.client.callTool({ name: 'get-selection', arguments: {} }) as Promise<ToolResult>).then(
+          (result) => (settled[i] = result),
+        ),
       );
       const done = () => settled.filter((result) => result !== undefined) as ToolResult[];
       const busyLines = () => mcp.stderr().match(/"event":"busy","tool":"get-selection","inFlight":64/g) ?? [];
@@ -90,7 +92,9 @@ describe('limits an assistant meets', () => {
       expect(problems).toEqual([
         expect.stringMatching(/"get-reviews=5" in REDLINE_TIMEOUT_MS names no tool: "get-reviews" is unknown/),
         expect.stringMatching(/"present-review=soon" in REDLINE_TIMEOUT_MS is ignored: "soon" is not a whole number/),
-        expect.stringMatching(/"open-location=0" in --timeout is ignored: "0" is not a whole number of milliseconds above 0/),
+        expect.stringMatching(
+          /"open-location=0" in --timeout is ignored: "0" is not a whole number of milliseconds above 0/,
+        ),
       ]);
     } finally {
       host.editor.hang = undefined;

@@ -4,5 +4,13 @@
 import * as esbuild from 'esbuild';
 
 export function bundleForChild(entry: string, outfile: string): void {
-  esbuild.buildSync({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'silent' });
+  esbuild.buildSync({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'silent',
+  });
 }

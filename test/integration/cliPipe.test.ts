@@ -13,13 +13,24 @@ beforeAll(async () => {
   host = await startHost();
   // Far more than a pipe holds, so that the reader's close comes while the command still writes.
   const review = `# Long\n\n${'A line of the review that the reader will never read.\n'.repeat(60_000)}`;
-  const present = { argv: ['present', '-'], env: hostEnv(host), cwd: host.workspace, stdout: () => undefined, stderr: () => undefined, stdin: Readable.from([Buffer.from(review)]) };
+  const present = {
+    argv: ['present', '-'],
+    env: hostEnv(host),
+    cwd: host.workspace,
+    stdout: () => undefined,
+    stderr: () => undefined,
+    stdin: Readable.from([Buffer.from(review)]),
+  };
   expect(await runCli(present)).toBe(Exit.ok);
 });
 afterAll(() => host?.stop());
 
 it('ends with 0 and says nothing when its reader closes the pipe early', async () => {
-  const child = spawn(process.execPath, [MCP_SERVER, 'get-review'], { env: { PATH: process.env.PATH, ...hostEnv(host) }, cwd: host.workspace, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MCP_SERVER, 'get-review'], {
+    env: { PATH: process.env.PATH, ...hostEnv(host) },
+    cwd: host.workspace,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   // The first chunk, then the reader is gone.

@@ -13,7 +13,14 @@ import { installPythonMcp, INSTALL_TIMEOUT_MS } from '../python/pythonDriver';
 import { PUBLISHED_TOOLS } from './builtServer';
 import { assertBuilt } from './harness';
 import { pythonClient, sdkV1, sdkV2, type ConformanceClient, type Outcome, type Wire } from './conformance/clients';
-import { ClientServers, SITUATIONS, TIMEOUT_MS, Windows, type Situation, type SituationName } from './conformance/situations';
+import {
+  ClientServers,
+  SITUATIONS,
+  TIMEOUT_MS,
+  Windows,
+  type Situation,
+  type SituationName,
+} from './conformance/situations';
 
 /** A row: what the caller must be handed. `error`: a failed result whose first text matches; `code`: the ErrorCode name it says. */
 type Expected = { error: RegExp; code?: string } | 'success' | 'cancelled';
@@ -42,54 +49,179 @@ function everyTool(situation: SituationName, expected: Expected): Row[] {
   return PUBLISHED_TOOLS.map((tool) => ({ tool, situation, path: situation, args: validArgs(tool), expected }));
 }
 
-function oneTool(tool: string, situation: SituationName, path: string, args: Record<string, unknown>, expected: Expected): Row {
+function oneTool(
+  tool: string,
+  situation: SituationName,
+  path: string,
+  args: Record<string, unknown>,
+  expected: Expected,
+): Row {
   return { tool, situation, path, args, expected };
 }
 
-const invalid = (tool: string) => ({ error: new RegExp(`^Input validation error: Invalid arguments for tool ${tool}:`) });
+const invalid = (tool: string) => ({
+  error: new RegExp(`^Input validation error: Invalid arguments for tool ${tool}:`),
+});
 
 const TABLE: Row[] = [
   ...everyTool('the window answers', 'success'),
-  ...everyTool('no window', { error: /^No VS Code window with Redline is open on this machine\. Open the project in VS Code/, code: 'NotConfigured' }),
-  ...everyTool('the window closed', { error: /^No VS Code window listens at .*closed\.sock any more/, code: 'NotConfigured' }),
+  ...everyTool('no window', {
+    error: /^No VS Code window with Redline is open on this machine\. Open the project in VS Code/,
+    code: 'NotConfigured',
+  }),
+  ...everyTool('the window closed', {
+    error: /^No VS Code window listens at .*closed\.sock any more/,
+    code: 'NotConfigured',
+  }),
   ...everyTool('a token the window refuses', { error: /token/i, code: 'Unauthorized' }),
-  ...everyTool('timed out', { error: new RegExp(`^VS Code did not answer [a-z-]+ within ${TIMEOUT_MS} ms`), code: 'Timeout' }),
-  ...everyTool('busy', { error: /^Redline is busy with 64 calls from this assistant, its limit; [a-z-]+ was not run\. Retry it/, code: 'Busy' }),
+  ...everyTool('timed out', {
+    error: new RegExp(`^VS Code did not answer [a-z-]+ within ${TIMEOUT_MS} ms`),
+    code: 'Timeout',
+  }),
+  ...everyTool('busy', {
+    error: /^Redline is busy with 64 calls from this assistant, its limit; [a-z-]+ was not run\. Retry it/,
+    code: 'Busy',
+  }),
   ...everyTool('cancelled', 'cancelled'),
-  ...everyTool('the window gone mid-call', { error: /^The connection to VS Code closed before it replied/, code: 'Disconnected' }),
+  ...everyTool('the window gone mid-call', {
+    error: /^The connection to VS Code closed before it replied/,
+    code: 'Disconnected',
+  }),
 
-  oneTool('present-review', 'the window answers', 'refused by the budget', { content: headings(HEADING_LIMIT + 1) }, {
-    error: /^The review has about 50,001 headings; the limit is 50,000 .*so it was not shown\. Split it/,
-    code: 'TooLarge',
-  }),
-  oneTool('present-review', 'the window answers', 'a review within the budget, to append to', { content: headings(HEADING_LIMIT * 0.6) }, 'success'),
-  oneTool('present-review', 'the window answers', 'an append that puts the review over the budget', { content: headings(HEADING_LIMIT * 0.6), mode: 'append' }, {
-    error: /^This append would make the review hold about 60,000 headings/,
-    code: 'TooLarge',
-  }),
-  oneTool('present-review', 'the window answers', 'over the size limit', { content: 'x'.repeat(MAX_REVIEW_BYTES + 1) }, {
-    error: /^Input validation error: Invalid arguments for tool present-review:.*10485760/s,
-  }),
-  oneTool('present-review', 'the window answers', 'update-section without a section', { content: 'x', mode: 'update-section' }, {
-    error: /mode "update-section" needs "section"/,
-    code: 'InvalidParams',
-  }),
-  oneTool('present-review', 'the window answers', 'invalid arguments', { content: '# x', mode: 'sideways' }, invalid('present-review')),
-  oneTool('open-location', 'the window answers', 'a file outside the workspace refused', { reference: '/outside/secret.txt:1' }, {
-    error: /^The user declined to open \/outside\/secret\.txt:1/,
-    code: 'Refused',
-  }),
-  oneTool('open-location', 'the window answers', 'a file that does not exist', { reference: 'src/missing.ts:1' }, { error: /no such file/, code: 'NotFound' }),
+  oneTool(
+    'present-review',
+    'the window answers',
+    'refused by the budget',
+    { content: headings(HEADING_LIMIT + 1) },
+    {
+      error: /^The review has about 50,001 headings; the limit is 50,000 .*so it was not shown\. Split it/,
+      code: 'TooLarge',
+    },
+  ),
+  oneTool(
+    'present-review',
+    'the window answers',
+    'a review within the budget, to append to',
+    { content: headings(HEADING_LIMIT * 0.6) },
+    'success',
+  ),
+  oneTool(
+    'present-review',
+    'the window answers',
+    'an append that puts the review over the budget',
+    { content: headings(HEADING_LIMIT * 0.6), mode: 'append' },
+    {
+      error: /^This append would make the review hold about 60,000 headings/,
+      code: 'TooLarge',
+    },
+  ),
+  oneTool(
+    'present-review',
+    'the window answers',
+    'over the size limit',
+    { content: 'x'.repeat(MAX_REVIEW_BYTES + 1) },
+    {
+      error: /^Input validation error: Invalid arguments for tool present-review:.*10485760/s,
+    },
+  ),
+  oneTool(
+    'present-review',
+    'the window answers',
+    'update-section without a section',
+    { content: 'x', mode: 'update-section' },
+    {
+      error: /mode "update-section" needs "section"/,
+      code: 'InvalidParams',
+    },
+  ),
+  oneTool(
+    'present-review',
+    'the window answers',
+    'invalid arguments',
+    { content: '# x', mode: 'sideways' },
+    invalid('present-review'),
+  ),
+  oneTool(
+    'open-location',
+    'the window answers',
+    'a file outside the workspace refused',
+    { reference: '/outside/secret.txt:1' },
+    {
+      error: /^The user declined to open \/outside\/secret\.txt:1/,
+      code: 'Refused',
+    },
+  ),
+  oneTool(
+    'open-location',
+    'the window answers',
+    'a file that does not exist',
+    { reference: 'src/missing.ts:1' },
+    { error: /no such file/, code: 'NotFound' },
+  ),
   oneTool('open-location', 'the window answers', 'invalid arguments', { reference: '' }, invalid('open-location')),
-  oneTool('present-review', 'the window answers', 'only whitespace and a byte order mark', { content: '\uFEFF \n\t' }, { error: /content holds only whitespace/ }),
-  oneTool('get-review', 'the window answers', 'invalid arguments', { compareWithPrevious: 'yes' }, invalid('get-review')),
-  oneTool('get-review', 'the window answers', 'a cursor it did not give', { cursor: 'yesterday' }, { error: /^"yesterday" is not a cursor get-review gave/, code: 'InvalidParams' }),
-  oneTool('get-review', 'the window answers', 'a cursor of another revision', { cursor: 'r999999.m0.f0' }, { error: /^That cursor is for revision 999999 of your review/, code: 'InvalidParams' }),
-  oneTool('get-review-feedback', 'the window answers', 'a bad cursor', { since: 'yesterday' }, invalid('get-review-feedback')),
-  oneTool('await-review-feedback', 'the window answers', 'a bad cursor', { since: '-1', timeoutSeconds: 1 }, invalid('await-review-feedback')),
-  oneTool('await-review-feedback', 'the window answers', 'invalid arguments', { timeoutSeconds: 0 }, invalid('await-review-feedback')),
-  oneTool('get-diagnostics', 'the window answers', 'invalid arguments', { severity: 'fatal' }, invalid('get-diagnostics')),
-  oneTool('get-diagnostics', 'the window answers', 'an argument it does not take', { line: 3 }, invalid('get-diagnostics')),
+  oneTool(
+    'present-review',
+    'the window answers',
+    'only whitespace and a byte order mark',
+    { content: '\uFEFF \n\t' },
+    { error: /content holds only whitespace/ },
+  ),
+  oneTool(
+    'get-review',
+    'the window answers',
+    'invalid arguments',
+    { compareWithPrevious: 'yes' },
+    invalid('get-review'),
+  ),
+  oneTool(
+    'get-review',
+    'the window answers',
+    'a cursor it did not give',
+    { cursor: 'yesterday' },
+    { error: /^"yesterday" is not a cursor get-review gave/, code: 'InvalidParams' },
+  ),
+  oneTool(
+    'get-review',
+    'the window answers',
+    'a cursor of another revision',
+    { cursor: 'r999999.m0.f0' },
+    { error: /^That cursor is for revision 999999 of your review/, code: 'InvalidParams' },
+  ),
+  oneTool(
+    'get-review-feedback',
+    'the window answers',
+    'a bad cursor',
+    { since: 'yesterday' },
+    invalid('get-review-feedback'),
+  ),
+  oneTool(
+    'await-review-feedback',
+    'the window answers',
+    'a bad cursor',
+    { since: '-1', timeoutSeconds: 1 },
+    invalid('await-review-feedback'),
+  ),
+  oneTool(
+    'await-review-feedback',
+    'the window answers',
+    'invalid arguments',
+    { timeoutSeconds: 0 },
+    invalid('await-review-feedback'),
+  ),
+  oneTool(
+    'get-diagnostics',
+    'the window answers',
+    'invalid arguments',
+    { severity: 'fatal' },
+    invalid('get-diagnostics'),
+  ),
+  oneTool(
+    'get-diagnostics',
+    'the window answers',
+    'an argument it does not take',
+    { line: 3 },
+    invalid('get-diagnostics'),
+  ),
 ];
 
 /** What a failed call's second text says (resultHints.ts): its code, and whether the same call may pass again. */
@@ -130,26 +262,47 @@ function checkWire({ received, sentCalls }: Wire): string[] {
   const listed = received.find((message) => Array.isArray(message.result?.tools));
   if (!listed) return ['no tools/list reply was seen'];
   const ajv = new Ajv2020({ strict: false, allErrors: true });
-  const validators = new Map<string, ValidateFunction>(listed.result.tools.map((tool: { name: string; outputSchema: object }) => [tool.name, ajv.compile(tool.outputSchema)]));
+  const validators = new Map<string, ValidateFunction>(
+    listed.result.tools.map((tool: { name: string; outputSchema: object }) => [
+      tool.name,
+      ajv.compile(tool.outputSchema),
+    ]),
+  );
   for (const { id, name } of sentCalls) {
-    const reply = received.find((message) => message.id === id && (message.result !== undefined || message.error !== undefined));
+    const reply = received.find(
+      (message) => message.id === id && (message.result !== undefined || message.error !== undefined),
+    );
     if (!reply) continue; // A cancelled call: the server answers nothing, as MCP asks.
     const result = reply.result;
-    if (reply.error) problems.push(`${name} (id ${id}) was answered with JSON-RPC error ${reply.error.code}: ${reply.error.message}`);
+    if (reply.error)
+      problems.push(`${name} (id ${id}) was answered with JSON-RPC error ${reply.error.code}: ${reply.error.message}`);
     else if (result.isError) {
-      if (result.structuredContent !== undefined) problems.push(`${name} (id ${id}) failed with structured content ${JSON.stringify(result.structuredContent).slice(0, 200)}`);
-      if (result.content?.[0]?.type !== 'text' || !result.content[0].text) problems.push(`${name} (id ${id}) failed without a reason as its first text`);
+      if (result.structuredContent !== undefined)
+        problems.push(
+          `${name} (id ${id}) failed with structured content ${JSON.stringify(result.structuredContent).slice(0, 200)}`,
+        );
+      if (result.content?.[0]?.type !== 'text' || !result.content[0].text)
+        problems.push(`${name} (id ${id}) failed without a reason as its first text`);
     } else {
       const validate = validators.get(name)!;
-      if (!validate(result.structuredContent)) problems.push(`${name} (id ${id}) succeeded with structured content off its schema: ${ajv.errorsText(validate.errors)}`);
+      if (!validate(result.structuredContent))
+        problems.push(
+          `${name} (id ${id}) succeeded with structured content off its schema: ${ajv.errorsText(validate.errors)}`,
+        );
     }
   }
   return problems;
 }
 
-const CLIENTS: Array<() => Promise<ConformanceClient>> = [async () => sdkV1, async () => sdkV2, async () => pythonClient((await installPythonMcp()).python)];
+const CLIENTS: Array<() => Promise<ConformanceClient>> = [
+  async () => sdkV1,
+  async () => sdkV2,
+  async () => pythonClient((await installPythonMcp()).python),
+];
 const CLIENT_NAMES = ['SDK 1.x Client', 'SDK v2 Client', 'Python SDK'];
-const BY_SITUATION = (Object.keys(SITUATIONS) as SituationName[]).map((situation) => [situation, TABLE.filter((row) => row.situation === situation)] as const);
+const BY_SITUATION = (Object.keys(SITUATIONS) as SituationName[]).map(
+  (situation) => [situation, TABLE.filter((row) => row.situation === situation)] as const,
+);
 
 jest.setTimeout(90_000);
 
@@ -172,7 +325,9 @@ describe.each(CLIENT_NAMES.map((name, index) => [name, index] as const))('throug
 
   it('lists every published tool, each with an output schema', async () => {
     const { tools } = await servers.connection('host');
-    expect(tools.map((tool) => [tool.name, typeof tool.outputSchema]).sort()).toEqual(PUBLISHED_TOOLS.map((name) => [name, 'object']));
+    expect(tools.map((tool) => [tool.name, typeof tool.outputSchema]).sort()).toEqual(
+      PUBLISHED_TOOLS.map((name) => [name, 'object']),
+    );
   });
 
   describe.each(BY_SITUATION)('%s', (situation, rows) => {

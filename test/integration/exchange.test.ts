@@ -23,8 +23,12 @@ interface Run {
 /** The built command line, as a user runs it in a terminal of the window. */
 function cli(host: Host, args: readonly string[], cwd = host.workspace): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [MCP_SERVER, ...args], { env: { PATH: process.env.PATH, ...hostEnv(host) }, cwd, maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) =>
-      resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [MCP_SERVER, ...args],
+      { env: { PATH: process.env.PATH, ...hostEnv(host) }, cwd, maxBuffer: 256 * 1024 * 1024 },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),
     );
   });
 }
@@ -77,7 +81,11 @@ describe('exporting and importing a review', () => {
   it('says there is nothing to export, and writes nothing, before a review is shown', async () => {
     const out = path.join(dir, 'none.sarif');
     const run = await cli(host, ['export', '--format', 'sarif', '--output', out]);
-    expect(run).toEqual({ code: 1, stdout: '', stderr: expect.stringContaining('The window shows no review to export; present one first. Nothing was written.') });
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringContaining('The window shows no review to export; present one first. Nothing was written.'),
+    });
     expect(fs.existsSync(out)).toBe(false);
   });
 
@@ -89,14 +97,14 @@ describe('exporting and importing a review', () => {
     }
   });
 
-  it('writes each format with the findings where their code is now and the user\'s answers', async () => {
+  it("writes each format with the findings where their code is now and the user's answers", async () => {
     const presented = await cli(host, ['present', writeReview(dir, REVIEW)]);
     expect(presented).toMatchObject({ code: 0, stdout: expect.stringContaining('broken: src/missing.ts:3') });
     const [bug, nit, suggestion] = await host.findings.current();
     // The user answers in the threads, then inserts two lines at the top of the file.
     await host.conversation.add({ kind: 'reply', findingId: bug.id, text: 'Fixed: the loop starts at 0 now.' });
     await host.conversation.add({ kind: 'state', findingId: bug.id, state: 'resolved' });
-    await host.conversation.add({ kind: 'reply', findingId: nit.id, text: 'The name is the API\'s.' });
+    await host.conversation.add({ kind: 'reply', findingId: nit.id, text: "The name is the API's." });
     await host.conversation.add({ kind: 'state', findingId: nit.id, state: 'wont-fix' });
     await host.conversation.add({ kind: 'state', findingId: suggestion.id, state: 'accepted' });
     const example = path.join(host.workspace, 'src/example.ts');
@@ -105,21 +113,46 @@ describe('exporting and importing a review', () => {
     const sarif = await cli(host, ['export', '--format', 'sarif']);
     expect(sarif).toMatchObject({ code: 0, stderr: '' });
     expect(resultsOf(sarif.stdout).map(placeAndAnswers)).toEqual([
-      expect.objectContaining({ uri: 'src/example.ts', startLine: 5, endLine: 6, level: 'error', state: 'resolved', suppressed: true, replies: [expect.objectContaining({ text: 'Fixed: the loop starts at 0 now.' })] }),
-      expect.objectContaining({ uri: 'src/example.ts', startLine: 12, endLine: 12, level: 'note', state: 'wont-fix', suppressed: true }),
+      expect.objectContaining({
+        uri: 'src/example.ts',
+        startLine: 5,
+        endLine: 6,
+        level: 'error',
+        state: 'resolved',
+        suppressed: true,
+        replies: [expect.objectContaining({ text: 'Fixed: the loop starts at 0 now.' })],
+      }),
+      expect.objectContaining({
+        uri: 'src/example.ts',
+        startLine: 12,
+        endLine: 12,
+        level: 'note',
+        state: 'wont-fix',
+        suppressed: true,
+      }),
       expect.objectContaining({ uri: 'src/example.ts', startLine: 22, endLine: 22, state: 'accepted', replies: [] }),
     ]);
 
     const rdjsonl = path.join(dir, 'review.rdjsonl');
     const written = await cli(host, ['export', '--format', 'rdjsonl', '--output', rdjsonl]);
-    expect(written).toMatchObject({ code: 0, stdout: '', stderr: `Exported revision 1 (3 findings) as rdjsonl to ${rdjsonl}.\n` });
-    const diagnostics = fs.readFileSync(rdjsonl, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(written).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: `Exported revision 1 (3 findings) as rdjsonl to ${rdjsonl}.\n`,
+    });
+    const diagnostics = fs
+      .readFileSync(rdjsonl, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(diagnostics.map((d) => [d.location.path, d.location.range.start.line, d.location.range.end.line])).toEqual([
       ['src/example.ts', 5, 6],
       ['src/example.ts', 12, 12],
       ['src/example.ts', 22, 22],
     ]);
-    expect(diagnostics[2].suggestions).toEqual([expect.objectContaining({ text: expect.stringContaining('export const line20 = 20 as const;') })]);
+    expect(diagnostics[2].suggestions).toEqual([
+      expect.objectContaining({ text: expect.stringContaining('export const line20 = 20 as const;') }),
+    ]);
     // Replaced whole, as any file the user makes: no temp file left beside it.
     expect(fs.readdirSync(dir).filter((name) => name.startsWith('.tmp-'))).toEqual([]);
 
@@ -138,14 +171,20 @@ describe('exporting and importing a review', () => {
     const other = await startHost({ durable: true, workspace: host.workspace });
     try {
       const opened = await cli(other, ['present', '--sarif', log]);
-      expect(opened).toMatchObject({ code: 0, stderr: '', stdout: 'Opened as revision 1: 3 findings. Restored 3 states and 2 replies.\n' });
+      expect(opened).toMatchObject({
+        code: 0,
+        stderr: '',
+        stdout: 'Opened as revision 1: 3 findings. Restored 3 states and 2 replies.\n',
+      });
       const findings = await other.findings.current();
       expect(findings.map((f) => [path.relative(other.workspace, f.file), f.line, f.endLine, f.state])).toEqual([
         ['src/example.ts', 5, 6, 'resolved'],
         ['src/example.ts', 12, 12, 'wont-fix'],
         ['src/example.ts', 22, 22, 'accepted'],
       ]);
-      expect(other.conversation.repliesTo(findings[0].id).map((item) => item.text)).toEqual(['Fixed: the loop starts at 0 now.']);
+      expect(other.conversation.repliesTo(findings[0].id).map((item) => item.text)).toEqual([
+        'Fixed: the loop starts at 0 now.',
+      ]);
 
       // Out again: the same findings, places, states, replies and fingerprints.
       const again = await cli(other, ['export', '--format', 'sarif']);
@@ -187,7 +226,10 @@ describe('exporting and importing a review', () => {
     const huge = path.join(dir, 'huge.sarif');
     fs.writeFileSync(huge, Buffer.alloc(40 * 1024 * 1024 + 1, 0x20));
     const run = await cli(host, ['present', '--sarif', huge]);
-    expect(run).toMatchObject({ code: 2, stderr: expect.stringMatching(/huge\.sarif is larger than the 40 MiB a SARIF log may be/) });
+    expect(run).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/huge\.sarif is larger than the 40 MiB a SARIF log may be/),
+    });
 
     expect(host.store.current).toBe(before);
     expect(host.conversation.since().items).toHaveLength(feedback);
@@ -203,7 +245,10 @@ describe('exporting and importing a review', () => {
         ['redline://selection', 'application/json'],
       ]);
       const read = await mcp.client.readResource({ uri: 'redline://review/current.sarif' });
-      expect(read.contents[0]).toMatchObject({ uri: 'redline://review/current.sarif', mimeType: 'application/sarif+json' });
+      expect(read.contents[0]).toMatchObject({
+        uri: 'redline://review/current.sarif',
+        mimeType: 'application/sarif+json',
+      });
       const results = resultsOf((read.contents[0] as { text: string }).text);
       expect(results.map((result) => result.locations![0].physicalLocation!.region!.startLine)).toEqual([5, 12, 22]);
     } finally {
@@ -219,7 +264,12 @@ describe('export-review and import-review on the bridge', () => {
   beforeAll(async () => {
     assertBuilt();
     host = await startHost();
-    client = new IpcClient({ socketPath: host.socketPath, token: host.token, clientInfo: { name: 'exchange', version: '1' }, retryDelaysMs: [] });
+    client = new IpcClient({
+      socketPath: host.socketPath,
+      token: host.token,
+      clientInfo: { name: 'exchange', version: '1' },
+      retryDelaysMs: [],
+    });
   });
   afterAll(async () => {
     client?.dispose();
@@ -229,9 +279,13 @@ describe('export-review and import-review on the bridge', () => {
   it('answers a long export a page at a time, every page of the one export, and refuses a cursor it did not give', async () => {
     // Three megabytes of prose around a finding: the markdown export holds the whole review.
     const prose = 'A paragraph of the review that runs on for a while.\n\n'.repeat(60_000);
-    await client.request('present-review', { content: `# Long\n\n- **bug**: src/example.ts:3\n\n${prose}`, mode: 'replace' });
+    await client.request('present-review', {
+      content: `# Long\n\n- **bug**: src/example.ts:3\n\n${prose}`,
+      mode: 'replace',
+    });
     const pages = [await client.request('export-review', { format: 'markdown' })];
-    while (pages.at(-1)!.nextCursor) pages.push(await client.request('export-review', { format: 'markdown', cursor: pages.at(-1)!.nextCursor }));
+    while (pages.at(-1)!.nextCursor)
+      pages.push(await client.request('export-review', { format: 'markdown', cursor: pages.at(-1)!.nextCursor }));
     expect(pages.length).toBeGreaterThanOrEqual(3);
     for (const page of pages) expect(page.text.length).toBeLessThanOrEqual(EXPORT_PAGE_CHARS);
     const whole = pages.map((page) => page.text).join('');
@@ -241,8 +295,14 @@ describe('export-review and import-review on the bridge', () => {
 
     // Read to its end, the export is let go; another assistant's cursor, or a made-up one, reads nothing.
     const first = await client.request('export-review', { format: 'markdown' });
-    for (const [cursor, assistant] of [[pages[1].nextCursor ?? pages[0].nextCursor, undefined], [first.nextCursor, 'someone else'], ['x0000000000000000.c1', undefined]] as const) {
-      await expect(client.request('export-review', { format: 'markdown', cursor: cursor!, ...(assistant ? { assistant } : {}) })).rejects.toMatchObject({
+    for (const [cursor, assistant] of [
+      [pages[1].nextCursor ?? pages[0].nextCursor, undefined],
+      [first.nextCursor, 'someone else'],
+      ['x0000000000000000.c1', undefined],
+    ] as const) {
+      await expect(
+        client.request('export-review', { format: 'markdown', cursor: cursor!, ...(assistant ? { assistant } : {}) }),
+      ).rejects.toMatchObject({
         code: ErrorCode.InvalidParams,
         message: expect.stringContaining('Export again without a cursor.'),
       });
@@ -251,10 +311,24 @@ describe('export-review and import-review on the bridge', () => {
 
   it('refuses an import past what a review shows, and the review shown stays', async () => {
     const before = host.store.current;
-    const finding = { fingerprint: 'f', file: 'src/example.ts', line: 1, endLine: 1, markdownLine: 1, state: 'open' as const, replies: [] };
+    const finding = {
+      fingerprint: 'f',
+      file: 'src/example.ts',
+      line: 1,
+      endLine: 1,
+      markdownLine: 1,
+      state: 'open' as const,
+      replies: [],
+    };
     await expect(
-      client.request('import-review', { markdown: '# Too many', findings: Array.from({ length: MAX_IMPORTED_FINDINGS + 1 }, () => finding) }),
-    ).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining(`a review shows at most ${MAX_IMPORTED_FINDINGS} findings`) });
+      client.request('import-review', {
+        markdown: '# Too many',
+        findings: Array.from({ length: MAX_IMPORTED_FINDINGS + 1 }, () => finding),
+      }),
+    ).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: expect.stringContaining(`a review shows at most ${MAX_IMPORTED_FINDINGS} findings`),
+    });
     expect(host.store.current).toBe(before);
   });
 });
@@ -276,7 +350,9 @@ function costlyLog(): string {
     ruleId: 'no-unused-vars',
     level: 'warning',
     message: { markdown: message, text: message },
-    locations: [{ physicalLocation: { artifactLocation: { uri: 'src/example.ts' }, region: { startLine: (i % 50) + 1 } } }],
+    locations: [
+      { physicalLocation: { artifactLocation: { uri: 'src/example.ts' }, region: { startLine: (i % 50) + 1 } } },
+    ],
   }));
   return JSON.stringify({ version: '2.1.0', runs: [{ tool: { driver: { name: 'ESLint' } }, results }] });
 }

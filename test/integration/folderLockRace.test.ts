@@ -126,7 +126,9 @@ it(`${WINDOWS} windows × ${ROUNDS} rounds, each after a stale lock was planted:
   await Promise.all(windows.map((window) => window.close()));
   const seconds = (Date.now() - started) / 1000;
 
-  const failedHolds = results.flatMap((result, i) => (result.holdFailure ? [`w${i % WINDOWS}-${result.round}: ${result.holdFailure}`] : []));
+  const failedHolds = results.flatMap((result, i) =>
+    result.holdFailure ? [`w${i % WINDOWS}-${result.round}: ${result.holdFailure}`] : [],
+  );
   const failed = new Set(failedHolds.map((failure) => failure.split(':')[0]));
   const { overlapping, mostAtOnce } = overlapsIn(fs.readFileSync(log, 'utf8'), failed);
 
@@ -137,7 +139,9 @@ it(`${WINDOWS} windows × ${ROUNDS} rounds, each after a stale lock was planted:
   const onDisk = conversation.since().items;
   const byId = new Map<string, string[]>();
   for (const item of onDisk) byId.set(item.id, [...(byId.get(item.id) ?? []), item.text ?? '']);
-  const lostOrChanged = acknowledged.filter(({ id, text }) => byId.get(String(id))?.length !== 1 || byId.get(String(id))![0] !== text);
+  const lostOrChanged = acknowledged.filter(
+    ({ id, text }) => byId.get(String(id))?.length !== 1 || byId.get(String(id))![0] !== text,
+  );
   const idCounts = new Map<number, number>();
   for (const { id } of acknowledged) idCounts.set(id, (idCounts.get(id) ?? 0) + 1);
   const givenTwice = [...idCounts].filter(([, count]) => count > 1).map(([id]) => id);
@@ -148,7 +152,9 @@ it(`${WINDOWS} windows × ${ROUNDS} rounds, each after a stale lock was planted:
       `${acknowledged.length} acknowledged items; failed: ${failedHolds.length} holds, ${failedAdds.length} adds; ` +
       `overlapping successful holds: ${overlapping.length}; most holders at once: ${mostAtOnce}; acknowledged items lost: ${lostOrChanged.length}; ` +
       `ids given twice: ${givenTwice.length}` +
-      (failedHolds.length + failedAdds.length > 0 ? `\nfirst failures: ${[...failedHolds, ...failedAdds].slice(0, 3).join(' | ')}` : ''),
+      (failedHolds.length + failedAdds.length > 0
+        ? `\nfirst failures: ${[...failedHolds, ...failedAdds].slice(0, 3).join(' | ')}`
+        : ''),
   );
   expect({
     overlapping: overlapping.slice(0, 5),
@@ -158,7 +164,15 @@ it(`${WINDOWS} windows × ${ROUNDS} rounds, each after a stale lock was planted:
     leftOver,
     lockFilesLeft: fs.readdirSync(folder).filter((name) => name.startsWith(LOCK_FILE)),
     warnings,
-  }).toEqual({ overlapping: [], lostOrChanged: [], givenTwice: [], twiceOnDisk: [], leftOver: [], lockFilesLeft: [], warnings: [] });
+  }).toEqual({
+    overlapping: [],
+    lostOrChanged: [],
+    givenTwice: [],
+    twiceOnDisk: [],
+    leftOver: [],
+    lockFilesLeft: [],
+    warnings: [],
+  });
   // Every window got through every planted lock: a failed commit is loud, but it is not what this
   // lock is for, and only a window stalled past the bound may see one.
   expect(acknowledged.length).toBeGreaterThan(ROUNDS * WINDOWS * 0.95);

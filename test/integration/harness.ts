@@ -119,7 +119,11 @@ export class FakeEditor implements EditorSide {
     this.opened.push({ reference, cwd });
     if (reference.includes('missing')) throw new IpcError(ErrorCode.NotFound, `Cannot open ${reference}: no such file`);
     if (reference.includes('outside')) throw new IpcError(ErrorCode.Refused, `The user declined to open ${reference}`);
-    return { path: path.join(cwd ?? '/', 'src/example.ts'), start: { line: 42, column: 1 }, end: { line: 42, column: 20 } };
+    return {
+      path: path.join(cwd ?? '/', 'src/example.ts'),
+      start: { line: 42, column: 1 },
+      end: { line: 42, column: 20 },
+    };
   }
 }
 
@@ -177,7 +181,13 @@ export async function startHost(
     log: () => undefined,
     renderer,
     attachFindings: (review) => {
-      const findings = new ReviewFindings(review.store, renderer, review.conversation, new FindingAnchors(), (message, error) => console.error(message, error));
+      const findings = new ReviewFindings(
+        review.store,
+        renderer,
+        review.conversation,
+        new FindingAnchors(),
+        (message, error) => console.error(message, error),
+      );
       return { findings, dispose: () => findings.dispose() };
     },
   });
@@ -252,7 +262,11 @@ export async function connectMcp(
     args: [MCP_SERVER, ...args],
     cwd,
     // Routine events on stderr too: tests match the request/reply lines by correlation id.
-    env: Object.fromEntries(Object.entries({ PATH: process.env.PATH, REDLINE_LOG: 'debug', ...env }).filter((e): e is [string, string] => e[1] !== undefined)),
+    env: Object.fromEntries(
+      Object.entries({ PATH: process.env.PATH, REDLINE_LOG: 'debug', ...env }).filter(
+        (e): e is [string, string] => e[1] !== undefined,
+      ),
+    ),
     stderr: 'pipe',
   });
   let stderr = '';

@@ -29,21 +29,40 @@ describe('the MCP Inspector CLI against the built server', () => {
   let host: Host;
   let inspector: (args: readonly string[]) => Promise<Finished>;
 
-  beforeAll(async () => {
-    assertBuilt();
-    // Installs what is missing (npm test has run the installer already), and says where it is.
-    const installed = await run(process.execPath, ['--input-type=module', '-e', `import(${JSON.stringify(INSTALLER)}).then(async (m) => console.log(JSON.stringify(await m.ensureTestVsCode())))`], 20 * 60_000);
-    if (installed.code !== 0) throw new Error(`node test/e2e/harness/install.mjs failed:\n${installed.stderr}`);
-    const { nodePath, inspectorEntry } = JSON.parse(installed.stdout.trim().split('\n').pop()!);
-    inspector = (args) => run(nodePath, [inspectorEntry, '--cli', ...args]);
-    host = await startHost();
-  }, 20 * 60_000 + 30_000);
+  beforeAll(
+    async () => {
+      assertBuilt();
+      // Installs what is missing (npm test has run the installer already), and says where it is.
+      const installed = await run(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `import(${JSON.stringify(INSTALLER)}).then(async (m) => console.log(JSON.stringify(await m.ensureTestVsCode())))`,
+        ],
+        20 * 60_000,
+      );
+      if (installed.code !== 0) throw new Error(`node test/e2e/harness/install.mjs failed:\n${installed.stderr}`);
+      const { nodePath, inspectorEntry } = JSON.parse(installed.stdout.trim().split('\n').pop()!);
+      inspector = (args) => run(nodePath, [inspectorEntry, '--cli', ...args]);
+      host = await startHost();
+    },
+    20 * 60_000 + 30_000,
+  );
   afterAll(async () => {
     await host?.stop();
   });
 
   it.each(ERAS)('lists the tools in the %s era, and --strict finds no schema to warn about', async (era) => {
-    const listed = await inspector(['--protocol-era', era, '--method', 'tools/list', '--strict', process.execPath, MCP_SERVER]);
+    const listed = await inspector([
+      '--protocol-era',
+      era,
+      '--method',
+      'tools/list',
+      '--strict',
+      process.execPath,
+      MCP_SERVER,
+    ]);
     expect({ code: listed.code, stderr: listed.stderr }).toEqual({ code: 0, stderr: '' });
     expect(JSON.parse(listed.stdout).tools.map((tool: { name: string }) => tool.name)).toContain('present-review');
   });
@@ -52,10 +71,21 @@ describe('the MCP Inspector CLI against the built server', () => {
     const content = `# From the Inspector (${era})`;
     const env = Object.entries(hostEnv(host)).flatMap(([name, value]) => ['-e', `${name}=${value}`]);
     const called = await inspector([
-      '--protocol-era', era, ...env, '--cwd', host.workspace,
-      '--method', 'tools/call', '--tool-name', 'present-review', '--tool-arg', `content=${content}`,
+      '--protocol-era',
+      era,
+      ...env,
+      '--cwd',
+      host.workspace,
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'present-review',
+      '--tool-arg',
+      `content=${content}`,
       // --tool-arg takes every value up to the next option.
-      '--', process.execPath, MCP_SERVER,
+      '--',
+      process.execPath,
+      MCP_SERVER,
     ]);
     expect({ code: called.code, stderr: called.stderr }).toEqual({ code: 0, stderr: '' });
     expect(JSON.parse(called.stdout).structuredContent).toMatchObject({ sectionCount: 1 });

@@ -61,7 +61,10 @@ describe('the MCP server as installed, through the launcher', () => {
     try {
       const { tools } = await client.listTools();
       expect(tools).toHaveLength(9);
-      const result = (await client.callTool({ name: 'present-review', arguments: { content: '# Installed\n\nReached the window.' } })) as { isError?: boolean };
+      const result = (await client.callTool({
+        name: 'present-review',
+        arguments: { content: '# Installed\n\nReached the window.' },
+      })) as { isError?: boolean };
       expect(result.isError).toBeFalsy();
       expect(host.store.current?.markdown).toBe('# Installed\n\nReached the window.');
       // A start and a call are routine: nothing on stderr, which assistants show as errors.
@@ -75,7 +78,10 @@ describe('the MCP server as installed, through the launcher', () => {
     const file = path.join(elsewhere, 'review.md');
     fs.writeFileSync(file, '# From the command line\n');
     // Not spawnSync: the window answering it runs in this process.
-    const child = spawn(process.execPath, [stableServerPath(home), 'present', file], { cwd: elsewhere, env: { PATH: process.env.PATH ?? '', ...hostEnv(host) } });
+    const child = spawn(process.execPath, [stableServerPath(home), 'present', file], {
+      cwd: elsewhere,
+      env: { PATH: process.env.PATH ?? '', ...hostEnv(host) },
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -28,7 +28,10 @@ describe('one byte limit, checked where it bites', () => {
     await client.request('get-review', {}); // one connection for both calls below
     const content = '\u0001'.repeat(6_000_000);
     expect(encodeLine({ params: { content } }).length).toBeGreaterThan(32 * 1024 * 1024);
-    const [review, neighbour] = await Promise.all([client.request('present-review', { content }), client.request('get-selection', {})]);
+    const [review, neighbour] = await Promise.all([
+      client.request('present-review', { content }),
+      client.request('get-selection', {}),
+    ]);
     expect(received).toEqual([6_000_000]);
     expect(review.title).toBe('6000000 bytes');
     expect(neighbour).toEqual({ editor: null });
@@ -109,12 +112,24 @@ describe('bounded work on one connection', () => {
     const peer = await RawPeer.connect(bridge.socketPath);
     await peer.hello(bridge.token);
     const started = Date.now();
-    peer.send({ type: 'request', id: 'longer', method: 'open-location', params: { reference: 'a.ts:1' }, timeoutMs: 500 });
+    peer.send({
+      type: 'request',
+      id: 'longer',
+      method: 'open-location',
+      params: { reference: 'a.ts:1' },
+      timeoutMs: 500,
+    });
     const reply = await peer.reply('longer');
     expect(Date.now() - started).toBeGreaterThanOrEqual(500 + CLIENT_DEADLINE_GRACE_MS - 50);
     expect(reply.error?.message).toMatch(/within 1500 ms/);
     // Out of bounds: refused as an invalid message, not run with a deadline nobody chose.
-    peer.send({ type: 'request', id: 'forever', method: 'open-location', params: { reference: 'a.ts:1' }, timeoutMs: 1e12 });
+    peer.send({
+      type: 'request',
+      id: 'forever',
+      method: 'open-location',
+      params: { reference: 'a.ts:1' },
+      timeoutMs: 1e12,
+    });
     expect((await peer.reply('forever')).error?.code).toBe(ErrorCode.InvalidMessage);
     peer.destroy();
   });
@@ -130,7 +145,12 @@ describe('bounded work on one connection', () => {
     const peer = await RawPeer.connect(bridge.socketPath);
     await peer.hello(bridge.token);
     // One write, so all ten are read before reading stops: 2 run, 3 wait, 5 are refused.
-    peer.socket.write(Array.from({ length: 10 }, (_, i) => JSON.stringify({ type: 'request', id: `r${i}`, method: 'get-selection', params: {} }) + '\n').join(''));
+    peer.socket.write(
+      Array.from(
+        { length: 10 },
+        (_, i) => JSON.stringify({ type: 'request', id: `r${i}`, method: 'get-selection', params: {} }) + '\n',
+      ).join(''),
+    );
     const busy = await Promise.all([5, 6, 7, 8, 9].map((i) => peer.reply(`r${i}`)));
     for (const reply of busy) {
       expect(reply.error?.code).toBe(ErrorCode.Busy);
@@ -146,7 +166,9 @@ describe('bounded work on one connection', () => {
   });
 
   it('with the default limits, 1,000 requests written at once from one connection all succeed', async () => {
-    bridge = await startBridge({ handlers: { 'get-selection': async () => (await new Promise((r) => setImmediate(r)), { editor: null }) } });
+    bridge = await startBridge({
+      handlers: { 'get-selection': async () => (await new Promise((r) => setImmediate(r)), { editor: null }) },
+    });
     const client = bridge.client();
     const results = await Promise.all(Array.from({ length: 1000 }, () => client.request('get-selection', {})));
     expect(results.filter((r) => r.editor === null)).toHaveLength(1000);
@@ -155,7 +177,10 @@ describe('bounded work on one connection', () => {
   it('a cancel answers a running request as cancelled at once, and a cancel for an unknown id keeps nothing', async () => {
     let aborted = false;
     bridge = await startBridge({
-      handlers: { 'get-selection': (_p, context) => new Promise(() => context.signal.addEventListener('abort', () => (aborted = true))) },
+      handlers: {
+        'get-selection': (_p, context) =>
+          new Promise(() => context.signal.addEventListener('abort', () => (aborted = true))),
+      },
     });
     const peer = await RawPeer.connect(bridge.socketPath);
     await peer.hello(bridge.token);
@@ -177,7 +202,14 @@ describe('bounded work on one connection', () => {
     await peer.hello(bridge.token);
     peer.socket.pause(); // never reads again
     const line = Buffer.from('x\n'.repeat(32 * 1024)); // 32,768 invalid lines per write
-    const connection = () => [...(bridge.server as unknown as { connections: Set<{ unsentBytes: number; pausedFor: Set<string>; lines: { idle: boolean } }> }).connections][0];
+    const connection = () =>
+      [
+        ...(
+          bridge.server as unknown as {
+            connections: Set<{ unsentBytes: number; pausedFor: Set<string>; lines: { idle: boolean } }>;
+          }
+        ).connections,
+      ][0];
     let sent = 0;
     // 64 MiB offered: 32 million error answers, about 2.5 GB if each were queued.
     for (let i = 0; i < 1024 && !peer.closed; i++) {
@@ -194,7 +226,9 @@ describe('bounded work on one connection', () => {
     const settled = () => !connection() || (connection().pausedFor.has('writes') && connection().lines.idle);
     await until(settled, 'the window to stop reading from the flooding peer');
     const unsent = connection()?.unsentBytes ?? 0;
-    console.log(`invalid-line flood: offered ${(sent / 1024 / 1024).toFixed(1)} MiB; server holds ${(unsent / 1024 / 1024).toFixed(2)} MiB of unread answers`);
+    console.log(
+      `invalid-line flood: offered ${(sent / 1024 / 1024).toFixed(1)} MiB; server holds ${(unsent / 1024 / 1024).toFixed(2)} MiB of unread answers`,
+    );
     expect(unsent).toBeLessThan(8 * 1024 * 1024);
     // It stopped reading instead of answering everything: the peer could not hand over its 64 MiB.
     expect(sent).toBeLessThan(line.length * 1024);
@@ -225,9 +259,20 @@ describe('bounded work on one connection', () => {
 });
 
 it('MAX_FRAME_BYTES covers the worst-case escaping of the largest review the schema accepts', () => {
-  const params = { content: '\u0001'.repeat(MAX_REVIEW_BYTES), mode: 'replace', title: '\u0001'.repeat(500), section: '\u0001'.repeat(1000), cwd: '\u0001'.repeat(4096) };
+  const params = {
+    content: '\u0001'.repeat(MAX_REVIEW_BYTES),
+    mode: 'replace',
+    title: '\u0001'.repeat(500),
+    section: '\u0001'.repeat(1000),
+    cwd: '\u0001'.repeat(4096),
+  };
   const line = encodeLine({ type: 'request', id: 'x'.repeat(64), method: 'present-review', params });
   expect(Buffer.byteLength(line)).toBeLessThanOrEqual(MAX_FRAME_BYTES);
-  const surrogates = encodeLine({ type: 'request', id: 'x'.repeat(64), method: 'present-review', params: { content: '\ud800'.repeat(MAX_REVIEW_BYTES / 3) } });
+  const surrogates = encodeLine({
+    type: 'request',
+    id: 'x'.repeat(64),
+    method: 'present-review',
+    params: { content: '\ud800'.repeat(MAX_REVIEW_BYTES / 3) },
+  });
   expect(Buffer.byteLength(surrogates)).toBeLessThanOrEqual(MAX_FRAME_BYTES);
 });

@@ -28,7 +28,12 @@ describe('a listener that does not know the token', () => {
 
   /** Everything derived from the token that a listener could use or test a guess against offline. */
   function secretsOf(token: string): string[] {
-    const base = [token, Buffer.from(token).toString('hex'), Buffer.from(token).toString('base64'), Buffer.from(token, 'hex').toString('base64')];
+    const base = [
+      token,
+      Buffer.from(token).toString('hex'),
+      Buffer.from(token).toString('base64'),
+      Buffer.from(token, 'hex').toString('base64'),
+    ];
     return base.filter((s) => s.length >= 16);
   }
 
@@ -39,14 +44,27 @@ describe('a listener that does not know the token', () => {
       const message = JSON.parse(line);
       if (message.type === 'hello') {
         socket.write(
-          encodeLine({ type: 'response', id: message.id, result: { protocolVersion: PROTOCOL_VERSION, serverNonce: 'ab'.repeat(32), serverProof: 'cd'.repeat(32) } }),
+          encodeLine({
+            type: 'response',
+            id: message.id,
+            result: { protocolVersion: PROTOCOL_VERSION, serverNonce: 'ab'.repeat(32), serverProof: 'cd'.repeat(32) },
+          }),
         );
-      } else socket.write(encodeLine({ type: 'response', id: message.id, result: { protocolVersion: PROTOCOL_VERSION, server: { name: 'x', version: '1', pid: 1 } } }));
+      } else
+        socket.write(
+          encodeLine({
+            type: 'response',
+            id: message.id,
+            result: { protocolVersion: PROTOCOL_VERSION, server: { name: 'x', version: '1', pid: 1 } },
+          }),
+        );
     });
     const client = clientFor(socketPath, token);
     const error = await failure(client.request('present-review', { content: '# secret review' }));
     expect(error.code).toBe(ErrorCode.Unauthorized);
-    expect(error.message).toContain(`Something other than this terminal's VS Code window is listening at ${socketPath}`);
+    expect(error.message).toContain(
+      `Something other than this terminal's VS Code window is listening at ${socketPath}`,
+    );
 
     const sent = fake.bytes;
     for (const secret of secretsOf(token)) expect(sent).not.toContain(secret);
@@ -78,9 +96,21 @@ describe('protocol versions', () => {
       const fake = await FakeListener.start(socketPath, (line, socket) => {
         const { id } = JSON.parse(line);
         if (mode === 'refuse-as-v1') {
-          socket.write(encodeLine({ type: 'response', id, error: { code: ErrorCode.InvalidMessage, message: 'Invalid message: token: Required' } }));
+          socket.write(
+            encodeLine({
+              type: 'response',
+              id,
+              error: { code: ErrorCode.InvalidMessage, message: 'Invalid message: token: Required' },
+            }),
+          );
         } else {
-          socket.write(encodeLine({ type: 'response', id, result: { protocolVersion: 3, serverNonce: 'ab'.repeat(32), serverProof: 'cd'.repeat(32) } }));
+          socket.write(
+            encodeLine({
+              type: 'response',
+              id,
+              result: { protocolVersion: 3, serverNonce: 'ab'.repeat(32), serverProof: 'cd'.repeat(32) },
+            }),
+          );
         }
       });
       const client = clientFor(socketPath, createToken());

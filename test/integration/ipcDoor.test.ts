@@ -38,7 +38,13 @@ describe('before the handshake', () => {
 
     // A hello in time is not enough: the deadline covers the whole handshake.
     const halfway = await RawPeer.connect(bridge.socketPath);
-    halfway.send({ type: 'hello', id: 'hello', clientNonce: 'a'.repeat(64), protocolVersion: 2, client: { name: 'x', version: '1', pid: 1 } });
+    halfway.send({
+      type: 'hello',
+      id: 'hello',
+      clientNonce: 'a'.repeat(64),
+      protocolVersion: 2,
+      client: { name: 'x', version: '1', pid: 1 },
+    });
     expect((await halfway.reply('hello')).result?.serverNonce).toBeDefined();
     await halfway.whenClosed();
 
@@ -58,10 +64,22 @@ describe('before the handshake', () => {
     bridge = await startBridge();
     const peer = await RawPeer.connect(bridge.socketPath);
     const clientNonce = createNonce();
-    peer.send({ type: 'hello', id: 'hello', clientNonce, protocolVersion: PROTOCOL_VERSION, client: { name: 'x', version: '1', pid: 1 } });
+    peer.send({
+      type: 'hello',
+      id: 'hello',
+      clientNonce,
+      protocolVersion: PROTOCOL_VERSION,
+      client: { name: 'x', version: '1', pid: 1 },
+    });
     const challenge = await peer.reply('hello');
-    const auth = JSON.stringify({ type: 'auth', id: 'auth', clientProof: clientProof(bridge.token, challenge.result.serverNonce, clientNonce) });
-    peer.socket.write(auth + '\n' + JSON.stringify({ type: 'request', id: 'right-behind', method: 'get-selection', params: {} }) + '\n');
+    const auth = JSON.stringify({
+      type: 'auth',
+      id: 'auth',
+      clientProof: clientProof(bridge.token, challenge.result.serverNonce, clientNonce),
+    });
+    peer.socket.write(
+      auth + '\n' + JSON.stringify({ type: 'request', id: 'right-behind', method: 'get-selection', params: {} }) + '\n',
+    );
     expect((await peer.reply('auth')).result.server.name).toBe('redline');
     expect((await peer.reply('right-behind')).result).toEqual({ editor: null });
     peer.destroy();
@@ -72,7 +90,9 @@ describe('before the handshake', () => {
     const lines = [
       'not json',
       '{"type":"request","id":"r","method":"get-review","params":{}}',
-      '{"type":"hello","id":"h","token":"' + bridge.token + '","protocolVersion":2,"client":{"name":"v1","version":"1","pid":1}}',
+      '{"type":"hello","id":"h","token":"' +
+        bridge.token +
+        '","protocolVersion":2,"client":{"name":"v1","version":"1","pid":1}}',
       '{"type":"auth","id":"a","clientProof":"' + '0'.repeat(64) + '"}',
       '[]',
     ];
@@ -96,7 +116,10 @@ describe('before the handshake', () => {
 
     // Authenticated connections do not count: one of the 32 authenticates, and a new one fits.
     expect((await waiting[0].hello(bridge.token)).result).toBeDefined();
-    await until(() => bridge.server.unauthenticatedCount === 31, 'the authenticated peer to leave the unauthenticated count');
+    await until(
+      () => bridge.server.unauthenticatedCount === 31,
+      'the authenticated peer to leave the unauthenticated count',
+    );
     const fits = await RawPeer.connect(bridge.socketPath);
     expect((await fits.hello(bridge.token)).result).toBeDefined();
     for (const peer of [...waiting, fits]) peer.destroy();

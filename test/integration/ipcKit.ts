@@ -8,7 +8,14 @@ import * as os from 'os';
 import * as path from 'path';
 import { clientProof, createNonce } from '../../shared/authProof';
 import { encodeLine } from '../../shared/framing';
-import { ErrorCode, IpcError as IpcErrorClass, PROTOCOL_VERSION, type IpcError, type GetSelectionResult, type PresentReviewResult } from '../../shared/protocol';
+import {
+  ErrorCode,
+  IpcError as IpcErrorClass,
+  PROTOCOL_VERSION,
+  type IpcError,
+  type GetSelectionResult,
+  type PresentReviewResult,
+} from '../../shared/protocol';
 import { IpcServer, type IpcLimits } from '../../extension/src/ipc/ipcServer';
 import type { RequestHandlers, RequestObserver } from '../../extension/src/ipc/ipcConnection';
 import { createToken } from '../../extension/src/ipc/token';
@@ -41,7 +48,13 @@ export const simpleHandlers: RequestHandlers = {
   'list-git-refs': () => ({ refs: [], truncated: false }),
   'find-workspace-files': () => ({ files: [], truncated: false }),
   'export-review': (params) => ({ revision: 0, format: params.format, text: '', findings: 0 }),
-  'import-review': (params) => ({ revision: 1, references: { total: 0, resolved: 0, broken: [] }, findings: 0, unmatched: params.findings.length, restored: { states: 0, replies: 0 } }),
+  'import-review': (params) => ({
+    revision: 1,
+    references: { total: 0, resolved: 0, broken: [] },
+    findings: 0,
+    unmatched: params.findings.length,
+    restored: { states: 0, replies: 0 },
+  }),
 };
 
 export interface LogLine {
@@ -64,7 +77,12 @@ export function tempSocketPath(): { dir: string; socketPath: string } {
 }
 
 export async function startBridge(
-  options: { handlers?: Partial<RequestHandlers>; limits?: Partial<IpcLimits>; maxLineBytes?: number; observer?: RequestObserver } = {},
+  options: {
+    handlers?: Partial<RequestHandlers>;
+    limits?: Partial<IpcLimits>;
+    maxLineBytes?: number;
+    observer?: RequestObserver;
+  } = {},
 ): Promise<Bridge> {
   const { dir, socketPath } = tempSocketPath();
   const token = createToken();
@@ -86,7 +104,13 @@ export async function startBridge(
     token,
     logs,
     client(overrides = {}) {
-      const client = new IpcClient({ socketPath, token, clientInfo: { name: 'test', version: '1' }, retryDelaysMs: [], ...overrides });
+      const client = new IpcClient({
+        socketPath,
+        token,
+        clientInfo: { name: 'test', version: '1' },
+        retryDelaysMs: [],
+        ...overrides,
+      });
       clients.push(client);
       return client;
     },
@@ -105,7 +129,10 @@ export class FakeListener {
   private constructor(private readonly server: net.Server) {}
 
   /** `answer` is called with each complete line a client sends and may write back. */
-  static async start(socketPath: string, answer: (line: string, socket: net.Socket) => void = () => undefined): Promise<FakeListener> {
+  static async start(
+    socketPath: string,
+    answer: (line: string, socket: net.Socket) => void = () => undefined,
+  ): Promise<FakeListener> {
     const server = net.createServer();
     const fake = new FakeListener(server);
     server.on('connection', (socket) => {

@@ -69,9 +69,25 @@ describe('progress a client cannot use', () => {
       if (message.type === 'hello') {
         clientNonce = message.clientNonce;
         const serverNonce = createNonce();
-        socket.write(encodeLine({ type: 'response', id: message.id, result: { protocolVersion: PROTOCOL_VERSION, serverNonce, serverProof: serverProof(token, clientNonce, serverNonce) } }));
+        socket.write(
+          encodeLine({
+            type: 'response',
+            id: message.id,
+            result: {
+              protocolVersion: PROTOCOL_VERSION,
+              serverNonce,
+              serverProof: serverProof(token, clientNonce, serverNonce),
+            },
+          }),
+        );
       } else if (message.type === 'auth') {
-        socket.write(encodeLine({ type: 'response', id: message.id, result: { protocolVersion: PROTOCOL_VERSION, server: { name: 'redline', version: 't', pid: 1 } } }));
+        socket.write(
+          encodeLine({
+            type: 'response',
+            id: message.id,
+            result: { protocolVersion: PROTOCOL_VERSION, server: { name: 'redline', version: 't', pid: 1 } },
+          }),
+        );
       } else if (message.type === 'request') {
         expect(message.progress).toBe(true);
         socket.write(
@@ -90,7 +106,13 @@ describe('progress a client cannot use', () => {
       }
     });
     const logs: string[] = [];
-    const client = new IpcClient({ socketPath, token, clientInfo: { name: 'test', version: '1' }, retryDelaysMs: [], log: (event) => logs.push(event) });
+    const client = new IpcClient({
+      socketPath,
+      token,
+      clientInfo: { name: 'test', version: '1' },
+      retryDelaysMs: [],
+      log: (event) => logs.push(event),
+    });
     let lastLineRead = false;
     const listening = client.onEvent(() => (lastLineRead = true));
     try {

@@ -36,7 +36,9 @@ describe('large request lines', () => {
     const reply = await peer.reply('large');
     expect(reply.error?.code).toBe(ErrorCode.Cancelled);
     expect(received).toEqual([content]);
-    const parsedHere = parse.mock.calls.filter(([text]) => typeof text === 'string' && text.length >= OFF_THREAD_LINE_BYTES / 4);
+    const parsedHere = parse.mock.calls.filter(
+      ([text]) => typeof text === 'string' && text.length >= OFF_THREAD_LINE_BYTES / 4,
+    );
     expect(parsedHere).toEqual([]);
     peer.destroy();
   });

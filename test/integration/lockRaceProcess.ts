@@ -30,7 +30,9 @@ async function main(): Promise<void> {
   const setup = JSON.parse(process.argv[2]) as LockRaceSetup;
   setFolderLockTimingForTests(setup.timing);
   const send = (message: LockRaceMessage) => process.send?.(message);
-  const conversation = await Conversation.open(setup.folder, (message) => process.stderr.write(`${setup.name}: ${message}\n`));
+  const conversation = await Conversation.open(setup.folder, (message) =>
+    process.stderr.write(`${setup.name}: ${message}\n`),
+  );
   const mark = (line: string) => fs.appendFile(setup.log, `${line}\n`, { flag: 'a' });
 
   process.on('message', (message: LockRaceRequest) => {
@@ -54,7 +56,10 @@ async function main(): Promise<void> {
         type: 'round-done',
         round: message.round,
         ...(held.status === 'rejected' ? { holdFailure: String((held.reason as Error).message) } : {}),
-        added: added.status === 'fulfilled' ? { id: Number(added.value.id), text } : { failure: String((added.reason as Error).message) },
+        added:
+          added.status === 'fulfilled'
+            ? { id: Number(added.value.id), text }
+            : { failure: String((added.reason as Error).message) },
       }),
     );
   });

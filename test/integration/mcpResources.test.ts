@@ -45,7 +45,8 @@ describe('MCP resources and prompts over the real bridge', () => {
     await host?.stop();
   });
 
-  const present = (content: string, mode = 'replace') => presenter.client.callTool({ name: 'present-review', arguments: { content, mode, title: content.slice(2, 20) } });
+  const present = (content: string, mode = 'replace') =>
+    presenter.client.callTool({ name: 'present-review', arguments: { content, mode, title: content.slice(2, 20) } });
 
   it('declares resources with subscriptions, prompts and completions', () => {
     expect(reader.client.getServerCapabilities()).toMatchObject({
@@ -73,7 +74,12 @@ describe('MCP resources and prompts over the real bridge', () => {
 
     heard.updated.length = 0;
     const [finding] = await host.findings.current();
-    await host.conversation.add({ kind: 'reply', findingId: finding.id, text: 'Fixed in the next commit.', reference: finding.reference });
+    await host.conversation.add({
+      kind: 'reply',
+      findingId: finding.id,
+      text: 'Fixed in the next commit.',
+      reference: finding.reference,
+    });
     await until(() => heard.updated.length > 0, 'the update after the user replied');
 
     await reader.client.unsubscribeResource({ uri: 'redline://review/current' });
@@ -91,10 +97,18 @@ describe('MCP resources and prompts over the real bridge', () => {
     try {
       const heard = listen(reader);
       await reader.client.subscribeResource({ uri: 'redline://review/current' });
-      await other.client.callTool({ name: 'present-review', arguments: { content: '# Theirs\n\n- nit: naming at src/example.ts:7\n', title: 'Theirs' } });
+      await other.client.callTool({
+        name: 'present-review',
+        arguments: { content: '# Theirs\n\n- nit: naming at src/example.ts:7\n', title: 'Theirs' },
+      });
       const theirs = host.reviews.lookup('other-assistant')!;
       const [finding] = await theirs.findings.current();
-      await theirs.conversation.add({ kind: 'reply', findingId: finding.id, text: 'Not mine to hear.', reference: finding.reference });
+      await theirs.conversation.add({
+        kind: 'reply',
+        findingId: finding.id,
+        text: 'Not mine to hear.',
+        reference: finding.reference,
+      });
       // Its own review changing still reaches it: the control that the events arrive at all.
       await present('\n- nit: and another at src/example.ts:9\n', 'append');
       await until(() => heard.updated.includes('redline://review/current'), 'the update for its own review');
@@ -108,7 +122,9 @@ describe('MCP resources and prompts over the real bridge', () => {
   it('lists earlier reviews through the template, completes their index, and says when the list changes', async () => {
     const heard = listen(reader);
     const { resourceTemplates } = await reader.client.listResourceTemplates();
-    expect(resourceTemplates).toEqual([expect.objectContaining({ uriTemplate: 'redline://review/history/{index}', mimeType: 'text/markdown' })]);
+    expect(resourceTemplates).toEqual([
+      expect.objectContaining({ uriTemplate: 'redline://review/history/{index}', mimeType: 'text/markdown' }),
+    ]);
 
     const firstRevision = host.store.revision;
     await present('# Second review\n\nAll good at src/example.ts:1\n');
@@ -122,7 +138,10 @@ describe('MCP resources and prompts over the real bridge', () => {
       `redline://review/history/${firstRevision}`,
     ]);
     const earlier = resources[3];
-    expect(earlier).toMatchObject({ mimeType: 'text/markdown', title: expect.stringContaining(`revision ${firstRevision}`) });
+    expect(earlier).toMatchObject({
+      mimeType: 'text/markdown',
+      title: expect.stringContaining(`revision ${firstRevision}`),
+    });
     expect(earlier.size).toBeGreaterThan(0);
     expect(text(await reader.client.readResource({ uri: earlier.uri }))).toContain('# First review');
 
@@ -131,16 +150,31 @@ describe('MCP resources and prompts over the real bridge', () => {
       argument: { name: 'index', value: '' },
     });
     expect(completion.completion.values).toEqual([String(firstRevision)]);
-    const none = await reader.client.complete({ ref: { type: 'ref/resource', uri: 'redline://review/history/{index}' }, argument: { name: 'index', value: '9' } });
+    const none = await reader.client.complete({
+      ref: { type: 'ref/resource', uri: 'redline://review/history/{index}' },
+      argument: { name: 'index', value: '9' },
+    });
     expect(none.completion.values).toEqual([]);
 
-    await expect(reader.client.readResource({ uri: 'redline://review/history/999' })).rejects.toThrow(/No earlier review with revision 999/);
-    await expect(reader.client.readResource({ uri: 'redline://review/history/abc' })).rejects.toThrow(/names no earlier review/);
+    await expect(reader.client.readResource({ uri: 'redline://review/history/999' })).rejects.toThrow(
+      /No earlier review with revision 999/,
+    );
+    await expect(reader.client.readResource({ uri: 'redline://review/history/abc' })).rejects.toThrow(
+      /names no earlier review/,
+    );
   });
 
   it('lists resources at once with no window, and says when the earlier reviews can be listed', async () => {
     const nowhere = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-no-window-'));
-    const alone = await connectMcp({ REDLINE_IPC_PATH: path.join(nowhere, 'gone.sock'), REDLINE_IPC_TOKEN: 'a'.repeat(32), XDG_RUNTIME_DIR: nowhere, TMPDIR: nowhere }, nowhere);
+    const alone = await connectMcp(
+      {
+        REDLINE_IPC_PATH: path.join(nowhere, 'gone.sock'),
+        REDLINE_IPC_TOKEN: 'a'.repeat(32),
+        XDG_RUNTIME_DIR: nowhere,
+        TMPDIR: nowhere,
+      },
+      nowhere,
+    );
     try {
       // It used to wait out the window retries (3.4 s); a generous bound, not a timing test.
       const tookMs = await lowestOf(async () => {
@@ -148,7 +182,11 @@ describe('MCP resources and prompts over the real bridge', () => {
         const { resources } = await alone.client.listResources(undefined, { cacheMode: 'bypass' });
         const ms = performance.now() - started;
         process.stdout.write(`[resources] resources/list with no window: ${ms.toFixed(0)} ms\n`);
-        expect(resources.map((resource) => resource.uri)).toEqual(['redline://review/current', 'redline://review/current.sarif', 'redline://selection']);
+        expect(resources.map((resource) => resource.uri)).toEqual([
+          'redline://review/current',
+          'redline://review/current.sarif',
+          'redline://selection',
+        ]);
         return ms;
       }, 1_500);
       expect(tookMs).toBeLessThan(1_500);
@@ -164,8 +202,10 @@ describe('MCP resources and prompts over the real bridge', () => {
     try {
       const heard = listen(fresh);
       const first = await fresh.client.listResources();
-      const hasHistory = (list: typeof first) => list.resources.some((resource) => resource.uri.startsWith('redline://review/history/'));
-      if (!hasHistory(first)) await until(() => heard.listChanged > 0, 'resources/list_changed once the window is reached');
+      const hasHistory = (list: typeof first) =>
+        list.resources.some((resource) => resource.uri.startsWith('redline://review/history/'));
+      if (!hasHistory(first))
+        await until(() => heard.listChanged > 0, 'resources/list_changed once the window is reached');
       expect(hasHistory(await fresh.client.listResources())).toBe(true);
     } finally {
       await fresh.close();
@@ -190,15 +230,20 @@ describe('MCP resources and prompts over the real bridge', () => {
   });
 
   it('refuses to subscribe to what is not a Redline resource, and to more than 100 at once', async () => {
-    await expect(reader.client.subscribeResource({ uri: 'file:///etc/passwd' })).rejects.toThrow(/Redline has no resource file:\/\/\/etc\/passwd/);
+    await expect(reader.client.subscribeResource({ uri: 'file:///etc/passwd' })).rejects.toThrow(
+      /Redline has no resource file:\/\/\/etc\/passwd/,
+    );
     const earlier = Array.from({ length: 100 }, (_, i) => `redline://review/history/${1000 + i}`);
     for (const uri of earlier) await reader.client.subscribeResource({ uri });
-    await expect(reader.client.subscribeResource({ uri: 'redline://review/history/2000' })).rejects.toThrow(/Already subscribed to 100 resources/);
+    await expect(reader.client.subscribeResource({ uri: 'redline://review/history/2000' })).rejects.toThrow(
+      /Already subscribed to 100 resources/,
+    );
     // The same one again is not one more; and unsubscribing makes room.
     await reader.client.subscribeResource({ uri: earlier[0] });
     await reader.client.unsubscribeResource({ uri: earlier[0] });
     await reader.client.subscribeResource({ uri: 'redline://review/history/2000' });
-    for (const uri of [...earlier.slice(1), 'redline://review/history/2000']) await reader.client.unsubscribeResource({ uri });
+    for (const uri of [...earlier.slice(1), 'redline://review/history/2000'])
+      await reader.client.unsubscribeResource({ uri });
   });
 
   it('keeps a subscription across a window restart, and says the resource may have changed meanwhile', async () => {
@@ -221,7 +266,12 @@ describe('MCP resources and prompts over the real bridge', () => {
   describe('prompts', () => {
     it('lists review-changes, review-file and explain-selection with their arguments', async () => {
       const { prompts } = await reader.client.listPrompts();
-      expect(prompts.map((prompt) => [prompt.name, (prompt.arguments ?? []).map((argument) => `${argument.name}${argument.required ? '' : '?'}`)])).toEqual([
+      expect(
+        prompts.map((prompt) => [
+          prompt.name,
+          (prompt.arguments ?? []).map((argument) => `${argument.name}${argument.required ? '' : '?'}`),
+        ]),
+      ).toEqual([
         ['review-changes', ['base?', 'paths?']],
         ['review-file', ['file']],
         ['explain-selection', []],
@@ -229,7 +279,10 @@ describe('MCP resources and prompts over the real bridge', () => {
     });
 
     it('review-changes names the base and paths in a quoted git command, and teaches how to present', async () => {
-      const result = await reader.client.getPrompt({ name: 'review-changes', arguments: { base: 'origin/main', paths: "src/a.ts it's.ts" } });
+      const result = await reader.client.getPrompt({
+        name: 'review-changes',
+        arguments: { base: 'origin/main', paths: "src/a.ts it's.ts" },
+      });
       const body = (result.messages[0].content as { text: string }).text;
       expect(result.messages[0].role).toBe('user');
       expect(body).toContain(`git diff 'origin/main' -- 'src/a.ts' 'it'\\''s.ts'`);
@@ -244,7 +297,9 @@ describe('MCP resources and prompts over the real bridge', () => {
 
     it('review-changes refuses a base that is not one git revision', async () => {
       for (const base of ['--output=/tmp/x', 'main; rm -rf ~', 'a..b', 'main\nHEAD']) {
-        await expect(reader.client.getPrompt({ name: 'review-changes', arguments: { base } })).rejects.toThrow(/base must be one git revision/);
+        await expect(reader.client.getPrompt({ name: 'review-changes', arguments: { base } })).rejects.toThrow(
+          /base must be one git revision/,
+        );
       }
     });
 
@@ -258,9 +313,17 @@ describe('MCP resources and prompts over the real bridge', () => {
       ];
       host.editor.files = ['src/example.ts', 'src/server/app.ts', 'README.md'];
       const complete = (name: string, argument: string, value: string) =>
-        reader.client.complete({ ref: { type: 'ref/prompt', name }, argument: { name: argument, value } }).then((result) => result.completion.values);
+        reader.client
+          .complete({ ref: { type: 'ref/prompt', name }, argument: { name: argument, value } })
+          .then((result) => result.completion.values);
 
-      expect(await complete('review-changes', 'base', '')).toEqual(['HEAD', 'main', 'feature/login', 'origin/main', 'v1.0']);
+      expect(await complete('review-changes', 'base', '')).toEqual([
+        'HEAD',
+        'main',
+        'feature/login',
+        'origin/main',
+        'v1.0',
+      ]);
       expect(await complete('review-changes', 'base', 'ma')).toEqual(['main']);
       expect(await complete('review-file', 'file', 'src/')).toEqual(['src/example.ts', 'src/server/app.ts']);
       expect(await complete('review-file', 'file', 'app')).toEqual(['src/server/app.ts']);
@@ -268,7 +331,11 @@ describe('MCP resources and prompts over the real bridge', () => {
     });
 
     it('explain-selection carries the selected code, fenced, and refuses when nothing is selected', async () => {
-      host.editor.selection = exampleSelection(host.workspace, { start: { line: 3, column: 1 }, end: { line: 4, column: 4 }, text: 'const a = 1;\n```\nx' }, true);
+      host.editor.selection = exampleSelection(
+        host.workspace,
+        { start: { line: 3, column: 1 }, end: { line: 4, column: 4 }, text: 'const a = 1;\n```\nx' },
+        true,
+      );
       const result = await reader.client.getPrompt({ name: 'explain-selection' });
       const body = (result.messages[0].content as { text: string }).text;
       expect(body).toContain('src/example.ts:3-4\n````typescript\nconst a = 1;\n```\nx\n````');
@@ -276,7 +343,9 @@ describe('MCP resources and prompts over the real bridge', () => {
       expect(body).toContain('present-review');
 
       host.editor.selection = { editor: null };
-      await expect(reader.client.getPrompt({ name: 'explain-selection' })).rejects.toThrow(/Nothing is selected in VS Code/);
+      await expect(reader.client.getPrompt({ name: 'explain-selection' })).rejects.toThrow(
+        /Nothing is selected in VS Code/,
+      );
     });
   });
 });

@@ -22,7 +22,8 @@ describe('MCP tools over the real bridge', () => {
     await host?.stop();
   });
 
-  const call = (name: string, args: Record<string, unknown> = {}) => mcp.client.callTool({ name, arguments: args }) as Promise<ToolResult>;
+  const call = (name: string, args: Record<string, unknown> = {}) =>
+    mcp.client.callTool({ name, arguments: args }) as Promise<ToolResult>;
   /** The tool's own data: its structured content without the window hint every result carries. */
   const data = ({ structuredContent }: ToolResult) => {
     const { window: _window, ...rest } = structuredContent;
@@ -62,7 +63,17 @@ describe('MCP tools over the real bridge', () => {
       truncated: false,
     };
     host.editor.editors = {
-      editors: [{ path: `${host.workspace}/src/example.ts`, relativePath: 'src/example.ts', languageId: 'typescript', isDirty: true, isActive: true, isVisible: true, group: 1 }],
+      editors: [
+        {
+          path: `${host.workspace}/src/example.ts`,
+          relativePath: 'src/example.ts',
+          languageId: 'typescript',
+          isDirty: true,
+          isActive: true,
+          isVisible: true,
+          group: 1,
+        },
+      ],
       truncated: false,
       outsideWorkspace: 2,
     };
@@ -71,12 +82,16 @@ describe('MCP tools over the real bridge', () => {
     const diagnostics = await call('get-diagnostics', { file: 'src/example.ts', severity: 'warning' });
     expect(diagnostics.isError).toBeFalsy();
     expect(data(diagnostics)).toEqual(host.editor.diagnostics);
-    expect(diagnostics.content[0].text).toContain("src/example.ts:3:7 error [ts 2322]: Type 'string' is not assignable");
+    expect(diagnostics.content[0].text).toContain(
+      "src/example.ts:3:7 error [ts 2322]: Type 'string' is not assignable",
+    );
     expect(host.editor.diagnosticsAsked.at(-1)).toEqual({ file: 'src/example.ts', severity: 'warning' });
 
     const editors = await call('list-open-editors');
     expect(data(editors)).toEqual(host.editor.editors);
-    expect(editors.content[0].text).toBe('src/example.ts (group 1, typescript, unsaved changes, active)\n[2 more open outside the workspace, not listed.]');
+    expect(editors.content[0].text).toBe(
+      'src/example.ts (group 1, typescript, unsaved changes, active)\n[2 more open outside the workspace, not listed.]',
+    );
     const folders = await call('get-workspace-folders');
     expect(data(folders)).toEqual(host.editor.folders);
 
@@ -84,13 +99,16 @@ describe('MCP tools over the real bridge', () => {
     expect(refused.isError).toBe(true);
   });
 
-  it('sends a 2025-era client MCP log messages only once it sets a level, at debug with the call\'s correlation id', async () => {
+  it("sends a 2025-era client MCP log messages only once it sets a level, at debug with the call's correlation id", async () => {
     // Logging is not part of 2026-07-28; a client that opens with initialize has it.
     const legacy = await connectMcp(hostEnv(host), host.workspace, 'redline-test', [], 'legacy');
     const call = (name: string) => legacy.client.callTool({ name, arguments: {} });
     try {
       const messages: LoggingMessageNotification['params'][] = [];
-      legacy.client.setNotificationHandler('notifications/message', (notification) => void messages.push(notification.params));
+      legacy.client.setNotificationHandler(
+        'notifications/message',
+        (notification) => void messages.push(notification.params),
+      );
       // A log message for a call is sent before the call's result, and the server answers a ping
       // (sent once the result is in) after it: one sent for the call would have arrived by then.
       const settle = () => legacy.client.ping();
@@ -105,7 +123,10 @@ describe('MCP tools over the real bridge', () => {
 
       await legacy.client.setLoggingLevel('debug');
       await call('get-review');
-      await until(() => messages.some((m) => (m.data as { event?: string }).event === 'reply'), "the log message for the call's reply");
+      await until(
+        () => messages.some((m) => (m.data as { event?: string }).event === 'reply'),
+        "the log message for the call's reply",
+      );
       const events = messages.map((m) => m.data as { event: string; id?: string; method?: string; status?: string });
       expect(messages.every((m) => m.level === 'debug' && m.logger === 'redline')).toBe(true);
       const request = events.find((e) => e.event === 'request');
@@ -113,7 +134,10 @@ describe('MCP tools over the real bridge', () => {
       expect(request).toMatchObject({ method: 'get-review' });
       expect(reply).toMatchObject({ method: 'get-review', status: 'ok', id: request?.id });
       // The same id as in the stderr log, which reaches this process on a pipe of its own.
-      await until(() => legacy.stderr().includes(`"id":"${request?.id}"`), `the request id ${request?.id} on the MCP server's stderr`);
+      await until(
+        () => legacy.stderr().includes(`"id":"${request?.id}"`),
+        `the request id ${request?.id} on the MCP server's stderr`,
+      );
     } finally {
       await legacy.close();
     }
@@ -144,7 +168,10 @@ describe('MCP tools over the real bridge', () => {
     ]);
     expect(result.content[0].text).toContain('src/gone.ts:3');
     // Claude Code and Codex give the model the structured content, not the text: the advice is there too.
-    expect(report.nextSteps).toEqual([expect.stringMatching(/^Fix the 2 reference\(s\) in references\.broken .* then present again\.$/), expect.stringContaining('get-review-feedback')]);
+    expect(report.nextSteps).toEqual([
+      expect.stringMatching(/^Fix the 2 reference\(s\) in references\.broken .* then present again\.$/),
+      expect.stringContaining('get-review-feedback'),
+    ]);
     const feedback = (await call('get-review-feedback')).structuredContent;
     expect(feedback.nextSteps).toEqual([`Pass "${feedback.cursor}" as "since" next time to get only newer items.`]);
     expect(host.store.current?.markdown).toBe(content);
@@ -174,8 +201,13 @@ describe('MCP tools over the real bridge', () => {
     const all = (await call('get-review')).structuredContent.findings.map((finding: { id: string }) => finding.id);
     // In the review's order: A's, B's (updated), then C's two.
     expect(all).toEqual([original.id, `${original.id}-2`, `${original.id}-3`, `${original.id}-4`]);
-    expect(appended.structuredContent.findings.map((finding: { id: string }) => finding.id)).toEqual([`${original.id}-2`, `${original.id}-3`]);
-    expect(updated.structuredContent.findings.map((finding: { id: string }) => finding.id)).toEqual([`${original.id}-2`]);
+    expect(appended.structuredContent.findings.map((finding: { id: string }) => finding.id)).toEqual([
+      `${original.id}-2`,
+      `${original.id}-3`,
+    ]);
+    expect(updated.structuredContent.findings.map((finding: { id: string }) => finding.id)).toEqual([
+      `${original.id}-2`,
+    ]);
   });
 
   it('update-section without a section is a clear tool error', async () => {
@@ -200,7 +232,11 @@ describe('MCP tools over the real bridge', () => {
     expect(data(none)).toEqual({ editor: null });
     expect(none.content[0].text).toMatch(/No editor is open/);
 
-    host.editor.selection = exampleSelection(host.workspace, { start: { line: 3, column: 1 }, end: { line: 4, column: 5 }, text: 'selected text' }, true);
+    host.editor.selection = exampleSelection(
+      host.workspace,
+      { start: { line: 3, column: 1 }, end: { line: 4, column: 5 }, text: 'selected text' },
+      true,
+    );
     const some = await call('get-selection');
     expect(some.structuredContent.editor.selections[0].text).toBe('selected text');
     expect(some.content[0].text).toContain('src/example.ts (typescript, unsaved changes)');
@@ -218,7 +254,18 @@ describe('MCP tools over the real bridge', () => {
       lineCount: 9,
     };
     host.editor.selection = {
-      editor: { ...editor, selections: [{ start: { line: 1, column: 1 }, end: { line: 9, column: 1 }, isEmpty: false, text: 'the start', truncated: true }] },
+      editor: {
+        ...editor,
+        selections: [
+          {
+            start: { line: 1, column: 1 },
+            end: { line: 9, column: 1 },
+            isEmpty: false,
+            text: 'the start',
+            truncated: true,
+          },
+        ],
+      },
     };
     const cut = await call('get-selection');
     expect(cut.isError).toBeFalsy();
@@ -226,7 +273,12 @@ describe('MCP tools over the real bridge', () => {
     expect(cut.content[0].text).toMatch(/the start\n\[Cut here: get-selection returns at most 64 KiB of text/);
 
     host.editor.selection = {
-      editor: { ...editor, selections: [{ start: { line: 3, column: 1 }, end: { line: 3, column: 9 }, isEmpty: false, text: '', withheld: true }] },
+      editor: {
+        ...editor,
+        selections: [
+          { start: { line: 3, column: 1 }, end: { line: 3, column: 9 }, isEmpty: false, text: '', withheld: true },
+        ],
+      },
     };
     const withheld = await call('get-selection');
     expect(withheld.structuredContent.editor.selections[0].withheld).toBe(true);
@@ -266,16 +318,26 @@ describe('MCP server without a VS Code to talk to', () => {
   afterEach(() => fs.rmSync(runtime, { recursive: true, force: true }));
 
   it('still lists its tools, and a call explains what to do', async () => {
-    const mcp = await connectMcp({ REDLINE_IPC_PATH: undefined, REDLINE_IPC_TOKEN: undefined, XDG_RUNTIME_DIR: runtime, TMPDIR: runtime });
+    const mcp = await connectMcp({
+      REDLINE_IPC_PATH: undefined,
+      REDLINE_IPC_TOKEN: undefined,
+      XDG_RUNTIME_DIR: runtime,
+      TMPDIR: runtime,
+    });
     try {
       const { tools } = await mcp.client.listTools();
       expect(tools).toHaveLength(9);
-      const result = (await mcp.client.callTool({ name: 'present-review', arguments: { content: '# x' } })) as ToolResult;
+      const result = (await mcp.client.callTool({
+        name: 'present-review',
+        arguments: { content: '# x' },
+      })) as ToolResult;
       expect(result.isError).toBe(true);
       expect(result.content[0].text).toMatch(/^No VS Code window/);
       expect(result.content[0].text).toMatch(/Open the project in VS Code|Choose one/);
       // Its code after it, and no structured content, which an SDK 1.x client would check against the output schema.
-      expect(result.content[1].text).toBe('Error code: NotConfigured. Calling again as it is will not help; do what the message says first.');
+      expect(result.content[1].text).toBe(
+        'Error code: NotConfigured. Calling again as it is will not help; do what the message says first.',
+      );
       expect(result.structuredContent).toBeUndefined();
       // stdout carried only JSON-RPC (the SDK would have failed to parse anything else); logs are JSON lines on stderr.
       for (const line of mcp.stderr().trim().split('\n').filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
@@ -285,11 +347,18 @@ describe('MCP server without a VS Code to talk to', () => {
   });
 
   it('says the socket is unreachable when the window is gone', async () => {
-    const mcp = await connectMcp({ REDLINE_IPC_PATH: '/tmp/redline-does-not-exist.sock', REDLINE_IPC_TOKEN: 'x'.repeat(32), XDG_RUNTIME_DIR: runtime, TMPDIR: runtime });
+    const mcp = await connectMcp({
+      REDLINE_IPC_PATH: '/tmp/redline-does-not-exist.sock',
+      REDLINE_IPC_TOKEN: 'x'.repeat(32),
+      XDG_RUNTIME_DIR: runtime,
+      TMPDIR: runtime,
+    });
     try {
       const result = (await mcp.client.callTool({ name: 'get-review', arguments: {} })) as ToolResult;
       expect(result.isError).toBe(true);
-      expect(result.content[0].text).toMatch(/^No VS Code window listens at \/tmp\/redline-does-not-exist.sock any more/);
+      expect(result.content[0].text).toMatch(
+        /^No VS Code window listens at \/tmp\/redline-does-not-exist.sock any more/,
+      );
     } finally {
       await mcp.close();
     }

@@ -30,7 +30,10 @@ describe('a large present-review, followed and cancelled', () => {
   beforeAll(async () => {
     assertBuilt();
     const lines = new RequestLogLines((_level, line) => outputLines.push(line));
-    host = await startHost({ durable: true, observer: allOf([activity, lines], (error) => clientErrors.push(error as Error)) });
+    host = await startHost({
+      durable: true,
+      observer: allOf([activity, lines], (error) => clientErrors.push(error as Error)),
+    });
     writeFixtureFiles(host.workspace);
     mcp = await connectMcp(hostEnv(host, PATIENT), host.workspace);
     // The SDK reports a progress notification for a token it no longer knows (one after the reply) here.
@@ -41,12 +44,18 @@ describe('a large present-review, followed and cancelled', () => {
     await host?.stop();
   });
 
-  const present = (args: Record<string, unknown>, options: { onprogress?: (p: Progress) => void; signal?: AbortSignal } = {}) =>
-    mcp.client.callTool({ name: 'present-review', arguments: args }, {
-      timeout: 120_000,
-      signal: options.signal,
-      onprogress: options.onprogress && ((p) => options.onprogress!({ ...p, at: performance.now() })),
-    });
+  const present = (
+    args: Record<string, unknown>,
+    options: { onprogress?: (p: Progress) => void; signal?: AbortSignal } = {},
+  ) =>
+    mcp.client.callTool(
+      { name: 'present-review', arguments: args },
+      {
+        timeout: 120_000,
+        signal: options.signal,
+        onprogress: options.onprogress && ((p) => options.onprogress!({ ...p, at: performance.now() })),
+      },
+    );
 
   it('reports real steps, rising, at most ten a second, and nothing after the reply', async () => {
     const seen: Progress[] = [];
@@ -66,7 +75,9 @@ describe('a large present-review, followed and cancelled', () => {
     const messages = seen.map((p) => p.message ?? '');
     expect(messages[0]).toMatch(/^Sending the review to VS Code: \d+\.\d of \d+\.\d MiB$/);
     expect(messages).toContainEqual(expect.stringMatching(/^VS Code: Received the review \(5\.0 MiB\)$/));
-    expect(messages).toContainEqual(expect.stringMatching(/^VS Code: (Rendering: found [\d,]+ references|References resolved: [\d,]+ of [\d,]+)$/));
+    expect(messages).toContainEqual(
+      expect.stringMatching(/^VS Code: (Rendering: found [\d,]+ references|References resolved: [\d,]+ of [\d,]+)$/),
+    );
     // The review comes in parts: what is written after the first one is told too.
     expect(messages).toContainEqual(expect.stringMatching(/^VS Code: Rendering: \d+% of the page written$/));
     expect(messages).toContainEqual('VS Code: Shown in the panel; saving it');
@@ -103,7 +114,10 @@ describe('a large present-review, followed and cancelled', () => {
     const result = await present({ content: `${content}\n\nagain` });
     expect(result.isError).toBeFalsy();
     expect(clientErrors).toHaveLength(errorsBefore);
-    const lines = mcp.stderr().split('\n').filter((line) => line.includes('"progress-listener-failed"'));
+    const lines = mcp
+      .stderr()
+      .split('\n')
+      .filter((line) => line.includes('"progress-listener-failed"'));
     expect(lines).toEqual([]);
   });
 
@@ -111,7 +125,9 @@ describe('a large present-review, followed and cancelled', () => {
     const incoming = host.reviews.primary.incoming;
     const seen: Array<{ incoming?: number; current?: number; answered: boolean }> = [];
     let answered = false;
-    const watching = incoming.onDidChange(() => seen.push({ incoming: incoming.current?.revision, current: host.store.current?.revision, answered }));
+    const watching = incoming.onDidChange(() =>
+      seen.push({ incoming: incoming.current?.revision, current: host.store.current?.revision, answered }),
+    );
     const next = host.store.revision + 1;
     const result = await present({ content: `${content}\n\nshown first`, title: 'Incoming' });
     answered = true;
@@ -162,7 +178,11 @@ describe('a large present-review, followed and cancelled', () => {
     const replyLine = new RegExp(`"event":"reply","id":"${entry.id}","method":"present-review","status":"cancelled"`);
     await until(() => replyLine.test(mcp.stderr()), "the MCP server's log line for the cancelled call");
     expect(outputLines.filter((line) => line.includes(entry.id))).toEqual([
-      expect.stringMatching(new RegExp(`^request ${entry.id} present-review from "redline-test" \\(connection \\d+\\): cancelled 4003 \\(Cancelled\\) in \\d+ ms$`)),
+      expect.stringMatching(
+        new RegExp(
+          `^request ${entry.id} present-review from "redline-test" \\(connection \\d+\\): cancelled 4003 \\(Cancelled\\) in \\d+ ms$`,
+        ),
+      ),
     ]);
 
     await store.flush();
@@ -173,19 +193,27 @@ describe('a large present-review, followed and cancelled', () => {
     listening.dispose();
     // Shown from its first slice, if that was written before the cancel; gone in the end either way.
     expect(shownIncoming.at(-1)).toBeUndefined();
-    expect(shownIncoming.filter((revision) => revision !== undefined).every((revision) => revision === before.revision + 1)).toBe(true);
+    expect(
+      shownIncoming.filter((revision) => revision !== undefined).every((revision) => revision === before.revision + 1),
+    ).toBe(true);
     watching.dispose();
 
     const next = await present({ content: '# After the cancel\n\nsrc/mod1/index.ts:3 is fine.' });
     expect(next.isError).toBeFalsy();
     expect(store.current?.markdown).toContain('After the cancel');
-    process.stdout.write(`cancel sent on "${cancelledOn}"; the window answered it ${Math.round(stoppedAfterMs)} ms later\n`);
+    process.stdout.write(
+      `cancel sent on "${cancelledOn}"; the window answered it ${Math.round(stoppedAfterMs)} ms later\n`,
+    );
   });
 });
 
 /** The newest entry for `method` once it has settled with `status`. */
 async function settledEntry(activity: ActivityLog, method: string, status: string): Promise<ActivityEntry> {
   const newest = () => activity.entries().find((candidate) => candidate.method === method);
-  await until(() => newest()?.status === status, () => `a ${status} ${method} in the activity: ${JSON.stringify(activity.entries().slice(0, 3))}`, 20_000);
+  await until(
+    () => newest()?.status === status,
+    () => `a ${status} ${method} in the activity: ${JSON.stringify(activity.entries().slice(0, 3))}`,
+    20_000,
+  );
   return newest()!;
 }

@@ -5,7 +5,13 @@
 // server/discover and so speaks 2026-07-28 with Redline.
 
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
-import { driveWithPython, installPythonMcp, INSTALL_TIMEOUT_MS, type DriverReport, type ToolCallReport } from '../python/pythonDriver';
+import {
+  driveWithPython,
+  installPythonMcp,
+  INSTALL_TIMEOUT_MS,
+  type DriverReport,
+  type ToolCallReport,
+} from '../python/pythonDriver';
 import { MCP_SERVER, assertBuilt, connectMcp, hostEnv, startHost, type Host } from './harness';
 
 const CLIENT_NAME = 'redline-python-test';
@@ -21,7 +27,8 @@ const REVIEW = [
 ].join('\n');
 
 /** The TypeScript SDK server's rule (Server._oninitialize): the version asked for if it has it, else its latest. */
-const negotiatedBySdk = (requested: string) => (SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION);
+const negotiatedBySdk = (requested: string) =>
+  SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
 
 /** Runs `check`, naming the protocol version in its failure. */
 function atVersion(version: string, check: () => void): void {
@@ -37,28 +44,31 @@ describe('the built MCP server, driven by the official Python MCP SDK', () => {
   let host: Host;
   let report: DriverReport;
 
-  beforeAll(async () => {
-    assertBuilt();
-    const { python } = await installPythonMcp();
-    host = await startHost();
-    report = await driveWithPython(python, {
-      server: { command: process.execPath, args: [MCP_SERVER], env: hostEnv(host), cwd: host.workspace },
-      clientName: CLIENT_NAME,
-      calls: [
-        { name: 'present-review', arguments: { content: REVIEW, title: 'From Python' } },
-        { name: 'get-review' },
-        { name: 'get-selection' },
-        { name: 'open-location', arguments: { reference: 'src/example.ts:42' } },
-        { name: 'get-diagnostics' },
-        { name: 'list-open-editors' },
-        { name: 'get-workspace-folders' },
-        { name: 'get-review-feedback' },
-        { name: 'await-review-feedback', arguments: { timeoutSeconds: 1 } },
-      ],
-      autoCalls: [{ name: 'get-review' }],
-      timeoutSeconds: DRIVE_TIMEOUT_SECONDS,
-    });
-  }, INSTALL_TIMEOUT_MS + (DRIVE_TIMEOUT_SECONDS + 60) * 1000);
+  beforeAll(
+    async () => {
+      assertBuilt();
+      const { python } = await installPythonMcp();
+      host = await startHost();
+      report = await driveWithPython(python, {
+        server: { command: process.execPath, args: [MCP_SERVER], env: hostEnv(host), cwd: host.workspace },
+        clientName: CLIENT_NAME,
+        calls: [
+          { name: 'present-review', arguments: { content: REVIEW, title: 'From Python' } },
+          { name: 'get-review' },
+          { name: 'get-selection' },
+          { name: 'open-location', arguments: { reference: 'src/example.ts:42' } },
+          { name: 'get-diagnostics' },
+          { name: 'list-open-editors' },
+          { name: 'get-workspace-folders' },
+          { name: 'get-review-feedback' },
+          { name: 'await-review-feedback', arguments: { timeoutSeconds: 1 } },
+        ],
+        autoCalls: [{ name: 'get-review' }],
+        timeoutSeconds: DRIVE_TIMEOUT_SECONDS,
+      });
+    },
+    INSTALL_TIMEOUT_MS + (DRIVE_TIMEOUT_SECONDS + 60) * 1000,
+  );
   afterAll(async () => {
     await host?.stop();
   });
@@ -76,14 +86,22 @@ describe('the built MCP server, driven by the official Python MCP SDK', () => {
     for (const { requested, negotiated, initialize, toolsList, sent } of report.versions) {
       atVersion(requested, () => {
         expect(negotiated).toBe(negotiatedBySdk(requested));
-        expect(sent.map((line) => JSON.parse(line).method)).toEqual(['initialize', 'notifications/initialized', 'tools/list']);
+        expect(sent.map((line) => JSON.parse(line).method)).toEqual([
+          'initialize',
+          'notifications/initialized',
+          'tools/list',
+        ]);
         // Whatever the version, the same server and the same tools.
         expect(initialize.result.serverInfo).toEqual(latest.initialize.result.serverInfo);
         expect(toolsList.result).toEqual(latest.toolsList.result);
       });
     }
     // And ClientSession.initialize() as it is, with the capabilities its callbacks announce.
-    expect(JSON.parse(report.plain.sent[0]).params.capabilities).toEqual({ sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } });
+    expect(JSON.parse(report.plain.sent[0]).params.capabilities).toEqual({
+      sampling: {},
+      elicitation: { form: {}, url: {} },
+      roots: { listChanged: true },
+    });
   });
 
   it('tells the Python client what it tells the TypeScript SDK client', async () => {
@@ -96,24 +114,38 @@ describe('the built MCP server, driven by the official Python MCP SDK', () => {
         capabilities: reference.client.getServerCapabilities(),
         instructions: reference.client.getInstructions(),
       });
-      const shape = (tools: any[]) => tools.map(({ name, inputSchema, outputSchema, annotations }) => ({ name, inputSchema, outputSchema, annotations }));
+      const shape = (tools: any[]) =>
+        tools.map(({ name, inputSchema, outputSchema, annotations }) => ({
+          name,
+          inputSchema,
+          outputSchema,
+          annotations,
+        }));
       expect(shape(latest.toolsList.result.tools)).toEqual(shape((await reference.client.listTools()).tools));
     } finally {
       await reference.close();
     }
   });
 
-  it('lists the tools with output schemas, and every result passed the Python client\'s check against them', () => {
+  it("lists the tools with output schemas, and every result passed the Python client's check against them", () => {
     expect(report.plain.negotiated).toBe(negotiatedBySdk(report.sdk.latestHandshakeVersion));
     expect(report.plain.tools.map((tool) => tool.name).sort()).toEqual(report.plain.calls.map((c) => c.name).sort());
-    for (const tool of report.plain.tools) expect({ name: tool.name, hasOutputSchema: typeof tool.outputSchema }).toEqual({ name: tool.name, hasOutputSchema: 'object' });
+    for (const tool of report.plain.tools)
+      expect({ name: tool.name, hasOutputSchema: typeof tool.outputSchema }).toEqual({
+        name: tool.name,
+        hasOutputSchema: 'object',
+      });
     for (const result of report.plain.calls) {
-      expect({ name: result.name, isError: result.isError, validated: result.validatedAgainstOutputSchema }).toEqual({ name: result.name, isError: false, validated: true });
+      expect({ name: result.name, isError: result.isError, validated: result.validatedAgainstOutputSchema }).toEqual({
+        name: result.name,
+        isError: false,
+        validated: true,
+      });
     }
     expect(host.editor.opened.map((o) => o.reference)).toEqual(['src/example.ts:42']);
   });
 
-  it('presents a review the window keeps under the Python client\'s name, and reads it back', () => {
+  it("presents a review the window keeps under the Python client's name, and reads it back", () => {
     const presented = call(report.plain.calls, 'present-review').structuredContent!;
     expect(presented).toMatchObject({
       revision: 1,
@@ -124,7 +156,13 @@ describe('the built MCP server, driven by the official Python MCP SDK', () => {
 
     // The window got it, as this client's review: the entry passed the client's name on to the SDK server.
     const review = host.reviews.all.find((r) => r.label === CLIENT_NAME);
-    expect(review?.store.current).toMatchObject({ revision: 1, title: 'From Python', markdown: REVIEW, assistant: CLIENT_NAME, cwd: host.workspace });
+    expect(review?.store.current).toMatchObject({
+      revision: 1,
+      title: 'From Python',
+      markdown: REVIEW,
+      assistant: CLIENT_NAME,
+      cwd: host.workspace,
+    });
 
     const read = call(report.plain.calls, 'get-review').structuredContent!;
     expect(read).toMatchObject({ revision: 1, title: 'From Python', markdown: REVIEW });

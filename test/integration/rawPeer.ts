@@ -23,7 +23,10 @@ export class RawPeer {
   private readonly closedPromise: Promise<void>;
 
   private constructor(readonly socket: net.Socket) {
-    const decoder = new LineDecoder({ onLine: (line) => this.push(JSON.parse(line)), onOverflow: () => socket.destroy() });
+    const decoder = new LineDecoder({
+      onLine: (line) => this.push(JSON.parse(line)),
+      onOverflow: () => socket.destroy(),
+    });
     socket.on('data', (chunk: Buffer) => decoder.push(chunk));
     socket.on('error', () => undefined);
     this.closedPromise = new Promise((resolve) =>
@@ -48,10 +51,20 @@ export class RawPeer {
    */
   async hello(token: string, id = 'hello-1', protocolVersion: number = PROTOCOL_VERSION): Promise<WireReply> {
     const clientNonce = createNonce();
-    this.send({ type: 'hello', id, clientNonce, protocolVersion, client: { name: 'raw', version: '1', pid: process.pid } });
+    this.send({
+      type: 'hello',
+      id,
+      clientNonce,
+      protocolVersion,
+      client: { name: 'raw', version: '1', pid: process.pid },
+    });
     const challenge = await this.reply(id);
     if (!challenge.result) return challenge;
-    this.send({ type: 'auth', id: `${id}-auth`, clientProof: clientProof(token, challenge.result.serverNonce, clientNonce) });
+    this.send({
+      type: 'auth',
+      id: `${id}-auth`,
+      clientProof: clientProof(token, challenge.result.serverNonce, clientNonce),
+    });
     return this.reply(`${id}-auth`);
   }
 

@@ -46,7 +46,10 @@ describe('the host while a large review renders', () => {
     // As long as the client waits: this test bounds the host's stalls, not the present's duration.
     const mcp = await connectMcp(hostEnv(host, { REDLINE_TIMEOUT_MS: 'present-review=120000' }), host.workspace);
     try {
-      const result = (await mcp.client.callTool({ name: 'present-review', arguments: { content: review } }, { timeout: 120_000 })) as {
+      const result = (await mcp.client.callTool(
+        { name: 'present-review', arguments: { content: review } },
+        { timeout: 120_000 },
+      )) as {
         isError?: boolean;
         structuredContent?: { references?: { total: number } };
       };
@@ -73,7 +76,9 @@ describe('the render worker pool', () => {
   it('renders in a worker it starts when first needed, and reuses it; a small render stays on this thread', async () => {
     const pool = new RenderWorkerPool(RENDER_WORKER, { inThreadBelow: 1024 });
     try {
-      await expect(pool.render(job('# Small\n\nsrc/example.ts:2'))).resolves.toMatchObject({ references: { total: 1, resolved: 1 } });
+      await expect(pool.render(job('# Small\n\nsrc/example.ts:2'))).resolves.toMatchObject({
+        references: { total: 1, resolved: 1 },
+      });
       expect(pool.started).toBe(0);
       const first = await pool.render(job(`# One\n\nSee src/example.ts:3\n\n${'Some prose. '.repeat(100)}`));
       expect(first.references).toMatchObject({ total: 1, resolved: 1 });
@@ -91,7 +96,9 @@ describe('the render worker pool', () => {
       const markdown = largeReview(1024 * 1024);
       const slices: string[] = [];
       let answered = false;
-      const rendering = pool.render(job(markdown), { onSlice: (html) => slices.push(answered ? 'after the answer' : html) });
+      const rendering = pool.render(job(markdown), {
+        onSlice: (html) => slices.push(answered ? 'after the answer' : html),
+      });
       const streamed = await rendering.finally(() => (answered = true));
       expect(slices.length).toBeGreaterThan(2);
       expect(slices.join('')).toBe(streamed.html);
@@ -109,7 +116,9 @@ describe('the render worker pool', () => {
       pool.warm();
       pool.warm();
       expect(pool.started).toBe(1);
-      await expect(pool.render(job(largeReview(64 * 1024)))).resolves.toMatchObject({ references: { total: expect.any(Number) } });
+      await expect(pool.render(job(largeReview(64 * 1024)))).resolves.toMatchObject({
+        references: { total: expect.any(Number) },
+      });
       expect(pool.started).toBe(1);
     } finally {
       pool.dispose();
@@ -135,11 +144,15 @@ describe('the render worker pool', () => {
       });
       await expect(rendering).rejects.toThrow('cancelled by the assistant');
       const tookMs = Date.now() - cancelled;
-      console.log(`cancel during a 5 MiB render took effect in ${tookMs} ms (steps reached: ${steps.join(', ') || 'none'})`);
+      console.log(
+        `cancel during a 5 MiB render took effect in ${tookMs} ms (steps reached: ${steps.join(', ') || 'none'})`,
+      );
       expect(tookMs).toBeLessThan(1000);
       expect(steps).not.toContain('writing');
 
-      await expect(pool.render(job(largeReview(64 * 1024)))).resolves.toMatchObject({ references: { total: expect.any(Number) } });
+      await expect(pool.render(job(largeReview(64 * 1024)))).resolves.toMatchObject({
+        references: { total: expect.any(Number) },
+      });
       expect(pool.started).toBe(2);
     } finally {
       pool.dispose();
@@ -150,9 +163,13 @@ describe('the render worker pool', () => {
     const pool = new RenderWorkerPool(RENDER_WORKER, { maxHeapMb: 48 });
     try {
       await expect(pool.render(job(largeReview(8 * 1024 * 1024)))).rejects.toThrow(
-        new RenderBudgetError('The review needs more memory to render than Redline allows, so it was not shown. Split it into smaller reviews (mode "append").'),
+        new RenderBudgetError(
+          'The review needs more memory to render than Redline allows, so it was not shown. Split it into smaller reviews (mode "append").',
+        ),
       );
-      await expect(pool.render(job(largeReview(64 * 1024)))).resolves.toMatchObject({ references: { total: expect.any(Number) } });
+      await expect(pool.render(job(largeReview(64 * 1024)))).resolves.toMatchObject({
+        references: { total: expect.any(Number) },
+      });
       expect(pool.started).toBe(2);
     } finally {
       pool.dispose();

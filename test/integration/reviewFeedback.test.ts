@@ -7,7 +7,6 @@ import { Conversation } from '../../extension/src/review/conversation';
 import { until } from '../support/until';
 import { durableSession } from './harness';
 
-
 const REVIEW = [
   '# Review',
   '',
@@ -20,9 +19,11 @@ describe('findings and feedback', () => {
   const session = durableSession();
   const call = session.call;
   /** The MCP server's get-review-feedback requests the window has answered, from its log. */
-  const feedbackReads = () => session.stderr().match(/"event":"reply","id":"[^"]+","method":"get-review-feedback"/g)?.length ?? 0;
+  const feedbackReads = () =>
+    session.stderr().match(/"event":"reply","id":"[^"]+","method":"get-review-feedback"/g)?.length ?? 0;
   /** Resolves once the MCP server has read the feedback after `before` reads: the wait is now on the window's event. */
-  const waitingAfter = (before: number, reads = 1) => until(() => feedbackReads() >= before + reads, 'await-review-feedback to read the feedback and wait');
+  const waitingAfter = (before: number, reads = 1) =>
+    until(() => feedbackReads() >= before + reads, 'await-review-feedback to read the feedback and wait');
   const example = () => path.join(session.host.workspace, 'src/example.ts');
 
   it('present-review lists the findings with severity, place and state, and names its assistant', async () => {
@@ -66,8 +67,18 @@ describe('findings and feedback', () => {
   it('get-review-feedback returns what the user said, in order, once per cursor', async () => {
     const [bug, nit] = (await call('get-review')).structuredContent.findings;
     const start = (await call('get-review-feedback')).structuredContent.cursor;
-    await session.host.conversation.add({ kind: 'state', findingId: bug.id, state: 'resolved', reference: bug.reference });
-    await session.host.conversation.add({ kind: 'reply', findingId: nit.id, text: 'I prefer the short name.', reference: nit.reference });
+    await session.host.conversation.add({
+      kind: 'state',
+      findingId: bug.id,
+      state: 'resolved',
+      reference: bug.reference,
+    });
+    await session.host.conversation.add({
+      kind: 'reply',
+      findingId: nit.id,
+      text: 'I prefer the short name.',
+      reference: nit.reference,
+    });
     await session.host.conversation.add({ kind: 'message', text: 'Also look at the tests.' });
     const first = (await call('get-review-feedback', { since: start })).structuredContent;
     expect(first.items.map((i: any) => [i.kind, i.findingId, i.state ?? i.text])).toEqual([
@@ -77,7 +88,10 @@ describe('findings and feedback', () => {
     ]);
     expect((await call('get-review-feedback', { since: first.cursor })).structuredContent.items).toEqual([]);
     // The state shows in get-review too.
-    expect((await call('get-review')).structuredContent.findings.map((f: any) => f.state)).toEqual(['resolved', 'open']);
+    expect((await call('get-review')).structuredContent.findings.map((f: any) => f.state)).toEqual([
+      'resolved',
+      'open',
+    ]);
     const bad = await call('get-review-feedback', { since: 'yesterday' });
     expect(bad.isError).toBe(true);
   });
@@ -89,7 +103,12 @@ describe('findings and feedback', () => {
     const started = Date.now();
     const waiting = call('await-review-feedback', { since: cursor, timeoutSeconds: 60 });
     await waitingAfter(before);
-    await session.host.conversation.add({ kind: 'state', findingId: nit.id, state: 'wont-fix', reference: nit.reference });
+    await session.host.conversation.add({
+      kind: 'state',
+      findingId: nit.id,
+      state: 'wont-fix',
+      reference: nit.reference,
+    });
     const result = await waiting;
     // Woken by the window's event, not by the 15 s re-check.
     expect(Date.now() - started).toBeLessThan(10_000);
@@ -107,7 +126,10 @@ describe('findings and feedback', () => {
   it('a cancelled await-review-feedback stops, and the next call works', async () => {
     const controller = new AbortController();
     const before = feedbackReads();
-    const waiting = session.client.callTool({ name: 'await-review-feedback', arguments: { timeoutSeconds: 600 } }, { signal: controller.signal });
+    const waiting = session.client.callTool(
+      { name: 'await-review-feedback', arguments: { timeoutSeconds: 600 } },
+      { signal: controller.signal },
+    );
     // Without since, it reads the newest cursor first, then the feedback after it.
     await waitingAfter(before, 2);
     controller.abort();
@@ -116,10 +138,17 @@ describe('findings and feedback', () => {
   });
 
   it('keeps states and feedback across a restart of the window', async () => {
-    const { nextSteps, window: _window, ...before } = (await call('get-review-feedback', { since: '0' })).structuredContent;
+    const {
+      nextSteps,
+      window: _window,
+      ...before
+    } = (await call('get-review-feedback', { since: '0' })).structuredContent;
     expect(nextSteps).toEqual([`Pass "${before.cursor}" as "since" next time to get only newer items.`]);
     await session.host.conversation.flushed();
-    const reopened = await Conversation.open(path.join(session.host.workspace, '..', 'storage', 'conversation'), () => undefined);
+    const reopened = await Conversation.open(
+      path.join(session.host.workspace, '..', 'storage', 'conversation'),
+      () => undefined,
+    );
     expect(reopened.since('0')).toEqual(before);
     const [bug] = (await call('get-review')).structuredContent.findings;
     expect(reopened.stateOf(bug.id)).toBe('resolved');

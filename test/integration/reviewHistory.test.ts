@@ -3,7 +3,6 @@
 
 import { durableSession } from './harness';
 
-
 const FIRST = [
   '# First pass',
   '',
@@ -38,7 +37,12 @@ describe('get-review compareWithPrevious', () => {
   it('lists new, fixed, still open and declined findings against the review replaced', async () => {
     const second = (await call('present-review', { content: SECOND, title: 'Second pass' })).structuredContent;
     const [loop, nit, question] = second.findings;
-    await session.host.conversation.add({ kind: 'state', findingId: nit.id, state: 'wont-fix', reference: nit.reference });
+    await session.host.conversation.add({
+      kind: 'state',
+      findingId: nit.id,
+      state: 'wont-fix',
+      reference: nit.reference,
+    });
 
     const result = await call('get-review', { compareWithPrevious: true });
     expect(result.isError).toBeFalsy();
@@ -50,7 +54,12 @@ describe('get-review compareWithPrevious', () => {
     expect(comparison.stillOpen.map((f: any) => f.id)).toEqual([loop.id]);
     expect(comparison.declined.map((f: any) => [f.id, f.state])).toEqual([[nit.id, 'wont-fix']]);
 
-    await session.host.conversation.add({ kind: 'state', findingId: loop.id, state: 'resolved', reference: loop.reference });
+    await session.host.conversation.add({
+      kind: 'state',
+      findingId: loop.id,
+      state: 'resolved',
+      reference: loop.reference,
+    });
     const after = (await call('get-review', { compareWithPrevious: true })).structuredContent.comparison;
     expect(after.fixed.map((f: any) => [f.id, f.how])).toEqual([
       [loop.id, 'resolved'],

@@ -14,7 +14,9 @@ import { assertBuilt, hostEnv, MCP_SERVER, startHost, type Host, type ToolResult
 const STRICTEST_LINE_BYTES = 8 * 1024 * 1024;
 
 /** Every C0 control character a line can hold (not tab, newline or carriage return): JSON writes each as six bytes. */
-const CONTROLS = Array.from({ length: 32 }, (_, code) => String.fromCharCode(code)).filter((char) => !'\0\t\n\r'.includes(char)).join('');
+const CONTROLS = Array.from({ length: 32 }, (_, code) => String.fromCharCode(code))
+  .filter((char) => !'\0\t\n\r'.includes(char))
+  .join('');
 
 /** MAX_REVIEW_BYTES exactly: a heading, then lines of 4,095 control characters. */
 function controlCharacterReview(): string {
@@ -47,14 +49,20 @@ describe('get-review of a 10 MiB review of control characters', () => {
   /** The size of each line the server wrote, as it wrote it (JSON.stringify, then a newline). */
   const lineBytes: number[] = [];
   let serverLog = '';
-  const call = (args: Record<string, unknown>) => client.callTool({ name: 'get-review', arguments: args }) as Promise<ToolResult>;
+  const call = (args: Record<string, unknown>) =>
+    client.callTool({ name: 'get-review', arguments: args }) as Promise<ToolResult>;
 
   beforeAll(async () => {
     assertBuilt();
     host = await startHost();
     // No maxBufferSize: the SDK's own default, as an assistant that embeds the SDK has it.
     // Debug logging: the server's stderr says when each request to the window was answered.
-    transport = new StdioClientTransport({ command: process.execPath, args: [MCP_SERVER], env: { PATH: process.env.PATH ?? '', REDLINE_LOG: 'debug', ...hostEnv(host) }, stderr: 'pipe' });
+    transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [MCP_SERVER],
+      env: { PATH: process.env.PATH ?? '', REDLINE_LOG: 'debug', ...hostEnv(host) },
+      stderr: 'pipe',
+    });
     transport.stderr!.on('data', (chunk: Buffer) => (serverLog += chunk.toString()));
     client = new Client({ name: 'redline-pages', version: '1.0.0' });
     await client.connect(transport);
@@ -72,7 +80,10 @@ describe('get-review of a 10 MiB review of control characters', () => {
   it('comes back page by page, each reply a line under 8 MiB, and the pages join into the review', async () => {
     const review = controlCharacterReview();
     expect(Buffer.byteLength(review)).toBe(MAX_REVIEW_BYTES);
-    const presented = (await client.callTool({ name: 'present-review', arguments: { content: review } }, { timeout: 120_000 })) as ToolResult;
+    const presented = (await client.callTool(
+      { name: 'present-review', arguments: { content: review } },
+      { timeout: 120_000 },
+    )) as ToolResult;
     expect(presented.isError).toBeFalsy();
 
     lineBytes.length = 0;
@@ -92,14 +103,21 @@ describe('get-review of a 10 MiB review of control characters', () => {
     const totalLines = review.split('\n').length - (review.endsWith('\n') ? 1 : 0);
     expect(first.page).toMatchObject({ fromLine: 1, totalLines });
     expect(first.sections).toEqual([{ level: 1, title: 'Control characters', line: 1 }]);
-    for (let i = 1; i < pages.length; i++) expect(pages[i].structuredContent.page.fromLine).toBe(pages[i - 1].structuredContent.page.toLine + 1);
-    expect(pages[0].content[0].text).toMatch(new RegExp(`^Revision \\d+, lines 1-\\d+ of ${totalLines}:\n\n# Control characters\n`));
-    expect(pages[0].structuredContent.nextSteps).toEqual([expect.stringContaining(`Call get-review with cursor "${first.nextCursor}"`)]);
+    for (let i = 1; i < pages.length; i++)
+      expect(pages[i].structuredContent.page.fromLine).toBe(pages[i - 1].structuredContent.page.toLine + 1);
+    expect(pages[0].content[0].text).toMatch(
+      new RegExp(`^Revision \\d+, lines 1-\\d+ of ${totalLines}:\n\n# Control characters\n`),
+    );
+    expect(pages[0].structuredContent.nextSteps).toEqual([
+      expect.stringContaining(`Call get-review with cursor "${first.nextCursor}"`),
+    ]);
 
     const largest = Math.max(...lineBytes);
     expect(lineBytes.length).toBe(pages.length);
     expect(largest).toBeLessThan(STRICTEST_LINE_BYTES);
-    process.stdout.write(`get-review of a ${MAX_REVIEW_BYTES}-byte control-character review: ${pages.length} pages, largest line ${largest} bytes\n`);
+    process.stdout.write(
+      `get-review of a ${MAX_REVIEW_BYTES}-byte control-character review: ${pages.length} pages, largest line ${largest} bytes\n`,
+    );
 
     // The command line joins the pages: the markdown as it was, or all of it as JSON.
     const printed = await runGetReview(host, []);
@@ -112,7 +130,9 @@ describe('get-review of a 10 MiB review of control characters', () => {
 
     // A resource is read in one reply: the review as a resource is refused with what to do, and the connection stays.
     const resource = client.readResource({ uri: 'redline://review/current' });
-    await expect(resource).rejects.toThrow(/redline:\/\/review\/current is too large to read in one piece \(\d+ bytes as JSON, more than 6291456\)\. The get-review tool reads the current review in pages\./);
+    await expect(resource).rejects.toThrow(
+      /redline:\/\/review\/current is too large to read in one piece \(\d+ bytes as JSON, more than 6291456\)\. The get-review tool reads the current review in pages\./,
+    );
     expect((await call({})).structuredContent.page.fromLine).toBe(1);
   }, 180_000);
 
@@ -132,39 +152,54 @@ describe('get-review of a 10 MiB review of control characters', () => {
       `That cursor is for revision ${revision} of your review, which is now revision ${revision + 1}. Call get-review without a cursor to read it again from its first page.`,
     );
     const whole = await call({});
-    expect(whole.structuredContent).toMatchObject({ markdown: '# Replaced\n', page: { fromLine: 1, toLine: 1, totalLines: 1 } });
+    expect(whole.structuredContent).toMatchObject({
+      markdown: '# Replaced\n',
+      page: { fromLine: 1, toLine: 1, totalLines: 1 },
+    });
     expect(whole.structuredContent.nextCursor).toBeUndefined();
     expect(whole.content[0].text).toBe(`Revision ${revision + 1}:\n\n# Replaced\n`);
   });
 
   it('gives a large backlog of feedback in answers under 8 MiB, each read once, and await-review-feedback reads on from them', async () => {
     const conversation = host.reviews.lookup('redline-pages')!.conversation;
-    const start = (await client.callTool({ name: 'get-review-feedback', arguments: {} })).structuredContent as { cursor: string };
-    const texts = Array.from({ length: 300 }, (_, i) => `${i} ${CONTROLS.repeat(Math.ceil(MAX_FEEDBACK_TEXT / CONTROLS.length))}`.slice(0, MAX_FEEDBACK_TEXT));
+    const start = (await client.callTool({ name: 'get-review-feedback', arguments: {} })).structuredContent as {
+      cursor: string;
+    };
+    const texts = Array.from({ length: 300 }, (_, i) =>
+      `${i} ${CONTROLS.repeat(Math.ceil(MAX_FEEDBACK_TEXT / CONTROLS.length))}`.slice(0, MAX_FEEDBACK_TEXT),
+    );
     for (const text of texts) await conversation.add({ kind: 'message', text });
 
     lineBytes.length = 0;
     const read: string[] = [];
     let since = start.cursor;
-    for (let more = true; more; ) {
+    for (let more = true; more;) {
       const answer = (await client.callTool({ name: 'get-review-feedback', arguments: { since } })) as ToolResult;
       expect(answer.isError).toBeFalsy();
       read.push(...answer.structuredContent.items.map((item: { text: string }) => item.text));
       since = answer.structuredContent.cursor;
       more = answer.structuredContent.more === true;
-      if (more) expect(answer.structuredContent.nextSteps).toEqual([`More feedback is waiting than one answer holds: call get-review-feedback with "${since}" as "since" to read on.`]);
+      if (more)
+        expect(answer.structuredContent.nextSteps).toEqual([
+          `More feedback is waiting than one answer holds: call get-review-feedback with "${since}" as "since" to read on.`,
+        ]);
     }
     expect(read).toEqual(texts);
     expect(lineBytes.length).toBeGreaterThan(1);
     expect(Math.max(...lineBytes)).toBeLessThan(STRICTEST_LINE_BYTES);
-    process.stdout.write(`get-review-feedback of 300 items of ${MAX_FEEDBACK_TEXT} control characters: ${lineBytes.length} answers, largest line ${Math.max(...lineBytes)} bytes\n`);
+    process.stdout.write(
+      `get-review-feedback of 300 items of ${MAX_FEEDBACK_TEXT} control characters: ${lineBytes.length} answers, largest line ${Math.max(...lineBytes)} bytes\n`,
+    );
 
     // Without a cursor, await-review-feedback waits for what comes after all 300, however many
     // answers they take: once it has read past them (and found nothing newer), one more arrives.
     const answers = lineBytes.length;
     const replies = () => serverLog.match(/"event":"reply"[^\n]*"method":"get-review-feedback"/g)?.length ?? 0;
     const before = replies();
-    const waiting = client.callTool({ name: 'await-review-feedback', arguments: { timeoutSeconds: 60 } }) as Promise<ToolResult>;
+    const waiting = client.callTool({
+      name: 'await-review-feedback',
+      arguments: { timeoutSeconds: 60 },
+    }) as Promise<ToolResult>;
     await until(() => replies() >= before + answers + 1, 'the window to answer every get-review-feedback call', 30_000);
     await conversation.add({ kind: 'message', text: 'after the backlog' });
     const awaited = (await waiting).structuredContent;
@@ -174,7 +209,10 @@ describe('get-review of a 10 MiB review of control characters', () => {
   it("cuts a heading's title in present-review's reply and in get-review to what update-section takes", async () => {
     const heading = CONTROLS.repeat(Math.ceil(2_000_000 / CONTROLS.length));
     lineBytes.length = 0;
-    const presented = (await client.callTool({ name: 'present-review', arguments: { content: `# ${heading}\n\nbody\n` } }, { timeout: 120_000 })) as ToolResult;
+    const presented = (await client.callTool(
+      { name: 'present-review', arguments: { content: `# ${heading}\n\nbody\n` } },
+      { timeout: 120_000 },
+    )) as ToolResult;
     expect(presented.isError).toBeFalsy();
     const [section] = presented.structuredContent.sections;
     expect(section.title).toHaveLength(MAX_SECTION_CHARS);

@@ -26,7 +26,17 @@ beforeAll(async () => {
   repo = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'rl-route-repo-')));
   worktree = `${repo}-agent`;
   const git = (...args: string[]) =>
-    execFileSync('git', args, { cwd: repo, stdio: 'ignore', env: { ...process.env, GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@b' } });
+    execFileSync('git', args, {
+      cwd: repo,
+      stdio: 'ignore',
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 'a',
+        GIT_AUTHOR_EMAIL: 'a@b',
+        GIT_COMMITTER_NAME: 'a',
+        GIT_COMMITTER_EMAIL: 'a@b',
+      },
+    });
   git('init', '-q');
   fs.writeFileSync(path.join(repo, 'main.ts'), 'export {};\n');
   git('add', '.');
@@ -49,13 +59,21 @@ const env = () => ({ XDG_RUNTIME_DIR: runtime.dir });
 it("routes an assistant in a git worktree to the window of the worktree's repository, and resolves its references there", async () => {
   const mcp = await connectMcp(env(), path.join(worktree, 'src'), 'worktree-agent');
   try {
-    const result = await mcp.client.callTool({ name: 'present-review', arguments: { content: '# From the worktree\n\n- bug: c is wrong at src/agent.ts:3\n' } });
+    const result = await mcp.client.callTool({
+      name: 'present-review',
+      arguments: { content: '# From the worktree\n\n- bug: c is wrong at src/agent.ts:3\n' },
+    });
     expect(result.isError).toBeFalsy();
-    const report = result.structuredContent as { references: { broken: unknown[]; resolved: number }; findings: Array<{ file: string; line: number }> };
+    const report = result.structuredContent as {
+      references: { broken: unknown[]; resolved: number };
+      findings: Array<{ file: string; line: number }>;
+    };
     // src/agent.ts exists only in the worktree.
     expect(report.references.broken).toEqual([]);
     expect(report.findings).toMatchObject([{ file: path.join(worktree, 'src', 'agent.ts'), line: 3 }]);
-    expect((result.structuredContent as { window: string }).window).toBe(`the Test Editor window of ${repo}, whose repository has the worktree ${worktree}`);
+    expect((result.structuredContent as { window: string }).window).toBe(
+      `the Test Editor window of ${repo}, whose repository has the worktree ${worktree}`,
+    );
   } finally {
     await mcp.close();
   }
@@ -63,9 +81,20 @@ it("routes an assistant in a git worktree to the window of the worktree's reposi
 
 it("routes by the client's MCP roots when the working directory names no window, and says which rules it tried when they do not", async () => {
   const withRoots = async (roots: string[]) => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_SERVER], cwd: elsewhere, env: { PATH: process.env.PATH ?? '', ...env() }, stderr: 'pipe' });
-    const client = new Client({ name: 'roots-client', version: '1.0.0' }, { capabilities: { roots: { listChanged: true } }, versionNegotiation: { mode: 'legacy' } });
-    client.setRequestHandler('roots/list', () => ({ roots: roots.map((root) => ({ uri: pathToFileURL(root).href, name: path.basename(root) })) }));
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [MCP_SERVER],
+      cwd: elsewhere,
+      env: { PATH: process.env.PATH ?? '', ...env() },
+      stderr: 'pipe',
+    });
+    const client = new Client(
+      { name: 'roots-client', version: '1.0.0' },
+      { capabilities: { roots: { listChanged: true } }, versionNegotiation: { mode: 'legacy' } },
+    );
+    client.setRequestHandler('roots/list', () => ({
+      roots: roots.map((root) => ({ uri: pathToFileURL(root).href, name: path.basename(root) })),
+    }));
     await client.connect(transport);
     return client;
   };
@@ -73,7 +102,9 @@ it("routes by the client's MCP roots when the working directory names no window,
   try {
     const result = await rooted.callTool({ name: 'get-review', arguments: {} });
     expect(result.isError).toBeFalsy();
-    expect((result.structuredContent as { window: string }).window).toBe(`the Test Editor window of ${repo}, which holds the client's root ${repo}`);
+    expect((result.structuredContent as { window: string }).window).toBe(
+      `the Test Editor window of ${repo}, which holds the client's root ${repo}`,
+    );
   } finally {
     await rooted.close();
   }

@@ -13,7 +13,11 @@ const work = storeChildren();
 
 it('two windows presenting and adding feedback at once lose nothing', async () => {
   const root = fs.mkdtempSync(path.join(work, 'storage-'));
-  const folders = { reviews: path.join(root, 'reviews'), conversation: path.join(root, 'conversation'), historySize: 50 };
+  const folders = {
+    reviews: path.join(root, 'reviews'),
+    conversation: path.join(root, 'conversation'),
+    historySize: 50,
+  };
   const windows = await Promise.all([StoreChild.start(folders), StoreChild.start(folders)]);
   const rounds = 10;
   const ids: number[] = [];
@@ -30,16 +34,25 @@ it('two windows presenting and adding feedback at once lose nothing', async () =
   await Promise.all(windows.map((window) => window.close()));
 
   const warnings: string[] = [];
-  const store = await ReviewStore.open({ directory: folders.reviews, historySize: 50, log: (message) => warnings.push(message) });
+  const store = await ReviewStore.open({
+    directory: folders.reviews,
+    historySize: 50,
+    log: (message) => warnings.push(message),
+  });
   const history = await store.listHistory();
-  const texts = [store.current!.markdown, ...(await Promise.all(history.map(async (entry) => (await store.readHistory(entry.revision))!.markdown)))];
+  const texts = [
+    store.current!.markdown,
+    ...(await Promise.all(history.map(async (entry) => (await store.readHistory(entry.revision))!.markdown))),
+  ];
   const expected = [0, 1].flatMap((w) => Array.from({ length: rounds }, (_, i) => `# Window ${w} review ${i}`));
   expect([...texts].sort()).toEqual([...expected].sort());
   expect(new Set(history.map((entry) => entry.revision)).size).toBe(history.length);
 
   const conversation = await Conversation.open(folders.conversation, (message) => warnings.push(message));
   const items = conversation.since().items;
-  expect(items.map((item) => item.text).sort()).toEqual([0, 1].flatMap((w) => Array.from({ length: rounds }, (_, i) => `window ${w} says ${i}`)).sort());
+  expect(items.map((item) => item.text).sort()).toEqual(
+    [0, 1].flatMap((w) => Array.from({ length: rounds }, (_, i) => `window ${w} says ${i}`)).sort(),
+  );
   // The ids each window was told are the ids on disk, each given once.
   expect(items.map((item) => Number(item.id)).sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
   expect(new Set(ids).size).toBe(ids.length);
@@ -55,7 +68,10 @@ it('a lock left by a window that was killed does not stop the next one', async (
   await first.present({ content: '# Before', mode: 'replace' });
   await first.kill();
   // As if it died holding the lock: its pid is gone.
-  fs.writeFileSync(path.join(folders.reviews, '.lock'), JSON.stringify({ pid: first.process.pid, host: require('os').hostname(), token: 'dead' }));
+  fs.writeFileSync(
+    path.join(folders.reviews, '.lock'),
+    JSON.stringify({ pid: first.process.pid, host: require('os').hostname(), token: 'dead' }),
+  );
   const store = await ReviewStore.open({ directory: folders.reviews, historySize: 5 });
   await store.present({ content: '# After', mode: 'replace' });
   expect((await ReviewStore.open({ directory: folders.reviews, historySize: 5 })).current?.markdown).toBe('# After');

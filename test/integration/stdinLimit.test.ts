@@ -47,9 +47,19 @@ describe('the MCP server on stdin', () => {
   beforeAll(async () => {
     assertBuilt();
     host = await startHost();
-    const child = spawn(process.execPath, [MCP_SERVER], { cwd: host.workspace, env: { PATH: process.env.PATH, ...hostEnv(host) } });
+    const child = spawn(process.execPath, [MCP_SERVER], {
+      cwd: host.workspace,
+      env: { PATH: process.env.PATH, ...hostEnv(host) },
+    });
     server = new ServerProcess(child);
-    await server.write(line({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
+    await server.write(
+      line({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    );
     expect((await server.reply(0)).result.serverInfo.name).toBe('redline');
     await server.write(line({ jsonrpc: '2.0', method: 'notifications/initialized' }));
   });
@@ -64,16 +74,26 @@ describe('the MCP server on stdin', () => {
   });
 
   it('answers a message over the limit with an error for its id, then serves the next call', async () => {
-    const head = '{"jsonrpc":"2.0","id":"too-big","method":"tools/call","params":{"name":"present-review","arguments":{"content":"';
+    const head =
+      '{"jsonrpc":"2.0","id":"too-big","method":"tools/call","params":{"name":"present-review","arguments":{"content":"';
     await server.write(head);
     const piece = 'x'.repeat(1024 * 1024);
     for (let sent = head.length; sent <= MAX_STDIN_MESSAGE_BYTES; sent += piece.length) await server.write(piece);
     await server.write('"}}}\n');
-    await server.write(line({ jsonrpc: '2.0', id: 'next', method: 'tools/call', params: { name: 'present-review', arguments: { content: '# After' } } }));
+    await server.write(
+      line({
+        jsonrpc: '2.0',
+        id: 'next',
+        method: 'tools/call',
+        params: { name: 'present-review', arguments: { content: '# After' } },
+      }),
+    );
 
     const refused = await server.reply('too-big');
     expect(refused.error?.code).toBe(-32600);
-    expect(refused.error?.message).toMatch(/^Message too large: \d+ bytes, more than the \d+-byte limit\. Split the review/);
+    expect(refused.error?.message).toMatch(
+      /^Message too large: \d+ bytes, more than the \d+-byte limit\. Split the review/,
+    );
     const next = await server.reply('next');
     expect(next.result?.isError).toBeFalsy();
     expect(next.result?.structuredContent?.revision).toBeGreaterThan(0);

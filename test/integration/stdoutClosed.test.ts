@@ -4,7 +4,12 @@
 
 import { BuiltServer } from './builtServer';
 
-const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } };
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
+};
 const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
 const pings = (from: number) => Array.from({ length: 8 }, (_, i) => ({ jsonrpc: '2.0', id: from + i, method: 'ping' }));
 
@@ -21,7 +26,12 @@ it('while it answers the opening: exits 0, with no unhandled error', async () =>
 
 it('once the full server answers: exits 0, with no unhandled error', async () => {
   const server = new BuiltServer();
-  server.send(initialize, initialized, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { jsonrpc: '2.0', id: 3, method: 'ping' });
+  server.send(
+    initialize,
+    initialized,
+    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    { jsonrpc: '2.0', id: 3, method: 'ping' },
+  );
   await server.waitForReplies(3);
   server.closeOutput();
   server.send(...pings(4));

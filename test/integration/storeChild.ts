@@ -39,10 +39,14 @@ export class StoreChild {
 
   static start(folders: StoreProcessFolders): Promise<StoreChild> {
     if (!bundle) throw new Error('call storeChildren() in the test file first');
-    const child = new StoreChild(fork(bundle, [JSON.stringify(folders)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }));
+    const child = new StoreChild(
+      fork(bundle, [JSON.stringify(folders)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }),
+    );
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('the store process did not start within 10 s')), 10_000);
-      child.process.once('exit', (code, signal) => reject(new Error(`the store process exited early (${code ?? signal})`)));
+      child.process.once('exit', (code, signal) =>
+        reject(new Error(`the store process exited early (${code ?? signal})`)),
+      );
       child.process.once('message', (message: StoreProcessMessage) => {
         clearTimeout(timer);
         if (message.type === 'ready') resolve(child);

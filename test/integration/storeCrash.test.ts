@@ -44,14 +44,17 @@ describe('a host killed right after a reply', () => {
       void (async () => {
         // Sent a millisecond apart, so the child's writes (each rewriting a growing review) are spread out and some are in flight at the kill.
         for (let i = 0; i < 200 && !killed; i++) {
-          void child.present({ content: `## S${i}\n\n${'body '.repeat(4000)}`, mode: 'append' }).then((revision) => {
-            answered.push(revision);
-            if (answered.length === 50) {
-              answeredAtKill = Math.max(...answered);
-              killed = child.kill();
-              resolve();
-            }
-          }, () => undefined);
+          void child.present({ content: `## S${i}\n\n${'body '.repeat(4000)}`, mode: 'append' }).then(
+            (revision) => {
+              answered.push(revision);
+              if (answered.length === 50) {
+                answeredAtKill = Math.max(...answered);
+                killed = child.kill();
+                resolve();
+              }
+            },
+            () => undefined,
+          );
           await new Promise((next) => setTimeout(next, 1));
         }
       })();

@@ -35,11 +35,23 @@ describe('the findings of a stored review, at the next start', () => {
 
   /** One window's start on the folder: its store, its findings, and the renders it asked for. */
   async function start() {
-    const store = await ReviewStore.open({ directory: reviews, historySize: 10, log: (message) => warnings.push(message) });
+    const store = await ReviewStore.open({
+      directory: reviews,
+      historySize: 10,
+      log: (message) => warnings.push(message),
+    });
     const engine = new CountingEngine();
     const renderer = new ReviewRenderer(() => [root], engine);
     const kept = new FindingsFile(conversation, (message) => warnings.push(message));
-    const findings = new ReviewFindings(store, renderer, Conversation.inMemory(), new FindingAnchors(), (message, error) => warnings.push(`${message}: ${error}`), undefined, kept);
+    const findings = new ReviewFindings(
+      store,
+      renderer,
+      Conversation.inMemory(),
+      new FindingAnchors(),
+      (message, error) => warnings.push(`${message}: ${error}`),
+      undefined,
+      kept,
+    );
     const published = new Promise<readonly ShownFinding[]>((resolve) => findings.onDidChange(resolve));
     const stop = async () => {
       findings.dispose();

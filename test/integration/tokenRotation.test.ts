@@ -36,8 +36,13 @@ afterEach(async () => {
 });
 
 /** Resolves once the present-review has reached the window: it takes a while to stage, render and store, so the rotation finds it in flight. */
-const presentReached = () => until(() => activity.entries().some((entry) => entry.method === 'present-review'), 'the present-review to reach the window');
-const count = (event: string, method?: string) => events.filter((e) => e.event === event && (method === undefined || e.method === method)).length;
+const presentReached = () =>
+  until(
+    () => activity.entries().some((entry) => entry.method === 'present-review'),
+    'the present-review to reach the window',
+  );
+const count = (event: string, method?: string) =>
+  events.filter((e) => e.event === event && (method === undefined || e.method === method)).length;
 
 function rotate(): void {
   token = createToken();
@@ -47,7 +52,10 @@ function rotate(): void {
 it('answers the request that was running at the rotation, and sends the next one on a new connection at once', async () => {
   await client.request('get-review-feedback', {});
   // Running when the token changes: a 4 MiB review takes a while to stage, render and store.
-  const running = client.request('present-review', { content: `# Big\n\n${'A line of review text.\n'.repeat(180_000)}`, mode: 'replace' });
+  const running = client.request('present-review', {
+    content: `# Big\n\n${'A line of review text.\n'.repeat(180_000)}`,
+    mode: 'replace',
+  });
   await presentReached();
   rotate();
   const started = Date.now();
@@ -65,7 +73,10 @@ it('keeps a running await-review-feedback waiting across a rotation, and hands i
   // Without since, it reads the newest cursor, then the feedback after it, and waits.
   await until(() => count('reply', 'get-review-feedback') >= 2, 'the wait to read the feedback and wait');
   // A long request on the same connection keeps the retired one open for its grace period.
-  const running = client.request('present-review', { content: `# Big\n\n${'A line of review text.\n'.repeat(180_000)}`, mode: 'replace' });
+  const running = client.request('present-review', {
+    content: `# Big\n\n${'A line of review text.\n'.repeat(180_000)}`,
+    mode: 'replace',
+  });
   await presentReached();
   rotate();
   // The wait's next read is refused on the retired connection and sent again on a new one.

@@ -76,7 +76,8 @@ export async function ensurePythonMcp() {
     await makeVenv(base);
     await pipInstall();
     const installed = await installedMcpVersion();
-    if (installed !== ready.mcp) throw new Error(`pip finished but the venv has mcp ${installed}, expected ${ready.mcp}; see ${LOG_FILE}`);
+    if (installed !== ready.mcp)
+      throw new Error(`pip finished but the venv has mcp ${installed}, expected ${ready.mcp}; see ${LOG_FILE}`);
 
     const seconds = (Date.now() - started) / 1000;
     writeFileSync(
@@ -100,11 +101,14 @@ async function baseInterpreter() {
   if (version === undefined) {
     await installDebianPackages(`no ${BASE_PYTHON} on PATH`);
     version = await pythonVersion();
-    if (version === undefined) throw new Error(`apt-get installed ${APT_PACKAGES.join(' ')} but ${BASE_PYTHON} still does not run.`);
+    if (version === undefined)
+      throw new Error(`apt-get installed ${APT_PACKAGES.join(' ')} but ${BASE_PYTHON} still does not run.`);
   }
   const [major, minor] = version.split('.').map(Number);
   if (major < MIN_PYTHON[0] || (major === MIN_PYTHON[0] && minor < MIN_PYTHON[1])) {
-    throw new Error(`${BASE_PYTHON} is Python ${version}; the Python MCP SDK needs ${MIN_PYTHON.join('.')} or newer. Put a newer python3 first on PATH.`);
+    throw new Error(
+      `${BASE_PYTHON} is Python ${version}; the Python MCP SDK needs ${MIN_PYTHON.join('.')} or newer. Put a newer python3 first on PATH.`,
+    );
   }
   return { version };
 }
@@ -112,8 +116,11 @@ async function baseInterpreter() {
 /** python3's version ("3.11.7"), or undefined when there is none to run. */
 function pythonVersion() {
   return new Promise((resolveVersion) => {
-    execFile(BASE_PYTHON, ['-c', 'import platform; print(platform.python_version())'], { timeout: MINUTE }, (error, stdout) =>
-      resolveVersion(error ? undefined : stdout.trim()),
+    execFile(
+      BASE_PYTHON,
+      ['-c', 'import platform; print(platform.python_version())'],
+      { timeout: MINUTE },
+      (error, stdout) => resolveVersion(error ? undefined : stdout.trim()),
     );
   });
 }
@@ -139,11 +146,18 @@ async function makeVenv(base) {
 async function installDebianPackages(why) {
   const manual = `sudo apt-get update && sudo apt-get install -y ${APT_PACKAGES.join(' ')}`;
   if (process.getuid?.() !== 0) {
-    throw new Error(`The Python client test needs Python ${MIN_PYTHON.join('.')}+ with venv (${why}), and only root can install Debian's. Run: ${manual}`);
+    throw new Error(
+      `The Python client test needs Python ${MIN_PYTHON.join('.')}+ with venv (${why}), and only root can install Debian's. Run: ${manual}`,
+    );
   }
   progress(`${why}: installing ${APT_PACKAGES.join(' ')} with apt-get`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  check('apt-get update', await runBounded('apt-get', ['update'], { env, timeoutMs: 5 * MINUTE, logFile: LOG_FILE }), 5 * MINUTE, manual);
+  check(
+    'apt-get update',
+    await runBounded('apt-get', ['update'], { env, timeoutMs: 5 * MINUTE, logFile: LOG_FILE }),
+    5 * MINUTE,
+    manual,
+  );
   check(
     `apt-get install -y ${APT_PACKAGES.join(' ')}`,
     await runBounded('apt-get', ['install', '-y', ...APT_PACKAGES], { env, timeoutMs: 10 * MINUTE, logFile: LOG_FILE }),
@@ -156,10 +170,24 @@ async function pipInstall() {
   // One retry, not pip's five with back-off: an index that cannot be reached answers at once,
   // and five back-off retries for each of some thirty packages add minutes to every first run
   // where one of the configured indexes is out of reach. One retry still rides out a dropped connection.
-  const args = ['-m', 'pip', 'install', '--no-input', '--disable-pip-version-check', '--retries', '1', '-r', REQUIREMENTS];
+  const args = [
+    '-m',
+    'pip',
+    'install',
+    '--no-input',
+    '--disable-pip-version-check',
+    '--retries',
+    '1',
+    '-r',
+    REQUIREMENTS,
+  ];
   progress('pip install -r test/python/requirements.txt ...');
   const started = Date.now();
-  const result = await runBounded(VENV_PYTHON, args, { env: withoutVirtualEnv(process.env), timeoutMs: 10 * MINUTE, logFile: LOG_FILE });
+  const result = await runBounded(VENV_PYTHON, args, {
+    env: withoutVirtualEnv(process.env),
+    timeoutMs: 10 * MINUTE,
+    logFile: LOG_FILE,
+  });
   check('pip install', result, 10 * MINUTE, `'${VENV_PYTHON}' ${args.join(' ')}  (needs PyPI)`);
   progress(`pip install: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
@@ -167,8 +195,14 @@ async function pipInstall() {
 /** @returns {Promise<string>} */
 async function installedMcpVersion() {
   return new Promise((resolveVersion, reject) => {
-    execFile(VENV_PYTHON, ['-c', 'from importlib.metadata import version; print(version("mcp"))'], { timeout: MINUTE }, (error, stdout, stderr) =>
-      error ? reject(new Error(`The venv cannot tell its mcp version: ${stderr || error.message}`)) : resolveVersion(stdout.trim()),
+    execFile(
+      VENV_PYTHON,
+      ['-c', 'from importlib.metadata import version; print(version("mcp"))'],
+      { timeout: MINUTE },
+      (error, stdout, stderr) =>
+        error
+          ? reject(new Error(`The venv cannot tell its mcp version: ${stderr || error.message}`))
+          : resolveVersion(stdout.trim()),
     );
   });
 }
@@ -179,7 +213,11 @@ async function installedMcpVersion() {
  * @param {NodeJS.ProcessEnv} env
  */
 function withoutVirtualEnv(env) {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !['VIRTUAL_ENV', 'PYTHONHOME', 'PIP_TARGET', 'PIP_PREFIX', 'PIP_USER'].includes(name)));
+  return Object.fromEntries(
+    Object.entries(env).filter(
+      ([name]) => !['VIRTUAL_ENV', 'PYTHONHOME', 'PIP_TARGET', 'PIP_PREFIX', 'PIP_USER'].includes(name),
+    ),
+  );
 }
 
 /**
@@ -191,10 +229,14 @@ function withoutVirtualEnv(env) {
  */
 function check(label, result, timeoutMs, manual) {
   if (result.timedOut) {
-    throw new Error(`${label} did not finish within ${timeoutMs / 1000} s (network down?). Run: ${manual}\n--- last output (${LOG_FILE}) ---\n${result.tail}`);
+    throw new Error(
+      `${label} did not finish within ${timeoutMs / 1000} s (network down?). Run: ${manual}\n--- last output (${LOG_FILE}) ---\n${result.tail}`,
+    );
   }
   if (result.code !== 0) {
-    throw new Error(`${label} failed (exit ${result.code ?? result.signal}). Run: ${manual}\n--- last output (${LOG_FILE}) ---\n${result.tail}`);
+    throw new Error(
+      `${label} failed (exit ${result.code ?? result.signal}). Run: ${manual}\n--- last output (${LOG_FILE}) ---\n${result.tail}`,
+    );
   }
 }
 

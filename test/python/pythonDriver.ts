@@ -21,7 +21,13 @@ interface Finished {
 }
 
 /** `echo`: also pass the child's stderr on as it comes (the installer's progress on a first run). */
-function run(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number, echo = false): Promise<Finished> {
+function run(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+  echo = false,
+): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -51,14 +57,19 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs:
 }
 
 function failure(what: string, finished: Finished, timeoutMs: number, how?: string): Error {
-  how ??= finished.timedOut ? `did not finish within ${timeoutMs / 1000} s` : `failed (exit ${finished.code ?? finished.signal})`;
-  return new Error(`${what} ${how}.\n--- stderr ---\n${finished.stderr.trim()}\n--- stdout ---\n${finished.stdout.trim()}`);
+  how ??= finished.timedOut
+    ? `did not finish within ${timeoutMs / 1000} s`
+    : `failed (exit ${finished.code ?? finished.signal})`;
+  return new Error(
+    `${what} ${how}.\n--- stderr ---\n${finished.stderr.trim()}\n--- stdout ---\n${finished.stdout.trim()}`,
+  );
 }
 
 /** The venv's python, with the pinned mcp installed; throws, saying what to run, when it cannot be had. */
 export async function installPythonMcp(): Promise<{ python: string; mcp: string }> {
   const finished = await run(process.execPath, [INSTALLER], process.env, INSTALL_TIMEOUT_MS, true);
-  if (finished.code !== 0) throw failure('Installing the Python MCP SDK (node test/python/install.mjs)', finished, INSTALL_TIMEOUT_MS);
+  if (finished.code !== 0)
+    throw failure('Installing the Python MCP SDK (node test/python/install.mjs)', finished, INSTALL_TIMEOUT_MS);
   return JSON.parse(finished.stdout);
 }
 
@@ -101,7 +112,9 @@ export interface DriverReport {
 /** Runs drive_server.py with the venv's python; the whole run is bounded by `config.timeoutSeconds` (and a little more here). */
 export async function driveWithPython(python: string, config: DriverConfig): Promise<DriverReport> {
   // Nothing from an outer Python setup may change which packages the script imports.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !['PYTHONPATH', 'PYTHONHOME', 'VIRTUAL_ENV'].includes(name)));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !['PYTHONPATH', 'PYTHONHOME', 'VIRTUAL_ENV'].includes(name)),
+  );
   const timeoutMs = (config.timeoutSeconds + 15) * 1000;
   const finished = await run(python, [DRIVER, JSON.stringify(config)], env, timeoutMs);
   if (finished.code !== 0) throw failure('test/python/drive_server.py', finished, timeoutMs);

@@ -9,10 +9,15 @@ const POLL_MS = 5;
  * awaited (a function is asked only then, so it can describe the state the test was left in).
  * The default timeout is generous, and shorter than jest's, so that it is this message that fails.
  */
-export async function until(condition: () => boolean | Promise<boolean>, what: string | (() => string), timeoutMs = 10_000): Promise<void> {
+export async function until(
+  condition: () => boolean | Promise<boolean>,
+  what: string | (() => string),
+  timeoutMs = 10_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs / 1000} s waiting for ${typeof what === 'string' ? what : what()}`);
+    if (Date.now() > deadline)
+      throw new Error(`Timed out after ${timeoutMs / 1000} s waiting for ${typeof what === 'string' ? what : what()}`);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }

@@ -10,7 +10,14 @@ import { MAX_ASSISTANT_CHARS } from '../../shared/protocol';
 let serial = 0;
 function request(overrides: Partial<ObservedRequest> = {}): ObservedRequest {
   serial++;
-  return { connectionId: 1, id: `id-${serial}`, method: 'get-review', client: 'Claude Code', receivedAt: 1_700_000_000_000 + serial, ...overrides };
+  return {
+    connectionId: 1,
+    id: `id-${serial}`,
+    method: 'get-review',
+    client: 'Claude Code',
+    receivedAt: 1_700_000_000_000 + serial,
+    ...overrides,
+  };
 }
 
 describe('ActivityLog', () => {
@@ -29,9 +36,22 @@ describe('ActivityLog', () => {
     log.onRequestSettled(first, { status: 'ok', durationMs: 12.5 });
     log.onRequestSettled(second, { status: 'error', durationMs: 3, error: { code: 4008, message: 'no such file' } });
     const [selection, review] = log.entries();
-    expect(review).toMatchObject({ id: first.id, method: 'present-review', client: 'Claude Code', status: 'ok', durationMs: 12.5, startedAt: first.receivedAt });
+    expect(review).toMatchObject({
+      id: first.id,
+      method: 'present-review',
+      client: 'Claude Code',
+      status: 'ok',
+      durationMs: 12.5,
+      startedAt: first.receivedAt,
+    });
     expect(review.error).toBeUndefined();
-    expect(selection).toMatchObject({ id: second.id, client: undefined, status: 'error', durationMs: 3, error: { code: 4008, message: 'no such file' } });
+    expect(selection).toMatchObject({
+      id: second.id,
+      client: undefined,
+      status: 'error',
+      durationMs: 3,
+      error: { code: 4008, message: 'no such file' },
+    });
     expect(selection.seq).toBeGreaterThan(review.seq);
     expect(changes).toHaveBeenCalledTimes(4);
   });
@@ -71,7 +91,11 @@ describe('ActivityLog', () => {
     const duplicate = request({ id: 'same' });
     log.onRequestStarted(running);
     log.onRequestStarted(duplicate);
-    log.onRequestSettled(duplicate, { status: 'error', durationMs: 0, error: { code: -32600, message: 'already in use' } });
+    log.onRequestSettled(duplicate, {
+      status: 'error',
+      durationMs: 0,
+      error: { code: -32600, message: 'already in use' },
+    });
     log.onRequestSettled(running, { status: 'ok', durationMs: 5 });
     expect(log.entries().map((e) => e.status)).toEqual(['error', 'ok']);
   });
@@ -93,7 +117,11 @@ describe('ActivityLog', () => {
       id: 'i'.repeat(5_000),
     });
     log.onRequestStarted(r);
-    log.onRequestSettled(r, { status: 'error', durationMs: 1, error: { code: 1, message: `line one\r\nline two ${'e'.repeat(100_000)}` } });
+    log.onRequestSettled(r, {
+      status: 'error',
+      durationMs: 1,
+      error: { code: 1, message: `line one\r\nline two ${'e'.repeat(100_000)}` },
+    });
     const [entry] = log.entries();
     expect(entry.client!.length).toBeLessThanOrEqual(MAX_ASSISTANT_CHARS);
     expect(entry.client!.startsWith('Evil Assistant ')).toBe(true);

@@ -51,7 +51,15 @@ describe('the bridge status item', () => {
 
 describe('a call in the Activity view', () => {
   const id = '3f2a9c1d-8b7e-4f00-9a1b-0123456789ab';
-  const base: ActivityEntry = { seq: 1, id, connectionId: 2, method: 'present-review', client: 'Claude Code', startedAt: Date.UTC(2025, 0, 1, 12), status: 'running' };
+  const base: ActivityEntry = {
+    seq: 1,
+    id,
+    connectionId: 2,
+    method: 'present-review',
+    client: 'Claude Code',
+    startedAt: Date.UTC(2025, 0, 1, 12),
+    status: 'running',
+  };
 
   it('a running call: its method, its assistant, and the start of its id', () => {
     const text = describeCall(base);
@@ -70,13 +78,25 @@ describe('a call in the Activity view', () => {
   });
 
   it('a call that failed: its error message and code', () => {
-    const text = describeCall({ ...base, method: 'open-location', status: 'error', durationMs: 2500, error: { code: 4012, message: 'The user declined to open /etc/passwd' } });
+    const text = describeCall({
+      ...base,
+      method: 'open-location',
+      status: 'error',
+      durationMs: 2500,
+      error: { code: 4012, message: 'The user declined to open /etc/passwd' },
+    });
     expect(text.description).toBe('Claude Code · failed · 2.5 s · 3f2a9c1d — The user declined to open /etc/passwd');
     expect(text.tooltip).toContain('Error: The user declined to open /etc/passwd (code 4012)');
   });
 
   it('a cancelled call, from an MCP server that did not name its assistant', () => {
-    const text = describeCall({ ...base, client: undefined, status: 'cancelled', durationMs: 0.25, error: { code: 4003, message: 'Cancelled by the client.' } });
+    const text = describeCall({
+      ...base,
+      client: undefined,
+      status: 'cancelled',
+      durationMs: 0.25,
+      error: { code: 4003, message: 'Cancelled by the client.' },
+    });
     expect(text.description).toMatch(/^unnamed assistant · cancelled · 0\.3 ms · 3f2a9c1d/);
   });
 

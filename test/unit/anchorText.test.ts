@@ -1,4 +1,10 @@
-import { relocate, rememberLines, shiftForEdit, REMEMBERED_LINE_CHARS, REMEMBERED_LINES } from '../../extension/src/review/anchorText';
+import {
+  relocate,
+  rememberLines,
+  shiftForEdit,
+  REMEMBERED_LINE_CHARS,
+  REMEMBERED_LINES,
+} from '../../extension/src/review/anchorText';
 
 const file = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`);
 

@@ -12,7 +12,10 @@ afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 it('two windows adding assistants at once both keep theirs', async () => {
   const warnings: string[] = [];
-  const [one, two] = await Promise.all([AssistantIndex.load(root, (m) => warnings.push(m)), AssistantIndex.load(root, (m) => warnings.push(m))]);
+  const [one, two] = await Promise.all([
+    AssistantIndex.load(root, (m) => warnings.push(m)),
+    AssistantIndex.load(root, (m) => warnings.push(m)),
+  ]);
   await Promise.all([
     one.add({ name: 'claude-code', dir: '' }),
     two.add({ name: 'codex', dir: AssistantIndex.dirFor('codex') }),

@@ -27,7 +27,7 @@ describe('AssistantReviews', () => {
   beforeEach(() => (root = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-assistants-'))));
   afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
-  it('gives the first assistant the window\'s own folders and each other one a folder of its own', async () => {
+  it("gives the first assistant the window's own folders and each other one a folder of its own", async () => {
     const reviews = await open(root);
     try {
       const claude = await reviews.forAssistant('Claude Code');
@@ -66,14 +66,22 @@ describe('AssistantReviews', () => {
       await claude.store.present({ content: `# claude 4\n\n${body}`, mode: 'replace' });
       // Five would pass 4,500 bytes: codex's first, the oldest of all, went.
       const texts = async (review: typeof claude) =>
-        Promise.all((await review.store.listHistory()).map(async (entry) => (await review.store.readHistory(entry.revision))!.markdown.split('\n')[0]));
+        Promise.all(
+          (await review.store.listHistory()).map(
+            async (entry) => (await review.store.readHistory(entry.revision))!.markdown.split('\n')[0],
+          ),
+        );
       expect(await texts(claude)).toEqual(['# claude 3', '# claude 2', '# claude 1']);
       expect(await texts(codex)).toEqual(['# codex 2']);
       expect(drops.length).toBeGreaterThan(0);
-      expect(logs.at(-1)).toMatch(/dropped the 1 oldest earlier review\(s\) .*in this workspace would hold more than \d+\.\d KiB\./);
+      expect(logs.at(-1)).toMatch(
+        /dropped the 1 oldest earlier review\(s\) .*in this workspace would hold more than \d+\.\d KiB\./,
+      );
       await codex.store.flush();
       // Its file went too: codex 2, and the current codex 3.
-      expect(fs.readdirSync(path.join(root, codex.key, 'reviews')).filter((name) => name.endsWith('.md'))).toHaveLength(2);
+      expect(fs.readdirSync(path.join(root, codex.key, 'reviews')).filter((name) => name.endsWith('.md'))).toHaveLength(
+        2,
+      );
     } finally {
       await reviews.dispose();
     }
@@ -114,13 +122,15 @@ describe('AssistantReviews', () => {
     const reviews = await open(undefined);
     try {
       for (let i = 0; i < MAX_ASSISTANTS; i++) await reviews.forAssistant(`assistant-${i}`);
-      await expect(reviews.forAssistant('one-too-many')).rejects.toThrow(/at most 16 assistants .*assistant-0, assistant-1/);
+      await expect(reviews.forAssistant('one-too-many')).rejects.toThrow(
+        /at most 16 assistants .*assistant-0, assistant-1/,
+      );
     } finally {
       await reviews.dispose();
     }
   });
 
-  it('takes the first assistant\'s name from its review when the window had no list yet', async () => {
+  it("takes the first assistant's name from its review when the window had no list yet", async () => {
     const store = await ReviewStore.open({ directory: path.join(root, 'reviews'), historySize: 5 });
     await store.present({ content: '# from before', mode: 'replace', assistant: 'claude-code' });
     await store.dispose();
@@ -135,7 +145,10 @@ describe('AssistantReviews', () => {
   });
 
   it('moves a bad list aside and starts without it, never reading a folder it did not name', async () => {
-    fs.writeFileSync(path.join(root, INDEX_FILE), JSON.stringify({ version: 1, assistants: [{ name: 'evil', dir: '../../etc' }] }));
+    fs.writeFileSync(
+      path.join(root, INDEX_FILE),
+      JSON.stringify({ version: 1, assistants: [{ name: 'evil', dir: '../../etc' }] }),
+    );
     const warnings: string[] = [];
     const reviews = await open(root, (message) => warnings.push(message));
     try {

@@ -19,12 +19,20 @@ import {
 } from '../../extension/src/assistants/assistantSetup';
 import { claudeAddArgs } from '../../extension/src/assistants/claudeCode';
 import { serverEntry } from '../../extension/src/assistants/configFiles/configTargets';
-import { findOnPath, mcpServerDefinition, resolveNodeCommand, serverScriptPath, type NodeCommand } from '../../extension/src/assistants/serverLaunch';
+import {
+  findOnPath,
+  mcpServerDefinition,
+  resolveNodeCommand,
+  serverScriptPath,
+  type NodeCommand,
+} from '../../extension/src/assistants/serverLaunch';
 import { WORKSPACE_ENV } from '../../shared/discovery';
 import { SERVER_ENV_NAMES } from '../../shared/environment';
 
 // smol-toml ships CommonJS for `require` but types that TypeScript's Node16 mode reads as ESM only.
-const { parse: parseToml } = require('smol-toml') as typeof import('smol-toml', { with: { 'resolution-mode': 'import' } });
+const { parse: parseToml } = require('smol-toml') as typeof import('smol-toml', {
+  with: { 'resolution-mode': 'import' },
+});
 
 const NODE: NodeCommand = { command: 'node', env: {} };
 const TOKEN = '0123456789abcdef0123456789abcdef';
@@ -97,7 +105,7 @@ function splitPowerShell(line: string): string[] {
   let rest = line;
   const call = rest.startsWith('& ');
   if (call) rest = rest.slice(2);
-  for (let i = 0; i < rest.length; ) {
+  for (let i = 0; i < rest.length;) {
     if (rest[i] === ' ') {
       i++;
       continue;
@@ -179,7 +187,11 @@ function splitCmd(line: string): string[] {
   return words;
 }
 
-const split: Record<ShellFlavor, (line: string) => string[]> = { posix: splitPosix, powershell: splitPowerShell, cmd: splitCmd };
+const split: Record<ShellFlavor, (line: string) => string[]> = {
+  posix: splitPosix,
+  powershell: splitPowerShell,
+  cmd: splitCmd,
+};
 
 // ---- every assistant ------------------------------------------------------------------------
 
@@ -196,28 +208,40 @@ describe('the assistant list', () => {
     expect(result.note).not.toBe('');
   });
 
-  it.each(ASSISTANTS.map((a) => a.id))('%s: a command has no trailing newline (pasting must not run it); a file ends in one', (id) => {
-    const result = setup(id);
-    expect(result.text.endsWith('\n')).toBe(result.language !== 'shellscript');
-  });
+  it.each(ASSISTANTS.map((a) => a.id))(
+    '%s: a command has no trailing newline (pasting must not run it); a file ends in one',
+    (id) => {
+      const result = setup(id);
+      expect(result.text.endsWith('\n')).toBe(result.language !== 'shellscript');
+    },
+  );
 
-  it.each(ASSISTANTS.map((a) => a.id).filter((id) => id !== 'other'))('%s: names no socket and no token, and says how the server finds the window', (id) => {
-    const result = setup(id);
-    // Codex's env_vars names the variables to pass through, holding no value of them.
-    const withoutPassThrough = result.text.replace(/^env_vars = \[.*\]$/m, '');
-    for (const secret of [TOKEN, POSIX_IPC.path, IPC_PATH_ENV, IPC_TOKEN_ENV]) expect(withoutPassThrough).not.toContain(secret);
-    expect(result.containsSecret).toBe(false);
-    expect(result.note).toContain('works from any terminal in the project');
-    expect(result.note).toContain(`${WORKSPACE_ENV}=<folder>`);
-    expect(result.note).toContain('--workspace <folder>');
-    // The same with or without this window's bridge: nothing in it depends on the window.
-    expect(setup(id, { ipc: undefined }).text).toBe(result.text);
-  });
+  it.each(ASSISTANTS.map((a) => a.id).filter((id) => id !== 'other'))(
+    '%s: names no socket and no token, and says how the server finds the window',
+    (id) => {
+      const result = setup(id);
+      // Codex's env_vars names the variables to pass through, holding no value of them.
+      const withoutPassThrough = result.text.replace(/^env_vars = \[.*\]$/m, '');
+      for (const secret of [TOKEN, POSIX_IPC.path, IPC_PATH_ENV, IPC_TOKEN_ENV])
+        expect(withoutPassThrough).not.toContain(secret);
+      expect(result.containsSecret).toBe(false);
+      expect(result.note).toContain('works from any terminal in the project');
+      expect(result.note).toContain(`${WORKSPACE_ENV}=<folder>`);
+      expect(result.note).toContain('--workspace <folder>');
+      // The same with or without this window's bridge: nothing in it depends on the window.
+      expect(setup(id, { ipc: undefined }).text).toBe(result.text);
+    },
+  );
 
-  it.each(ASSISTANTS.map((a) => a.id))('%s: with the stable launcher, says the path survives updates; without it, to run the command again', (id) => {
-    expect(setup(id, { stablePath: true }).note).toContain('stays the same when Redline updates');
-    expect(setup(id, { stablePath: false }).note).toContain('run "Redline: Connect an Assistant…" again after Redline updates');
-  });
+  it.each(ASSISTANTS.map((a) => a.id))(
+    '%s: with the stable launcher, says the path survives updates; without it, to run the command again',
+    (id) => {
+      expect(setup(id, { stablePath: true }).note).toContain('stays the same when Redline updates');
+      expect(setup(id, { stablePath: false }).note).toContain(
+        'run "Redline: Connect an Assistant…" again after Redline updates',
+      );
+    },
+  );
 });
 
 // ---- Claude Code ----------------------------------------------------------------------------
@@ -239,14 +263,25 @@ describe('Claude Code', () => {
     if (process.platform === 'win32') return;
     const result = setup('claude-code', { nodeCommand: { command: LINUX_CODE, env: { ELECTRON_RUN_AS_NODE: '1' } } });
     // Swap `claude` for a program that prints its arguments, NUL-separated.
-    const printed = execFileSync('sh', ['-c', result.text.replace(/^claude /, `printf '%s\\0' `)], { encoding: 'utf8' });
+    const printed = execFileSync('sh', ['-c', result.text.replace(/^claude /, `printf '%s\\0' `)], {
+      encoding: 'utf8',
+    });
     expect(printed.split('\0').slice(0, -1)).toEqual(splitPosix(result.text).slice(1));
   });
 
   it('without node on PATH, runs VS Code as Node.js, with -e placed where it cannot swallow the name', () => {
     const result = setup('claude-code', { nodeCommand: { command: LINUX_CODE, env: { ELECTRON_RUN_AS_NODE: '1' } } });
     expect(splitPosix(result.text)).toEqual([
-      'claude', 'mcp', 'add', '-e', 'ELECTRON_RUN_AS_NODE=1', '--scope', 'user', 'redline', LINUX_CODE, serverPath,
+      'claude',
+      'mcp',
+      'add',
+      '-e',
+      'ELECTRON_RUN_AS_NODE=1',
+      '--scope',
+      'user',
+      'redline',
+      LINUX_CODE,
+      serverPath,
     ]);
     expect(result.note).toContain('ELECTRON_RUN_AS_NODE');
   });
@@ -257,11 +292,26 @@ describe('Claude Code', () => {
       nodeCommand: { command: WINDOWS_CODE, env: { ELECTRON_RUN_AS_NODE: '1' } },
       shell: 'powershell',
     });
-    const argv = ['claude', 'mcp', 'add', '-e', 'ELECTRON_RUN_AS_NODE=1', '--scope', 'user', 'redline', WINDOWS_CODE, WINDOWS_SERVER];
-    expect(result.text).toBe(`claude mcp add -e ELECTRON_RUN_AS_NODE=1 --scope user redline '${WINDOWS_CODE}' '${WINDOWS_SERVER}'`);
+    const argv = [
+      'claude',
+      'mcp',
+      'add',
+      '-e',
+      'ELECTRON_RUN_AS_NODE=1',
+      '--scope',
+      'user',
+      'redline',
+      WINDOWS_CODE,
+      WINDOWS_SERVER,
+    ];
+    expect(result.text).toBe(
+      `claude mcp add -e ELECTRON_RUN_AS_NODE=1 --scope user redline '${WINDOWS_CODE}' '${WINDOWS_SERVER}'`,
+    );
     expect(splitPowerShell(result.text)).toEqual(argv);
     const cmdForm = /In cmd\.exe instead of PowerShell: (.*)/.exec(result.note)?.[1];
-    expect(cmdForm).toBe(`claude mcp add -e ELECTRON_RUN_AS_NODE=1 --scope user redline "${WINDOWS_CODE}" "${WINDOWS_SERVER}"`);
+    expect(cmdForm).toBe(
+      `claude mcp add -e ELECTRON_RUN_AS_NODE=1 --scope user redline "${WINDOWS_CODE}" "${WINDOWS_SERVER}"`,
+    );
     expect(splitCmd(cmdForm!)).toEqual(argv);
     expect(argv).not.toContain('--');
   });
@@ -270,13 +320,13 @@ describe('Claude Code', () => {
 // ---- Codex CLI ------------------------------------------------------------------------------
 
 describe('Codex CLI', () => {
-  it('is a [mcp_servers.redline] table that parses and runs the real file, and passes Redline\'s variables through', () => {
+  it("is a [mcp_servers.redline] table that parses and runs the real file, and passes Redline's variables through", () => {
     const result = setup('codex');
     expect(result.language).toBe('toml');
     const server = (parseToml(result.text) as any).mcp_servers.redline;
     expect(server).toEqual({ command: 'node', args: [serverPath], env_vars: [...SERVER_ENV_NAMES] });
     expect(fs.existsSync(server.args[0])).toBe(true);
-    expect(result.note).toContain('env_vars passes Redline\'s through');
+    expect(result.note).toContain("env_vars passes Redline's through");
   });
 
   it('keeps Windows paths intact, and sets ELECTRON_RUN_AS_NODE when VS Code is the runtime', () => {
@@ -303,7 +353,21 @@ describe('tomlString', () => {
   });
 
   it('round-trips any string through a TOML parser', () => {
-    const awkward = fc.constantFrom('a', ' ', "'", '"', '\\', '\t', '\n', '\r', '\u0000', '\u001f', '\u007f', 'é', '😀');
+    const awkward = fc.constantFrom(
+      'a',
+      ' ',
+      "'",
+      '"',
+      '\\',
+      '\t',
+      '\n',
+      '\r',
+      '\u0000',
+      '\u001f',
+      '\u007f',
+      'é',
+      '😀',
+    );
     fc.assert(
       fc.property(fc.oneof(fc.string({ unit: 'grapheme' }), fc.string({ unit: awkward })), (value) => {
         expect((parseToml(`value = ${tomlString(value)}`) as any).value).toBe(value);
@@ -325,7 +389,10 @@ describe('Gemini CLI', () => {
   });
 
   it('escapes Windows paths and adds ELECTRON_RUN_AS_NODE when VS Code is the runtime', () => {
-    const result = setup('gemini', { serverPath: WINDOWS_SERVER, nodeCommand: { command: WINDOWS_CODE, env: { ELECTRON_RUN_AS_NODE: '1' } } });
+    const result = setup('gemini', {
+      serverPath: WINDOWS_SERVER,
+      nodeCommand: { command: WINDOWS_CODE, env: { ELECTRON_RUN_AS_NODE: '1' } },
+    });
     const server = JSON.parse(result.text).mcpServers.redline;
     expect(server.command).toBe(WINDOWS_CODE);
     expect(server.args).toEqual([WINDOWS_SERVER]);
@@ -339,7 +406,7 @@ describe.each([
   ['cursor', (doc: any) => doc.mcpServers.redline, '~/.cursor/mcp.json'],
   ['vscode', (doc: any) => doc.servers.redline, 'user mcp.json'],
 ] as const)('%s', (id, entry, file) => {
-  it('parses, runs the real file, and is meant for the user\'s own file, not a project\'s', () => {
+  it("parses, runs the real file, and is meant for the user's own file, not a project's", () => {
     const result = setup(id);
     expect(result.language).toBe('json');
     const server = entry(JSON.parse(result.text));
@@ -384,11 +451,13 @@ describe('Other', () => {
     const [commandLine, ...more] = text.trimEnd().split('\n');
     const [blank, ...rest] = more;
     if (more.length > 0) expect(blank).toBe('');
-    const env = Object.fromEntries(rest.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+    const env = Object.fromEntries(
+      rest.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    );
     return { argv: split[shell](commandLine), env };
   }
 
-  it('is the command line and the two variables with this window\'s values', () => {
+  it("is the command line and the two variables with this window's values", () => {
     const result = setup('other');
     expect(result.language).toBe('plaintext');
     const { argv, env } = parseOther(result.text, 'posix');
@@ -398,18 +467,21 @@ describe('Other', () => {
     expect(result.containsSecret).toBe(true);
   });
 
-  it.each(['powershell', 'cmd'] as const)('on Windows (%s) without node, quotes the paths, runs a quoted .exe, and lists ELECTRON_RUN_AS_NODE', (shell) => {
-    const result = setup('other', {
-      serverPath: WINDOWS_SERVER,
-      nodeCommand: { command: WINDOWS_CODE, env: { ELECTRON_RUN_AS_NODE: '1' } },
-      ipc: WINDOWS_IPC,
-      shell,
-    });
-    if (shell === 'powershell') expect(result.text.startsWith(`& '${WINDOWS_CODE}'`)).toBe(true);
-    const { argv, env } = parseOther(result.text, shell);
-    expect(argv).toEqual([WINDOWS_CODE, WINDOWS_SERVER]);
-    expect(env).toEqual({ ELECTRON_RUN_AS_NODE: '1', [IPC_PATH_ENV]: WINDOWS_IPC.path, [IPC_TOKEN_ENV]: TOKEN });
-  });
+  it.each(['powershell', 'cmd'] as const)(
+    'on Windows (%s) without node, quotes the paths, runs a quoted .exe, and lists ELECTRON_RUN_AS_NODE',
+    (shell) => {
+      const result = setup('other', {
+        serverPath: WINDOWS_SERVER,
+        nodeCommand: { command: WINDOWS_CODE, env: { ELECTRON_RUN_AS_NODE: '1' } },
+        ipc: WINDOWS_IPC,
+        shell,
+      });
+      if (shell === 'powershell') expect(result.text.startsWith(`& '${WINDOWS_CODE}'`)).toBe(true);
+      const { argv, env } = parseOther(result.text, shell);
+      expect(argv).toEqual([WINDOWS_CODE, WINDOWS_SERVER]);
+      expect(env).toEqual({ ELECTRON_RUN_AS_NODE: '1', [IPC_PATH_ENV]: WINDOWS_IPC.path, [IPC_TOKEN_ENV]: TOKEN });
+    },
+  );
 
   it('without a running bridge, still names the variables in the note', () => {
     const result = setup('other', { ipc: undefined });
@@ -422,7 +494,7 @@ describe('Other', () => {
 // ---- shell quoting on its own ---------------------------------------------------------------
 
 describe('shellCommand', () => {
-  const awkwardPaths = ['/opt/my tools/it\'s/mcp-server.js', '/tmp/$HOME/`x`/"q"/mcp-server.js', '/plain/path.js'];
+  const awkwardPaths = ["/opt/my tools/it's/mcp-server.js", '/tmp/$HOME/`x`/"q"/mcp-server.js', '/plain/path.js'];
 
   it.each(awkwardPaths)('POSIX: %s comes back as one argument', (file) => {
     expect(splitPosix(shellCommand(['node', file], 'posix'))).toEqual(['node', file]);
@@ -430,13 +502,15 @@ describe('shellCommand', () => {
 
   it('POSIX: sh agrees', () => {
     if (process.platform === 'win32') return;
-    const printed = execFileSync('sh', ['-c', `printf '%s\\0' ${shellCommand(awkwardPaths, 'posix')}`], { encoding: 'utf8' });
+    const printed = execFileSync('sh', ['-c', `printf '%s\\0' ${shellCommand(awkwardPaths, 'posix')}`], {
+      encoding: 'utf8',
+    });
     expect(printed.split('\0').slice(0, -1)).toEqual(awkwardPaths);
   });
 
   const awkwardWindowsPaths = [
     '\\\\server\\share\\Redline Ext\\mcp-server.js',
-    'C:\\Users\\O\'Brien\\$(calc)\\`whoami`\\$env:TEMP\\mcp-server.js',
+    "C:\\Users\\O'Brien\\$(calc)\\`whoami`\\$env:TEMP\\mcp-server.js",
     'C:\\100%PATH%\\a&b|c<d>e^f\\%USERPROFILE%\\mcp-server.js',
     'C:\\Redline\\%TEMP%\\',
     'C:\\it\u2019s\\mcp-server.js',
@@ -475,7 +549,12 @@ describe('resolveNodeCommand', () => {
   });
 
   it('falls back to the editor run as Node.js when PATH has no node', () => {
-    const node = resolveNodeCommand({ pathEnv: '/usr/bin', platform: 'linux', execPath: LINUX_CODE, isExecutableFile: () => false });
+    const node = resolveNodeCommand({
+      pathEnv: '/usr/bin',
+      platform: 'linux',
+      execPath: LINUX_CODE,
+      isExecutableFile: () => false,
+    });
     expect(node).toEqual({ command: LINUX_CODE, env: { ELECTRON_RUN_AS_NODE: '1' } });
   });
 
@@ -490,7 +569,9 @@ describe('resolveNodeCommand', () => {
   });
 
   it('with no PATH at all, falls back to the editor', () => {
-    expect(resolveNodeCommand({ pathEnv: undefined, platform: 'win32', execPath: WINDOWS_CODE }).command).toBe(WINDOWS_CODE);
+    expect(resolveNodeCommand({ pathEnv: undefined, platform: 'win32', execPath: WINDOWS_CODE }).command).toBe(
+      WINDOWS_CODE,
+    );
   });
 
   it('checks the real file system: a `node` without the execute bit does not count', () => {
@@ -503,7 +584,9 @@ describe('resolveNodeCommand', () => {
       fs.chmodSync(node, 0o755);
       expect(findOnPath('node', { pathEnv: bin, platform: 'linux', execPath: LINUX_CODE })).toBe(node);
       fs.mkdirSync(path.join(bin, 'sub', 'node'), { recursive: true });
-      expect(findOnPath('node', { pathEnv: path.join(bin, 'sub'), platform: 'linux', execPath: LINUX_CODE })).toBeUndefined();
+      expect(
+        findOnPath('node', { pathEnv: path.join(bin, 'sub'), platform: 'linux', execPath: LINUX_CODE }),
+      ).toBeUndefined();
     } finally {
       fs.rmSync(bin, { recursive: true, force: true });
     }
@@ -511,7 +594,7 @@ describe('resolveNodeCommand', () => {
 });
 
 describe('mcpServerDefinition (what VS Code agent mode starts)', () => {
-  it('runs the server file with node and this window\'s socket and token', () => {
+  it("runs the server file with node and this window's socket and token", () => {
     expect(mcpServerDefinition(serverPath, NODE, POSIX_IPC)).toEqual({
       label: 'Redline',
       command: 'node',
@@ -522,10 +605,18 @@ describe('mcpServerDefinition (what VS Code agent mode starts)', () => {
   });
 
   it('without node, runs the editor as Node.js', () => {
-    const definition = mcpServerDefinition(WINDOWS_SERVER, { command: WINDOWS_CODE, env: { ELECTRON_RUN_AS_NODE: '1' } }, WINDOWS_IPC);
+    const definition = mcpServerDefinition(
+      WINDOWS_SERVER,
+      { command: WINDOWS_CODE, env: { ELECTRON_RUN_AS_NODE: '1' } },
+      WINDOWS_IPC,
+    );
     expect(definition.command).toBe(WINDOWS_CODE);
     expect(definition.args).toEqual([WINDOWS_SERVER]);
-    expect(definition.env).toEqual({ ELECTRON_RUN_AS_NODE: '1', [IPC_PATH_ENV]: WINDOWS_IPC.path, [IPC_TOKEN_ENV]: TOKEN });
+    expect(definition.env).toEqual({
+      ELECTRON_RUN_AS_NODE: '1',
+      [IPC_PATH_ENV]: WINDOWS_IPC.path,
+      [IPC_TOKEN_ENV]: TOKEN,
+    });
   });
 
   it('passes redline.requestTimeoutMs as REDLINE_TIMEOUT_MS when it is set, and nothing when it is 0', () => {

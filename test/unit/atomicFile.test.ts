@@ -15,8 +15,16 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe.each([
-  ['replaceFile', (target: string, data: string, mode?: number, exactMode?: boolean) => replaceFile(target, data, { mode, exactMode })],
-  ['replaceFileSync', async (target: string, data: string, mode?: number, exactMode?: boolean) => replaceFileSync(target, data, { mode, exactMode })],
+  [
+    'replaceFile',
+    (target: string, data: string, mode?: number, exactMode?: boolean) =>
+      replaceFile(target, data, { mode, exactMode }),
+  ],
+  [
+    'replaceFileSync',
+    async (target: string, data: string, mode?: number, exactMode?: boolean) =>
+      replaceFileSync(target, data, { mode, exactMode }),
+  ],
 ])('%s', (_name, replace) => {
   it('fsyncs a temp file beside the target, renames it into place, then fsyncs the directory', async () => {
     const target = path.join(dir, 'state.json');
@@ -60,7 +68,8 @@ it('temp names are new each time and created exclusively, so a planted file or l
   const victim = path.join(dir, 'victim');
   fs.writeFileSync(victim, 'untouched');
   // Every name an older writer would have used for its temp file: the pid, the time, a fixed suffix.
-  for (const name of [`state.json.${process.pid}.tmp`, `${TEMP_PREFIX}state.json`]) fs.symlinkSync(victim, path.join(dir, name));
+  for (const name of [`state.json.${process.pid}.tmp`, `${TEMP_PREFIX}state.json`])
+    fs.symlinkSync(victim, path.join(dir, name));
   await replaceFile(target, 'one');
   replaceFileSync(target, 'two');
   expect(fs.readFileSync(victim, 'utf8')).toBe('untouched');

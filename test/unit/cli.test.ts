@@ -2,7 +2,10 @@ import { Exit, parseArgs, runCli, USAGE, type CliIo } from '../../mcp-server/src
 import { isCliInvocation } from '../../mcp-server/src/cliCommand';
 import { Readable } from 'stream';
 
-function io(argv: string[], stdin: string | Buffer = '# from stdin'): CliIo & { out: string; err: string; env: Record<string, string> } {
+function io(
+  argv: string[],
+  stdin: string | Buffer = '# from stdin',
+): CliIo & { out: string; err: string; env: Record<string, string> } {
   const captured = { out: '', err: '' };
   return Object.assign(captured, {
     argv,
@@ -35,7 +38,12 @@ describe('the command line', () => {
     const help = io(['--help']);
     expect(await runCli(help)).toBe(Exit.ok);
     expect(help.out).toBe(USAGE);
-    for (const argv of [['frobnicate'], ['present'], ['present', 'a.md', 'b.md'], ['present', '-', '--mode', 'sideways']]) {
+    for (const argv of [
+      ['frobnicate'],
+      ['present'],
+      ['present', 'a.md', 'b.md'],
+      ['present', '-', '--mode', 'sideways'],
+    ]) {
       const run = io(argv);
       expect(await runCli(run)).toBe(Exit.usage);
       expect(run.err).toMatch(/^redline: .+\n\nUsage:/);
@@ -43,11 +51,15 @@ describe('the command line', () => {
   });
 
   it('takes --timeout as the server does, and names a setting it cannot use before going on', async () => {
-    expect(Object.fromEntries(parseArgs(['get-review', '--timeout', 'get-review=5000']).options)).toEqual({ '--timeout': 'get-review=5000' });
+    expect(Object.fromEntries(parseArgs(['get-review', '--timeout', 'get-review=5000']).options)).toEqual({
+      '--timeout': 'get-review=5000',
+    });
     const run = io(['status', '--timeout', 'frobnicate=5']);
     run.env.REDLINE_TIMEOUT_MS = 'soon';
     expect(await runCli(run)).toBe(Exit.noWindow);
-    expect(run.err).toContain('redline: "soon" in REDLINE_TIMEOUT_MS is ignored: "soon" is not a whole number of milliseconds above 0.\n');
+    expect(run.err).toContain(
+      'redline: "soon" in REDLINE_TIMEOUT_MS is ignored: "soon" is not a whole number of milliseconds above 0.\n',
+    );
     expect(run.err).toContain('redline: "frobnicate=5" in --timeout names no tool');
     expect(run.err).toMatch(/No VS Code window/);
   });
@@ -63,7 +75,10 @@ describe('the command line', () => {
   it('refuses empty, binary and undecodable input with exit 2 before it looks for a window', async () => {
     const cases: Array<[string | Buffer, RegExp]> = [
       ['', /^redline: standard input is empty: there is no review to present.\n$/],
-      [' \n\t\n', /^redline: standard input holds only whitespace: there is no review to present, and the one shown is left as it is.\n$/],
+      [
+        ' \n\t\n',
+        /^redline: standard input holds only whitespace: there is no review to present, and the one shown is left as it is.\n$/,
+      ],
       [Buffer.from([0xef, 0xbb, 0xbf]), /^redline: standard input holds only whitespace/],
       [Buffer.from([0xef, 0xbb, 0xbf, 0x20, 0x0a, 0x0a]), /^redline: standard input holds only whitespace/],
       [Buffer.from('# review\0more'), /NUL byte at offset 8/],

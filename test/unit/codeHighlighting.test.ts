@@ -9,7 +9,13 @@ import { renderReview } from '../../extension/src/render/markdownRenderer';
 import { MAX_HIGHLIGHTED_BLOCK } from '../../extension/src/render/codeHighlight';
 import { highlightCode, registeredLanguages } from '../../shared/codeGrammars';
 import { canHighlight, HIGHLIGHTED_LANGUAGES } from '../../shared/codeLanguages';
-import { BLOCKS_PER_TASK, CodeHighlighting, HIGHLIGHT_SELECTOR, type HighlightScheduling, type NearScreenObserver } from '../../extension/webview/codeHighlighting';
+import {
+  BLOCKS_PER_TASK,
+  CodeHighlighting,
+  HIGHLIGHT_SELECTOR,
+  type HighlightScheduling,
+  type NearScreenObserver,
+} from '../../extension/webview/codeHighlighting';
 import { HighlightCache } from '../../extension/webview/highlightCache';
 import { ParsedPage, type PageElement } from './parsedPage';
 
@@ -17,7 +23,31 @@ const { escapeHtml } = new MarkdownIt().utils;
 
 /** highlight.js as the renderer used it when it highlighted in the render: its core and these grammars. */
 const hljs = core.newInstance();
-for (const name of ['bash', 'c', 'cpp', 'csharp', 'css', 'diff', 'go', 'java', 'javascript', 'json', 'kotlin', 'markdown', 'php', 'python', 'ruby', 'rust', 'scss', 'shell', 'sql', 'swift', 'typescript', 'xml', 'yaml']) {
+for (const name of [
+  'bash',
+  'c',
+  'cpp',
+  'csharp',
+  'css',
+  'diff',
+  'go',
+  'java',
+  'javascript',
+  'json',
+  'kotlin',
+  'markdown',
+  'php',
+  'python',
+  'ruby',
+  'rust',
+  'scss',
+  'shell',
+  'sql',
+  'swift',
+  'typescript',
+  'xml',
+  'yaml',
+]) {
   hljs.registerLanguage(name, require(`highlight.js/lib/languages/${name}`));
 }
 
@@ -33,12 +63,20 @@ interface Block {
 }
 
 const BLOCKS: Block[] = [
-  { info: 'ts', code: 'export function taxFor(amount: number): number {\n  return Math.round(amount * 100) / 100; // src/a.ts:3\n}\n', was: 'highlighted' },
+  {
+    info: 'ts',
+    code: 'export function taxFor(amount: number): number {\n  return Math.round(amount * 100) / 100; // src/a.ts:3\n}\n',
+    was: 'highlighted',
+  },
   { info: 'python', code: 'def f(x):\n    """Doc."""\n    return x ** 2  # comment\n', was: 'highlighted' },
   { info: 'Go', code: 'package main\n\nfunc main() { fmt.Println("hi") }\n', was: 'highlighted' },
   { info: 'json', code: '{"a": [1, 2.5, true, null], "b": "c"}\n', was: 'highlighted' },
   { info: 'sh title="setup"', code: 'export A="$HOME/x" && echo \'done\' | grep -v x > out\n', was: 'highlighted' },
-  { info: 'html', code: '<script>alert("x" && \'y\')</script><img src=x onerror=alert(1)>&amp; &lt;\n', was: 'highlighted' },
+  {
+    info: 'html',
+    code: '<script>alert("x" && \'y\')</script><img src=x onerror=alert(1)>&amp; &lt;\n',
+    was: 'highlighted',
+  },
   { info: 'diff', code: '--- a\n+++ b\n@@ -1 +1 @@\n-old <b>\n+new & "quoted"\n', was: 'highlighted' },
   { info: 'rust', code: 'fn main() { let s = "<script>&\\"\'"; println!("{}", s); }\n', was: 'highlighted' },
   { info: 'nosuchlang', code: '<script>&"\'</script>\n', was: 'plain' },
@@ -56,7 +94,10 @@ function reviewOf(blocks: readonly Block[]): { markdown: string; expected: strin
     markdown.push('```' + info + '\n' + code + '```\n');
     const language = info.split(' ')[0];
     const classes = was === 'highlighted' ? `hljs language-${language}` : `language-${language}`;
-    const body = was === 'highlighted' ? hljs.highlight(code, { language: language.toLowerCase(), ignoreIllegals: true }).value : escapeHtml(code);
+    const body =
+      was === 'highlighted'
+        ? hljs.highlight(code, { language: language.toLowerCase(), ignoreIllegals: true }).value
+        : escapeHtml(code);
     const pre = was === 'mermaid' ? `<pre class="redline-mermaid" data-line="${line}">` : `<pre data-line="${line}">`;
     expected.push(`${pre}<code${language ? ` class="${classes}"` : ''}>${body}</code></pre>\n`);
     line += code.split('\n').length + 2;
@@ -85,7 +126,10 @@ class FakeObserver implements NearScreenObserver {
 }
 
 /** The panel's code highlighting on a parsed page, with the observer and the tasks in the test's hands. */
-function panelOf(html: string, options: { cache?: HighlightCache; clock?: () => number; load?: () => Promise<typeof highlightCode> } = {}) {
+function panelOf(
+  html: string,
+  options: { cache?: HighlightCache; clock?: () => number; load?: () => Promise<typeof highlightCode> } = {},
+) {
   const page = new ParsedPage(html);
   const tasks: Array<() => void> = [];
   let observer!: FakeObserver;
@@ -94,7 +138,12 @@ function panelOf(html: string, options: { cache?: HighlightCache; clock?: () => 
     later: (task) => tasks.push(task),
     now: options.clock ?? (() => 0),
   };
-  const highlighting = new CodeHighlighting(page as unknown as ParentNode, options.load ?? (() => Promise.resolve(highlightCode)), scheduling, options.cache);
+  const highlighting = new CodeHighlighting(
+    page as unknown as ParentNode,
+    options.load ?? (() => Promise.resolve(highlightCode)),
+    scheduling,
+    options.cache,
+  );
   /** Runs the next task, once the highlighter has loaded. */
   const runTask = async () => {
     await new Promise((resolve) => setImmediate(resolve));
@@ -125,7 +174,9 @@ describe('code highlighting in the panel', () => {
   });
 
   it('highlights only the blocks that come near the screen, and leaves the first paint alone', async () => {
-    const { markdown } = reviewOf(Array.from({ length: 6 }, (_, i) => ({ info: 'ts', code: `const a${i} = ${i};\n`, was: 'highlighted' as const })));
+    const { markdown } = reviewOf(
+      Array.from({ length: 6 }, (_, i) => ({ info: 'ts', code: `const a${i} = ${i};\n`, was: 'highlighted' as const })),
+    );
     const panel = panelOf(await htmlOf(markdown));
     panel.highlighting.update();
     const blocks = panel.page.querySelectorAll(HIGHLIGHT_SELECTOR);
@@ -140,11 +191,17 @@ describe('code highlighting in the panel', () => {
     expect(panel.observer.watched).toEqual(new Set(blocks.slice(2)));
     panel.observer.near([blocks[5]]);
     await panel.runAll();
-    expect(panel.highlighted().map((code) => code.textContent)).toEqual(['const a0 = 0;\n', 'const a1 = 1;\n', 'const a5 = 5;\n']);
+    expect(panel.highlighted().map((code) => code.textContent)).toEqual([
+      'const a0 = 0;\n',
+      'const a1 = 1;\n',
+      'const a5 = 5;\n',
+    ]);
   });
 
   it('highlights a few blocks per task, and fewer when they take long', async () => {
-    const { markdown } = reviewOf(Array.from({ length: 10 }, (_, i) => ({ info: 'ts', code: `let b${i};\n`, was: 'highlighted' as const })));
+    const { markdown } = reviewOf(
+      Array.from({ length: 10 }, (_, i) => ({ info: 'ts', code: `let b${i};\n`, was: 'highlighted' as const })),
+    );
     const html = await htmlOf(markdown);
     const quick = panelOf(html);
     quick.highlighting.update();
@@ -195,8 +252,12 @@ describe('code highlighting in the panel', () => {
     panel.observer.near(panel.page.querySelectorAll(HIGHLIGHT_SELECTOR));
     await panel.runAll();
     const [cached, fresh] = panel.page.byTag('code');
-    expect(cached.outerHTML).toBe('<code class="hljs language-ts"><span class="hljs-keyword">from the cache</span></code>');
-    expect(fresh.outerHTML).toBe(`<code class="hljs language-ts">${hljs.highlight('let fresh;\n', { language: 'ts' }).value}</code>`);
+    expect(cached.outerHTML).toBe(
+      '<code class="hljs language-ts"><span class="hljs-keyword">from the cache</span></code>',
+    );
+    expect(fresh.outerHTML).toBe(
+      `<code class="hljs language-ts">${hljs.highlight('let fresh;\n', { language: 'ts' }).value}</code>`,
+    );
     expect(cache.get('ts', 'let fresh;\n')).toBe(hljs.highlight('let fresh;\n', { language: 'ts' }).value);
   });
 });
@@ -222,7 +283,9 @@ describe('the highlighter', () => {
   });
 
   it('leaves the code plain, and stops watching, when it cannot be loaded', async () => {
-    const panel = panelOf(await htmlOf('```ts\nlet a;\n```\n'), { load: () => Promise.reject(new Error('the highlighter could not be loaded')) });
+    const panel = panelOf(await htmlOf('```ts\nlet a;\n```\n'), {
+      load: () => Promise.reject(new Error('the highlighter could not be loaded')),
+    });
     panel.highlighting.update();
     panel.observer.near(panel.page.querySelectorAll(HIGHLIGHT_SELECTOR));
     await panel.runAll();
@@ -235,10 +298,13 @@ describe('the highlighter', () => {
   });
 
   it('has a grammar for every language the render marks, and no other', () => {
-    const sorted = (table: Readonly<Record<string, readonly string[]>>) => Object.fromEntries(Object.entries(table).map(([name, aliases]) => [name, [...aliases].sort()]));
+    const sorted = (table: Readonly<Record<string, readonly string[]>>) =>
+      Object.fromEntries(Object.entries(table).map(([name, aliases]) => [name, [...aliases].sort()]));
     expect(sorted(registeredLanguages())).toEqual(sorted(HIGHLIGHTED_LANGUAGES));
     expect(['ts', 'TypeScript', 'C++', 'sh', 'HTML'].map(canHighlight)).toEqual([true, true, true, true, true]);
-    expect(['mermaid', 'suggestion', 'nosuchlang', '', 'constructor', '__proto__', 'toString'].map(canHighlight)).toEqual([false, false, false, false, false, false, false]);
+    expect(
+      ['mermaid', 'suggestion', 'nosuchlang', '', 'constructor', '__proto__', 'toString'].map(canHighlight),
+    ).toEqual([false, false, false, false, false, false, false]);
   });
 });
 

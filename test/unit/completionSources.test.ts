@@ -14,7 +14,17 @@ describe('git refs', () => {
   beforeAll(() => {
     repo = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-git-'));
     plain = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-nogit-'));
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+    const git = (...args: string[]) =>
+      execFileSync('git', args, {
+        cwd: repo,
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: 't',
+          GIT_AUTHOR_EMAIL: 't@t',
+          GIT_COMMITTER_NAME: 't',
+          GIT_COMMITTER_EMAIL: 't@t',
+        },
+      });
     git('init', '-q', '-b', 'main');
     fs.writeFileSync(path.join(repo, 'a.txt'), 'a\n');
     git('add', 'a.txt');
@@ -49,7 +59,10 @@ describe('git refs', () => {
 
   it('adds nothing for a folder outside any repository, or when git fails', async () => {
     expect(await listGitRefs([plain], '')).toEqual({ refs: [], truncated: false });
-    expect(await listGitRefs([repo], '', () => Promise.reject(new Error('git: not found')))).toEqual({ refs: [], truncated: false });
+    expect(await listGitRefs([repo], '', () => Promise.reject(new Error('git: not found')))).toEqual({
+      refs: [],
+      truncated: false,
+    });
   });
 
   it('cuts at 100 and says so', async () => {
@@ -85,7 +98,12 @@ describe('file completion', () => {
 
   it('ranks paths that start with the text, then a segment that does, then any that contain it', () => {
     expect(completeFilePath(files, 'src/').files).toEqual(['src/app.ts', 'src/server/app.ts']);
-    expect(completeFilePath(files, 'app').files).toEqual(['src/app.ts', 'docs/Appendix.md', 'test/app.test.ts', 'src/server/app.ts']);
+    expect(completeFilePath(files, 'app').files).toEqual([
+      'src/app.ts',
+      'docs/Appendix.md',
+      'test/app.test.ts',
+      'src/server/app.ts',
+    ]);
     expect(completeFilePath(files, 'README').files).toEqual(['README.md']);
     expect(completeFilePath(files, 'zzz')).toEqual({ files: [], truncated: false });
   });

@@ -8,15 +8,28 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { parse as parseJsonc } from 'jsonc-parser';
-import { ConfigFileError, planConfigChange, writeConfigChange, type ConfigPlan } from '../../extension/src/assistants/configFiles/configFile';
-import { configTarget, serverEntry, vscodeUserDirectory, type ConfigTarget, type FileAssistant } from '../../extension/src/assistants/configFiles/configTargets';
+import {
+  ConfigFileError,
+  planConfigChange,
+  writeConfigChange,
+  type ConfigPlan,
+} from '../../extension/src/assistants/configFiles/configFile';
+import {
+  configTarget,
+  serverEntry,
+  vscodeUserDirectory,
+  type ConfigTarget,
+  type FileAssistant,
+} from '../../extension/src/assistants/configFiles/configTargets';
 import type { NodeCommand } from '../../extension/src/assistants/serverLaunch';
 import { SERVER_ENV_NAMES } from '../../shared/environment';
 import { stableServerPath, updateStableServerPath } from '../../extension/src/assistants/stableServerPath';
 import { expectDurablyReplaced, watchFileEvents } from './durableWrites';
 
 // smol-toml ships CommonJS for `require` but types that TypeScript's Node16 mode reads as ESM only.
-const { parse: parseToml } = require('smol-toml') as typeof import('smol-toml', { with: { 'resolution-mode': 'import' } });
+const { parse: parseToml } = require('smol-toml') as typeof import('smol-toml', {
+  with: { 'resolution-mode': 'import' },
+});
 
 const NODE: NodeCommand = { command: process.execPath, env: {} };
 
@@ -40,7 +53,8 @@ function target(assistant: FileAssistant): ConfigTarget {
   return found;
 }
 
-const add = (assistant: FileAssistant) => planConfigChange(target(assistant), { kind: 'set', entry: serverEntry(assistant, stableServerPath(home), NODE) });
+const add = (assistant: FileAssistant) =>
+  planConfigChange(target(assistant), { kind: 'set', entry: serverEntry(assistant, stableServerPath(home), NODE) });
 
 function change(plan: ConfigPlan) {
   if (plan.kind !== 'change') throw new Error(`expected a change, got ${JSON.stringify(plan)}`);
@@ -137,7 +151,9 @@ describe('Connect an Assistant writes a merged config into a temporary HOME, and
     }
     // Crash-safe: the backup's bytes and the new file's fsynced before the rename, the folder after it.
     expectDurablyReplaced(watch.events, file);
-    expect(watch.events.findIndex((event) => event.kind === 'fsync' && event.path === written.backup)).toBeGreaterThanOrEqual(0);
+    expect(
+      watch.events.findIndex((event) => event.kind === 'fsync' && event.path === written.backup),
+    ).toBeGreaterThanOrEqual(0);
     const text = fs.readFileSync(file, 'utf8');
     expect(text).toBe(planned.after);
     // Everything the user had is still there, line for line.
@@ -149,7 +165,9 @@ describe('Connect an Assistant writes a merged config into a temporary HOME, and
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(written.backup).toBe(`${file}.redline-backup-20250102-030405`);
     expect(fs.readFileSync(written.backup!, 'utf8')).toBe(original);
-    expect(fs.readdirSync(path.dirname(file)).sort()).toEqual([path.basename(file), path.basename(written.backup!)].sort());
+    expect(fs.readdirSync(path.dirname(file)).sort()).toEqual(
+      [path.basename(file), path.basename(written.backup!)].sort(),
+    );
 
     // The entry starts the installed server through the launcher, with no variables at all.
     expect(runEntry(servers(text).redline)).toBe('redline server []');
@@ -167,14 +185,20 @@ describe('Connect an Assistant writes a merged config into a temporary HOME, and
     }
     expectDurablyReplaced(watch.events, file);
     expect(written).toEqual({ file });
-    expect(parseJsonc(fs.readFileSync(file, 'utf8'))).toEqual({ mcpServers: { redline: { command: process.execPath, args: [stableServerPath(home)] } } });
+    expect(parseJsonc(fs.readFileSync(file, 'utf8'))).toEqual({
+      mcpServers: { redline: { command: process.execPath, args: [stableServerPath(home)] } },
+    });
     if (process.platform !== 'win32') expect(fs.statSync(file).mode & 0o022).toBe(0);
   });
 
-  it('writes VS Code\'s user mcp.json as a stdio server', async () => {
+  it("writes VS Code's user mcp.json as a stdio server", async () => {
     await writeConfigChange(change(await add('vscode')));
     const written = parseJsonc(fs.readFileSync(path.join(home, '.config', 'Code', 'User', 'mcp.json'), 'utf8'));
-    expect(written.servers.redline).toEqual({ type: 'stdio', command: process.execPath, args: [stableServerPath(home)] });
+    expect(written.servers.redline).toEqual({
+      type: 'stdio',
+      command: process.execPath,
+      args: [stableServerPath(home)],
+    });
   });
 
   it('says there is nothing to do when the entry is already there', async () => {
@@ -214,7 +238,9 @@ describe('what is never written', () => {
     expect(planned.realFile).toBe(fs.realpathSync(agreed));
     fs.rmSync(link);
     fs.symlinkSync(other, link);
-    await expect(writeConfigChange(planned)).rejects.toThrow(`now leads to ${fs.realpathSync(other)}, not to ${fs.realpathSync(agreed)} as when you agreed; nothing was written`);
+    await expect(writeConfigChange(planned)).rejects.toThrow(
+      `now leads to ${fs.realpathSync(other)}, not to ${fs.realpathSync(agreed)} as when you agreed; nothing was written`,
+    );
     expect(fs.readFileSync(other, 'utf8')).toBe('[package]\nname = "mine"\n');
     expect(fs.readFileSync(agreed, 'utf8')).toBe(CODEX);
   });
@@ -224,12 +250,14 @@ describe('what is never written', () => {
     write(file, '{ "mcpServers": { "github": {} }\n');
     const plan = await add('cursor');
     expect(plan.kind).toBe('invalid');
-    expect(plan.kind === 'invalid' && plan.message).toMatch(/^~[/\\]\.cursor[/\\]mcp\.json is not valid JSON \(line 2, column 1: close brace expected\); nothing was written\./);
+    expect(plan.kind === 'invalid' && plan.message).toMatch(
+      /^~[/\\]\.cursor[/\\]mcp\.json is not valid JSON \(line 2, column 1: close brace expected\); nothing was written\./,
+    );
     expect(fs.readFileSync(file, 'utf8')).toBe('{ "mcpServers": { "github": {} }\n');
     expect(fs.readdirSync(path.dirname(file))).toEqual(['mcp.json']);
   });
 
-  it('a file the user changed after the preview: refused, with the user\'s change kept and no backup', async () => {
+  it("a file the user changed after the preview: refused, with the user's change kept and no backup", async () => {
     const file = path.join(home, '.codex', 'config.toml');
     write(file, CODEX);
     const planned = change(await add('codex'));
@@ -243,7 +271,9 @@ describe('what is never written', () => {
   it('a directory where the file should be', async () => {
     fs.mkdirSync(path.join(home, '.gemini', 'settings.json'), { recursive: true });
     const plan = await add('gemini');
-    expect(plan.kind === 'invalid' && plan.message).toMatch(/could not be read \(it is a directory\); nothing was written/);
+    expect(plan.kind === 'invalid' && plan.message).toMatch(
+      /could not be read \(it is a directory\); nothing was written/,
+    );
   });
 });
 
@@ -253,21 +283,38 @@ describe('Remove Redline from…', () => {
     const original = { cursor: CURSOR, gemini: GEMINI, codex: CODEX }[assistant];
     write(file, original);
     await writeConfigChange(change(await add(assistant)), new Date(2025, 0, 1));
-    const written = await writeConfigChange(change(await planConfigChange(target(assistant), { kind: 'remove' })), new Date(2025, 0, 2));
+    const written = await writeConfigChange(
+      change(await planConfigChange(target(assistant), { kind: 'remove' })),
+      new Date(2025, 0, 2),
+    );
     const text = fs.readFileSync(file, 'utf8');
     if (assistant === 'codex') expect(parseToml(text)).toEqual(parseToml(original));
     else expect(parseJsonc(text)).toEqual(parseJsonc(original));
     expectLinesKept(text, original);
     expect(written.backup).toMatch(/\.redline-backup-20250102-000000$/);
-    expect(await planConfigChange(target(assistant), { kind: 'remove' })).toMatchObject({ kind: 'unchanged', operation: { kind: 'remove' } });
+    expect(await planConfigChange(target(assistant), { kind: 'remove' })).toMatchObject({
+      kind: 'unchanged',
+      operation: { kind: 'remove' },
+    });
   });
 });
 
 describe('configTarget', () => {
   it('names the user-level files, as the user knows them', () => {
-    expect(target('cursor')).toMatchObject({ file: path.join(home, '.cursor', 'mcp.json'), format: 'json', entryPath: ['mcpServers', 'redline'] });
-    expect(target('codex')).toMatchObject({ file: path.join(home, '.codex', 'config.toml'), format: 'toml', entryPath: ['mcp_servers', 'redline'] });
-    expect(target('gemini')).toMatchObject({ file: path.join(home, '.gemini', 'settings.json'), entryPath: ['mcpServers', 'redline'] });
+    expect(target('cursor')).toMatchObject({
+      file: path.join(home, '.cursor', 'mcp.json'),
+      format: 'json',
+      entryPath: ['mcpServers', 'redline'],
+    });
+    expect(target('codex')).toMatchObject({
+      file: path.join(home, '.codex', 'config.toml'),
+      format: 'toml',
+      entryPath: ['mcp_servers', 'redline'],
+    });
+    expect(target('gemini')).toMatchObject({
+      file: path.join(home, '.gemini', 'settings.json'),
+      entryPath: ['mcpServers', 'redline'],
+    });
     expect(target('vscode')).toMatchObject({ entryPath: ['servers', 'redline'] });
     expect(target('cursor').displayPath).toBe(path.join('~', '.cursor', 'mcp.json'));
   });
@@ -277,17 +324,25 @@ describe('configTarget', () => {
     expect(cursor).toMatchObject({ file: 'C:\\Users\\Jane\\.cursor\\mcp.json', displayPath: '~\\.cursor\\mcp.json' });
   });
 
-  it('finds VS Code\'s user folder two levels above the global storage, and has no VS Code target without it', () => {
-    expect(vscodeUserDirectory(path.join('/home/jane/.config/Code/User/globalStorage', 'redline-dev.redline'))).toBe(path.join('/home/jane/.config/Code/User'));
+  it("finds VS Code's user folder two levels above the global storage, and has no VS Code target without it", () => {
+    expect(vscodeUserDirectory(path.join('/home/jane/.config/Code/User/globalStorage', 'redline-dev.redline'))).toBe(
+      path.join('/home/jane/.config/Code/User'),
+    );
     expect(configTarget('vscode', { home })).toBeUndefined();
   });
 
   it('adds ELECTRON_RUN_AS_NODE to the entry when the editor is the runtime', () => {
-    expect(serverEntry('cursor', '/s.js', { command: '/usr/share/code/code', env: { ELECTRON_RUN_AS_NODE: '1' } })).toEqual({
+    expect(
+      serverEntry('cursor', '/s.js', { command: '/usr/share/code/code', env: { ELECTRON_RUN_AS_NODE: '1' } }),
+    ).toEqual({
       command: '/usr/share/code/code',
       args: ['/s.js'],
       env: { ELECTRON_RUN_AS_NODE: '1' },
     });
-    expect(serverEntry('vscode', '/s.js', { command: 'node', env: {} })).toEqual({ type: 'stdio', command: 'node', args: ['/s.js'] });
+    expect(serverEntry('vscode', '/s.js', { command: 'node', env: {} })).toEqual({
+      type: 'stdio',
+      command: 'node',
+      args: ['/s.js'],
+    });
   });
 });

@@ -56,10 +56,16 @@ describe('the conversation', () => {
       { id: '7', kind: 'message', text: 'first', at: 'then' },
       { id: '9007199254740990', kind: 'message', text: 'second', at: 'then' },
     ];
-    fs.writeFileSync(path.join(dir, 'conversation.json'), JSON.stringify({ version: 1, next: Number.MAX_SAFE_INTEGER, items, states: [] }));
+    fs.writeFileSync(
+      path.join(dir, 'conversation.json'),
+      JSON.stringify({ version: 1, next: Number.MAX_SAFE_INTEGER, items, states: [] }),
+    );
     const warnings: string[] = [];
     const conversation = await Conversation.open(dir, (m) => warnings.push(m));
-    expect(conversation.since().items.map((item) => [item.id, item.text])).toEqual([['1', 'first'], ['2', 'second']]);
+    expect(conversation.since().items.map((item) => [item.id, item.text])).toEqual([
+      ['1', 'first'],
+      ['2', 'second'],
+    ]);
     expect(warnings).toEqual([expect.stringContaining('renumbered the stored feedback')]);
     expect((await conversation.add({ kind: 'message', text: 'third' })).id).toBe('3');
     const reopened = await Conversation.open(dir, () => undefined);
@@ -91,7 +97,12 @@ describe('the conversation', () => {
     await conversation.add({ kind: 'message', text: 'first' });
     // What another window on the same folder appended meanwhile: far more items than a function's
     // arguments may hold, so nothing may spread them into one call.
-    const theirs = Array.from({ length: 250_000 }, (_, i) => JSON.stringify({ item: { id: String(i + 2), kind: 'message', text: 'x', at: '2026-11-26T00:00:00.000Z' } }) + '\n');
+    const theirs = Array.from(
+      { length: 250_000 },
+      (_, i) =>
+        JSON.stringify({ item: { id: String(i + 2), kind: 'message', text: 'x', at: '2026-11-26T00:00:00.000Z' } }) +
+        '\n',
+    );
     fs.appendFileSync(path.join(dir, JOURNAL_FILE), theirs.join(''));
     const added = await conversation.add({ kind: 'reply', findingId: 'f-a', text: 'still saved' });
     expect(added.id).toBe('250002');

@@ -1,4 +1,8 @@
-import { findCursorMcpApi, registerWithCursor, type CursorMcpApi } from '../../extension/src/assistants/cursorRegistration';
+import {
+  findCursorMcpApi,
+  registerWithCursor,
+  type CursorMcpApi,
+} from '../../extension/src/assistants/cursorRegistration';
 import type { StdioServerDefinition } from '../../extension/src/assistants/serverLaunch';
 
 function fakeCursor() {
@@ -43,8 +47,20 @@ describe("registration with Cursor's agent", () => {
     current = definition('b'.repeat(32));
     fire();
     expect(calls).toEqual([
-      ['register', { name: 'redline', server: { command: 'node', args: ['/ext/dist/mcp-server.js'], env: definition('a'.repeat(32)).env } }],
-      ['register', { name: 'redline', server: { command: 'node', args: ['/ext/dist/mcp-server.js'], env: definition('b'.repeat(32)).env } }],
+      [
+        'register',
+        {
+          name: 'redline',
+          server: { command: 'node', args: ['/ext/dist/mcp-server.js'], env: definition('a'.repeat(32)).env },
+        },
+      ],
+      [
+        'register',
+        {
+          name: 'redline',
+          server: { command: 'node', args: ['/ext/dist/mcp-server.js'], env: definition('b'.repeat(32)).env },
+        },
+      ],
     ]);
     registration.dispose();
     fire();
@@ -60,7 +76,11 @@ describe("registration with Cursor's agent", () => {
       },
       unregisterServer: () => undefined,
     };
-    const registration = registerWithCursor(api, { definition: () => definition('c'.repeat(32)), onDidChange: () => ({ dispose: () => undefined }), log: (m) => logged.push(m) });
+    const registration = registerWithCursor(api, {
+      definition: () => definition('c'.repeat(32)),
+      onDidChange: () => ({ dispose: () => undefined }),
+      log: (m) => logged.push(m),
+    });
     expect(logged).toEqual(['Could not register the Redline MCP server with Cursor']);
     registration.dispose();
   });

@@ -11,7 +11,7 @@ const at = (line: number, severity: number, message = `problem at ${line}`): Raw
   code: 2322,
 });
 
-describe('get-diagnostics from the editor\'s diagnostics', () => {
+describe("get-diagnostics from the editor's diagnostics", () => {
   const folders = ['/work/app'];
   const files = [
     { file: '/work/app/src/b.ts', diagnostics: [at(9, 1), at(2, 0)] },
@@ -43,14 +43,23 @@ describe('get-diagnostics from the editor\'s diagnostics', () => {
   });
 
   it('takes the least severe level wanted, and one file, relative or absolute', () => {
-    expect(diagnosticsReport(files, folders, { severity: 'warning' }, path.posix).diagnostics.map((d) => d.severity)).toEqual(['error', 'warning']);
+    expect(
+      diagnosticsReport(files, folders, { severity: 'warning' }, path.posix).diagnostics.map((d) => d.severity),
+    ).toEqual(['error', 'warning']);
     expect(diagnosticsReport(files, folders, { file: 'src/a.ts' }, path.posix).total).toBe(2);
-    expect(diagnosticsReport(files, folders, { file: '/work/app/src/b.ts', severity: 'error' }, path.posix).total).toBe(1);
+    expect(diagnosticsReport(files, folders, { file: '/work/app/src/b.ts', severity: 'error' }, path.posix).total).toBe(
+      1,
+    );
     expect(diagnosticsReport(files, folders, { file: '../app-other/secret.ts' }, path.posix).total).toBe(0);
   });
 
   it(`returns at most ${MAX_DIAGNOSTICS}, says how many there were, and cuts long messages`, () => {
-    const many = [{ file: '/work/app/big.ts', diagnostics: Array.from({ length: MAX_DIAGNOSTICS + 20 }, (_, i) => at(i, 0, 'x'.repeat(5000))) }];
+    const many = [
+      {
+        file: '/work/app/big.ts',
+        diagnostics: Array.from({ length: MAX_DIAGNOSTICS + 20 }, (_, i) => at(i, 0, 'x'.repeat(5000))),
+      },
+    ];
     const report = diagnosticsReport(many, folders, {}, path.posix);
     expect(report.diagnostics).toHaveLength(MAX_DIAGNOSTICS);
     expect(report).toMatchObject({ total: MAX_DIAGNOSTICS + 20, truncated: true });
@@ -58,7 +67,12 @@ describe('get-diagnostics from the editor\'s diagnostics', () => {
   });
 
   it('works with Windows paths', () => {
-    const report = diagnosticsReport([{ file: 'C:\\work\\app\\src\\a.ts', diagnostics: [at(0, 0)] }], ['C:\\work\\app'], { file: 'src\\a.ts' }, path.win32);
+    const report = diagnosticsReport(
+      [{ file: 'C:\\work\\app\\src\\a.ts', diagnostics: [at(0, 0)] }],
+      ['C:\\work\\app'],
+      { file: 'src\\a.ts' },
+      path.win32,
+    );
     expect(report.diagnostics.map((d) => d.path)).toEqual(['src/a.ts']);
   });
 });

@@ -1,7 +1,14 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { DISCOVERY_VERSION, discoveryFileName, parseWindowRecord, readDiscoveryFiles, writeDiscoveryFile, type WindowRecord } from '../../shared/discovery';
+import {
+  DISCOVERY_VERSION,
+  discoveryFileName,
+  parseWindowRecord,
+  readDiscoveryFiles,
+  writeDiscoveryFile,
+  type WindowRecord,
+} from '../../shared/discovery';
 import { existingPrivateDirectories, privateDirectory } from '../../shared/privateDirectory';
 import { expectDurablyReplaced, watchFileEvents } from './durableWrites';
 
@@ -47,7 +54,9 @@ describe('discovery files', () => {
     expectDurablyReplaced(watch.events, file);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(fs.readFileSync(victim, 'utf8')).toBe('untouched');
-    expect(fs.readdirSync(dir).sort()).toEqual([path.basename(file), `${path.basename(file)}.${process.pid}.tmp`, 'victim'].sort());
+    expect(fs.readdirSync(dir).sort()).toEqual(
+      [path.basename(file), `${path.basename(file)}.${process.pid}.tmp`, 'victim'].sort(),
+    );
     expect(readDiscoveryFiles([dir])).toEqual([{ ...beside, file }]);
   });
 
@@ -100,7 +109,9 @@ describe('discovery files', () => {
     fs.writeFileSync(name('aaaaaaaa'), JSON.stringify(record()), { mode: 0o644 });
     fs.chmodSync(name('aaaaaaaa'), 0o644);
     fs.writeFileSync(name('bbbbbbbb'), '{"version":1', { mode: 0o600 });
-    fs.writeFileSync(name('cccccccc'), JSON.stringify({ ...record(), editor: 'x'.repeat(300 * 1024) }), { mode: 0o600 });
+    fs.writeFileSync(name('cccccccc'), JSON.stringify({ ...record(), editor: 'x'.repeat(300 * 1024) }), {
+      mode: 0o600,
+    });
     fs.writeFileSync(path.join(dir, 'target.json'), JSON.stringify(record()), { mode: 0o600 });
     fs.symlinkSync(path.join(dir, 'target.json'), name('dddddddd'));
     writeDiscoveryFile(name('eeeeeeee'), record({ pid: 1 }));

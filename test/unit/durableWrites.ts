@@ -7,7 +7,9 @@ import fs = require('fs');
 import * as os from 'os';
 import * as path from 'path';
 
-export type FileEvent = { readonly kind: 'fsync'; readonly path: string } | { readonly kind: 'rename'; readonly from: string; readonly to: string };
+export type FileEvent =
+  | { readonly kind: 'fsync'; readonly path: string }
+  | { readonly kind: 'rename'; readonly from: string; readonly to: string };
 
 /** Records fsyncs and renames until `stop()`; the spies are removed then. */
 export async function watchFileEvents(): Promise<{ readonly events: FileEvent[]; stop(): void }> {
@@ -35,7 +37,11 @@ export async function watchFileEvents(): Promise<{ readonly events: FileEvent[];
       renameSync(from, to);
       events.push({ kind: 'rename', from: path.resolve(String(from)), to: path.resolve(String(to)) });
     }),
-    jest.spyOn(fs.promises, 'open').mockImplementation((async (file: fs.PathLike, flags?: string | number, mode?: fs.Mode) => {
+    jest.spyOn(fs.promises, 'open').mockImplementation((async (
+      file: fs.PathLike,
+      flags?: string | number,
+      mode?: fs.Mode,
+    ) => {
       const handle = await open(file, flags, mode);
       handlePaths.set(handle, path.resolve(String(file)));
       return handle;
@@ -64,8 +70,12 @@ export function expectDurablyReplaced(events: readonly FileEvent[], target: stri
   expect(path.dirname(from)).toBe(path.dirname(resolved));
   const fileSynced = events.findIndex((event) => event.kind === 'fsync' && event.path === from);
   expect({ fileSynced: fileSynced >= 0 && fileSynced < renamed }).toEqual({ fileSynced: true });
-  const directorySynced = events.findIndex((event, at) => at > renamed && event.kind === 'fsync' && event.path === path.dirname(resolved));
-  expect({ directorySyncedAfter: directorySynced > renamed || process.platform === 'win32' }).toEqual({ directorySyncedAfter: true });
+  const directorySynced = events.findIndex(
+    (event, at) => at > renamed && event.kind === 'fsync' && event.path === path.dirname(resolved),
+  );
+  expect({ directorySyncedAfter: directorySynced > renamed || process.platform === 'win32' }).toEqual({
+    directorySyncedAfter: true,
+  });
 }
 
 /** The prototype every `fs.promises` file handle shares, for a spy on its methods. */
@@ -82,10 +92,15 @@ export async function fileHandlePrototype(): Promise<fs.promises.FileHandle> {
 export async function shortWrites(limit: () => number): Promise<{ restore(): void }> {
   const prototype = await fileHandlePrototype();
   const write = prototype.write as (...args: unknown[]) => Promise<{ bytesWritten: number }>;
-  const spy = jest.spyOn(prototype, 'write' as never).mockImplementation(function (this: fs.promises.FileHandle, data: Buffer | string, offset?: number, length?: number) {
+  const spy = jest.spyOn(prototype, 'write' as never).mockImplementation(function (
+    this: fs.promises.FileHandle,
+    data: Buffer | string,
+    offset?: number,
+    length?: number,
+  ) {
     const buffer = typeof data === 'string' ? Buffer.from(data) : data;
-    const from = typeof data === 'string' ? 0 : offset ?? 0;
-    const wanted = typeof data === 'string' ? buffer.length : length ?? buffer.length - from;
+    const from = typeof data === 'string' ? 0 : (offset ?? 0);
+    const wanted = typeof data === 'string' ? buffer.length : (length ?? buffer.length - from);
     return write.call(this, buffer, from, Math.min(limit(), wanted), null);
   } as never);
   return { restore: () => spy.mockRestore() };

@@ -21,7 +21,9 @@ describe('earlier reviews', () => {
       for (let revision = count; revision >= 1; revision--) earlier.addFile(entry(revision), 'review.md');
     };
     const ratio = syncGrowthAt4x(takeIn, 20_000);
-    process.stdout.write(`[history] taking in 80,000 files against 20,000: ×${ratio.toFixed(1)} the time (linear ≈ 4)\n`);
+    process.stdout.write(
+      `[history] taking in 80,000 files against 20,000: ×${ratio.toFixed(1)} the time (linear ≈ 4)\n`,
+    );
     expect(ratio).toBeLessThan(10);
   });
 
@@ -39,7 +41,9 @@ describe('earlier reviews', () => {
       full.trim();
     };
     const ratio = syncGrowthAt4x(takeInAndTrim, 20_000);
-    process.stdout.write(`[history] taking in and trimming 80,000 files against 20,000: ×${ratio.toFixed(1)} the time (linear ≈ 4)\n`);
+    process.stdout.write(
+      `[history] taking in and trimming 80,000 files against 20,000: ×${ratio.toFixed(1)} the time (linear ≈ 4)\n`,
+    );
     expect(ratio).toBeLessThan(10);
   });
 });

@@ -23,7 +23,10 @@ describe('buildExportedReview', () => {
     fs.mkdirSync(path.join(root, '.git'));
     workspace = path.join(root, 'packages', 'app');
     fs.mkdirSync(path.join(workspace, 'src'), { recursive: true });
-    fs.writeFileSync(path.join(workspace, 'src/a.ts'), Array.from({ length: 20 }, (_, i) => `const a${i + 1} = ${i + 1};`).join('\n') + '\n');
+    fs.writeFileSync(
+      path.join(workspace, 'src/a.ts'),
+      Array.from({ length: 20 }, (_, i) => `const a${i + 1} = ${i + 1};`).join('\n') + '\n',
+    );
     renderer = new ReviewRenderer(() => [workspace]);
     reviews = await AssistantReviews.open({
       root: undefined,
@@ -31,7 +34,13 @@ describe('buildExportedReview', () => {
       log: () => undefined,
       renderer,
       attachFindings: (review) => {
-        const findings = new ReviewFindings(review.store, renderer, review.conversation, new FindingAnchors(), () => undefined);
+        const findings = new ReviewFindings(
+          review.store,
+          renderer,
+          review.conversation,
+          new FindingAnchors(),
+          () => undefined,
+        );
         return { findings, dispose: () => findings.dispose() };
       },
     });
@@ -50,7 +59,13 @@ describe('buildExportedReview', () => {
   it('gives each finding where its code is now, its state and replies, relative to the checkout', async () => {
     const owner = await reviews.forAssistant('Claude Code');
     const markdown = '# Review\n\n- **bug**: `a3` is off by one in src/a.ts:3-4\n- nit: rename src/a.ts:10\n';
-    await owner.store.present({ content: markdown, mode: 'replace', title: 'Pass 1', assistant: 'Claude Code', cwd: workspace });
+    await owner.store.present({
+      content: markdown,
+      mode: 'replace',
+      title: 'Pass 1',
+      assistant: 'Claude Code',
+      cwd: workspace,
+    });
     const [bug, nit] = await owner.findings.current();
     // The user answers, then inserts two lines at the top of the file.
     await owner.conversation.add({ kind: 'reply', findingId: bug.id, text: 'Fixed in the next commit.' });
@@ -60,7 +75,13 @@ describe('buildExportedReview', () => {
     fs.writeFileSync(file, '// one\n// two\n' + fs.readFileSync(file, 'utf8'));
 
     const exported = (await buildExportedReview(owner, (cwd) => renderer.roots(cwd)))!;
-    expect(exported).toMatchObject({ assistant: 'Claude Code', title: 'Pass 1', revision: 1, markdown, repositoryRoot: root });
+    expect(exported).toMatchObject({
+      assistant: 'Claude Code',
+      title: 'Pass 1',
+      revision: 1,
+      markdown,
+      repositoryRoot: root,
+    });
     expect(exported.findings).toEqual([
       expect.objectContaining({
         id: bug.id,

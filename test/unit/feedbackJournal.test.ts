@@ -54,7 +54,12 @@ describe('the feedback journal', () => {
     // As 2,100 maximal replies leave it: written directly, since 2,100 fsyncs would only slow the test.
     const text = '\u0001'.repeat(MAX_FEEDBACK_TEXT / 2) + 'x'.repeat(MAX_FEEDBACK_TEXT / 2);
     const lines: string[] = [];
-    for (let id = 1; id <= 2_100; id++) lines.push(JSON.stringify({ item: { id: String(id), kind: 'reply', findingId: `f-${id}`, text, at: '2026-11-24T00:00:00.000Z' } }));
+    for (let id = 1; id <= 2_100; id++)
+      lines.push(
+        JSON.stringify({
+          item: { id: String(id), kind: 'reply', findingId: `f-${id}`, text, at: '2026-11-24T00:00:00.000Z' },
+        }),
+      );
     fs.writeFileSync(journal, lines.join('\n') + '\n');
     const bytes = fs.statSync(journal).size;
     expect(bytes).toBeGreaterThan(MAX_JOURNAL_READ_BYTES);
@@ -63,7 +68,9 @@ describe('the feedback journal', () => {
     const conversation = await Conversation.open(dir, (m) => warnings.push(m));
     const openMs = performance.now() - started;
     const ids = conversation.since().items.map((i) => Number(i.id));
-    process.stdout.write(`[journal] ${(bytes / 1024 / 1024).toFixed(1)} MiB journal: kept ${ids.length} newest items (${ids[0]}–${ids.at(-1)}) in ${openMs.toFixed(0)} ms\n`);
+    process.stdout.write(
+      `[journal] ${(bytes / 1024 / 1024).toFixed(1)} MiB journal: kept ${ids.length} newest items (${ids[0]}–${ids.at(-1)}) in ${openMs.toFixed(0)} ms\n`,
+    );
     expect(ids.length).toBeGreaterThan(1_000);
     expect(ids.at(-1)).toBe(2_100);
     expect(warnings).toEqual([expect.stringContaining('Redline read its newest 64 MiB')]);
@@ -73,7 +80,9 @@ describe('the feedback journal', () => {
     expect((await conversation.add({ kind: 'message', text: 'one more' })).id).toBe('2101');
     // The first append compacts it below the read limit, so that it is not read from its end again.
     const after = fs.statSync(journal).size;
-    process.stdout.write(`[journal] first append to it (compacting): ${(performance.now() - appendStarted).toFixed(0)} ms, ${(before / 1024 / 1024).toFixed(1)} → ${(after / 1024 / 1024).toFixed(1)} MiB\n`);
+    process.stdout.write(
+      `[journal] first append to it (compacting): ${(performance.now() - appendStarted).toFixed(0)} ms, ${(before / 1024 / 1024).toFixed(1)} → ${(after / 1024 / 1024).toFixed(1)} MiB\n`,
+    );
     expect(after).toBeLessThan(MAX_JOURNAL_READ_BYTES);
     const reopened = await Conversation.open(dir, () => undefined);
     expect(reopened.since().items.at(-1)).toMatchObject({ id: '2101', text: 'one more' });
@@ -83,7 +92,18 @@ describe('the feedback journal', () => {
     // Stored state is untrusted: a journal of this many short lines held the host's thread 9.5 s in
     // one piece (400,000 lines), most of it dropping the oldest state one at a time.
     const lines: string[] = [];
-    for (let id = 1; id <= 200_000; id++) lines.push(JSON.stringify({ item: { id: String(id), kind: 'state', findingId: `f-${id}`, state: 'accepted', at: '2026-11-26T00:00:00.000Z' } }));
+    for (let id = 1; id <= 200_000; id++)
+      lines.push(
+        JSON.stringify({
+          item: {
+            id: String(id),
+            kind: 'state',
+            findingId: `f-${id}`,
+            state: 'accepted',
+            at: '2026-11-26T00:00:00.000Z',
+          },
+        }),
+      );
     fs.writeFileSync(journal, lines.join('\n') + '\n');
     const stalls = monitorThreadHolds();
     stalls.enable();
@@ -94,7 +114,9 @@ describe('the feedback journal', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     stalls.disable();
     const stall = stalls.maxMs;
-    process.stdout.write(`[journal] 200,000 decisions (${(fs.statSync(journal).size / 1024 / 1024).toFixed(1)} MiB): open ${openMs.toFixed(0)} ms, longest stall ${stall.toFixed(0)} ms\n`);
+    process.stdout.write(
+      `[journal] 200,000 decisions (${(fs.statSync(journal).size / 1024 / 1024).toFixed(1)} MiB): open ${openMs.toFixed(0)} ms, longest stall ${stall.toFixed(0)} ms\n`,
+    );
     // Generous: a slice is 8 ms, and a garbage collection on a busy machine adds its own.
     expect(stall).toBeLessThan(250);
     expect(conversation.stateOf('f-200000')).toBe('accepted');
@@ -129,7 +151,9 @@ describe('the feedback journal', () => {
       await conversation.add({ kind: 'reply', findingId: 'f-a', text: 'every byte of this reply' });
       expect(await texts()).toEqual(['before', 'every byte of this reply']);
       limit = 0;
-      await expect(conversation.add({ kind: 'message', text: 'not saved' })).rejects.toThrow(/could not save your feedback/);
+      await expect(conversation.add({ kind: 'message', text: 'not saved' })).rejects.toThrow(
+        /could not save your feedback/,
+      );
     } finally {
       disk.restore();
     }
@@ -139,7 +163,15 @@ describe('the feedback journal', () => {
   });
 
   it('moves the earlier conversation.json into the journal once, and removes it', async () => {
-    const stored = { version: 1, next: 3, items: [{ id: '1', kind: 'message', text: 'old', at: 'then' }, { id: '2', kind: 'state', findingId: 'f', state: 'resolved', at: 'then' }], states: [['f', 'resolved']] };
+    const stored = {
+      version: 1,
+      next: 3,
+      items: [
+        { id: '1', kind: 'message', text: 'old', at: 'then' },
+        { id: '2', kind: 'state', findingId: 'f', state: 'resolved', at: 'then' },
+      ],
+      states: [['f', 'resolved']],
+    };
     fs.writeFileSync(path.join(dir, 'conversation.json'), JSON.stringify(stored));
     const conversation = await Conversation.open(dir, () => undefined);
     expect(fs.existsSync(path.join(dir, 'conversation.json'))).toBe(false);
@@ -150,4 +182,3 @@ describe('the feedback journal', () => {
     expect((await reopened.add({ kind: 'message', text: 'new' })).id).toBe('3');
   });
 });
-

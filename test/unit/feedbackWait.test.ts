@@ -54,7 +54,13 @@ describe('waiting for feedback', () => {
     try {
       const fake = fakeBridge();
       const progress: number[] = [];
-      const waiting = waitForFeedback({ bridge: fake.bridge, since: '0', timeoutMs: 250, progressMs: 60, progress: (elapsed) => void progress.push(elapsed) });
+      const waiting = waitForFeedback({
+        bridge: fake.bridge,
+        since: '0',
+        timeoutMs: 250,
+        progressMs: 60,
+        progress: (elapsed) => void progress.push(elapsed),
+      });
       await jest.advanceTimersByTimeAsync(250);
       const result = await waiting;
       expect(result).toMatchObject({ timedOut: true, items: [] });
@@ -68,7 +74,12 @@ describe('waiting for feedback', () => {
   it('stops at once on cancellation and leaves no listener or timer behind', async () => {
     const fake = fakeBridge();
     const controller = new AbortController();
-    const waiting = waitForFeedback({ bridge: fake.bridge, since: '0', timeoutMs: 3_600_000, signal: controller.signal });
+    const waiting = waitForFeedback({
+      bridge: fake.bridge,
+      since: '0',
+      timeoutMs: 3_600_000,
+      signal: controller.signal,
+    });
     await until(() => fake.listeners.size === 1, 'the wait to listen for the event');
     controller.abort();
     await expect(waiting).rejects.toThrow(/cancelled/);

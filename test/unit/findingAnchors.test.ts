@@ -41,7 +41,11 @@ describe('finding anchors on disk', () => {
     open = ['a', 'b', ...lines];
     const moved: number[] = [];
     anchors.onDidMove(() => moved.push(1));
-    anchors.followEdits(file, [{ startLine: 0, startCharacter: 0, endLine: 0, endCharacter: 0, text: 'a\nb\n' }], () => open!);
+    anchors.followEdits(
+      file,
+      [{ startLine: 0, startCharacter: 0, endLine: 0, endCharacter: 0, text: 'a\nb\n' }],
+      () => open!,
+    );
     expect(anchors.known().get('f-1')).toEqual({ file, line: 12, endLine: 13, stale: false });
     expect(moved).toHaveLength(1);
     const reads = jest.spyOn(fsp, 'readFile');

@@ -16,8 +16,18 @@ const ids = (list: readonly { id: string }[]) => list.map((f) => f.id);
 
 describe('compareFindings', () => {
   it('sorts findings into new, fixed (gone or resolved), still open and declined', () => {
-    const previous = [finding('f-kept', 'Off by one'), finding('f-gone', 'Leaks a handle'), finding('f-done', 'Null check'), finding('f-no', 'Style')];
-    const current = [finding('f-kept', 'Off by one'), finding('f-done', 'Null check'), finding('f-no', 'Style'), finding('f-new', 'Race on close')];
+    const previous = [
+      finding('f-kept', 'Off by one'),
+      finding('f-gone', 'Leaks a handle'),
+      finding('f-done', 'Null check'),
+      finding('f-no', 'Style'),
+    ];
+    const current = [
+      finding('f-kept', 'Off by one'),
+      finding('f-done', 'Null check'),
+      finding('f-no', 'Style'),
+      finding('f-new', 'Race on close'),
+    ];
     const result = compareFindings(previous, current, states({ 'f-done': 'resolved', 'f-no': 'wont-fix' }));
     expect(ids(result.new)).toEqual(['f-new']);
     expect(result.fixed.map(({ id, how }) => [id, how])).toEqual([
@@ -43,7 +53,11 @@ describe('compareFindings', () => {
   });
 
   it('does not match the same title in another file', () => {
-    const result = compareFindings([finding('f-1', 'Unchecked error', 'src/a.ts')], [finding('f-2', 'Unchecked error', 'src/b.ts')], states({}));
+    const result = compareFindings(
+      [finding('f-1', 'Unchecked error', 'src/a.ts')],
+      [finding('f-2', 'Unchecked error', 'src/b.ts')],
+      states({}),
+    );
     expect(ids(result.new)).toEqual(['f-2']);
     expect(result.fixed.map((f) => f.how)).toEqual(['gone']);
   });
@@ -59,6 +73,8 @@ describe('compareFindings', () => {
 
   it('compares with nothing: every finding is new; against nothing: every earlier one is gone', () => {
     expect(ids(compareFindings([], [finding('f-a', 'A')], states({})).new)).toEqual(['f-a']);
-    expect(compareFindings([finding('f-a', 'A')], [], states({})).fixed).toEqual([expect.objectContaining({ id: 'f-a', how: 'gone' })]);
+    expect(compareFindings([finding('f-a', 'A')], [], states({})).fixed).toEqual([
+      expect.objectContaining({ id: 'f-a', how: 'gone' }),
+    ]);
   });
 });

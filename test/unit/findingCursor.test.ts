@@ -5,8 +5,18 @@ import { FindingCursor, wrapNotice } from '../../extension/src/findings/findingC
 const ids = (...names: string[]) => names.map((id) => ({ id }));
 
 it('starts at the first finding going forward and at the last going back', () => {
-  expect(new FindingCursor(() => ids('a', 'b', 'c')).step('next')).toEqual({ id: 'a', position: 1, count: 3, wrapped: false });
-  expect(new FindingCursor(() => ids('a', 'b', 'c')).step('previous')).toEqual({ id: 'c', position: 3, count: 3, wrapped: false });
+  expect(new FindingCursor(() => ids('a', 'b', 'c')).step('next')).toEqual({
+    id: 'a',
+    position: 1,
+    count: 3,
+    wrapped: false,
+  });
+  expect(new FindingCursor(() => ids('a', 'b', 'c')).step('previous')).toEqual({
+    id: 'c',
+    position: 3,
+    count: 3,
+    wrapped: false,
+  });
 });
 
 it('walks the list in order and wraps at either end', () => {

@@ -27,7 +27,13 @@ it('numbers a repeated finding in an appended part after the ones above it, with
     // The append's review is not rendered whole: what the append noted says where its findings are.
     const second = { revision: 2, markdown: `${first.markdown}\n${finding}` };
     expect(await renderer.findingIdsAbove(second, 4, { render: false })).toBeUndefined();
-    renderer.noteFindingPlaces(second, Promise.resolve([{ id: original.id, line: 2 }, { id: `${original.id}-2`, line: 4 }]));
+    renderer.noteFindingPlaces(
+      second,
+      Promise.resolve([
+        { id: original.id, line: 2 },
+        { id: `${original.id}-2`, line: 4 },
+      ]),
+    );
     const taken = await renderer.findingIdsAbove(second, 4, { render: false });
     expect(taken).toEqual(new Set([original.id]));
 

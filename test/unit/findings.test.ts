@@ -6,10 +6,13 @@ import type { FileReference } from '../../shared/links';
 const files: Resolver = {
   resolve(ref: FileReference) {
     const lineCount = ({ 'src/a.ts': 100, 'src/b.ts': 10 } as Record<string, number>)[ref.path];
-    return lineCount === undefined ? { status: 'broken', reason: 'no such file' } : { status: 'resolved', absolutePath: `/w/${ref.path}`, lineCount };
+    return lineCount === undefined
+      ? { status: 'broken', reason: 'no such file' }
+      : { status: 'resolved', absolutePath: `/w/${ref.path}`, lineCount };
   },
 };
-const findingsIn = async (markdown: string, lineOffset?: number) => (await renderReview(markdown, files, { lineOffset })).findings;
+const findingsIn = async (markdown: string, lineOffset?: number) =>
+  (await renderReview(markdown, files, { lineOffset })).findings;
 
 describe('findings', () => {
   it('are list items whose first reference resolves, and paragraphs that also have a severity label, anchored at its lines', async () => {
@@ -30,18 +33,65 @@ describe('findings', () => {
       '> quoted src/b.ts:5 without a label',
     ].join('\n');
     const findings = await findingsIn(review);
-    expect(findings.map(({ severity, title, reference, file, line, endLine, reviewLine }) => ({ severity, title, reference, file, line, endLine, reviewLine }))).toEqual([
-      { severity: 'bug', title: 'the retry at src/a.ts:40-44 never stops', reference: 'src/a.ts:40-44', file: '/w/src/a.ts', line: 40, endLine: 44, reviewLine: 3 },
-      { severity: null, title: 'the cache in src/a.ts:7 is never cleared', reference: 'src/a.ts:7', file: '/w/src/a.ts', line: 7, endLine: 7, reviewLine: 6 },
-      { severity: 'risk', title: 'a paragraph about src/b.ts:2.', reference: 'src/b.ts:2', file: '/w/src/b.ts', line: 2, endLine: 2, reviewLine: 10 },
-      { severity: 'question', title: 'quoted src/b.ts:99 is clamped to the end', reference: 'src/b.ts:99', file: '/w/src/b.ts', line: 10, endLine: 10, reviewLine: 12 },
+    expect(
+      findings.map(({ severity, title, reference, file, line, endLine, reviewLine }) => ({
+        severity,
+        title,
+        reference,
+        file,
+        line,
+        endLine,
+        reviewLine,
+      })),
+    ).toEqual([
+      {
+        severity: 'bug',
+        title: 'the retry at src/a.ts:40-44 never stops',
+        reference: 'src/a.ts:40-44',
+        file: '/w/src/a.ts',
+        line: 40,
+        endLine: 44,
+        reviewLine: 3,
+      },
+      {
+        severity: null,
+        title: 'the cache in src/a.ts:7 is never cleared',
+        reference: 'src/a.ts:7',
+        file: '/w/src/a.ts',
+        line: 7,
+        endLine: 7,
+        reviewLine: 6,
+      },
+      {
+        severity: 'risk',
+        title: 'a paragraph about src/b.ts:2.',
+        reference: 'src/b.ts:2',
+        file: '/w/src/b.ts',
+        line: 2,
+        endLine: 2,
+        reviewLine: 10,
+      },
+      {
+        severity: 'question',
+        title: 'quoted src/b.ts:99 is clamped to the end',
+        reference: 'src/b.ts:99',
+        file: '/w/src/b.ts',
+        line: 10,
+        endLine: 10,
+        reviewLine: 12,
+      },
     ]);
   });
 
   it('take a nested list as part of the outer item, and a file without a line at its first line', async () => {
     const [finding, ...rest] = await findingsIn('- risk: see `src/a.ts`\n  - detail at src/b.ts:3\n  - more\n');
     expect(rest).toEqual([]);
-    expect(finding).toMatchObject({ severity: 'risk', line: 1, endLine: 1, markdown: '- risk: see `src/a.ts`\n  - detail at src/b.ts:3\n  - more' });
+    expect(finding).toMatchObject({
+      severity: 'risk',
+      line: 1,
+      endLine: 1,
+      markdown: '- risk: see `src/a.ts`\n  - detail at src/b.ts:3\n  - more',
+    });
   });
 
   it('are marked in the HTML with their ids', async () => {
@@ -67,11 +117,18 @@ describe('findings', () => {
     const id = one[0].id;
     const repeated = Array.from({ length: 600 }, () => '- bug: src/a.ts:1 fails').join('\n\n---\n\n');
     const { findings } = await renderReview(repeated, files, { takenFindingIds: new Set([`${id}-3`, `${id}-5`]) });
-    expect(findings.map((f) => f.id)).toEqual([id, `${id}-2`, `${id}-4`, ...Array.from({ length: 597 }, (_, i) => `${id}-${i + 6}`)]);
+    expect(findings.map((f) => f.id)).toEqual([
+      id,
+      `${id}-2`,
+      `${id}-4`,
+      ...Array.from({ length: 597 }, (_, i) => `${id}-${i + 6}`),
+    ]);
   });
 
   it(`stop at ${MAX_FINDINGS} per review`, async () => {
-    const many = Array.from({ length: MAX_FINDINGS + 5 }, (_, i) => `- item ${i} at src/a.ts:${(i % 100) + 1}`).join('\n');
+    const many = Array.from({ length: MAX_FINDINGS + 5 }, (_, i) => `- item ${i} at src/a.ts:${(i % 100) + 1}`).join(
+      '\n',
+    );
     expect(await findingsIn(many)).toHaveLength(MAX_FINDINGS);
   });
 });

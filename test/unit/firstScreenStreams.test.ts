@@ -48,19 +48,28 @@ function setup() {
   const renderer = new ReviewRenderer(() => ['/ws'], engine);
   const store = ReviewStore.inMemory({ historySize: 5 });
   const owner = { store, findings: { presented: async () => [] }, incoming: new IncomingReview() };
-  const reviews = { existing: () => owner, forAssistant: async () => owner } as unknown as Parameters<typeof presentReviewHandler>[0];
+  const reviews = { existing: () => owner, forAssistant: async () => owner } as unknown as Parameters<
+    typeof presentReviewHandler
+  >[0];
   const handler = presentReviewHandler(reviews, renderer);
   const posted: HostToWebviewMessage[] = [];
   /** The fake webview says it took each slice, and painted a page once the page is whole, as the real one does. */
   const acknowledge = (message: HostToWebviewMessage) => {
-    const painted = message.type === 'empty' ? 0 : (message.type === 'render' && !message.more) || (message.type === 'slice' && message.last) ? message.revision : undefined;
+    const painted =
+      message.type === 'empty'
+        ? 0
+        : (message.type === 'render' && !message.more) || (message.type === 'slice' && message.last)
+          ? message.revision
+          : undefined;
     if (painted !== undefined) setTimeout(() => delivery.rendered(painted), 0);
-    else if (message.type === 'render' || message.type === 'slice') setTimeout(() => delivery.sliceAdded(message.revision), 0);
+    else if (message.type === 'render' || message.type === 'slice')
+      setTimeout(() => delivery.sliceAdded(message.revision), 0);
   };
   const delivery: ReviewDelivery = new ReviewDelivery(
     {
       render: (review) => renderer.render(review),
-      renderPart: async (review, part) => (await renderer.renderFragment(part.markdown, review.cwd, { lineOffset: part.startLine })).html,
+      renderPart: async (review, part) =>
+        (await renderer.renderFragment(part.markdown, review.cwd, { lineOffset: part.startLine })).html,
     },
     {
       post: async (message) => {
@@ -130,7 +139,10 @@ describe('a large review streams to the panel', () => {
     const wide = `| ${Array.from({ length: 300 }, (_, i) => `c${i}`).join(' | ')} |\n|${'---|'.repeat(300)}\n`;
     const content = `${denseReview(12_000)}\nsrc/held.ts:3\n\n${wide}`;
     const call = handler({ content, mode: 'replace' }, context()).catch((error: Error) => error);
-    await until(() => posted.some((message) => message.type === 'render' && message.revision === 2), 'the first screen of the refused review');
+    await until(
+      () => posted.some((message) => message.type === 'render' && message.revision === 2),
+      'the first screen of the refused review',
+    );
     release();
     expect(await call).toMatchObject({ message: expect.stringContaining('columns in one table') });
     expect(store.current!.revision).toBe(1);
@@ -153,7 +165,9 @@ describe('a large review streams to the panel', () => {
     expect(after).toHaveLength(1);
     expect(after[0]).toMatchObject({ type: 'render', revision: 2 });
     expect(after[0]).not.toHaveProperty('more');
-    expect(after[0].type === 'render' && after[0].html).toBe('<h1 data-line="0">Small</h1>\n<p data-line="2"><a class="redline-ref" href="#" data-ref="src/a.ts:1" title="Open src/a.ts:1">src/a.ts:1</a></p>\n');
+    expect(after[0].type === 'render' && after[0].html).toBe(
+      '<h1 data-line="0">Small</h1>\n<p data-line="2"><a class="redline-ref" href="#" data-ref="src/a.ts:1" title="Open src/a.ts:1">src/a.ts:1</a></p>\n',
+    );
     // One render, of the small review: nothing of the large one is rendered again or compared with.
     expect(jobs.slice(rendersBefore)).toEqual(['# Small\n\nsrc/a.ts:1']);
   });

@@ -5,7 +5,12 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { FolderLockLostError, LOCK_FILE, setFolderLockTimingForTests, withFolderLock } from '../../extension/src/review/folderLock';
+import {
+  FolderLockLostError,
+  LOCK_FILE,
+  setFolderLockTimingForTests,
+  withFolderLock,
+} from '../../extension/src/review/folderLock';
 import { until } from '../support/until';
 
 let dir: string;
@@ -13,7 +18,8 @@ beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-lock-'))));
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const lockFile = () => path.join(dir, LOCK_FILE);
-const holdAs = (pid: number, token = 'theirs') => fs.writeFileSync(lockFile(), JSON.stringify({ pid, host: os.hostname(), token }));
+const holdAs = (pid: number, token = 'theirs') =>
+  fs.writeFileSync(lockFile(), JSON.stringify({ pid, host: os.hostname(), token }));
 /** A pid past the kernel's default pid_max: no process has it. */
 const DEAD_PID = 4_194_304 + 17;
 
@@ -24,7 +30,10 @@ it('waits for another live process to let go, then runs', async () => {
   const ran = withFolderLock(dir, async () => void order.push('ran'));
   try {
     // Tried, found held by a live process, and tried again: it waits rather than takes it.
-    await until(() => tries.mock.calls.filter(([file]) => file === path.join(dir, LOCK_FILE)).length >= 2, 'the lock to be tried twice');
+    await until(
+      () => tries.mock.calls.filter(([file]) => file === path.join(dir, LOCK_FILE)).length >= 2,
+      'the lock to be tried twice',
+    );
   } finally {
     tries.mockRestore();
   }
@@ -110,7 +119,9 @@ it('a wait that runs out names the file to delete', async () => {
   const refresher = setInterval(() => fs.utimesSync(lockFile(), new Date(), new Date()), 20);
   const restore = setFolderLockTimingForTests({ waitAtMostMs: 300 });
   try {
-    await expect(withFolderLock(dir, async () => 'ran')).rejects.toThrow(`for the lock ${lockFile()}, which another Redline window holds (process ${process.ppid} on ${os.hostname()}). If no other Redline window is open on this folder, delete that file.`);
+    await expect(withFolderLock(dir, async () => 'ran')).rejects.toThrow(
+      `for the lock ${lockFile()}, which another Redline window holds (process ${process.ppid} on ${os.hostname()}). If no other Redline window is open on this folder, delete that file.`,
+    );
   } finally {
     restore();
     clearInterval(refresher);

@@ -5,7 +5,12 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { FolderLockLostError, LOCK_FILE, setFolderLockTimingForTests, withFolderLock } from '../../extension/src/review/folderLock';
+import {
+  FolderLockLostError,
+  LOCK_FILE,
+  setFolderLockTimingForTests,
+  withFolderLock,
+} from '../../extension/src/review/folderLock';
 import { until } from '../support/until';
 
 const BOUND_MS = 1_500;
@@ -14,7 +19,11 @@ let dir: string;
 let restore: () => void;
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-lock-bound-'));
-  restore = setFolderLockTimingForTests({ staleAfterMs: BOUND_MS, refreshEveryMs: BOUND_MS / 20, waitAtMostMs: 10 * BOUND_MS });
+  restore = setFolderLockTimingForTests({
+    staleAfterMs: BOUND_MS,
+    refreshEveryMs: BOUND_MS / 20,
+    waitAtMostMs: 10 * BOUND_MS,
+  });
 });
 afterEach(() => {
   restore();
@@ -35,7 +44,11 @@ it('a live holder past the bound is not taken over, and its lock stays fresh', a
     const waitingSince = Date.now();
     second = otherWindow(async () => void events.push('second in'));
     // Twice the bound while the other window waits at the lock.
-    await until(() => Date.now() - waitingSince > 2 * BOUND_MS, 'twice the bound to pass while the holder holds', 30_000);
+    await until(
+      () => Date.now() - waitingSince > 2 * BOUND_MS,
+      'twice the bound to pass while the holder holds',
+      30_000,
+    );
     expect(fs.statSync(lockFile()).mtimeMs).toBeGreaterThan(madeAt);
     hold.assertHeld();
     events.push('first out');
@@ -78,7 +91,7 @@ it('a holder that could not refresh for half the bound stops before writing', as
   const committed = withFolderLock(dir, async (hold) => {
     hold.assertHeld();
     // The thread held, as a busy extension host might: no refresh can run meanwhile.
-    for (const end = Date.now() + BOUND_MS * 0.6; Date.now() < end; );
+    for (const end = Date.now() + BOUND_MS * 0.6; Date.now() < end;);
     hold.assertHeld();
   });
   await expect(committed).rejects.toThrow(FolderLockLostError);

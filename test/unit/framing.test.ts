@@ -149,7 +149,11 @@ describe('LineDecoder skipping over-limit lines', () => {
 describe('LineDecoder handing large lines over as bytes', () => {
   function decoder(large: number) {
     const events: Array<{ text: string } | { bytes: Buffer }> = [];
-    const d = new LineDecoder({ onLine: (text) => events.push({ text }), onLargeLine: (bytes) => events.push({ bytes }) }, 1024, large);
+    const d = new LineDecoder(
+      { onLine: (text) => events.push({ text }), onLargeLine: (bytes) => events.push({ bytes }) },
+      1024,
+      large,
+    );
     return { d, events };
   }
 
@@ -158,7 +162,11 @@ describe('LineDecoder handing large lines over as bytes', () => {
     const long = '"é€😀xx"';
     d.push(Buffer.from(`"a"\n${long}\r\n`));
     d.push(Buffer.from('"b"\n'));
-    expect(events.map((event) => ('text' in event ? event.text : event.bytes.toString('utf8')))).toEqual(['"a"', `${long}\r`, '"b"']);
+    expect(events.map((event) => ('text' in event ? event.text : event.bytes.toString('utf8')))).toEqual([
+      '"a"',
+      `${long}\r`,
+      '"b"',
+    ]);
   });
 
   it('gives each large line a buffer of its own, not a view of a chunk that the next line shares', () => {

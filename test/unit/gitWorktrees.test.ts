@@ -16,7 +16,17 @@ beforeAll(() => {
   repo = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'rl-git-')));
   worktree = `${repo}-wt`;
   const git = (...args: string[]) =>
-    execFileSync('git', args, { cwd: repo, stdio: 'ignore', env: { ...process.env, GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@b' } });
+    execFileSync('git', args, {
+      cwd: repo,
+      stdio: 'ignore',
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 'a',
+        GIT_AUTHOR_EMAIL: 'a@b',
+        GIT_COMMITTER_NAME: 'a',
+        GIT_COMMITTER_EMAIL: 'a@b',
+      },
+    });
   git('init', '-q');
   git('commit', '-q', '--allow-empty', '-m', 'init');
   git('worktree', 'add', '-q', worktree);

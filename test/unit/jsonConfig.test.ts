@@ -10,7 +10,8 @@ import type { ConfigEditResult, ServerEntry } from '../../extension/src/assistan
 const ENTRY: ServerEntry = { command: 'node', args: ['/home/jane/.redline/mcp-server.js'] };
 const PATH = ['mcpServers', 'redline'] as const;
 
-const set = (text: string | undefined, entry: ServerEntry = ENTRY) => editJsonConfig(text, PATH, { kind: 'set', entry });
+const set = (text: string | undefined, entry: ServerEntry = ENTRY) =>
+  editJsonConfig(text, PATH, { kind: 'set', entry });
 const remove = (text: string | undefined) => editJsonConfig(text, PATH, { kind: 'remove' });
 
 function changed(result: ConfigEditResult): string {
@@ -61,7 +62,9 @@ describe('adding the entry', () => {
 
   it('keeps an object written on one line on one line', () => {
     const text = changed(set('{ "mcpServers": { "github": { "command": "npx" } } }'));
-    expect(text).toBe('{ "mcpServers": { "github": { "command": "npx" }, "redline": {"command":"node","args":["/home/jane/.redline/mcp-server.js"]} } }');
+    expect(text).toBe(
+      '{ "mcpServers": { "github": { "command": "npx" }, "redline": {"command":"node","args":["/home/jane/.redline/mcp-server.js"]} } }',
+    );
   });
 
   it.each([
@@ -82,7 +85,7 @@ describe('adding the entry', () => {
     expect(text.startsWith('{\r\n\t"mcpServers": {\r\n\t\t"github": { "command": "npx" },\r\n')).toBe(true);
   });
 
-  it('indents with the file\'s own number of spaces', () => {
+  it("indents with the file's own number of spaces", () => {
     const text = changed(set('{\n    "mcpServers": {}\n}\n'));
     expect(text).toContain('\n        "redline": {\n            "command": "node"');
   });
@@ -94,7 +97,10 @@ describe('adding the entry', () => {
   });
 
   it('keeps Windows paths intact', () => {
-    const entry = { command: 'C:\\Program Files\\nodejs\\node.exe', args: ['C:\\Users\\Jane Doe\\.redline\\mcp-server.js'] };
+    const entry = {
+      command: 'C:\\Program Files\\nodejs\\node.exe',
+      args: ['C:\\Users\\Jane Doe\\.redline\\mcp-server.js'],
+    };
     expect(read(changed(set('{}', entry))).mcpServers.redline).toEqual(entry);
   });
 
@@ -113,26 +119,42 @@ describe('trailing commas', () => {
   };
 
   it('never adds one: a trailing comma after the last property joins the new one instead', () => {
-    const text = changed(set('{\n  "mcpServers": {\n    "github": { "command": "npx" }, // mine\n  },\n  "theme": "dark"\n}\n'));
-    expect(text).toBe('{\n  "mcpServers": {\n    "github": { "command": "npx" }, // mine\n    "redline": {\n      "command": "node",\n      "args": [\n        "/home/jane/.redline/mcp-server.js"\n      ]\n    }\n  },\n  "theme": "dark"\n}\n');
+    const text = changed(
+      set('{\n  "mcpServers": {\n    "github": { "command": "npx" }, // mine\n  },\n  "theme": "dark"\n}\n'),
+    );
+    expect(text).toBe(
+      '{\n  "mcpServers": {\n    "github": { "command": "npx" }, // mine\n    "redline": {\n      "command": "node",\n      "args": [\n        "/home/jane/.redline/mcp-server.js"\n      ]\n    }\n  },\n  "theme": "dark"\n}\n',
+    );
     expect(strict(text).mcpServers.redline).toEqual(ENTRY);
   });
 
   it('never adds one to an object written on one line', () => {
-    expect(changed(set('{ "mcpServers": { "a": 1, } }'))).toBe('{ "mcpServers": { "a": 1, "redline": {"command":"node","args":["/home/jane/.redline/mcp-server.js"]} } }');
-    expect(changed(set('{ "theme": "dark",}'))).toBe('{ "theme": "dark", "mcpServers": {"redline":{"command":"node","args":["/home/jane/.redline/mcp-server.js"]}}}');
+    expect(changed(set('{ "mcpServers": { "a": 1, } }'))).toBe(
+      '{ "mcpServers": { "a": 1, "redline": {"command":"node","args":["/home/jane/.redline/mcp-server.js"]} } }',
+    );
+    expect(changed(set('{ "theme": "dark",}'))).toBe(
+      '{ "theme": "dark", "mcpServers": {"redline":{"command":"node","args":["/home/jane/.redline/mcp-server.js"]}}}',
+    );
   });
 
-  it("refuses to add the entry to a file Gemini CLI cannot read, saying where the comma is", () => {
+  it('refuses to add the entry to a file Gemini CLI cannot read, saying where the comma is', () => {
     const text = '{\n  "general": {\n    "vimMode": true,\n  },\n  "mcpServers": {},\n  "ui": [1,]\n}\n';
     expect(editJsonConfig(text, PATH, { kind: 'set', entry: ENTRY }, GEMINI)).toEqual({
       kind: 'invalid',
-      reason: 'has a trailing comma (before line 4, column 3; line 6, column 12), which Gemini CLI cannot read: remove it',
+      reason:
+        'has a trailing comma (before line 4, column 3; line 6, column 12), which Gemini CLI cannot read: remove it',
     });
   });
 
   it("writes a Gemini file whose only trailing comma is the one the entry's insertion consumes", () => {
-    const text = changed(editJsonConfig('{\n  "mcpServers": {\n    "github": { "command": "npx" },\n  }\n}\n', PATH, { kind: 'set', entry: ENTRY }, GEMINI));
+    const text = changed(
+      editJsonConfig(
+        '{\n  "mcpServers": {\n    "github": { "command": "npx" },\n  }\n}\n',
+        PATH,
+        { kind: 'set', entry: ENTRY },
+        GEMINI,
+      ),
+    );
     expect(strict(text).mcpServers).toEqual({ github: { command: 'npx' }, redline: ENTRY });
   });
 
@@ -176,19 +198,29 @@ describe('removing the entry', () => {
     expect(read(text)).toEqual(read(CURSOR));
     expect(text).toContain('// My servers. Keep this comment.');
     expect(text).toContain('], // pinned');
-    const onlyRedline = changed(remove('{\n  "mcpServers": {\n    "redline": { "command": "node" }\n  },\n  "x": 1\n}\n'));
+    const onlyRedline = changed(
+      remove('{\n  "mcpServers": {\n    "redline": { "command": "node" }\n  },\n  "x": 1\n}\n'),
+    );
     expect(read(onlyRedline)).toEqual({ mcpServers: {}, x: 1 });
   });
 
-  it('keeps the comments of the neighbours, and takes the comment on the entry\'s own line with it', () => {
-    const original = '{\n  "mcpServers": {\n    "github": { "command": "npx" }, // work\n    // Redline, below\n    "redline": { "command": "node" } // ours\n  }\n}\n';
-    expect(changed(remove(original))).toBe('{\n  "mcpServers": {\n    "github": { "command": "npx" } // work\n    // Redline, below\n  }\n}\n');
-    const first = '{\r\n\t"mcpServers": {\r\n\t\t"redline": { "command": "node" },\r\n\t\t"github": { "command": "npx" } // work\r\n\t}\r\n}\r\n';
-    expect(changed(remove(first))).toBe('{\r\n\t"mcpServers": {\r\n\t\t"github": { "command": "npx" } // work\r\n\t}\r\n}\r\n');
+  it("keeps the comments of the neighbours, and takes the comment on the entry's own line with it", () => {
+    const original =
+      '{\n  "mcpServers": {\n    "github": { "command": "npx" }, // work\n    // Redline, below\n    "redline": { "command": "node" } // ours\n  }\n}\n';
+    expect(changed(remove(original))).toBe(
+      '{\n  "mcpServers": {\n    "github": { "command": "npx" } // work\n    // Redline, below\n  }\n}\n',
+    );
+    const first =
+      '{\r\n\t"mcpServers": {\r\n\t\t"redline": { "command": "node" },\r\n\t\t"github": { "command": "npx" } // work\r\n\t}\r\n}\r\n';
+    expect(changed(remove(first))).toBe(
+      '{\r\n\t"mcpServers": {\r\n\t\t"github": { "command": "npx" } // work\r\n\t}\r\n}\r\n',
+    );
   });
 
   it('takes the entry out of an object written on one line', () => {
-    expect(changed(remove('{ "mcpServers": { "a": 1, "redline": {}, "b": 2 } }'))).toBe('{ "mcpServers": { "a": 1, "b": 2 } }');
+    expect(changed(remove('{ "mcpServers": { "a": 1, "redline": {}, "b": 2 } }'))).toBe(
+      '{ "mcpServers": { "a": 1, "b": 2 } }',
+    );
   });
 
   it.each([
@@ -216,31 +248,48 @@ describe('a file that cannot be edited safely', () => {
   });
 });
 
-describe('VS Code\'s mcp.json', () => {
+describe("VS Code's mcp.json", () => {
   it('takes the entry under "servers"', () => {
     const entry = { type: 'stdio', ...ENTRY };
-    const text = changed(editJsonConfig('{\n\t"servers": {},\n\t"inputs": []\n}\n', ['servers', 'redline'], { kind: 'set', entry }));
+    const text = changed(
+      editJsonConfig('{\n\t"servers": {},\n\t"inputs": []\n}\n', ['servers', 'redline'], { kind: 'set', entry }),
+    );
     expect(read(text)).toEqual({ servers: { redline: entry }, inputs: [] });
   });
 });
 
 describe('any JSON file', () => {
   it('round-trips: adding then removing the entry gives back the same data, in any layout', () => {
-    const servers = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }).filter((key) => key !== 'redline' && key !== '__proto__'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 });
+    const servers = fc.dictionary(
+      fc.string({ minLength: 1, maxLength: 8 }).filter((key) => key !== 'redline' && key !== '__proto__'),
+      fc.jsonValue({ maxDepth: 2 }),
+      { maxKeys: 4 },
+    );
     const documents = fc.record({ mcpServers: servers }, { requiredKeys: [] }).chain((base) =>
-      fc.dictionary(fc.string({ maxLength: 8 }).filter((key) => key !== 'mcpServers' && key !== '__proto__'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }).map((rest) => ({ ...rest, ...base })),
+      fc
+        .dictionary(
+          fc.string({ maxLength: 8 }).filter((key) => key !== 'mcpServers' && key !== '__proto__'),
+          fc.jsonValue({ maxDepth: 2 }),
+          { maxKeys: 4 },
+        )
+        .map((rest) => ({ ...rest, ...base })),
     );
     fc.assert(
-      fc.property(documents, fc.constantFrom<string | number>(0, 2, 4, '\t'), fc.boolean(), (document, indent, crlf) => {
-        let text = JSON.stringify(document, null, indent);
-        if (crlf) text = text.replace(/\n/g, '\r\n');
-        const original = read(text);
-        const added = changed(set(text));
-        expect(read(added)).toEqual({ ...original, mcpServers: { ...original.mcpServers, redline: ENTRY } });
-        const removed = changed(remove(added));
-        expect(read(removed)).toEqual({ ...original, mcpServers: { ...original.mcpServers } });
-        if (text.includes('\r\n')) expect(removed.replace(/\r\n/g, '')).not.toContain('\n');
-      }),
+      fc.property(
+        documents,
+        fc.constantFrom<string | number>(0, 2, 4, '\t'),
+        fc.boolean(),
+        (document, indent, crlf) => {
+          let text = JSON.stringify(document, null, indent);
+          if (crlf) text = text.replace(/\n/g, '\r\n');
+          const original = read(text);
+          const added = changed(set(text));
+          expect(read(added)).toEqual({ ...original, mcpServers: { ...original.mcpServers, redline: ENTRY } });
+          const removed = changed(remove(added));
+          expect(read(removed)).toEqual({ ...original, mcpServers: { ...original.mcpServers } });
+          if (text.includes('\r\n')) expect(removed.replace(/\r\n/g, '')).not.toContain('\n');
+        },
+      ),
     );
   });
 });

@@ -9,7 +9,15 @@ const json = async (value: unknown) => (await jsonInSlices(value)).join('');
 const SLICE = 256 * 1024;
 
 function review(markdown: string): StoredReview {
-  return { revision: 7, title: 'T "quoted"', markdown, cwd: '/w', assistant: 'a', updatedAt: '2026-11-26T00:00:00.000Z', sections: [{ level: 1, title: 'x', line: 1 }] };
+  return {
+    revision: 7,
+    title: 'T "quoted"',
+    markdown,
+    cwd: '/w',
+    assistant: 'a',
+    updatedAt: '2026-11-26T00:00:00.000Z',
+    sections: [{ level: 1, title: 'x', line: 1 }],
+  };
 }
 
 describe('jsonInSlices', () => {
@@ -21,20 +29,29 @@ describe('jsonInSlices', () => {
     'short',
   ];
 
-  it.each(awkward.map((markdown, i) => [i, markdown]))('writes what JSON.stringify writes (%i)', async (_i, markdown) => {
-    const stored = review(markdown as string);
-    const text = await json(stored);
-    expect(text).toBe(JSON.stringify(stored));
-    expect(JSON.parse(text).markdown).toBe(markdown);
-    const current = { version: 2 as const, revision: 9, current: stored };
-    expect(await json(current)).toBe(JSON.stringify(current));
-    // As an IPC reply would hold it, beside another large string.
-    const reply = { type: 'response', id: 'x', result: { markdown, other: markdown.split('').reverse().join(''), n: [1, null] } };
-    expect(await json(reply)).toBe(JSON.stringify(reply));
-  });
+  it.each(awkward.map((markdown, i) => [i, markdown]))(
+    'writes what JSON.stringify writes (%i)',
+    async (_i, markdown) => {
+      const stored = review(markdown as string);
+      const text = await json(stored);
+      expect(text).toBe(JSON.stringify(stored));
+      expect(JSON.parse(text).markdown).toBe(markdown);
+      const current = { version: 2 as const, revision: 9, current: stored };
+      expect(await json(current)).toBe(JSON.stringify(current));
+      // As an IPC reply would hold it, beside another large string.
+      const reply = {
+        type: 'response',
+        id: 'x',
+        result: { markdown, other: markdown.split('').reverse().join(''), n: [1, null] },
+      };
+      expect(await json(reply)).toBe(JSON.stringify(reply));
+    },
+  );
 
   it('writes a value without large strings in one part', async () => {
-    expect(await jsonInSlices({ version: 2, revision: 3, current: null })).toEqual(['{"version":2,"revision":3,"current":null}']);
+    expect(await jsonInSlices({ version: 2, revision: 3, current: null })).toEqual([
+      '{"version":2,"revision":3,"current":null}',
+    ]);
   });
 
   it('finds a large string a few levels down, and does not walk long lists', () => {

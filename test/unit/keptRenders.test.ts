@@ -11,7 +11,12 @@ class CountingEngine implements RenderEngine {
   readonly rendered: string[] = [];
   async render(job: RenderJob): Promise<RenderOutcome> {
     this.rendered.push(job.markdown);
-    return { html: '', references: { total: 0, resolved: 0, broken: [] }, findings: [], cost: {} as RenderOutcome['cost'] };
+    return {
+      html: '',
+      references: { total: 0, resolved: 0, broken: [] },
+      findings: [],
+      cost: {} as RenderOutcome['cost'],
+    };
   }
   dispose(): void {}
 }

@@ -26,7 +26,10 @@ describe('OffThreadLineParser', () => {
     const inFlight = parser.parse(line);
     parser.dispose();
     await expect(inFlight).resolves.toEqual({ kind: 'json', value: { content: 'x'.repeat(4 * 1024 * 1024) } });
-    await expect(parser.parse(Buffer.from('{"after":true}'))).resolves.toEqual({ kind: 'json', value: { after: true } });
+    await expect(parser.parse(Buffer.from('{"after":true}'))).resolves.toEqual({
+      kind: 'json',
+      value: { after: true },
+    });
     expect(parser.parsedOffThread).toBe(0);
   });
 });

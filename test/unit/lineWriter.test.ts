@@ -37,7 +37,12 @@ describe('LineWriter', () => {
     await writer.drained();
     clearInterval(timer);
     expect(writer.idle).toBe(true);
-    const lines = messages.map((_, index) => chunks.filter((chunk) => chunk.line === index).map((chunk) => chunk.bytes).join(''));
+    const lines = messages.map((_, index) =>
+      chunks
+        .filter((chunk) => chunk.line === index)
+        .map((chunk) => chunk.bytes)
+        .join(''),
+    );
     expect(lines).toEqual(messages.map((message) => encodeLine(message)));
     // The thread was let go while the large lines were encoded.
     expect(ticks).toBeGreaterThan(0);

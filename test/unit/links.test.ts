@@ -3,7 +3,10 @@
 import { findReferences, formatReference, parseLinkTarget, type LinkTarget } from '../../shared/links';
 import { syncGrowthAt4x } from './growth';
 
-const file = (path: string, location: Omit<Extract<LinkTarget, { kind: 'file' }>, 'kind' | 'path'> = {}): LinkTarget => ({
+const file = (
+  path: string,
+  location: Omit<Extract<LinkTarget, { kind: 'file' }>, 'kind' | 'path'> = {},
+): LinkTarget => ({
   kind: 'file',
   path,
   ...location,
@@ -183,6 +186,10 @@ describe('formatReference', () => {
     const reference = parseLinkTarget(target);
     if (reference?.kind !== 'file') throw new Error(`${target} is not a file reference`);
     expect(formatReference(reference)).toBe(expected);
-    expect(parseLinkTarget(expected)).toEqual(reference.endLine === reference.line && reference.column === undefined ? { ...reference, endLine: undefined } : reference);
+    expect(parseLinkTarget(expected)).toEqual(
+      reference.endLine === reference.line && reference.column === undefined
+        ? { ...reference, endLine: undefined }
+        : reference,
+    );
   });
 });

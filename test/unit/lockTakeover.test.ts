@@ -5,7 +5,14 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { createLock, gateFor, LockWatch, newHolder, readLock, type LockLook } from '../../extension/src/review/lockFile';
+import {
+  createLock,
+  gateFor,
+  LockWatch,
+  newHolder,
+  readLock,
+  type LockLook,
+} from '../../extension/src/review/lockFile';
 import { endStaleLock } from '../../extension/src/review/lockTakeover';
 
 let dir: string;
@@ -18,7 +25,8 @@ afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const DEAD_PID = 4_194_304 + 17;
 const context = () => ({ watch: new LockWatch(), staleAfterMs: 20_000 });
-const write = (target: string, pid: number, token: string) => fs.writeFileSync(target, JSON.stringify({ pid, host: os.hostname(), token }));
+const write = (target: string, pid: number, token: string) =>
+  fs.writeFileSync(target, JSON.stringify({ pid, host: os.hostname(), token }));
 
 async function judged(): Promise<LockLook> {
   const look = await readLock(file);

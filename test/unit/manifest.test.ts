@@ -2,18 +2,34 @@
 
 import * as fs from 'fs';
 import * as path from 'path';
-import { ActivityCommands, Commands, FindingCommands, HAS_FINDINGS_CONTEXT, NavigationCommands } from '../../extension/src/constants';
+import {
+  ActivityCommands,
+  Commands,
+  FindingCommands,
+  HAS_FINDINGS_CONTEXT,
+  NavigationCommands,
+} from '../../extension/src/constants';
 
 const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '../../package.json'), 'utf8'));
 
 describe('package.json', () => {
   it('contributes exactly the commands the extension registers', () => {
     const contributed = manifest.contributes.commands.map((c: { command: string }) => c.command).sort();
-    expect(contributed).toEqual([...Object.values(Commands), ...Object.values(FindingCommands), ...Object.values(ActivityCommands), ...Object.values(NavigationCommands)].sort());
+    expect(contributed).toEqual(
+      [
+        ...Object.values(Commands),
+        ...Object.values(FindingCommands),
+        ...Object.values(ActivityCommands),
+        ...Object.values(NavigationCommands),
+      ].sort(),
+    );
   });
 
-  it('keeps the finding actions out of the palette and on Redline\'s threads only', () => {
-    const hidden = manifest.contributes.menus.commandPalette.map((m: { command: string; when: string }) => [m.command, m.when]);
+  it("keeps the finding actions out of the palette and on Redline's threads only", () => {
+    const hidden = manifest.contributes.menus.commandPalette.map((m: { command: string; when: string }) => [
+      m.command,
+      m.when,
+    ]);
     expect(hidden).toEqual(Object.values(FindingCommands).map((command) => [command, 'false']));
     for (const menu of ['comments/commentThread/context', 'comments/commentThread/title']) {
       for (const item of manifest.contributes.menus[menu]) expect(item.when).toMatch(/^commentController == redline\b/);

@@ -6,7 +6,12 @@
 import { isSpecType, SUPPORTED_PROTOCOL_VERSIONS, type SpecTypeName } from '@modelcontextprotocol/server';
 import * as fc from 'fast-check';
 import { recognizeOpening, type OpeningMessage } from '../../mcp-server/src/opening/openingMessages';
-import { MAX_OPENING_LINE_BYTES, OpeningResponder, type HandOff, type PublishedOpening } from '../../mcp-server/src/opening/openingResponder';
+import {
+  MAX_OPENING_LINE_BYTES,
+  OpeningResponder,
+  type HandOff,
+  type PublishedOpening,
+} from '../../mcp-server/src/opening/openingResponder';
 import { BuiltServer, type Reply } from '../integration/builtServer';
 import { until } from '../support/until';
 
@@ -22,7 +27,12 @@ const initialize = (id: string | number, protocolVersion = '2025-06-18') => ({
   params: { protocolVersion, capabilities: {}, clientInfo: { name: 'codex-mcp-client', version: '0.169.0' } },
 });
 const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
-const request = (id: string | number, method: string, params?: object) => ({ jsonrpc: '2.0', id, method, ...(params && { params }) });
+const request = (id: string | number, method: string, params?: object) => ({
+  jsonrpc: '2.0',
+  id,
+  method,
+  ...(params && { params }),
+});
 const modern = (id: string | number, method: string) => request(id, method, { _meta: envelope });
 const line = (message: unknown) => JSON.stringify(message);
 const bytes = (...messages: object[]) => Buffer.from(messages.map((m) => line(m) + '\n').join(''));
@@ -30,14 +40,30 @@ const bytes = (...messages: object[]) => Buffer.from(messages.map((m) => line(m)
 describe('recognizeOpening', () => {
   it.each<[string, object, OpeningMessage]>([
     ['initialize', initialize(1), { method: 'initialize', id: 1, protocolVersion: '2025-06-18' }],
-    ['initialize for a version no server has', initialize('a', '2099-01-01'), { method: 'initialize', id: 'a', protocolVersion: '2099-01-01' }],
+    [
+      'initialize for a version no server has',
+      initialize('a', '2099-01-01'),
+      { method: 'initialize', id: 'a', protocolVersion: '2099-01-01' },
+    ],
     ['the initialized notification', initialized, { method: 'notifications/initialized' }],
     ['server/discover', modern(1, 'server/discover'), { method: 'server/discover', id: 1 }],
-    ["Codex's tools/list with a progress token", request(2, 'tools/list', { _meta: { progressToken: 0 } }), { method: 'tools/list', id: 2, modern: false }],
+    [
+      "Codex's tools/list with a progress token",
+      request(2, 'tools/list', { _meta: { progressToken: 0 } }),
+      { method: 'tools/list', id: 2, modern: false },
+    ],
     ["Gemini's prompts/list", request(2, 'prompts/list'), { method: 'prompts/list', id: 2, modern: false }],
     ['a 2026-07-28 tools/list', modern(2, 'tools/list'), { method: 'tools/list', id: 2, modern: true }],
-    ['resource templates in 2026-07-28', modern(3, 'resources/templates/list'), { method: 'resources/templates/list', id: 3, modern: true }],
-    ["the Inspector's logging/setLevel", request(2, 'logging/setLevel', { level: 'debug' }), { method: 'logging/setLevel', id: 2 }],
+    [
+      'resource templates in 2026-07-28',
+      modern(3, 'resources/templates/list'),
+      { method: 'resources/templates/list', id: 3, modern: true },
+    ],
+    [
+      "the Inspector's logging/setLevel",
+      request(2, 'logging/setLevel', { level: 'debug' }),
+      { method: 'logging/setLevel', id: 2 },
+    ],
     ['a ping', request(9, 'ping'), { method: 'ping', id: 9 }],
   ])('recognizes %s', (_, message, expected) => {
     expect(recognizeOpening(line(message))).toEqual(expected);
@@ -50,15 +76,32 @@ describe('recognizeOpening', () => {
     ['an extra member', line({ ...request(1, 'tools/list'), extra: true })],
     ['a cursor', line(request(1, 'tools/list', { cursor: 'x' }))],
     ['an unknown _meta key', line(request(1, 'tools/list', { _meta: { progressToken: 1, other: 1 } }))],
-    ['an envelope of another revision', line(request(1, 'tools/list', { _meta: { ...envelope, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } }))],
-    ['an envelope without client info', line(request(1, 'server/discover', { _meta: { ...envelope, 'io.modelcontextprotocol/clientInfo': undefined } }))],
+    [
+      'an envelope of another revision',
+      line(
+        request(1, 'tools/list', { _meta: { ...envelope, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } }),
+      ),
+    ],
+    [
+      'an envelope without client info',
+      line(request(1, 'server/discover', { _meta: { ...envelope, 'io.modelcontextprotocol/clientInfo': undefined } })),
+    ],
     ['a discover without an envelope', line(request(1, 'server/discover'))],
     ['a ping in the 2026-07-28 envelope', line(modern(1, 'ping'))],
     ['resources/list (it asks the window)', line(request(1, 'resources/list'))],
     ['an unknown log level', line(request(1, 'logging/setLevel', { level: 'loud' }))],
     ['a tool call', line(request(1, 'tools/call', { name: 'get-review' }))],
-    ['initialize with task capabilities', line({ ...initialize(1), params: { ...initialize(1).params, capabilities: { tasks: {} } } })],
-    ['initialize with client icons', line({ ...initialize(1), params: { ...initialize(1).params, clientInfo: { name: 'a', version: '1', icons: [] } } })],
+    [
+      'initialize with task capabilities',
+      line({ ...initialize(1), params: { ...initialize(1).params, capabilities: { tasks: {} } } }),
+    ],
+    [
+      'initialize with client icons',
+      line({
+        ...initialize(1),
+        params: { ...initialize(1).params, clientInfo: { name: 'a', version: '1', icons: [] } },
+      }),
+    ],
     ['initialize with _meta', line({ ...initialize(1), params: { ...initialize(1).params, _meta: {} } })],
   ])('leaves %s to the full server', (_, text) => {
     expect(recognizeOpening(text)).toBeUndefined();
@@ -68,17 +111,30 @@ describe('recognizeOpening', () => {
     // Mostly well-formed messages, each part now and then replaced by arbitrary JSON or joined by
     // an unexpected member, so that both sides of every check are reached.
     const json = fc.jsonValue({ maxDepth: 2 });
-    const usually = <T>(arb: fc.Arbitrary<T>) => fc.oneof({ arbitrary: arb, weight: 8 }, { arbitrary: json, weight: 1 });
+    const usually = <T>(arb: fc.Arbitrary<T>) =>
+      fc.oneof({ arbitrary: arb, weight: 8 }, { arbitrary: json, weight: 1 });
     const absent = fc.constant(undefined);
     const sometimes = <T>(arb: fc.Arbitrary<T>) => fc.oneof(absent, arb);
-    const rarely = <T>(arb: fc.Arbitrary<T>) => fc.oneof({ arbitrary: absent, weight: 8 }, { arbitrary: arb, weight: 1 });
+    const rarely = <T>(arb: fc.Arbitrary<T>) =>
+      fc.oneof({ arbitrary: absent, weight: 8 }, { arbitrary: arb, weight: 1 });
     const object = fc.dictionary(fc.string({ maxLength: 3 }), json, { maxKeys: 2 });
     const capabilities = fc.dictionary(
       fc.constantFrom('roots', 'sampling', 'elicitation', 'experimental', 'tasks', 'other'),
-      usually(fc.record({ listChanged: sometimes(usually(fc.boolean())), context: sometimes(usually(object)), x: rarely(json) })),
+      usually(
+        fc.record({
+          listChanged: sometimes(usually(fc.boolean())),
+          context: sometimes(usually(object)),
+          x: rarely(json),
+        }),
+      ),
       { maxKeys: 2 },
     );
-    const clientInfo = fc.record({ name: usually(fc.string()), version: usually(fc.string()), title: sometimes(usually(fc.string())), icons: rarely(json) });
+    const clientInfo = fc.record({
+      name: usually(fc.string()),
+      version: usually(fc.string()),
+      title: sometimes(usually(fc.string())),
+      icons: rarely(json),
+    });
     const meta = fc.record({
       'io.modelcontextprotocol/protocolVersion': usually(fc.constantFrom('2026-07-28', '2025-06-18')),
       'io.modelcontextprotocol/clientCapabilities': usually(capabilities),
@@ -88,15 +144,33 @@ describe('recognizeOpening', () => {
     });
     const params = (method: string) =>
       method === 'initialize'
-        ? usually(fc.record({ protocolVersion: usually(fc.constantFrom(...SUPPORTED_PROTOCOL_VERSIONS, 'x')), capabilities: usually(capabilities), clientInfo: usually(clientInfo) }))
+        ? usually(
+            fc.record({
+              protocolVersion: usually(fc.constantFrom(...SUPPORTED_PROTOCOL_VERSIONS, 'x')),
+              capabilities: usually(capabilities),
+              clientInfo: usually(clientInfo),
+            }),
+          )
         : method === 'logging/setLevel'
           ? usually(fc.record({ level: usually(fc.constantFrom('debug', 'error', 'loud')) }))
           : sometimes(usually(fc.record({ _meta: sometimes(usually(meta)), cursor: rarely(json) })));
-    const methods = ['initialize', 'notifications/initialized', 'server/discover', 'tools/list', 'prompts/list', 'resources/templates/list', 'logging/setLevel', 'ping'];
+    const methods = [
+      'initialize',
+      'notifications/initialized',
+      'server/discover',
+      'tools/list',
+      'prompts/list',
+      'resources/templates/list',
+      'logging/setLevel',
+      'ping',
+    ];
     const message = fc.constantFrom(...methods).chain((method) =>
       fc.record({
         jsonrpc: usually(fc.constant('2.0')),
-        id: method === 'notifications/initialized' ? rarely(fc.integer()) : usually(fc.oneof(fc.integer(), fc.string(), fc.double())),
+        id:
+          method === 'notifications/initialized'
+            ? rarely(fc.integer())
+            : usually(fc.oneof(fc.integer(), fc.string(), fc.double())),
         method: fc.constant(method),
         params: params(method),
         extra: rarely(json),
@@ -138,7 +212,11 @@ describe('OpeningResponder', () => {
   const published: PublishedOpening = {
     initialize: { '2025-06-18': { protocolVersion: '2025-06-18' }, '2024-11-05': { protocolVersion: '2024-11-05' } },
     initializeOtherwise: { protocolVersion: '2025-11-25' },
-    legacy: { 'tools/list': { tools: ['legacy'] }, 'prompts/list': { prompts: [] }, 'resources/templates/list': { resourceTemplates: [] } },
+    legacy: {
+      'tools/list': { tools: ['legacy'] },
+      'prompts/list': { prompts: [] },
+      'resources/templates/list': { resourceTemplates: [] },
+    },
     modern: {
       'server/discover': { supportedVersions: ['2026-07-28'] },
       'tools/list': { tools: ['modern'] },
@@ -167,7 +245,15 @@ describe('OpeningResponder', () => {
 
   it('answers the older revisions: initialize for the version asked (or the latest), setLevel, ping, the lists', async () => {
     const { r, written, handOffs, settle } = responder();
-    r.push(bytes(initialize(1, '2024-11-05'), initialized, request(2, 'logging/setLevel', { level: 'debug' }), request(3, 'ping'), request(4, 'prompts/list')));
+    r.push(
+      bytes(
+        initialize(1, '2024-11-05'),
+        initialized,
+        request(2, 'logging/setLevel', { level: 'debug' }),
+        request(3, 'ping'),
+        request(4, 'prompts/list'),
+      ),
+    );
     expect(written).toEqual([
       { result: { protocolVersion: '2024-11-05' }, jsonrpc: '2.0', id: 1 },
       { result: {}, jsonrpc: '2.0', id: 2 },
@@ -202,7 +288,11 @@ describe('OpeningResponder', () => {
   });
 
   it.each([
-    ['a message it does not answer', [initialize(1), request(3, 'tools/call', { name: 'get-review' }), request(4, 'tools/list')], 1],
+    [
+      'a message it does not answer',
+      [initialize(1), request(3, 'tools/call', { name: 'get-review' }), request(4, 'tools/list')],
+      1,
+    ],
     ['a second initialize', [initialize(1), initialize(2)], 1],
     ['a list before any opening', [request(1, 'tools/list')], 0],
     ['an initialize after a 2026-07-28 request', [modern(1, 'prompts/list'), initialize(2)], 1],
@@ -220,7 +310,10 @@ describe('OpeningResponder', () => {
 
   it('hands over as soon as a line grows longer than any opening message', () => {
     const { r, handOffs } = responder();
-    const start = Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{"content":"' + 'x'.repeat(MAX_OPENING_LINE_BYTES));
+    const start = Buffer.from(
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{"content":"' +
+        'x'.repeat(MAX_OPENING_LINE_BYTES),
+    );
     r.push(start);
     expect(handOffs).toEqual([{ received: start, answered: [] }]);
   });
@@ -228,7 +321,9 @@ describe('OpeningResponder', () => {
 
 describe('the built server: the entry answers as the full server does, and nothing twice', () => {
   const lists = (era: 'legacy' | 'modern', first: number) =>
-    ['tools/list', 'prompts/list', 'resources/templates/list'].map((method, i) => (era === 'modern' ? modern(first + i, method) : request(first + i, method)));
+    ['tools/list', 'prompts/list', 'resources/templates/list'].map((method, i) =>
+      era === 'modern' ? modern(first + i, method) : request(first + i, method),
+    );
 
   /** The answers to `messages`, from a fresh built server, after `before` (answered, and left out). */
   async function answers(messages: object[], before: object[] = []): Promise<Reply[]> {
@@ -237,7 +332,9 @@ describe('the built server: the entry answers as the full server does, and nothi
       server.send(...before, ...messages);
       const requests = [...before, ...messages].filter((message) => 'id' in message).length;
       const replies = await server.waitForReplies(requests);
-      const ids = new Set(messages.filter((message) => 'id' in message).map((message) => (message as { id: number }).id));
+      const ids = new Set(
+        messages.filter((message) => 'id' in message).map((message) => (message as { id: number }).id),
+      );
       return replies.filter((reply) => ids.has(reply.id as number)).sort((a, b) => Number(a.id) - Number(b.id));
     } finally {
       await server.endInput();
@@ -245,7 +342,12 @@ describe('the built server: the entry answers as the full server does, and nothi
   }
 
   it.each([...SUPPORTED_PROTOCOL_VERSIONS, '2099-01-01'])('initialize at %s and the lists', async (version) => {
-    const opening = [initialize(1, version), initialized, request(2, 'logging/setLevel', { level: 'debug' }), ...lists('legacy', 3)];
+    const opening = [
+      initialize(1, version),
+      initialized,
+      request(2, 'logging/setLevel', { level: 'debug' }),
+      ...lists('legacy', 3),
+    ];
     // A ping first is not an opening message: the entry hands over at once, and the full server answers all.
     expect(await answers(opening)).toEqual(await answers(opening, [request(100, 'ping')]));
   });
@@ -259,14 +361,24 @@ describe('the built server: the entry answers as the full server does, and nothi
   it('answers each request once across the hand-over, even with an answered id used again', async () => {
     const server = new BuiltServer();
     const call = request(3, 'tools/call', { name: 'get-review', arguments: {} });
-    server.send(initialize(1), initialized, request(2, 'tools/list'), call, request(1, 'ping'), request(4, 'tools/list'));
+    server.send(
+      initialize(1),
+      initialized,
+      request(2, 'tools/list'),
+      call,
+      request(1, 'ping'),
+      request(4, 'tools/list'),
+    );
     const replies = await server.waitForReplies(5);
     // Answered after anything sent again for those five: the server reads its input in order.
     server.send(request(5, 'ping'));
     await until(() => replies.some((reply) => reply.id === 5), 'the answer to a ping sent after them');
     expect(replies).toHaveLength(6);
     const byId = (id: number) => replies.filter((reply) => reply.id === id);
-    expect(byId(1).map((reply) => reply.result)).toEqual([expect.objectContaining({ serverInfo: expect.anything() }), {}]);
+    expect(byId(1).map((reply) => reply.result)).toEqual([
+      expect.objectContaining({ serverInfo: expect.anything() }),
+      {},
+    ]);
     expect(byId(2)[0].result).toEqual(byId(4)[0].result);
     expect(byId(3)[0].result.content[0].text).toMatch(/No VS Code window/);
     expect(await server.endInput()).toBe(0);

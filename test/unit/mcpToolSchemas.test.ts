@@ -17,7 +17,12 @@ const envelope = (protocolVersion = MODERN) => ({
   'io.modelcontextprotocol/clientCapabilities': {},
   'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1' },
 });
-const modern = (id: string | number, method: string, params: Record<string, unknown> = {}, protocolVersion = MODERN) => ({
+const modern = (
+  id: string | number,
+  method: string,
+  params: Record<string, unknown> = {},
+  protocolVersion = MODERN,
+) => ({
   jsonrpc: '2.0',
   id,
   method,
@@ -51,7 +56,11 @@ describe('the tools the MCP server publishes', () => {
 
   it('holds each tool as its file registers it, with the JSON Schema its zod schemas convert to', () => {
     const registered: Array<{ name: string; config: any }> = [];
-    const spy = jest.spyOn(McpServer.prototype, 'registerTool').mockImplementation(function (this: McpServer, name: string, config: any) {
+    const spy = jest.spyOn(McpServer.prototype, 'registerTool').mockImplementation(function (
+      this: McpServer,
+      name: string,
+      config: any,
+    ) {
       registered.push({ name, config });
       return undefined as never;
     });
@@ -61,7 +70,8 @@ describe('the tools the MCP server publishes', () => {
       spy.mockRestore();
     }
     // The conversion the SDK applies (McpServer's tools/list handler), done here with zod itself.
-    const jsonSchema = (schema: z.ZodObject, io: 'input' | 'output') => z.toJSONSchema(schema, { target: 'draft-2020-12', io });
+    const jsonSchema = (schema: z.ZodObject, io: 'input' | 'output') =>
+      z.toJSONSchema(schema, { target: 'draft-2020-12', io });
     const expected = registered.map(({ name, config }) => ({
       name,
       title: config.title,
@@ -70,13 +80,22 @@ describe('the tools the MCP server publishes', () => {
       outputSchema: jsonSchema(config.outputSchema, 'output'),
       annotations: config.annotations,
     }));
-    const fromToolFiles = tools.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({ name, title, description, inputSchema, outputSchema, annotations }));
+    const fromToolFiles = tools.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({
+      name,
+      title,
+      description,
+      inputSchema,
+      outputSchema,
+      annotations,
+    }));
 
     expect(registered.map((tool) => tool.name).sort()).toEqual(PUBLISHED_TOOLS);
     expect(fromToolFiles).toEqual(expected);
     // open-location changes what the user sees and may ask them first: an assistant's approval
     // rules must not treat it as a read.
-    const readOnly = Object.fromEntries(tools.map((tool) => [tool.name, (tool.annotations as { readOnlyHint?: boolean }).readOnlyHint]));
+    const readOnly = Object.fromEntries(
+      tools.map((tool) => [tool.name, (tool.annotations as { readOnlyHint?: boolean }).readOnlyHint]),
+    );
     expect(readOnly).toEqual({
       'await-review-feedback': true,
       'get-diagnostics': true,
@@ -91,13 +110,20 @@ describe('the tools the MCP server publishes', () => {
   });
 
   it('writes no type arrays, which strict clients refuse (nullable is an anyOf)', () => {
-    const found = tools.flatMap((tool) => [...typeArrays(tool.inputSchema), ...typeArrays(tool.outputSchema)].map((at) => `${tool.name} ${at}`));
+    const found = tools.flatMap((tool) =>
+      [...typeArrays(tool.inputSchema), ...typeArrays(tool.outputSchema)].map((at) => `${tool.name} ${at}`),
+    );
     expect(found).toEqual([]);
   });
 });
 
 describe('the built MCP server, in both protocol eras', () => {
-  const call = (id: number, name: string, args = {}) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+  const call = (id: number, name: string, args = {}) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name, arguments: args },
+  });
   const { version } = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8'));
 
   it('answers server/discover with its versions, capabilities, identity and instructions', async () => {
@@ -115,14 +141,23 @@ describe('the built MCP server, in both protocol eras', () => {
 
   it('lists at once in 2026-07-28, with resultType and cache hints: tools for an hour, resources never', async () => {
     const server = new BuiltServer();
-    server.send(modern(1, 'tools/list'), modern(2, 'resources/list'), modern(3, 'prompts/list'), modern(4, 'resources/templates/list'));
+    server.send(
+      modern(1, 'tools/list'),
+      modern(2, 'resources/list'),
+      modern(3, 'prompts/list'),
+      modern(4, 'resources/templates/list'),
+    );
     const replies = await server.waitForReplies(4);
     const byId = (id: number) => replies.find((reply) => reply.id === id)!.result;
     for (const id of [1, 2, 3, 4]) expect(byId(id)).toMatchObject({ resultType: 'complete', cacheScope: 'private' });
     expect(byId(1).ttlMs).toBe(3_600_000);
     expect(byId(1).tools.map((tool: { name: string }) => tool.name)).toContain('present-review');
     expect(byId(2).ttlMs).toBe(0);
-    expect(byId(2).resources.map((resource: { uri: string }) => resource.uri)).toEqual(['redline://review/current', 'redline://review/current.sarif', 'redline://selection']);
+    expect(byId(2).resources.map((resource: { uri: string }) => resource.uri)).toEqual([
+      'redline://review/current',
+      'redline://review/current.sarif',
+      'redline://selection',
+    ]);
     expect(await server.endInput()).toBe(0);
   });
 
@@ -135,19 +170,34 @@ describe('the built MCP server, in both protocol eras', () => {
     expect(await server.endInput()).toBe(0);
   });
 
-  it.each(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'])('answers initialize at %s with that version', async (asked) => {
-    const server = new BuiltServer();
-    server.send(initialize(1, asked), initialized, toolsList(2), { jsonrpc: '2.0', id: 3, method: 'ping' });
-    const replies = await server.waitForReplies(3);
-    expect(replies[0].result).toMatchObject({ protocolVersion: asked, serverInfo: { name: 'redline', version }, capabilities: { logging: {} } });
-    expect(replies.find((reply) => reply.id === 3)?.result).toEqual({});
-    expect(await server.endInput()).toBe(0);
-  });
+  it.each(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'])(
+    'answers initialize at %s with that version',
+    async (asked) => {
+      const server = new BuiltServer();
+      server.send(initialize(1, asked), initialized, toolsList(2), { jsonrpc: '2.0', id: 3, method: 'ping' });
+      const replies = await server.waitForReplies(3);
+      expect(replies[0].result).toMatchObject({
+        protocolVersion: asked,
+        serverInfo: { name: 'redline', version },
+        capabilities: { logging: {} },
+      });
+      expect(replies.find((reply) => reply.id === 3)?.result).toEqual({});
+      expect(await server.endInput()).toBe(0);
+    },
+  );
 
   it.each([
-    ['Codex: tools/list with a progress token', [{ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: { progressToken: 7 } } }], 'tools'],
+    [
+      'Codex: tools/list with a progress token',
+      [{ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: { progressToken: 7 } } }],
+      'tools',
+    ],
     ['Gemini CLI: prompts/list first', [{ jsonrpc: '2.0', id: 2, method: 'prompts/list' }], 'prompts'],
-    ['the Inspector: logging/setLevel, then tools/list', [{ jsonrpc: '2.0', id: 9, method: 'logging/setLevel', params: { level: 'debug' } }, toolsList(2)], 'tools'],
+    [
+      'the Inspector: logging/setLevel, then tools/list',
+      [{ jsonrpc: '2.0', id: 9, method: 'logging/setLevel', params: { level: 'debug' } }, toolsList(2)],
+      'tools',
+    ],
   ])('serves %s after initialize', async (_client, requests, listed) => {
     const server = new BuiltServer();
     server.send(initialize(1, '2025-06-18'), initialized, ...requests);
@@ -160,7 +210,12 @@ describe('the built MCP server, in both protocol eras', () => {
   it('takes a 10 MiB call written in the same burst as the handshake', async () => {
     const server = new BuiltServer();
     const content = 'x'.repeat(10 * 1024 * 1024);
-    server.send(initialize(1), initialized, toolsList(2), { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'present-review', arguments: { content } } });
+    server.send(initialize(1), initialized, toolsList(2), {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'present-review', arguments: { content } },
+    });
     const replies = await server.waitForReplies(3);
     // It reached the tool whole: the tool's answer, not a size or parse error.
     expect(replies.find((reply) => reply.id === 3)?.result.content[0].text).toMatch(/No VS Code window/);

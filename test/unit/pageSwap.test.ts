@@ -49,7 +49,10 @@ let made = 0;
 beforeEach(() => {
   calls = [];
   made = 0;
-  (globalThis as { document?: unknown }).document = { createElement: () => new FakeElement(`page${++made}`), createDocumentFragment: () => new FakeElement('nothing') };
+  (globalThis as { document?: unknown }).document = {
+    createElement: () => new FakeElement(`page${++made}`),
+    createDocumentFragment: () => new FakeElement('nothing'),
+  };
 });
 afterAll(() => delete (globalThis as { document?: unknown }).document);
 

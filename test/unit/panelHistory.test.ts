@@ -3,7 +3,12 @@
 import { PanelHistory, type EarlierReview, type PanelHistoryDeps } from '../../extension/src/panel/panelHistory';
 import type { HostToWebviewMessage } from '../../extension/src/panel/webviewMessages';
 
-const earlier: EarlierReview = { revision: 3, title: 'First pass', markdown: '# First', updatedAt: '2026-11-23T10:00:00.000Z' };
+const earlier: EarlierReview = {
+  revision: 3,
+  title: 'First pass',
+  markdown: '# First',
+  updatedAt: '2026-11-23T10:00:00.000Z',
+};
 const current = { revision: 5, title: 'Second pass', markdown: '# Second' };
 
 function setup(overrides: Partial<PanelHistoryDeps> = {}) {
@@ -18,7 +23,12 @@ function setup(overrides: Partial<PanelHistoryDeps> = {}) {
     warn: (message) => warnings.push(message),
     ...overrides,
   };
-  const history = new PanelHistory(deps, (message) => posted.push(message), () => refreshes++, () => current);
+  const history = new PanelHistory(
+    deps,
+    (message) => posted.push(message),
+    () => refreshes++,
+    () => current,
+  );
   return { history, posted, warnings, refreshes: () => refreshes };
 }
 
@@ -28,7 +38,11 @@ describe('PanelHistory', () => {
     await history.handle({ type: 'openEarlier', revision: 3 });
     expect(history.earlier).toBe(earlier);
     expect(refreshes()).toBe(1);
-    expect(posted.at(-1)).toEqual({ type: 'history', entries: [{ revision: 3, title: 'First pass', updatedAt: earlier.updatedAt }], viewing: 3 });
+    expect(posted.at(-1)).toEqual({
+      type: 'history',
+      entries: [{ revision: 3, title: 'First pass', updatedAt: earlier.updatedAt }],
+      viewing: 3,
+    });
     await history.handle({ type: 'openEarlier' });
     expect(history.earlier).toBeUndefined();
     expect(refreshes()).toBe(2);

@@ -41,7 +41,13 @@ describe('PanelUpdates', () => {
     present('# Review\n\nfirst\n\nsecond', 'append', { markdown: 'second', startLine: 4 });
     present('# Review\n\nfirst\n\nsecond\n\nthird', 'append', { markdown: 'third', startLine: 6 });
     // Two appends while the first render was in flight go out together, in order.
-    expect(await post()).toEqual({ type: 'append', fromRevision: 1, revision: 3, title: undefined, html: '<part 6><part 5>' });
+    expect(await post()).toEqual({
+      type: 'append',
+      fromRevision: 1,
+      revision: 3,
+      title: undefined,
+      html: '<part 6><part 5>',
+    });
     expect(calls).toEqual(['render r1', 'part r3@4', 'part r3@6']);
     expect(updates.isBehind(current())).toBe(false);
   });

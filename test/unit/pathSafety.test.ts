@@ -26,7 +26,15 @@ describe('refusedPathReason', () => {
     expect(refusedPathReason('src/a.ts\0.png')).toBe('the path contains a NUL character');
   });
 
-  it.each(['src/a.ts', '/home/u/a.ts', 'C:\\src\\a.ts', 'c:/a.ts', '\\src\\a.ts', 'file:///C:/x', 'file://localhost/x'])('accepts %s', (p) => {
+  it.each([
+    'src/a.ts',
+    '/home/u/a.ts',
+    'C:\\src\\a.ts',
+    'c:/a.ts',
+    '\\src\\a.ts',
+    'file:///C:/x',
+    'file://localhost/x',
+  ])('accepts %s', (p) => {
     expect(refusedPathReason(p)).toBeUndefined();
   });
 });
@@ -35,17 +43,35 @@ describe('candidatePaths on Windows (path.win32)', () => {
   const roots = ['C:\\work\\app', 'D:\\libs'];
 
   it('joins a relative path onto each root, in order', () => {
-    expect(candidatePaths('src\\a.ts', roots, path.win32)).toEqual({ kind: 'candidates', paths: ['C:\\work\\app\\src\\a.ts', 'D:\\libs\\src\\a.ts'] });
-    expect(candidatePaths('src/a.ts', roots, path.win32)).toEqual({ kind: 'candidates', paths: ['C:\\work\\app\\src\\a.ts', 'D:\\libs\\src\\a.ts'] });
+    expect(candidatePaths('src\\a.ts', roots, path.win32)).toEqual({
+      kind: 'candidates',
+      paths: ['C:\\work\\app\\src\\a.ts', 'D:\\libs\\src\\a.ts'],
+    });
+    expect(candidatePaths('src/a.ts', roots, path.win32)).toEqual({
+      kind: 'candidates',
+      paths: ['C:\\work\\app\\src\\a.ts', 'D:\\libs\\src\\a.ts'],
+    });
   });
 
   it('takes a drive path inside a root, whatever the case of the drive letter or slashes', () => {
-    expect(candidatePaths('C:\\work\\app\\a.ts', roots, path.win32)).toEqual({ kind: 'candidates', paths: ['C:\\work\\app\\a.ts'] });
-    expect(candidatePaths('c:/work/app/a.ts', roots, path.win32)).toEqual({ kind: 'candidates', paths: ['c:\\work\\app\\a.ts'] });
+    expect(candidatePaths('C:\\work\\app\\a.ts', roots, path.win32)).toEqual({
+      kind: 'candidates',
+      paths: ['C:\\work\\app\\a.ts'],
+    });
+    expect(candidatePaths('c:/work/app/a.ts', roots, path.win32)).toEqual({
+      kind: 'candidates',
+      paths: ['c:\\work\\app\\a.ts'],
+    });
   });
 
   it('says "outside" for another drive, a sibling folder, or an escape with ..', () => {
-    for (const p of ['E:\\a.ts', 'C:\\work\\other\\a.ts', 'C:\\work\\app2\\a.ts', '..\\..\\..\\Windows\\win.ini', 'C:\\Windows\\System32\\drivers\\etc\\hosts']) {
+    for (const p of [
+      'E:\\a.ts',
+      'C:\\work\\other\\a.ts',
+      'C:\\work\\app2\\a.ts',
+      '..\\..\\..\\Windows\\win.ini',
+      'C:\\Windows\\System32\\drivers\\etc\\hosts',
+    ]) {
       expect([p, candidatePaths(p, roots, path.win32)]).toEqual([p, expect.objectContaining({ kind: 'outside' })]);
     }
   });
@@ -68,7 +94,10 @@ describe('candidatePaths on POSIX (path.posix)', () => {
   const roots = ['/home/u/app'];
 
   it('reads backslashes as separators and never joins a drive path onto a root', () => {
-    expect(candidatePaths('src\\a.ts', roots, path.posix)).toEqual({ kind: 'candidates', paths: ['/home/u/app/src/a.ts'] });
+    expect(candidatePaths('src\\a.ts', roots, path.posix)).toEqual({
+      kind: 'candidates',
+      paths: ['/home/u/app/src/a.ts'],
+    });
     expect(candidatePaths('C:\\src\\a.ts', roots, path.posix)).toEqual(expect.objectContaining({ kind: 'outside' }));
     expect(candidatePaths('c:/a.ts', roots, path.posix)).toEqual(expect.objectContaining({ kind: 'outside' }));
   });
@@ -81,8 +110,12 @@ describe('candidatePaths on POSIX (path.posix)', () => {
 
   it('says "outside" for paths beyond the roots and refuses shares', () => {
     expect(candidatePaths('/etc/passwd', roots, path.posix)).toEqual({ kind: 'outside', paths: ['/etc/passwd'] });
-    expect(candidatePaths('/home/u/app-other/a.ts', roots, path.posix)).toEqual(expect.objectContaining({ kind: 'outside' }));
-    expect(candidatePaths('../../../etc/passwd', roots, path.posix)).toEqual(expect.objectContaining({ kind: 'outside' }));
+    expect(candidatePaths('/home/u/app-other/a.ts', roots, path.posix)).toEqual(
+      expect.objectContaining({ kind: 'outside' }),
+    );
+    expect(candidatePaths('../../../etc/passwd', roots, path.posix)).toEqual(
+      expect.objectContaining({ kind: 'outside' }),
+    );
     expect(candidatePaths('//host/share', roots, path.posix)).toEqual({ kind: 'refused', reason: SHARE });
   });
 

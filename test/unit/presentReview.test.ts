@@ -70,7 +70,9 @@ describe('the present-review handler', () => {
   beforeEach(() => {
     store = ReviewStore.inMemory({ historySize: 5 });
     const owner = { store, findings: { presented: async () => [] }, incoming: new IncomingReview() };
-    const reviews = { existing: () => owner, forAssistant: async () => owner } as unknown as Parameters<typeof presentReviewHandler>[0];
+    const reviews = { existing: () => owner, forAssistant: async () => owner } as unknown as Parameters<
+      typeof presentReviewHandler
+    >[0];
     handler = presentReviewHandler(reviews, new ReviewRenderer(() => [workspace]));
   });
 
@@ -90,7 +92,10 @@ describe('the present-review handler', () => {
   }
 
   it('shows a small review as the call arrives, before it yields', async () => {
-    const done = handler({ content: '# Small\n\nsrc/mod1/index.ts:3', mode: 'replace', cwd: workspace }, context().value);
+    const done = handler(
+      { content: '# Small\n\nsrc/mod1/index.ts:3', mode: 'replace', cwd: workspace },
+      context().value,
+    );
     expect(store.current?.markdown).toBe('# Small\n\nsrc/mod1/index.ts:3');
     expect((await done).references).toMatchObject({ total: 1, resolved: 1 });
   });
@@ -108,7 +113,12 @@ describe('the present-review handler', () => {
     expect(steps).toContain('Marking findings in N blocks');
     // A large review is written in parts, each told after the first part's steps.
     expect(steps).toContain('Writing the page');
-    expect(steps.slice(-4)).toEqual(['Rendering: N% of the page written', 'commit', 'Shown in the panel; saving it', 'Saved']);
+    expect(steps.slice(-4)).toEqual([
+      'Rendering: N% of the page written',
+      'commit',
+      'Shown in the panel; saving it',
+      'Saved',
+    ]);
     const values = call.progress.map((p) => p.progress);
     expect(values).toEqual([...values].sort((a, b) => a - b));
     expect(call.progress.every((p) => p.total === 100)).toBe(true);
@@ -118,7 +128,10 @@ describe('the present-review handler', () => {
     const content = large();
     const replace = handler({ content, mode: 'replace', cwd: workspace }, context().value);
     const append = context();
-    const appended = handler({ content: '## Later\n\nafter the large one', mode: 'append', cwd: workspace }, append.value);
+    const appended = handler(
+      { content: '## Later\n\nafter the large one', mode: 'append', cwd: workspace },
+      append.value,
+    );
     // The small call waits for its turn; it is not applied first.
     expect(store.current).toBeUndefined();
     await Promise.all([replace, appended]);
@@ -132,8 +145,17 @@ describe('the present-review handler', () => {
     const before = store.current;
     const cancelled = context();
     const progress = cancelled.value.progress;
-    const stopping = { ...cancelled.value, progress: (update: ProgressUpdate) => (progress(update), update.message.startsWith('Rendering:') && cancelled.controller.abort()) };
-    const large = handler({ content: typicalReview(LARGE_REVIEW_BYTES * 2), mode: 'replace', cwd: workspace }, stopping);
+    const stopping = {
+      ...cancelled.value,
+      progress: (update: ProgressUpdate) => (
+        progress(update),
+        update.message.startsWith('Rendering:') && cancelled.controller.abort()
+      ),
+    };
+    const large = handler(
+      { content: typicalReview(LARGE_REVIEW_BYTES * 2), mode: 'replace', cwd: workspace },
+      stopping,
+    );
     const behind = handler({ content: '## Behind', mode: 'append' }, context().value);
     await expect(large).rejects.toMatchObject({ code: ErrorCode.Cancelled });
     expect(cancelled.events).not.toContain('commit');
@@ -146,7 +168,13 @@ describe('the present-review handler', () => {
   it('a cancel once the review is shown is too late: the call goes on and answers with its result', async () => {
     const call = context();
     const progress = call.value.progress;
-    const late = { ...call.value, progress: (update: ProgressUpdate) => (progress(update), update.message.startsWith('Shown') && call.controller.abort()) };
+    const late = {
+      ...call.value,
+      progress: (update: ProgressUpdate) => (
+        progress(update),
+        update.message.startsWith('Shown') && call.controller.abort()
+      ),
+    };
     const result = await handler({ content: large(), mode: 'replace', cwd: workspace }, late);
     expect(call.controller.signal.aborted).toBe(true);
     expect(result.revision).toBe(store.current!.revision);
@@ -164,10 +192,17 @@ describe('the present-review handler, what it no longer does', () => {
 
   function handlerFor(store: ReviewStore, presented: (findings: readonly unknown[]) => Promise<[]>) {
     const owner = { store, findings: { presented }, incoming: new IncomingReview() };
-    const reviews = { existing: () => owner, forAssistant: async () => owner } as unknown as Parameters<typeof presentReviewHandler>[0];
+    const reviews = { existing: () => owner, forAssistant: async () => owner } as unknown as Parameters<
+      typeof presentReviewHandler
+    >[0];
     return presentReviewHandler(reviews, new ReviewRenderer(() => [workspace]));
   }
-  const context = (): RequestContext => ({ signal: new AbortController().signal, connectionId: 1, progress: () => undefined, commit: () => undefined });
+  const context = (): RequestContext => ({
+    signal: new AbortController().signal,
+    connectionId: 1,
+    progress: () => undefined,
+    commit: () => undefined,
+  });
 
   it("anchors a large review's findings while it is written, not after the write", async () => {
     const store = ReviewStore.inMemory({ historySize: 5 });
@@ -176,7 +211,10 @@ describe('the present-review handler, what it no longer does', () => {
     const stage = store.stage.bind(store);
     store.stage = (request, known) => ({ ...stage(request, known), durable: writing });
     let anchored = 0;
-    const call = handlerFor(store, async (findings) => ((anchored = findings.length), []))({ content: typicalReview(LARGE_REVIEW_BYTES + 1024), mode: 'replace', cwd: workspace }, context());
+    const call = handlerFor(store, async (findings) => ((anchored = findings.length), []))(
+      { content: typicalReview(LARGE_REVIEW_BYTES + 1024), mode: 'replace', cwd: workspace },
+      context(),
+    );
     await until(() => anchored > 0, 'the findings anchored while the write is held');
     release();
     await call;
@@ -185,7 +223,11 @@ describe('the present-review handler, what it no longer does', () => {
   it("takes a large review's sections from its render as one string, not as an object per heading, and stores exactly the sections the text has", async () => {
     const store = ReviewStore.inMemory({ historySize: 5 });
     const content = typicalReview(LARGE_REVIEW_BYTES + 1024);
-    const outcome = await new InThreadRenderEngine().render({ markdown: content, roots: [workspace], withSections: true });
+    const outcome = await new InThreadRenderEngine().render({
+      markdown: content,
+      roots: [workspace],
+      withSections: true,
+    });
     expect(typeof outcome.sectionsJson).toBe('string');
     expect(Object.keys(outcome)).not.toContain('sections');
     await handlerFor(store, async () => [])({ content, mode: 'replace', cwd: workspace }, context());

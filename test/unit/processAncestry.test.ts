@@ -1,7 +1,12 @@
 // The processes above the MCP server, from the process table each platform gives: on Windows,
 // PowerShell's CIM query (wmic is gone), in the format WINDOWS_PROCESS_TABLE prints.
 
-import { ancestorsOf, parentsFrom, processAncestors, WINDOWS_PROCESS_TABLE } from '../../mcp-server/src/processAncestry';
+import {
+  ancestorsOf,
+  parentsFrom,
+  processAncestors,
+  WINDOWS_PROCESS_TABLE,
+} from '../../mcp-server/src/processAncestry';
 
 /**
  * What WINDOWS_PROCESS_TABLE prints, as its format is: one "<pid> <parent pid>" line per process,
@@ -9,7 +14,18 @@ import { ancestorsOf, parentsFrom, processAncestors, WINDOWS_PROCESS_TABLE } fro
  * node.exe (the server) ← claude.exe ← pwsh.exe (the terminal's shell) ← Code.exe ← explorer.exe,
  * whose parent has exited, and System Idle (0) and System (4) at the top.
  */
-const WINDOWS_TABLE = ['0 0', '4 0', '1204 4', '5512 9999', '7420 5512', '8008 7420', '8116 8008', '9320 8116', '10244 7420', ''].join('\r\n');
+const WINDOWS_TABLE = [
+  '0 0',
+  '4 0',
+  '1204 4',
+  '5512 9999',
+  '7420 5512',
+  '8008 7420',
+  '8116 8008',
+  '9320 8116',
+  '10244 7420',
+  '',
+].join('\r\n');
 
 it('reads the Windows process table and walks from the server to the first process whose parent is gone', () => {
   expect(WINDOWS_PROCESS_TABLE).not.toMatch(/wmic/i);

@@ -2,14 +2,41 @@
 
 import { execFileSync } from 'child_process';
 import { GIT_REVISION, fenceFor, pathList, shellQuote, splitPaths } from '../../mcp-server/src/prompts/promptArguments';
-import { earlierReviewRevision, earlierReviewUri, isRedlineResource } from '../../mcp-server/src/resources/resourceUris';
+import {
+  earlierReviewRevision,
+  earlierReviewUri,
+  isRedlineResource,
+} from '../../mcp-server/src/resources/resourceUris';
 
 describe('prompt arguments', () => {
   it('takes one git revision, and nothing a shell or git would read as more', () => {
-    for (const ok of ['HEAD', 'main', 'origin/main', 'feature/login-2', 'v1.2.3', 'HEAD~3', 'HEAD^2', 'main@{u}', 'a1b2c3d', 'release+1']) {
+    for (const ok of [
+      'HEAD',
+      'main',
+      'origin/main',
+      'feature/login-2',
+      'v1.2.3',
+      'HEAD~3',
+      'HEAD^2',
+      'main@{u}',
+      'a1b2c3d',
+      'release+1',
+    ]) {
       expect(GIT_REVISION.test(ok)).toBe(true);
     }
-    for (const bad of ['', '-p', '--output=/tmp/x', 'main..dev', 'main dev', 'main;ls', '$(id)', '`id`', "it's", 'a\nb', 'x'.repeat(201)]) {
+    for (const bad of [
+      '',
+      '-p',
+      '--output=/tmp/x',
+      'main..dev',
+      'main dev',
+      'main;ls',
+      '$(id)',
+      '`id`',
+      "it's",
+      'a\nb',
+      'x'.repeat(201),
+    ]) {
       expect(GIT_REVISION.test(bad)).toBe(false);
     }
   });
@@ -41,7 +68,12 @@ describe('resource addresses', () => {
   it('names earlier reviews by revision, and knows its own addresses from others', () => {
     expect(earlierReviewUri(12)).toBe('redline://review/history/12');
     expect(earlierReviewRevision('redline://review/history/12')).toBe(12);
-    for (const other of ['redline://review/history/0', 'redline://review/history/01', 'redline://review/history/1/x', 'redline://review/history/' + '9'.repeat(16)]) {
+    for (const other of [
+      'redline://review/history/0',
+      'redline://review/history/01',
+      'redline://review/history/1/x',
+      'redline://review/history/' + '9'.repeat(16),
+    ]) {
       expect(earlierReviewRevision(other)).toBeUndefined();
     }
     expect(isRedlineResource('redline://review/current')).toBe(true);

@@ -18,14 +18,19 @@ jest.mock('fs', () => {
     promises: {
       ...actual.promises,
       open: async (target: import('fs').PathLike, ...rest: unknown[]) => {
-        if (mockDeniedPaths.has(String(target))) throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+        if (mockDeniedPaths.has(String(target)))
+          throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
         return (actual.promises.open as (...args: unknown[]) => Promise<unknown>)(target, ...rest);
       },
     },
   };
 });
 
-const ref = (refPath: string, location: Partial<FileReference> = {}): FileReference => ({ kind: 'file', path: refPath, ...location });
+const ref = (refPath: string, location: Partial<FileReference> = {}): FileReference => ({
+  kind: 'file',
+  path: refPath,
+  ...location,
+});
 
 let scratch: string;
 let cwd: string;
@@ -71,7 +76,10 @@ describe('finding the file', () => {
 
   it('takes an absolute path inside a root as it is', async () => {
     const file = write(workspace, 'c.ts', lines(2));
-    expect(await new ReferenceResolver([cwd, workspace]).resolve(ref(file, { line: 1 }))).toMatchObject({ status: 'resolved', absolutePath: file });
+    expect(await new ReferenceResolver([cwd, workspace]).resolve(ref(file, { line: 1 }))).toMatchObject({
+      status: 'resolved',
+      absolutePath: file,
+    });
   });
 
   it('says the same of a path outside every root whether or not it exists, and never looks', async () => {
@@ -79,12 +87,19 @@ describe('finding the file', () => {
     const lookup = new FileFactsLookup(new LineCountCache(), defaultBudget());
     const resolver = new ReferenceResolver([cwd, workspace], { lookup });
     const answers = await Promise.all(
-      [existing, path.join(scratch, 'elsewhere/none.ts'), '../elsewhere/c.ts', 'src/../../elsewhere/c.ts', '/etc/passwd'].map((p) =>
-        resolver.resolve(ref(p, { line: 1 })),
-      ),
+      [
+        existing,
+        path.join(scratch, 'elsewhere/none.ts'),
+        '../elsewhere/c.ts',
+        'src/../../elsewhere/c.ts',
+        '/etc/passwd',
+      ].map((p) => resolver.resolve(ref(p, { line: 1 }))),
     );
-    for (const answer of answers) expect(answer).toEqual({ status: 'broken', reason: expect.stringContaining(OUTSIDE_ROOTS), outside: true });
-    expect(new Set(answers.map((a) => (a as { reason: string }).reason.replace(/^.* is /, '')))).toEqual(new Set([OUTSIDE_ROOTS]));
+    for (const answer of answers)
+      expect(answer).toEqual({ status: 'broken', reason: expect.stringContaining(OUTSIDE_ROOTS), outside: true });
+    expect(new Set(answers.map((a) => (a as { reason: string }).reason.replace(/^.* is /, '')))).toEqual(
+      new Set([OUTSIDE_ROOTS]),
+    );
     expect(lookup.stats).toBe(0);
   });
 
@@ -109,7 +124,10 @@ describe('finding the file', () => {
     async (p) => {
       const lookup = new FileFactsLookup(new LineCountCache(), defaultBudget());
       const answer = await new ReferenceResolver([cwd], { lookup }).resolve(ref(p, { line: 1 }));
-      expect(answer).toEqual({ status: 'broken', reason: expect.stringContaining('network shares and device paths are not opened') });
+      expect(answer).toEqual({
+        status: 'broken',
+        reason: expect.stringContaining('network shares and device paths are not opened'),
+      });
       expect(lookup.stats).toBe(0);
     },
   );
@@ -137,7 +155,9 @@ describe('finding the file', () => {
 
   it('treats a path through a file as missing', async () => {
     write(cwd, 'src/a.ts', lines(1));
-    expect(await new ReferenceResolver([cwd]).resolve(ref('src/a.ts/b.ts', { line: 1 }))).toMatchObject({ status: 'broken' });
+    expect(await new ReferenceResolver([cwd]).resolve(ref('src/a.ts/b.ts', { line: 1 }))).toMatchObject({
+      status: 'broken',
+    });
   });
 });
 
@@ -154,12 +174,18 @@ describe('checking the line', () => {
 
   it('counts a last line that has no newline', async () => {
     write(cwd, 'a.txt', 'one\ntwo\nthree');
-    expect(await new ReferenceResolver([cwd]).resolve(ref('a.txt', { line: 3 }))).toMatchObject({ status: 'resolved', lineCount: 3 });
+    expect(await new ReferenceResolver([cwd]).resolve(ref('a.txt', { line: 3 }))).toMatchObject({
+      status: 'resolved',
+      lineCount: 3,
+    });
   });
 
   it('counts lines across read chunks', async () => {
     write(cwd, 'big.txt', 'x'.repeat(300_000) + '\n' + lines(60_000) + 'tail'); // over 1 MB: several reads
-    expect(await new ReferenceResolver([cwd]).resolve(ref('big.txt'))).toMatchObject({ status: 'resolved', lineCount: 60_002 });
+    expect(await new ReferenceResolver([cwd]).resolve(ref('big.txt'))).toMatchObject({
+      status: 'resolved',
+      lineCount: 60_002,
+    });
   });
 
   it('opens an empty file at line 1 but no further', async () => {
@@ -197,8 +223,15 @@ describe('folders and files that cannot be read', () => {
   it('resolves a folder without a line, and refuses one with a line', async () => {
     fs.mkdirSync(path.join(cwd, 'src/utils'), { recursive: true });
     const resolver = new ReferenceResolver([cwd]);
-    expect(await resolver.resolve(ref('src/utils'))).toEqual({ status: 'resolved', absolutePath: path.join(cwd, 'src/utils'), lineCount: 0 });
-    expect(await resolver.resolve(ref('src/utils', { line: 3 }))).toEqual({ status: 'broken', reason: 'src/utils is a folder, not a file' });
+    expect(await resolver.resolve(ref('src/utils'))).toEqual({
+      status: 'resolved',
+      absolutePath: path.join(cwd, 'src/utils'),
+      lineCount: 0,
+    });
+    expect(await resolver.resolve(ref('src/utils', { line: 3 }))).toEqual({
+      status: 'broken',
+      reason: 'src/utils is a folder, not a file',
+    });
   });
 
   // FIFOs (mkfifo) and symlink loops are POSIX things: on Windows these two have nothing to test.
@@ -238,7 +271,9 @@ describe('folders and files that cannot be read', () => {
       status: 'broken',
       reason: 'a\u0000b.ts is refused: the path contains a NUL character',
     });
-    await expect(resolver.resolve(ref(`${'x'.repeat(5000)}.ts`, { line: 1 }))).resolves.toMatchObject({ status: 'broken' });
+    await expect(resolver.resolve(ref(`${'x'.repeat(5000)}.ts`, { line: 1 }))).resolves.toMatchObject({
+      status: 'broken',
+    });
   });
 });
 
@@ -250,8 +285,19 @@ describe('links, judged by where they really lead', () => {
     fs.symlinkSync('/', path.join(workspace, 'rootlink'));
     const cache = new LineCountCache();
     const resolver = new ReferenceResolver([workspace], { cache });
-    for (const p of ['out/secret.ts', 'out/none.ts', 'out/deep/none.ts', 'key.ts', 'rootlink/etc/passwd', 'rootlink/etc/none', 'out']) {
-      expect([p, await resolver.resolve(ref(p, { line: 1 }))]).toEqual([p, { status: 'broken', reason: `${p} is ${OUTSIDE_ROOTS}`, outside: true }]);
+    for (const p of [
+      'out/secret.ts',
+      'out/none.ts',
+      'out/deep/none.ts',
+      'key.ts',
+      'rootlink/etc/passwd',
+      'rootlink/etc/none',
+      'out',
+    ]) {
+      expect([p, await resolver.resolve(ref(p, { line: 1 }))]).toEqual([
+        p,
+        { status: 'broken', reason: `${p} is ${OUTSIDE_ROOTS}`, outside: true },
+      ]);
     }
     expect(cache.reads).toBe(0);
   });
@@ -265,11 +311,23 @@ describe('links, judged by where they really lead', () => {
     write(scratch, 'elsewhere/secret.ts', lines(9));
     fs.symlinkSync(path.join(scratch, 'elsewhere'), path.join(workspace, 'out'));
     const resolver = new ReferenceResolver([workspace]);
-    expect(await resolver.resolve(ref('inner/a.ts', { line: 4 }))).toEqual({ status: 'resolved', absolutePath: path.join(workspace, 'inner/a.ts'), lineCount: 4 });
+    expect(await resolver.resolve(ref('inner/a.ts', { line: 4 }))).toEqual({
+      status: 'resolved',
+      absolutePath: path.join(workspace, 'inner/a.ts'),
+      lineCount: 4,
+    });
     expect(await resolver.resolve(ref('alias.ts', { line: 4 }))).toMatchObject({ status: 'resolved', lineCount: 4 });
-    expect(await resolver.resolve(ref('dangling.ts', { line: 1 }))).toEqual({ status: 'broken', reason: `no file dangling.ts in ${workspace}` });
-    expect(await new ReferenceResolver([path.join(scratch, 'ws-link')]).resolve(ref('src/a.ts', { line: 4 }))).toMatchObject({ status: 'resolved', lineCount: 4 });
-    expect(await resolveOne([workspace], ref('out/secret.ts', { line: 9 }), { outsideRoots: 'lookUp' })).toMatchObject({ status: 'resolved', lineCount: 9 });
+    expect(await resolver.resolve(ref('dangling.ts', { line: 1 }))).toEqual({
+      status: 'broken',
+      reason: `no file dangling.ts in ${workspace}`,
+    });
+    expect(
+      await new ReferenceResolver([path.join(scratch, 'ws-link')]).resolve(ref('src/a.ts', { line: 4 })),
+    ).toMatchObject({ status: 'resolved', lineCount: 4 });
+    expect(await resolveOne([workspace], ref('out/secret.ts', { line: 9 }), { outsideRoots: 'lookUp' })).toMatchObject({
+      status: 'resolved',
+      lineCount: 9,
+    });
   });
 });
 
@@ -279,10 +337,21 @@ describe('caching', () => {
     fs.symlinkSync(file, path.join(cwd, 'alias.ts'));
     fs.linkSync(file, path.join(cwd, 'hard.ts'));
     const cache = new LineCountCache();
-    const spellings = ['src/b.ts', './src/b.ts', 'src/../src/b.ts', 'src/./b.ts', file, 'alias.ts', 'hard.ts', 'src//b.ts'];
+    const spellings = [
+      'src/b.ts',
+      './src/b.ts',
+      'src/../src/b.ts',
+      'src/./b.ts',
+      file,
+      'alias.ts',
+      'hard.ts',
+      'src//b.ts',
+    ];
     const lookup = new FileFactsLookup(cache, defaultBudget());
     const resolver = new ReferenceResolver([cwd], { lookup });
-    const many = Array.from({ length: 1000 }, (_, i) => resolver.resolve(ref(spellings[i % spellings.length], { line: (i % 7) + 1 })));
+    const many = Array.from({ length: 1000 }, (_, i) =>
+      resolver.resolve(ref(spellings[i % spellings.length], { line: (i % 7) + 1 })),
+    );
     for (const answer of await Promise.all(many)) expect(answer).toMatchObject({ status: 'resolved', lineCount: 7 });
     expect(lookup.stats).toBe(3); // src/b.ts, alias.ts, hard.ts: the other spellings normalise to the first
     expect(cache.reads).toBe(1); // one file, by identity
@@ -312,14 +381,20 @@ describe('caching', () => {
     fs.rmSync(file);
     // The first answer stands for the rest of this render; a new render sees the change.
     expect(await resolver.resolve(ref('src/a.ts', { line: 2 }))).toMatchObject({ status: 'resolved', lineCount: 5 });
-    expect(await new ReferenceResolver([cwd]).resolve(ref('src/a.ts', { line: 2 }))).toMatchObject({ status: 'broken' });
+    expect(await new ReferenceResolver([cwd]).resolve(ref('src/a.ts', { line: 2 }))).toMatchObject({
+      status: 'broken',
+    });
   });
 });
 
 describe('the I/O budget', () => {
   it('reports references past the file budget as not checked, never as broken', async () => {
     for (let i = 0; i < 5; i++) write(cwd, `f${i}.ts`, lines(3));
-    const lookup = new FileFactsLookup(new LineCountCache(), { files: 3, bytes: 1 << 20, deadline: Date.now() + 60_000 });
+    const lookup = new FileFactsLookup(new LineCountCache(), {
+      files: 3,
+      bytes: 1 << 20,
+      deadline: Date.now() + 60_000,
+    });
     const resolver = new ReferenceResolver([cwd], { lookup });
     const answers: string[] = [];
     for (let i = 0; i < 5; i++) answers.push((await resolver.resolve(ref(`f${i}.ts`, { line: 1 }))).status);
@@ -343,8 +418,12 @@ describe('the I/O budget', () => {
   it('does not count lines past the byte budget or the deadline', async () => {
     write(cwd, 'big.ts', lines(1000));
     const bytes = new FileFactsLookup(new LineCountCache(), { files: 10, bytes: 100, deadline: Date.now() + 60_000 });
-    expect(await new ReferenceResolver([cwd], { lookup: bytes }).resolve(ref('big.ts', { line: 1 }))).toMatchObject({ status: 'unchecked' });
+    expect(await new ReferenceResolver([cwd], { lookup: bytes }).resolve(ref('big.ts', { line: 1 }))).toMatchObject({
+      status: 'unchecked',
+    });
     const late = new FileFactsLookup(new LineCountCache(), { files: 10, bytes: 1 << 20, deadline: Date.now() - 1 });
-    expect(await new ReferenceResolver([cwd], { lookup: late }).resolve(ref('big.ts', { line: 1 }))).toMatchObject({ status: 'unchecked' });
+    expect(await new ReferenceResolver([cwd], { lookup: late }).resolve(ref('big.ts', { line: 1 }))).toMatchObject({
+      status: 'unchecked',
+    });
   });
 });

@@ -14,8 +14,23 @@ import { SLICE_ELEMENTS } from '../../extension/src/render/pageSlices';
 
 jest.setTimeout(180_000);
 
-const word = fc.constantFrom('a', 'review', 'value', 'handler', 'x1', 'snake_case', '10:30', 'localhost:8080', '&amp;', '&copy;', '&#35;', 'café');
-const fileReference = fc.tuple(fc.constantFrom('src/a.ts', 'f1.ts', 'lib/b/c.py', 'README.md'), fc.integer({ min: 1, max: 400 })).map(([file, line]) => `${file}:${line}`);
+const word = fc.constantFrom(
+  'a',
+  'review',
+  'value',
+  'handler',
+  'x1',
+  'snake_case',
+  '10:30',
+  'localhost:8080',
+  '&amp;',
+  '&copy;',
+  '&#35;',
+  'café',
+);
+const fileReference = fc
+  .tuple(fc.constantFrom('src/a.ts', 'f1.ts', 'lib/b/c.py', 'README.md'), fc.integer({ min: 1, max: 400 }))
+  .map(([file, line]) => `${file}:${line}`);
 
 /** One inline piece; `repeat` amplifies it, as the audit's inputs do. */
 const inlinePiece: fc.Arbitrary<string> = fc.oneof(
@@ -37,21 +52,34 @@ const inlinePiece: fc.Arbitrary<string> = fc.oneof(
 const line = fc.array(inlinePiece, { minLength: 1, maxLength: 12 }).map((pieces) => pieces.join(' '));
 /** Inline text, now and then one line repeated thousands of times (about 600 KiB at most). */
 const inline = fc
-  .tuple(line, fc.oneof({ weight: 4, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.integer({ min: 100, max: 5_000 }) }))
+  .tuple(
+    line,
+    fc.oneof({ weight: 4, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.integer({ min: 100, max: 5_000 }) }),
+  )
   .map(([text, repeat]) => Array.from({ length: repeat }, () => text).join(' '));
 
 const table = fc
   .tuple(fc.integer({ min: 1, max: 400 }), fc.integer({ min: 0, max: 300 }), fc.boolean())
   .map(([columns, rows, sparse]) => {
     const row = (cell: string) => `|${Array.from({ length: sparse ? 1 : columns }, () => cell).join('|')}|`;
-    return [`|${Array.from({ length: columns }, (_, i) => ` h${i} `).join('|')}|`, `|${'---|'.repeat(columns)}`, ...Array.from({ length: rows }, () => row(' `x` '))].join('\n');
+    return [
+      `|${Array.from({ length: columns }, (_, i) => ` h${i} `).join('|')}|`,
+      `|${'---|'.repeat(columns)}`,
+      ...Array.from({ length: rows }, () => row(' `x` ')),
+    ].join('\n');
   });
 
 const block: fc.Arbitrary<string> = fc.oneof(
   inline,
   inline.map((text) => `## ${text.replace(/\n/g, ' ')}`),
-  fc.tuple(fc.integer({ min: 1, max: 12 }), inline).map(([depth, text]) => `${'> '.repeat(depth)}${text.replace(/\n/g, `\n${'> '.repeat(depth)}`)}`),
-  fc.tuple(fc.integer({ min: 1, max: 400 }), line).map(([items, text]) => Array.from({ length: items }, (_, i) => `${'  '.repeat(i % 3)}- ${text.replace(/\n/g, ' ')}`).join('\n')),
+  fc
+    .tuple(fc.integer({ min: 1, max: 12 }), inline)
+    .map(([depth, text]) => `${'> '.repeat(depth)}${text.replace(/\n/g, `\n${'> '.repeat(depth)}`)}`),
+  fc
+    .tuple(fc.integer({ min: 1, max: 400 }), line)
+    .map(([items, text]) =>
+      Array.from({ length: items }, (_, i) => `${'  '.repeat(i % 3)}- ${text.replace(/\n/g, ' ')}`).join('\n'),
+    ),
   table,
   fc.constantFrom('```ts\nconst a = 1; // src/a.ts:1\n```', '```\nplain\n```', '---'),
   fc.constantFrom(`[ref]: https://example.com/${'p'.repeat(2048)}`, '[ref]: src/a.ts:12'),
@@ -59,7 +87,8 @@ const block: fc.Arbitrary<string> = fc.oneof(
 
 const review = fc.array(block, { minLength: 1, maxLength: 6 }).map((blocks) => blocks.join('\n\n'));
 
-const REFUSAL = /^The review has (about|more than|a table row of more than|one block of about) [\d,]+ .+; the limit is [\d,]+ \([\d.]+× over\).*, so it was not shown\. Split it into several reviews, or present a summary that links to the details\.$/;
+const REFUSAL =
+  /^The review has (about|more than|a table row of more than|one block of about) [\d,]+ .+; the limit is [\d,]+ \([\d.]+× over\).*, so it was not shown\. Split it into several reviews, or present a summary that links to the details\.$/;
 
 /**
  * Elements in some HTML: every start tag, but a code block's <pre><code> is one token. The spans
@@ -73,7 +102,15 @@ function slicesOf({ html, slices = [] }: RenderedReview): string[] {
 }
 
 it('every review is shown within the bounds, or refused saying why', async () => {
-  const seen = { shown: 0, refused: new Map<string, number>(), maxElements: 0, maxTokens: 0, maxSliceElements: 0, maxHeapGrowthMiB: 0, largestBytes: 0 };
+  const seen = {
+    shown: 0,
+    refused: new Map<string, number>(),
+    maxElements: 0,
+    maxTokens: 0,
+    maxSliceElements: 0,
+    maxHeapGrowthMiB: 0,
+    largestBytes: 0,
+  };
   await fc.assert(
     fc.asyncProperty(review, async (markdown) => {
       seen.largestBytes = Math.max(seen.largestBytes, markdown.length);
@@ -86,7 +123,10 @@ it('every review is shown within the bounds, or refused saying why', async () =>
         // A review under LARGE_REVIEW_BYTES is shown before the worker renders it: the estimate
         // before the parse must have refused it already.
         if (markdown.length < LARGE_REVIEW_BYTES) expect(budgetRefusal(markdown)).toBeDefined();
-        const reason = /(markdown tokens|elements in its page|bytes of link destinations|columns in one table|elements, which cannot be cut|lines)/.exec(outcome.message)![1];
+        const reason =
+          /(markdown tokens|elements in its page|bytes of link destinations|columns in one table|elements, which cannot be cut|lines)/.exec(
+            outcome.message,
+          )![1];
         seen.refused.set(reason, (seen.refused.get(reason) ?? 0) + 1);
         return;
       }

@@ -10,7 +10,7 @@ import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
 import { until } from '../support/until';
 
 describe('RendererWarmUp', () => {
-  it("renders a review with headings, references, a list, a table and code, large enough for the worker, once for a burst of connections", async () => {
+  it('renders a review with headings, references, a list, a table and code, large enough for the worker, once for a burst of connections', async () => {
     const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-warm-'));
     const jobs: RenderJob[] = [];
     const engine = new InThreadRenderEngine();

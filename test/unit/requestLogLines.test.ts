@@ -27,15 +27,26 @@ describe('requestLine', () => {
       durationMs: 10_001,
       error: { code: ErrorCode.Timeout, message: 'VS Code did not finish get-selection within 10000 ms.' },
     });
-    expect(line).toBe('request 6f1c2b7e-55aa-4c1e-9d0e-3b1f2a4c5d6e get-selection (connection 3): error 4004 (Timeout) in 10001 ms');
-    expect(requestLine(observed(), { status: 'cancelled', durationMs: 5, error: { code: ErrorCode.Cancelled, message: 'x' } })).toMatch(
-      /: cancelled 4003 \(Cancelled\) in 5 ms$/,
+    expect(line).toBe(
+      'request 6f1c2b7e-55aa-4c1e-9d0e-3b1f2a4c5d6e get-selection (connection 3): error 4004 (Timeout) in 10001 ms',
     );
-    expect(requestLine(observed(), { status: 'error', durationMs: 1, error: { code: 99, message: 'x' } })).toMatch(/error 99 \(unknown code\)/);
+    expect(
+      requestLine(observed(), {
+        status: 'cancelled',
+        durationMs: 5,
+        error: { code: ErrorCode.Cancelled, message: 'x' },
+      }),
+    ).toMatch(/: cancelled 4003 \(Cancelled\) in 5 ms$/);
+    expect(requestLine(observed(), { status: 'error', durationMs: 1, error: { code: 99, message: 'x' } })).toMatch(
+      /error 99 \(unknown code\)/,
+    );
   });
 
   it('keeps a hostile peer to one short line: control characters, quotes and huge strings', () => {
-    const line = requestLine(observed({ id: 'a\nb', method: `x\u202e${'m'.repeat(10_000)}`, client: 'evil"\r\nINFO forged line' }), { status: 'ok', durationMs: -3 });
+    const line = requestLine(
+      observed({ id: 'a\nb', method: `x\u202e${'m'.repeat(10_000)}`, client: 'evil"\r\nINFO forged line' }),
+      { status: 'ok', durationMs: -3 },
+    );
     expect(line).not.toMatch(/[\r\n\u202e]/);
     expect(line.length).toBeLessThan(500);
     expect(line).toContain('from "evil\\"  INFO forged line"');
@@ -48,20 +59,43 @@ describe('RequestLogLines on the request runner', () => {
     const written: Array<[LineLevel, string]> = [];
     const lines = new RequestLogLines((level, line) => written.push([level, line]));
     const handlers = {
-      'present-review': () => ({ revision: 1, sections: [], sectionCount: 0, references: { total: 0, resolved: 0, broken: [] }, findings: [] }),
+      'present-review': () => ({
+        revision: 1,
+        sections: [],
+        sectionCount: 0,
+        references: { total: 0, resolved: 0, broken: [] },
+        findings: [],
+      }),
       'open-location': () => {
         throw new IpcError(ErrorCode.NotFound, 'Cannot open secret/path.ts: no such file');
       },
     } as unknown as RequestHandlers;
-    const runner = new RequestRunner({ connectionId: 9, handlers, maxInFlight: 4, maxQueued: 4, log: () => undefined, observer: lines }, () => undefined);
-    const send = (id: string, method: string, params: unknown): RequestMessage => ({ type: 'request', id, method, params, client: 'codex' });
+    const runner = new RequestRunner(
+      { connectionId: 9, handlers, maxInFlight: 4, maxQueued: 4, log: () => undefined, observer: lines },
+      () => undefined,
+    );
+    const send = (id: string, method: string, params: unknown): RequestMessage => ({
+      type: 'request',
+      id,
+      method,
+      params,
+      client: 'codex',
+    });
     runner.submit(send('id-present', 'present-review', { content: 'TOP SECRET REVIEW TEXT' }));
     runner.submit(send('id-open', 'open-location', { reference: 'secret/path.ts:1' }));
     expect(written).toEqual([]);
     await new Promise((resolve) => setImmediate(resolve));
     expect(written).toEqual([
-      ['info', expect.stringMatching(/^request id-present present-review from "codex" \(connection 9\): ok in \d+ ms$/)],
-      ['warn', expect.stringMatching(/^request id-open open-location from "codex" \(connection 9\): error 4008 \(NotFound\) in \d+ ms$/)],
+      [
+        'info',
+        expect.stringMatching(/^request id-present present-review from "codex" \(connection 9\): ok in \d+ ms$/),
+      ],
+      [
+        'warn',
+        expect.stringMatching(
+          /^request id-open open-location from "codex" \(connection 9\): error 4008 \(NotFound\) in \d+ ms$/,
+        ),
+      ],
     ]);
     expect(written.join('\n')).not.toMatch(/SECRET|secret/);
   });

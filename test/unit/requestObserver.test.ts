@@ -2,10 +2,16 @@
 // request dispatch: every request is reported once when it arrives and once when it ends, however it ends.
 
 import { ClientMessage, ErrorCode, IpcError, MAX_ASSISTANT_CHARS, RequestMessage } from '../../shared/protocol';
-import { RequestRunner, type ObservedRequest, type RequestHandlers, type RequestOutcome, type Reply } from '../../extension/src/ipc/requestRunner';
+import {
+  RequestRunner,
+  type ObservedRequest,
+  type RequestHandlers,
+  type RequestOutcome,
+  type Reply,
+} from '../../extension/src/ipc/requestRunner';
 import { until } from '../support/until';
 
-describe('the request envelope\'s client name', () => {
+describe("the request envelope's client name", () => {
   const request = { type: 'request', id: 'r1', method: 'get-review', params: {} };
 
   it('is optional: requests from MCP servers that do not send it stay valid', () => {
@@ -42,12 +48,21 @@ describe('the request envelope\'s client name', () => {
 
 type Seen = Array<['started', ObservedRequest] | ['settled', ObservedRequest, RequestOutcome]>;
 
-function runner(handlers: Partial<RequestHandlers>, options: { maxInFlight?: number; maxQueued?: number; requestTimeoutMs?: number; throwing?: boolean } = {}) {
+function runner(
+  handlers: Partial<RequestHandlers>,
+  options: { maxInFlight?: number; maxQueued?: number; requestTimeoutMs?: number; throwing?: boolean } = {},
+) {
   const seen: Seen = [];
   const replies: Array<[string, Reply]> = [];
   const logs: string[] = [];
   const all: RequestHandlers = {
-    'present-review': () => ({ revision: 1, sections: [], sectionCount: 0, references: { total: 0, resolved: 0, broken: [] }, findings: [] }),
+    'present-review': () => ({
+      revision: 1,
+      sections: [],
+      sectionCount: 0,
+      references: { total: 0, resolved: 0, broken: [] },
+      findings: [],
+    }),
     'get-selection': () => ({ editor: null }),
     'open-location': () => ({ path: '/x', start: { line: 1, column: 1 }, end: { line: 1, column: 1 } }),
     'get-review': () => ({ revision: 0, markdown: '', sections: [], findings: [] }),
@@ -78,19 +93,34 @@ function runner(handlers: Partial<RequestHandlers>, options: { maxInFlight?: num
   return { run, seen, replies, logs };
 }
 
-const message = (id: string, method: string, params: unknown = {}, client?: string): RequestMessage => ({ type: 'request', id, method, params, client });
-const settled = (seen: Seen) => seen.filter((s): s is ['settled', ObservedRequest, RequestOutcome] => s[0] === 'settled');
+const message = (id: string, method: string, params: unknown = {}, client?: string): RequestMessage => ({
+  type: 'request',
+  id,
+  method,
+  params,
+  client,
+});
+const settled = (seen: Seen) =>
+  seen.filter((s): s is ['settled', ObservedRequest, RequestOutcome] => s[0] === 'settled');
 /** A turn of the event loop: a handler that answers at once is replied to in microtasks, before it. */
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('the request observer', () => {
   it('sees a request arrive and succeed, with its id, method, client, connection and duration', async () => {
-    const { run, seen, replies } = runner({ 'get-selection': async () => (await new Promise((r) => setTimeout(r, 20)), { editor: null }) });
+    const { run, seen, replies } = runner({
+      'get-selection': async () => (await new Promise((r) => setTimeout(r, 20)), { editor: null }),
+    });
     const before = Date.now();
     run.submit(message('abc', 'get-selection', {}, 'Cursor'));
     expect(seen).toHaveLength(1);
     const [, observed] = seen[0];
-    expect(observed).toEqual({ connectionId: 7, id: 'abc', method: 'get-selection', client: 'Cursor', receivedAt: expect.any(Number) });
+    expect(observed).toEqual({
+      connectionId: 7,
+      id: 'abc',
+      method: 'get-selection',
+      client: 'Cursor',
+      receivedAt: expect.any(Number),
+    });
     expect(observed.receivedAt).toBeGreaterThanOrEqual(before);
     await until(() => replies.length > 0, 'the reply');
     expect(replies).toEqual([['abc', { result: { editor: null } }]]);
@@ -102,7 +132,7 @@ describe('the request observer', () => {
   });
 
   it.each([
-    ['a handler\'s error', message('e', 'open-location', { reference: 'a.ts:1' }), ErrorCode.NotFound, 'error'],
+    ["a handler's error", message('e', 'open-location', { reference: 'a.ts:1' }), ErrorCode.NotFound, 'error'],
     ['an unknown method', message('u', 'launch-missiles'), ErrorCode.MethodNotFound, 'error'],
     ['invalid params', message('p', 'open-location', { reference: 42 }), ErrorCode.InvalidParams, 'error'],
   ] as const)('sees %s as an error, with its code and message', async (_what, request, code, status) => {
@@ -136,7 +166,10 @@ describe('the request observer', () => {
   it('sees queued, busy and duplicate requests end too, each once', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const { run, seen } = runner({ 'get-selection': async () => (await gate, { editor: null }) }, { maxInFlight: 1, maxQueued: 1 });
+    const { run, seen } = runner(
+      { 'get-selection': async () => (await gate, { editor: null }) },
+      { maxInFlight: 1, maxQueued: 1 },
+    );
     run.submit(message('a', 'get-selection'));
     run.submit(message('b', 'get-selection')); // waits for a slot
     run.submit(message('c', 'get-selection')); // past the queue: busy

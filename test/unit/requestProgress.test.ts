@@ -4,14 +4,24 @@
 
 import { ErrorCode, ProgressMessage, RequestMessage, ServerMessage, type ProgressUpdate } from '../../shared/protocol';
 import { PROGRESS_INTERVAL_MS, ProgressThrottle } from '../../shared/progressThrottle';
-import { RequestRunner, WINDOW_PROGRESS_INTERVAL_MS, type RequestContext, type RequestHandlers, type Reply } from '../../extension/src/ipc/requestRunner';
+import {
+  RequestRunner,
+  WINDOW_PROGRESS_INTERVAL_MS,
+  type RequestContext,
+  type RequestHandlers,
+  type Reply,
+} from '../../extension/src/ipc/requestRunner';
 
 /** A throttle of 100 ms on a clock the test moves, with timers faked; `sent` is what went out. */
 function throttleOnFakeClock() {
   jest.useFakeTimers();
   const clock = { now: 0 };
   const sent: number[] = [];
-  const throttle = new ProgressThrottle<number>((n) => sent.push(n), 100, () => clock.now);
+  const throttle = new ProgressThrottle<number>(
+    (n) => sent.push(n),
+    100,
+    () => clock.now,
+  );
   return { throttle, sent, clock };
 }
 
@@ -91,8 +101,12 @@ describe('ProgressThrottle', () => {
 
 describe('the progress message', () => {
   it('is a server message tied to a request id, and must make sense', () => {
-    expect(ServerMessage.safeParse({ type: 'progress', id: 'r1', progress: 3, total: 10, message: 'rendering' }).success).toBe(true);
-    expect(ServerMessage.safeParse({ type: 'progress', id: 'r1', progress: 3, message: 'no total' }).success).toBe(true);
+    expect(
+      ServerMessage.safeParse({ type: 'progress', id: 'r1', progress: 3, total: 10, message: 'rendering' }).success,
+    ).toBe(true);
+    expect(ServerMessage.safeParse({ type: 'progress', id: 'r1', progress: 3, message: 'no total' }).success).toBe(
+      true,
+    );
     for (const bad of [
       { type: 'progress', progress: 1, message: 'no id' },
       { type: 'progress', id: 'r1', progress: -1, message: 'negative' },
@@ -106,7 +120,10 @@ describe('the progress message', () => {
 
   it('is asked for with progress: true on the request, and a timeout in range rides along', () => {
     const request = { type: 'request', id: 'r1', method: 'present-review', params: {} };
-    expect(RequestMessage.parse({ ...request, progress: true, timeoutMs: 120_000 })).toMatchObject({ progress: true, timeoutMs: 120_000 });
+    expect(RequestMessage.parse({ ...request, progress: true, timeoutMs: 120_000 })).toMatchObject({
+      progress: true,
+      timeoutMs: 120_000,
+    });
     expect(RequestMessage.safeParse({ ...request, progress: 'yes' }).success).toBe(false);
     expect(RequestMessage.safeParse({ ...request, timeoutMs: 0 }).success).toBe(false);
     expect(RequestMessage.safeParse({ ...request, timeoutMs: 600_001 }).success).toBe(false);
@@ -130,7 +147,13 @@ function runner(handlers: Partial<RequestHandlers>) {
   return { run, sent, logs };
 }
 
-const request = (id: string, progress?: boolean): RequestMessage => ({ type: 'request', id, method: 'get-selection', params: {}, ...(progress ? { progress } : {}) });
+const request = (id: string, progress?: boolean): RequestMessage => ({
+  type: 'request',
+  id,
+  method: 'get-selection',
+  params: {},
+  ...(progress ? { progress } : {}),
+});
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('progress from a handler', () => {
@@ -213,7 +236,9 @@ describe('commit()', () => {
     run.submit(request('early'));
     run.cancel('early');
     expect(contexts[0].signal.aborted).toBe(true);
-    expect(sent).toEqual([['reply', 'early', { error: { code: ErrorCode.Cancelled, message: 'Cancelled by the client.' } }]]);
+    expect(sent).toEqual([
+      ['reply', 'early', { error: { code: ErrorCode.Cancelled, message: 'Cancelled by the client.' } }],
+    ]);
     sent.length = 0;
 
     run.submit(request('late'));

@@ -5,7 +5,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
-const css = fs.readFileSync(path.join(__dirname, '../../extension/media/review.css'), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
+const css = fs
+  .readFileSync(path.join(__dirname, '../../extension/media/review.css'), 'utf8')
+  .replace(/\/\*[\s\S]*?\*\//g, '');
 
 /** Each rule's selector and declarations, in order. */
 function rules(text: string): Array<{ selector: string; body: string }> {
@@ -19,7 +21,10 @@ describe('review.css', () => {
   });
 
   it('takes every colour from the theme, except the code-token palette', () => {
-    const ownColours = rules(css).filter(({ selector, body }) => !/^body(\.vscode-[\w-]+)?$/.test(selector) && /#[0-9a-f]{3,8}\b|rgba?\(|hsla?\(/i.test(body));
+    const ownColours = rules(css).filter(
+      ({ selector, body }) =>
+        !/^body(\.vscode-[\w-]+)?$/.test(selector) && /#[0-9a-f]{3,8}\b|rgba?\(|hsla?\(/i.test(body),
+    );
     expect(ownColours.map(({ selector }) => selector)).toEqual([]);
   });
 

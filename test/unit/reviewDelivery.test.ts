@@ -35,7 +35,10 @@ function setup() {
   const delivery = new ReviewDelivery(
     {
       // "long" reviews come in three slices: <p>a</p> | <p>b</p> | <p>c</p>.
-      render: async (shown) => (shown.markdown === 'long' ? { html: '<p>a</p><p>b</p><p>c</p>', slices: [8, 16] } : { html: `<p>${shown.markdown}</p>` }),
+      render: async (shown) =>
+        shown.markdown === 'long'
+          ? { html: '<p>a</p><p>b</p><p>c</p>', slices: [8, 16] }
+          : { html: `<p>${shown.markdown}</p>` },
       renderPart: async (_shown, part) => `<p>${part.markdown}</p>`,
     },
     target,
@@ -79,7 +82,7 @@ describe('ReviewDelivery', () => {
     expect(posted.map((m) => m.type === 'render' && m.revision)).toEqual([1, 3]);
   });
 
-  it('sends another assistant\'s review whole, even when it has the same revision', async () => {
+  it("sends another assistant's review whole, even when it has the same revision", async () => {
     const { delivery, posted, show } = setup();
     show({ revision: 1, markdown: 'mine' });
     delivery.documentReady();
@@ -145,7 +148,12 @@ describe('ReviewDelivery', () => {
     delivery.documentReady();
     await until(() => posted.length >= 1, "the page's first slice");
     // An append while the rest of the page is still on its way.
-    delivery.record({ kind: 'append', previousRevision: 1, review: { revision: 2 }, appended: { markdown: 'more', startLine: 2 } });
+    delivery.record({
+      kind: 'append',
+      previousRevision: 1,
+      review: { revision: 2 },
+      appended: { markdown: 'more', startLine: 2 },
+    });
     show({ revision: 2, markdown: 'long\n\nmore' });
     await until(() => posted.length >= 3, "the rest of the page's slices");
     await afterFlush();

@@ -31,10 +31,19 @@ async function open(historySize = 3): Promise<ReviewStore> {
   return store;
 }
 /** The directory's names, review files without the writer's mark (review-<revision>.md). */
-const files = () => fs.readdirSync(dir).map((name) => name.replace(/^(review-\d+)-[0-9a-f]{8}\.md$/, '$1.md')).sort();
+const files = () =>
+  fs
+    .readdirSync(dir)
+    .map((name) => name.replace(/^(review-\d+)-[0-9a-f]{8}\.md$/, '$1.md'))
+    .sort();
 const currentFile = () => path.join(dir, JSON.parse(fs.readFileSync(path.join(dir, 'current.json'), 'utf8')).current);
-const write = (name: string, value: unknown) => fs.writeFileSync(path.join(dir, name), typeof value === 'string' ? value : JSON.stringify(value));
-const stored = (revision: number, markdown = `# Review ${revision}`) => ({ revision, markdown, updatedAt: '2026-11-22T00:00:00.000Z' });
+const write = (name: string, value: unknown) =>
+  fs.writeFileSync(path.join(dir, name), typeof value === 'string' ? value : JSON.stringify(value));
+const stored = (revision: number, markdown = `# Review ${revision}`) => ({
+  revision,
+  markdown,
+  updatedAt: '2026-11-22T00:00:00.000Z',
+});
 const historyTexts = async (store: ReviewStore) =>
   Promise.all((await store.listHistory()).map(async (entry) => (await store.readHistory(entry.revision))!.markdown));
 
@@ -52,7 +61,9 @@ describe('ReviewStore on disk', () => {
     const reopened = await open();
     expect(reopened.current).toEqual(last);
     expect(reopened.revision).toBe(3);
-    expect(await reopened.listHistory()).toEqual([{ revision: 1, title: 'Old', updatedAt: expect.any(String), bytes: 5 }]);
+    expect(await reopened.listHistory()).toEqual([
+      { revision: 1, title: 'Old', updatedAt: expect.any(String), bytes: 5 },
+    ]);
     expect(await historyTexts(reopened)).toEqual(['# Old']);
     expect(warnings).toEqual([]);
   });
@@ -70,7 +81,9 @@ describe('ReviewStore on disk', () => {
   it('1,000 concurrent appends share a few writes, and all of them are on disk', async () => {
     const store = await open();
     const started = performance.now();
-    const reviews = await Promise.all(Array.from({ length: 1000 }, (_, i) => store.present({ content: `## S${i}\n\nbody ${i}`, mode: 'append' })));
+    const reviews = await Promise.all(
+      Array.from({ length: 1000 }, (_, i) => store.present({ content: `## S${i}\n\nbody ${i}`, mode: 'append' })),
+    );
     const elapsed = performance.now() - started;
     expect(reviews.map((r) => r.revision)).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
     expect(store.commitCount).toBeLessThanOrEqual(3);
@@ -120,7 +133,11 @@ describe('ReviewStore on disk', () => {
     expect((await store.listHistory()).map((e) => e.revision)).toEqual([3]);
     await store.flush();
     expect(files()).toEqual(['current.json', 'history-3.json', 'review-4.md']);
-    expect(JSON.parse(fs.readFileSync(path.join(dir, 'current.json'), 'utf8'))).toEqual({ version: 3, revision: 4, current: expect.stringMatching(/^review-4-/) });
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'current.json'), 'utf8'))).toEqual({
+      version: 3,
+      revision: 4,
+      current: expect.stringMatching(/^review-4-/),
+    });
     const reopened = await open();
     expect(reopened.current?.markdown).toBe('# Review 4');
     expect(await historyTexts(reopened)).toEqual(['# Review 3']);
@@ -154,11 +171,16 @@ describe('ReviewStore on disk', () => {
     expect((await reopened.listHistory()).map((entry) => entry.revision)).toEqual([1]);
     expect(await reopened.readHistory(1)).toBeUndefined();
     expect(await reopened.listHistory()).toEqual([]);
-    expect(warnings).toEqual([expect.stringContaining('review-7-0000abcd.md'), expect.stringMatching(/review-1-.*not the 11 its first line says/)]);
+    expect(warnings).toEqual([
+      expect.stringContaining('review-7-0000abcd.md'),
+      expect.stringMatching(/review-1-.*not the 11 its first line says/),
+    ]);
   });
 
   it("opens a stored 10 MiB review of 49,000 headings without holding the window's thread for long", async () => {
-    const markdown = Array.from({ length: 49_000 }, (_, i) => `## Heading number ${i}\n\n${'text '.repeat(36)}\n`).join('\n');
+    const markdown = Array.from({ length: 49_000 }, (_, i) => `## Heading number ${i}\n\n${'text '.repeat(36)}\n`).join(
+      '\n',
+    );
     const store = await open();
     await store.present({ content: markdown, mode: 'replace' });
     const stalls = monitorThreadHolds();
@@ -170,7 +192,9 @@ describe('ReviewStore on disk', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     stalls.disable();
     const stall = stalls.maxMs;
-    process.stdout.write(`[store] open of a 10 MiB review with 49,000 sections: ${openMs.toFixed(0)} ms, longest stall ${stall.toFixed(0)} ms\n`);
+    process.stdout.write(
+      `[store] open of a 10 MiB review with 49,000 sections: ${openMs.toFixed(0)} ms, longest stall ${stall.toFixed(0)} ms\n`,
+    );
     expect(reopened.current?.sections).toHaveLength(49_000);
     // zod checked the sections one by one in over a second here; the store now takes a small part
     // of that, in steps. Generous, for a busy machine.
@@ -179,16 +203,28 @@ describe('ReviewStore on disk', () => {
 
   it("restores an earlier review with the sections it has, without parsing it again on the window's thread", async () => {
     // Stored sections that fit the text but are not what a parse finds: a parse would put One and Kept back.
-    write('history-1.json', { ...stored(1, '# One\n\n## Kept\n\nbody'), title: 'first', sections: [{ level: 1, title: 'As stored', line: 1 }] });
+    write('history-1.json', {
+      ...stored(1, '# One\n\n## Kept\n\nbody'),
+      title: 'first',
+      sections: [{ level: 1, title: 'As stored', line: 1 }],
+    });
     write('current.json', { version: 2, revision: 2, current: stored(2) });
     const store = await open();
     await store.flush();
     const restored = await store.restore(1);
-    expect(restored).toMatchObject({ revision: 3, title: 'first', sections: [{ level: 1, title: 'As stored', line: 1 }] });
+    expect(restored).toMatchObject({
+      revision: 3,
+      title: 'first',
+      sections: [{ level: 1, title: 'As stored', line: 1 }],
+    });
   });
 
   it('checks stored sections exactly as the protocol does', () => {
-    const valid = [{ level: 1, title: 'A', line: 1 }, { level: 6, title: '', line: 99 }, { level: 2, title: 'x', line: 3, extra: true }];
+    const valid = [
+      { level: 1, title: 'A', line: 1 },
+      { level: 6, title: '', line: 99 },
+      { level: 2, title: 'x', line: 3, extra: true },
+    ];
     const invalid: unknown[] = [
       { level: 0, title: 'A', line: 1 },
       { level: 7, title: 'A', line: 1 },
@@ -204,14 +240,20 @@ describe('ReviewStore on disk', () => {
       [1, 'A', 1],
       'section',
     ];
-    for (const section of valid) expect([isSectionList([section]), Section.safeParse(section).success]).toEqual([true, true]);
-    for (const section of invalid) expect([isSectionList([section]), Section.safeParse(section).success]).toEqual([false, false]);
+    for (const section of valid)
+      expect([isSectionList([section]), Section.safeParse(section).success]).toEqual([true, true]);
+    for (const section of invalid)
+      expect([isSectionList([section]), Section.safeParse(section).success]).toEqual([false, false]);
     expect(isSectionList('not a list')).toBe(false);
   });
 
   it('finds the sections again when the stored ones do not fit the text', async () => {
     const markdown = '# Title\n\n## Real\n\nbody';
-    write('current.json', { version: 2, revision: 1, current: { ...stored(1, markdown), sections: [{ level: 2, title: 'Bogus', line: 99 }] } });
+    write('current.json', {
+      version: 2,
+      revision: 1,
+      current: { ...stored(1, markdown), sections: [{ level: 2, title: 'Bogus', line: 99 }] },
+    });
     const store = await open();
     expect(store.current?.sections).toEqual([
       { level: 1, title: 'Title', line: 1 },
@@ -260,26 +302,58 @@ describe('ReviewStore on disk', () => {
 
   const corrupt: Array<[string, string, string | (() => void)]> = [
     ['truncated JSON', 'current.json', '{"version":2,"revision":3,"current":{"revisi'],
-    ['history: null in a version 1 shape', 'current.json', JSON.stringify({ version: 1, revision: 3, current: null, history: null })],
-    ['a markdown that is a number', 'current.json', JSON.stringify({ version: 2, revision: 1, current: { ...stored(1), markdown: 42 } })],
+    [
+      'history: null in a version 1 shape',
+      'current.json',
+      JSON.stringify({ version: 1, revision: 3, current: null, history: null }),
+    ],
+    [
+      'a markdown that is a number',
+      'current.json',
+      JSON.stringify({ version: 2, revision: 1, current: { ...stored(1), markdown: 42 } }),
+    ],
     ['a negative revision', 'current.json', JSON.stringify({ version: 2, revision: -1, current: null })],
-    ['a revision past any real count', 'current.json', JSON.stringify({ version: 2, revision: 2 ** 52, current: null })],
+    [
+      'a revision past any real count',
+      'current.json',
+      JSON.stringify({ version: 2, revision: 2 ** 52, current: null }),
+    ],
     ['a revision that is not an integer', 'history-2.json', JSON.stringify(stored(2.5))],
     ['a history file whose revision does not match its name', 'history-2.json', JSON.stringify(stored(5))],
     ['a name Redline does not write', 'history-latest.json', JSON.stringify(stored(5))],
     ['a review file whose first line is not JSON', 'review-2-0000abcd.md', 'not json\nnull\n# Two'],
-    ['a review file whose revision does not match its name', 'review-2-0000abcd.md', `${JSON.stringify({ v: 3, revision: 5, updatedAt: 'x', bytes: 5 })}\nnull\n# Two`],
-    ['current.json naming a file of another shape', 'current.json', JSON.stringify({ version: 3, revision: 2, current: '../outside.md' })],
-    ['a current review newer than the revision', 'current.json', JSON.stringify({ version: 2, revision: 1, current: stored(6) })],
-    ['a FIFO in place of the file', 'current.json', () => {
-      if (process.platform === 'win32') fs.mkdirSync(path.join(dir, 'current.json'));
-      else execFileSync('mkfifo', [path.join(dir, 'current.json')]);
-    }],
-    ['a 200 MiB file', 'current.json', () => {
-      // Sparse, so the test does not write 200 MiB; only its size decides.
-      fs.writeFileSync(path.join(dir, 'current.json'), '{');
-      fs.truncateSync(path.join(dir, 'current.json'), 200 * 1024 * 1024);
-    }],
+    [
+      'a review file whose revision does not match its name',
+      'review-2-0000abcd.md',
+      `${JSON.stringify({ v: 3, revision: 5, updatedAt: 'x', bytes: 5 })}\nnull\n# Two`,
+    ],
+    [
+      'current.json naming a file of another shape',
+      'current.json',
+      JSON.stringify({ version: 3, revision: 2, current: '../outside.md' }),
+    ],
+    [
+      'a current review newer than the revision',
+      'current.json',
+      JSON.stringify({ version: 2, revision: 1, current: stored(6) }),
+    ],
+    [
+      'a FIFO in place of the file',
+      'current.json',
+      () => {
+        if (process.platform === 'win32') fs.mkdirSync(path.join(dir, 'current.json'));
+        else execFileSync('mkfifo', [path.join(dir, 'current.json')]);
+      },
+    ],
+    [
+      'a 200 MiB file',
+      'current.json',
+      () => {
+        // Sparse, so the test does not write 200 MiB; only its size decides.
+        fs.writeFileSync(path.join(dir, 'current.json'), '{');
+        fs.truncateSync(path.join(dir, 'current.json'), 200 * 1024 * 1024);
+      },
+    ],
   ];
   it.each(corrupt)('moves aside %s with one warning and opens with what is valid', async (_, name, content) => {
     write('history-1.json', stored(1, '# Valid'));
@@ -291,7 +365,12 @@ describe('ReviewStore on disk', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain(path.join(dir, name));
     expect(warnings[0]).toMatch(/moved it aside/);
-    expect(files()).toEqual(expect.arrayContaining(['history-1.json', expect.stringMatching(new RegExp(`^${name.replace('.', '\\.')}\\.corrupt-`))]));
+    expect(files()).toEqual(
+      expect.arrayContaining([
+        'history-1.json',
+        expect.stringMatching(new RegExp(`^${name.replace('.', '\\.')}\\.corrupt-`)),
+      ]),
+    );
     expect(files()).not.toContain(name);
     expect(await historyTexts(store)).toEqual(['# Valid']);
     // And the store works: the next change is saved and has a new revision.
@@ -309,7 +388,10 @@ describe('ReviewStore on disk', () => {
       // The folder is replaced by a file: nothing can be written there.
       fs.rmSync(dir, { recursive: true });
       fs.writeFileSync(dir, 'not a folder');
-      const calls = [store.present({ content: '## A', mode: 'append' }), store.present({ content: '## B', mode: 'append' })];
+      const calls = [
+        store.present({ content: '## A', mode: 'append' }),
+        store.present({ content: '## B', mode: 'append' }),
+      ];
       void store.clear(); // dropped on purpose: must not become an unhandled rejection
       for (const call of calls) await expect(call).rejects.toThrow(`Redline could not save the review to ${dir}`);
       // dispose() resolves once no write is in flight or waiting: every failure is logged by then,

@@ -29,7 +29,9 @@ describe('reading a review for the command line', () => {
   });
 
   it('refuses /dev/zero and standard input over the limit, naming the limit', async () => {
-    await expect(readReviewInput('/dev/zero', Readable.from([]))).rejects.toThrow('/dev/zero is larger than the 10 MiB a review may be');
+    await expect(readReviewInput('/dev/zero', Readable.from([]))).rejects.toThrow(
+      '/dev/zero is larger than the 10 MiB a review may be',
+    );
     const tooLarge = readReviewInput('-', endless(1024 * 1024));
     await expect(tooLarge).rejects.toBeInstanceOf(ReviewInputError);
     await expect(tooLarge).rejects.toThrow('standard input is larger than the 10 MiB a review may be');
@@ -60,8 +62,15 @@ describe('reading a review for the command line', () => {
 
   it('refuses input that is only whitespace, a byte order mark, or both, and keeps a BOM-led review', () => {
     const bom = Buffer.from([0xef, 0xbb, 0xbf]);
-    for (const blank of [Buffer.from(' \n\t\r\n  '), bom, Buffer.concat([bom, Buffer.from('\n\n  \t')]), Buffer.from('\u00a0\u2003\n')]) {
-      expect(() => checkedText(blank, 'r.md')).toThrow('r.md holds only whitespace: there is no review to present, and the one shown is left as it is.');
+    for (const blank of [
+      Buffer.from(' \n\t\r\n  '),
+      bom,
+      Buffer.concat([bom, Buffer.from('\n\n  \t')]),
+      Buffer.from('\u00a0\u2003\n'),
+    ]) {
+      expect(() => checkedText(blank, 'r.md')).toThrow(
+        'r.md holds only whitespace: there is no review to present, and the one shown is left as it is.',
+      );
     }
     expect(checkedText(Buffer.concat([bom, Buffer.from('# Review\n')]), 'r.md')).toBe('# Review\n');
     expect(checkedText(Buffer.from('  \n# Review'), 'r.md')).toBe('  \n# Review');

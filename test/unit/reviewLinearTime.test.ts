@@ -8,14 +8,21 @@ import { compose } from '../../extension/src/review/compose';
 import type { ReviewMode } from '../../shared/protocol';
 import { msPerCall, syncGrowthAt4x } from './growth';
 
-
 const WHITESPACE = [' ', '\n', ' \n', '\t\n', '\r\n', '\u00a0\n', '\n\n \n', ' \t \u2003'];
-type Case = { readonly unit: string; readonly where: 'before-heading' | 'end-of-review' | 'in-content'; readonly mode: ReviewMode };
+type Case = {
+  readonly unit: string;
+  readonly where: 'before-heading' | 'end-of-review' | 'in-content';
+  readonly mode: ReviewMode;
+};
 
 function scenario({ unit, where, mode }: Case, padding: number): () => unknown {
   const pad = unit.repeat(Math.ceil(padding / unit.length));
   const markdown =
-    where === 'before-heading' ? `# R\n\n## A\n\nold${pad}\n## B\n\nb\n` : where === 'end-of-review' ? `# R\n\n## A\n\nold\n${pad}` : '# R\n\n## A\n\nold\n';
+    where === 'before-heading'
+      ? `# R\n\n## A\n\nold${pad}\n## B\n\nb\n`
+      : where === 'end-of-review'
+        ? `# R\n\n## A\n\nold\n${pad}`
+        : '# R\n\n## A\n\nold\n';
   const content = where === 'in-content' ? `${pad}## A\n\nnew${pad}` : 'new';
   const base = { markdown, sections: [] };
   return () => compose(base, { content, mode, section: 'A' });
@@ -68,7 +75,9 @@ describe('review handling is linear in adversarial whitespace', () => {
     const blank = scenario({ unit: '\n', where: 'before-heading', mode: 'update-section' }, 200_000);
     const text = scenario({ unit: 'x\n', where: 'before-heading', mode: 'update-section' }, 400_000);
     const ratio = msPerCall(blank) / msPerCall(text);
-    process.stdout.write(`update-section after 200,000 blank lines vs after 200,000 lines of text: ×${ratio.toFixed(2)}\n`);
+    process.stdout.write(
+      `update-section after 200,000 blank lines vs after 200,000 lines of text: ×${ratio.toFixed(2)}\n`,
+    );
     // Same number of lines; the old regex made the blank ones take 31 s, thousands of times longer.
     expect(ratio).toBeLessThan(4);
   });

@@ -1,16 +1,44 @@
 // get-review's pages: where they are cut, what goes with each, and the cursors between them.
 
-import { COMPARISON_BYTES, IpcError, MAX_PAGE_SECTIONS, MAX_SECTION_CHARS, PAGE_FINDINGS_BYTES, REVIEW_PAGE_CHARS, type Finding, type ReviewComparison, type Section } from '../../shared/protocol';
-import { boundedComparison, decodeCursor, encodeCursor, reviewPage, type Page, type PagedReview } from '../../extension/src/bridge/reviewPages';
+import {
+  COMPARISON_BYTES,
+  IpcError,
+  MAX_PAGE_SECTIONS,
+  MAX_SECTION_CHARS,
+  PAGE_FINDINGS_BYTES,
+  REVIEW_PAGE_CHARS,
+  type Finding,
+  type ReviewComparison,
+  type Section,
+} from '../../shared/protocol';
+import {
+  boundedComparison,
+  decodeCursor,
+  encodeCursor,
+  reviewPage,
+  type Page,
+  type PagedReview,
+} from '../../extension/src/bridge/reviewPages';
 
 function finding(index: number, title = `finding ${index}`): Finding {
-  return { id: `f${index}`, severity: 'bug', title, reference: `src/a.ts:${index + 1}`, file: 'src/a.ts', line: index + 1, endLine: index + 1, state: 'open', stale: false };
+  return {
+    id: `f${index}`,
+    severity: 'bug',
+    title,
+    reference: `src/a.ts:${index + 1}`,
+    file: 'src/a.ts',
+    line: index + 1,
+    endLine: index + 1,
+    state: 'open',
+    stale: false,
+  };
 }
 
 /** Every page from the first, following nextCursor as a client does. */
 function allPages(review: PagedReview, findings: Finding[] = []): Page[] {
   const pages = [reviewPage(review, findings)];
-  while (pages.at(-1)!.nextCursor !== undefined) pages.push(reviewPage(review, findings, decodeCursor(pages.at(-1)!.nextCursor!, review, findings.length)));
+  while (pages.at(-1)!.nextCursor !== undefined)
+    pages.push(reviewPage(review, findings, decodeCursor(pages.at(-1)!.nextCursor!, review, findings.length)));
   return pages;
 }
 
@@ -32,7 +60,8 @@ describe("get-review's pages", () => {
     const pages = allPages(review);
     expect(pages.map((page) => page.markdown).join('')).toBe(review.markdown);
     expect(pages.length).toBe(Math.ceil(300 / Math.floor(REVIEW_PAGE_CHARS / 1000)));
-    for (const page of pages) expect(page.markdown.endsWith('\n') && page.markdown.length <= REVIEW_PAGE_CHARS).toBe(true);
+    for (const page of pages)
+      expect(page.markdown.endsWith('\n') && page.markdown.length <= REVIEW_PAGE_CHARS).toBe(true);
     expect(pages[1].page).toMatchObject({ fromLine: pages[0].page.toLine! + 1, totalLines: 300 });
     expect(pages.at(-1)!.page.toLine).toBe(300);
   });
@@ -51,7 +80,14 @@ describe("get-review's pages", () => {
 
   it('lists a heading longer than a page once, on the page its line starts on, its title cut to what update-section takes', () => {
     const title = 'h'.repeat(3 * REVIEW_PAGE_CHARS);
-    const review = { revision: 1, markdown: `# ${title}\n\n# Next\n`, sections: [{ level: 1, title, line: 1 }, { level: 1, title: 'Next', line: 3 }] };
+    const review = {
+      revision: 1,
+      markdown: `# ${title}\n\n# Next\n`,
+      sections: [
+        { level: 1, title, line: 1 },
+        { level: 1, title: 'Next', line: 3 },
+      ],
+    };
     const pages = allPages(review);
     expect(pages.length).toBe(4);
     expect(pages.map((page) => page.sections.map((section) => section.line))).toEqual([[1], [], [], [3]]);
@@ -74,32 +110,71 @@ describe("get-review's pages", () => {
     const pages = allPages({ revision: 1, markdown: '# R\n', sections: [] }, findings);
     expect(pages.length).toBeGreaterThan(1);
     expect(pages.flatMap((page) => page.findings)).toEqual(findings);
-    for (const page of pages) expect(Buffer.byteLength(JSON.stringify(page.findings))).toBeLessThanOrEqual(PAGE_FINDINGS_BYTES);
+    for (const page of pages)
+      expect(Buffer.byteLength(JSON.stringify(page.findings))).toBeLessThanOrEqual(PAGE_FINDINGS_BYTES);
     // The markdown is on the first page; the later ones carry findings only, and say so.
-    expect(pages[1]).toMatchObject({ markdown: '', sections: [], page: { firstFinding: pages[0].findings.length, totalFindings: 1000 } });
+    expect(pages[1]).toMatchObject({
+      markdown: '',
+      sections: [],
+      page: { firstFinding: pages[0].findings.length, totalFindings: 1000 },
+    });
     expect(pages[1].page.fromLine).toBeUndefined();
   });
 
   it('refuses a cursor it did not give, and one of another revision, saying what to do', () => {
     const review = { revision: 3, markdown: 'a\nb\n', sections: [] };
     for (const cursor of ['', 'r3', 'r3.m5.f0', 'r3.m0.f2', 'r0.m0.f0', 'r3.m-1.f0']) {
-      expect(() => decodeCursor(cursor, review, 1)).toThrow(new IpcError(-32602, `"${cursor}" is not a cursor get-review gave. Pass the "nextCursor" of your last get-review result as it was, or call get-review without a cursor to read the review from its first page.`));
+      expect(() => decodeCursor(cursor, review, 1)).toThrow(
+        new IpcError(
+          -32602,
+          `"${cursor}" is not a cursor get-review gave. Pass the "nextCursor" of your last get-review result as it was, or call get-review without a cursor to read the review from its first page.`,
+        ),
+      );
     }
-    expect(() => decodeCursor('r2.m0.f0', review, 1)).toThrow('That cursor is for revision 2 of your review, which is now revision 3. Call get-review without a cursor');
-    expect(() => decodeCursor('r2.m0.f0', undefined, 0)).toThrow('That cursor is for revision 2 of your review, which is no longer shown.');
-    expect(decodeCursor(encodeCursor({ revision: 3, offset: 2, finding: 1 }), review, 1)).toEqual({ revision: 3, offset: 2, finding: 1 });
+    expect(() => decodeCursor('r2.m0.f0', review, 1)).toThrow(
+      'That cursor is for revision 2 of your review, which is now revision 3. Call get-review without a cursor',
+    );
+    expect(() => decodeCursor('r2.m0.f0', undefined, 0)).toThrow(
+      'That cursor is for revision 2 of your review, which is no longer shown.',
+    );
+    expect(decodeCursor(encodeCursor({ revision: 3, offset: 2, finding: 1 }), review, 1)).toEqual({
+      revision: 3,
+      offset: 2,
+      finding: 1,
+    });
   });
 
   it('numbers the lines right from a cursor it has not seen (a window reloaded between pages)', () => {
-    const review = { revision: 1, markdown: 'one\ntwo\n# three\nfour\n', sections: [{ level: 1, title: 'three', line: 3 }] };
+    const review = {
+      revision: 1,
+      markdown: 'one\ntwo\n# three\nfour\n',
+      sections: [{ level: 1, title: 'three', line: 3 }],
+    };
     const page = reviewPage(review, [], { revision: 1, offset: 'one\ntwo\n'.length, finding: 0 });
-    expect(page).toMatchObject({ markdown: '# three\nfour\n', sections: review.sections, page: { fromLine: 3, toLine: 4, totalLines: 4 } });
+    expect(page).toMatchObject({
+      markdown: '# three\nfour\n',
+      sections: review.sections,
+      page: { fromLine: 3, toLine: 4, totalLines: 4 },
+    });
   });
 
   it('cuts the comparison to COMPARISON_BYTES, counting what it left out', () => {
-    const compared = (i: number) => ({ id: `f${i}`, severity: null, title: 'x'.repeat(100), reference: `${'d/'.repeat(500)}a.ts:${i}`, state: 'open' as const });
+    const compared = (i: number) => ({
+      id: `f${i}`,
+      severity: null,
+      title: 'x'.repeat(100),
+      reference: `${'d/'.repeat(500)}a.ts:${i}`,
+      state: 'open' as const,
+    });
     const many = Array.from({ length: 1000 }, (_, i) => compared(i));
-    const comparison: ReviewComparison = { revision: 2, previous: { revision: 1, updatedAt: 'then' }, new: many, fixed: [], stillOpen: many, declined: [] };
+    const comparison: ReviewComparison = {
+      revision: 2,
+      previous: { revision: 1, updatedAt: 'then' },
+      new: many,
+      fixed: [],
+      stillOpen: many,
+      declined: [],
+    };
     const bounded = boundedComparison(comparison);
     expect(Buffer.byteLength(JSON.stringify(bounded))).toBeLessThan(COMPARISON_BYTES + 1024);
     expect(bounded.new.length + bounded.stillOpen.length + bounded.omitted!).toBe(2000);

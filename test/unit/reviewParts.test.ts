@@ -12,13 +12,19 @@ import type { FileReference } from '../../shared/links';
 const mockWhole = { on: false };
 jest.mock('../../extension/src/render/reviewParts', () => {
   const actual = jest.requireActual('../../extension/src/render/reviewParts');
-  return { ...actual, reviewParts: (text: string) => (mockWhole.on ? [{ from: 0, to: text.length, line: 0, continuesList: false }] : actual.reviewParts(text)) };
+  return {
+    ...actual,
+    reviewParts: (text: string) =>
+      mockWhole.on ? [{ from: 0, to: text.length, line: 0, continuesList: false }] : actual.reviewParts(text),
+  };
 });
 
 /** Files under src/ exist with 500 lines; anything else is missing. */
 const resolver: Resolver = {
   resolve: (ref: FileReference) =>
-    ref.path.startsWith('src/') ? { status: 'resolved', absolutePath: `/ws/${ref.path}`, lineCount: 500 } : { status: 'broken', reason: `no file ${ref.path}` },
+    ref.path.startsWith('src/')
+      ? { status: 'resolved', absolutePath: `/ws/${ref.path}`, lineCount: 500 }
+      : { status: 'broken', reason: `no file ${ref.path}` },
 };
 
 async function inParts(markdown: string): Promise<{ rendered: RenderedReview; told: string[] }> {
@@ -38,7 +44,12 @@ async function whole(markdown: string): Promise<RenderedReview> {
 
 /** What must be equal: everything but where the page is cut into slices for the panel. */
 function outcome({ html, references, findings, cost }: RenderedReview) {
-  return { html, references, findings: findings.map(({ suggestionTokens, ...rest }) => ({ ...rest, suggestionTokens: suggestionTokens.length })), cost };
+  return {
+    html,
+    references,
+    findings: findings.map(({ suggestionTokens, ...rest }) => ({ ...rest, suggestionTokens: suggestionTokens.length })),
+    cost,
+  };
 }
 
 async function expectSameAsWhole(markdown: string, { minParts = 2 } = {}): Promise<void> {
@@ -49,7 +60,10 @@ async function expectSameAsWhole(markdown: string, { minParts = 2 } = {}): Promi
   expect(told.join('')).toBe(rendered.html);
 }
 
-const prose = (n: number, tag = 'p') => Array.from({ length: n }, (_, i) => `Paragraph ${tag}${i} names src/p${i % 7}.ts:${(i % 90) + 1} in passing.`).join('\n\n');
+const prose = (n: number, tag = 'p') =>
+  Array.from({ length: n }, (_, i) => `Paragraph ${tag}${i} names src/p${i % 7}.ts:${(i % 90) + 1} in passing.`).join(
+    '\n\n',
+  );
 const finding = (i: number) => `- **bug**: the same text repeated, at src/a.ts:${(i % 3) + 1}`;
 
 const FIXTURES: Record<string, string> = {
@@ -121,7 +135,9 @@ describe('a review parsed in parts ends as the whole review does', () => {
     expect(reviewParts(markdown).length).toBeGreaterThan(1);
     const wholeError = await whole(markdown).catch((error: Error) => error);
     const { told } = { told: [] as string[] };
-    const partsError = await renderReview(markdown, resolver, { onSlice: (html) => told.push(html) }).catch((error: Error) => error);
+    const partsError = await renderReview(markdown, resolver, { onSlice: (html) => told.push(html) }).catch(
+      (error: Error) => error,
+    );
     expect(wholeError).toBeInstanceOf(Error);
     expect((wholeError as Error).name).toBe('RenderBudgetError');
     expect(partsError).toEqual(wholeError);
@@ -131,7 +147,7 @@ describe('a review parsed in parts ends as the whole review does', () => {
 
   it('ends as the whole render on random reviews of every kind of block', async () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
     const blocks = [
       () => `Para with src/a.ts:${Math.floor(random() * 40) + 1} and *emphasis*`,

@@ -5,7 +5,10 @@
 import { LARGE_REVIEW_BYTES } from '../../shared/protocol';
 import { reviewProgress } from '../../mcp-server/src/tools/reviewProgress';
 
-type Sent = { method: string; params: { progressToken: string | number; progress: number; total?: number; message?: string } };
+type Sent = {
+  method: string;
+  params: { progressToken: string | number; progress: number; total?: number; message?: string };
+};
 
 function extra(progressToken?: string | number) {
   const sent: Sent[] = [];
@@ -45,7 +48,9 @@ describe('reviewProgress', () => {
     progress.close();
     await sleep(200);
     progress.onProgress({ stage: 'window', progress: 100, total: 100, message: 'late' });
-    expect(sent.map((n) => [n.method, n.params.progressToken, n.params.progress, n.params.total, n.params.message])).toEqual([
+    expect(
+      sent.map((n) => [n.method, n.params.progressToken, n.params.progress, n.params.total, n.params.message]),
+    ).toEqual([
       ['notifications/progress', 'tok', 4.5, 100, 'Sending the review to VS Code: 0.0 of 0.0 MiB'],
       ['notifications/progress', 'tok', 10, 100, 'VS Code: Received the review (0.3 MiB)'],
       ['notifications/progress', 'tok', 55, 100, 'VS Code: Half'],

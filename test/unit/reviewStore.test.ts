@@ -79,14 +79,18 @@ describe('ReviewStore', () => {
     await store.present({ content: '## A\n\na', mode: 'append' });
     const review = await store.present({ content: '\n\n## B\n\nb\n', mode: 'append' });
     expect(review.markdown).toBe('# Review\n\nintro\n\n## A\n\na\n\n## B\n\nb\n');
-    expect(review.sections).toEqual(findSections(review.markdown).map(({ level, title, line }) => ({ level, title, line })));
+    expect(review.sections).toEqual(
+      findSections(review.markdown).map(({ level, title, line }) => ({ level, title, line })),
+    );
     expect(review.title).toBe('T');
     expect(await store.listHistory()).toHaveLength(0);
   });
 
   it('append and update-section work with no review yet', async () => {
     expect((await newStore().present({ content: '## A', mode: 'append' })).markdown).toBe('## A');
-    expect((await newStore().present({ content: 'body', mode: 'update-section', section: 'Notes' })).markdown).toBe('## Notes\n\nbody');
+    expect((await newStore().present({ content: 'body', mode: 'update-section', section: 'Notes' })).markdown).toBe(
+      '## Notes\n\nbody',
+    );
   });
 
   it('update-section keeps the rest of the review', async () => {
@@ -139,7 +143,9 @@ describe('ReviewStore', () => {
     await store.present({ content: '\n\n## B\n\nb', mode: 'append' });
     await store.present({ content: 'new', mode: 'update-section', section: 'B' });
     await store.clear();
-    expect(seen.map(({ kind, previousRevision, review }) => ({ kind, previousRevision, revision: review?.revision }))).toEqual([
+    expect(
+      seen.map(({ kind, previousRevision, review }) => ({ kind, previousRevision, revision: review?.revision })),
+    ).toEqual([
       { kind: 'replace', previousRevision: 0, revision: 1 },
       { kind: 'append', previousRevision: 1, revision: 2 },
       { kind: 'update-section', previousRevision: 2, revision: 3 },
@@ -191,11 +197,18 @@ describe('ReviewStore', () => {
 describe("the history's size on disk", () => {
   it('drops the oldest earlier reviews once together they would pass the byte cap, and says so', async () => {
     const logs: string[] = [];
-    const store = ReviewStore.inMemory({ historySize: 50, maxHistoryBytes: 3_000, log: (message) => logs.push(message) });
-    for (let i = 1; i <= 6; i++) await store.present({ content: `# Review ${i}\n\n${'x'.repeat(990)}`, mode: 'replace' });
+    const store = ReviewStore.inMemory({
+      historySize: 50,
+      maxHistoryBytes: 3_000,
+      log: (message) => logs.push(message),
+    });
+    for (let i = 1; i <= 6; i++)
+      await store.present({ content: `# Review ${i}\n\n${'x'.repeat(990)}`, mode: 'replace' });
     // Five earlier reviews of about 1,000 bytes each: only the newest two fit in 3,000.
     expect((await store.listHistory()).map((entry) => entry.revision)).toEqual([5, 4]);
-    expect(logs.at(-1)).toMatch(/dropped the 1 oldest earlier review\(s\) \(\d+ bytes\): together the earlier reviews in this workspace would hold more than 2\.9 KiB\./);
+    expect(logs.at(-1)).toMatch(
+      /dropped the 1 oldest earlier review\(s\) \(\d+ bytes\): together the earlier reviews in this workspace would hold more than 2\.9 KiB\./,
+    );
     expect(await store.readHistory(3)).toBeUndefined();
   });
 });

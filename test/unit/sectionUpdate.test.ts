@@ -43,7 +43,10 @@ describe('updateSection', () => {
     for (const wrong of [
       [{ level: 2, title: 'A', line: 4 }],
       [{ level: 2, title: 'A', line: 99 }],
-      [{ level: 2, title: 'B', line: 7 }, { level: 2, title: 'A', line: 3 }],
+      [
+        { level: 2, title: 'B', line: 7 },
+        { level: 2, title: 'A', line: 3 },
+      ],
     ]) {
       const update = updateSection({ markdown, sections: wrong }, 'A', 'new');
       expect(update.markdown).toBe('# R\n\n## A\n\nnew\n\n## B\n\nb\n');
@@ -58,17 +61,27 @@ describe('updateSection', () => {
   it('takes the sections before and after the update from the known ones, not from a parse of the whole', () => {
     const markdown = Array.from({ length: 2_000 }, (_, i) => `## Section ${i}\n\nprose ${i}\n`).join('\n');
     // Known titles that the text does not have: only a review whose sections were not parsed again keeps them.
-    const known = toSections(findSections(markdown)).map((section) => ({ ...section, title: `known ${section.title}` }));
+    const known = toSections(findSections(markdown)).map((section) => ({
+      ...section,
+      title: `known ${section.title}`,
+    }));
     const update = updateSection({ markdown, sections: known }, 'known Section 1000', 'replaced');
     expect(update.sections).toHaveLength(2_000);
     expect(update.sections[0].title).toBe('known Section 0');
-    expect(update.sections[1999]).toEqual({ level: 2, title: 'known Section 1999', line: findSections(update.markdown)[1999].line });
+    expect(update.sections[1999]).toEqual({
+      level: 2,
+      title: 'known Section 1999',
+      line: findSections(update.markdown)[1999].line,
+    });
   });
 });
 
 describe('composedCost', () => {
   it('is the cost of the whole, from the base cost and the change', () => {
-    const base = { markdown: '# R\n\n- *a*\n- `b`\n\n## A\n\nold *x*\n\n## B\n\nb\n', sections: toSections(findSections('# R\n\n- *a*\n- `b`\n\n## A\n\nold *x*\n\n## B\n\nb\n')) };
+    const base = {
+      markdown: '# R\n\n- *a*\n- `b`\n\n## A\n\nold *x*\n\n## B\n\nb\n',
+      sections: toSections(findSections('# R\n\n- *a*\n- `b`\n\n## A\n\nold *x*\n\n## B\n\nb\n')),
+    };
     for (const request of [
       { content: '- c\n- *d*', mode: 'append' as const },
       { content: 'new `y` and *z*', mode: 'update-section' as const, section: 'A' },

@@ -91,7 +91,9 @@ describe('socket location', () => {
         // /tmp/redline-<uid> may be this user's own valid directory on this machine; otherwise a fresh one.
         expect([file, link]).not.toContain(dir);
         const stat = fs.lstatSync(dir);
-        expect(stat.isDirectory() && !stat.isSymbolicLink() && stat.uid === uid && (stat.mode & 0o777) === 0o700).toBe(true);
+        expect(stat.isDirectory() && !stat.isSymbolicLink() && stat.uid === uid && (stat.mode & 0o777) === 0o700).toBe(
+          true,
+        );
         if (dir !== `/tmp/redline-${uid}`) made.push(dir);
       } finally {
         process.env.TMPDIR = saved;
@@ -129,7 +131,10 @@ describe('socket location', () => {
     fs.symlinkSync(path.join(dir, 'gone.sock'), files.dangling);
     fs.symlinkSync(files.live, files.alive);
     fs.writeFileSync(files.unrelated, '');
-    expect(removeDeadHostSockets(dir).sort()).toEqual([files.dead, files.deadWindow, files.dangling].map((f) => path.basename(f)).sort());
-    for (const kept of [files.live, files.liveWindow, files.alive, files.unrelated]) expect(fs.existsSync(kept)).toBe(true);
+    expect(removeDeadHostSockets(dir).sort()).toEqual(
+      [files.dead, files.deadWindow, files.dangling].map((f) => path.basename(f)).sort(),
+    );
+    for (const kept of [files.live, files.liveWindow, files.alive, files.unrelated])
+      expect(fs.existsSync(kept)).toBe(true);
   });
 });

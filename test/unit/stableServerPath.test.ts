@@ -45,7 +45,10 @@ process.stdout.write(JSON.stringify({ file: __filename, argv: process.argv.slice
 `;
 
 function runLauncher(...args: string[]) {
-  return spawnSync(process.execPath, [stableServerPath(home), ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+  return spawnSync(process.execPath, [stableServerPath(home), ...args], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '' },
+  });
 }
 
 describe('updateStableServerPath', () => {
@@ -96,8 +99,14 @@ describe('updateStableServerPath', () => {
     const older = install('0.9.2');
     const newer = install('0.10.0');
     updateStableServerPath(older, '0.9.2', home);
-    expect(updateStableServerPath(newer, '0.10.0', home)).toMatchObject({ kind: 'written', replaced: { version: '0.9.2', target: older } });
-    expect(updateStableServerPath(older, '0.9.2', home)).toMatchObject({ kind: 'kept-newer', recorded: { version: '0.10.0' } });
+    expect(updateStableServerPath(newer, '0.10.0', home)).toMatchObject({
+      kind: 'written',
+      replaced: { version: '0.9.2', target: older },
+    });
+    expect(updateStableServerPath(older, '0.9.2', home)).toMatchObject({
+      kind: 'kept-newer',
+      recorded: { version: '0.10.0' },
+    });
     expect(readLauncherRecord(home)?.target).toBe(newer);
   });
 
@@ -105,7 +114,10 @@ describe('updateStableServerPath', () => {
     const rc9 = install('1.0.0-rc.9');
     const rc10 = install('1.0.0-rc.10');
     updateStableServerPath(rc10, '1.0.0-rc.10', home);
-    expect(updateStableServerPath(rc9, '1.0.0-rc.9', home)).toMatchObject({ kind: 'kept-newer', recorded: { version: '1.0.0-rc.10' } });
+    expect(updateStableServerPath(rc9, '1.0.0-rc.9', home)).toMatchObject({
+      kind: 'kept-newer',
+      recorded: { version: '1.0.0-rc.10' },
+    });
     expect(readLauncherRecord(home)?.target).toBe(rc10);
   });
 
@@ -114,7 +126,10 @@ describe('updateStableServerPath', () => {
     const server = install('0.1.0');
     fs.mkdirSync(path.join(home, '.redline'), { mode: 0o700 });
     fs.writeFileSync(stableServerPath(home), launcherSource({ version: 'v-next', target: unknown }));
-    expect(updateStableServerPath(server, '0.1.0', home)).toMatchObject({ kind: 'written', replaced: { version: 'v-next', target: unknown } });
+    expect(updateStableServerPath(server, '0.1.0', home)).toMatchObject({
+      kind: 'written',
+      replaced: { version: 'v-next', target: unknown },
+    });
     expect(readLauncherRecord(home)?.target).toBe(server);
   });
 
@@ -133,7 +148,10 @@ describe('updateStableServerPath', () => {
     const older = install('1.0.0');
     updateStableServerPath(newer, '2.0.0', home);
     fs.rmSync(path.dirname(path.dirname(newer)), { recursive: true });
-    expect(updateStableServerPath(older, '1.0.0', home)).toMatchObject({ kind: 'written', replaced: { version: '2.0.0' } });
+    expect(updateStableServerPath(older, '1.0.0', home)).toMatchObject({
+      kind: 'written',
+      replaced: { version: '2.0.0' },
+    });
     expect(readLauncherRecord(home)?.target).toBe(older);
   });
 
@@ -211,7 +229,7 @@ describe('publishStableServerPath (activation)', () => {
 });
 
 describe('serverPathForConfigs', () => {
-  it('names the launcher while it runs an installed server, and this version\'s file otherwise', () => {
+  it("names the launcher while it runs an installed server, and this version's file otherwise", () => {
     const server = install('0.1.0');
     expect(serverPathForConfigs(server, home)).toEqual({ serverPath: server, stable: false });
     updateStableServerPath(server, '0.1.0', home);

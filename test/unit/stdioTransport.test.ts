@@ -9,11 +9,17 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { LineStdioTransport } from '../../mcp-server/src/stdioTransport';
 import { settlement, until } from '../support/until';
 
-const notification = (text: string): JSONRPCMessage => ({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: text } });
+const notification = (text: string): JSONRPCMessage => ({
+  jsonrpc: '2.0',
+  method: 'notifications/message',
+  params: { level: 'info', data: text },
+});
 
 it('settles every send once the reader of stdout is gone, reports the EPIPE once, and closes', async () => {
   // A client that never reads what the server writes, until it is killed.
-  const client = spawn(process.execPath, ['-e', 'setInterval(() => undefined, 1000)'], { stdio: ['pipe', 'ignore', 'ignore'] });
+  const client = spawn(process.execPath, ['-e', 'setInterval(() => undefined, 1000)'], {
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
   const errors: Error[] = [];
   let closed = 0;
   const transport = new LineStdioTransport(new PassThrough(), client.stdin!);
@@ -29,11 +35,16 @@ it('settles every send once the reader of stdout is gone, reports the EPIPE once
 
   await until(() => waiting.settled && closed > 0, 'the waiting send to settle and the transport to close');
   expect(waiting).toEqual({ settled: true });
-  const later = [settlement(transport.send(notification('after'))), settlement(transport.send(notification('and again')))];
+  const later = [
+    settlement(transport.send(notification('after'))),
+    settlement(transport.send(notification('and again'))),
+  ];
   await until(() => later.every((send) => send.settled), 'the later sends to settle');
   expect(later).toEqual([{ settled: true }, { settled: true }]);
   expect(closed).toBe(1);
-  expect(errors.map((error) => error.message)).toEqual([expect.stringMatching(/stdout failed \((write )?EPIPE.*client has closed its end/)]);
+  expect(errors.map((error) => error.message)).toEqual([
+    expect.stringMatching(/stdout failed \((write )?EPIPE.*client has closed its end/),
+  ]);
 });
 
 it('a send after the transport closed resolves without writing', async () => {

@@ -24,7 +24,14 @@ const finding: ReviewFinding = {
   suggestions: [],
   suggestionTokens: [],
 };
-const anchor = { id: 'f-1', file: '/work/app/src/a.ts', line: 3, endLine: 4, remembered: ['let i = 0;', 'i <= n'], stale: false };
+const anchor = {
+  id: 'f-1',
+  file: '/work/app/src/a.ts',
+  line: 3,
+  endLine: 4,
+  remembered: ['let i = 0;', 'i <= n'],
+  stale: false,
+};
 
 /** Each file as its callers use it: saved with one value, loaded back as what was saved. */
 const kinds = [

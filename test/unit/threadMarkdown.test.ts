@@ -11,7 +11,8 @@ const images = (markdown: string) =>
 
 describe("a finding's thread body", () => {
   it('is the markdown itself when there is no image', () => {
-    const markdown = '**major** `src/a.ts:3` retries forever: see [the caller](src/b.ts:9).\n\n```rust\nlet v = vec![1, 2];\n```';
+    const markdown =
+      '**major** `src/a.ts:3` retries forever: see [the caller](src/b.ts:9).\n\n```rust\nlet v = vec![1, 2];\n```';
     expect(threadBody(markdown)).toEqual({ markdown });
   });
 

@@ -10,7 +10,8 @@ const { parse } = require('smol-toml') as typeof import('smol-toml', { with: { '
 const ENTRY: ServerEntry = { command: 'node', args: ['/home/jane/.redline/mcp-server.js'] };
 const PATH = ['mcp_servers', 'redline'] as const;
 
-const set = (text: string | undefined, entry: ServerEntry = ENTRY) => editTomlConfig(text, PATH, { kind: 'set', entry });
+const set = (text: string | undefined, entry: ServerEntry = ENTRY) =>
+  editTomlConfig(text, PATH, { kind: 'set', entry });
 const remove = (text: string | undefined) => editTomlConfig(text, PATH, { kind: 'remove' });
 
 function changed(result: ConfigEditResult): string {
@@ -44,7 +45,10 @@ const linesOf = (text: string) => text.split('\n').filter((line) => line.trim() 
 describe('adding the table', () => {
   it('adds [mcp_servers.redline] after the other servers, leaving every other line byte for byte', () => {
     const text = changed(set(CODEX));
-    expect(parse(text)).toEqual({ ...parse(CODEX), mcp_servers: { ...(parse(CODEX).mcp_servers as object), redline: ENTRY } });
+    expect(parse(text)).toEqual({
+      ...parse(CODEX),
+      mcp_servers: { ...(parse(CODEX).mcp_servers as object), redline: ENTRY },
+    });
     for (const line of linesOf(CODEX)) expect(text).toContain(line);
     expect(text).toContain('[mcp_servers.redline]\ncommand = "node"\nargs = ["/home/jane/.redline/mcp-server.js"]\n');
     expect(text.indexOf('[mcp_servers.redline]')).toBeLessThan(text.indexOf('[profiles.fast]'));
@@ -54,25 +58,35 @@ describe('adding the table', () => {
     ['a missing file', undefined],
     ['an empty file', ''],
   ])('makes a file of just the table from %s', (_, text) => {
-    expect(changed(set(text))).toBe('[mcp_servers.redline]\ncommand = "node"\nargs = ["/home/jane/.redline/mcp-server.js"]\n');
+    expect(changed(set(text))).toBe(
+      '[mcp_servers.redline]\ncommand = "node"\nargs = ["/home/jane/.redline/mcp-server.js"]\n',
+    );
   });
 
   it('adds no empty [mcp_servers] header to a file without servers', () => {
     const text = changed(set('model = "o3" # mine\n'));
-    expect(text).toBe('model = "o3" # mine\n\n[mcp_servers.redline]\ncommand = "node"\nargs = ["/home/jane/.redline/mcp-server.js"]\n');
+    expect(text).toBe(
+      'model = "o3" # mine\n\n[mcp_servers.redline]\ncommand = "node"\nargs = ["/home/jane/.redline/mcp-server.js"]\n',
+    );
   });
 
   it('keeps CRLF line endings, tabs and a byte-order mark', () => {
     const original = '\ufeff# top\r\nmodel = "o3"\t# tab\r\n\r\n[mcp_servers.other]\r\n\tcommand = "x"\r\n';
     const text = changed(set(original));
-    expect(text.startsWith('\ufeff# top\r\nmodel = "o3"\t# tab\r\n\r\n[mcp_servers.other]\r\n\tcommand = "x"\r\n')).toBe(true);
+    expect(
+      text.startsWith('\ufeff# top\r\nmodel = "o3"\t# tab\r\n\r\n[mcp_servers.other]\r\n\tcommand = "x"\r\n'),
+    ).toBe(true);
     expect(text).toContain('[mcp_servers.redline]\r\ncommand = "node"\r\n');
     expect(text.replace(/\r\n/g, '')).not.toContain('\n');
     expect(parse(text.slice(1))).toMatchObject({ mcp_servers: { redline: ENTRY } });
   });
 
-  it('writes the runtime\'s environment as a table, and Windows paths intact', () => {
-    const entry = { command: 'C:\\Program Files\\Microsoft VS Code\\Code.exe', args: ['C:\\Users\\Jane\\.redline\\mcp-server.js'], env: { ELECTRON_RUN_AS_NODE: '1' } };
+  it("writes the runtime's environment as a table, and Windows paths intact", () => {
+    const entry = {
+      command: 'C:\\Program Files\\Microsoft VS Code\\Code.exe',
+      args: ['C:\\Users\\Jane\\.redline\\mcp-server.js'],
+      env: { ELECTRON_RUN_AS_NODE: '1' },
+    };
     expect(parse(changed(set(CODEX, entry))).mcp_servers).toMatchObject({ redline: entry });
   });
 
@@ -96,7 +110,10 @@ ELECTRON_RUN_AS_NODE = "1"
 
   it('replaces the whole old table, its sub-table and forwarded variables included, and nothing else', () => {
     const text = changed(set(withOld));
-    expect(parse(text)).toEqual({ ...parse(CODEX), mcp_servers: { ...(parse(CODEX).mcp_servers as object), redline: ENTRY } });
+    expect(parse(text)).toEqual({
+      ...parse(CODEX),
+      mcp_servers: { ...(parse(CODEX).mcp_servers as object), redline: ENTRY },
+    });
     expect(text).not.toContain('REDLINE_IPC');
     expect(text).not.toContain('[mcp_servers.redline.env]');
     for (const line of linesOf(CODEX)) expect(text).toContain(line);

@@ -28,7 +28,13 @@ describe('per-tool timeouts', () => {
   });
 
   it('reads --timeout VALUE and --timeout=VALUE after the environment, so arguments win', () => {
-    const { timeouts, problems } = parseTimeouts('present-review=60000', ['--workspace', '/w', '--timeout', 'present-review=90000', '--timeout=get-selection=2000,7000']);
+    const { timeouts, problems } = parseTimeouts('present-review=60000', [
+      '--workspace',
+      '/w',
+      '--timeout',
+      'present-review=90000',
+      '--timeout=get-selection=2000,7000',
+    ]);
     expect(problems).toEqual([]);
     expect(timeoutFor(timeouts, 'present-review')).toBe(90_000);
     expect(timeoutFor(timeouts, 'get-selection')).toBe(2_000);
@@ -42,9 +48,15 @@ describe('per-tool timeouts', () => {
     ['0', /"0" in REDLINE_TIMEOUT_MS is ignored: "0" is not a whole number of milliseconds above 0/],
     ['-5', /"-5" .* not a whole number/],
     ['1.5', /"1.5" .* not a whole number/],
-    ['present-reviews=1000', /"present-reviews" is unknown\. Names with a timeout \(the tools, and what resources and prompts read\): present-review, /],
+    [
+      'present-reviews=1000',
+      /"present-reviews" is unknown\. Names with a timeout \(the tools, and what resources and prompts read\): present-review, /,
+    ],
     ['=1000', /"" is unknown/],
-    ['await-review-feedback=1000', /is ignored: await-review-feedback has no timeout of its own \(it waits for as long as its "timeoutSeconds"/],
+    [
+      'await-review-feedback=1000',
+      /is ignored: await-review-feedback has no timeout of its own \(it waits for as long as its "timeoutSeconds"/,
+    ],
   ])('skips %j with a message naming it, and keeps the rest', (value, message) => {
     const { timeouts, problems } = parseTimeouts(`${value},get-review=3000`, []);
     expect(problems).toHaveLength(1);
@@ -60,8 +72,12 @@ describe('per-tool timeouts', () => {
   });
 
   it('says when --timeout has no value, and ignores empty entries', () => {
-    expect(parseTimeouts(undefined, ['--timeout']).problems).toEqual([expect.stringMatching(/--timeout needs a value/)]);
-    expect(parseTimeouts(undefined, ['--timeout', '--workspace', '/w']).problems).toEqual([expect.stringMatching(/--timeout needs a value/)]);
+    expect(parseTimeouts(undefined, ['--timeout']).problems).toEqual([
+      expect.stringMatching(/--timeout needs a value/),
+    ]);
+    expect(parseTimeouts(undefined, ['--timeout', '--workspace', '/w']).problems).toEqual([
+      expect.stringMatching(/--timeout needs a value/),
+    ]);
     expect(parseTimeouts(',,', ['--timeout=']).problems).toEqual([]);
   });
 

@@ -53,7 +53,9 @@ function documentOf(uri: StubUri) {
     uri,
     lineCount: lines.length,
     validatePosition: (position: Position) => position,
-    lineAt: (line: number) => ({ range: new Range(new Position(line, 0), new Position(line, lines[line]?.length ?? 0)) }),
+    lineAt: (line: number) => ({
+      range: new Range(new Position(line, 0), new Position(line, lines[line]?.length ?? 0)),
+    }),
   };
 }
 
@@ -77,7 +79,13 @@ export const vscode = {
     },
     showInformationMessage: async () => undefined,
     showTextDocument: async (document: ReturnType<typeof documentOf>) => {
-      const editor = { document, viewColumn: 1, selection: undefined as unknown, revealRange: () => undefined, setDecorations: () => undefined };
+      const editor = {
+        document,
+        viewColumn: 1,
+        selection: undefined as unknown,
+        revealRange: () => undefined,
+        setDecorations: () => undefined,
+      };
       vscode.window.activeTextEditor = editor;
       return editor;
     },

@@ -1,4 +1,10 @@
-import { buildWebviewHtml, contentSecurityPolicy, createCspNonce, HIGHLIGHTER_FILE, MERMAID_FILE } from '../../extension/src/panel/webviewHtml';
+import {
+  buildWebviewHtml,
+  contentSecurityPolicy,
+  createCspNonce,
+  HIGHLIGHTER_FILE,
+  MERMAID_FILE,
+} from '../../extension/src/panel/webviewHtml';
 
 const options = {
   cspSource: 'https://*.vscode-cdn.net',
@@ -119,7 +125,9 @@ describe('buildWebviewHtml', () => {
 
     // One script: the renderer is loaded by the webview only for a review with a diagram.
     expect(scripts).toHaveLength(1);
-    expect(attribute(scripts[0], 'data-mermaid-src')).toBe(`https://file+.vscode-resource.vscode-cdn.net/ext/dist/${MERMAID_FILE}`);
+    expect(attribute(scripts[0], 'data-mermaid-src')).toBe(
+      `https://file+.vscode-resource.vscode-cdn.net/ext/dist/${MERMAID_FILE}`,
+    );
     const mermaidUri = 'https://example.test/m.js" onload="alert(1)';
     const told = scriptTags(buildWebviewHtml({ ...options, mermaidUri }))[0];
     expect(attribute(told, 'data-mermaid-src')).toBe(mermaidUri);
@@ -134,8 +142,12 @@ describe('buildWebviewHtml', () => {
     const scripts = scriptTags(buildWebviewHtml(options));
     // One script: the highlighter is loaded by the webview when a code block nears the screen.
     expect(scripts).toHaveLength(1);
-    expect(attribute(scripts[0], 'data-highlighter-src')).toBe(`https://file+.vscode-resource.vscode-cdn.net/ext/dist/${HIGHLIGHTER_FILE}`);
-    const hostile = scriptTags(buildWebviewHtml({ ...options, scriptUri: 'https://example.test/dist/w.js?a="b" onload="alert(1)' }))[0];
+    expect(attribute(scripts[0], 'data-highlighter-src')).toBe(
+      `https://file+.vscode-resource.vscode-cdn.net/ext/dist/${HIGHLIGHTER_FILE}`,
+    );
+    const hostile = scriptTags(
+      buildWebviewHtml({ ...options, scriptUri: 'https://example.test/dist/w.js?a="b" onload="alert(1)' }),
+    )[0];
     expect(attribute(hostile, 'data-highlighter-src')).toBe('https://example.test/dist/highlighter.js');
     expect(attributeNames(hostile).filter((name) => name.startsWith('on'))).toEqual([]);
   });

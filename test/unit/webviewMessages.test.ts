@@ -6,12 +6,27 @@ describe('parseWebviewMessage', () => {
   it.each([
     [{ type: 'ready' }, { type: 'ready' }],
     [{ type: 'copy', extra: 'ignored' }, { type: 'copy' }],
-    [{ type: 'rendered', revision: 3 }, { type: 'rendered', revision: 3 }],
-    [{ type: 'sliceAdded', revision: 4 }, { type: 'sliceAdded', revision: 4 }],
-    [{ type: 'openReference', target: 'src/a.ts:12' }, { type: 'openReference', target: 'src/a.ts:12' }],
+    [
+      { type: 'rendered', revision: 3 },
+      { type: 'rendered', revision: 3 },
+    ],
+    [
+      { type: 'sliceAdded', revision: 4 },
+      { type: 'sliceAdded', revision: 4 },
+    ],
+    [
+      { type: 'openReference', target: 'src/a.ts:12' },
+      { type: 'openReference', target: 'src/a.ts:12' },
+    ],
     // A link inside a finding says which, so that it follows the finding's code.
-    [{ type: 'openReference', target: 'src/a.ts:12', findingId: 'f-1a2b' }, { type: 'openReference', target: 'src/a.ts:12', findingId: 'f-1a2b' }],
-    [{ type: 'openExternal', url: 'https://example.com/x' }, { type: 'openExternal', url: 'https://example.com/x' }],
+    [
+      { type: 'openReference', target: 'src/a.ts:12', findingId: 'f-1a2b' },
+      { type: 'openReference', target: 'src/a.ts:12', findingId: 'f-1a2b' },
+    ],
+    [
+      { type: 'openExternal', url: 'https://example.com/x' },
+      { type: 'openExternal', url: 'https://example.com/x' },
+    ],
   ])('accepts %j', (message, expected) => {
     expect(parseWebviewMessage(message)).toEqual(expected);
   });
@@ -38,7 +53,10 @@ describe('parseWebviewMessage', () => {
 
 describe('parseHostMessage', () => {
   it('accepts a render and refuses one without html', () => {
-    expect(parseHostMessage({ type: 'render', revision: 2, html: '<p>x</p>' })).toMatchObject({ type: 'render', revision: 2 });
+    expect(parseHostMessage({ type: 'render', revision: 2, html: '<p>x</p>' })).toMatchObject({
+      type: 'render',
+      revision: 2,
+    });
     expect(parseHostMessage({ type: 'render', revision: 2 })).toBeUndefined();
     expect(parseHostMessage({ type: 'navigate', url: 'https://x' })).toBeUndefined();
   });
@@ -66,19 +84,33 @@ describe('parseHostMessage: appends and slices', () => {
   });
 
   it('keeps a first slice and the slices after it', () => {
-    expect(parseHostMessage({ type: 'render', revision: 2, html: '<p>x</p>', more: true })).toMatchObject({ more: true });
-    expect(parseHostMessage({ type: 'slice', revision: 2, html: '<p>y</p>', last: true, extra: 1 })).toEqual({ type: 'slice', revision: 2, html: '<p>y</p>', last: true });
+    expect(parseHostMessage({ type: 'render', revision: 2, html: '<p>x</p>', more: true })).toMatchObject({
+      more: true,
+    });
+    expect(parseHostMessage({ type: 'slice', revision: 2, html: '<p>y</p>', last: true, extra: 1 })).toEqual({
+      type: 'slice',
+      revision: 2,
+      html: '<p>y</p>',
+      last: true,
+    });
   });
 });
 
 describe('finding messages', () => {
   it('takes state changes, reveals and messages from the webview only when well formed', () => {
-    expect(parseWebviewMessage({ type: 'setFindingState', id: 'f-abc_12-2', state: 'wont-fix' })).toEqual({ type: 'setFindingState', id: 'f-abc_12-2', state: 'wont-fix' });
+    expect(parseWebviewMessage({ type: 'setFindingState', id: 'f-abc_12-2', state: 'wont-fix' })).toEqual({
+      type: 'setFindingState',
+      id: 'f-abc_12-2',
+      state: 'wont-fix',
+    });
     expect(parseWebviewMessage({ type: 'setFindingState', id: 'f-abc', state: 'deleted' })).toBeUndefined();
     expect(parseWebviewMessage({ type: 'setFindingState', id: '../../etc', state: 'open' })).toBeUndefined();
     expect(parseWebviewMessage({ type: 'revealFinding', id: 'f-abc' })).toEqual({ type: 'revealFinding', id: 'f-abc' });
     expect(parseWebviewMessage({ type: 'revealFinding', id: `f-${'a'.repeat(100)}` })).toBeUndefined();
-    expect(parseWebviewMessage({ type: 'sendMessage', text: 'please fix the retry' })).toEqual({ type: 'sendMessage', text: 'please fix the retry' });
+    expect(parseWebviewMessage({ type: 'sendMessage', text: 'please fix the retry' })).toEqual({
+      type: 'sendMessage',
+      text: 'please fix the retry',
+    });
     expect(parseWebviewMessage({ type: 'sendMessage', text: '   ' })).toBeUndefined();
     expect(parseWebviewMessage({ type: 'sendMessage', text: 'x'.repeat(16 * 1024 + 1) })).toBeUndefined();
     expect(parseWebviewMessage({ type: 'sendMessage', text: 42 })).toBeUndefined();
@@ -101,14 +133,22 @@ describe('finding messages', () => {
     });
     expect(parseHostMessage({ type: 'findings', marks: 'x' })).toBeUndefined();
     expect(parseHostMessage({ type: 'showFinding', id: 'f-a' })).toEqual({ type: 'showFinding', id: 'f-a' });
-    expect(parseHostMessage({ type: 'messageResult', sent: false, error: 'disk full' })).toEqual({ type: 'messageResult', sent: false, error: 'disk full' });
+    expect(parseHostMessage({ type: 'messageResult', sent: false, error: 'disk full' })).toEqual({
+      type: 'messageResult',
+      sent: false,
+      error: 'disk full',
+    });
     expect(parseHostMessage({ type: 'messageResult', sent: 'yes' })).toBeUndefined();
   });
 });
 
 describe('suggestion messages', () => {
   it('takes Apply… for a finding and an index, and nothing else', () => {
-    expect(parseWebviewMessage({ type: 'applySuggestion', id: 'f-abc', index: 0 })).toEqual({ type: 'applySuggestion', id: 'f-abc', index: 0 });
+    expect(parseWebviewMessage({ type: 'applySuggestion', id: 'f-abc', index: 0 })).toEqual({
+      type: 'applySuggestion',
+      id: 'f-abc',
+      index: 0,
+    });
     expect(parseWebviewMessage({ type: 'applySuggestion', id: 'f-abc', index: -1 })).toBeUndefined();
     expect(parseWebviewMessage({ type: 'applySuggestion', id: 'f-abc', index: 1.5 })).toBeUndefined();
     expect(parseWebviewMessage({ type: 'applySuggestion', id: 'f-abc', index: '0' })).toBeUndefined();
@@ -117,18 +157,25 @@ describe('suggestion messages', () => {
 });
 
 describe('history messages', () => {
-  it('accepts the picker\'s choices and refuses what is not a revision', () => {
+  it("accepts the picker's choices and refuses what is not a revision", () => {
     expect(parseWebviewMessage({ type: 'openEarlier', revision: 4 })).toEqual({ type: 'openEarlier', revision: 4 });
     expect(parseWebviewMessage({ type: 'openEarlier' })).toEqual({ type: 'openEarlier' });
     expect(parseWebviewMessage({ type: 'openEarlier', revision: 0 })).toBeUndefined();
     expect(parseWebviewMessage({ type: 'openEarlier', revision: '4' })).toBeUndefined();
-    expect(parseWebviewMessage({ type: 'restoreEarlier', revision: 2 })).toEqual({ type: 'restoreEarlier', revision: 2 });
+    expect(parseWebviewMessage({ type: 'restoreEarlier', revision: 2 })).toEqual({
+      type: 'restoreEarlier',
+      revision: 2,
+    });
     expect(parseWebviewMessage({ type: 'restoreEarlier' })).toBeUndefined();
     expect(parseWebviewMessage({ type: 'compare', extra: 1 })).toEqual({ type: 'compare' });
   });
 
   it('keeps only well-formed history entries', () => {
-    const entries = [{ revision: 3, title: 'A', updatedAt: 'now', extra: 'x' }, { revision: 'x', updatedAt: 'now' }, { revision: 2, updatedAt: 7 }];
+    const entries = [
+      { revision: 3, title: 'A', updatedAt: 'now', extra: 'x' },
+      { revision: 'x', updatedAt: 'now' },
+      { revision: 2, updatedAt: 7 },
+    ];
     expect(parseHostMessage({ type: 'history', entries, viewing: 3 })).toEqual({
       type: 'history',
       entries: [{ revision: 3, title: 'A', updatedAt: 'now' }],
@@ -139,25 +186,49 @@ describe('history messages', () => {
 
   it('accepts a comparison, or null, and refuses a malformed one', () => {
     const entry = { id: 'f-abc', severity: 'bug', title: 'T', reference: 'a.ts:1', state: 'open' };
-    const comparison = { revision: 5, previous: { revision: 3, updatedAt: 'then' }, new: [entry], fixed: [{ ...entry, how: 'gone' }], stillOpen: [], declined: [] };
+    const comparison = {
+      revision: 5,
+      previous: { revision: 3, updatedAt: 'then' },
+      new: [entry],
+      fixed: [{ ...entry, how: 'gone' }],
+      stillOpen: [],
+      declined: [],
+    };
     expect(parseHostMessage({ type: 'comparison', comparison })).toEqual({ type: 'comparison', comparison });
-    expect(parseHostMessage({ type: 'comparison', comparison: null })).toEqual({ type: 'comparison', comparison: null });
-    expect(parseHostMessage({ type: 'comparison', comparison: { ...comparison, fixed: [{ ...entry, how: 'maybe' }] } })).toBeUndefined();
-    expect(parseHostMessage({ type: 'comparison', comparison: { ...comparison, new: [{ ...entry, id: '<img>' }] } })).toBeUndefined();
+    expect(parseHostMessage({ type: 'comparison', comparison: null })).toEqual({
+      type: 'comparison',
+      comparison: null,
+    });
+    expect(
+      parseHostMessage({ type: 'comparison', comparison: { ...comparison, fixed: [{ ...entry, how: 'maybe' }] } }),
+    ).toBeUndefined();
+    expect(
+      parseHostMessage({ type: 'comparison', comparison: { ...comparison, new: [{ ...entry, id: '<img>' }] } }),
+    ).toBeUndefined();
   });
 });
 
 describe('tab messages', () => {
   it('accepts a tab the host could have named, and nothing else', () => {
     expect(parseWebviewMessage({ type: 'selectTab', key: '' })).toEqual({ type: 'selectTab', key: '' });
-    expect(parseWebviewMessage({ type: 'selectTab', key: 'assistants/codex-0123456789ab' })).toEqual({ type: 'selectTab', key: 'assistants/codex-0123456789ab' });
+    expect(parseWebviewMessage({ type: 'selectTab', key: 'assistants/codex-0123456789ab' })).toEqual({
+      type: 'selectTab',
+      key: 'assistants/codex-0123456789ab',
+    });
     for (const key of ['../reviews', 'assistants/../../x', 'assistants/UPPER', 7, undefined]) {
       expect(parseWebviewMessage({ type: 'selectTab', key })).toBeUndefined();
     }
   });
 
   it('keeps only well-formed tabs', () => {
-    const tabs = [{ key: '', label: 'claude-code', active: true }, { key: 'x/y', label: 'bad', active: false }, { key: 'assistants/a-1', label: 3, active: false }];
-    expect(parseHostMessage({ type: 'tabs', tabs })).toEqual({ type: 'tabs', tabs: [{ key: '', label: 'claude-code', active: true }] });
+    const tabs = [
+      { key: '', label: 'claude-code', active: true },
+      { key: 'x/y', label: 'bad', active: false },
+      { key: 'assistants/a-1', label: 3, active: false },
+    ];
+    expect(parseHostMessage({ type: 'tabs', tabs })).toEqual({
+      type: 'tabs',
+      tabs: [{ key: '', label: 'claude-code', active: true }],
+    });
   });
 });

@@ -2,8 +2,24 @@ import type { WindowRecord } from '../../shared/discovery';
 import { describeWindows, rankWindows, terminalOwners } from '../../mcp-server/src/windowChoice';
 import { processAncestors } from '../../mcp-server/src/processAncestry';
 
-function window(folders: string[], lastFocused: number, editor = 'Visual Studio Code', terminals: number[] = [], started = 0): WindowRecord {
-  return { version: 1, pid: 1, folders, socketPath: `/run/${folders[0] ?? 'none'}.sock`, token: 'a'.repeat(32), editor, lastFocused, started, terminals };
+function window(
+  folders: string[],
+  lastFocused: number,
+  editor = 'Visual Studio Code',
+  terminals: number[] = [],
+  started = 0,
+): WindowRecord {
+  return {
+    version: 1,
+    pid: 1,
+    folders,
+    socketPath: `/run/${folders[0] ?? 'none'}.sock`,
+    token: 'a'.repeat(32),
+    editor,
+    lastFocused,
+    started,
+    terminals,
+  };
 }
 
 describe('which window an MCP server belongs to', () => {

@@ -9,7 +9,15 @@ import * as os from 'os';
 import * as path from 'path';
 import { registeredWorktrees, worktreeHolding } from '../../shared/gitWorktrees';
 import { bundleForChild } from '../integration/childBundle';
-import { currentOwner, distrustOf, ownedByUser, privateGroupOf, systemTrust, type OwnershipStats, type TrustContext } from '../../shared/repositoryTrust';
+import {
+  currentOwner,
+  distrustOf,
+  ownedByUser,
+  privateGroupOf,
+  systemTrust,
+  type OwnershipStats,
+  type TrustContext,
+} from '../../shared/repositoryTrust';
 
 let base: string;
 let repo: string;
@@ -21,7 +29,17 @@ beforeEach(() => {
   worktree = path.join(base, 'wt');
   fs.mkdirSync(repo);
   const git = (...args: string[]) =>
-    execFileSync('git', args, { cwd: repo, stdio: 'ignore', env: { ...process.env, GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@b' } });
+    execFileSync('git', args, {
+      cwd: repo,
+      stdio: 'ignore',
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 'a',
+        GIT_AUTHOR_EMAIL: 'a@b',
+        GIT_COMMITTER_NAME: 'a',
+        GIT_COMMITTER_EMAIL: 'a@b',
+      },
+    });
   git('init', '-q');
   git('commit', '-q', '--allow-empty', '-m', 'init');
   git('worktree', 'add', '-q', worktree);
@@ -57,14 +75,20 @@ it('believes a record written with relative paths (worktree.useRelativePaths)', 
 
 it("does not believe a record whose worktree's .git points elsewhere", () => {
   fs.writeFileSync(path.join(worktree, '.git'), `gitdir: ${path.join(repo, '.git')}\n`);
-  expect(believed()).toEqual({ trees: [], why: [`the worktree record ${record} is not trusted: ${worktree}/.git does not point back at ${record}`] });
+  expect(believed()).toEqual({
+    trees: [],
+    why: [`the worktree record ${record} is not trusted: ${worktree}/.git does not point back at ${record}`],
+  });
   fs.rmSync(path.join(worktree, '.git'));
   expect(believed().trees).toEqual([]);
 });
 
 it('does not believe a record that names a folder holding a workspace folder, or a workspace folder itself', () => {
   moveRecordTo(base);
-  expect(believed()).toEqual({ trees: [], why: [`the worktree record ${record} is not trusted: it names ${base}, which is or holds ${repo}`] });
+  expect(believed()).toEqual({
+    trees: [],
+    why: [`the worktree record ${record} is not trusted: it names ${base}, which is or holds ${repo}`],
+  });
   expect(worktreeHolding(path.join(base, 'elsewhere'), [repo])).toBeUndefined();
   fs.rmSync(path.join(base, '.git'));
   moveRecordTo(worktree);
@@ -83,13 +107,22 @@ it('does not believe a record that names the home folder', () => {
   const script = `const g = require(${JSON.stringify(bundle)}); const why = [];
     const trees = g.registeredWorktrees(${JSON.stringify(repo)}, { onDistrust: (w) => why.push(w) });
     process.stdout.write(JSON.stringify({ trees, why, held: g.worktreeHolding(${JSON.stringify(path.join(home, '.ssh'))}, [${JSON.stringify(repo)}]) ?? null }));`;
-  const answer = JSON.parse(execFileSync(process.execPath, ['-e', script], { env: { ...process.env, HOME: home }, encoding: 'utf8' }));
-  expect(answer).toEqual({ trees: [], why: [`the worktree record ${record} is not trusted: it names ${home}, which is or holds ${home}`], held: null });
+  const answer = JSON.parse(
+    execFileSync(process.execPath, ['-e', script], { env: { ...process.env, HOME: home }, encoding: 'utf8' }),
+  );
+  expect(answer).toEqual({
+    trees: [],
+    why: [`the worktree record ${record} is not trusted: it names ${home}, which is or holds ${home}`],
+    held: null,
+  });
 });
 
 it('does not believe a record that names /', () => {
   fs.writeFileSync(path.join(record, 'gitdir'), '/.git\n');
-  expect(believed()).toEqual({ trees: [], why: [`the worktree record ${record} is not trusted: it names /, the root of the file system`] });
+  expect(believed()).toEqual({
+    trees: [],
+    why: [`the worktree record ${record} is not trusted: it names /, the root of the file system`],
+  });
   expect(worktreeHolding('/etc', [repo])).toBeUndefined();
 });
 
@@ -115,13 +148,23 @@ describe.each([
     const system = systemTrust();
     const { trees, why } = believed(repo, { trust: { ...system, owner: { ...system.owner, privateGid: undefined } } });
     expect(trees).toEqual([]);
-    const whose = { repository: `the repository above ${repo} is`, records: `the worktree records in ${target()} are`, record: `the worktree record ${record} is` }[level];
+    const whose = {
+      repository: `the repository above ${repo} is`,
+      records: `the worktree records in ${target()} are`,
+      record: `the worktree record ${record} is`,
+    }[level];
     expect(why).toEqual([`${whose} not trusted: ${target()}: ${reason}`]);
   });
 });
 
 describe("git's ownership rule", () => {
-  const stats = (uid: number, mode = 0o755, link = false): OwnershipStats => ({ uid, mode, isSymbolicLink: () => link, isDirectory: () => !link, isFile: () => false });
+  const stats = (uid: number, mode = 0o755, link = false): OwnershipStats => ({
+    uid,
+    mode,
+    isSymbolicLink: () => link,
+    isDirectory: () => !link,
+    isFile: () => false,
+  });
 
   it('is the current user, or as root, root or the sudo user', () => {
     expect(ownedByUser(1000, { uid: 1000 })).toBe(true);
@@ -140,7 +183,7 @@ describe("git's ownership rule", () => {
     expect(currentOwner({ SUDO_UID: '' }).sudoUid).toBeUndefined();
   });
 
-  it("judges a link by its owner alone, and anything else by its owner and who may write it", () => {
+  it('judges a link by its owner alone, and anything else by its owner and who may write it', () => {
     expect(distrustOf(stats(1000, 0o777, true), { uid: 1000 })).toBeUndefined();
     expect(distrustOf(stats(1001, 0o777, true), { uid: 1000 })).toBe('it belongs to uid 1001, not to you');
     expect(distrustOf(stats(1000, 0o775), { uid: 1000 })).toBe('its group may write to it');
@@ -153,43 +196,66 @@ describe("git's ownership rule", () => {
     expect(distrustOf(inGroup(1000), { uid: 1000, privateGid: 1000 })).toBeUndefined();
     expect(distrustOf(inGroup(100), { uid: 1000, privateGid: 1000 })).toBe('its group may write to it');
     expect(distrustOf(inGroup(1000), { uid: 1000 })).toBe('its group may write to it');
-    expect(distrustOf({ ...inGroup(1000), mode: 0o777 }, { uid: 1000, privateGid: 1000 })).toBe('every user may write to it');
+    expect(distrustOf({ ...inGroup(1000), mode: 0o777 }, { uid: 1000, privateGid: 1000 })).toBe(
+      'every user may write to it',
+    );
   });
 
   it('counts a group as private only when no other account has it or is listed in it', () => {
     const files = (passwd: string, group: string) => (file: string) => (file === '/etc/passwd' ? passwd : group);
     const alice = 'alice:x:1000:1000::/home/alice:/bin/bash\n';
     expect(privateGroupOf(1000, 1000, files(alice, 'alice:x:1000:\n'))).toBe(1000);
-    expect(privateGroupOf(1001, 1000, files(alice + 'bob:x:1001:1000::/home/bob:/bin/sh\n', 'alice:x:1000:\n'))).toBeUndefined();
+    expect(
+      privateGroupOf(1001, 1000, files(alice + 'bob:x:1001:1000::/home/bob:/bin/sh\n', 'alice:x:1000:\n')),
+    ).toBeUndefined();
     expect(privateGroupOf(1000, 100, files(alice, 'users:x:100:alice,bob\n'))).toBeUndefined();
     expect(privateGroupOf(1000, 1001, files(alice, 'alice:x:1001:alice\n'))).toBe(1001);
-    expect(privateGroupOf(1002, 1002, () => { throw new Error('EACCES'); })).toBeUndefined();
+    expect(
+      privateGroupOf(1002, 1002, () => {
+        throw new Error('EACCES');
+      }),
+    ).toBeUndefined();
   });
 
-  it("does not believe a repository or a record another user owns (their ownership injected: a test cannot chown without root)", () => {
+  it('does not believe a repository or a record another user owns (their ownership injected: a test cannot chown without root)', () => {
     const system = systemTrust();
     const ownedBy = (owned: string, uid: number): TrustContext => {
-      const as = <T extends OwnershipStats>(file: string, real: T): T => (file === owned ? Object.assign(Object.create(Object.getPrototypeOf(real)), real, { uid }) : real);
-      return { owner: system.owner, lstat: (file) => as(file, system.lstat(file)), stat: (file) => as(file, system.stat(file)) };
+      const as = <T extends OwnershipStats>(file: string, real: T): T =>
+        file === owned ? Object.assign(Object.create(Object.getPrototypeOf(real)), real, { uid }) : real;
+      return {
+        owner: system.owner,
+        lstat: (file) => as(file, system.lstat(file)),
+        stat: (file) => as(file, system.stat(file)),
+      };
     };
     const other = (system.owner.uid ?? 0) + 4242;
     expect(believed(repo, { trust: ownedBy(path.join(repo, '.git'), other) }).why).toEqual([
       `the repository above ${repo} is not trusted: ${repo}/.git: it belongs to uid ${other}, not to you`,
     ]);
-    expect(believed(repo, { trust: ownedBy(repo, other) }).why).toEqual([`the repository above ${repo} is not trusted: ${repo}: it belongs to uid ${other}, not to you`]);
+    expect(believed(repo, { trust: ownedBy(repo, other) }).why).toEqual([
+      `the repository above ${repo} is not trusted: ${repo}: it belongs to uid ${other}, not to you`,
+    ]);
     for (const owned of [path.join(record, 'gitdir'), record, path.join(worktree, '.git'), worktree]) {
-      expect(believed(repo, { trust: ownedBy(owned, other) })).toEqual({ trees: [], why: [`the worktree record ${record} is not trusted: ${owned}: it belongs to uid ${other}, not to you`] });
+      expect(believed(repo, { trust: ownedBy(owned, other) })).toEqual({
+        trees: [],
+        why: [`the worktree record ${record} is not trusted: ${owned}: it belongs to uid ${other}, not to you`],
+      });
     }
   });
 
   it('does not believe a record another uid owns, unless git would (as root, under sudo by that uid)', () => {
     if (process.geteuid?.() !== 0) {
-      console.log(`Cannot give a record to another uid: this process is uid ${process.geteuid?.()}, and only root can chown. The injected case above checks the rule.`);
+      console.log(
+        `Cannot give a record to another uid: this process is uid ${process.geteuid?.()}, and only root can chown. The injected case above checks the rule.`,
+      );
       return;
     }
     const gitdir = path.join(record, 'gitdir');
     fs.chownSync(gitdir, 65534, 65534);
-    expect(believed()).toEqual({ trees: [], why: [`the worktree record ${record} is not trusted: ${gitdir}: it belongs to uid 65534, not to you`] });
+    expect(believed()).toEqual({
+      trees: [],
+      why: [`the worktree record ${record} is not trusted: ${gitdir}: it belongs to uid 65534, not to you`],
+    });
     expect(believed(repo, { trust: systemTrust({ SUDO_UID: '65534' }) })).toEqual({ trees: [worktree], why: [] });
   });
 });

@@ -36,13 +36,17 @@ export class ActivityFeature implements vscode.Disposable {
       provider,
       this.view,
       this.status,
-      vscode.commands.registerCommand(ActivityCommands.showActivity, () => vscode.commands.executeCommand(`${ACTIVITY_VIEW}.focus`)),
+      vscode.commands.registerCommand(ActivityCommands.showActivity, () =>
+        vscode.commands.executeCommand(`${ACTIVITY_VIEW}.focus`),
+      ),
       vscode.commands.registerCommand(ActivityCommands.clearActivity, () => {
         this.notice = undefined;
         this.log.clear();
         this.showMessage();
       }),
-      vscode.commands.registerCommand(ActivityCommands.copyCorrelationId, (item?: unknown) => this.copyCorrelationId(item)),
+      vscode.commands.registerCommand(ActivityCommands.copyCorrelationId, (item?: unknown) =>
+        this.copyCorrelationId(item),
+      ),
     );
   }
 
@@ -73,10 +77,15 @@ export class ActivityFeature implements vscode.Disposable {
 
   /** On an item (inline or its context menu), that call; from the palette, the selected call or one the user picks. */
   private async copyCorrelationId(item: unknown): Promise<void> {
-    const entry = isEntry(item) ? item : (this.view.selection[0] ?? (await pickCall(this.log, 'Copy the correlation id of which call?')));
+    const entry = isEntry(item)
+      ? item
+      : (this.view.selection[0] ?? (await pickCall(this.log, 'Copy the correlation id of which call?')));
     if (!entry) return;
     await vscode.env.clipboard.writeText(entry.id);
-    vscode.window.setStatusBarMessage(`Redline: copied the correlation id ${shortId(entry.id)}… of ${entry.method}`, 4000);
+    vscode.window.setStatusBarMessage(
+      `Redline: copied the correlation id ${shortId(entry.id)}… of ${entry.method}`,
+      4000,
+    );
   }
 }
 

@@ -90,7 +90,9 @@ export class ActivityLog implements RequestObserver {
       ...slot.entry,
       status: outcome.status,
       durationMs: Math.max(0, outcome.durationMs),
-      ...(outcome.error ? { error: { code: outcome.error.code, message: clampText(outcome.error.message, MAX_ERROR_CHARS) } } : {}),
+      ...(outcome.error
+        ? { error: { code: outcome.error.code, message: clampText(outcome.error.message, MAX_ERROR_CHARS) } }
+        : {}),
     };
     this.changed.fire();
   }
@@ -113,6 +115,9 @@ export class ActivityLog implements RequestObserver {
  * that power), and the copy keeps a cut of a huge string from holding all of it in memory.
  */
 export function clampText(text: string, max: number): string {
-  const line = text.slice(0, max).replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ' ').trim();
+  const line = text
+    .slice(0, max)
+    .replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ' ')
+    .trim();
   return Buffer.from(line, 'utf16le').toString('utf16le');
 }

@@ -37,7 +37,10 @@ export function describeBridgeState(state: BridgeState): BridgeStatusText {
       return {
         text: connected === 0 ? '$(plug) Redline: listening' : `$(plug) Redline: ${connected} connected`,
         tooltip: [who, `Socket: ${socketPath}`, '', CLICK_FOR_ACTIVITY].join('\n'),
-        accessibleLabel: connected === 0 ? 'Redline: listening, no assistant connected' : `Redline: ${plural(connected, 'assistant')} connected`,
+        accessibleLabel:
+          connected === 0
+            ? 'Redline: listening, no assistant connected'
+            : `Redline: ${plural(connected, 'assistant')} connected`,
         isError: false,
       };
     }
@@ -65,14 +68,21 @@ export interface CallText {
 }
 
 const UNNAMED = 'unnamed assistant';
-const STATUS_WORDS: Record<ActivityStatus, string> = { running: 'running', ok: 'ok', error: 'failed', cancelled: 'cancelled' };
+const STATUS_WORDS: Record<ActivityStatus, string> = {
+  running: 'running',
+  ok: 'ok',
+  error: 'failed',
+  cancelled: 'cancelled',
+};
 
 export function describeCall(entry: ActivityEntry): CallText {
   const client = entry.client ?? UNNAMED;
   const status = STATUS_WORDS[entry.status];
   const took = entry.durationMs === undefined ? undefined : formatDuration(entry.durationMs);
   const error = entry.error ? `${entry.error.message} (code ${entry.error.code})` : undefined;
-  const description = [client, status, took, shortId(entry.id)].filter(Boolean).join(' · ') + (entry.error ? ` — ${entry.error.message}` : '');
+  const description =
+    [client, status, took, shortId(entry.id)].filter(Boolean).join(' · ') +
+    (entry.error ? ` — ${entry.error.message}` : '');
   const tooltip = [
     `${entry.method}: ${status}${took ? ` in ${took}` : ''}`,
     `Assistant: ${client}`,

@@ -63,7 +63,9 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityEnt
 
 /** The view's message when it has nothing to list; none otherwise. */
 export function emptyMessage(log: ActivityLog): string | undefined {
-  return log.size === 0 ? 'No tool calls in this window yet. Each call an assistant makes to Redline appears here.' : undefined;
+  return log.size === 0
+    ? 'No tool calls in this window yet. Each call an assistant makes to Redline appears here.'
+    : undefined;
 }
 
 /** A recent call picked by the user, for commands run from the palette rather than on an item. */

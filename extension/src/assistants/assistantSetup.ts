@@ -22,8 +22,16 @@ export const ASSISTANTS: readonly AssistantChoice[] = [
   { id: 'cursor', label: 'Cursor', detail: 'Adds Redline to ~/.cursor/mcp.json' },
   { id: 'codex', label: 'Codex CLI', detail: 'Adds Redline to ~/.codex/config.toml' },
   { id: 'gemini', label: 'Gemini CLI', detail: 'Adds Redline to ~/.gemini/settings.json' },
-  { id: 'vscode', label: 'VS Code (mcp.json)', detail: 'Usually nothing to do: Redline registers itself with agent mode' },
-  { id: 'other', label: 'Other', detail: 'The command line, and the two environment variables that pin it to this window' },
+  {
+    id: 'vscode',
+    label: 'VS Code (mcp.json)',
+    detail: 'Usually nothing to do: Redline registers itself with agent mode',
+  },
+  {
+    id: 'other',
+    label: 'Other',
+    detail: 'The command line, and the two environment variables that pin it to this window',
+  },
 ];
 
 export type SnippetLanguage = 'shellscript' | 'json' | 'toml' | 'plaintext';
@@ -90,7 +98,10 @@ const builders: Record<AssistantId, Builder> = {
   codex: (o) => {
     // The same entry that Connect an Assistant writes into the file, one key per line.
     const entry = serverEntry('codex', o.serverPath, o.nodeCommand);
-    const lines = [`[mcp_servers.${SERVER_NAME}]`, ...Object.entries(entry).map(([key, value]) => `${tomlKey(key)} = ${tomlValue(value)}`)];
+    const lines = [
+      `[mcp_servers.${SERVER_NAME}]`,
+      ...Object.entries(entry).map(([key, value]) => `${tomlKey(key)} = ${tomlValue(value)}`),
+    ];
     return {
       title: 'Codex CLI: add this to ~/.codex/config.toml',
       language: 'toml',
@@ -158,7 +169,11 @@ const builders: Record<AssistantId, Builder> = {
     return {
       title: 'Other assistants: register this as a stdio MCP server',
       language: 'plaintext',
-      text: [shellCommand([o.nodeCommand.command, o.serverPath], o.shell), ...(envLines.length > 0 ? ['', ...envLines] : [])].join('\n') + '\n',
+      text:
+        [
+          shellCommand([o.nodeCommand.command, o.serverPath], o.shell),
+          ...(envLines.length > 0 ? ['', ...envLines] : []),
+        ].join('\n') + '\n',
       note: paragraphs(
         `Redline's server speaks MCP over stdio: give your assistant the command on the first line. On its own it ` +
           `finds the VS Code window whose folder holds the directory it runs in. ${IPC_PATH_ENV} and ${IPC_TOKEN_ENV} ` +
@@ -196,7 +211,7 @@ function pathNote(o: SetupOptions): string {
 function runtimeNote(node: NodeCommand): string | undefined {
   if (!('ELECTRON_RUN_AS_NODE' in node.env)) return undefined;
   return (
-    '`node` is not on PATH, so this runs the server with VS Code\'s own executable as Node.js ' +
+    "`node` is not on PATH, so this runs the server with VS Code's own executable as Node.js " +
     '(ELECTRON_RUN_AS_NODE=1). That path can change when VS Code updates; with Node.js 18 or later on PATH, run this ' +
     'command again to get a plain `node` command.'
   );
@@ -232,7 +247,9 @@ export function shellQuote(arg: string, shell: ShellFlavor): string {
     case 'posix':
       return /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
     case 'powershell':
-      return /^[A-Za-z0-9_+=:./\\-]+$/.test(arg) ? arg : `'${arg.replace(POWERSHELL_QUOTES, (quote) => quote + quote)}'`;
+      return /^[A-Za-z0-9_+=:./\\-]+$/.test(arg)
+        ? arg
+        : `'${arg.replace(POWERSHELL_QUOTES, (quote) => quote + quote)}'`;
     case 'cmd':
       return /^[A-Za-z0-9_+=:,./\\-]+$/.test(arg) ? arg : cmdQuote(arg);
   }
@@ -278,7 +295,14 @@ export function tomlString(value: string): string {
   if (!/["\\]/.test(value) && !control.test(value)) return `"${value}"`;
   if (!value.includes("'") && !control.test(value)) return `'${value}'`;
   const escaped = value.replace(/["\\\u0000-\u0008\u000a-\u001f\u007f]/g, (char) => {
-    const named: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\b': '\\b', '\n': '\\n', '\f': '\\f', '\r': '\\r' };
+    const named: Record<string, string> = {
+      '"': '\\"',
+      '\\': '\\\\',
+      '\b': '\\b',
+      '\n': '\\n',
+      '\f': '\\f',
+      '\r': '\\r',
+    };
     return named[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
   });
   return `"${escaped}"`;
@@ -288,7 +312,9 @@ export function tomlString(value: string): string {
 function tomlValue(value: unknown): string {
   if (typeof value === 'string') return tomlString(value);
   if (Array.isArray(value)) return `[${value.map((item) => tomlString(String(item))).join(', ')}]`;
-  const fields = Object.entries(value as Record<string, string>).map(([name, item]) => `${tomlKey(name)} = ${tomlString(item)}`);
+  const fields = Object.entries(value as Record<string, string>).map(
+    ([name, item]) => `${tomlKey(name)} = ${tomlString(item)}`,
+  );
   return `{ ${fields.join(', ')} }`;
 }
 

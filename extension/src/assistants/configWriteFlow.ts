@@ -23,7 +23,11 @@ const PREVIEW_SCHEME = 'redline-config-preview';
 export async function confirmAndWrite(plan: ConfigPlan, options: WriteOptions): Promise<WriteOutcome> {
   const alternatives = options.alternative ? [options.alternative] : [];
   if (plan.kind === 'invalid') {
-    const answer = await vscode.window.showErrorMessage(`Redline cannot change ${plan.target.displayPath}`, { modal: true, detail: plan.message }, ...alternatives);
+    const answer = await vscode.window.showErrorMessage(
+      `Redline cannot change ${plan.target.displayPath}`,
+      { modal: true, detail: plan.message },
+      ...alternatives,
+    );
     return answer !== undefined && answer === options.alternative ? 'alternative' : 'invalid';
   }
   if (plan.kind === 'unchanged') {
@@ -41,7 +45,12 @@ export async function confirmAndWrite(plan: ConfigPlan, options: WriteOptions): 
   const preview = await showPreview(change);
   let answer: string | undefined;
   try {
-    answer = await vscode.window.showInformationMessage(options.title, { modal: true, detail: consentDetail(change) }, write, ...alternatives);
+    answer = await vscode.window.showInformationMessage(
+      options.title,
+      { modal: true, detail: consentDetail(change) },
+      write,
+      ...alternatives,
+    );
   } finally {
     await preview.dispose();
   }
@@ -51,11 +60,16 @@ export async function confirmAndWrite(plan: ConfigPlan, options: WriteOptions): 
   try {
     const written = await writeConfigChange(change);
     const backup = written.backup ? ` The file as it was is kept as ${path.basename(written.backup)}.` : '';
-    const done = removing ? `Redline: removed Redline from ${change.target.displayPath}.` : `Redline: added Redline to ${change.target.displayPath}.`;
+    const done = removing
+      ? `Redline: removed Redline from ${change.target.displayPath}.`
+      : `Redline: added Redline to ${change.target.displayPath}.`;
     void vscode.window.showInformationMessage(`${done}${backup}${options.afterWrite ? ` ${options.afterWrite}` : ''}`);
     return 'written';
   } catch (error) {
-    const message = error instanceof ConfigFileError ? error.message : `Redline could not write ${change.target.displayPath}: ${(error as Error)?.message ?? error}`;
+    const message =
+      error instanceof ConfigFileError
+        ? error.message
+        : `Redline could not write ${change.target.displayPath}: ${(error as Error)?.message ?? error}`;
     void vscode.window.showErrorMessage(message);
     return 'failed';
   }
@@ -69,7 +83,8 @@ function consentDetail(change: ConfigChange): string {
       : `Redline adds its "${change.target.entryPath[1]}" entry to ${displayPath}, as the diff editor shows, and changes nothing else. ` +
         'No socket or token goes into the file.';
   // A link leads wherever its owner (or whoever could write it) chose: the consent says where.
-  const link = change.realFile !== file ? `${displayPath} is a symbolic link: the file changed is ${change.realFile}.\n\n` : '';
+  const link =
+    change.realFile !== file ? `${displayPath} is a symbolic link: the file changed is ${change.realFile}.\n\n` : '';
   const backup =
     change.before === undefined
       ? `The file does not exist yet: Redline creates it.`
@@ -93,16 +108,27 @@ async function showPreview(change: ConfigChange): Promise<{ dispose(): Promise<v
   });
   const verb = change.operation.kind === 'remove' ? 'without' : 'with';
   try {
-    await vscode.commands.executeCommand('vscode.diff', current, proposed, `${change.target.displayPath}: now ↔ ${verb} Redline`, { preview: true });
+    await vscode.commands.executeCommand(
+      'vscode.diff',
+      current,
+      proposed,
+      `${change.target.displayPath}: now ↔ ${verb} Redline`,
+      { preview: true },
+    );
   } catch (error) {
     // The modal still says what changes; the diff is a closer look.
-    void vscode.window.showWarningMessage(`Redline could not show the change in a diff editor: ${(error as Error)?.message ?? error}`);
+    void vscode.window.showWarningMessage(
+      `Redline could not show the change in a diff editor: ${(error as Error)?.message ?? error}`,
+    );
   }
   return {
     async dispose() {
       const tabs = vscode.window.tabGroups.all
         .flatMap((group) => group.tabs)
-        .filter((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.toString() === proposed.toString());
+        .filter(
+          (tab) =>
+            tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.toString() === proposed.toString(),
+        );
       if (tabs.length > 0) await vscode.window.tabGroups.close(tabs).then(undefined, () => undefined);
       registration.dispose();
     },

@@ -8,9 +8,22 @@ import * as vscode from 'vscode';
 import { ASSISTANTS, buildSetup, shellCommand, type AssistantId, type AssistantSetup } from './assistantSetup';
 import { CLAUDE_REMOVE_ARGS, claudeAddArgs, findClaude, runClaude } from './claudeCode';
 import { planConfigChange } from './configFiles/configFile';
-import { configTarget, isFileAssistant, serverEntry, vscodeUserDirectory, type FileAssistant, type TargetEnvironment } from './configFiles/configTargets';
+import {
+  configTarget,
+  isFileAssistant,
+  serverEntry,
+  vscodeUserDirectory,
+  type FileAssistant,
+  type TargetEnvironment,
+} from './configFiles/configTargets';
 import { confirmAndWrite } from './configWriteFlow';
-import { currentRuntime, resolveNodeCommand, serverScriptPath, type IpcEndpoint, type NodeCommand } from './serverLaunch';
+import {
+  currentRuntime,
+  resolveNodeCommand,
+  serverScriptPath,
+  type IpcEndpoint,
+  type NodeCommand,
+} from './serverLaunch';
 import { serverPathForConfigs } from './stableServerPath';
 
 export interface ConnectAssistantDeps {
@@ -74,7 +87,7 @@ async function offerClaudeCode(serverPath: string, node: NodeCommand): Promise<b
       detail:
         `Redline runs:\n\n${shellCommand(['claude', ...addArgs], shell)}\n\n` +
         `If Claude Code has a Redline entry already, Redline replaces it (${shellCommand(['claude', ...CLAUDE_REMOVE_ARGS], shell)}, then the same add).\n\n` +
-        'No socket or token goes into Claude Code\'s config: the server finds the VS Code window of the folder you start `claude` in.',
+        "No socket or token goes into Claude Code's config: the server finds the VS Code window of the folder you start `claude` in.",
     },
     run,
     copy,
@@ -93,14 +106,23 @@ async function offerClaudeCode(serverPath: string, node: NodeCommand): Promise<b
     },
   );
   if (result.ok) {
-    void vscode.window.showInformationMessage('Redline: added Redline to Claude Code for all your projects. Start `claude` in your project to use it.');
+    void vscode.window.showInformationMessage(
+      'Redline: added Redline to Claude Code for all your projects. Start `claude` in your project to use it.',
+    );
     return true;
   }
-  void vscode.window.showErrorMessage(`Redline: "claude mcp add" failed${result.output ? `: ${result.output}` : ''}. The command to run yourself follows.`);
+  void vscode.window.showErrorMessage(
+    `Redline: "claude mcp add" failed${result.output ? `: ${result.output}` : ''}. The command to run yourself follows.`,
+  );
   return false;
 }
 
-async function offerConfigFile(assistant: FileAssistant, serverPath: string, node: NodeCommand, environment: TargetEnvironment): Promise<boolean> {
+async function offerConfigFile(
+  assistant: FileAssistant,
+  serverPath: string,
+  node: NodeCommand,
+  environment: TargetEnvironment,
+): Promise<boolean> {
   const target = configTarget(assistant, environment);
   if (!target) return false;
   const copy = 'Copy Snippet Instead';
@@ -123,7 +145,11 @@ async function offerConfigFile(assistant: FileAssistant, serverPath: string, nod
     if (answer !== addAnyway) return false;
   }
   const plan = await planConfigChange(target, { kind: 'set', entry: serverEntry(assistant, serverPath, node) });
-  const outcome = await confirmAndWrite(plan, { title: `Add Redline to ${target.displayPath}?`, alternative: copy, afterWrite: AFTER_WRITE[assistant] });
+  const outcome = await confirmAndWrite(plan, {
+    title: `Add Redline to ${target.displayPath}?`,
+    alternative: copy,
+    afterWrite: AFTER_WRITE[assistant],
+  });
   return outcome !== 'alternative' && outcome !== 'failed';
 }
 

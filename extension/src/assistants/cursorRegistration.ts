@@ -7,7 +7,10 @@ import { SERVER_NAME, type StdioServerDefinition } from './serverLaunch';
 
 /** The part of `vscode.cursor.mcp` Redline uses. */
 export interface CursorMcpApi {
-  registerServer(config: { name: string; server: { command: string; args: string[]; env: Record<string, string> } }): void;
+  registerServer(config: {
+    name: string;
+    server: { command: string; args: string[]; env: Record<string, string> };
+  }): void;
   unregisterServer(name: string): void;
 }
 
@@ -22,7 +25,9 @@ export interface CursorRegistrationDeps {
 /** `vscode.cursor.mcp` when this editor is Cursor with that API; undefined elsewhere. */
 export function findCursorMcpApi(vscodeModule: object): CursorMcpApi | undefined {
   const mcp = (vscodeModule as { cursor?: { mcp?: Partial<CursorMcpApi> } }).cursor?.mcp;
-  return typeof mcp?.registerServer === 'function' && typeof mcp.unregisterServer === 'function' ? (mcp as CursorMcpApi) : undefined;
+  return typeof mcp?.registerServer === 'function' && typeof mcp.unregisterServer === 'function'
+    ? (mcp as CursorMcpApi)
+    : undefined;
 }
 
 /** Keeps Redline registered with Cursor's agent as the definition changes, and unregisters it on dispose. */
@@ -33,7 +38,10 @@ export function registerWithCursor(api: CursorMcpApi, deps: CursorRegistrationDe
     try {
       if (definition) {
         // Registering under the same name replaces the earlier definition.
-        api.registerServer({ name: SERVER_NAME, server: { command: definition.command, args: [...definition.args], env: { ...definition.env } } });
+        api.registerServer({
+          name: SERVER_NAME,
+          server: { command: definition.command, args: [...definition.args], env: { ...definition.env } },
+        });
         registered = true;
       } else if (registered) {
         api.unregisterServer(SERVER_NAME);

@@ -10,7 +10,9 @@ import { mcpServerDefinition, type IpcEndpoint, type NodeCommand, type StdioServ
 /** Must match `contributes.mcpServerDefinitionProviders[].id` in package.json. */
 export const MCP_PROVIDER_ID = 'redline';
 
-export class RedlineMcpServerProvider implements vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition>, vscode.Disposable {
+export class RedlineMcpServerProvider
+  implements vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition>, vscode.Disposable
+{
   private endpoint: IpcEndpoint | undefined;
   private requestTimeoutMs = 0;
   private readonly changed = new vscode.EventEmitter<void>();
@@ -53,7 +55,8 @@ export class RedlineMcpServerProvider implements vscode.McpServerDefinitionProvi
   }
 
   resolveMcpServerDefinition(server: vscode.McpStdioServerDefinition): vscode.McpStdioServerDefinition {
-    if (!this.endpoint) throw new Error('Redline\'s bridge is not running in this window; see the "Redline" output for why.');
+    if (!this.endpoint)
+      throw new Error('Redline\'s bridge is not running in this window; see the "Redline" output for why.');
     return server;
   }
 
@@ -63,7 +66,10 @@ export class RedlineMcpServerProvider implements vscode.McpServerDefinitionProvi
 }
 
 /** Registers `provider` where the editor has an API for it (VS Code's, or Cursor's); elsewhere logs why and does nothing. */
-export function registerMcpServerProvider(provider: RedlineMcpServerProvider, log: vscode.LogOutputChannel): vscode.Disposable {
+export function registerMcpServerProvider(
+  provider: RedlineMcpServerProvider,
+  log: vscode.LogOutputChannel,
+): vscode.Disposable {
   const unavailable = new vscode.Disposable(() => undefined);
   const cursor = findCursorMcpApi(vscode);
   if (cursor) {
@@ -76,7 +82,9 @@ export function registerMcpServerProvider(provider: RedlineMcpServerProvider, lo
     return new vscode.Disposable(() => registration.dispose());
   }
   if (typeof vscode.lm?.registerMcpServerDefinitionProvider !== 'function') {
-    log.info('This editor cannot register MCP servers (VS Code 1.101+ can); use "Redline: Connect an Assistant…" to set one up.');
+    log.info(
+      'This editor cannot register MCP servers (VS Code 1.101+ can); use "Redline: Connect an Assistant…" to set one up.',
+    );
     return unavailable;
   }
   try {

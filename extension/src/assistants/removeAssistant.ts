@@ -15,7 +15,8 @@ export interface RemoveAssistantDeps {
   readonly globalStorageUri: vscode.Uri;
 }
 
-type RemoveChoice = vscode.QuickPickItem & ({ readonly action: 'claude-code' } | { readonly action: 'file'; readonly target: ConfigTarget });
+type RemoveChoice = vscode.QuickPickItem &
+  ({ readonly action: 'claude-code' } | { readonly action: 'file'; readonly target: ConfigTarget });
 
 export async function removeFromAssistant({ globalStorageUri }: RemoveAssistantDeps): Promise<void> {
   const environment = assistantEnvironment(globalStorageUri);
@@ -23,7 +24,11 @@ export async function removeFromAssistant({ globalStorageUri }: RemoveAssistantD
   const choices: RemoveChoice[] = [];
   for (const assistant of ASSISTANTS) {
     if (assistant.id === 'claude-code') {
-      choices.push({ action: 'claude-code', label: assistant.label, detail: shellCommand(['claude', ...CLAUDE_REMOVE_ARGS], shell) });
+      choices.push({
+        action: 'claude-code',
+        label: assistant.label,
+        detail: shellCommand(['claude', ...CLAUDE_REMOVE_ARGS], shell),
+      });
     } else if (isFileAssistant(assistant.id)) {
       const target = configTarget(assistant.id, environment);
       if (target) choices.push({ action: 'file', target, label: assistant.label, detail: target.displayPath });
@@ -51,7 +56,10 @@ async function removeFromClaudeCode(shell: 'powershell' | 'posix'): Promise<void
     const copy = 'Copy Command';
     const answer = await vscode.window.showInformationMessage(
       'Run this in a terminal to remove Redline from Claude Code',
-      { modal: true, detail: `${command}\n\nRedline cannot run \`claude\` itself: it is not on the PATH that VS Code sees.` },
+      {
+        modal: true,
+        detail: `${command}\n\nRedline cannot run \`claude\` itself: it is not on the PATH that VS Code sees.`,
+      },
       copy,
     );
     if (answer === copy) await vscode.env.clipboard.writeText(command);
@@ -60,11 +68,17 @@ async function removeFromClaudeCode(shell: 'powershell' | 'posix'): Promise<void
   const remove = 'Remove';
   const answer = await vscode.window.showInformationMessage(
     'Remove Redline from Claude Code?',
-    { modal: true, detail: `Redline runs:\n\n${command}\n\nClaude Code's other servers and settings stay as they are.` },
+    {
+      modal: true,
+      detail: `Redline runs:\n\n${command}\n\nClaude Code's other servers and settings stay as they are.`,
+    },
     remove,
   );
   if (answer !== remove) return;
   const result = await runClaude(claude, CLAUDE_REMOVE_ARGS);
   if (result.ok) void vscode.window.showInformationMessage('Redline: removed Redline from Claude Code.');
-  else void vscode.window.showErrorMessage(`Redline: "claude mcp remove" failed${result.output ? `: ${result.output}` : ''}.`);
+  else
+    void vscode.window.showErrorMessage(
+      `Redline: "claude mcp remove" failed${result.output ? `: ${result.output}` : ''}.`,
+    );
 }

@@ -77,7 +77,12 @@ export function ipcEnvironment(ipc: IpcEndpoint): Record<string, string> {
  * What the editor starts for its own agent: the server, pointed at this window, with the
  * `redline.requestTimeoutMs` setting when it is set (0 keeps the server's per-method defaults).
  */
-export function mcpServerDefinition(serverPath: string, node: NodeCommand, ipc: IpcEndpoint, requestTimeoutMs = 0): StdioServerDefinition {
+export function mcpServerDefinition(
+  serverPath: string,
+  node: NodeCommand,
+  ipc: IpcEndpoint,
+  requestTimeoutMs = 0,
+): StdioServerDefinition {
   const timeout: Record<string, string> = requestTimeoutMs > 0 ? { [TIMEOUT_ENV]: String(requestTimeoutMs) } : {};
   return {
     label: SERVER_LABEL,

@@ -3,6 +3,7 @@
 // path inside the extension folder changes with every release; this one never does. Plain
 // TypeScript with no `vscode` import, so it is tested with a temporary home directory.
 
+import { yieldThread } from '../../../shared/threadYield';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -44,7 +45,11 @@ export function stableServerPath(home: string = os.homedir()): string {
  * exists. Every editor with Redline calls this at activation, so the newest installation wins and
  * an uninstalled one is replaced by the next that starts. Throws on a file-system failure.
  */
-export function updateStableServerPath(serverPath: string, version: string, home: string = os.homedir()): LauncherUpdate {
+export function updateStableServerPath(
+  serverPath: string,
+  version: string,
+  home: string = os.homedir(),
+): LauncherUpdate {
   const file = stableServerPath(home);
   ensurePrivateDirectory(path.dirname(file));
   const existing = readLauncher(file);
@@ -72,12 +77,16 @@ export async function publishStableServerPath(
 ): Promise<void> {
   try {
     // After activation has returned: nothing else waits for these few small file operations.
-    await new Promise((resolve) => setImmediate(resolve));
+    await yieldThread();
     const update = updateStableServerPath(serverScriptPath(extensionPath), version, home);
     if (update.kind === 'written') log.info(`${update.file} now runs Redline ${version}'s server`);
-    if (update.kind === 'kept-newer') log.info(`${update.file} keeps running Redline ${update.recorded.version}, newer than this ${version}`);
+    if (update.kind === 'kept-newer')
+      log.info(`${update.file} keeps running Redline ${update.recorded.version}, newer than this ${version}`);
   } catch (error) {
-    log.warn('Could not write the launcher that gives assistants a stable server path; "Connect an Assistant" falls back to this version\'s path', error);
+    log.warn(
+      'Could not write the launcher that gives assistants a stable server path; "Connect an Assistant" falls back to this version\'s path',
+      error,
+    );
   }
 }
 
@@ -161,7 +170,10 @@ function readLauncher(file: string): string | undefined {
  * The path config snippets and files should name: the launcher when it is there and runs an
  * installed server, else this version's own server (which then changes with every update).
  */
-export function serverPathForConfigs(versionedServerPath: string, home: string = os.homedir()): { readonly serverPath: string; readonly stable: boolean } {
+export function serverPathForConfigs(
+  versionedServerPath: string,
+  home: string = os.homedir(),
+): { readonly serverPath: string; readonly stable: boolean } {
   try {
     const record = readLauncherRecord(home);
     if (record && fs.existsSync(record.target)) return { serverPath: stableServerPath(home), stable: true };

@@ -39,7 +39,11 @@ export class BridgeHost implements vscode.Disposable {
     const token = createToken();
     const { server, location } = await listen(token, handlers, log, observer);
     const publisher = new WindowPublisher(
-      { file: path.join(location.directory, discoveryFileName(process.pid, location.key)), socketPath: location.path, token },
+      {
+        file: path.join(location.directory, discoveryFileName(process.pid, location.key)),
+        socketPath: location.path,
+        token,
+      },
       folders,
       log,
     );

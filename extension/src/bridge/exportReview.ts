@@ -21,7 +21,12 @@ export function exportReviewHandler(reviews: ReviewsSide, renderer: Pick<ReviewR
     const owner = reviews.lookup(params.assistant);
     const review = (owner && (await buildExportedReview(owner, roots))) ?? nothingShown(roots(undefined)[0]);
     const { text, omitted } = await exportText(review, params.format);
-    const summary = { revision: review.revision, format: params.format, findings: review.findings.length - omitted, ...(omitted > 0 ? { omitted } : {}) };
+    const summary = {
+      revision: review.revision,
+      format: params.format,
+      findings: review.findings.length - omitted,
+      ...(omitted > 0 ? { omitted } : {}),
+    };
     return pages.first(text, summary, params.assistant);
   };
 }

@@ -16,9 +16,16 @@ export async function getReviewPage(reviews: ReviewsSide, params: GetReviewParam
   const findings = owner && review ? await owner.findings.current() : [];
   // A bad cursor is refused before any page is cut.
   const start = params.cursor === undefined ? undefined : decodeCursor(params.cursor, review, findings.length);
-  const comparison = params.compareWithPrevious && start === undefined ? { comparison: await comparisonFor(owner, review) } : {};
+  const comparison =
+    params.compareWithPrevious && start === undefined ? { comparison: await comparisonFor(owner, review) } : {};
   if (!owner || !review) return { revision: 0, markdown: '', sections: [], findings: [], ...comparison };
-  return { revision: review.revision, title: review.title, updatedAt: review.updatedAt, ...reviewPage(review, findings, start), ...comparison };
+  return {
+    revision: review.revision,
+    title: review.title,
+    updatedAt: review.updatedAt,
+    ...reviewPage(review, findings, start),
+    ...comparison,
+  };
 }
 
 /** null when there is no earlier review to compare with. */

@@ -3,7 +3,13 @@
 // user had decided and replied, through the conversation, so that a review that went out as SARIF
 // comes back as it was. The states and replies are on disk before the answer too.
 
-import { ErrorCode, IpcError, type ImportReviewResult, type PresentReviewResult, type ValidParamsOf } from '../../../shared/protocol';
+import {
+  ErrorCode,
+  IpcError,
+  type ImportReviewResult,
+  type PresentReviewResult,
+  type ValidParamsOf,
+} from '../../../shared/protocol';
 import { findingFingerprint } from '../../../shared/exchange/exportedReview';
 import { matchImported, type ImportMatch } from '../exchange/importMatching';
 import { relativeToRoot, repositoryRoot } from '../exchange/repositoryRoot';
@@ -15,12 +21,17 @@ import type { Conversation } from '../review/conversation';
 type Params = ValidParamsOf<'import-review'>;
 type Present = (params: ValidParamsOf<'present-review'>, context: RequestContext) => Promise<PresentReviewResult>;
 
-export function importReviewHandler(reviews: Pick<AssistantReviews, 'existing'>, renderer: Pick<ReviewRenderer, 'roots' | 'placesOf'>, present: Present) {
+export function importReviewHandler(
+  reviews: Pick<AssistantReviews, 'existing'>,
+  renderer: Pick<ReviewRenderer, 'roots' | 'placesOf'>,
+  present: Present,
+) {
   return async (params: Params, context: RequestContext): Promise<ImportReviewResult> => {
     const { assistant, cwd, title, markdown } = params;
     const presented = await present({ content: markdown, mode: 'replace', title, cwd, assistant }, context);
     const owner = reviews.existing(assistant);
-    if (!owner) throw new IpcError(ErrorCode.Internal, 'The imported review was shown, but its tab is gone; import it again.');
+    if (!owner)
+      throw new IpcError(ErrorCode.Internal, 'The imported review was shown, but its tab is gone; import it again.');
     const review = owner.store.current;
     // Another change may have come in behind the import: then only fingerprints and places match.
     const places = review?.revision === presented.revision ? await renderer.placesOf(review) : undefined;
@@ -42,7 +53,10 @@ export function importReviewHandler(reviews: Pick<AssistantReviews, 'existing'>,
     try {
       restored = await restoreAnswers(owner.conversation, matches, references);
     } catch (error) {
-      throw new IpcError(ErrorCode.Internal, `The review is shown and stored, but the findings' states and replies were not all restored: ${(error as Error)?.message ?? error}`);
+      throw new IpcError(
+        ErrorCode.Internal,
+        `The review is shown and stored, but the findings' states and replies were not all restored: ${(error as Error)?.message ?? error}`,
+      );
     }
     return {
       revision: presented.revision,
@@ -61,13 +75,24 @@ export function importReviewHandler(reviews: Pick<AssistantReviews, 'existing'>,
  * replies are the newest items and the last a conversation would let go of. All are added at once:
  * the conversation writes them together, and resolves each once it is on disk.
  */
-async function restoreAnswers(conversation: Conversation, matches: readonly ImportMatch[], references: ReadonlyMap<string, string>): Promise<ImportReviewResult['restored']> {
+async function restoreAnswers(
+  conversation: Conversation,
+  matches: readonly ImportMatch[],
+  references: ReadonlyMap<string, string>,
+): Promise<ImportReviewResult['restored']> {
   const saving: Array<Promise<unknown>> = [];
   let states = 0;
   for (const { imported, shownId } of matches) {
     if (conversation.stateOf(shownId) === imported.state) continue;
     states += imported.state === 'open' ? 0 : 1;
-    saving.push(conversation.add({ kind: 'state', findingId: shownId, state: imported.state, reference: references.get(shownId) }));
+    saving.push(
+      conversation.add({
+        kind: 'state',
+        findingId: shownId,
+        state: imported.state,
+        reference: references.get(shownId),
+      }),
+    );
   }
   let replies = 0;
   for (const { imported, shownId } of matches) {
@@ -76,7 +101,12 @@ async function restoreAnswers(conversation: Conversation, matches: readonly Impo
       if (held.has(reply.text)) continue;
       held.add(reply.text);
       replies++;
-      saving.push(conversation.add({ kind: 'reply', findingId: shownId, text: reply.text, reference: references.get(shownId) }, new Date(reply.at)));
+      saving.push(
+        conversation.add(
+          { kind: 'reply', findingId: shownId, text: reply.text, reference: references.get(shownId) },
+          new Date(reply.at),
+        ),
+      );
     }
   }
   await Promise.all(saving);

@@ -15,10 +15,18 @@
 // The render's parse and its HTML are synchronous, so a cancel that arrives during one of them
 // takes effect when it ends.
 
-import { ErrorCode, IpcError, LARGE_REVIEW_BYTES, MAX_REPLY_SECTIONS, type PresentReviewResult, type Section, type ValidParamsOf } from '../../../shared/protocol';
+import {
+  ErrorCode,
+  IpcError,
+  LARGE_REVIEW_BYTES,
+  MAX_REPLY_SECTIONS,
+  type PresentReviewResult,
+  type Section,
+  type ValidParamsOf,
+} from '../../../shared/protocol';
 import { budgetRefusal, formatCount } from '../../../shared/reviewBudget';
 import type { RequestContext } from '../ipc/ipcConnection';
-import { readPendingInput } from '../render/checkpoint';
+import { yieldThread } from '../../../shared/threadYield';
 import { RenderBudgetError, type RenderedReview, type RenderStep } from '../render/markdownRenderer';
 import type { FindingPlace, ReviewRenderer } from '../render/reviewRenderer';
 import { countNewlines, withoutLeadingBlankLines } from '../render/sections';
@@ -39,21 +47,32 @@ type ReviewsSide = Pick<AssistantReviews, 'existing' | 'forAssistant'>;
  * review: the parse about a third of the call, the lookups and the findings little, the page's HTML
  * over half, the save the rest.
  */
-const Percent = { received: 0, parsed: 35, resolved: 38, findings: 39, writing: 40, written: 90, waiting: 92, shown: 95, stored: 100 } as const;
+const Percent = {
+  received: 0,
+  parsed: 35,
+  resolved: 38,
+  findings: 39,
+  writing: 40,
+  written: 90,
+  waiting: 92,
+  shown: 95,
+  stored: 100,
+} as const;
 
 export function presentReviewHandler(reviews: ReviewsSide, renderer: ReviewRenderer) {
-
   const orders = new WeakMap<ReviewStore, ArrivalOrder>();
   const orderOf = (store: ReviewStore) => orders.get(store) ?? orders.set(store, new ArrivalOrder()).get(store)!;
 
   return async (params: Params, context: RequestContext): Promise<PresentReviewResult> => {
     // Found without waiting, so that the change is applied before a request behind it is read.
-    const owner = reviews.existing(params.assistant) ?? (await asIpcErrors(() => reviews.forAssistant(params.assistant)));
+    const owner =
+      reviews.existing(params.assistant) ?? (await asIpcErrors(() => reviews.forAssistant(params.assistant)));
     const store = owner.store;
     const turn = orderOf(store).enter();
     let hideIncoming: (() => void) | undefined;
     // Each step is announced at once: the step after it may hold the thread for seconds.
-    const report = (percent: number, message: string, newStep = true) => context.progress({ progress: percent, total: 100, message }, { newStep });
+    const report = (percent: number, message: string, newStep = true) =>
+      context.progress({ progress: percent, total: 100, message }, { newStep });
     try {
       const bytes = utf8Bytes(params.content);
       report(Percent.received, `Received the review (${mib(bytes)} MiB)`);
@@ -64,7 +83,15 @@ export function presentReviewHandler(reviews: ReviewsSide, renderer: ReviewRende
       if (refusal !== undefined) throw new IpcError(ErrorCode.TooLarge, refusal);
       // While it renders, the panel shows its page as it is written, in place of the review it replaces.
       const page = large && params.mode === 'replace' ? new StreamedPage() : undefined;
-      hideIncoming = page && owner.incoming.show({ revision: store.revision + 1, title: params.title, markdown: params.content, cwd: params.cwd, page });
+      hideIncoming =
+        page &&
+        owner.incoming.show({
+          revision: store.revision + 1,
+          title: params.title,
+          markdown: params.content,
+          cwd: params.cwd,
+          page,
+        });
       const early = large ? await renderFirst(params, store, renderer, context, report, page) : undefined;
       if (!turn.first) {
         report(Percent.waiting, "Waiting for this assistant's earlier changes to be applied");
@@ -85,9 +112,12 @@ export function presentReviewHandler(reviews: ReviewsSide, renderer: ReviewRende
       const rendered = reportOf(review, params, renderer, early);
       // The part's findings carry the ids get-review gives them: a repeated text numbered after the ones above it.
       const taken = base && changedFrom !== undefined ? renderer.findingIdsAbove(base, changedFrom) : undefined;
-      const numbered = rendered.then(async ({ findings }) => (taken ? numberAfter(findings, (await taken)!) : findings));
+      const numbered = rendered.then(async ({ findings }) =>
+        taken ? numberAfter(findings, (await taken)!) : findings,
+      );
       // Known before this call is answered, so that the next append (and the panel's part) number after them.
-      if (params.mode === 'append' && base && changedFrom !== undefined) renderer.noteFindingPlaces(review, placesAfterAppend(renderer, base, numbered, changedFrom, params.content));
+      if (params.mode === 'append' && base && changedFrom !== undefined)
+        renderer.noteFindingPlaces(review, placesAfterAppend(renderer, base, numbered, changedFrom, params.content));
       // Anchored while the review is written, not after: where each finding's code is now is read from
       // the files as soon as the findings are known (the review is shown, so they are its findings).
       const described = numbered.then((findings) => owner.findings.presented(findings));
@@ -129,7 +159,7 @@ async function renderFirst(
   page: StreamedPage | undefined,
 ): Promise<EarlyRender> {
   // The parse ahead holds the thread for seconds: a cancel that has already arrived is read first.
-  await readPendingInput();
+  await yieldThread();
   if (context.signal.aborted) throw cancelled();
   // As the store will compose it: a replace keeps no earlier cwd; the other modes keep the current one.
   const cwd = params.cwd ?? (params.mode === 'replace' ? undefined : store.current?.cwd);
@@ -139,18 +169,32 @@ async function renderFirst(
         return report(Percent.parsed, `Rendering: found ${formatCount(step.references)} references`);
       case 'resolving': {
         const share = step.resolved / step.references;
-        return report(Percent.parsed + (Percent.resolved - Percent.parsed) * share, `References resolved: ${formatCount(step.resolved)} of ${formatCount(step.references)}`, false);
+        return report(
+          Percent.parsed + (Percent.resolved - Percent.parsed) * share,
+          `References resolved: ${formatCount(step.resolved)} of ${formatCount(step.references)}`,
+          false,
+        );
       }
       case 'findings':
         return report(Percent.findings, `Marking findings in ${formatCount(step.candidates)} blocks`);
       case 'writing':
         return report(Percent.writing, 'Writing the page');
       case 'written':
-        return report(Percent.writing + (Percent.written - Percent.writing) * step.share, `Rendering: ${Math.floor(step.share * 100)}% of the page written`, false);
+        return report(
+          Percent.writing + (Percent.written - Percent.writing) * step.share,
+          `Rendering: ${Math.floor(step.share * 100)}% of the page written`,
+          false,
+        );
     }
   };
   const onSlice = page && ((html: string) => page.add(html));
-  const rendered = renderer.renderFragment(params.content, cwd, { signal: context.signal, onProgress, onSlice, withSections: true, checkBudget: true });
+  const rendered = renderer.renderFragment(params.content, cwd, {
+    signal: context.signal,
+    onProgress,
+    onSlice,
+    withSections: true,
+    checkBudget: true,
+  });
   let sectionsJson: string | undefined;
   try {
     sectionsJson = (await rendered).sectionsJson;
@@ -161,24 +205,44 @@ async function renderFirst(
     throw asIpcError(error);
   }
   // And one that arrived while the page was written, before the review is shown.
-  await readPendingInput();
+  await yieldThread();
   if (context.signal.aborted) throw cancelled();
-  return { rendered, cwd, sections: sectionsJson === undefined ? undefined : { markdown: params.content, sections: JSON.parse(sectionsJson) as Section[] } };
+  return {
+    rendered,
+    cwd,
+    sections:
+      sectionsJson === undefined
+        ? undefined
+        : { markdown: params.content, sections: JSON.parse(sectionsJson) as Section[] },
+  };
 }
-
 
 /**
  * Where the findings of a review made by an append are: its base's, then the part's, moved to the
  * line the part starts on (the store drops the part's leading blank lines; the report's render did not).
  */
-async function placesAfterAppend(renderer: ReviewRenderer, base: Review, part: Promise<readonly ReviewFinding[]>, startLine: number, content: string): Promise<FindingPlace[]> {
+async function placesAfterAppend(
+  renderer: ReviewRenderer,
+  base: Review,
+  part: Promise<readonly ReviewFinding[]>,
+  startLine: number,
+  content: string,
+): Promise<FindingPlace[]> {
   const dropped = countNewlines(content) - countNewlines(withoutLeadingBlankLines(content));
   const [before, findings] = await Promise.all([renderer.placesOf(base), part]);
-  return [...(before ?? []), ...findings.map((finding) => ({ id: finding.id, line: startLine + finding.reviewLine - 1 - dropped }))];
+  return [
+    ...(before ?? []),
+    ...findings.map((finding) => ({ id: finding.id, line: startLine + finding.reviewLine - 1 - dropped })),
+  ];
 }
 
 /** The render the reply's report comes from: the early one when it fits the review as composed. */
-function reportOf(review: Review, params: Params, renderer: ReviewRenderer, early: EarlyRender | undefined): Promise<RenderedReview> {
+function reportOf(
+  review: Review,
+  params: Params,
+  renderer: ReviewRenderer,
+  early: EarlyRender | undefined,
+): Promise<RenderedReview> {
   if (early && early.cwd === review.cwd) {
     if (params.mode === 'replace') renderer.adopt(review, early.rendered);
     return early.rendered;
@@ -196,7 +260,10 @@ function stage(store: ReviewStore, params: Params, known: KnownSections | undefi
 }
 
 function cancelled(): IpcError {
-  return new IpcError(ErrorCode.Cancelled, 'present-review was cancelled before the review was shown; nothing changed.');
+  return new IpcError(
+    ErrorCode.Cancelled,
+    'present-review was cancelled before the review was shown; nothing changed.',
+  );
 }
 
 async function asIpcErrors<T>(action: () => Promise<T>): Promise<T> {
@@ -209,10 +276,10 @@ async function asIpcErrors<T>(action: () => Promise<T>): Promise<T> {
 
 /** The store's errors as the assistant gets them: a too-large change, or a save that failed. */
 function asIpcError(error: unknown): unknown {
-  if (error instanceof ReviewTooLargeError || error instanceof RenderBudgetError) return new IpcError(ErrorCode.TooLarge, error.message);
+  if (error instanceof ReviewTooLargeError || error instanceof RenderBudgetError)
+    return new IpcError(ErrorCode.TooLarge, error.message);
   if (error instanceof ReviewSaveError) return new IpcError(ErrorCode.Internal, error.message);
   if (error instanceof IpcError || !(error instanceof Error)) return error;
   // A new assistant's review could not be set up (too many assistants, a folder not writable).
   return new IpcError(ErrorCode.Internal, error.message);
 }
-

@@ -38,26 +38,41 @@ export interface EditorSide {
 /** Each assistant's review: a call reads and writes the caller's own. */
 export type ReviewsSide = Pick<AssistantReviews, 'existing' | 'forAssistant' | 'lookup'>;
 
-export function createRequestHandlers(reviews: ReviewsSide, renderer: ReviewRenderer, editor: EditorSide): RequestHandlers {
+export function createRequestHandlers(
+  reviews: ReviewsSide,
+  renderer: ReviewRenderer,
+  editor: EditorSide,
+): RequestHandlers {
   const present = presentReviewHandler(reviews, renderer);
   return {
     'present-review': present,
     'get-review': (params) => getReviewPage(reviews, params),
     // An assistant that has not presented has no feedback yet; "0" reads all of its first review's.
-    'get-review-feedback': async (params) => feedbackPage(reviews.lookup(params.assistant)?.conversation.since(params.since) ?? { cursor: '0', items: [] }),
+    'get-review-feedback': async (params) =>
+      feedbackPage(reviews.lookup(params.assistant)?.conversation.since(params.since) ?? { cursor: '0', items: [] }),
     'get-selection': () => editor.getSelection(),
     'open-location': (params) => editor.openLocation(params.reference, params.cwd),
     'get-diagnostics': (params) => editor.getDiagnostics(params),
     'list-open-editors': () => editor.listOpenEditors(),
     'get-workspace-folders': () => editor.getWorkspaceFolders(),
     // An assistant that has not presented has no history; nor does one the window does not know.
-    'list-review-history': async (params) => ({ entries: (await reviews.lookup(params.assistant)?.history.list()) ?? [] }),
+    'list-review-history': async (params) => ({
+      entries: (await reviews.lookup(params.assistant)?.history.list()) ?? [],
+    }),
     'get-earlier-review': async (params) => {
       const earlier = await reviews.lookup(params.assistant)?.history.read(params.revision);
       if (!earlier) {
-        throw new IpcError(ErrorCode.NotFound, `No earlier review with revision ${params.revision} is kept in this window; list them with resources/list.`);
+        throw new IpcError(
+          ErrorCode.NotFound,
+          `No earlier review with revision ${params.revision} is kept in this window; list them with resources/list.`,
+        );
       }
-      return { revision: earlier.revision, title: earlier.title, updatedAt: earlier.updatedAt, markdown: earlier.markdown };
+      return {
+        revision: earlier.revision,
+        title: earlier.title,
+        updatedAt: earlier.updatedAt,
+        markdown: earlier.markdown,
+      };
     },
     'list-git-refs': (params) => editor.listGitRefs(params.prefix),
     'find-workspace-files': (params) => editor.findWorkspaceFiles(params.prefix),

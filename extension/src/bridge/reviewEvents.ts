@@ -10,15 +10,23 @@ import type { AssistantReview, AssistantReviews } from '../review/assistantRevie
 
 export type Broadcast = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
 
-export function broadcastReviewEvents(reviews: Pick<AssistantReviews, 'onDidChangeReview' | 'onDidAddFeedback' | 'primary'>, broadcast: Broadcast): Disposable {
-  const ownerOf = (review: AssistantReview) => ({ ...(review.name !== undefined ? { assistant: review.name } : {}), primary: review === reviews.primary });
+export function broadcastReviewEvents(
+  reviews: Pick<AssistantReviews, 'onDidChangeReview' | 'onDidAddFeedback' | 'primary'>,
+  broadcast: Broadcast,
+): Disposable {
+  const ownerOf = (review: AssistantReview) => ({
+    ...(review.name !== undefined ? { assistant: review.name } : {}),
+    primary: review === reviews.primary,
+  });
   const subscriptions = [
     reviews.onDidChangeReview(({ review, change }) => {
       broadcast('review-changed', { revision: review.store.revision, ...ownerOf(review) });
       // A replace or a clear moves the review it ends into the history.
       if (change.kind === 'replace' || change.kind === 'clear') broadcast('history-changed', ownerOf(review));
     }),
-    reviews.onDidAddFeedback(({ review, item }) => broadcast('feedback-added', { cursor: item.id, ...ownerOf(review) })),
+    reviews.onDidAddFeedback(({ review, item }) =>
+      broadcast('feedback-added', { cursor: item.id, ...ownerOf(review) }),
+    ),
   ];
   return { dispose: () => subscriptions.forEach((subscription) => subscription.dispose()) };
 }

@@ -47,7 +47,12 @@ export function encodeCursor(start: PageStart): string {
 export function decodeCursor(cursor: string, review: PagedReview | undefined, findingCount: number): PageStart {
   const match = CURSOR.exec(cursor);
   const start = match && { revision: Number(match[1]), offset: Number(match[2]), finding: Number(match[3]) };
-  if (!start || (review && start.revision === review.revision && (start.offset > review.markdown.length || start.finding > findingCount))) {
+  if (
+    !start ||
+    (review &&
+      start.revision === review.revision &&
+      (start.offset > review.markdown.length || start.finding > findingCount))
+  ) {
     throw new IpcError(
       ErrorCode.InvalidParams,
       `"${cursor.slice(0, 40)}" is not a cursor get-review gave. Pass the "nextCursor" of your last get-review result as it was, or call get-review without a cursor to read the review from its first page.`,
@@ -64,16 +69,25 @@ export function decodeCursor(cursor: string, review: PagedReview | undefined, fi
 }
 
 /** The page that starts at `start`: markdown to a line end, its headings, and findings up to PAGE_FINDINGS_BYTES. */
-export function reviewPage(review: PagedReview, findings: readonly Finding[], start: PageStart = { revision: review.revision, offset: 0, finding: 0 }): Page {
+export function reviewPage(
+  review: PagedReview,
+  findings: readonly Finding[],
+  start: PageStart = { revision: review.revision, offset: 0, finding: 0 },
+): Page {
   const { markdown } = review;
   const lines = lineIndex(review);
   const fromLine = lines.lineAt(start.offset);
   let end = pageEnd(markdown, start.offset);
-  let toLine = fromLine + count(markdown, '\n', start.offset, end) - (end > start.offset && markdown.charCodeAt(end - 1) === 10 ? 1 : 0);
+  let toLine =
+    fromLine +
+    count(markdown, '\n', start.offset, end) -
+    (end > start.offset && markdown.charCodeAt(end - 1) === 10 ? 1 : 0);
   // A heading belongs to the page its line starts on: a page that starts inside a line has the
   // rest of that line, not its heading again.
   const firstLine = start.offset === 0 || markdown.charCodeAt(start.offset - 1) === 10 ? fromLine : fromLine + 1;
-  let sections = review.sections.filter((section) => section.line >= firstLine && section.line <= toLine).map(shortSectionTitle);
+  let sections = review.sections
+    .filter((section) => section.line >= firstLine && section.line <= toLine)
+    .map(shortSectionTitle);
   if (sections.length > MAX_PAGE_SECTIONS) {
     // The page ends where the first heading it has no room for begins.
     const next = sections[MAX_PAGE_SECTIONS];
@@ -120,7 +134,13 @@ export function boundedComparison(comparison: ReviewComparison): ReviewCompariso
     omitted += list.length - kept;
     return list.slice(0, kept);
   };
-  const bounded = { ...comparison, new: cut(comparison.new), fixed: cut(comparison.fixed), stillOpen: cut(comparison.stillOpen), declined: cut(comparison.declined) };
+  const bounded = {
+    ...comparison,
+    new: cut(comparison.new),
+    fixed: cut(comparison.fixed),
+    stillOpen: cut(comparison.stillOpen),
+    declined: cut(comparison.declined),
+  };
   return omitted > 0 ? { ...bounded, omitted } : bounded;
 }
 

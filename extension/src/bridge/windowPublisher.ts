@@ -3,7 +3,12 @@
 // were not started in one of this window's terminals find the window through it.
 
 import * as vscode from 'vscode';
-import { DISCOVERY_VERSION, removeDiscoveryFile, writeDiscoveryFile, type WindowRecord } from '../../../shared/discovery';
+import {
+  DISCOVERY_VERSION,
+  removeDiscoveryFile,
+  writeDiscoveryFile,
+  type WindowRecord,
+} from '../../../shared/discovery';
 
 export interface PublishedEndpoint {
   readonly file: string;
@@ -71,9 +76,13 @@ export class WindowPublisher implements vscode.Disposable {
   /** The shells of this window's terminals, once each has started (restored terminals included). */
   private async updateTerminals(): Promise<void> {
     const lookup = ++this.terminalLookups;
-    const pids = await Promise.all(vscode.window.terminals.map((terminal) => Promise.resolve(terminal.processId).then(undefined, () => undefined)));
+    const pids = await Promise.all(
+      vscode.window.terminals.map((terminal) => Promise.resolve(terminal.processId).then(undefined, () => undefined)),
+    );
     if (this.disposed || lookup !== this.terminalLookups) return;
-    const terminals = [...new Set(pids.filter((pid): pid is number => Number.isSafeInteger(pid) && (pid as number) > 0))].slice(0, MAX_TERMINALS);
+    const terminals = [
+      ...new Set(pids.filter((pid): pid is number => Number.isSafeInteger(pid) && (pid as number) > 0)),
+    ].slice(0, MAX_TERMINALS);
     this.update({ terminals });
   }
 
@@ -88,7 +97,10 @@ export class WindowPublisher implements vscode.Disposable {
     try {
       writeDiscoveryFile(this.endpoint.file, this.record);
     } catch (error) {
-      this.log.error(`Could not write the discovery file ${this.endpoint.file}; only this window's terminals can reach it`, error);
+      this.log.error(
+        `Could not write the discovery file ${this.endpoint.file}; only this window's terminals can reach it`,
+        error,
+      );
     }
   }
 }

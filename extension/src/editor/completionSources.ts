@@ -17,7 +17,10 @@ export class CompletionSources {
   /** Empty in an untrusted workspace: its repository's config is not the user's to run git with. */
   gitRefs(prefix: string): Promise<ListGitRefsResult> | ListGitRefsResult {
     if (!vscode.workspace.isTrusted) return { refs: [], truncated: false };
-    return listGitRefs(fileFolders().map((folder) => folder.uri.fsPath), prefix);
+    return listGitRefs(
+      fileFolders().map((folder) => folder.uri.fsPath),
+      prefix,
+    );
   }
 
   async workspaceFiles(prefix: string): Promise<FindWorkspaceFilesResult> {

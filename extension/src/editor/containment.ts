@@ -6,7 +6,11 @@ import { isWithin, type PathFlavour } from '../../../shared/pathSafety';
 import { realpathOrAsync } from '../../../shared/realpath';
 
 /** A root that cannot be resolved keeps its spelling: a root that is gone contains nothing real. */
-export async function isInsideRoots(file: string, roots: readonly string[], flavour: PathFlavour = path): Promise<boolean> {
+export async function isInsideRoots(
+  file: string,
+  roots: readonly string[],
+  flavour: PathFlavour = path,
+): Promise<boolean> {
   const [real, ...realRoots] = await Promise.all([file, ...roots].map(realpathOrAsync));
   return realRoots.some((root) => isWithin(root, real, flavour));
 }

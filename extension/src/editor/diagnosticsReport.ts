@@ -60,7 +60,10 @@ export function diagnosticsReport(
       });
     }
   }
-  found.sort((a, b) => a.rank - b.rank || a.path.localeCompare(b.path) || a.start.line - b.start.line || a.start.column - b.start.column);
+  found.sort(
+    (a, b) =>
+      a.rank - b.rank || a.path.localeCompare(b.path) || a.start.line - b.start.line || a.start.column - b.start.column,
+  );
   return {
     diagnostics: found.slice(0, MAX_DIAGNOSTICS).map(({ rank: _rank, ...diagnostic }) => diagnostic),
     total: found.length,

@@ -51,7 +51,12 @@ export function listOpenEditors(): ListOpenEditorsResult {
   let outsideWorkspace = 0;
   for (const group of vscode.window.tabGroups.all) {
     for (const tab of group.tabs) {
-      const uri = tab.input instanceof vscode.TabInputText ? tab.input.uri : tab.input instanceof vscode.TabInputTextDiff ? tab.input.modified : undefined;
+      const uri =
+        tab.input instanceof vscode.TabInputText
+          ? tab.input.uri
+          : tab.input instanceof vscode.TabInputTextDiff
+            ? tab.input.modified
+            : undefined;
       if (!uri || uri.scheme !== 'file') continue;
       const folder = vscode.workspace.getWorkspaceFolder(uri);
       if (!folder || folder.uri.scheme !== 'file') {
@@ -69,7 +74,11 @@ export function listOpenEditors(): ListOpenEditorsResult {
       });
     }
   }
-  return { editors: editors.slice(0, MAX_OPEN_EDITORS), truncated: editors.length > MAX_OPEN_EDITORS, outsideWorkspace };
+  return {
+    editors: editors.slice(0, MAX_OPEN_EDITORS),
+    truncated: editors.length > MAX_OPEN_EDITORS,
+    outsideWorkspace,
+  };
 }
 
 export function getWorkspaceFolders(): GetWorkspaceFoldersResult {

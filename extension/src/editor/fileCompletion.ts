@@ -20,5 +20,8 @@ export function completeFilePath(paths: readonly string[], typed: string): FindW
     .map((path) => ({ path, rank: rank(path) }))
     .filter((entry) => entry.rank !== -1)
     .sort((a, b) => a.rank - b.rank || a.path.length - b.path.length || a.path.localeCompare(b.path));
-  return { files: ranked.slice(0, MAX_COMPLETIONS).map((entry) => entry.path), truncated: ranked.length > MAX_COMPLETIONS };
+  return {
+    files: ranked.slice(0, MAX_COMPLETIONS).map((entry) => entry.path),
+    truncated: ranked.length > MAX_COMPLETIONS,
+  };
 }

@@ -10,13 +10,24 @@ export interface GitLimits {
 }
 
 /** git's stdout, or a rejection carrying its stderr. */
-export function runGitProcess(args: readonly string[], cwd: string, { timeoutMs, maxBuffer }: GitLimits): Promise<string> {
+export function runGitProcess(
+  args: readonly string[],
+  cwd: string,
+  { timeoutMs, maxBuffer }: GitLimits,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(
       'git',
       ['-c', 'core.fsmonitor=false', '-c', 'core.quotepath=off', ...args],
-      { cwd, timeout: timeoutMs, maxBuffer, windowsHide: true, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' } },
-      (error, stdout, stderr) => (error ? reject(Object.assign(error, { stderr: String(stderr) })) : resolve(String(stdout))),
+      {
+        cwd,
+        timeout: timeoutMs,
+        maxBuffer,
+        windowsHide: true,
+        env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' },
+      },
+      (error, stdout, stderr) =>
+        error ? reject(Object.assign(error, { stderr: String(stderr) })) : resolve(String(stdout)),
     );
   });
 }

@@ -12,7 +12,8 @@ const MAX_REFS_READ = 5_000;
 
 export type RunGit = (cwd: string, args: readonly string[]) => Promise<string>;
 
-export const runGit: RunGit = (cwd, args) => runGitProcess(args, cwd, { timeoutMs: GIT_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024 });
+export const runGit: RunGit = (cwd, args) =>
+  runGitProcess(args, cwd, { timeoutMs: GIT_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024 });
 
 const KIND_ORDER: Record<GitRef['kind'], number> = { head: 0, branch: 1, remote: 2, tag: 3 };
 
@@ -37,10 +38,21 @@ export function shortRef(fullName: string): GitRef | undefined {
  * tags, each sorted by name; those starting with `prefix`, at most MAX_COMPLETIONS. A folder that
  * is not a repository, or a machine without git, adds nothing.
  */
-export async function listGitRefs(folders: readonly string[], prefix: string, run: RunGit = runGit): Promise<ListGitRefsResult> {
+export async function listGitRefs(
+  folders: readonly string[],
+  prefix: string,
+  run: RunGit = runGit,
+): Promise<ListGitRefsResult> {
   const perFolder = await Promise.all(
     folders.map((folder) =>
-      run(folder, ['for-each-ref', `--count=${MAX_REFS_READ}`, '--format=%(refname)', 'refs/heads', 'refs/remotes', 'refs/tags']).then(
+      run(folder, [
+        'for-each-ref',
+        `--count=${MAX_REFS_READ}`,
+        '--format=%(refname)',
+        'refs/heads',
+        'refs/remotes',
+        'refs/tags',
+      ]).then(
         (output) => output.split('\n'),
         () => undefined,
       ),

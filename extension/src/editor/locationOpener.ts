@@ -39,7 +39,8 @@ export class LocationOpener implements vscode.Disposable {
     }
     let asked = false;
     const resolution = await this.resolveWithConsent(reference, this.roots(cwd), () => (asked = true));
-    if (resolution.status !== 'resolved') throw new IpcError(ErrorCode.NotFound, `Cannot open ${formatReference(reference)}: ${resolution.reason}`);
+    if (resolution.status !== 'resolved')
+      throw new IpcError(ErrorCode.NotFound, `Cannot open ${formatReference(reference)}: ${resolution.reason}`);
     if (!(await isFile(resolution.absolutePath))) {
       throw new IpcError(ErrorCode.NotFound, `Cannot open ${formatReference(reference)}: it is a folder, not a file.`);
     }
@@ -84,8 +85,10 @@ export class LocationOpener implements vscode.Disposable {
     if (!outside) return inside;
     asking();
     await this.askToOpenOutside(reference.path);
-    const resolution = inside.status === 'resolved' ? inside : await resolveOne(roots, file, { outsideRoots: 'lookUp' });
-    if (resolution.status === 'resolved') this.withheld?.openedForAssistant(vscode.Uri.file(resolution.absolutePath).toString());
+    const resolution =
+      inside.status === 'resolved' ? inside : await resolveOne(roots, file, { outsideRoots: 'lookUp' });
+    if (resolution.status === 'resolved')
+      this.withheld?.openedForAssistant(vscode.Uri.file(resolution.absolutePath).toString());
     return resolution;
   }
 
@@ -126,7 +129,10 @@ export class LocationOpener implements vscode.Disposable {
 }
 
 /** The range a reference names, clamped to the document; whole lines unless columns are given. */
-function rangeIn(document: vscode.TextDocument, reference: FileReference): { range: vscode.Range; clampedFrom?: number } {
+function rangeIn(
+  document: vscode.TextDocument,
+  reference: FileReference,
+): { range: vscode.Range; clampedFrom?: number } {
   const lastLine = document.lineCount - 1;
   const wanted = (reference.line ?? 1) - 1;
   const startLine = Math.min(wanted, lastLine);
@@ -166,6 +172,10 @@ const MODAL_FOCUS_SETTLE_MS = 150;
 async function keepFocusAfterModal(editor: vscode.TextEditor): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, MODAL_FOCUS_SETTLE_MS));
   if (vscode.window.activeTextEditor?.document !== editor.document) {
-    await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preview: false, preserveFocus: false });
+    await vscode.window.showTextDocument(editor.document, {
+      viewColumn: editor.viewColumn,
+      preview: false,
+      preserveFocus: false,
+    });
   }
 }

@@ -21,7 +21,8 @@ export class SelectionTracker implements vscode.Disposable {
         if (editor && isUserDocument(editor.document)) this.lastEditor = editor;
       }),
       vscode.window.onDidChangeTextEditorSelection((event) => {
-        if (event.kind !== undefined && USER_KINDS.has(event.kind)) withheld.userSelected(event.textEditor.document.uri.toString());
+        if (event.kind !== undefined && USER_KINDS.has(event.kind))
+          withheld.userSelected(event.textEditor.document.uri.toString());
       }),
       vscode.workspace.onDidCloseTextDocument((document) => withheld.closed(document.uri.toString())),
     ];
@@ -40,7 +41,8 @@ export class SelectionTracker implements vscode.Disposable {
         const startOffset = document.offsetAt(selection.start);
         return {
           length: withheld ? 0 : document.offsetAt(selection.end) - startOffset,
-          read: (units: number) => document.getText(new vscode.Range(selection.start, document.positionAt(startOffset + units))),
+          read: (units: number) =>
+            document.getText(new vscode.Range(selection.start, document.positionAt(startOffset + units))),
         };
       }),
     );

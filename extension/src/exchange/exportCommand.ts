@@ -48,7 +48,9 @@ export async function exportReviewToFile(
     });
     return { uri, findings, omitted };
   } catch (error) {
-    void vscode.window.showErrorMessage(`Redline could not export the review to ${uri.fsPath}: ${(error as Error)?.message ?? error}. Nothing was written.`);
+    void vscode.window.showErrorMessage(
+      `Redline could not export the review to ${uri.fsPath}: ${(error as Error)?.message ?? error}. Nothing was written.`,
+    );
     return undefined;
   }
 }

@@ -15,7 +15,10 @@ export interface ExportText {
 }
 
 /** What a file of each format is called, for a save dialog. */
-export const FORMAT_FILES: Record<ExportFormat, { readonly extension: string; readonly name: string; readonly label: string }> = {
+export const FORMAT_FILES: Record<
+  ExportFormat,
+  { readonly extension: string; readonly name: string; readonly label: string }
+> = {
   sarif: { extension: 'sarif', name: 'SARIF', label: 'SARIF 2.1.0 (code scanning, SARIF viewers)' },
   rdjsonl: { extension: 'rdjsonl', name: 'rdjsonl', label: 'rdjsonl (reviewdog)' },
   markdown: { extension: 'md', name: 'markdown', label: 'Markdown' },

@@ -5,7 +5,12 @@
 // from a window without an editor.
 
 import type { FeedbackItem } from '../../../shared/protocol';
-import { findingFingerprint, type ExportedFinding, type ExportedReply, type ExportedReview } from '../../../shared/exchange/exportedReview';
+import {
+  findingFingerprint,
+  type ExportedFinding,
+  type ExportedReply,
+  type ExportedReview,
+} from '../../../shared/exchange/exportedReview';
 import { REDLINE_VERSION } from '../../../shared/version';
 import type { AssistantReview } from '../review/assistantReviews';
 import { relativeToRoot, repositoryRoot } from './repositoryRoot';
@@ -16,7 +21,10 @@ export type ExportSource = Pick<AssistantReview, 'store' | 'findings' | 'convers
  * The review `owner` shows now, or undefined when it shows none. `roots` are where its references
  * are looked for (the renderer's, for its cwd): the first is where the repository is sought from.
  */
-export async function buildExportedReview(owner: ExportSource, roots: (cwd: string | undefined) => readonly string[]): Promise<ExportedReview | undefined> {
+export async function buildExportedReview(
+  owner: ExportSource,
+  roots: (cwd: string | undefined) => readonly string[],
+): Promise<ExportedReview | undefined> {
   const review = owner.store.current;
   if (!review) return undefined;
   // Positions are looked up now, so the export says where the code is after the user's edits.

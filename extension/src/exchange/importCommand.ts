@@ -5,12 +5,21 @@
 
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { describeImport, ImportRequestError, MAX_SARIF_FILE_BYTES, SARIF_IMPORT_ASSISTANT, sarifImportRequest } from '../../../shared/exchange/importRequest';
+import {
+  describeImport,
+  ImportRequestError,
+  MAX_SARIF_FILE_BYTES,
+  SARIF_IMPORT_ASSISTANT,
+  sarifImportRequest,
+} from '../../../shared/exchange/importRequest';
 import type { ImportReviewParams, ImportReviewResult } from '../../../shared/protocol';
 
 export type ImportReview = (params: ImportReviewParams) => Promise<ImportReviewResult>;
 
-export async function openSarifAsReview(importReview: ImportReview, given?: vscode.Uri): Promise<ImportReviewResult | undefined> {
+export async function openSarifAsReview(
+  importReview: ImportReview,
+  given?: vscode.Uri,
+): Promise<ImportReviewResult | undefined> {
   const uri = given ?? (await pickLog());
   if (!uri) return undefined;
   const name = path.basename(uri.fsPath);
@@ -19,12 +28,16 @@ export async function openSarifAsReview(importReview: ImportReview, given?: vsco
     const folder = vscode.workspace.getWorkspaceFolder(uri) ?? vscode.workspace.workspaceFolders?.[0];
     const params = sarifImportRequest(bytes, name, { cwd: folder?.uri.fsPath, assistant: SARIF_IMPORT_ASSISTANT });
     const result = await importReview(params);
-    void vscode.window.showInformationMessage(`Redline: ${name} ${describeImport(result, params.findings.length).replace(/^Opened/, 'opened')}`);
+    void vscode.window.showInformationMessage(
+      `Redline: ${name} ${describeImport(result, params.findings.length).replace(/^Opened/, 'opened')}`,
+    );
     return result;
   } catch (error) {
     // A refused log names itself; the window's refusal (a review over budget) is said of the file.
     const message = (error as Error)?.message ?? String(error);
-    void vscode.window.showErrorMessage(error instanceof ImportRequestError ? `Redline: ${message}` : `Redline did not open ${name}: ${message}`);
+    void vscode.window.showErrorMessage(
+      error instanceof ImportRequestError ? `Redline: ${message}` : `Redline did not open ${name}: ${message}`,
+    );
     return undefined;
   }
 }
@@ -52,7 +65,9 @@ async function readCapped(uri: vscode.Uri, name: string): Promise<Uint8Array> {
   }
   if (stat.type & vscode.FileType.Directory) throw new ImportRequestError(`${name} is a folder, not a SARIF log.`);
   if (stat.size > MAX_SARIF_FILE_BYTES) {
-    throw new ImportRequestError(`${name} is larger than the ${MAX_SARIF_FILE_BYTES / 1024 / 1024} MiB a SARIF log may be to open as a review. Filter it (by rule, severity or folder) and open it again.`);
+    throw new ImportRequestError(
+      `${name} is larger than the ${MAX_SARIF_FILE_BYTES / 1024 / 1024} MiB a SARIF log may be to open as a review. Filter it (by rule, severity or folder) and open it again.`,
+    );
   }
   return vscode.workspace.fs.readFile(uri);
 }

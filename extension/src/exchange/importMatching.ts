@@ -20,7 +20,10 @@ export interface ImportMatch {
   readonly shownId: string;
 }
 
-export function matchImported(imported: readonly ImportedFindingParams[], shown: readonly ShownForMatch[]): ImportMatch[] {
+export function matchImported(
+  imported: readonly ImportedFindingParams[],
+  shown: readonly ShownForMatch[],
+): ImportMatch[] {
   const used = new Set<string>();
   const matched = new Map<ImportedFindingParams, string>();
   const take = (finding: ImportedFindingParams, candidate: ShownForMatch | undefined): void => {
@@ -31,12 +34,22 @@ export function matchImported(imported: readonly ImportedFindingParams[], shown:
   const byLine = new Map(shown.filter((s) => s.reviewLine !== undefined).map((s) => [s.reviewLine!, s]));
   for (const finding of imported) take(finding, byLine.get(finding.markdownLine));
   for (const finding of imported) {
-    if (!matched.has(finding)) take(finding, shown.find((s) => !used.has(s.id) && s.fingerprint === finding.fingerprint));
+    if (!matched.has(finding))
+      take(
+        finding,
+        shown.find((s) => !used.has(s.id) && s.fingerprint === finding.fingerprint),
+      );
   }
   for (const finding of imported) {
-    if (!matched.has(finding)) take(finding, shown.find((s) => !used.has(s.id) && s.line === finding.line && endsWithPath(s.file, finding.file)));
+    if (!matched.has(finding))
+      take(
+        finding,
+        shown.find((s) => !used.has(s.id) && s.line === finding.line && endsWithPath(s.file, finding.file)),
+      );
   }
-  return imported.filter((finding) => matched.has(finding)).map((finding) => ({ imported: finding, shownId: matched.get(finding)! }));
+  return imported
+    .filter((finding) => matched.has(finding))
+    .map((finding) => ({ imported: finding, shownId: matched.get(finding)! }));
 }
 
 /** `file` ends with the relative path `tail`, at a folder boundary, whichever slashes either uses. */

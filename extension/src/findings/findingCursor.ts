@@ -43,5 +43,7 @@ export class FindingCursor {
 
 /** What a wrap says: VS Code's own "next" commands wrap silently, but a review has an end worth knowing. */
 export function wrapNotice(direction: Direction, count: number): string {
-  return direction === 'next' ? `Redline: past the last finding, back at the first (1 of ${count}).` : `Redline: before the first finding, back at the last (${count} of ${count}).`;
+  return direction === 'next'
+    ? `Redline: past the last finding, back at the first (1 of ${count}).`
+    : `Redline: before the first finding, back at the last (${count} of ${count}).`;
 }

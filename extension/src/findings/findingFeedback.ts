@@ -43,7 +43,8 @@ export class FindingFeedback {
     const text = await vscode.window.showInputBox({
       title: finding ? `Reply to: ${finding.title}` : 'Reply to the finding',
       prompt: 'The assistant reads it with get-review-feedback.',
-      validateInput: (value) => (value.length > MAX_FEEDBACK_TEXT ? `At most ${MAX_FEEDBACK_TEXT} characters.` : undefined),
+      validateInput: (value) =>
+        value.length > MAX_FEEDBACK_TEXT ? `At most ${MAX_FEEDBACK_TEXT} characters.` : undefined,
     });
     if (text !== undefined) await this.reply(findingId, text);
   }

@@ -27,14 +27,27 @@ export interface FollowedFinding {
 export function followFindingLink(target: string, finding: FollowedFinding): { target: string; codeChanged: boolean } {
   const link = parseLinkTarget(target);
   const own = parseLinkTarget(finding.reference);
-  if (link?.kind !== 'file' || own?.kind !== 'file' || link.line === undefined || samePath(link.path, own.path) === false) return { target, codeChanged: false };
+  if (
+    link?.kind !== 'file' ||
+    own?.kind !== 'file' ||
+    link.line === undefined ||
+    samePath(link.path, own.path) === false
+  )
+    return { target, codeChanged: false };
   if (finding.stale) return { target, codeChanged: true };
   const end = link.endLine ?? link.line;
   if (link.line >= finding.writtenLine && end <= finding.writtenEndLine) {
-    return { target: formatReference({ kind: 'file', path: link.path, line: finding.line, endLine: finding.endLine }), codeChanged: false };
+    return {
+      target: formatReference({ kind: 'file', path: link.path, line: finding.line, endLine: finding.endLine }),
+      codeChanged: false,
+    };
   }
   const moved = finding.line - finding.writtenLine;
-  const shifted = { ...link, line: Math.max(1, link.line + moved), ...(link.endLine !== undefined ? { endLine: Math.max(1, link.endLine + moved) } : {}) };
+  const shifted = {
+    ...link,
+    line: Math.max(1, link.line + moved),
+    ...(link.endLine !== undefined ? { endLine: Math.max(1, link.endLine + moved) } : {}),
+  };
   return { target: formatReference(shifted), codeChanged: false };
 }
 

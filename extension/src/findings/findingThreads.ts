@@ -19,7 +19,12 @@ export const MAX_THREADS = 100;
 /** What `commentThread == …` sees in package.json's `when` clauses: `redline-open` or `redline-closed`. */
 const contextOf = (state: FindingState) => (state === 'open' ? 'redline-open' : 'redline-closed');
 
-const STATE_LABELS: Record<FindingState, string> = { open: '', resolved: 'resolved', accepted: 'accepted', 'wont-fix': "won't fix" };
+const STATE_LABELS: Record<FindingState, string> = {
+  open: '',
+  resolved: 'resolved',
+  accepted: 'accepted',
+  'wont-fix': "won't fix",
+};
 
 export class FindingThreads implements vscode.Disposable {
   private readonly controller = vscode.comments.createCommentController(COMMENT_CONTROLLER_ID, 'Redline');
@@ -31,7 +36,10 @@ export class FindingThreads implements vscode.Disposable {
     /** The column code opens in: not the panel's, so the panel stays in view. */
     private readonly codeColumn: () => vscode.ViewColumn,
   ) {
-    this.controller.options = { prompt: 'Reply to the assistant…', placeHolder: 'Your reply reaches the assistant through get-review-feedback' };
+    this.controller.options = {
+      prompt: 'Reply to the assistant…',
+      placeHolder: 'Your reply reaches the assistant through get-review-feedback',
+    };
   }
 
   /** Creates, updates and removes threads so that there is one per finding, as the list says now. */
@@ -47,7 +55,15 @@ export class FindingThreads implements vscode.Disposable {
     for (const finding of findings) {
       const replies = this.repliesTo(finding.id);
       // Threads are redrawn only when something they show changed: a redraw closes an open reply box.
-      const shown = JSON.stringify([finding.file, finding.line, finding.endLine, finding.state, finding.stale, finding.markdown, replies.length]);
+      const shown = JSON.stringify([
+        finding.file,
+        finding.line,
+        finding.endLine,
+        finding.state,
+        finding.stale,
+        finding.markdown,
+        replies.length,
+      ]);
       const existing = this.threads.get(finding.id);
       if (existing?.shown === shown) continue;
       const range = new vscode.Range(finding.line - 1, 0, finding.endLine - 1, 0);
@@ -104,7 +120,11 @@ export class FindingThreads implements vscode.Disposable {
   }
 
   private style(thread: vscode.CommentThread, finding: ShownFinding): void {
-    const parts = [finding.severity ?? 'finding', STATE_LABELS[finding.state], finding.stale ? 'code changed' : ''].filter(Boolean);
+    const parts = [
+      finding.severity ?? 'finding',
+      STATE_LABELS[finding.state],
+      finding.stale ? 'code changed' : '',
+    ].filter(Boolean);
     thread.label = parts.join(' · ');
     thread.contextValue = contextOf(finding.state);
     thread.state = finding.state === 'open' ? vscode.CommentThreadState.Unresolved : vscode.CommentThreadState.Resolved;

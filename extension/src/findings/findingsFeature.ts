@@ -71,7 +71,9 @@ export class FindingsFeature implements vscode.Disposable {
         if (!finding) return target;
         const followed = followFindingLink(target, finding);
         if (followed.codeChanged) {
-          void vscode.window.showInformationMessage(`Redline: the code this finding points at has changed since the review; showing ${target} as the review wrote it.`);
+          void vscode.window.showInformationMessage(
+            `Redline: the code this finding points at has changed since the review; showing ${target} as the review wrote it.`,
+          );
         }
         return followed.target;
       },
@@ -127,7 +129,9 @@ export class FindingsFeature implements vscode.Disposable {
     const subscriptions = [
       followEditor(anchors),
       findings.onDidChange((list) => this.active === review && this.publish(list)),
-      review.conversation.onDidAdd((item) => item.kind === 'reply' && this.active === review && this.threads.update(findings.all)),
+      review.conversation.onDidAdd(
+        (item) => item.kind === 'reply' && this.active === review && this.threads.update(findings.all),
+      ),
     ];
     return {
       findings,

@@ -41,7 +41,10 @@ export class SuggestionApplier implements vscode.Disposable {
     const last = Math.min(finding.endLine, document.lineCount) - 1;
     const range = new vscode.Range(finding.line - 1, 0, last, document.lineAt(last).text.length);
     const end = document.lineAt(document.lineCount - 1).range.end;
-    const proposed = document.getText(new vscode.Range(0, 0, range.start.line, 0)) + replacement + document.getText(new vscode.Range(range.end, end));
+    const proposed =
+      document.getText(new vscode.Range(0, 0, range.start.line, 0)) +
+      replacement +
+      document.getText(new vscode.Range(range.end, end));
     const key = String(++this.next);
     this.proposals.set(key, proposed);
     if (this.proposals.size > KEPT_PROPOSALS) this.proposals.delete(this.proposals.keys().next().value!);
@@ -55,7 +58,7 @@ export class SuggestionApplier implements vscode.Disposable {
     );
     const answer = await vscode.window.showInformationMessage(
       `Apply the suggested change to ${place}?`,
-      { modal: true, detail: 'The change is made in the file\'s editor, where you can review or undo it.' },
+      { modal: true, detail: "The change is made in the file's editor, where you can review or undo it." },
       'Apply',
     );
     if (answer !== 'Apply') return false;

@@ -6,12 +6,26 @@ import { LineDecoder } from '../../../shared/framing';
 import { LineWriter } from './lineWriter';
 import { OFF_THREAD_LINE_BYTES, OffThreadLineParser, type ParsedLine } from './lineParser';
 import { OrderedLines } from './orderedLines';
-import { ClientMessage, ErrorCode, describeIssues, type EventName, type EventPayload, type HelloResult } from '../../../shared/protocol';
+import {
+  ClientMessage,
+  ErrorCode,
+  describeIssues,
+  type EventName,
+  type EventPayload,
+  type HelloResult,
+} from '../../../shared/protocol';
 import type { LogFn, RefusalLog } from './refusalLog';
 import { RequestRunner, type Reply, type RequestHandlers, type RequestObserver } from './requestRunner';
 import { idOf, ServerHandshake } from './serverHandshake';
 
-export type { ObservedRequest, RequestContext, RequestHandlers, RequestObserver, RequestOutcome, RequestStatus } from './requestRunner';
+export type {
+  ObservedRequest,
+  RequestContext,
+  RequestHandlers,
+  RequestObserver,
+  RequestOutcome,
+  RequestStatus,
+} from './requestRunner';
 
 export interface ConnectionLimits {
   /** Bytes a peer may send before its auth is accepted. */
@@ -85,7 +99,11 @@ export class IpcConnection {
     );
     this.authTimer = setTimeout(() => {
       this.options.refusals.refused('timeout', { connection: options.id, afterMs: options.limits.authTimeoutMs });
-      this.write({ type: 'response', id: null, error: { code: ErrorCode.Unauthorized, message: 'Did not authenticate in time; closing this connection.' } });
+      this.write({
+        type: 'response',
+        id: null,
+        error: { code: ErrorCode.Unauthorized, message: 'Did not authenticate in time; closing this connection.' },
+      });
       this.shut();
     }, options.limits.authTimeoutMs);
     this.incoming = new OrderedLines(options.lineParser ?? new OffThreadLineParser(), {
@@ -198,7 +216,14 @@ export class IpcConnection {
         onLargeLine: (bytes) => this.incoming.bytes(bytes),
         onOverflow: (size, max) => {
           this.options.log('line-too-long', { connection: this.id, size, max });
-          this.write({ type: 'response', id: null, error: { code: ErrorCode.LineTooLong, message: `Message larger than ${max} bytes; closing this connection.` } });
+          this.write({
+            type: 'response',
+            id: null,
+            error: {
+              code: ErrorCode.LineTooLong,
+              message: `Message larger than ${max} bytes; closing this connection.`,
+            },
+          });
           this.shut();
         },
       },
@@ -212,7 +237,8 @@ export class IpcConnection {
 
   private receiveParsed(line: ParsedLine): void {
     if (this.closed || line.kind === 'blank') return;
-    if (line.kind === 'invalid') return this.reject(null, ErrorCode.ParseError, 'Not valid JSON. Send one JSON message per line.');
+    if (line.kind === 'invalid')
+      return this.reject(null, ErrorCode.ParseError, 'Not valid JSON. Send one JSON message per line.');
     this.receiveMessage(line.value);
   }
 
@@ -235,7 +261,11 @@ export class IpcConnection {
         // Refused unrun rather than left unread: the client sends it again at once on a new connection.
         if (!this.retiring) this.runner!.submit(message);
         else {
-          this.reject(message.id, ErrorCode.Retired, "The window's token changed; send this request again on a new connection.");
+          this.reject(
+            message.id,
+            ErrorCode.Retired,
+            "The window's token changed; send this request again on a new connection.",
+          );
           this.closeIfRetiredAndIdle();
         }
         return;

@@ -172,17 +172,25 @@ export class IpcServer {
         authenticated: (opened) => {
           const closing = pastAuthenticatedCap(this.connections, opened, this.limits.maxAuthenticated);
           if (closing) {
-            this.refusals.refused('too-many-authenticated', { limit: this.limits.maxAuthenticated, closed: closing.id });
+            this.refusals.refused('too-many-authenticated', {
+              limit: this.limits.maxAuthenticated,
+              closed: closing.id,
+            });
             closing.close();
           }
           this.authenticatedChanged.fire(this.authenticatedCount);
         },
         closed: (closed) => {
-          if (this.connections.delete(closed) && closed.isAuthenticated) this.authenticatedChanged.fire(this.authenticatedCount);
+          if (this.connections.delete(closed) && closed.isAuthenticated)
+            this.authenticatedChanged.fire(this.authenticatedCount);
         },
         wrote: () => {
           for (const closing of pastUnsentCap(this.connections, this.limits.maxTotalUnsentBytes)) {
-            this.refusals.refused('window-backpressure', { connection: closing.id, unsent: closing.unsentBytes, limit: this.limits.maxTotalUnsentBytes });
+            this.refusals.refused('window-backpressure', {
+              connection: closing.id,
+              unsent: closing.unsentBytes,
+              limit: this.limits.maxTotalUnsentBytes,
+            });
             closing.close();
           }
         },
@@ -202,7 +210,9 @@ async function listenReplacingStale(
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || process.platform === 'win32') throw error;
     if (await isSocketAlive(socketPath)) {
-      throw Object.assign(new Error(`Another live Redline host already listens on ${socketPath}.`), { code: 'EADDRINUSE' });
+      throw Object.assign(new Error(`Another live Redline host already listens on ${socketPath}.`), {
+        code: 'EADDRINUSE',
+      });
     }
     log('stale-socket-removed', { socketPath });
     fs.unlinkSync(socketPath);

@@ -7,7 +7,8 @@
 import { Worker } from 'worker_threads';
 
 /** A line as parsed: its JSON value, nothing (a blank line), or not JSON. */
-export type ParsedLine = { readonly kind: 'json'; readonly value: unknown } | { readonly kind: 'blank' } | { readonly kind: 'invalid' };
+export type ParsedLine =
+  { readonly kind: 'json'; readonly value: unknown } | { readonly kind: 'blank' } | { readonly kind: 'invalid' };
 
 /** Lines from this size go to the worker; smaller ones parse faster here than a round trip to it. */
 export const OFF_THREAD_LINE_BYTES = 1024 * 1024;

@@ -28,7 +28,9 @@ export class LineWriter {
     // Encoded only when its turn comes: until then it holds no bytes of its own (its large string
     // is the review's), so what waits here costs nothing the window's caps do not count.
     this.tail = this.tail
-      .then((): Promise<Array<string | Buffer>> | string[] => (large ? encodeLineInSlices(message) : [encodeLine(message)]))
+      .then((): Promise<Array<string | Buffer>> | string[] =>
+        large ? encodeLineInSlices(message) : [encodeLine(message)],
+      )
       .then((lines: Array<string | Buffer>) => {
         for (const bytes of lines) this.out(bytes);
       })

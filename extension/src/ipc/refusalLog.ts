@@ -1,7 +1,16 @@
 // Logs the server's refusals (floods, silent or unauthenticated peers) at most once per kind per
 // window of time, with a count of the ones left out, so a hostile peer cannot flood the log.
 
-export type RefusalKind = 'flood' | 'timeout' | 'invalid' | 'unauthorized' | 'version' | 'too-many' | 'backpressure' | 'too-many-authenticated' | 'window-backpressure';
+export type RefusalKind =
+  | 'flood'
+  | 'timeout'
+  | 'invalid'
+  | 'unauthorized'
+  | 'version'
+  | 'too-many'
+  | 'backpressure'
+  | 'too-many-authenticated'
+  | 'window-backpressure';
 
 export type LogFn = (event: string, fields?: Record<string, unknown>) => void;
 

@@ -95,7 +95,8 @@ export interface RequestRunnerOptions {
   readonly sendProgress?: (id: string, update: ProgressUpdate) => void;
 }
 
-export type Reply = { readonly result: unknown } | { readonly error: { readonly code: number; readonly message: string } };
+export type Reply =
+  { readonly result: unknown } | { readonly error: { readonly code: number; readonly message: string } };
 
 /** A request from its arrival on: what the observer is told, and when it arrived (monotonic). */
 interface Tracked {
@@ -140,7 +141,11 @@ export class RequestRunner {
     const tracked = this.track(request);
     if (this.inFlight.size < this.options.maxInFlight && this.queue.length === 0) return this.start(tracked);
     if (this.queue.length >= this.options.maxQueued) {
-      return this.fail(tracked, ErrorCode.Busy, `VS Code is busy with ${this.inFlight.size + this.queue.length} requests from this connection; retry when some have answered.`);
+      return this.fail(
+        tracked,
+        ErrorCode.Busy,
+        `VS Code is busy with ${this.inFlight.size + this.queue.length} requests from this connection; retry when some have answered.`,
+      );
     }
     this.queue.push(tracked);
     if (this.queue.length === 1) this.onSaturated(true);
@@ -149,27 +154,42 @@ export class RequestRunner {
   private start(tracked: Tracked): void {
     const { request } = tracked;
     const { id, method } = request;
-    if (this.inFlight.has(id)) return this.fail(tracked, ErrorCode.InvalidMessage, `Request id "${id}" is already in use by a running request.`);
+    if (this.inFlight.has(id))
+      return this.fail(tracked, ErrorCode.InvalidMessage, `Request id "${id}" is already in use by a running request.`);
     if (!isMethod(method)) return this.fail(tracked, ErrorCode.MethodNotFound, `Unknown method "${method}".`);
     const params = methods[method].params.safeParse(request.params ?? {});
-    if (!params.success) return this.fail(tracked, ErrorCode.InvalidParams, `Invalid params for ${method}: ${describeIssues(params.error)}`);
+    if (!params.success)
+      return this.fail(
+        tracked,
+        ErrorCode.InvalidParams,
+        `Invalid params for ${method}: ${describeIssues(params.error)}`,
+      );
 
     // As long as the client waits, when it says (a little longer, so that its own timeout, and the
     // cancel it sends then, speak first); the window's setting and the method's default otherwise.
     const timeoutMs =
-      request.timeoutMs !== undefined ? request.timeoutMs + CLIENT_DEADLINE_GRACE_MS : (this.options.requestTimeoutMs ?? methods[method].timeoutMs);
+      request.timeoutMs !== undefined
+        ? request.timeoutMs + CLIENT_DEADLINE_GRACE_MS
+        : (this.options.requestTimeoutMs ?? methods[method].timeoutMs);
     const controller = new AbortController();
     const timer = setTimeout(() => {
       this.options.log('request-timed-out', { connection: this.options.connectionId, method, timeoutMs });
-      this.finish(id, { error: { code: ErrorCode.Timeout, message: `VS Code did not finish ${method} within ${timeoutMs} ms. Try again; if it keeps happening, the window may be busy.` } });
+      this.finish(id, {
+        error: {
+          code: ErrorCode.Timeout,
+          message: `VS Code did not finish ${method} within ${timeoutMs} ms. Try again; if it keeps happening, the window may be busy.`,
+        },
+      });
     }, timeoutMs);
-    const progress = request.progress && this.options.sendProgress ? this.progressFor(id, this.options.sendProgress) : undefined;
+    const progress =
+      request.progress && this.options.sendProgress ? this.progressFor(id, this.options.sendProgress) : undefined;
     const entry: InFlight = { ...tracked, controller, timer, progress, committed: false };
     this.inFlight.set(id, entry);
     const context: RequestContext = {
       signal: controller.signal,
       connectionId: this.options.connectionId,
-      progress: (update, options) => (options?.newStep ? entry.progress?.sendNow(update) : entry.progress?.report(update)),
+      progress: (update, options) =>
+        options?.newStep ? entry.progress?.sendNow(update) : entry.progress?.report(update),
       commit: () => (entry.committed = true),
     };
     const handler = this.options.handlers[method] as (p: unknown, c: RequestContext) => unknown;
@@ -199,7 +219,10 @@ export class RequestRunner {
     }
     const running = this.inFlight.get(id);
     if (running?.committed) {
-      this.options.log('cancel-after-commit', { connection: this.options.connectionId, method: running.request.method });
+      this.options.log('cancel-after-commit', {
+        connection: this.options.connectionId,
+        method: running.request.method,
+      });
       return;
     }
     this.finish(id, { error: { code: ErrorCode.Cancelled, message: 'Cancelled by the client.' } });
@@ -242,11 +265,19 @@ export class RequestRunner {
    * its slot waits behind whatever synchronous work the handler does next (seconds of parsing),
    * and would reach the client only after it.
    */
-  private progressFor(id: string, send: (id: string, update: ProgressUpdate) => void): ProgressThrottle<ProgressUpdate> {
+  private progressFor(
+    id: string,
+    send: (id: string, update: ProgressUpdate) => void,
+  ): ProgressThrottle<ProgressUpdate> {
     return new ProgressThrottle((update: ProgressUpdate) => {
       const { progress, total, message } = update;
-      if (!Number.isFinite(progress) || progress < 0 || (total !== undefined && !(Number.isFinite(total) && total > 0))) return;
-      send(id, { progress, ...(total !== undefined ? { total } : {}), message: String(message).slice(0, MAX_PROGRESS_MESSAGE_CHARS) });
+      if (!Number.isFinite(progress) || progress < 0 || (total !== undefined && !(Number.isFinite(total) && total > 0)))
+        return;
+      send(id, {
+        progress,
+        ...(total !== undefined ? { total } : {}),
+        message: String(message).slice(0, MAX_PROGRESS_MESSAGE_CHARS),
+      });
     }, WINDOW_PROGRESS_INTERVAL_MS);
   }
 
@@ -276,8 +307,16 @@ export class RequestRunner {
 
   private settle(tracked: Tracked, reply: Reply): void {
     const error = 'error' in reply ? reply.error : undefined;
-    const status: RequestStatus = !error ? 'ok' : error.code === ErrorCode.Cancelled || error.code === ErrorCode.Disconnected ? 'cancelled' : 'error';
-    const outcome: RequestOutcome = { status, durationMs: performance.now() - tracked.arrived, ...(error ? { error } : {}) };
+    const status: RequestStatus = !error
+      ? 'ok'
+      : error.code === ErrorCode.Cancelled || error.code === ErrorCode.Disconnected
+        ? 'cancelled'
+        : 'error';
+    const outcome: RequestOutcome = {
+      status,
+      durationMs: performance.now() - tracked.arrived,
+      ...(error ? { error } : {}),
+    };
     this.tell(() => this.options.observer?.onRequestSettled?.(tracked.observed, outcome));
   }
 
@@ -293,6 +332,9 @@ export class RequestRunner {
   private describeFailure(method: string, error: unknown): { code: number; message: string } {
     if (error instanceof IpcError) return { code: error.code, message: error.message };
     this.options.log('handler-failed', { connection: this.options.connectionId, method, error: String(error) });
-    return { code: ErrorCode.Internal, message: `Redline failed to handle ${method}: ${(error as Error)?.message ?? error}` };
+    return {
+      code: ErrorCode.Internal,
+      message: `Redline failed to handle ${method}: ${(error as Error)?.message ?? error}`,
+    };
   }
 }

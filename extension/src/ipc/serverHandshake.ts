@@ -33,7 +33,8 @@ export class ServerHandshake {
   private buffered: Buffer = Buffer.alloc(0);
   /** Bytes of complete lines already handled. */
   private consumed = 0;
-  private hello: { readonly clientNonce: string; readonly serverNonce: string; readonly client: HelloMessage['client'] } | undefined;
+  private hello:
+    { readonly clientNonce: string; readonly serverNonce: string; readonly client: HelloMessage['client'] } | undefined;
   private outcome: HandshakeOutcome = { kind: 'pending' };
 
   constructor(
@@ -48,7 +49,12 @@ export class ServerHandshake {
       const newline = this.buffered.indexOf(0x0a);
       const lineEnd = newline === -1 ? this.buffered.length : newline + 1;
       if (this.consumed + lineEnd > this.options.maxBytes) {
-        this.outcome = this.refuse(null, 'flood', `Sent over ${this.options.maxBytes} bytes before authenticating; closing this connection.`, ErrorCode.LineTooLong);
+        this.outcome = this.refuse(
+          null,
+          'flood',
+          `Sent over ${this.options.maxBytes} bytes before authenticating; closing this connection.`,
+          ErrorCode.LineTooLong,
+        );
         this.buffered = Buffer.alloc(0);
         return this.outcome;
       }
@@ -70,7 +76,12 @@ export class ServerHandshake {
     try {
       json = JSON.parse(line);
     } catch {
-      return this.refuse(null, 'invalid', 'Not valid JSON. The first message must be a hello; closing this connection.', ErrorCode.ParseError);
+      return this.refuse(
+        null,
+        'invalid',
+        'Not valid JSON. The first message must be a hello; closing this connection.',
+        ErrorCode.ParseError,
+      );
     }
     const id = idOf(json);
     // Said before the schema check, which an older or newer client's hello would fail.
@@ -86,7 +97,12 @@ export class ServerHandshake {
     }
     const parsed = ClientMessage.safeParse(json);
     if (!parsed.success) {
-      return this.refuse(id, 'invalid', `Invalid message: ${describeIssues(parsed.error)}; closing this connection.`, ErrorCode.InvalidMessage);
+      return this.refuse(
+        id,
+        'invalid',
+        `Invalid message: ${describeIssues(parsed.error)}; closing this connection.`,
+        ErrorCode.InvalidMessage,
+      );
     }
     const message = parsed.data;
     if (!this.hello) {
@@ -104,7 +120,11 @@ export class ServerHandshake {
       return { kind: 'pending' };
     }
     if (message.type !== 'auth') {
-      return this.refuse(message.id, 'unauthorized', 'Unauthorized: after the challenge, the next message must be an auth.');
+      return this.refuse(
+        message.id,
+        'unauthorized',
+        'Unauthorized: after the challenge, the next message must be an auth.',
+      );
     }
     const expected = clientProof(this.options.token, this.hello.serverNonce, this.hello.clientNonce);
     if (!proofsMatch(message.clientProof, expected)) {
@@ -115,7 +135,12 @@ export class ServerHandshake {
     return { kind: 'accepted', client: this.hello.client, rest: Buffer.alloc(0) };
   }
 
-  private refuse(id: string | null, reason: RefusalKind, message: string, code: number = ErrorCode.Unauthorized): HandshakeOutcome {
+  private refuse(
+    id: string | null,
+    reason: RefusalKind,
+    message: string,
+    code: number = ErrorCode.Unauthorized,
+  ): HandshakeOutcome {
     this.send({ type: 'response', id, error: { code, message } });
     return { kind: 'refused', reason, detail: message };
   }

@@ -15,7 +15,11 @@ export interface SocketLocation {
   readonly key: string;
 }
 
-export function socketLocation(key: string, pid = process.pid, platform: NodeJS.Platform = process.platform): SocketLocation {
+export function socketLocation(
+  key: string,
+  pid = process.pid,
+  platform: NodeJS.Platform = process.platform,
+): SocketLocation {
   const directory = privateDirectory();
   if (platform === 'win32') {
     // Named pipes live in a namespace of their own, with no files; the directory still holds discovery.

@@ -26,10 +26,16 @@ export interface WindowCaps {
  * The connection to close when more than `max` are authenticated: the one idle the longest, so an
  * assistant that is working keeps its connection; if every other one is busy, the newest itself.
  */
-export function pastAuthenticatedCap<C extends CappedConnection>(connections: Iterable<C>, newest: C, max: number): C | undefined {
+export function pastAuthenticatedCap<C extends CappedConnection>(
+  connections: Iterable<C>,
+  newest: C,
+  max: number,
+): C | undefined {
   const authenticated = [...connections].filter((connection) => connection.isAuthenticated);
   if (authenticated.length <= max) return undefined;
-  const idle = authenticated.filter((connection) => connection !== newest && connection.isIdle).sort((a, b) => a.lastActive - b.lastActive);
+  const idle = authenticated
+    .filter((connection) => connection !== newest && connection.isIdle)
+    .sort((a, b) => a.lastActive - b.lastActive);
   return idle[0] ?? newest;
 }
 

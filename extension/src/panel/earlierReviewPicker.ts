@@ -20,7 +20,11 @@ export async function pickEarlierReview(history: Pick<ReviewHistory, 'list'>): P
       detail: `${new Date(entry.updatedAt).toLocaleString()} · ${formatSize(entry.bytes)}`,
       revision: entry.revision,
     })),
-    { title: 'Open an Earlier Review', placeHolder: 'Shown read-only in the review panel, with "Restore as current"', matchOnDescription: true },
+    {
+      title: 'Open an Earlier Review',
+      placeHolder: 'Shown read-only in the review panel, with "Restore as current"',
+      matchOnDescription: true,
+    },
   );
   return picked?.revision;
 }

@@ -93,18 +93,28 @@ export function parseWebviewMessage(value: unknown): WebviewToHostMessage | unde
       return isRevision(value.revision) ? { type: 'sliceAdded', revision: value.revision } : undefined;
     case 'openReference':
       if (!isLink(value.target) || (value.findingId !== undefined && !isFindingId(value.findingId))) return undefined;
-      return { type: 'openReference', target: value.target, ...(value.findingId !== undefined ? { findingId: value.findingId } : {}) };
+      return {
+        type: 'openReference',
+        target: value.target,
+        ...(value.findingId !== undefined ? { findingId: value.findingId } : {}),
+      };
     case 'openExternal':
       // Only web links are ever posted; anything else (command:, file:, javascript:) is dropped here.
       return isLink(value.url) && /^https?:\/\//i.test(value.url)
         ? { type: 'openExternal', url: value.url }
         : undefined;
     case 'setFindingState':
-      return isFindingId(value.id) && isFindingState(value.state) ? { type: 'setFindingState', id: value.id, state: value.state } : undefined;
+      return isFindingId(value.id) && isFindingState(value.state)
+        ? { type: 'setFindingState', id: value.id, state: value.state }
+        : undefined;
     case 'revealFinding':
       return isFindingId(value.id) ? { type: 'revealFinding', id: value.id } : undefined;
     case 'applySuggestion':
-      return isFindingId(value.id) && typeof value.index === 'number' && Number.isInteger(value.index) && value.index >= 0 && value.index < 1000
+      return isFindingId(value.id) &&
+        typeof value.index === 'number' &&
+        Number.isInteger(value.index) &&
+        value.index >= 0 &&
+        value.index < 1000
         ? { type: 'applySuggestion', id: value.id, index: value.index }
         : undefined;
     case 'sendMessage':
@@ -113,9 +123,13 @@ export function parseWebviewMessage(value: unknown): WebviewToHostMessage | unde
         : undefined;
     case 'openEarlier':
       if (value.revision === undefined) return { type: 'openEarlier' };
-      return isRevision(value.revision) && value.revision > 0 ? { type: 'openEarlier', revision: value.revision } : undefined;
+      return isRevision(value.revision) && value.revision > 0
+        ? { type: 'openEarlier', revision: value.revision }
+        : undefined;
     case 'restoreEarlier':
-      return isRevision(value.revision) && value.revision > 0 ? { type: 'restoreEarlier', revision: value.revision } : undefined;
+      return isRevision(value.revision) && value.revision > 0
+        ? { type: 'restoreEarlier', revision: value.revision }
+        : undefined;
     case 'compare':
       return { type: 'compare' };
     case 'selectTab':
@@ -138,7 +152,10 @@ export function parseHostMessage(value: unknown): HostToWebviewMessage | undefin
       if (!isOptionalString(value.title) || !isOptionalString(value.origin)) {
         return undefined;
       }
-      if ((value.preview !== undefined && typeof value.preview !== 'boolean') || (value.more !== undefined && typeof value.more !== 'boolean')) {
+      if (
+        (value.preview !== undefined && typeof value.preview !== 'boolean') ||
+        (value.more !== undefined && typeof value.more !== 'boolean')
+      ) {
         return undefined;
       }
       return {
@@ -162,7 +179,14 @@ export function parseHostMessage(value: unknown): HostToWebviewMessage | undefin
       if (!isOptionalString(value.title) || !isOptionalString(value.origin)) {
         return undefined;
       }
-      return { type: 'append', fromRevision: value.fromRevision, revision: value.revision, title: value.title, origin: value.origin, html: value.html };
+      return {
+        type: 'append',
+        fromRevision: value.fromRevision,
+        revision: value.revision,
+        title: value.title,
+        origin: value.origin,
+        html: value.html,
+      };
     case 'empty':
       return { type: 'empty' };
     case 'copied':
@@ -172,7 +196,8 @@ export function parseHostMessage(value: unknown): HostToWebviewMessage | undefin
     case 'findings': {
       if (!Array.isArray(value.marks)) return undefined;
       const marks = value.marks.filter(
-        (mark): mark is FindingMark => isRecord(mark) && isFindingId(mark.id) && isFindingState(mark.state) && typeof mark.stale === 'boolean',
+        (mark): mark is FindingMark =>
+          isRecord(mark) && isFindingId(mark.id) && isFindingState(mark.state) && typeof mark.stale === 'boolean',
       );
       return { type: 'findings', marks: marks.map(({ id, state, stale }) => ({ id, state, stale })) };
     }
@@ -182,14 +207,18 @@ export function parseHostMessage(value: unknown): HostToWebviewMessage | undefin
       if (typeof value.sent !== 'boolean' || !isOptionalString(value.error)) return undefined;
       return { type: 'messageResult', sent: value.sent, error: value.error };
     case 'history': {
-      if (!Array.isArray(value.entries) || (value.viewing !== undefined && !isRevision(value.viewing))) return undefined;
-      const entries = value.entries.filter(isEarlierEntry).map(({ revision, title, updatedAt }) => ({ revision, title, updatedAt }));
+      if (!Array.isArray(value.entries) || (value.viewing !== undefined && !isRevision(value.viewing)))
+        return undefined;
+      const entries = value.entries
+        .filter(isEarlierEntry)
+        .map(({ revision, title, updatedAt }) => ({ revision, title, updatedAt }));
       return { type: 'history', entries, viewing: value.viewing };
     }
     case 'tabs': {
       if (!Array.isArray(value.tabs)) return undefined;
       const tabs = value.tabs.filter(
-        (tab): tab is ReviewTab => isRecord(tab) && isTabKey(tab.key) && typeof tab.label === 'string' && typeof tab.active === 'boolean',
+        (tab): tab is ReviewTab =>
+          isRecord(tab) && isTabKey(tab.key) && typeof tab.label === 'string' && typeof tab.active === 'boolean',
       );
       return { type: 'tabs', tabs: tabs.map(({ key, label, active }) => ({ key, label, active })) };
     }

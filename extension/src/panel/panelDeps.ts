@@ -43,21 +43,28 @@ export function createPanelDeps(
     onDidChangeReview: reviewChanged.event,
     onDidSwitchReview: switched.event,
     // A tab for each assistant with a review, and for the one shown even when it has none.
-    tabs: () => reviews.all.filter((review) => review.store.current || review === reviews.active).map(({ key, label }) => ({ key, label, active: key === reviews.active.key })),
+    tabs: () =>
+      reviews.all
+        .filter((review) => review.store.current || review === reviews.active)
+        .map(({ key, label }) => ({ key, label, active: key === reviews.active.key })),
     selectTab: (key) => void reviews.select(key),
     onDidChangeTabs: tabsChanged.event,
     render: (review) => renderer.render(review),
     renderPart: async (review, part) => {
       // A repeated text in the part is numbered after the findings above it, as the whole review numbers it.
       const takenFindingIds = await renderer.findingIdsAbove(review, part.startLine, { render: false });
-      return (await renderer.renderFragment(part.markdown, review.cwd, { lineOffset: part.startLine, takenFindingIds })).html;
+      return (await renderer.renderFragment(part.markdown, review.cwd, { lineOffset: part.startLine, takenFindingIds }))
+        .html;
     },
     originOf: (review) => renderer.worktreeOf(review.cwd),
     openReference: (target, cwd) => openReferenceForUser(opener, target, cwd),
     openExternal: openExternalLink,
     copyMarkdown: async (review) => void (await copyReviewToClipboard(review)),
     ...findings,
-    ...historyPanelDeps(() => reviews.active.history, (message) => void vscode.window.showWarningMessage(message)),
+    ...historyPanelDeps(
+      () => reviews.active.history,
+      (message) => void vscode.window.showWarningMessage(message),
+    ),
     dispose: () => {
       for (const subscription of subscriptions) subscription.dispose();
       reviewChanged.dispose();

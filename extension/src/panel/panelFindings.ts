@@ -18,10 +18,18 @@ export interface PanelFindingDeps {
   linkInFinding(findingId: string, target: string): string;
 }
 
-type FindingMessage = Extract<WebviewToHostMessage, { type: 'setFindingState' | 'revealFinding' | 'applySuggestion' | 'sendMessage' }>;
+type FindingMessage = Extract<
+  WebviewToHostMessage,
+  { type: 'setFindingState' | 'revealFinding' | 'applySuggestion' | 'sendMessage' }
+>;
 
 export function isFindingMessage(message: WebviewToHostMessage): message is FindingMessage {
-  return message.type === 'setFindingState' || message.type === 'revealFinding' || message.type === 'applySuggestion' || message.type === 'sendMessage';
+  return (
+    message.type === 'setFindingState' ||
+    message.type === 'revealFinding' ||
+    message.type === 'applySuggestion' ||
+    message.type === 'sendMessage'
+  );
 }
 
 export class PanelFindings {

@@ -96,7 +96,11 @@ export class PanelHistory {
 
   /** Sends the picker's list and what is shown; after a ready, and when the history changed. */
   async sendList(): Promise<void> {
-    const entries = (await this.deps.listHistory()).map(({ revision, title, updatedAt }) => ({ revision, title, updatedAt }));
+    const entries = (await this.deps.listHistory()).map(({ revision, title, updatedAt }) => ({
+      revision,
+      title,
+      updatedAt,
+    }));
     this.post({ type: 'history', entries, viewing: this.shownEarlier?.revision });
   }
 
@@ -107,6 +111,7 @@ export class PanelHistory {
 
   private async restore(revision: number): Promise<void> {
     // The restored review arrives as a new current review, which ends the read-only view.
-    if (!(await this.deps.restoreEarlier(revision))) this.deps.warn(`Redline: revision ${revision} is no longer in the history.`);
+    if (!(await this.deps.restoreEarlier(revision)))
+      this.deps.warn(`Redline: revision ${revision} is no longer in the history.`);
   }
 }

@@ -91,7 +91,8 @@ export class PanelUpdates {
       const html = await this.renderSteps(review, steps).catch(renderErrorHtml);
       return [{ type: 'append', fromRevision: this.postedRevision!, ...header, html }];
     }
-    const preview = !review.incoming && this.postedRevision !== review.revision ? previewOf(review.markdown) : undefined;
+    const preview =
+      !review.incoming && this.postedRevision !== review.revision ? previewOf(review.markdown) : undefined;
     if (preview !== undefined) {
       const html = await this.renderers.renderPart(review, { markdown: preview, startLine: 0 }).catch(renderErrorHtml);
       return [{ type: 'render', ...header, html: html + STILL_RENDERING_HTML, preview: true }];
@@ -114,7 +115,12 @@ export class PanelUpdates {
     const first = page?.slice(0);
     if (!review || !page || first === undefined) return undefined;
     const more = !page.complete || page.length > 1;
-    const render: HostToWebviewMessage = { type: 'render', ...this.headerOf(review), html: first, ...(more ? { more: true } : {}) };
+    const render: HostToWebviewMessage = {
+      type: 'render',
+      ...this.headerOf(review),
+      html: first,
+      ...(more ? { more: true } : {}),
+    };
     return { first: render, rest: more ? sliceMessages(review.revision, page.from(1)) : noMessages() };
   }
 
@@ -156,17 +162,29 @@ export class PanelUpdates {
 }
 
 /** A page as the webview receives it: whole, or its first slice and then the others in order. */
-function pageMessages(header: { revision: number; title?: string; origin?: string }, html: string, slices: readonly number[]): HostToWebviewMessage[] {
+function pageMessages(
+  header: { revision: number; title?: string; origin?: string },
+  html: string,
+  slices: readonly number[],
+): HostToWebviewMessage[] {
   if (slices.length === 0) return [{ type: 'render', ...header, html }];
   const messages: HostToWebviewMessage[] = [{ type: 'render', ...header, html: html.slice(0, slices[0]), more: true }];
   slices.forEach((start, index) => {
     const last = index === slices.length - 1;
-    messages.push({ type: 'slice', revision: header.revision, html: html.slice(start, last ? undefined : slices[index + 1]), last });
+    messages.push({
+      type: 'slice',
+      revision: header.revision,
+      html: html.slice(start, last ? undefined : slices[index + 1]),
+      last,
+    });
   });
   return messages;
 }
 
-async function* sliceMessages(revision: number, slices: AsyncIterable<{ readonly html: string; readonly last: boolean }>): AsyncGenerator<HostToWebviewMessage> {
+async function* sliceMessages(
+  revision: number,
+  slices: AsyncIterable<{ readonly html: string; readonly last: boolean }>,
+): AsyncGenerator<HostToWebviewMessage> {
   for await (const { html, last } of slices) yield { type: 'slice', revision, html, last };
 }
 

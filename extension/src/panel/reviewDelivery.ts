@@ -4,6 +4,7 @@
 // task, so that neither this thread nor the webview's is held by it; a new review does not wait
 // for the slices of the one it replaces. No vscode here: the panel hands in its post.
 
+import { yieldThread } from '../../../shared/threadYield';
 import { PanelUpdates, type PanelRenderers, type PanelReview } from './panelUpdates';
 import type { PanelChange } from './appendLog';
 import { NO_REVIEW_REVISION, type HostToWebviewMessage } from './webviewMessages';
@@ -152,13 +153,21 @@ export class ReviewDelivery {
    * An append to it waits, as it follows the page's last slice.
    */
   private replacesSlicedPage(review: PanelReview | undefined): boolean {
-    return this.inFlightSliced && (review?.revision ?? NO_REVIEW_REVISION) !== this.inFlight && !this.updates.appendsTo(review);
+    return (
+      this.inFlightSliced &&
+      (review?.revision ?? NO_REVIEW_REVISION) !== this.inFlight &&
+      !this.updates.appendsTo(review)
+    );
   }
 
   /** Posts `first`, then `rest` (a page's other slices, which may still be arriving). */
-  private send(first: HostToWebviewMessage, rest: readonly HostToWebviewMessage[] | AsyncIterable<HostToWebviewMessage>, review: PanelReview | undefined): void {
+  private send(
+    first: HostToWebviewMessage,
+    rest: readonly HostToWebviewMessage[] | AsyncIterable<HostToWebviewMessage>,
+    review: PanelReview | undefined,
+  ): void {
     if (this.disposed) return;
-    const revision = first.type === 'empty' ? NO_REVIEW_REVISION : review?.revision ?? NO_REVIEW_REVISION;
+    const revision = first.type === 'empty' ? NO_REVIEW_REVISION : (review?.revision ?? NO_REVIEW_REVISION);
     this.target.sending(first, review);
     const sequence = ++this.postSequence;
     this.updates.posted(first, revision);
@@ -169,12 +178,16 @@ export class ReviewDelivery {
   }
 
   /** Posts one message per task, and stops when a newer post took over or one was not delivered. */
-  private async postInOrder(first: HostToWebviewMessage, rest: Iterable<HostToWebviewMessage> | AsyncIterable<HostToWebviewMessage>, sequence: number): Promise<void> {
+  private async postInOrder(
+    first: HostToWebviewMessage,
+    rest: Iterable<HostToWebviewMessage> | AsyncIterable<HostToWebviewMessage>,
+    sequence: number,
+  ): Promise<void> {
     this.flow = { sequence, posted: [], added: 0, wake: undefined };
     if (!(await this.postOne(first, sequence))) return;
     for await (const message of rest) {
       // Between two slices, whatever else waits for this thread (an assistant's call, a keystroke) goes first.
-      await new Promise((resolve) => setImmediate(resolve));
+      await yieldThread();
       await this.roomFor(message, sequence);
       if (!(await this.postOne(message, sequence))) return;
     }
@@ -184,7 +197,12 @@ export class ReviewDelivery {
   private async roomFor(message: HostToWebviewMessage, sequence: number): Promise<void> {
     const size = 'html' in message ? message.html.length : 0;
     const ahead = () => this.flow.posted.slice(this.flow.added).reduce((sum, html) => sum + html, 0);
-    while (sequence === this.postSequence && !this.disposed && this.flow.posted.length > this.flow.added && ahead() + size > MAX_HTML_AHEAD) {
+    while (
+      sequence === this.postSequence &&
+      !this.disposed &&
+      this.flow.posted.length > this.flow.added &&
+      ahead() + size > MAX_HTML_AHEAD
+    ) {
       await new Promise<void>((resolve) => (this.flow.wake = resolve));
     }
   }

@@ -14,7 +14,12 @@ import { buildWebviewHtml, DEFAULT_TITLE } from './webviewHtml';
 import { isFindingMessage, PanelFindings, type PanelFindingDeps } from './panelFindings';
 import { isHistoryMessage, PanelHistory, type PanelHistoryDeps } from './panelHistory';
 import { parseWebviewMessage } from './messageParsing';
-import { NO_REVIEW_REVISION, type HostToWebviewMessage, type ReviewTab, type WebviewToHostMessage } from './webviewMessages';
+import {
+  NO_REVIEW_REVISION,
+  type HostToWebviewMessage,
+  type ReviewTab,
+  type WebviewToHostMessage,
+} from './webviewMessages';
 
 export interface ReviewPanelDeps extends PanelRenderers, PanelFindingDeps, PanelHistoryDeps {
   /** The current review; `undefined` when nothing has been presented yet. */
@@ -143,8 +148,17 @@ export class ReviewPanel implements vscode.Disposable {
         this._panel.title = panelTitle(review, review !== undefined && review === this._history.earlier);
       },
     });
-    this._findings = new PanelFindings(deps, (message) => this._post(message), (action, what) => this._settle(action, what));
-    this._history = new PanelHistory(deps, (message) => this._post(message), () => this._delivery.schedule(), () => deps.getReview());
+    this._findings = new PanelFindings(
+      deps,
+      (message) => this._post(message),
+      (action, what) => this._settle(action, what),
+    );
+    this._history = new PanelHistory(
+      deps,
+      (message) => this._post(message),
+      () => this._delivery.schedule(),
+      () => deps.getReview(),
+    );
     ReviewPanel._current = this;
 
     const webview = panel.webview;

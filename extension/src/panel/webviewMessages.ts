@@ -263,4 +263,3 @@ export type WebviewToHostMessage =
   | SelectTabMessage;
 
 // ---- validation ----------------------------------------------------------------------------
-

@@ -24,23 +24,40 @@ export interface BranchFacts {
 export type RunGit = (args: readonly string[], cwd: string) => Promise<string>;
 
 /** git with a bounded time and output (gitProcess.ts: no prompt, no fsmonitor). */
-export const runGit: RunGit = (args, cwd) => runGitProcess(args, cwd, { timeoutMs: 15_000, maxBuffer: 8 * 1024 * 1024 });
+export const runGit: RunGit = (args, cwd) =>
+  runGitProcess(args, cwd, { timeoutMs: 15_000, maxBuffer: 8 * 1024 * 1024 });
 
 export async function readBranchFacts(folder: string, git: RunGit = runGit): Promise<BranchFacts> {
-  const root = (await git(['rev-parse', '--show-toplevel'], folder).catch(() => {
-    throw new PublishError(`${folder} is not in a git repository: publishing needs the pull request's branch checked out.`, 'no-repository');
-  })).trim();
-  const branch = (await git(['symbolic-ref', '--quiet', '--short', 'HEAD'], root).catch(() => {
-    throw new PublishError('HEAD is not on a branch (detached): check out the pull request\'s branch, then publish again.', 'not-pushed');
-  })).trim();
-  const upstreamRef = (await git(['rev-parse', '--abbrev-ref', '--symbolic-full-name', '@{u}'], root).catch(() => '')).trim();
+  const root = (
+    await git(['rev-parse', '--show-toplevel'], folder).catch(() => {
+      throw new PublishError(
+        `${folder} is not in a git repository: publishing needs the pull request's branch checked out.`,
+        'no-repository',
+      );
+    })
+  ).trim();
+  const branch = (
+    await git(['symbolic-ref', '--quiet', '--short', 'HEAD'], root).catch(() => {
+      throw new PublishError(
+        "HEAD is not on a branch (detached): check out the pull request's branch, then publish again.",
+        'not-pushed',
+      );
+    })
+  ).trim();
+  const upstreamRef = (
+    await git(['rev-parse', '--abbrev-ref', '--symbolic-full-name', '@{u}'], root).catch(() => '')
+  ).trim();
   const remote = (await git(['config', '--get', `branch.${branch}.remote`], root).catch(() => '')).trim();
   const merge = (await git(['config', '--get', `branch.${branch}.merge`], root).catch(() => '')).trim();
   if (!upstreamRef || !remote || remote === '.' || !merge.startsWith('refs/heads/')) {
-    throw new PublishError(`The branch "${branch}" is not pushed (it has no upstream branch): push it and open a pull request, then publish again.`, 'not-pushed');
+    throw new PublishError(
+      `The branch "${branch}" is not pushed (it has no upstream branch): push it and open a pull request, then publish again.`,
+      'not-pushed',
+    );
   }
   const remoteUrl = (await git(['remote', 'get-url', remote], root).catch(() => '')).trim();
-  if (!remoteUrl) throw new PublishError(`The remote "${remote}" of the branch "${branch}" has no URL.`, 'no-repository');
+  if (!remoteUrl)
+    throw new PublishError(`The remote "${remote}" of the branch "${branch}" has no URL.`, 'no-repository');
   const headSha = (await git(['rev-parse', 'HEAD'], root)).trim();
   const ahead = (await git(['rev-list', '--count', '@{u}..HEAD'], root).catch(() => '0')).trim();
   const status = await git(['status', '--porcelain=v1', '-z', '--untracked-files=all'], root);

@@ -40,7 +40,11 @@ export interface PullRequestFile {
 const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 
 export function fileDiffOf(file: PullRequestFile): FileDiff {
-  const base = { path: file.filename, status: file.status, ...(file.previous_filename ? { previousPath: file.previous_filename } : {}) };
+  const base = {
+    path: file.filename,
+    status: file.status,
+    ...(file.previous_filename ? { previousPath: file.previous_filename } : {}),
+  };
   if (file.patch === undefined || file.patch === '') return { ...base, hunks: [], uncommentable: 'no-patch' };
   const hunks = parsePatch(file.patch);
   return hunks ? { ...base, hunks } : { ...base, hunks: [], uncommentable: 'bad-patch' };

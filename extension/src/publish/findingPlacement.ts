@@ -58,7 +58,8 @@ function place(item: PublishItem, diff: FileDiff | undefined, changedLocally: Re
   if (diff.uncommentable) return body('no-patch');
   const start = Math.max(1, Math.min(finding.line, finding.endLine));
   const end = Math.max(finding.line, finding.endLine);
-  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || !rightHunkHolding(diff, start, end)) return body('outside-diff');
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || !rightHunkHolding(diff, start, end))
+    return body('outside-diff');
   return start === end ? { kind: 'comment', item, line: end } : { kind: 'comment', item, line: end, startLine: start };
 }
 

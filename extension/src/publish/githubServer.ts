@@ -30,17 +30,28 @@ export function githubServerFor(host: string, choice: ServerChoice): ServerResul
   if ('refusal' in server) return server;
   if (!choice.testApiUrl) return server;
   const testApi = loopbackUrl(choice.testApiUrl);
-  if (!testApi) return { refusal: `The test API address ${choice.testApiUrl} is not on this machine; it is ignored only when unset.` };
+  if (!testApi)
+    return {
+      refusal: `The test API address ${choice.testApiUrl} is not on this machine; it is ignored only when unset.`,
+    };
   return { server: { ...server.server, apiBaseUrl: testApi } };
 }
 
 function serverFor(host: string, enterpriseUri: string | undefined): ServerResult {
   if (host === 'github.com') {
-    return { server: { authProviderId: 'github', webBaseUrl: 'https://github.com', apiBaseUrl: 'https://api.github.com' } };
+    return {
+      server: { authProviderId: 'github', webBaseUrl: 'https://github.com', apiBaseUrl: 'https://api.github.com' },
+    };
   }
   const enterprise = enterpriseHost(enterpriseUri);
   if (enterprise && enterprise === host) {
-    return { server: { authProviderId: 'github-enterprise', webBaseUrl: `https://${host}`, apiBaseUrl: `https://${host}/api/v3` } };
+    return {
+      server: {
+        authProviderId: 'github-enterprise',
+        webBaseUrl: `https://${host}`,
+        apiBaseUrl: `https://${host}/api/v3`,
+      },
+    };
   }
   return {
     refusal:

@@ -15,13 +15,21 @@ export interface SignIn {
 const SCOPES = ['repo'];
 
 export async function signInToGitHub(server: GitHubServer): Promise<SignIn> {
-  const where = server.authProviderId === 'github' ? 'GitHub' : `GitHub Enterprise (${new URL(server.webBaseUrl).host})`;
+  const where =
+    server.authProviderId === 'github' ? 'GitHub' : `GitHub Enterprise (${new URL(server.webBaseUrl).host})`;
   let session: vscode.AuthenticationSession | undefined;
   try {
     session = await vscode.authentication.getSession(server.authProviderId, SCOPES, { createIfNone: true });
   } catch (error) {
-    throw new PublishError(`Not signed in to ${where} (${(error as Error)?.message ?? error}): sign in when VS Code asks, then publish again. Nothing was sent.`, 'not-signed-in');
+    throw new PublishError(
+      `Not signed in to ${where} (${(error as Error)?.message ?? error}): sign in when VS Code asks, then publish again. Nothing was sent.`,
+      'not-signed-in',
+    );
   }
-  if (!session) throw new PublishError(`Not signed in to ${where}: sign in when VS Code asks, then publish again. Nothing was sent.`, 'not-signed-in');
+  if (!session)
+    throw new PublishError(
+      `Not signed in to ${where}: sign in when VS Code asks, then publish again. Nothing was sent.`,
+      'not-signed-in',
+    );
   return { token: session.accessToken, login: session.account.label };
 }

@@ -6,11 +6,16 @@ import type { PublishOutcome } from './reviewPublisher';
 export function outcomeText(outcome: PublishOutcome): string {
   const parts: string[] = [];
   if (outcome.addedComments + outcome.addedInBody > 0) {
-    parts.push(`added ${plural(outcome.addedComments, 'comment')} and ${plural(outcome.addedInBody, 'finding')} in the review's body`);
+    parts.push(
+      `added ${plural(outcome.addedComments, 'comment')} and ${plural(outcome.addedInBody, 'finding')} in the review's body`,
+    );
   }
   if (outcome.changed > 0) parts.push(`updated ${plural(outcome.changed, 'finding')} whose text changed`);
   if (outcome.left > 0) parts.push(`left ${plural(outcome.left, 'finding')} already there unchanged`);
-  if (outcome.leftOut > 0) parts.push(`left out ${plural(outcome.leftOut, 'finding')} (outside the repository, or past the body's length limit)`);
+  if (outcome.leftOut > 0)
+    parts.push(
+      `left out ${plural(outcome.leftOut, 'finding')} (outside the repository, or past the body's length limit)`,
+    );
   const what = parts.length > 0 ? parts.join('; ') : 'nothing to change';
   return `pull request #${outcome.pullRequest}: ${what}.`;
 }

@@ -33,23 +33,37 @@ export async function publishReviewToPullRequest(deps: PublishDeps): Promise<voi
     const choice = await vscode.window.showInformationMessage(`Redline: ${outcomeText(outcome)} ${outcome.url}`, open);
     if (choice === open) await vscode.env.openExternal(vscode.Uri.parse(outcome.url));
   } catch (error) {
-    const message = error instanceof PublishError ? error.message : `Publishing failed: ${(error as Error)?.message ?? error}`;
+    const message =
+      error instanceof PublishError ? error.message : `Publishing failed: ${(error as Error)?.message ?? error}`;
     deps.log.error(`Publish review: ${message}`);
     void vscode.window.showErrorMessage(`Redline: ${message}`);
   }
 }
 
-async function publishWithProgress(deps: PublishDeps, report: (step: string) => void, token: vscode.CancellationToken): Promise<PublishOutcome> {
+async function publishWithProgress(
+  deps: PublishDeps,
+  report: (step: string) => void,
+  token: vscode.CancellationToken,
+): Promise<PublishOutcome> {
   const review = await deps.exportReview();
-  if (!review) throw new PublishError('This window shows no review: ask your assistant for one, then publish it.', 'nothing-to-publish');
-  if (review.findings.length === 0) throw new PublishError('The review has no findings to publish.', 'nothing-to-publish');
+  if (!review)
+    throw new PublishError(
+      'This window shows no review: ask your assistant for one, then publish it.',
+      'nothing-to-publish',
+    );
+  if (review.findings.length === 0)
+    throw new PublishError('The review has no findings to publish.', 'nothing-to-publish');
   const folder = review.repositoryRoot || deps.workspaceFolder();
-  if (!folder) throw new PublishError('Open the repository\'s folder in this window, then publish again.', 'no-repository');
+  if (!folder)
+    throw new PublishError("Open the repository's folder in this window, then publish again.", 'no-repository');
   report('reading the branch');
   const facts = await readBranchFacts(folder);
   const repository = parseRemoteUrl(facts.remoteUrl);
   if (!repository) {
-    throw new PublishError(`The remote "${facts.upstream.remote}" (${facts.remoteUrl}) does not name a GitHub repository as owner/name.`, 'unknown-server');
+    throw new PublishError(
+      `The remote "${facts.upstream.remote}" (${facts.remoteUrl}) does not name a GitHub repository as owner/name.`,
+      'unknown-server',
+    );
   }
   const choice = githubServerFor(repository.host, serverChoice());
   if ('refusal' in choice) throw new PublishError(choice.refusal, 'unknown-server');
@@ -60,8 +74,21 @@ async function publishWithProgress(deps: PublishDeps, report: (step: string) => 
   if (token.isCancellationRequested) abort.abort();
   const cancelled = token.onCancellationRequested(() => abort.abort());
   try {
-    const client = await createGitHubClient({ token: signIn.token, apiBaseUrl: choice.server.apiBaseUrl, userAgent: `redline/${REDLINE_VERSION}`, signal: abort.signal });
-    return await publishReview({ review, facts, repository, server: choice.server, client, login: signIn.login, onProgress: report });
+    const client = await createGitHubClient({
+      token: signIn.token,
+      apiBaseUrl: choice.server.apiBaseUrl,
+      userAgent: `redline/${REDLINE_VERSION}`,
+      signal: abort.signal,
+    });
+    return await publishReview({
+      review,
+      facts,
+      repository,
+      server: choice.server,
+      client,
+      login: signIn.login,
+      onProgress: report,
+    });
   } finally {
     cancelled.dispose();
   }

@@ -39,39 +39,69 @@ interface RequestFailure {
  * `sentSoFar` says whether anything had already changed on the pull request, so the message can
  * promise that publishing again completes it.
  */
-export function publishErrorOf(error: unknown, doing: string, sentSoFar: boolean, now: Date = new Date()): PublishError {
+export function publishErrorOf(
+  error: unknown,
+  doing: string,
+  sentSoFar: boolean,
+  now: Date = new Date(),
+): PublishError {
   if (error instanceof PublishError) return error;
   const failure = (typeof error === 'object' && error !== null ? error : {}) as RequestFailure;
   const again = sentSoFar
     ? ' Part of the review is on the pull request already: publish again to complete it; nothing is posted twice.'
     : ' Nothing was changed on the pull request.';
   // Octokit passes an abort on as it is, or (when it comes from another realm) wrapped with it as the cause.
-  if (failure.name === 'AbortError' || failure.cause?.name === 'AbortError') return new PublishError(`Publishing was cancelled while ${doing}.${again}`, 'cancelled');
+  if (failure.name === 'AbortError' || failure.cause?.name === 'AbortError')
+    return new PublishError(`Publishing was cancelled while ${doing}.${again}`, 'cancelled');
   if (!failure.response) {
     const reason = failure.message ? ` (${failure.message})` : '';
-    return new PublishError(`GitHub could not be reached while ${doing}${reason}. Check the network.${again}`, 'network');
+    return new PublishError(
+      `GitHub could not be reached while ${doing}${reason}. Check the network.${again}`,
+      'network',
+    );
   }
   const headers = lowerCaseKeys(failure.response.headers ?? {});
   const status = failure.status ?? 0;
   const retryAt = rateLimitRetryTime(status, headers, now);
   if (retryAt) {
-    return new PublishError(`GitHub's rate limit was reached while ${doing}. Try again after ${timeOfDay(retryAt)} (${untilText(retryAt, now)}).${again}`, 'rate-limited');
+    return new PublishError(
+      `GitHub's rate limit was reached while ${doing}. Try again after ${timeOfDay(retryAt)} (${untilText(retryAt, now)}).${again}`,
+      'rate-limited',
+    );
   }
   const detail = githubMessage(failure.response.data) ?? failure.message ?? `HTTP ${status}`;
   // A secondary limit may come without retry-after; GitHub's advice is then to wait a minute at least.
   if ((status === 403 || status === 429) && /secondary rate limit/i.test(detail)) {
     const retry = new Date(now.getTime() + 60_000);
-    return new PublishError(`GitHub's rate limit was reached while ${doing}. Try again after ${timeOfDay(retry)} (${untilText(retry, now)}).${again}`, 'rate-limited');
+    return new PublishError(
+      `GitHub's rate limit was reached while ${doing}. Try again after ${timeOfDay(retry)} (${untilText(retry, now)}).${again}`,
+      'rate-limited',
+    );
   }
-  if (status === 401) return new PublishError(`GitHub did not accept the sign-in (${detail}). Sign out of GitHub in VS Code's Accounts menu, sign in again, and publish again.${again}`, 'not-signed-in');
+  if (status === 401)
+    return new PublishError(
+      `GitHub did not accept the sign-in (${detail}). Sign out of GitHub in VS Code's Accounts menu, sign in again, and publish again.${again}`,
+      'not-signed-in',
+    );
   if (status === 403 || status === 404) {
-    return new PublishError(`GitHub refused ${doing} (${detail}): the signed-in account may lack access to this repository, or the sign-in lacks the "repo" scope.${again}`, 'refused');
+    return new PublishError(
+      `GitHub refused ${doing} (${detail}): the signed-in account may lack access to this repository, or the sign-in lacks the "repo" scope.${again}`,
+      'refused',
+    );
   }
   if (status === 422 && /pending review/i.test(detail)) {
-    return new PublishError(`GitHub refused ${doing} (${detail}): submit or delete your pending review on the pull request, then publish again.${again}`, 'refused');
+    return new PublishError(
+      `GitHub refused ${doing} (${detail}): submit or delete your pending review on the pull request, then publish again.${again}`,
+      'refused',
+    );
   }
-  if (status === 422) return new PublishError(`GitHub refused ${doing} (${detail}). If the pull request changed meanwhile, publish again.${again}`, 'refused');
-  if (status >= 500) return new PublishError(`GitHub failed while ${doing} (HTTP ${status}). Try again later.${again}`, 'network');
+  if (status === 422)
+    return new PublishError(
+      `GitHub refused ${doing} (${detail}). If the pull request changed meanwhile, publish again.${again}`,
+      'refused',
+    );
+  if (status >= 500)
+    return new PublishError(`GitHub failed while ${doing} (HTTP ${status}). Try again later.${again}`, 'network');
   return new PublishError(`GitHub refused ${doing} (HTTP ${status}: ${detail}).${again}`, 'refused');
 }
 
@@ -82,11 +112,13 @@ export function publishErrorOf(error: unknown, doing: string, sentSoFar: boolean
 export function rateLimitRetryTime(status: number, headers: Record<string, string>, now: Date): Date | undefined {
   if (status !== 403 && status !== 429) return undefined;
   const retryAfter = headers['retry-after'];
-  if (retryAfter !== undefined && /^\d{1,7}$/.test(retryAfter.trim())) return new Date(now.getTime() + Number(retryAfter) * 1000);
+  if (retryAfter !== undefined && /^\d{1,7}$/.test(retryAfter.trim()))
+    return new Date(now.getTime() + Number(retryAfter) * 1000);
   if (headers['x-ratelimit-remaining'] === '0') {
     const reset = Number(headers['x-ratelimit-reset']);
     // Without a believable reset time, GitHub's advice is to wait at least a minute.
-    if (Number.isSafeInteger(reset) && reset > 0 && reset * 1000 < now.getTime() + 24 * 3_600_000) return new Date(Math.max(reset * 1000, now.getTime()));
+    if (Number.isSafeInteger(reset) && reset > 0 && reset * 1000 < now.getTime() + 24 * 3_600_000)
+      return new Date(Math.max(reset * 1000, now.getTime()));
     return new Date(now.getTime() + 60_000);
   }
   return status === 429 ? new Date(now.getTime() + 60_000) : undefined;

@@ -3,7 +3,14 @@
 // the others are added. So publishing twice, or again after a failure part-way, adds nothing twice.
 
 import type { Placement } from './findingPlacement';
-import { bodySection, bodySections, commentKey, commentText, replaceSection, type SectionLink } from './publishMarkdown';
+import {
+  bodySection,
+  bodySections,
+  commentKey,
+  commentText,
+  replaceSection,
+  type SectionLink,
+} from './publishMarkdown';
 
 /** A review comment already on the pull request, written by the signed-in user. */
 export interface ExistingComment {
@@ -49,7 +56,8 @@ export function planPublish(input: PlanInput): PublishPlan {
   const reviewOfKey = new Map<string, { id: number; section: string }>();
   for (const review of input.reviews) {
     reviewBodies.set(review.id, review.body);
-    for (const [key, section] of bodySections(review.body)) if (!reviewOfKey.has(key)) reviewOfKey.set(key, { id: review.id, section });
+    for (const [key, section] of bodySections(review.body))
+      if (!reviewOfKey.has(key)) reviewOfKey.set(key, { id: review.id, section });
   }
 
   const plan = {
@@ -62,7 +70,8 @@ export function planPublish(input: PlanInput): PublishPlan {
   for (const placement of input.placements) {
     const { key } = placement.item;
     const text = placement.kind === 'comment' ? commentText(placement.item) : undefined;
-    const section = placement.kind === 'body' ? bodySection(placement.item, placement.reason, input.linkOf(placement)) : undefined;
+    const section =
+      placement.kind === 'body' ? bodySection(placement.item, placement.reason, input.linkOf(placement)) : undefined;
     const comment = commentsByKey.get(key);
     const inReview = reviewOfKey.get(key);
     if (comment) {
@@ -71,7 +80,13 @@ export function planPublish(input: PlanInput): PublishPlan {
       if (sameText(comment.body, wanted)) plan.unchanged.push(key);
       else plan.commentUpdates.push({ id: comment.id, key, body: wanted });
     } else if (inReview) {
-      const wanted = section ?? bodySection(placement.item, 'outside-diff', input.linkOf({ kind: 'body', item: placement.item, reason: 'outside-diff' }));
+      const wanted =
+        section ??
+        bodySection(
+          placement.item,
+          'outside-diff',
+          input.linkOf({ kind: 'body', item: placement.item, reason: 'outside-diff' }),
+        );
       if (sameSection(inReview.section, wanted)) plan.unchanged.push(key);
       else {
         const body = replaceSection(reviewBodies.get(inReview.id) ?? '', key, wanted);

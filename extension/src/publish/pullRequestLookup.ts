@@ -12,10 +12,22 @@ export interface PullRequestInfo {
   readonly headSha: string;
 }
 
-export async function findPullRequest(client: GitHubClient, repository: RemoteRepository, facts: BranchFacts): Promise<PullRequestInfo> {
+export async function findPullRequest(
+  client: GitHubClient,
+  repository: RemoteRepository,
+  facts: BranchFacts,
+): Promise<PullRequestInfo> {
   const { owner, repo } = repository;
   const branch = facts.upstream.branch;
-  const { data } = await client.rest.pulls.list({ owner, repo, head: `${owner}:${branch}`, state: 'all', sort: 'updated', direction: 'desc', per_page: 30 });
+  const { data } = await client.rest.pulls.list({
+    owner,
+    repo,
+    head: `${owner}:${branch}`,
+    state: 'all',
+    sort: 'updated',
+    direction: 'desc',
+    per_page: 30,
+  });
   const open = data.find((pull) => pull.state === 'open');
   if (!open) {
     const closed = data[0];
@@ -26,7 +38,10 @@ export async function findPullRequest(client: GitHubClient, repository: RemoteRe
         'pull-request-closed',
       );
     }
-    throw new PublishError(`${owner}/${repo} has no pull request for the branch "${branch}": open one, then publish again.`, 'no-pull-request');
+    throw new PublishError(
+      `${owner}/${repo} has no pull request for the branch "${branch}": open one, then publish again.`,
+      'no-pull-request',
+    );
   }
   if (open.head.sha !== facts.headSha) {
     const what = facts.aheadOfUpstream

@@ -37,7 +37,10 @@ function fromUrl(text: string): RemoteRepository | undefined {
 
 function fromParts(rawHost: string, rawPath: string): RemoteRepository | undefined {
   const host = canonicalHost(rawHost.toLowerCase());
-  const parts = rawPath.replace(/^\/+|\/+$/g, '').replace(/\.git$/, '').split('/');
+  const parts = rawPath
+    .replace(/^\/+|\/+$/g, '')
+    .replace(/\.git$/, '')
+    .split('/');
   if (parts.length !== 2) return undefined;
   const [owner, repo] = parts;
   if (!NAME.test(owner) || !NAME.test(repo) || repo === '.' || repo === '..') return undefined;

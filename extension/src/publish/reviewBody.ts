@@ -33,13 +33,18 @@ export function composeReviewBody(input: ReviewBodyInput): ReviewBody {
   const lines = [REVIEW_MARKER, heading];
   const placed: string[] = [];
   if (input.commentFindings.length > 0) placed.push(`${count(input.commentFindings.length, 'comment')} on the diff`);
-  if (input.sections.length > 0) placed.push(`${input.sections.length} below, which GitHub would not take as comments on lines`);
+  if (input.sections.length > 0)
+    placed.push(`${input.sections.length} below, which GitHub would not take as comments on lines`);
   if (placed.length > 0) lines.push(`${capitalize(placed.join('; '))}.`);
-  if (input.outsideRepository > 0) lines.push(`${count(input.outsideRepository, 'finding')} on files outside the repository ${input.outsideRepository === 1 ? 'is' : 'are'} left out.`);
+  if (input.outsideRepository > 0)
+    lines.push(
+      `${count(input.outsideRepository, 'finding')} on files outside the repository ${input.outsideRepository === 1 ? 'is' : 'are'} left out.`,
+    );
 
   let body = lines.join('\n\n');
   let shown = 0;
-  const notShownNote = (left: number) => `\n\n_${count(left, 'more finding')} did not fit in this review's body (GitHub's limit is ${MAX_BODY.toLocaleString('en-US')} characters): publish again to add them._`;
+  const notShownNote = (left: number) =>
+    `\n\n_${count(left, 'more finding')} did not fit in this review's body (GitHub's limit is ${MAX_BODY.toLocaleString('en-US')} characters): publish again to add them._`;
   for (const { section } of input.sections) {
     const next = `${body}\n\n${shown === 0 ? '---\n\n' : ''}${section}`;
     if (next.length + notShownNote(input.sections.length).length > MAX_BODY) break;
@@ -54,7 +59,8 @@ export function composeReviewBody(input: ReviewBodyInput): ReviewBody {
 export function severityCounts(findings: readonly ExportedFinding[]): string {
   if (findings.length === 0) return 'none new';
   const counts = new Map<string, number>();
-  for (const finding of findings) counts.set(finding.severity ?? 'other', (counts.get(finding.severity ?? 'other') ?? 0) + 1);
+  for (const finding of findings)
+    counts.set(finding.severity ?? 'other', (counts.get(finding.severity ?? 'other') ?? 0) + 1);
   return [...FINDING_SEVERITIES, 'other']
     .filter((severity) => counts.has(severity))
     .map((severity) => `${counts.get(severity)} ${severity}`)

@@ -54,7 +54,7 @@ export async function publishReview(request: PublishRequest): Promise<PublishOut
 
   const pull = await step('finding the pull request', () => findPullRequest(client, repository, facts));
   const pull_number = pull.number;
-  const files = await step('reading the pull request\'s diff', () =>
+  const files = await step("reading the pull request's diff", () =>
     client.paginate(client.rest.pulls.listFiles, { owner, repo, pull_number, per_page: 100 }),
   );
   const pathInRepository = repositoryPathOf(review.repositoryRoot, facts.root);
@@ -64,11 +64,12 @@ export async function publishReview(request: PublishRequest): Promise<PublishOut
     pathOf: (finding) => pathInRepository(finding.file),
     changedLocally: facts.changedFiles,
   });
-  const mine = (user: { login: string } | null | undefined) => request.login === undefined || user?.login === request.login;
-  const comments = await step('reading the pull request\'s comments', () =>
+  const mine = (user: { login: string } | null | undefined) =>
+    request.login === undefined || user?.login === request.login;
+  const comments = await step("reading the pull request's comments", () =>
     client.paginate(client.rest.pulls.listReviewComments, { owner, repo, pull_number, per_page: 100 }),
   );
-  const reviews = await step('reading the pull request\'s reviews', () =>
+  const reviews = await step("reading the pull request's reviews", () =>
     client.paginate(client.rest.pulls.listReviews, { owner, repo, pull_number, per_page: 100 }),
   );
   const earlierReviews = reviews.filter((r) => mine(r.user) && (r.body ?? '').startsWith(REVIEW_MARKER));
@@ -112,11 +113,15 @@ export async function publishReview(request: PublishRequest): Promise<PublishOut
     url = created.data.html_url;
   }
   for (const update of plan.commentUpdates) {
-    await step('updating a comment', () => client.rest.pulls.updateReviewComment({ owner, repo, comment_id: update.id, body: update.body }));
+    await step('updating a comment', () =>
+      client.rest.pulls.updateReviewComment({ owner, repo, comment_id: update.id, body: update.body }),
+    );
     sent = true;
   }
   for (const update of plan.reviewUpdates) {
-    await step('updating an earlier review', () => client.rest.pulls.updateReview({ owner, repo, pull_number, review_id: update.id, body: update.body }));
+    await step('updating an earlier review', () =>
+      client.rest.pulls.updateReview({ owner, repo, pull_number, review_id: update.id, body: update.body }),
+    );
     sent = true;
   }
   return {

@@ -39,7 +39,12 @@ export function cutLongBlocks(tokens: Token[], TokenClass: TokenConstructor): To
   let changed = false;
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
-    if (token.level === 0 && token.type === 'paragraph_open' && tokens[i + 1]?.children && countElements(tokens[i + 1].children!) > PARAGRAPH_CHUNK_ELEMENTS) {
+    if (
+      token.level === 0 &&
+      token.type === 'paragraph_open' &&
+      tokens[i + 1]?.children &&
+      countElements(tokens[i + 1].children!) > PARAGRAPH_CHUNK_ELEMENTS
+    ) {
       append(out, cutParagraph(token, tokens[i + 1], tokens[i + 2], TokenClass));
       changed = true;
       i += 2;
@@ -98,7 +103,11 @@ function cutParagraph(open: Token, inline: Token, close: Token, TokenClass: Toke
 
 /** An inline element's opening again (1), or its closing (-1), with what the render rules read from it. */
 function inlineCopy(opened: Token, TokenClass: TokenConstructor, nesting: 1 | -1): Token {
-  const copy = new TokenClass(nesting === 1 ? opened.type : opened.type.replace('_open', '_close'), opened.tag, nesting);
+  const copy = new TokenClass(
+    nesting === 1 ? opened.type : opened.type.replace('_open', '_close'),
+    opened.tag,
+    nesting,
+  );
   copy.markup = opened.markup;
   copy.meta = opened.meta;
   if (nesting === 1) copy.attrs = opened.attrs && opened.attrs.map(([name, value]) => [name, value]);
@@ -141,7 +150,10 @@ export function checkBlockSizes(tokens: readonly Token[]): void {
   let elements = 0;
   let line = 0;
   const check = () => {
-    if (elements > limit) throw new RenderBudgetError(refusalOf(`one block of ${describeExcess(what, elements, limit)}, from line ${line}`));
+    if (elements > limit)
+      throw new RenderBudgetError(
+        refusalOf(`one block of ${describeExcess(what, elements, limit)}, from line ${line}`),
+      );
   };
   for (const token of tokens) {
     if (token.level === 0 && token.nesting !== -1) {
@@ -179,7 +191,8 @@ function continuation(open: Token, TokenClass: TokenConstructor, map: [number, n
   next.level = open.level;
   next.map = map;
   const line = open.attrGet('data-line');
-  if (line !== null) next.attrSet('data-line', map && map !== open.map ? String(Number(line) + map[0] - open.map![0]) : line);
+  if (line !== null)
+    next.attrSet('data-line', map && map !== open.map ? String(Number(line) + map[0] - open.map![0]) : line);
   next.attrJoin('class', CONTINUED_BLOCK_CLASS);
   return next;
 }

@@ -20,7 +20,9 @@ export class CandidateBlocks {
   /** The top-level paragraph just closed, while nothing else has followed it. */
   private lastParagraph: FindingCandidate | undefined;
 
-  constructor(private readonly render: { readonly references: readonly ReferenceMeta[]; readonly candidates: FindingCandidate[] }) {}
+  constructor(
+    private readonly render: { readonly references: readonly ReferenceMeta[]; readonly candidates: FindingCandidate[] },
+  ) {}
 
   see(block: Token): void {
     if (isSuggestionFence(block)) {

@@ -231,7 +231,9 @@ async function countLines(absolutePath: string): Promise<number> {
 /** ENOTDIR: a component of the path is a file (`src/a.ts/b.ts`), so there is no such file. */
 function failed(error: unknown): FileFacts {
   const code = errorCode(error);
-  return code === 'ENOENT' || code === 'ENOTDIR' ? { kind: 'missing' } : { kind: 'unreadable', why: describeError(error) };
+  return code === 'ENOENT' || code === 'ENOTDIR'
+    ? { kind: 'missing' }
+    : { kind: 'unreadable', why: describeError(error) };
 }
 
 function errorCode(error: unknown): string | undefined {

@@ -97,7 +97,9 @@ export function findingsOf(
 export function numberAfter(findings: readonly ReviewFinding[], taken: ReadonlySet<string>): ReviewFinding[] {
   const used = new Set(taken);
   const nextSuffix = new Map<string, number>();
-  return findings.slice(0, Math.max(0, MAX_FINDINGS - taken.size)).map((finding) => ({ ...finding, id: uniqueId(findingId(finding.markdown), used, nextSuffix) }));
+  return findings
+    .slice(0, Math.max(0, MAX_FINDINGS - taken.size))
+    .map((finding) => ({ ...finding, id: uniqueId(findingId(finding.markdown), used, nextSuffix) }));
 }
 
 /** A short hash of the text with its whitespace runs collapsed, so re-wrapping or indenting keeps the id. */
@@ -131,6 +133,9 @@ export function labelOf(markdown: string): { severity: FindingSeverity | null; t
   const hasColon = label !== null && (label[3] === ':') !== (label[4] === ':');
   const severity = hasColon ? (label![2].toLowerCase() as FindingSeverity) : null;
   const rest = hasColon ? firstLine.slice(label![0].length) : firstLine;
-  const plain = rest.replace(/[*_`]+/g, '').replace(/\s+/g, ' ').trim();
+  const plain = rest
+    .replace(/[*_`]+/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return { severity, title: plain.length > MAX_TITLE_CHARS ? `${plain.slice(0, MAX_TITLE_CHARS - 1)}…` : plain };
 }

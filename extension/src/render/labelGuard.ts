@@ -20,7 +20,8 @@ interface NextClose {
  */
 function labelGuard(state: MarkdownIt.StateInline, silent: boolean): boolean {
   const code = state.src.charCodeAt(state.pos);
-  const opener = code === OPEN_BRACKET ? 1 : code === BANG && state.src.charCodeAt(state.pos + 1) === OPEN_BRACKET ? 2 : 0;
+  const opener =
+    code === OPEN_BRACKET ? 1 : code === BANG && state.src.charCodeAt(state.pos + 1) === OPEN_BRACKET ? 2 : 0;
   if (opener === 0 || nextClose(state, state.pos + opener) < state.posMax) return false;
   if (!silent) state.pending += state.src.slice(state.pos, state.pos + opener);
   state.pos += opener;
@@ -30,7 +31,8 @@ function labelGuard(state: MarkdownIt.StateInline, silent: boolean): boolean {
 function nextClose(state: MarkdownIt.StateInline, from: number): number {
   const env = state as unknown as { [NEXT_CLOSE]?: NextClose };
   const known = env[NEXT_CLOSE];
-  if (known && from >= known.from && (from <= known.at || known.at === -1)) return known.at === -1 ? Infinity : known.at;
+  if (known && from >= known.from && (from <= known.at || known.at === -1))
+    return known.at === -1 ? Infinity : known.at;
   let at = -1;
   for (let i = from; i < state.src.length; i++) {
     if (state.src.charCodeAt(i) === CLOSE_BRACKET) {

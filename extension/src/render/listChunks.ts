@@ -35,7 +35,11 @@ export interface ListPart {
 export function installListChunks(md: MarkdownIt): void {
   // Before the rule that adds `data-line`, so the new openings get theirs.
   md.core.ruler.before('redline_source_lines', 'redline_list_chunks', (state) => {
-    state.tokens = chunkLongLists(state.tokens, state.Token, (state.env as Record<symbol, ListPart | undefined> | undefined)?.[LIST_PART]);
+    state.tokens = chunkLongLists(
+      state.tokens,
+      state.Token,
+      (state.env as Record<symbol, ListPart | undefined> | undefined)?.[LIST_PART],
+    );
   });
 }
 
@@ -49,10 +53,19 @@ export function chunkLongLists(tokens: Token[], TokenClass: TokenConstructor, pa
   if (part?.listContinues) markList(lastOf(tokens, isTopLevelList), CHUNK_CLASS);
   if (!hasLongList(tokens)) return tokens;
   const out: Token[] = [];
-  let open: { token: Token; start: number; items: number; chunked: boolean; chunkItems: number; chunkElements: number } | undefined;
+  let open:
+    | { token: Token; start: number; items: number; chunked: boolean; chunkItems: number; chunkElements: number }
+    | undefined;
   for (const token of tokens) {
     if (isTopLevelList(token)) {
-      open = { token, start: Number(token.attrGet('start') ?? 1), items: 0, chunked: hasClass(token, CHUNK_CLASS), chunkItems: 0, chunkElements: 0 };
+      open = {
+        token,
+        start: Number(token.attrGet('start') ?? 1),
+        items: 0,
+        chunked: hasClass(token, CHUNK_CLASS),
+        chunkItems: 0,
+        chunkElements: 0,
+      };
     } else if (open && token.level === 1 && token.type === 'list_item_open') {
       if ((open.items > 0 && open.items % LIST_CHUNK_ITEMS === 0) || open.chunkElements >= LIST_CHUNK_ELEMENTS) {
         if (!open.chunked) open.token.attrJoin('class', CHUNK_CLASS);
@@ -96,7 +109,9 @@ function lastOf(tokens: readonly Token[], test: (token: Token) => boolean): Toke
 }
 
 function hasClass(token: Token, name: string): boolean {
-  return String(token.attrGet('class') ?? '').split(' ').includes(name);
+  return String(token.attrGet('class') ?? '')
+    .split(' ')
+    .includes(name);
 }
 
 /** Gives a list the classes it has in the whole review's page, unless it has them already. */

@@ -4,7 +4,7 @@
 import MarkdownIt from 'markdown-it';
 import type { ReferenceReport } from '../../../shared/protocol';
 import { formatReference } from '../../../shared/links';
-import { checkpoint } from './checkpoint';
+import { yieldThread } from '../../../shared/threadYield';
 import { PageParts } from './pageParts';
 import { renderInSlices } from './pageSlices';
 import { reviewParts, type ReviewPart } from './reviewParts';
@@ -46,7 +46,7 @@ export interface RenderOptions {
   /**
    * Stops the render between its steps (after the parse, between file lookups, before the HTML),
    * rejecting with the signal's reason; with it, the render lets the event loop read input between
-   * steps (checkpoint.ts). The parse and the HTML are synchronous and are not cut.
+   * steps (shared/threadYield.ts). The parse and the HTML are synchronous and are not cut.
    */
   signal?: AbortSignal;
   /** Told as the render moves from step to step: a large present-review's progress. */
@@ -64,7 +64,6 @@ export type RenderStep =
   | { readonly step: 'writing' }
   /** A review in parts: this share of its markdown (0 to 1) is written, after the first part's steps. */
   | { readonly step: 'written'; readonly share: number };
-
 
 const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
 const { escapeHtml, unescapeAll } = md.utils;
@@ -99,8 +98,17 @@ md.renderer.rules.fence = renderFence;
  * screen is written (onSlice) before the rest is parsed; the parts share one env, and the page,
  * the report, the findings and the counts come out as the whole review's would.
  */
-export async function renderReview(markdown: string, resolver: Resolver, options: RenderOptions = {}): Promise<RenderedReview> {
-  const state: RenderState = { references: [], candidates: [], lineOffset: options.lineOffset ?? 0, highlighter: new CodeHighlighter() };
+export async function renderReview(
+  markdown: string,
+  resolver: Resolver,
+  options: RenderOptions = {},
+): Promise<RenderedReview> {
+  const state: RenderState = {
+    references: [],
+    candidates: [],
+    lineOffset: options.lineOffset ?? 0,
+    highlighter: new CodeHighlighter(),
+  };
   // Counted as it parses: past a limit of RENDER_BUDGET the parse stops with a RenderBudgetError.
   const env = countingEnv({ [RENDER_STATE]: state }, markdown);
   const { signal, onProgress } = options;
@@ -113,15 +121,18 @@ export async function renderReview(markdown: string, resolver: Resolver, options
   let lookedUpAt: number | undefined;
   for (let k = 0; k < parts.length; k++) {
     const { tokens, text, references, candidates } = parsePart(whole, k);
-    await checkpoint(signal);
+    if (signal) await yieldThread(signal);
     // A review in parts tells its first part's steps: by then the rest is what is left to write.
     const tell = k === 0 ? onProgress : undefined;
     tell?.({ step: 'parsed', references: references.length });
     // The disk's time budget counts the lookups, not the parts written in between.
     if (lookedUpAt !== undefined) resolver.idle?.(performance.now() - lookedUpAt);
-    await resolveAll(references, resolver, { signal, onResolved: tell && ((resolved) => tell({ step: 'resolving', resolved, references: references.length })) });
+    await resolveAll(references, resolver, {
+      signal,
+      onResolved: tell && ((resolved) => tell({ step: 'resolving', resolved, references: references.length })),
+    });
     lookedUpAt = performance.now();
-    await checkpoint(signal);
+    if (signal) await yieldThread(signal);
     for (const meta of references) {
       if (!(meta.onlyIfResolved && meta.resolution!.status !== 'resolved')) tally.count(meta, meta.resolution!);
     }
@@ -135,11 +146,19 @@ export async function renderReview(markdown: string, resolver: Resolver, options
     }
     await attachOriginals(
       found.flatMap((finding) =>
-        finding.suggestionTokens.map((token, index) => ({ token, index, findingId: finding.id, file: finding.file, line: finding.line, endLine: finding.endLine, target: finding.reference })),
+        finding.suggestionTokens.map((token, index) => ({
+          token,
+          index,
+          findingId: finding.id,
+          file: finding.file,
+          line: finding.line,
+          endLine: finding.endLine,
+          target: finding.reference,
+        })),
       ),
       options.unsaved,
     );
-    await checkpoint(signal);
+    if (signal) await yieldThread(signal);
     tell?.({ step: 'writing' });
     renderInSlices(md, tokens, env, { firstScreen: k === 0, onSlice: (html) => page.add(html) });
     if (parts.length > 1) onProgress?.({ step: 'written', share: parts[k].to / markdown.length });
@@ -158,25 +177,45 @@ interface WholeReview {
 }
 
 /** Parses part `k` in the shared env: its tokens, and the references and candidate blocks it added. */
-function parsePart(whole: WholeReview, k: number): { tokens: Token[]; text: string; references: ReferenceMeta[]; candidates: FindingCandidate[] } {
+function parsePart(
+  whole: WholeReview,
+  k: number,
+): { tokens: Token[]; text: string; references: ReferenceMeta[]; candidates: FindingCandidate[] } {
   const { markdown, parts, env, state } = whole;
   const part = parts[k];
   const counter = counterOf(env)!;
-  const before = { references: state.references.length, candidates: state.candidates.length, counts: counter.snapshot() };
+  const before = {
+    references: state.references.length,
+    candidates: state.candidates.length,
+    counts: counter.snapshot(),
+  };
   const text = markdown.slice(part.from, part.to);
   state.lineOffset = whole.firstLine + part.line;
-  (env as Record<symbol, ListPart>)[LIST_PART] = { continuesList: part.continuesList, listContinues: part.listFrom !== undefined };
+  (env as Record<symbol, ListPart>)[LIST_PART] = {
+    continuesList: part.continuesList,
+    listContinues: part.listFrom !== undefined,
+  };
   counter.startPart(part.from / Math.max(markdown.length, 1), (part.to - part.from) / Math.max(markdown.length, 1));
   const tokens = md.parse(text, env);
   if (k === parts.length - 1 || endsWhereCut(tokens, text, part)) {
-    return { tokens, text, references: state.references.slice(before.references), candidates: state.candidates.slice(before.candidates) };
+    return {
+      tokens,
+      text,
+      references: state.references.slice(before.references),
+      candidates: state.candidates.slice(before.candidates),
+    };
   }
   // The scan took a line for a cut that a block it could not see runs over (a fence, a list begun
   // above the run it cut): the rest is one part.
   state.references.length = before.references;
   state.candidates.length = before.candidates;
   before.counts();
-  parts.splice(k, parts.length - k, { from: part.from, to: markdown.length, line: part.line, continuesList: part.continuesList });
+  parts.splice(k, parts.length - k, {
+    from: part.from,
+    to: markdown.length,
+    line: part.line,
+    continuesList: part.continuesList,
+  });
   return parsePart(whole, k);
 }
 
@@ -194,7 +233,12 @@ function endsWhereCut(tokens: readonly Token[], text: string, part: ReviewPart):
     if (token.type === 'bullet_list_open' && token.map[1] > token.map[0]) list = token;
   }
   if (part.listFrom === undefined) return true;
-  return tokens[tokens.length - 1]?.type === 'bullet_list_close' && list !== undefined && list.map![0] + part.line === part.listFrom && list.map![1] >= lines;
+  return (
+    tokens[tokens.length - 1]?.type === 'bullet_list_close' &&
+    list !== undefined &&
+    list.map![0] + part.line === part.listFrom &&
+    list.map![1] >= lines
+  );
 }
 
 // ---- core rules -----------------------------------------------------------------------------
@@ -234,7 +278,13 @@ function renderLinkOpen(tokens: Token[], idx: number): string {
 }
 
 /** Images would be network requests or local file reads; the panel promises neither, so show the alt text. */
-function renderImage(tokens: Token[], idx: number, options: RendererOptions, env: unknown, self: MarkdownIt.Renderer): string {
+function renderImage(
+  tokens: Token[],
+  idx: number,
+  options: RendererOptions,
+  env: unknown,
+  self: MarkdownIt.Renderer,
+): string {
   const alt = self.renderInlineAsText(tokens[idx].children ?? [], options, env);
   return `<span class="redline-image">${escapeHtml(alt || 'image')}</span>`;
 }
@@ -244,7 +294,13 @@ function renderImage(tokens: Token[], idx: number, options: RendererOptions, env
  * known language is written plain with `data-highlight`, its grammar: the panel highlights it when
  * it nears the screen (webview/codeHighlighting.ts), so the page is not held back by highlighting.
  */
-function renderFence(tokens: Token[], idx: number, _options: RendererOptions, env: unknown, self: MarkdownIt.Renderer): string {
+function renderFence(
+  tokens: Token[],
+  idx: number,
+  _options: RendererOptions,
+  env: unknown,
+  self: MarkdownIt.Renderer,
+): string {
   const token = tokens[idx];
   const suggestion = renderSuggestion(token, self.renderAttrs(token));
   if (suggestion !== undefined) return suggestion;
@@ -254,7 +310,9 @@ function renderFence(tokens: Token[], idx: number, _options: RendererOptions, en
     return `<pre class="redline-mermaid"${self.renderAttrs(token)}><code class="language-mermaid">${escapeHtml(token.content)}</code></pre>\n`;
   }
   const grammar = language.toLowerCase();
-  const highlight = language !== '' && (env as Record<symbol, RenderState | undefined>)[RENDER_STATE]?.highlighter.admit(token.content, grammar) === true;
+  const highlight =
+    language !== '' &&
+    (env as Record<symbol, RenderState | undefined>)[RENDER_STATE]?.highlighter.admit(token.content, grammar) === true;
   const classAttribute = language ? ` class="language-${escapeHtml(language)}"` : '';
   const highlightAttribute = highlight ? ` data-highlight="${escapeHtml(grammar)}"` : '';
   return `<pre${self.renderAttrs(token)}><code${classAttribute}${highlightAttribute}>${escapeHtml(token.content)}</code></pre>\n`;

@@ -38,7 +38,12 @@ export interface SliceOptions {
   readonly onSlice?: (html: string) => void;
 }
 
-export function renderInSlices(md: MarkdownIt, tokens: MarkdownIt.Token[], env: object, options: SliceOptions = {}): SlicedPage {
+export function renderInSlices(
+  md: MarkdownIt,
+  tokens: MarkdownIt.Token[],
+  env: object,
+  options: SliceOptions = {},
+): SlicedPage {
   const render = (from: number, to: number) => md.renderer.render(tokens.slice(from, to), md.options, env);
   const parts: string[] = [];
   const emit = (html: string) => {
@@ -51,7 +56,9 @@ export function renderInSlices(md: MarkdownIt, tokens: MarkdownIt.Token[], env: 
   let next = -1;
   let at = 0;
   if (options.firstScreen ?? true) {
-    next = starts.findIndex((index, k) => tokens[index].map![0] >= FIRST_SCREEN_LINES || elementsBefore[k] >= FIRST_SCREEN_ELEMENTS);
+    next = starts.findIndex(
+      (index, k) => tokens[index].map![0] >= FIRST_SCREEN_LINES || elementsBefore[k] >= FIRST_SCREEN_ELEMENTS,
+    );
     if (next === -1) return { html: emit(render(0, tokens.length)) };
     at = starts[next];
     emit(render(0, at));

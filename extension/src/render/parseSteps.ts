@@ -19,10 +19,7 @@ const plain = new MarkdownIt();
  * What a link turns into. The webview posts `data-ref` / `data-external` back to the host, which
  * parses it again, so the page never holds a path or URL the browser itself could follow.
  */
-export type LinkMeta =
-  | ReferenceMeta
-  | { kind: 'external'; url: string }
-  | { kind: 'plain' };
+export type LinkMeta = ReferenceMeta | { kind: 'external'; url: string } | { kind: 'plain' };
 
 export interface RenderState {
   references: ReferenceMeta[];
@@ -133,7 +130,7 @@ class InlineLinker {
     let found = false;
     // A long text is searched a piece at a time, so that each reference is counted (and the
     // render stopped past the budget) as it is found rather than after all of them are.
-    for (let from = 0; from < content.length; ) {
+    for (let from = 0; from < content.length;) {
       const to = pieceEnd(content, from);
       for (const hit of findReferences(from === 0 && to === content.length ? content : content.slice(from, to))) {
         found = true;

@@ -42,7 +42,11 @@ export interface ResolveOptions {
 }
 
 /** The first reference to each path is awaited; the rest are answered from what that lookup found. */
-export async function resolveAll(references: ReferenceMeta[], resolver: Resolver, options: ResolveOptions = {}): Promise<void> {
+export async function resolveAll(
+  references: ReferenceMeta[],
+  resolver: Resolver,
+  options: ResolveOptions = {},
+): Promise<void> {
   const byPath = new Map<string, ReferenceMeta[]>();
   for (const meta of references) {
     const same = byPath.get(meta.reference.path);
@@ -55,7 +59,8 @@ export async function resolveAll(references: ReferenceMeta[], resolver: Resolver
   const worker = async () => {
     while (next < groups.length && !options.signal?.aborted) {
       const group = groups[next++];
-      for (const meta of group) meta.resolution = resolver.resolveSync?.(meta.reference) ?? (await resolver.resolve(meta.reference));
+      for (const meta of group)
+        meta.resolution = resolver.resolveSync?.(meta.reference) ?? (await resolver.resolve(meta.reference));
       resolved += group.length;
       options.onResolved?.(resolved);
     }

@@ -65,7 +65,8 @@ export class ReferenceResolver {
    * gives the disk, which left every reference of such a review unchecked.
    */
   private get lookup(): FileFactsLookup {
-    return (this.lookupMade ??= this.options.lookup ?? new FileFactsLookup(this.options.cache ?? new LineCountCache(), defaultBudget()));
+    return (this.lookupMade ??=
+      this.options.lookup ?? new FileFactsLookup(this.options.cache ?? new LineCountCache(), defaultBudget()));
   }
 
   async resolve(ref: FileReference): Promise<Resolution> {
@@ -84,7 +85,11 @@ export class ReferenceResolver {
 
   private answer(ref: FileReference, located: Located | string | undefined): Resolution {
     if (typeof located === 'string') {
-      return { status: 'broken', reason: `${ref.path} is ${located}`, ...(located === OUTSIDE_ROOTS ? { outside: true as const } : {}) };
+      return {
+        status: 'broken',
+        reason: `${ref.path} is ${located}`,
+        ...(located === OUTSIDE_ROOTS ? { outside: true as const } : {}),
+      };
     }
     if (located === undefined) return { status: 'broken', reason: this.describeMissing(ref.path) };
     const { absolutePath, facts } = located;
@@ -150,7 +155,8 @@ export class ReferenceResolver {
   }
 
   private describeMissing(referencePath: string): string {
-    if (this.roots.length === 0) return `no file ${referencePath}: there is no working folder or workspace folder to look in`;
+    if (this.roots.length === 0)
+      return `no file ${referencePath}: there is no working folder or workspace folder to look in`;
     if (this.flavour.isAbsolute(referencePath)) return `no file ${referencePath}`;
     const named = this.roots.slice(0, ROOTS_NAMED);
     const others = this.roots.length - named.length;

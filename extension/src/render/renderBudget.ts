@@ -84,14 +84,18 @@ export class RenderCounter {
   /** `references` have been found so far (parseSteps.ts). */
   checkReferences(references: number): void {
     const { limit, what } = RENDER_BUDGET.references;
-    if (references > limit) throw new RenderBudgetError(refusalOf(describeExcess(what, references, limit, { atLeast: true })));
+    if (references > limit)
+      throw new RenderBudgetError(refusalOf(describeExcess(what, references, limit, { atLeast: true })));
   }
 
   /** The next part of the review is parsed with this env; it lies at `from` (0–1), a `share` of the review's text. */
   startPart(from: number, share: number): void {
     this.reached[this.stage] = { tokens: this.tokens, elements: this.elements };
     for (let stage = this.stage + 1; stage < STAGES; stage++) this.reached[stage] = this.reached[this.stage];
-    this.earlier = this.earlier.map((counts, stage) => ({ tokens: counts.tokens + this.reached[stage].tokens, elements: counts.elements + this.reached[stage].elements }));
+    this.earlier = this.earlier.map((counts, stage) => ({
+      tokens: counts.tokens + this.reached[stage].tokens,
+      elements: counts.elements + this.reached[stage].elements,
+    }));
     this.tokens = this.elements = this.stage = this.inlineDone = this.inlineCurrent = this.inlineTotal = 0;
     this.span = { from, share };
   }
@@ -99,7 +103,11 @@ export class RenderCounter {
   /** What the whole render counted, once its last part is parsed. */
   total(): RenderCost {
     const earlier = this.earlier[STAGES - 1];
-    return { tokens: earlier.tokens + this.tokens, elements: earlier.elements + this.elements, linkBytes: this.linkBytes };
+    return {
+      tokens: earlier.tokens + this.tokens,
+      elements: earlier.elements + this.elements,
+      linkBytes: this.linkBytes,
+    };
   }
 
   /** Puts the counts back to what they are now: for a part that is parsed again, with more text. */
@@ -143,7 +151,8 @@ export class RenderCounter {
 
   private checkRow(cells: number): void {
     const { limit, what } = RENDER_BUDGET.tableColumns;
-    if (cells > limit) throw new RenderBudgetError(refusalOf(`a table row of ${describeExcess(what, cells, limit, { atLeast: true })}`));
+    if (cells > limit)
+      throw new RenderBudgetError(refusalOf(`a table row of ${describeExcess(what, cells, limit, { atLeast: true })}`));
   }
 
   private check(progress: () => number): void {
@@ -151,7 +160,10 @@ export class RenderCounter {
     for (const measure of ['tokens', 'elements', 'linkBytes'] as const satisfies readonly RenderMeasure[]) {
       const { limit, what } = RENDER_BUDGET[measure];
       const count = this[measure] + (measure === 'linkBytes' ? 0 : earlier[measure]);
-      if (count > limit) throw new RenderBudgetError(refusalOf(estimate(count, this.span.from + this.span.share * progress(), what, limit)));
+      if (count > limit)
+        throw new RenderBudgetError(
+          refusalOf(estimate(count, this.span.from + this.span.share * progress(), what, limit)),
+        );
     }
   }
 }

@@ -69,7 +69,11 @@ export type RenderReply =
   | { readonly id: number; readonly kind: 'failed'; readonly name: string; readonly message: string };
 
 /** Runs the job here, with `cache` kept across jobs so that line counts are not recounted. */
-export async function runRenderJob(job: RenderJob, cache: LineCountCache, control: RenderControl = {}): Promise<RenderOutcome> {
+export async function runRenderJob(
+  job: RenderJob,
+  cache: LineCountCache,
+  control: RenderControl = {},
+): Promise<RenderOutcome> {
   const refusal = job.checkBudget ? budgetRefusal(job.markdown) : undefined;
   if (refusal !== undefined) throw new RenderBudgetError(refusal);
   const rendered = await renderReview(job.markdown, new ReferenceResolver(job.roots, { cache }), {
@@ -83,7 +87,11 @@ export async function runRenderJob(job: RenderJob, cache: LineCountCache, contro
   });
   // A suggestion's fence tokens serve the render only; they do not cross to the host.
   const findings = rendered.findings.map((finding) => ({ ...finding, suggestionTokens: [] }));
-  return { ...rendered, findings, ...(job.withSections ? { sectionsJson: JSON.stringify(toSections(findSections(job.markdown))) } : {}) };
+  return {
+    ...rendered,
+    findings,
+    ...(job.withSections ? { sectionsJson: JSON.stringify(toSections(findSections(job.markdown))) } : {}),
+  };
 }
 
 /** On this thread: for unit tests and the render benchmark, never the window. */

@@ -16,7 +16,11 @@ port.on('message', async ({ id, job, stream }: RenderRequest) => {
   try {
     const onSlice = stream ? (html: string) => reply({ id, kind: 'chunk', html }) : undefined;
     // A streamed page's HTML crosses slice by slice, and is neither kept here nor copied again.
-    const rendered = await runRenderJob(job, cache, { onProgress: (step) => reply({ id, kind: 'progress', step }), onSlice, slicesOnly: stream });
+    const rendered = await runRenderJob(job, cache, {
+      onProgress: (step) => reply({ id, kind: 'progress', step }),
+      onSlice,
+      slicesOnly: stream,
+    });
     reply({ id, kind: 'done', rendered });
   } catch (error) {
     const { name, message } = error instanceof Error ? error : { name: 'Error', message: String(error) };

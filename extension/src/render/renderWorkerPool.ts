@@ -9,7 +9,15 @@
 import { Worker } from 'worker_threads';
 import { RenderBudgetError } from './pageBudget';
 import { joinSlices, type SlicedPage } from './pageSlices';
-import { InThreadRenderEngine, type RenderControl, type RenderEngine, type RenderJob, type RenderOutcome, type RenderReply, type RenderRequest } from './renderJob';
+import {
+  InThreadRenderEngine,
+  type RenderControl,
+  type RenderEngine,
+  type RenderJob,
+  type RenderOutcome,
+  type RenderReply,
+  type RenderRequest,
+} from './renderJob';
 
 export interface RenderWorkerPoolOptions {
   /** Workers at most: two renders (two assistants) at once without one waiting for the other. */
@@ -95,11 +103,28 @@ export class RenderWorkerPool implements RenderEngine {
         if (reply.id !== id) return;
         if (reply.kind === 'progress') onProgress?.(reply.step);
         else if (reply.kind === 'chunk') streamed?.add(reply.html);
-        else if (reply.kind === 'done') finish(() => resolve(streamed ? { ...reply.rendered, ...streamed.page() } : reply.rendered), true);
-        else finish(() => reject(reply.name === 'RenderBudgetError' ? new RenderBudgetError(reply.message) : new Error(reply.message)), true);
+        else if (reply.kind === 'done')
+          finish(() => resolve(streamed ? { ...reply.rendered, ...streamed.page() } : reply.rendered), true);
+        else
+          finish(
+            () =>
+              reject(
+                reply.name === 'RenderBudgetError' ? new RenderBudgetError(reply.message) : new Error(reply.message),
+              ),
+            true,
+          );
       };
       const onError = (error: Error & { code?: string }) => finish(() => reject(workerFailure(error)), false);
-      const onExit = (code: number) => finish(() => reject(new RenderWorkerError(`Redline's renderer stopped (exit code ${code}) before the review was rendered. Try again.`)), false);
+      const onExit = (code: number) =>
+        finish(
+          () =>
+            reject(
+              new RenderWorkerError(
+                `Redline's renderer stopped (exit code ${code}) before the review was rendered. Try again.`,
+              ),
+            ),
+          false,
+        );
       const onAbort = () => finish(() => reject(signal!.reason), false);
       worker.on('message', onMessage);
       worker.once('error', onError);
@@ -218,13 +243,19 @@ class StreamedSlices {
 }
 
 function shutDown(): RenderWorkerError {
-  return new RenderWorkerError('Redline\'s renderer shut down with its window before the review was rendered. Try again in an open window.');
+  return new RenderWorkerError(
+    "Redline's renderer shut down with its window before the review was rendered. Try again in an open window.",
+  );
 }
 
 /** A worker out of its heap is the review's cost, refused as the budget refuses (TooLarge), not a fault to retry. */
 function workerFailure(error: Error & { code?: string }): RenderWorkerError | RenderBudgetError {
   if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-    return new RenderBudgetError('The review needs more memory to render than Redline allows, so it was not shown. Split it into smaller reviews (mode "append").');
+    return new RenderBudgetError(
+      'The review needs more memory to render than Redline allows, so it was not shown. Split it into smaller reviews (mode "append").',
+    );
   }
-  return new RenderWorkerError(`Redline's renderer failed (${error.message}) before the review was rendered. Try again.`);
+  return new RenderWorkerError(
+    `Redline's renderer failed (${error.message}) before the review was rendered. Try again.`,
+  );
 }

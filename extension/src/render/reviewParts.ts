@@ -74,9 +74,17 @@ function partsAt(markdown: string, cuts: readonly Cut[]): ReviewPart[] {
   let target = SECOND_PART_CHARS;
   for (const cut of cuts) {
     const first = parts.length === 0;
-    const bigEnough = first ? cut.line >= FIRST_SCREEN_LINES || cut.at >= FIRST_PART_CHARS : cut.at - start.at >= target;
+    const bigEnough = first
+      ? cut.line >= FIRST_SCREEN_LINES || cut.at >= FIRST_PART_CHARS
+      : cut.at - start.at >= target;
     if (!bigEnough) continue;
-    parts.push({ from: start.at, to: cut.at, line: start.line, continuesList, ...(cut.listFrom !== undefined ? { listFrom: Math.max(cut.listFrom, start.line) } : {}) });
+    parts.push({
+      from: start.at,
+      to: cut.at,
+      line: start.line,
+      continuesList,
+      ...(cut.listFrom !== undefined ? { listFrom: Math.max(cut.listFrom, start.line) } : {}),
+    });
     if (!first) target = Math.min(target * 2, MAX_PART_CHARS);
     continuesList = cut.listFrom !== undefined;
     start = cut;
@@ -116,13 +124,24 @@ function scanCuts(markdown: string): { cuts: Cut[]; definitionsEnd: number } {
     const first = at < textEnd ? markdown.charCodeAt(at) : -1;
     // Most lines start with a character no pattern below can match: they are not even sliced.
     const indented = first === 32 || first === 9;
-    const text = indented || first === 96 || first === 126 || first === 45 || first === 43 || first === 42 || first === 35 || first === 95 ? markdown.slice(at, textEnd) : '';
+    const text =
+      indented ||
+      first === 96 ||
+      first === 126 ||
+      first === 45 ||
+      first === 43 ||
+      first === 42 ||
+      first === 35 ||
+      first === 95
+        ? markdown.slice(at, textEnd)
+        : '';
     const blank = first === -1 || (indented && BLANK.test(text));
     while (bracket !== -1 && bracket < at) bracket = markdown.indexOf('[', at);
     // On every line, fenced or not: the scan may be wrong about a fence (markdownRenderer.ts checks).
     if (bracket !== -1 && bracket < textEnd && DEFINITION_PREFIX.test(markdown.slice(at, bracket))) {
       DEFINITION_LABEL.lastIndex = bracket;
-      if (DEFINITION_LABEL.test(markdown)) definitionsEnd = Math.max(definitionsEnd, lineOf(markdown, at, line, DEFINITION_LABEL.lastIndex));
+      if (DEFINITION_LABEL.test(markdown))
+        definitionsEnd = Math.max(definitionsEnd, lineOf(markdown, at, line, DEFINITION_LABEL.lastIndex));
     }
     if (fence) {
       const close = text === '' ? undefined : FENCE_CLOSE.exec(text)?.[1];
@@ -168,7 +187,17 @@ function scanCuts(markdown: string): { cuts: Cut[]; definitionsEnd: number } {
  */
 function startsPlain(markdown: string, at: number, first: number): boolean {
   // space, tab, '>', '-', '+', '*', '`', '~'
-  if (first === 32 || first === 9 || first === 62 || first === 45 || first === 43 || first === 42 || first === 96 || first === 126) return false;
+  if (
+    first === 32 ||
+    first === 9 ||
+    first === 62 ||
+    first === 45 ||
+    first === 43 ||
+    first === 42 ||
+    first === 96 ||
+    first === 126
+  )
+    return false;
   if (!(first >= 48 && first <= 57)) return true;
   ORDERED_MARKER.lastIndex = at;
   return !ORDERED_MARKER.test(markdown);

@@ -88,7 +88,11 @@ export class ReviewRenderer {
    * The ids of `review`'s findings above 0-based `line`: the ids a part added there must number
    * its repeats after. With `render` false, undefined when they are not known already.
    */
-  async findingIdsAbove(review: RenderableReview, line: number, { render = true } = {}): Promise<ReadonlySet<string> | undefined> {
+  async findingIdsAbove(
+    review: RenderableReview,
+    line: number,
+    { render = true } = {},
+  ): Promise<ReadonlySet<string> | undefined> {
     const places = await this.placesOf(review, render);
     return places && new Set(places.filter((place) => place.line < line).map((place) => place.id));
   }
@@ -101,11 +105,23 @@ export class ReviewRenderer {
   }
 
   /** Renders markdown that is not (or not yet) a whole review, e.g. the part an append added. */
-  renderFragment(markdown: string, cwd: string | undefined, options: RenderOptions & Pick<RenderJob, 'withSections' | 'checkBudget'> = {}): Promise<RenderOutcome> {
+  renderFragment(
+    markdown: string,
+    cwd: string | undefined,
+    options: RenderOptions & Pick<RenderJob, 'withSections' | 'checkBudget'> = {},
+  ): Promise<RenderOutcome> {
     const { lineOffset, takenFindingIds, withSections, checkBudget, signal, onProgress, onSlice } = options;
     // Only a review with a suggestion needs the editors' unsaved text.
     const unsaved = markdown.includes('```suggestion') ? this.unsavedDocuments() : undefined;
-    const job = { markdown, roots: this.roots(cwd), lineOffset, takenFindingIds: takenFindingIds && [...takenFindingIds], withSections, checkBudget, unsaved };
+    const job = {
+      markdown,
+      roots: this.roots(cwd),
+      lineOffset,
+      takenFindingIds: takenFindingIds && [...takenFindingIds],
+      withSections,
+      checkBudget,
+      unsaved,
+    };
     return this.engine.render(job, { signal, onProgress, onSlice });
   }
 
@@ -122,7 +138,11 @@ export class ReviewRenderer {
   }
 
   private keep(review: RenderableReview, rendered: Promise<RenderedReview>): Promise<RenderedReview> {
-    if (!this.findingPlaces.has(review)) this.noteFindingPlaces(review, rendered.then(({ findings }) => placesOf(findings)));
+    if (!this.findingPlaces.has(review))
+      this.noteFindingPlaces(
+        review,
+        rendered.then(({ findings }) => placesOf(findings)),
+      );
     let entry = this.recent.find((candidate) => candidate.rendered === rendered);
     if (!entry) {
       const made = { review, rendered };
@@ -135,7 +155,11 @@ export class ReviewRenderer {
   }
 
   /** One reference, e.g. for a click or open-location; shares this window's line counts. */
-  resolve(ref: FileReference, cwd: string | undefined, outsideRoots: 'refuse' | 'lookUp' = 'refuse'): Promise<Resolution> {
+  resolve(
+    ref: FileReference,
+    cwd: string | undefined,
+    outsideRoots: 'refuse' | 'lookUp' = 'refuse',
+  ): Promise<Resolution> {
     return resolveOne(this.roots(cwd), ref, { cache: this.lineCounts, outsideRoots });
   }
 
@@ -157,7 +181,11 @@ export class ReviewRenderer {
     const folders = this.workspaceFolders();
     const { start, inside, worktree } = this.placeOf(cwd);
     if (start === undefined || (!inside && !worktree)) return [...folders];
-    return [start, ...(worktree && worktree !== start ? [worktree] : []), ...folders.filter((folder) => folder !== start)];
+    return [
+      start,
+      ...(worktree && worktree !== start ? [worktree] : []),
+      ...folders.filter((folder) => folder !== start),
+    ];
   }
 
   private placeOf(cwd: string | undefined): Place {

@@ -8,7 +8,15 @@ import type { Section } from '../../../shared/protocol';
  * Only the block rules that decide what is a heading, and no inline pass at all (a heading's
  * title is its inline token's raw content), so a 10 MiB review's sections take tens of ms.
  */
-const blockParser = new MarkdownIt('zero').enable(['heading', 'lheading', 'fence', 'code', 'blockquote', 'list', 'html_block']);
+const blockParser = new MarkdownIt('zero').enable([
+  'heading',
+  'lheading',
+  'fence',
+  'code',
+  'blockquote',
+  'list',
+  'html_block',
+]);
 blockParser.core.ruler.disable(['inline', 'text_join']);
 
 export interface SectionSpan extends Section {

@@ -39,7 +39,15 @@ export function suggestionText(token: Token): string {
  * dozen suggestions a render, files of a few MiB; past that a suggestion shows without a diff.
  */
 export async function attachOriginals(
-  suggestions: ReadonlyArray<{ token: Token; findingId: string; index: number; file: string; line: number; endLine: number; target: string }>,
+  suggestions: ReadonlyArray<{
+    token: Token;
+    findingId: string;
+    index: number;
+    file: string;
+    line: number;
+    endLine: number;
+    target: string;
+  }>,
   /** Files open with unsaved changes, by path: the suggestion applies to that text, so the diff is against it. */
   unsaved: ReadonlyMap<string, string> = new Map(),
 ): Promise<void> {
@@ -48,7 +56,11 @@ export async function attachOriginals(
     let lines: string[] | undefined;
     if (n < MAX_SUGGESTIONS_PER_RENDER) {
       const open = unsaved.get(suggestion.file);
-      if (!files.has(suggestion.file)) files.set(suggestion.file, open !== undefined ? Promise.resolve(open.split(/\r\n|\r|\n/)) : readLines(suggestion.file));
+      if (!files.has(suggestion.file))
+        files.set(
+          suggestion.file,
+          open !== undefined ? Promise.resolve(open.split(/\r\n|\r|\n/)) : readLines(suggestion.file),
+        );
       lines = await files.get(suggestion.file);
     }
     const meta: SuggestionMeta = {
@@ -69,7 +81,11 @@ export function renderSuggestion(token: Token, attributes: string): string | und
   const lines = meta.original
     ? diffArrays([...meta.original], proposed).flatMap((part) =>
         part.value.map((line) =>
-          part.added ? `<span class="redline-diff-add">+ ${escapeHtml(line)}</span>` : part.removed ? `<span class="redline-diff-del">- ${escapeHtml(line)}</span>` : `  ${escapeHtml(line)}`,
+          part.added
+            ? `<span class="redline-diff-add">+ ${escapeHtml(line)}</span>`
+            : part.removed
+              ? `<span class="redline-diff-del">- ${escapeHtml(line)}</span>`
+              : `  ${escapeHtml(line)}`,
         ),
       )
     : proposed.map((line) => `<span class="redline-diff-add">+ ${escapeHtml(line)}</span>`);

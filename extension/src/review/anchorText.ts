@@ -33,7 +33,11 @@ export function rememberLines(lines: readonly string[], range: AnchorRange): str
  * nearest place they occur, else undefined (the code changed). A range longer than what was
  * remembered keeps its length.
  */
-export function relocate(lines: readonly string[], remembered: readonly string[], was: AnchorRange): AnchorRange | undefined {
+export function relocate(
+  lines: readonly string[],
+  remembered: readonly string[],
+  was: AnchorRange,
+): AnchorRange | undefined {
   const span = was.endLine - was.line;
   const at = (start: number) => ({ line: start + 1, endLine: start + 1 + span });
   if (remembered.length === 0) return was;
@@ -41,7 +45,11 @@ export function relocate(lines: readonly string[], remembered: readonly string[]
   // Blank lines recognise nothing: a finding on them alone is found only where it was.
   if (remembered.every((line) => line.trim() === '')) return undefined;
   let best: number | undefined;
-  for (let start = indexOfTrimmed(lines, remembered[0], 0); start !== -1; start = indexOfTrimmed(lines, remembered[0], start + 1)) {
+  for (
+    let start = indexOfTrimmed(lines, remembered[0], 0);
+    start !== -1;
+    start = indexOfTrimmed(lines, remembered[0], start + 1)
+  ) {
     if (!matchesAt(lines, remembered, start)) continue;
     if (best === undefined || Math.abs(start - (was.line - 1)) < Math.abs(best - (was.line - 1))) best = start;
   }
@@ -77,7 +85,9 @@ export function shiftForEdit(range: AnchorRange, edit: LineEdit): AnchorRange | 
   // Ending at the very start of the first line is still above it, if what comes before that line
   // afterwards still ends with a newline (otherwise the edit joins text onto the line).
   const endsAtLineStart = edit.endLine === first && edit.endCharacter === 0;
-  const above = edit.endLine < first || (endsAtLineStart && (edit.text.endsWith('\n') || (edit.text === '' && edit.startCharacter === 0)));
+  const above =
+    edit.endLine < first ||
+    (endsAtLineStart && (edit.text.endsWith('\n') || (edit.text === '' && edit.startCharacter === 0)));
   if (above) {
     const delta = countNewlines(edit.text) - (edit.endLine - edit.startLine);
     return { line: range.line + delta, endLine: range.endLine + delta };

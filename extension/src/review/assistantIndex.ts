@@ -62,7 +62,12 @@ export class AssistantIndex {
 
   /** A folder for a new assistant: readable, and unique because it ends in a hash of the name. */
   static dirFor(name: string): string {
-    const readable = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'assistant';
+    const readable =
+      name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .slice(0, 40) || 'assistant';
     return `assistants/${readable}-${createHash('sha256').update(name).digest('hex').slice(0, 12)}`;
   }
 
@@ -80,16 +85,23 @@ export class AssistantIndex {
     const target = path.join(root, INDEX_FILE);
     try {
       await withFolderLock(root, async (hold) => {
-        const onDisk = (await readIndex(root, this.warn)).filter((theirs) => !this.entries.some((ours) => ours.name === theirs.name || ours.dir === theirs.dir));
-        const entries = [...this.entries, ...onDisk].filter((existing) => existing.name !== entry.name && existing.dir !== entry.dir);
-        if (entries.length >= MAX_ASSISTANTS) throw new Error(`this folder already keeps the reviews of ${MAX_ASSISTANTS} assistants`);
+        const onDisk = (await readIndex(root, this.warn)).filter(
+          (theirs) => !this.entries.some((ours) => ours.name === theirs.name || ours.dir === theirs.dir),
+        );
+        const entries = [...this.entries, ...onDisk].filter(
+          (existing) => existing.name !== entry.name && existing.dir !== entry.dir,
+        );
+        if (entries.length >= MAX_ASSISTANTS)
+          throw new Error(`this folder already keeps the reviews of ${MAX_ASSISTANTS} assistants`);
         hold.assertHeld();
         await replaceFile(target, JSON.stringify({ version: 1, assistants: [...entries, entry] }));
         this.entries = [...entries, entry];
       });
     } catch (error) {
       this.warn(`Redline could not save its list of assistants to ${target}: ${describeProblem(error)}.`);
-      throw new Error(`Redline could not save its list of assistants (${describeProblem(error)}); check that ${root} is writable.`);
+      throw new Error(
+        `Redline could not save its list of assistants (${describeProblem(error)}); check that ${root} is writable.`,
+      );
     }
   }
 }
@@ -103,7 +115,9 @@ async function readIndex(root: string, warn: (message: string) => void): Promise
     check: ({ assistants }) => {
       const names = new Set(assistants.map((entry) => entry.name));
       const dirs = new Set(assistants.map((entry) => entry.dir));
-      return (names.size === assistants.length && dirs.size === assistants.length) || 'a name or a folder is listed twice';
+      return (
+        (names.size === assistants.length && dirs.size === assistants.length) || 'a name or a folder is listed twice'
+      );
     },
   });
   return stored?.assistants ?? [];

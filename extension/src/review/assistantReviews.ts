@@ -94,7 +94,10 @@ export class AssistantReviews {
   ) {
     this.activeReview = primary;
     this.onDidDropHistory = budget.onDidDrop;
-    this.subscriptions.push(budget, budget.onDidDrop((drop) => options.log(describeDrop(drop))));
+    this.subscriptions.push(
+      budget,
+      budget.onDidDrop((drop) => options.log(describeDrop(drop))),
+    );
   }
 
   static async open(options: AssistantReviewsOptions): Promise<AssistantReviews> {
@@ -108,7 +111,9 @@ export class AssistantReviews {
     const reviews = new AssistantReviews(options, index, budget, primary);
     reviews.adopt(primary);
     const others = await Promise.all(
-      index.all.filter((entry) => entry.dir !== PRIMARY_DIR).map((entry) => openReview(options, budget, index.folders(entry.dir), entry.dir, entry.name)),
+      index.all
+        .filter((entry) => entry.dir !== PRIMARY_DIR)
+        .map((entry) => openReview(options, budget, index.folders(entry.dir), entry.dir, entry.name)),
     );
     for (const review of others) reviews.adopt(review);
     // The panel opens on the review presented last.
@@ -144,7 +149,10 @@ export class AssistantReviews {
    */
   lookup(assistant: string | undefined): AssistantReview | undefined {
     if (assistant === undefined) return this.primary;
-    return this.reviews.find((review) => review.name === assistant) ?? (this.primary.name === undefined ? this.primary : undefined);
+    return (
+      this.reviews.find((review) => review.name === assistant) ??
+      (this.primary.name === undefined ? this.primary : undefined)
+    );
   }
 
   /** The review `assistant` presents to, if it has one already. */
@@ -178,11 +186,13 @@ export class AssistantReviews {
     this.feedbackAdded.dispose();
     this.listChanged.dispose();
     this.incomingChanged.dispose();
-    await Promise.all(this.reviews.map(async (review) => {
-      review.conversation.dispose();
-      review.incoming.dispose();
-      await review.store.dispose();
-    }));
+    await Promise.all(
+      this.reviews.map(async (review) => {
+        review.conversation.dispose();
+        review.incoming.dispose();
+        await review.store.dispose();
+      }),
+    );
   }
 
   private async add(name: string): Promise<AssistantReview> {

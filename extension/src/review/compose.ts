@@ -32,11 +32,16 @@ export function compose(
   request: { readonly content: string; readonly mode: ReviewMode; readonly section?: string },
   known?: KnownSections,
 ): Composed {
-  const sectionsOf = (markdown: string): readonly Section[] => (known?.markdown === markdown ? known.sections : toSections(findSections(markdown)));
+  const sectionsOf = (markdown: string): readonly Section[] =>
+    known?.markdown === markdown ? known.sections : toSections(findSections(markdown));
   const whole = (markdown: string): Composed => ({ markdown, sections: [...sectionsOf(markdown)] });
   if (request.mode === 'replace') return whole(request.content);
   if (request.mode === 'update-section') {
-    const { markdown, sections, removed, changedFrom } = updateSection(base ?? { markdown: '' }, request.section ?? '', request.content);
+    const { markdown, sections, removed, changedFrom } = updateSection(
+      base ?? { markdown: '' },
+      request.section ?? '',
+      request.content,
+    );
     return { markdown, sections, replaced: { removed, added: request.content }, changedFrom };
   }
   const kept = base?.markdown.trimEnd() ?? '';
@@ -50,7 +55,12 @@ export function compose(
   const markdown = appendMarkdown(kept, request.content);
   const startLine = countNewlines(kept) + 2;
   const added = sectionsOf(addition).map((section) => ({ ...section, line: section.line + startLine }));
-  return { markdown, sections: [...base!.sections, ...added], appended: { markdown: addition, startLine }, changedFrom: startLine };
+  return {
+    markdown,
+    sections: [...base!.sections, ...added],
+    appended: { markdown: addition, startLine },
+    changedFrom: startLine,
+  };
 }
 
 /**
@@ -64,6 +74,7 @@ export function composedCost(baseCost: ReviewCost | undefined, composed: Compose
   const added = measureReview(change.added);
   const removed = measureReview(change.removed);
   const cost = { ...baseCost };
-  for (const measure of Object.keys(cost) as BudgetedMeasure[]) cost[measure] = Math.max(0, cost[measure] + added[measure] - removed[measure]);
+  for (const measure of Object.keys(cost) as BudgetedMeasure[])
+    cost[measure] = Math.max(0, cost[measure] + added[measure] - removed[measure]);
   return cost;
 }

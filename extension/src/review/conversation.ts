@@ -6,12 +6,7 @@
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
-import {
-  FeedbackItem,
-  FindingState,
-  MAX_FEEDBACK_TEXT,
-  type GetReviewFeedbackResult,
-} from '../../../shared/protocol';
+import { FeedbackItem, FindingState, MAX_FEEDBACK_TEXT, type GetReviewFeedbackResult } from '../../../shared/protocol';
 import { Emitter, type Disposable } from '../events';
 import { FeedbackJournal, type JournalContents } from './feedbackJournal';
 import { withFolderLock } from './folderLock';
@@ -83,7 +78,10 @@ export class Conversation implements Disposable {
     });
     if (!stored) return;
     const absurd = stored.next > MAX_STORED_COUNTER;
-    if (absurd) warn(`Redline renumbered the stored feedback in ${directory}: its next id, ${stored.next}, is past any real count (${MAX_STORED_COUNTER}).`);
+    if (absurd)
+      warn(
+        `Redline renumbered the stored feedback in ${directory}: its next id, ${stored.next}, is past any real count (${MAX_STORED_COUNTER}).`,
+      );
     this.restore({
       // Not a count Redline reached: the items are kept, numbered again from 1.
       items: absurd ? stored.items.map((item, index) => ({ ...item, id: String(index + 1) })) : stored.items,
@@ -192,14 +190,17 @@ export class Conversation implements Disposable {
     if (added.length === 0 && theirs.next <= this.next - this.unsaved.length) return;
     this.next = Math.max(this.next - this.unsaved.length, theirs.next);
     for (const item of added) {
-      if (item.kind === 'state' && item.findingId !== undefined && item.state !== undefined) this.states.set(item.findingId, item.state);
+      if (item.kind === 'state' && item.findingId !== undefined && item.state !== undefined)
+        this.states.set(item.findingId, item.state);
     }
     this.unsaved = this.unsaved.map((item) => {
       const renumbered = { ...item, id: String(this.next++) };
       this.renumbered.set(item, renumbered);
       return renumbered;
     });
-    this.items = [...this.items.filter((item) => !unsaved.has(item)), ...added, ...this.unsaved].slice(-MAX_FEEDBACK_ITEMS);
+    this.items = [...this.items.filter((item) => !unsaved.has(item)), ...added, ...this.unsaved].slice(
+      -MAX_FEEDBACK_ITEMS,
+    );
     this.savedThrough = highestId(added, this.savedThrough);
   }
 
@@ -223,7 +224,9 @@ export class Conversation implements Disposable {
       });
     } catch (error) {
       this.warn(`Redline could not save the feedback to ${this.journal.file}: ${describeProblem(error)}.`);
-      throw new Error(`Redline could not save your feedback (${describeProblem(error)}); check that ${path.dirname(this.journal.file)} is writable.`);
+      throw new Error(
+        `Redline could not save your feedback (${describeProblem(error)}); check that ${path.dirname(this.journal.file)} is writable.`,
+      );
     }
   }
 }

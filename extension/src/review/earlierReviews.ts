@@ -84,7 +84,10 @@ export class EarlierReviews {
   }
 
   /** What the next commit writes (as `nameOf` names them) and deletes; `keep` is never deleted. */
-  plan(nameOf: (revision: number) => string, keep: string | null): { write: Array<{ name: string; review: StoredReview }>; remove: string[] } {
+  plan(
+    nameOf: (revision: number) => string,
+    keep: string | null,
+  ): { write: Array<{ name: string; review: StoredReview }>; remove: string[] } {
     const write = [...this.unsaved.values()].map((review) => ({ name: nameOf(review.revision), review }));
     const remove = [...this.doomed].filter((name) => name !== keep);
     this.doomed.clear();

@@ -4,7 +4,7 @@
 // compacted: rewritten atomically with a header (the next id and the finding states) and the kept
 // items, newest last, within a byte budget. Reading it is as forgiving as a journal must be: a torn
 // last line (a crash mid-append) or a bad line is skipped, and a file over the read limit keeps
-// its newest items rather than none. Reading and compacting go a slice at a time (timeSlices.ts):
+// its newest items rather than none. Reading and compacting go a slice at a time (shared/threadYield.ts):
 // the file is stored state, and half a million short lines took 7.5 s to read in one piece.
 
 import { constants as fsConstants, promises as fs } from 'fs';
@@ -15,7 +15,7 @@ import { syncDirectory, writeAll, writeTemp } from '../../../shared/atomicFile';
 import { RecentStates } from './recentStates';
 import { MAX_STORED_COUNTER } from './storedState';
 import { mib } from '../../../shared/byteSize';
-import { TimeSlices } from '../../../shared/timeSlices';
+import { TimeSlices } from '../../../shared/threadYield';
 
 export const JOURNAL_FILE = 'feedback.jsonl';
 /** Only this much of the journal's end is read: the newest items, and memory bounded. */
@@ -39,7 +39,12 @@ const Header = z.object({
   // Checked entry by entry below: one bad state must not cost the others, or the next id.
   states: z.array(z.unknown()),
 });
-const ItemLine = z.object({ item: FeedbackItem.refine((item) => /^\d{1,13}$/.test(item.id) && Number(item.id) <= MAX_STORED_COUNTER, 'id is not a count') });
+const ItemLine = z.object({
+  item: FeedbackItem.refine(
+    (item) => /^\d{1,13}$/.test(item.id) && Number(item.id) <= MAX_STORED_COUNTER,
+    'id is not a count',
+  ),
+});
 
 export interface JournalContents {
   readonly next: number;
@@ -59,7 +64,10 @@ export class FeedbackJournal {
   ) {}
 
   /** The journal's contents, or undefined when there is none; skipped lines are reported through `warn`. */
-  static async read(directory: string, warn: (message: string) => void): Promise<{ journal: FeedbackJournal; contents: JournalContents | undefined }> {
+  static async read(
+    directory: string,
+    warn: (message: string) => void,
+  ): Promise<{ journal: FeedbackJournal; contents: JournalContents | undefined }> {
     const file = path.join(directory, JOURNAL_FILE);
     const { data, size, ino } = await readTail(file, warn);
     // A file larger than a compaction leaves (one an earlier version, or a long session, grew) is
@@ -86,7 +94,10 @@ export class FeedbackJournal {
   async append(items: readonly FeedbackItem[], snapshot: () => JournalContents): Promise<void> {
     if (items.length === 0) return;
     if (this.appended > COMPACT_AFTER_BYTES) return this.compact(snapshot());
-    const data = Buffer.from((this.torn ? '\n' : '') + items.map((item) => `${JSON.stringify({ item })}\n`).join(''), 'utf8');
+    const data = Buffer.from(
+      (this.torn ? '\n' : '') + items.map((item) => `${JSON.stringify({ item })}\n`).join(''),
+      'utf8',
+    );
     await fs.mkdir(path.dirname(this.file), { recursive: true });
     const handle = await fs.open(this.file, fsConstants.O_WRONLY | fsConstants.O_APPEND | fsConstants.O_CREAT, 0o600);
     const { size } = await handle.stat();
@@ -113,7 +124,7 @@ export class FeedbackJournal {
     let bytes = 0;
     const slices = new TimeSlices();
     for (let i = contents.items.length - 1; i >= 0; i--) {
-      if (slices.due) await slices.next();
+      await slices.yieldIfDue();
       const line = `${JSON.stringify({ item: contents.items[i] })}\n`;
       const lineBytes = Buffer.byteLength(line);
       if (bytes + lineBytes > MAX_COMPACTED_BYTES) break;
@@ -136,13 +147,19 @@ export class FeedbackJournal {
  * The file's bytes from `from`, or its last MAX_JOURNAL_READ_BYTES from the first whole line, its
  * size and inode; no bytes when it does not exist or cannot be read.
  */
-async function readTail(file: string, warn: (message: string) => void, from = 0): Promise<{ data?: Buffer; size: number; ino: number }> {
+async function readTail(
+  file: string,
+  warn: (message: string) => void,
+  from = 0,
+): Promise<{ data?: Buffer; size: number; ino: number }> {
   let handle: fs.FileHandle;
   try {
     handle = await fs.open(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-      warn(`Redline could not read the stored feedback ${file} (${(error as Error).message}); it carries on without it.`);
+      warn(
+        `Redline could not read the stored feedback ${file} (${(error as Error).message}); it carries on without it.`,
+      );
     }
     return { size: 0, ino: -1 };
   }
@@ -156,7 +173,9 @@ async function readTail(file: string, warn: (message: string) => void, from = 0)
     const buffer = Buffer.alloc(stats.size - start);
     await handle.read(buffer, 0, buffer.length, start);
     if (start === from) return { data: buffer, size: stats.size, ino: stats.ino };
-    warn(`The stored feedback ${file} is ${mib(stats.size, 0)} MiB; Redline read its newest ${mib(MAX_JOURNAL_READ_BYTES, 0)} MiB.`);
+    warn(
+      `The stored feedback ${file} is ${mib(stats.size, 0)} MiB; Redline read its newest ${mib(MAX_JOURNAL_READ_BYTES, 0)} MiB.`,
+    );
     const firstWhole = buffer.indexOf(0x0a) + 1;
     return { data: buffer.subarray(firstWhole), size: stats.size, ino: stats.ino };
   } finally {
@@ -181,8 +200,8 @@ async function parseJournal(data: Buffer, file: string, warn: (message: string) 
   const items: FeedbackItem[] = [];
   let skipped = 0;
   const slices = new TimeSlices();
-  for (let start = 0; start < data.length; ) {
-    if (slices.due) await slices.next();
+  for (let start = 0; start < data.length;) {
+    await slices.yieldIfDue();
     const newline = data.indexOf(NEWLINE, start);
     const end = newline === -1 ? data.length : newline;
     const length = end - start;
@@ -204,7 +223,7 @@ async function parseJournal(data: Buffer, file: string, warn: (message: string) 
     if (header?.success) {
       next = Math.max(next, header.data.next);
       for (const entry of header.data.states) {
-        if (slices.due) await slices.next();
+        await slices.yieldIfDue();
         const valid = StateEntry.safeParse(entry);
         if (valid.success) states.set(valid.data[0], valid.data[1]);
         else skipped++;
@@ -220,8 +239,12 @@ async function parseJournal(data: Buffer, file: string, warn: (message: string) 
     }
     items.push(item);
     next = Math.max(next, Number(item.id) + 1);
-    if (item.kind === 'state' && item.findingId !== undefined && item.state !== undefined) states.set(item.findingId, item.state);
+    if (item.kind === 'state' && item.findingId !== undefined && item.state !== undefined)
+      states.set(item.findingId, item.state);
   }
-  if (skipped > 0) warn(`Redline skipped ${skipped} unreadable line(s) of the stored feedback ${file} (a write a crash cut short, or an edit).`);
+  if (skipped > 0)
+    warn(
+      `Redline skipped ${skipped} unreadable line(s) of the stored feedback ${file} (a write a crash cut short, or an edit).`,
+    );
   return { next, items, states: states.entries() };
 }

@@ -80,7 +80,12 @@ export class FindingAnchors {
       // Only for the same file: a stored anchor never makes Redline read a file the review does not name.
       if (earlier?.file !== finding.file) continue;
       const range = { line: earlier.line, endLine: earlier.endLine };
-      this.anchors.set(finding.id, { file: finding.file, range, remembered: earlier.remembered ?? undefined, stale: earlier.stale });
+      this.anchors.set(finding.id, {
+        file: finding.file,
+        range,
+        remembered: earlier.remembered ?? undefined,
+        stale: earlier.stale,
+      });
       stored.delete(finding.id);
     }
     fresh = fresh.filter((f) => !this.anchors.has(f.id));
@@ -144,7 +149,10 @@ export class FindingAnchors {
         if (shifted === undefined) touched = true;
         else delta += shifted.line - anchor.range.line;
       }
-      anchor.range = { line: Math.max(1, anchor.range.line + delta), endLine: Math.max(1, anchor.range.endLine + delta) };
+      anchor.range = {
+        line: Math.max(1, anchor.range.line + delta),
+        endLine: Math.max(1, anchor.range.endLine + delta),
+      };
     }
     this.movedSinceSave = true;
     // An edit inside a finding's lines: look for them again in the edited document.
@@ -184,7 +192,13 @@ export class FindingAnchors {
   /** Every anchor as it is now, on disk; a failure is logged by the file and tried again with the next change. */
   private save(): Promise<void> {
     this.movedSinceSave = false;
-    const anchors = [...this.anchors].map(([id, { file, range, remembered, stale }]) => ({ id, file, ...range, remembered: remembered ?? null, stale }));
+    const anchors = [...this.anchors].map(([id, { file, range, remembered, stale }]) => ({
+      id,
+      file,
+      ...range,
+      remembered: remembered ?? null,
+      stale,
+    }));
     return this.file.save(anchors);
   }
 
@@ -199,7 +213,11 @@ export class FindingAnchors {
       if (anchor.file !== file || !anchor.remembered) continue;
       const found = relocate(lines, anchor.remembered, anchor.range);
       const stale = found === undefined;
-      if (stale !== anchor.stale || (found && (found.line !== anchor.range.line || found.endLine !== anchor.range.endLine))) changed = true;
+      if (
+        stale !== anchor.stale ||
+        (found && (found.line !== anchor.range.line || found.endLine !== anchor.range.endLine))
+      )
+        changed = true;
       anchor.stale = stale;
       if (found) anchor.range = found;
     }
@@ -226,7 +244,9 @@ async function readFileLines(file: string): Promise<string[] | undefined> {
 async function diskVersion(file: string): Promise<{ key: string; size: number } | undefined> {
   try {
     const stats = await fs.stat(file);
-    return stats.isFile() && stats.size <= MAX_FILE_BYTES ? { key: `${stats.mtimeMs}:${stats.size}`, size: stats.size } : undefined;
+    return stats.isFile() && stats.size <= MAX_FILE_BYTES
+      ? { key: `${stats.mtimeMs}:${stats.size}`, size: stats.size }
+      : undefined;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ENOENT' ? { key: 'missing', size: 0 } : undefined;
   }

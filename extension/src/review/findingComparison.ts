@@ -67,7 +67,8 @@ export function compareFindings(
     else if (compared.state === 'wont-fix') result.declined.push(compared);
     else result.stillOpen.push(compared);
   }
-  for (const finding of unmatched.values()) result.fixed.push({ ...describe(finding, stateOf(finding.id)), how: 'gone' });
+  for (const finding of unmatched.values())
+    result.fixed.push({ ...describe(finding, stateOf(finding.id)), how: 'gone' });
   return result;
 }
 
@@ -77,6 +78,10 @@ function describe({ id, severity, title, reference }: ComparableFinding, state: 
 
 /** The file and the title with `:12` and `:12-14` line numbers removed, whitespace collapsed. */
 function titleKey(finding: ComparableFinding): string {
-  const title = finding.title.replace(/:\d+(?:[-:]\d+)*/g, '').replace(/\s+/g, ' ').trim().toLowerCase();
+  const title = finding.title
+    .replace(/:\d+(?:[-:]\d+)*/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
   return `${finding.file}\u0000${title}`;
 }

@@ -25,7 +25,11 @@ const StoredFinding = z.object({
   markdown: z.string(),
   suggestions: z.array(z.string()).max(100),
 });
-const Stored = z.object({ version: z.literal(1), revision: z.number().int().min(1), findings: z.array(StoredFinding).max(MAX_FINDINGS) });
+const Stored = z.object({
+  version: z.literal(1),
+  revision: z.number().int().min(1),
+  findings: z.array(StoredFinding).max(MAX_FINDINGS),
+});
 type Stored = z.infer<typeof Stored>;
 
 /** Where the findings of one assistant's current review are kept; without a directory (tests), nowhere. */
@@ -59,9 +63,20 @@ export class FindingsFile {
     return this.file.save({
       version: 1,
       revision,
-      findings: findings.map(({ id, severity, title, reference, file, line, endLine, reviewLine, markdown, suggestions }) => ({
-        id, severity, title, reference, file, line, endLine, reviewLine, markdown, suggestions: [...suggestions],
-      })),
+      findings: findings.map(
+        ({ id, severity, title, reference, file, line, endLine, reviewLine, markdown, suggestions }) => ({
+          id,
+          severity,
+          title,
+          reference,
+          file,
+          line,
+          endLine,
+          reviewLine,
+          markdown,
+          suggestions: [...suggestions],
+        }),
+      ),
     });
   }
 

@@ -4,7 +4,18 @@
 
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import { createLock, GATE_PREFIX, gateFor, isStale, LockWatch, newHolder, readLock, removeGate, type LockHolder, type LockLook } from './lockFile';
+import {
+  createLock,
+  GATE_PREFIX,
+  gateFor,
+  isStale,
+  LockWatch,
+  newHolder,
+  readLock,
+  removeGate,
+  type LockHolder,
+  type LockLook,
+} from './lockFile';
 import { endStaleLock, enterOwnGate } from './lockTakeover';
 
 export interface LockTiming {
@@ -50,7 +61,10 @@ export class HeldLock implements FolderLockHold {
     private confirmedAt: number,
     private readonly timing: LockTiming,
   ) {
-    this.timer = setInterval(() => (this.refreshing ??= this.refresh().finally(() => (this.refreshing = undefined))), timing.refreshEveryMs);
+    this.timer = setInterval(
+      () => (this.refreshing ??= this.refresh().finally(() => (this.refreshing = undefined))),
+      timing.refreshEveryMs,
+    );
     this.timer.unref();
   }
 
@@ -93,7 +107,9 @@ export class HeldLock implements FolderLockHold {
     const unconfirmedFor = performance.now() - this.confirmedAt;
     // Past half the bound another window could soon judge it stale; nothing more is written then.
     if (unconfirmedFor > this.timing.staleAfterMs / 2) {
-      throw new FolderLockLostError(`Redline could not refresh its lock ${this.file} for ${seconds(unconfirmedFor)} s, so it stopped before writing: another window may have taken the folder over.`);
+      throw new FolderLockLostError(
+        `Redline could not refresh its lock ${this.file} for ${seconds(unconfirmedFor)} s, so it stopped before writing: another window may have taken the folder over.`,
+      );
     }
   }
 
@@ -105,11 +121,19 @@ export class HeldLock implements FolderLockHold {
     clearInterval(this.timer);
     await this.refreshing;
     const gate = gateFor(this.file, this.holder.token);
-    const token = await enterOwnGate(gate, { watch: new LockWatch(), staleAfterMs: this.timing.staleAfterMs }, this.timing.waitAtMostMs);
-    if (!token) throw new FolderLockLostError(`Redline could not let go of its lock ${this.file}: ${gate} stayed in the way for ${seconds(this.timing.waitAtMostMs)} s. If no other Redline window is open on this folder, delete both files.`);
+    const token = await enterOwnGate(
+      gate,
+      { watch: new LockWatch(), staleAfterMs: this.timing.staleAfterMs },
+      this.timing.waitAtMostMs,
+    );
+    if (!token)
+      throw new FolderLockLostError(
+        `Redline could not let go of its lock ${this.file}: ${gate} stayed in the way for ${seconds(this.timing.waitAtMostMs)} s. If no other Redline window is open on this folder, delete both files.`,
+      );
     try {
       const now = await readLock(this.file);
-      if (now?.holder?.token !== this.holder.token || now.fileId !== this.fileId) throw this.lose(now ? 'replaced by another window' : 'removed');
+      if (now?.holder?.token !== this.holder.token || now.fileId !== this.fileId)
+        throw this.lose(now ? 'replaced by another window' : 'removed');
       await fs.rm(this.file, { force: true });
     } finally {
       await removeGate(gate, token);
@@ -128,11 +152,18 @@ export class HeldLock implements FolderLockHold {
     try {
       const time = new Date();
       await fs.utimes(this.file, time, time);
-      if (await fs.stat(gateFor(this.file, this.holder.token)).then(() => true, () => false)) return void this.lose('being taken over by another window');
+      if (
+        await fs.stat(gateFor(this.file, this.holder.token)).then(
+          () => true,
+          () => false,
+        )
+      )
+        return void this.lose('being taken over by another window');
       // The inode alone could be a new file's: a freed inode number is soon given out again.
       const now = await readLock(this.file);
       if (!now) return void this.lose('removed');
-      if (now.holder?.token !== this.holder.token || now.fileId !== this.fileId) return void this.lose('replaced by another window');
+      if (now.holder?.token !== this.holder.token || now.fileId !== this.fileId)
+        return void this.lose('replaced by another window');
       this.confirmedAt = startedAt;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') this.lose('removed');
@@ -141,7 +172,9 @@ export class HeldLock implements FolderLockHold {
   }
 
   private lose(how: string): FolderLockLostError {
-    this.lost ??= new FolderLockLostError(`Redline's lock ${this.file} was ${how} while this window held it, so this change was not confirmed.`);
+    this.lost ??= new FolderLockLostError(
+      `Redline's lock ${this.file} was ${how} while this window held it, so this change was not confirmed.`,
+    );
     return this.lost;
   }
 

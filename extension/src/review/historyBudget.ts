@@ -42,7 +42,13 @@ export class HistoryBudget implements Disposable {
     let total = all.reduce((sum, { entry }) => sum + entry.bytes, 0);
     if (total <= this.maxBytes) return;
     // Oldest first: by when it was made, across assistants (ISO times compare as strings).
-    all.sort((a, b) => (a.entry.updatedAt < b.entry.updatedAt ? -1 : a.entry.updatedAt > b.entry.updatedAt ? 1 : a.entry.revision - b.entry.revision));
+    all.sort((a, b) =>
+      a.entry.updatedAt < b.entry.updatedAt
+        ? -1
+        : a.entry.updatedAt > b.entry.updatedAt
+          ? 1
+          : a.entry.revision - b.entry.revision,
+    );
     const drops = new Map<BudgetedHistory, Set<number>>();
     let count = 0;
     let bytes = 0;

@@ -54,12 +54,17 @@ export async function readLock(file: string): Promise<LockLook | undefined> {
     throw error;
   }
   // A symlink, a directory or a FIFO put there reads as empty: unreadable, and judged by its age.
-  const content = stats.isFile() ? ((await readRegularFile(file, MAX_LOCK_BYTES).catch(() => undefined)) ?? Buffer.alloc(0)) : Buffer.alloc(0);
+  const content = stats.isFile()
+    ? ((await readRegularFile(file, MAX_LOCK_BYTES).catch(() => undefined)) ?? Buffer.alloc(0))
+    : Buffer.alloc(0);
   const fileId = `${stats.dev}:${stats.ino}`;
   const holder = parseHolder(content);
   const digest = createHash('sha256').update(content).digest('hex').slice(0, 32);
   return {
-    incarnation: holder && TOKEN.test(holder.token) ? holder.token : `x${createHash('sha256').update(`${fileId}:${digest}`).digest('hex').slice(0, 32)}`,
+    incarnation:
+      holder && TOKEN.test(holder.token)
+        ? holder.token
+        : `x${createHash('sha256').update(`${fileId}:${digest}`).digest('hex').slice(0, 32)}`,
     fileId,
     look: `${fileId}:${stats.size}:${stats.mtimeNs}:${digest}`,
     holder,
@@ -129,7 +134,15 @@ function parseHolder(content: Buffer): LockHolder | undefined {
   try {
     const value = JSON.parse(content.toString('utf8')) as Partial<LockHolder> | null;
     const { pid, host, token } = value ?? {};
-    if (!Number.isSafeInteger(pid) || pid! <= 0 || typeof host !== 'string' || host.length > 255 || typeof token !== 'string' || token.length > 64) return undefined;
+    if (
+      !Number.isSafeInteger(pid) ||
+      pid! <= 0 ||
+      typeof host !== 'string' ||
+      host.length > 255 ||
+      typeof token !== 'string' ||
+      token.length > 64
+    )
+      return undefined;
     return { pid: pid!, host, token };
   } catch {
     return undefined;

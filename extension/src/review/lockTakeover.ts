@@ -5,7 +5,16 @@
 // and a taker that comes late finds another incarnation behind it and leaves that one alone.
 
 import { promises as fs } from 'fs';
-import { createLock, gateFor, isStale, newHolder, readLock, removeGate, type LockLook, type LockWatch } from './lockFile';
+import {
+  createLock,
+  gateFor,
+  isStale,
+  newHolder,
+  readLock,
+  removeGate,
+  type LockLook,
+  type LockWatch,
+} from './lockFile';
 
 /** Gates of gates: each level is another process that died inside the few calls a gate is held for. */
 const MAX_DEPTH = 3;
@@ -23,7 +32,12 @@ export interface TakeoverContext {
 export type TakeoverOutcome = 'ended' | 'busy' | 'changed';
 
 /** Removes `file` if it is still exactly `judged`, which the caller found stale. */
-export async function endStaleLock(file: string, judged: LockLook, context: TakeoverContext, depth = 0): Promise<TakeoverOutcome> {
+export async function endStaleLock(
+  file: string,
+  judged: LockLook,
+  context: TakeoverContext,
+  depth = 0,
+): Promise<TakeoverOutcome> {
   const gate = gateFor(file, judged.incarnation);
   const entered = await enterGate(gate, context, depth);
   if (!entered) return 'busy';
@@ -41,7 +55,11 @@ export async function endStaleLock(file: string, judged: LockLook, context: Take
 }
 
 /** Creates the gate; when another process holds it, clears it only if that process is gone. */
-async function enterGate(gate: string, context: TakeoverContext, depth: number): Promise<{ token: string; at: number } | undefined> {
+async function enterGate(
+  gate: string,
+  context: TakeoverContext,
+  depth: number,
+): Promise<{ token: string; at: number } | undefined> {
   const holder = newHolder();
   const at = performance.now();
   if (await createLock(gate, holder)) return { token: holder.token, at };
@@ -56,7 +74,11 @@ async function enterGate(gate: string, context: TakeoverContext, depth: number):
  * The holder's own way out: its gate, waiting (at most `waitAtMostMs`) while a taker that judged
  * it stale is deciding. Resolves with the gate's token, or undefined when the wait ran out.
  */
-export async function enterOwnGate(gate: string, context: TakeoverContext, waitAtMostMs: number): Promise<string | undefined> {
+export async function enterOwnGate(
+  gate: string,
+  context: TakeoverContext,
+  waitAtMostMs: number,
+): Promise<string | undefined> {
   const deadline = performance.now() + waitAtMostMs;
   for (let pause = 2; performance.now() < deadline; pause = Math.min(pause * 2, 50)) {
     const entered = await enterGate(gate, context, 0);

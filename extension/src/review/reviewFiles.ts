@@ -6,8 +6,8 @@
 //
 // Every file is untrusted when read: a bad one is moved aside with a warning, never fatal.
 
+import { yieldThread } from '../../../shared/threadYield';
 import { promises as fs } from 'fs';
-import { setImmediate as nextTask } from 'timers/promises';
 import * as path from 'path';
 import { utf8Bytes } from '../../../shared/byteSize';
 import { MAX_REVIEW_BYTES } from '../../../shared/protocol';
@@ -97,7 +97,8 @@ export class ReviewFiles {
   async readReview(name: string): Promise<StoredReview | undefined> {
     const expected = classifyFile(name);
     if (expected.kind !== 'review') return undefined;
-    const matches = (review: StoredReview) => review.revision === expected.revision || `revision ${review.revision} does not match the file name`;
+    const matches = (review: StoredReview) =>
+      review.revision === expected.revision || `revision ${review.revision} does not match the file name`;
     if (name.endsWith('.json')) return this.readValid(name, StoredReview, matches);
     try {
       const data = await readRegularFile(path.join(this.directory, name), MAX_STORED_FILE_BYTES);
@@ -123,8 +124,11 @@ export class ReviewFiles {
       if (!head) return undefined;
       const end = head.indexOf(0x0a);
       if (end < 0) throw new Error('its first line is too long');
-      const { revision, title, updatedAt, bytes } = ReviewHead.parse(JSON.parse(head.subarray(0, end).toString('utf8')));
-      if (classifyFile(name).kind !== 'review' || !name.startsWith(`review-${revision}-`)) throw new Error(`revision ${revision} does not match the file name`);
+      const { revision, title, updatedAt, bytes } = ReviewHead.parse(
+        JSON.parse(head.subarray(0, end).toString('utf8')),
+      );
+      if (classifyFile(name).kind !== 'review' || !name.startsWith(`review-${revision}-`))
+        throw new Error(`revision ${revision} does not match the file name`);
       return { revision, title, updatedAt, bytes };
     } catch (error) {
       await this.moveAside(name, describeProblem(error));
@@ -158,10 +162,14 @@ export class ReviewFiles {
       // Written and fsynced side by side: the disk flushes them together. Only the renames keep an order.
       const files = [
         ...plan.write.map(({ name, review }) => ({ target: target(name), data: serializeReview(review) })),
-        ...(plan.pointer ? [{ target: target(CURRENT_FILE), data: [JSON.stringify({ version: 3, ...plan.pointer })] }] : []),
+        ...(plan.pointer
+          ? [{ target: target(CURRENT_FILE), data: [JSON.stringify({ version: 3, ...plan.pointer })] }]
+          : []),
       ];
       const written = await Promise.allSettled(files.map((file) => writeTemp(file.target, file.data)));
-      const writes = written.flatMap((outcome, index) => (outcome.status === 'fulfilled' ? [{ temp: outcome.value, target: files[index].target }] : []));
+      const writes = written.flatMap((outcome, index) =>
+        outcome.status === 'fulfilled' ? [{ temp: outcome.value, target: files[index].target }] : [],
+      );
       temps.push(...writes.map((write) => write.temp));
       const failed = written.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
       if (failed) throw failed.reason;
@@ -182,8 +190,18 @@ export class ReviewFiles {
   }
 
   /** Reads and validates one JSON file. Anything wrong with it moves it aside with one warning; never throws. */
-  private readValid<T>(name: string, schema: { parse(value: unknown): T }, check?: (value: T) => true | string): Promise<T | undefined> {
-    return readValidFile(path.join(this.directory, name), { schema, check, maxBytes: MAX_STORED_FILE_BYTES, what: 'stored review', warn: this.warn });
+  private readValid<T>(
+    name: string,
+    schema: { parse(value: unknown): T },
+    check?: (value: T) => true | string,
+  ): Promise<T | undefined> {
+    return readValidFile(path.join(this.directory, name), {
+      schema,
+      check,
+      maxBytes: MAX_STORED_FILE_BYTES,
+      what: 'stored review',
+      warn: this.warn,
+    });
   }
 
   private moveAside(name: string, reason: string): Promise<void> {
@@ -207,7 +225,7 @@ function* serializeReview(review: StoredReview): Generator<string> {
 
 /** `text` in parts of about `chars`, never cutting a surrogate pair (each half alone would be encoded as U+FFFD). */
 export function* partsOf(text: string, chars: number): Generator<string> {
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     let end = Math.min(text.length, at + chars);
     const last = text.charCodeAt(end - 1);
     if (end < text.length && last >= 0xd800 && last <= 0xdbff) end++;
@@ -227,12 +245,13 @@ async function parseReviewFile(data: Buffer): Promise<StoredReview> {
   const head = ReviewHead.parse(JSON.parse(data.subarray(0, headEnd).toString('utf8')));
   const body = data.subarray(sectionsEnd + 1);
   if (body.length > MAX_REVIEW_BYTES) throw new Error('markdown is larger than the review limit');
-  if (body.length !== head.bytes) throw new Error(`the markdown is ${body.length} bytes, not the ${head.bytes} its first line says`);
+  if (body.length !== head.bytes)
+    throw new Error(`the markdown is ${body.length} bytes, not the ${head.bytes} its first line says`);
   // Checked once, with the rest, by StoredReview: null when the review was stored without them.
   const sections: unknown = JSON.parse(data.subarray(headEnd + 1, sectionsEnd).toString('utf8'));
-  await nextTask();
+  await yieldThread();
   const markdown = body.toString('utf8');
-  await nextTask();
+  await yieldThread();
   const { v: _version, bytes: _bytes, ...meta } = head;
   return StoredReview.parse({ ...meta, markdown, sections: sections ?? undefined });
 }

@@ -110,18 +110,22 @@ export class ReviewFindings implements Disposable {
 
   /** Brings `rendered` and the anchors up to the store's current review; one update at a time. */
   private update(): Promise<void> {
-    this.refreshing = this.refreshing.catch(() => undefined).then(async () => {
-      const review = this.store.current;
-      if (!review) {
-        this.rendered = undefined;
-        await this.anchors.track([]);
-        return;
-      }
-      if (this.rendered?.revision === review.revision) return;
-      const findings = (this.rendered === undefined && (await this.kept?.load(review.revision))) || (await this.renderFindings(review));
-      await this.anchors.track(findings);
-      this.rendered = { revision: review.revision, findings, review };
-    });
+    this.refreshing = this.refreshing
+      .catch(() => undefined)
+      .then(async () => {
+        const review = this.store.current;
+        if (!review) {
+          this.rendered = undefined;
+          await this.anchors.track([]);
+          return;
+        }
+        if (this.rendered?.revision === review.revision) return;
+        const findings =
+          (this.rendered === undefined && (await this.kept?.load(review.revision))) ||
+          (await this.renderFindings(review));
+        await this.anchors.track(findings);
+        this.rendered = { revision: review.revision, findings, review };
+      });
     return this.refreshing;
   }
 

@@ -36,14 +36,19 @@ export class ReviewHistory {
    * Compares `review` (the current one unless given) with the newest review older than it.
    * Undefined when there is nothing to compare: no review, or none before it.
    */
-  async compareWithPrevious(review: ComparableReview | undefined = this.store.current): Promise<ReviewComparison | undefined> {
+  async compareWithPrevious(
+    review: ComparableReview | undefined = this.store.current,
+  ): Promise<ReviewComparison | undefined> {
     if (!review) return undefined;
     const entry = (await this.store.listHistory()).find((earlier) => earlier.revision < review.revision);
     const previous = entry && (await this.store.readHistory(entry.revision));
     if (!previous) return undefined;
     // The current review's render is the one the panel and the findings share (it is cached);
     // an earlier one is rendered on the side so that it does not push the current one out.
-    const rendered = review === this.store.current ? this.renderer.render(review) : this.renderer.renderFragment(review.markdown, review.cwd);
+    const rendered =
+      review === this.store.current
+        ? this.renderer.render(review)
+        : this.renderer.renderFragment(review.markdown, review.cwd);
     const [now, before] = await Promise.all([rendered, this.renderer.renderFragment(previous.markdown, previous.cwd)]);
     return {
       revision: review.revision,

@@ -64,19 +64,31 @@ export class ReviewStore implements Disposable {
         },
       }),
     );
-    if (ownBudget) this.disposables.push(budget, budget.onDidDrop((drop) => log(describeDrop(drop))));
+    if (ownBudget)
+      this.disposables.push(
+        budget,
+        budget.onDidDrop((drop) => log(describeDrop(drop))),
+      );
   }
 
   /** Loads the directory. Never fails because of what is stored: bad files are moved aside and logged. */
   static async open(options: ReviewStoreOptions): Promise<ReviewStore> {
     const log = options.log ?? (() => undefined);
     const files = new ReviewFiles(options.directory, log);
-    const store = new ReviewStore(files, clampHistorySize(options.historySize), log, options.budget ?? new HistoryBudget(), !options.budget);
+    const store = new ReviewStore(
+      files,
+      clampHistorySize(options.historySize),
+      log,
+      options.budget ?? new HistoryBudget(),
+      !options.budget,
+    );
     let disk: DiskState = { pointer: undefined, names: [] };
     try {
       disk = await files.load();
     } catch (error) {
-      log(`Redline could not read its reviews in ${options.directory} (${describeProblem(error)}); it starts with none.`);
+      log(
+        `Redline could not read its reviews in ${options.directory} (${describeProblem(error)}); it starts with none.`,
+      );
     }
     const { current, revision, convert } = await store.folder!.open(disk);
     store.currentReview = current;
@@ -88,9 +100,20 @@ export class ReviewStore implements Disposable {
   }
 
   /** A store that keeps everything in memory, for tests that need no disk. */
-  static inMemory(options: { historySize: number; maxHistoryBytes?: number; log?: (message: string) => void; budget?: HistoryBudget }): ReviewStore {
+  static inMemory(options: {
+    historySize: number;
+    maxHistoryBytes?: number;
+    log?: (message: string) => void;
+    budget?: HistoryBudget;
+  }): ReviewStore {
     const budget = options.budget ?? new HistoryBudget(options.maxHistoryBytes);
-    return new ReviewStore(undefined, clampHistorySize(options.historySize), options.log ?? (() => undefined), budget, !options.budget);
+    return new ReviewStore(
+      undefined,
+      clampHistorySize(options.historySize),
+      options.log ?? (() => undefined),
+      budget,
+      !options.budget,
+    );
   }
 
   get current(): Review | undefined {
@@ -126,7 +149,10 @@ export class ReviewStore implements Disposable {
    * ReviewTooLargeError at once; `durable` rejects with ReviewSaveError. `known`: the sections of
    * the request's content, when they were found off this thread.
    */
-  stage(request: PresentRequest, known?: KnownSections): { readonly review: Review; readonly durable: Promise<void>; readonly changedFrom?: number } {
+  stage(
+    request: PresentRequest,
+    known?: KnownSections,
+  ): { readonly review: Review; readonly durable: Promise<void>; readonly changedFrom?: number } {
     const previous = this.currentReview;
     const base = request.mode === 'replace' ? undefined : previous;
     const composed = compose(base, request, known);

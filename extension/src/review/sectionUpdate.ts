@@ -5,7 +5,16 @@
 // change how the text after it parses (an unclosed fence), the whole review is parsed as before.
 
 import type { Section } from '../../../shared/protocol';
-import { appendMarkdown, countNewlines, findSections, sameHeading, toSections, withoutHashes, withoutLeadingBlankLines, type SectionSpan } from '../render/sections';
+import {
+  appendMarkdown,
+  countNewlines,
+  findSections,
+  sameHeading,
+  toSections,
+  withoutHashes,
+  withoutLeadingBlankLines,
+  type SectionSpan,
+} from '../render/sections';
 
 export interface SectionUpdate {
   readonly markdown: string;
@@ -26,19 +35,26 @@ const MAX_SETEXT_LINES = 100;
  * or a higher level. When `content` starts with that same heading, it replaces the heading too
  * (so an assistant may send the section whole). With no such heading, appends `## section`.
  */
-export function updateSection(base: { readonly markdown: string; readonly sections?: readonly Section[] }, section: string, content: string): SectionUpdate {
+export function updateSection(
+  base: { readonly markdown: string; readonly sections?: readonly Section[] },
+  section: string,
+  content: string,
+): SectionUpdate {
   const { markdown } = base;
   const lines = markdown.split('\n');
   const spans = (base.sections && spansOf(base.sections, lines)) ?? findSections(markdown);
   const index = spans.findIndex((span) => sameHeading(span.title, section));
   const contentSpans = findSections(content);
   const contentHasHeading =
-    contentSpans.length > 0 && contentSpans[0].headingStart === firstNonBlankLine(content) && sameHeading(contentSpans[0].title, section);
+    contentSpans.length > 0 &&
+    contentSpans[0].headingStart === firstNonBlankLine(content) &&
+    sameHeading(contentSpans[0].title, section);
   if (index === -1) {
     const added = contentHasHeading ? content : `## ${withoutHashes(section).trim()}\n\n${content}`;
     const kept = markdown.trimEnd();
     const result = appendMarkdown(markdown, added);
-    if (kept === '') return { markdown: result, sections: toSections(findSections(result)), removed: '', changedFrom: 0 };
+    if (kept === '')
+      return { markdown: result, sections: toSections(findSections(result)), removed: '', changedFrom: 0 };
     // The same arithmetic as an append: the kept text, one blank line, then the addition.
     return joined(result, spans, withoutLeadingBlankLines(added), countNewlines(kept) + 2, [], 0, '');
   }
@@ -65,15 +81,34 @@ export function replaceSection(markdown: string, section: string, content: strin
 }
 
 /** The sections of `result`, from those kept before the body, the body's own, and those after it, moved. */
-function joined(result: string, before: readonly SectionSpan[], body: string, bodyStart: number, after: readonly SectionSpan[], shift: number, removed: string): SectionUpdate {
+function joined(
+  result: string,
+  before: readonly SectionSpan[],
+  body: string,
+  bodyStart: number,
+  after: readonly SectionSpan[],
+  shift: number,
+  removed: string,
+): SectionUpdate {
   // A heading after the body proves that the body closed everything it opened (a fence, a comment).
   const probe = findSections(`${body}\n\n# end\n`);
-  const closed = probe.length > 0 && probe[probe.length - 1].title === 'end' && probe[probe.length - 1].headingStart === countNewlines(body) + 2;
+  const closed =
+    probe.length > 0 &&
+    probe[probe.length - 1].title === 'end' &&
+    probe[probe.length - 1].headingStart === countNewlines(body) + 2;
   if (!closed) return { markdown: result, sections: toSections(findSections(result)), removed, changedFrom: bodyStart };
-  const moved = (span: SectionSpan, by: number): Section => ({ level: span.level, title: span.title, line: span.line + by });
+  const moved = (span: SectionSpan, by: number): Section => ({
+    level: span.level,
+    title: span.title,
+    line: span.line + by,
+  });
   return {
     markdown: result,
-    sections: [...toSections(before), ...probe.slice(0, -1).map((span) => moved(span, bodyStart)), ...after.map((span) => moved(span, shift))],
+    sections: [
+      ...toSections(before),
+      ...probe.slice(0, -1).map((span) => moved(span, bodyStart)),
+      ...after.map((span) => moved(span, shift)),
+    ],
     removed,
     changedFrom: bodyStart,
   };
@@ -88,7 +123,12 @@ function spansOf(sections: readonly Section[], lines: readonly string[]): Sectio
     if (start <= previous || start >= lines.length || lines[start].trim() === '') return undefined;
     let bodyStart = start + 1;
     if (!ATX_HEADING.test(lines[start])) {
-      while (bodyStart < lines.length && bodyStart - start <= MAX_SETEXT_LINES && !SETEXT_UNDERLINE.test(lines[bodyStart])) bodyStart++;
+      while (
+        bodyStart < lines.length &&
+        bodyStart - start <= MAX_SETEXT_LINES &&
+        !SETEXT_UNDERLINE.test(lines[bodyStart])
+      )
+        bodyStart++;
       if (bodyStart >= lines.length || bodyStart - start > MAX_SETEXT_LINES) return undefined;
       bodyStart++;
     }

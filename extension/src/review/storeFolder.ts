@@ -80,7 +80,11 @@ export class StoreFolder {
     // Monotonic even if a review file is newer than current.json says (judged by name, and the names
     // are newest first: a bad file only makes it higher).
     const newest = disk.names.length > 0 ? classifyFile(disk.names[0]) : undefined;
-    const revision = Math.max(pointer?.revision ?? 0, stored?.revision ?? 0, newest?.kind === 'review' ? newest.revision : 0);
+    const revision = Math.max(
+      pointer?.revision ?? 0,
+      stored?.revision ?? 0,
+      newest?.kind === 'review' ? newest.revision : 0,
+    );
     return { current, revision, convert: this.currentChanged };
   }
 
@@ -110,7 +114,10 @@ export class StoreFolder {
         current = this.state.current;
         const currentFile = current && (this.fileOf.get(current) ?? reviewFileName(current.revision, this.writer));
         // Only a change here moves current.json: another window's newer review stays on its screen and on disk.
-        const pointer = this.currentChanged || disk.pointer?.version === 2 ? { revision: this.state.lastRevision, current: currentFile ?? null } : undefined;
+        const pointer =
+          this.currentChanged || disk.pointer?.version === 2
+            ? { revision: this.state.lastRevision, current: currentFile ?? null }
+            : undefined;
         const onScreen = pointer ? pointer.current : disk.pointer?.version === 3 ? disk.pointer.current : null;
         const { write, remove } = earlier.plan((revision) => reviewFileName(revision, this.writer), onScreen);
         if (current && !this.fileOf.has(current)) write.push({ name: currentFile!, review: toStored(current) });

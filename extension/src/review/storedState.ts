@@ -44,7 +44,14 @@ export function isSectionList(value: unknown): value is Section[] {
 function isSection(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const { level, title, line } = value as { level: unknown; title: unknown; line: unknown };
-  return Number.isInteger(level) && (level as number) >= 1 && (level as number) <= 6 && typeof title === 'string' && Number.isInteger(line) && (line as number) >= 1;
+  return (
+    Number.isInteger(level) &&
+    (level as number) >= 1 &&
+    (level as number) <= 6 &&
+    typeof title === 'string' &&
+    Number.isInteger(line) &&
+    (line as number) >= 1
+  );
 }
 const StoredSections = z.custom<Section[]>(isSectionList, 'sections are not a list of headings');
 
@@ -52,7 +59,9 @@ const StoredSections = z.custom<Section[]>(isSectionList, 'sections are not a li
 export const StoredReview = z.object({
   revision: Revision,
   title: z.string().optional(),
-  markdown: z.string().refine((text) => Buffer.byteLength(text, 'utf8') <= MAX_REVIEW_BYTES, 'markdown is larger than the review limit'),
+  markdown: z
+    .string()
+    .refine((text) => Buffer.byteLength(text, 'utf8') <= MAX_REVIEW_BYTES, 'markdown is larger than the review limit'),
   cwd: z.string().optional(),
   assistant: z.string().max(200).optional(),
   updatedAt: z.string(),
@@ -68,8 +77,18 @@ const StoredCurrentV2 = z.object({ version: z.literal(2), revision: Revision, cu
  * screen. Small, so that a commit can read it under the folder lock to see what another window did.
  */
 export const StoredPointer = z.union([
-  z.object({ version: z.literal(3), revision: Revision, current: z.string().regex(/^review-\d{1,16}-[0-9a-f]{8}\.md$/).nullable() }),
-  StoredCurrentV2.refine((state) => !state.current || state.current.revision <= state.revision, 'current review is newer than the revision'),
+  z.object({
+    version: z.literal(3),
+    revision: Revision,
+    current: z
+      .string()
+      .regex(/^review-\d{1,16}-[0-9a-f]{8}\.md$/)
+      .nullable(),
+  }),
+  StoredCurrentV2.refine(
+    (state) => !state.current || state.current.revision <= state.revision,
+    'current review is newer than the revision',
+  ),
 ]);
 export type StoredPointer = z.infer<typeof StoredPointer>;
 
@@ -102,11 +121,16 @@ export const historyFileName = (revision: number): string => `history-${revision
 export const reviewFileName = (revision: number, writer: string): string => `review-${revision}-${writer}.md`;
 
 /** What a directory entry is to the store. */
-export function classifyFile(name: string): { kind: 'current' } | { kind: 'review'; revision: number } | { kind: 'unknown' } | { kind: 'foreign' } {
+export function classifyFile(
+  name: string,
+): { kind: 'current' } | { kind: 'review'; revision: number } | { kind: 'unknown' } | { kind: 'foreign' } {
   if (name === CURRENT_FILE) return { kind: 'current' };
   const match = HISTORY_FILE.exec(name) ?? REVIEW_FILE.exec(name);
   // An absurd number in the name is "unknown": moved aside, and never taken as the latest revision.
-  if (match) return Number(match[1]) <= MAX_STORED_COUNTER ? { kind: 'review', revision: Number(match[1]) } : { kind: 'unknown' };
+  if (match)
+    return Number(match[1]) <= MAX_STORED_COUNTER
+      ? { kind: 'review', revision: Number(match[1]) }
+      : { kind: 'unknown' };
   // Files already moved aside, and the folder's lock, stay where they are, untouched.
   if (name.includes('.corrupt-') || name.startsWith('.lock')) return { kind: 'foreign' };
   return OUR_PREFIX.test(name) ? { kind: 'unknown' } : { kind: 'foreign' };
@@ -126,12 +150,23 @@ export function describeProblem(error: unknown): string {
 /** What goes in a file: the sections only when few enough (see MAX_STORED_SECTIONS). */
 export function toStored(review: StoredReview | Review): StoredReview {
   const { revision, title, markdown, cwd, assistant, updatedAt, sections } = review;
-  return { revision, title, markdown, cwd, assistant, updatedAt, sections: sections && sections.length <= MAX_STORED_SECTIONS ? [...sections] : undefined };
+  return {
+    revision,
+    title,
+    markdown,
+    cwd,
+    assistant,
+    updatedAt,
+    sections: sections && sections.length <= MAX_STORED_SECTIONS ? [...sections] : undefined,
+  };
 }
 
 /** A review from a file, its sections checked against the text or found again. */
 export function toReview(stored: StoredReview): Review {
-  const sections = stored.sections && plausibleSections(stored.sections, stored.markdown) ? stored.sections : toSections(findSections(stored.markdown));
+  const sections =
+    stored.sections && plausibleSections(stored.sections, stored.markdown)
+      ? stored.sections
+      : toSections(findSections(stored.markdown));
   return { ...toStored(stored), sections };
 }
 

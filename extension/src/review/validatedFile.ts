@@ -34,13 +34,21 @@ export async function readValidFile<T>(file: string, read: ValidatedRead<T>): Pr
 }
 
 /** Renames a bad file to `<name>.corrupt-<time>` beside it, and says so once. */
-export async function moveAside(file: string, reason: string, { what, warn }: Pick<ValidatedRead<unknown>, 'what' | 'warn'>): Promise<void> {
+export async function moveAside(
+  file: string,
+  reason: string,
+  { what, warn }: Pick<ValidatedRead<unknown>, 'what' | 'warn'>,
+): Promise<void> {
   const aside = `${path.basename(file)}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   try {
     await fs.rename(file, path.join(path.dirname(file), aside));
-    warn(`Redline could not read the ${what} ${file} (${reason}); it moved it aside as ${aside} and carries on without it.`);
+    warn(
+      `Redline could not read the ${what} ${file} (${reason}); it moved it aside as ${aside} and carries on without it.`,
+    );
   } catch (error) {
-    warn(`Redline could not read the ${what} ${file} (${reason}) and could not move it aside either (${describeProblem(error)}); it carries on without it.`);
+    warn(
+      `Redline could not read the ${what} ${file} (${reason}) and could not move it aside either (${describeProblem(error)}); it carries on without it.`,
+    );
   }
 }
 
@@ -60,7 +68,8 @@ export async function readRegularFile(file: string, limit: number, prefixOnly = 
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) throw new Error('not a regular file');
-    if (!prefixOnly && stats.size > limit) throw new Error(`${mib(stats.size, 0)} MiB is larger than any such file Redline writes`);
+    if (!prefixOnly && stats.size > limit)
+      throw new Error(`${mib(stats.size, 0)} MiB is larger than any such file Redline writes`);
     const buffer = Buffer.alloc(Math.min(stats.size, limit));
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
     return buffer.subarray(0, bytesRead);

@@ -41,7 +41,8 @@ async function ask(requests: ReadonlyArray<{ method: string; params?: object }>)
       const newline = buffered.indexOf('\n');
       const reply = JSON.parse(buffered.slice(0, newline));
       buffered = buffered.slice(newline + 1);
-      if (reply.id !== index + 1 || !('result' in reply)) throw new Error(`The server refused ${request.method} at build time: ${JSON.stringify(reply)}`);
+      if (reply.id !== index + 1 || !('result' in reply))
+        throw new Error(`The server refused ${request.method} at build time: ${JSON.stringify(reply)}`);
       results.push(reply.result);
     }
     return results;
@@ -50,7 +51,10 @@ async function ask(requests: ReadonlyArray<{ method: string; params?: object }>)
   }
 }
 
-const initialize = (protocolVersion: string) => ({ method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: CLIENT_INFO } });
+const initialize = (protocolVersion: string) => ({
+  method: 'initialize',
+  params: { protocolVersion, capabilities: {}, clientInfo: CLIENT_INFO },
+});
 
 export async function captureOpening(): Promise<PublishedOpening> {
   const versions = [...SUPPORTED_PROTOCOL_VERSIONS, UNSUPPORTED_VERSION];

@@ -26,7 +26,8 @@ export type OpeningMessage =
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isString = (value: unknown): value is string => typeof value === 'string';
 const isBoolean = (value: unknown): value is boolean => typeof value === 'boolean';
 const optional = (value: unknown, check: (value: unknown) => boolean) => value === undefined || check(value);
@@ -37,7 +38,10 @@ const isObjectOfObjects = (value: unknown) => isObject(value) && Object.values(v
 /** The client capabilities checked here; an unknown one is dropped by the SDK, and `tasks` is left to it. */
 const capabilityChecks = new Map<string, (value: unknown) => boolean>([
   ['roots', (roots) => isObject(roots) && optional(roots.listChanged, isBoolean)],
-  ['sampling', (sampling) => isObject(sampling) && optional(sampling.context, isObject) && optional(sampling.tools, isObject)],
+  [
+    'sampling',
+    (sampling) => isObject(sampling) && optional(sampling.context, isObject) && optional(sampling.tools, isObject),
+  ],
   [
     'elicitation',
     (elicitation) =>
@@ -50,7 +54,8 @@ const capabilityChecks = new Map<string, (value: unknown) => boolean>([
   ['tasks', () => false],
 ]);
 
-const isCapabilities = (value: unknown) => isObject(value) && Object.entries(value).every(([name, entry]) => capabilityChecks.get(name)?.(entry) ?? true);
+const isCapabilities = (value: unknown) =>
+  isObject(value) && Object.entries(value).every(([name, entry]) => capabilityChecks.get(name)?.(entry) ?? true);
 
 const isClientInfo = (value: unknown) =>
   isObject(value) &&
@@ -78,7 +83,9 @@ function isModernMeta(meta: unknown): boolean {
 }
 
 /** Before 2026-07-28 a `_meta` here may carry a progress token (Codex sends one), nothing else. */
-const isLegacyMeta = (meta: unknown) => meta === undefined || (isObject(meta) && hasOnlyKeys(meta, ['progressToken']) && optional(meta.progressToken, isRequestId));
+const isLegacyMeta = (meta: unknown) =>
+  meta === undefined ||
+  (isObject(meta) && hasOnlyKeys(meta, ['progressToken']) && optional(meta.progressToken, isRequestId));
 
 /** Params of a request with no parameters of its own: `_meta` at most. */
 function bareParams(params: unknown): { modern: boolean } | undefined {
@@ -109,20 +116,25 @@ export function recognizeOpening(line: string): OpeningMessage | undefined {
   if (!isObject(message) || message.jsonrpc !== '2.0') return undefined;
   const { id, method, params } = message;
   if (id === undefined) {
-    return method === 'notifications/initialized' && hasOnlyKeys(message, ['jsonrpc', 'method', 'params']) && bareParams(params)?.modern === false
+    return method === 'notifications/initialized' &&
+      hasOnlyKeys(message, ['jsonrpc', 'method', 'params']) &&
+      bareParams(params)?.modern === false
       ? { method }
       : undefined;
   }
   if (!hasOnlyKeys(message, ['jsonrpc', 'id', 'method', 'params']) || !isRequestId(id)) return undefined;
-  if (method === 'initialize') return isInitializeParams(params) ? { method, id, protocolVersion: params.protocolVersion } : undefined;
+  if (method === 'initialize')
+    return isInitializeParams(params) ? { method, id, protocolVersion: params.protocolVersion } : undefined;
   if (method === 'logging/setLevel') {
-    const isLevel = isObject(params) && hasOnlyKeys(params, ['level']) && (LOG_LEVELS as readonly unknown[]).includes(params.level);
+    const isLevel =
+      isObject(params) && hasOnlyKeys(params, ['level']) && (LOG_LEVELS as readonly unknown[]).includes(params.level);
     return isLevel ? { method, id } : undefined;
   }
   const bare = bareParams(params);
   if (!bare) return undefined;
   if (method === 'server/discover') return bare.modern ? { method, id } : undefined;
   if (method === 'ping') return bare.modern ? undefined : { method, id };
-  if ((LIST_METHODS as readonly unknown[]).includes(method)) return { method: method as ListMethod, id, modern: bare.modern };
+  if ((LIST_METHODS as readonly unknown[]).includes(method))
+    return { method: method as ListMethod, id, modern: bare.modern };
   return undefined;
 }

@@ -57,7 +57,11 @@ export class OpeningResponder {
     if (this.handedOff) throw new Error('The opening was already handed off.');
     this.chunks.push(chunk);
     this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
-    for (let newline = this.pending.indexOf(NEWLINE); newline !== -1 && !this.handedOff; newline = this.pending.indexOf(NEWLINE)) {
+    for (
+      let newline = this.pending.indexOf(NEWLINE);
+      newline !== -1 && !this.handedOff;
+      newline = this.pending.indexOf(NEWLINE)
+    ) {
       const answer = this.answerTo(recognizeOpening(this.pending.toString('utf8', 0, newline)));
       this.pending = this.pending.subarray(newline + 1);
       if (answer === 'hand-off') this.handOff();

@@ -23,7 +23,9 @@ export function registerReviewPrompts(server: McpServer, context: ToolContext): 
     }
   };
   const completeRef = (typed: string | undefined) =>
-    complete('base', async () => (await bridge.request('list-git-refs', { prefix: typed ?? '' })).refs.map((ref) => ref.name));
+    complete('base', async () =>
+      (await bridge.request('list-git-refs', { prefix: typed ?? '' })).refs.map((ref) => ref.name),
+    );
   const completeFile = (typed: string | undefined) =>
     complete('file', async () => (await bridge.request('find-workspace-files', { prefix: typed ?? '' })).files);
 
@@ -34,7 +36,12 @@ export function registerReviewPrompts(server: McpServer, context: ToolContext): 
       description: 'Review what changed in the repository since a git ref, and present the review in VS Code.',
       argsSchema: z.object({
         // Optional outside completable(): the SDK finds the completer only on the outer schema.
-        base: completable(gitRevision.describe('The git ref to compare with: HEAD (the default) reviews uncommitted changes; main reviews the branch.'), completeRef).optional(),
+        base: completable(
+          gitRevision.describe(
+            'The git ref to compare with: HEAD (the default) reviews uncommitted changes; main reviews the branch.',
+          ),
+          completeRef,
+        ).optional(),
         paths: completable(pathList.describe('Only these files or folders, separated by spaces.'), async (typed) => {
           // The last path is the one being typed; the ones before it stay as they are.
           const value = typed ?? '';
@@ -51,7 +58,9 @@ export function registerReviewPrompts(server: McpServer, context: ToolContext): 
     {
       title: 'Review a file',
       description: 'Review one file of the workspace, and present the review in VS Code.',
-      argsSchema: z.object({ file: completable(filePath.describe('The file to review, relative to the workspace.'), completeFile) }),
+      argsSchema: z.object({
+        file: completable(filePath.describe('The file to review, relative to the workspace.'), completeFile),
+      }),
     },
     ({ file }) =>
       userMessage(
@@ -72,7 +81,8 @@ export function registerReviewPrompts(server: McpServer, context: ToolContext): 
 
 function reviewChangesPrompt(base: string, paths: readonly string[]): GetPromptResult {
   const scope = paths.length > 0 ? ` -- ${paths.map(shellQuote).join(' ')}` : '';
-  const what = base === 'HEAD' ? 'the uncommitted changes in this repository' : `the changes in this repository since ${base}`;
+  const what =
+    base === 'HEAD' ? 'the uncommitted changes in this repository' : `the changes in this repository since ${base}`;
   return userMessage(
     `Review ${what}${paths.length > 0 ? `, limited to ${paths.join(', ')}` : ''}.`,
     `Read them with \`git diff ${shellQuote(base)}${scope}\`${base === 'HEAD' ? ', and `git status` for new files' : ''}. ` +
@@ -84,7 +94,10 @@ function reviewChangesPrompt(base: string, paths: readonly string[]): GetPromptR
 function explainSelectionPrompt({ editor }: GetSelectionResult): GetPromptResult {
   const selections = editor?.selections.filter((selection) => !selection.isEmpty) ?? [];
   if (!editor || selections.length === 0) {
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Nothing is selected in VS Code. Select the code to explain in an editor, then use the prompt again.');
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      'Nothing is selected in VS Code. Select the code to explain in an editor, then use the prompt again.',
+    );
   }
   if (selections.every((selection) => selection.withheld)) {
     throw new ProtocolError(
@@ -97,7 +110,9 @@ function explainSelectionPrompt({ editor }: GetSelectionResult): GetPromptResult
     .filter((selection) => !selection.withheld)
     .map((selection) => {
       const fence = fenceFor(selection.text);
-      const cut = selection.truncated ? '\n(The selection is longer; this is its start. Read the rest from the file.)' : '';
+      const cut = selection.truncated
+        ? '\n(The selection is longer; this is its start. Read the rest from the file.)'
+        : '';
       return `${file}:${selection.start.line}-${selection.end.line}\n${fence}${editor.languageId}\n${selection.text}\n${fence}${cut}`;
     });
   return userMessage(

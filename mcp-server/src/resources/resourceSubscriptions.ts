@@ -13,7 +13,13 @@
 import { ProtocolError, ProtocolErrorCode, type McpServer, type ProtocolEra } from '@modelcontextprotocol/server';
 import { reviewEventIsFor, type EventName } from '../../../shared/protocol';
 import type { ToolContext } from '../tools/toolContext';
-import { CURRENT_REVIEW_SARIF_URI, CURRENT_REVIEW_URI, SELECTION_URI, earlierReviewRevision, isRedlineResource } from './resourceUris';
+import {
+  CURRENT_REVIEW_SARIF_URI,
+  CURRENT_REVIEW_URI,
+  SELECTION_URI,
+  earlierReviewRevision,
+  isRedlineResource,
+} from './resourceUris';
 
 /** One client watches a handful of resources; past this it is a runaway loop, not a user. */
 export const MAX_SUBSCRIPTIONS = 100;
@@ -53,10 +59,16 @@ export class ResourceSubscriptions {
     this.server.server.setRequestHandler('resources/subscribe', (request) => {
       const { uri } = request.params;
       if (!isRedlineResource(uri)) {
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Redline has no resource ${uri}; subscribe to one that resources/list or resources/templates/list names.`);
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `Redline has no resource ${uri}; subscribe to one that resources/list or resources/templates/list names.`,
+        );
       }
       if (!this.subscribed.has(uri) && this.subscribed.size >= MAX_SUBSCRIPTIONS) {
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Already subscribed to ${MAX_SUBSCRIPTIONS} resources; unsubscribe from some first.`);
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `Already subscribed to ${MAX_SUBSCRIPTIONS} resources; unsubscribe from some first.`,
+        );
       }
       this.subscribed.add(uri);
       if (!this.connected) this.reconnect();
@@ -107,7 +119,9 @@ export class ResourceSubscriptions {
 
   private updated(uri: string): void {
     if (!this.watches(uri) || !this.server.isConnected()) return;
-    this.server.server.sendResourceUpdated({ uri }).catch((error: unknown) => this.log('notify-failed', { uri, error: String(error) }));
+    this.server.server
+      .sendResourceUpdated({ uri })
+      .catch((error: unknown) => this.log('notify-failed', { uri, error: String(error) }));
   }
 
   private connectionChanged(connected: boolean): void {
@@ -121,7 +135,10 @@ export class ResourceSubscriptions {
     }
     if (this.missedEvents) {
       this.missedEvents = false;
-      for (const uri of this.era === 'modern' ? [CURRENT_REVIEW_URI, CURRENT_REVIEW_SARIF_URI, SELECTION_URI] : this.subscribed) this.updated(uri);
+      for (const uri of this.era === 'modern'
+        ? [CURRENT_REVIEW_URI, CURRENT_REVIEW_SARIF_URI, SELECTION_URI]
+        : this.subscribed)
+        this.updated(uri);
     }
   }
 
@@ -133,7 +150,10 @@ export class ResourceSubscriptions {
       () => (this.failing = false),
       (error: unknown) => {
         // Once per run of failures: with no window, a retry every two seconds would fill the log.
-        if (!this.failing && !this.disposed) this.log('subscription-reconnect-failed', { error: String((error as Error)?.message ?? error).slice(0, 300) });
+        if (!this.failing && !this.disposed)
+          this.log('subscription-reconnect-failed', {
+            error: String((error as Error)?.message ?? error).slice(0, 300),
+          });
         this.failing = true;
         this.scheduleReconnect();
       },

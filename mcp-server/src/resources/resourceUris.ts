@@ -22,5 +22,10 @@ export function earlierReviewRevision(uri: string): number | undefined {
 
 /** Whether `uri` is one of Redline's resources, and so one a client may subscribe to. */
 export function isRedlineResource(uri: string): boolean {
-  return uri === CURRENT_REVIEW_URI || uri === CURRENT_REVIEW_SARIF_URI || uri === SELECTION_URI || earlierReviewRevision(uri) !== undefined;
+  return (
+    uri === CURRENT_REVIEW_URI ||
+    uri === CURRENT_REVIEW_SARIF_URI ||
+    uri === SELECTION_URI ||
+    earlierReviewRevision(uri) !== undefined
+  );
 }

@@ -4,12 +4,27 @@
 // resources/list is paged (the SDK's list is one page): the current review and the selection
 // first, then the earlier reviews newest first, RESOURCES_PER_PAGE to a page.
 
-import { ProtocolError, ProtocolErrorCode, ResourceTemplate, type ListResourcesResult, type McpServer, type ReadResourceResult, type Resource } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceTemplate,
+  type ListResourcesResult,
+  type McpServer,
+  type ReadResourceResult,
+  type Resource,
+} from '@modelcontextprotocol/server';
 import { ErrorCode, type EarlierReviewEntry } from '../../../shared/protocol';
 import { stderrLog } from '../log';
 import { readWholeExport, readWholeReview } from '../wholeReview';
 import { assistantOf, bridgeFor, type ToolContext } from '../tools/toolContext';
-import { CURRENT_REVIEW_SARIF_URI, CURRENT_REVIEW_URI, EARLIER_REVIEW_TEMPLATE, SELECTION_URI, earlierReviewRevision, earlierReviewUri } from './resourceUris';
+import {
+  CURRENT_REVIEW_SARIF_URI,
+  CURRENT_REVIEW_URI,
+  EARLIER_REVIEW_TEMPLATE,
+  SELECTION_URI,
+  earlierReviewRevision,
+  earlierReviewUri,
+} from './resourceUris';
 
 /** MCP's code for a resource that does not exist (the specification's "Resource not found"). */
 const RESOURCE_NOT_FOUND = -32002;
@@ -26,14 +41,14 @@ const CURRENT_REVIEW = {
 const CURRENT_REVIEW_SARIF = {
   title: 'Current review as SARIF',
   description:
-    'The same review as a SARIF 2.1.0 log: each finding a result, at the lines where its code is now, with the user\'s state and replies. ' +
+    "The same review as a SARIF 2.1.0 log: each finding a result, at the lines where its code is now, with the user's state and replies. " +
     'A log with no results until you present a review.',
   mimeType: 'application/sarif+json',
 };
 const SELECTION = {
   title: 'Selection in VS Code',
   description:
-    'The file in the user\'s active editor and what they selected, as JSON (the get-selection tool\'s result). ' +
+    "The file in the user's active editor and what they selected, as JSON (the get-selection tool's result). " +
     'Subscribe to hear when the selection moves.',
   mimeType: 'application/json',
 };
@@ -44,19 +59,20 @@ export function registerReviewResources(server: McpServer, context: ToolContext)
     (await bridge.request('list-review-history', { assistant: assistantOf(context) })).entries;
   const earlierReviews = listWithoutWaiting(server, context, () => orNone(history, 'list-earlier-reviews'));
 
-  server.registerResource(
-    'current-review',
-    CURRENT_REVIEW_URI,
-    CURRENT_REVIEW,
-    async (uri) => {
-      const review = await readWholeReview((params) => bridge.request('get-review', { ...params, assistant: assistantOf(context) }));
-      return markdown(uri.href, review.markdown);
-    },
-  );
+  server.registerResource('current-review', CURRENT_REVIEW_URI, CURRENT_REVIEW, async (uri) => {
+    const review = await readWholeReview((params) =>
+      bridge.request('get-review', { ...params, assistant: assistantOf(context) }),
+    );
+    return markdown(uri.href, review.markdown);
+  });
 
   server.registerResource('current-review-sarif', CURRENT_REVIEW_SARIF_URI, CURRENT_REVIEW_SARIF, async (uri) => {
     const exported = await readWholeExport((cursor) =>
-      bridge.request('export-review', { format: 'sarif', assistant: assistantOf(context), ...(cursor !== undefined ? { cursor } : {}) }),
+      bridge.request('export-review', {
+        format: 'sarif',
+        assistant: assistantOf(context),
+        ...(cursor !== undefined ? { cursor } : {}),
+      }),
     );
     return oneRead(uri.href, CURRENT_REVIEW_SARIF.mimeType, exported.text, PAGED_SARIF);
   });
@@ -68,7 +84,9 @@ export function registerReviewResources(server: McpServer, context: ToolContext)
       list: undefined,
       complete: {
         index: async (typed) =>
-          (await orNone(history, 'complete-earlier-review')).map((entry) => String(entry.revision)).filter((index) => index.startsWith(typed)),
+          (await orNone(history, 'complete-earlier-review'))
+            .map((entry) => String(entry.revision))
+            .filter((index) => index.startsWith(typed)),
       },
     }),
     {
@@ -81,13 +99,17 @@ export function registerReviewResources(server: McpServer, context: ToolContext)
     async (uri) => {
       const revision = earlierReviewRevision(uri.href);
       if (revision === undefined) {
-        throw new ProtocolError(RESOURCE_NOT_FOUND, `${uri.href} names no earlier review: the index is a revision number such as ${earlierReviewUri(3)}.`);
+        throw new ProtocolError(
+          RESOURCE_NOT_FOUND,
+          `${uri.href} names no earlier review: the index is a revision number such as ${earlierReviewUri(3)}.`,
+        );
       }
       try {
         const earlier = await bridge.request('get-earlier-review', { revision, assistant: assistantOf(context) });
         return markdown(uri.href, earlier.markdown);
       } catch (error) {
-        if ((error as { code?: unknown }).code === ErrorCode.NotFound) throw new ProtocolError(RESOURCE_NOT_FOUND, (error as Error).message);
+        if ((error as { code?: unknown }).code === ErrorCode.NotFound)
+          throw new ProtocolError(RESOURCE_NOT_FOUND, (error as Error).message);
         throw error;
       }
     },
@@ -99,7 +121,9 @@ export function registerReviewResources(server: McpServer, context: ToolContext)
   });
 
   // Replaces the SDK's one-page list, which registerResource installed.
-  server.server.setRequestHandler('resources/list', async (request) => listPage(await earlierReviews(), request.params?.cursor));
+  server.server.setRequestHandler('resources/list', async (request) =>
+    listPage(await earlierReviews(), request.params?.cursor),
+  );
 }
 
 /** One page: the fixed resources head the first; a cursor names the last earlier review listed. */
@@ -127,7 +151,10 @@ export function listPage(earlier: readonly EarlierReviewEntry[], cursor: string 
 function revisionInCursor(cursor: string): number {
   const match = /^before-([1-9][0-9]{0,15})$/.exec(cursor);
   if (!match) {
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `"${cursor.slice(0, 100)}" is not a cursor Redline gave; list resources again without one.`);
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `"${cursor.slice(0, 100)}" is not a cursor Redline gave; list resources again without one.`,
+    );
   }
   return Number(match[1]);
 }
@@ -140,7 +167,8 @@ function revisionInCursor(cursor: string): number {
 export const MAX_RESOURCE_JSON_BYTES = 6 * 1024 * 1024;
 
 const PAGED_MARKDOWN = 'The get-review tool reads the current review in pages.';
-const PAGED_SARIF = 'The command line writes it to a file whole: node mcp-server.js export --format sarif --output FILE.';
+const PAGED_SARIF =
+  'The command line writes it to a file whole: node mcp-server.js export --format sarif --output FILE.';
 
 function markdown(uri: string, text: string): ReadResourceResult {
   return oneRead(uri, 'text/markdown', text, PAGED_MARKDOWN);
@@ -174,7 +202,11 @@ function describeEntry(entry: EarlierReviewEntry): Resource {
  * retries. Connected, the window is asked; not yet, the list is empty at once, the window is
  * sought meanwhile, and list_changed tells the client when there is something to list.
  */
-function listWithoutWaiting(server: McpServer, context: ToolContext, read: () => Promise<EarlierReviewEntry[]>): () => Promise<EarlierReviewEntry[]> {
+function listWithoutWaiting(
+  server: McpServer,
+  context: ToolContext,
+  read: () => Promise<EarlierReviewEntry[]>,
+): () => Promise<EarlierReviewEntry[]> {
   let connected = false;
   let seeking: Promise<void> | undefined;
   context.bridge.onConnectionChange((now) => (connected = now));

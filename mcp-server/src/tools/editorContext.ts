@@ -49,7 +49,8 @@ export function registerEditorContextTools(server: McpServer, context: ToolConte
     'get-workspace-folders',
     {
       title: "Get the VS Code window's workspace folders",
-      description: 'Get the folders open in the VS Code window this server is connected to, with their names and absolute paths.',
+      description:
+        'Get the folders open in the VS Code window this server is connected to, with their names and absolute paths.',
       inputSchema: z.object({}),
       outputSchema: GetWorkspaceFoldersResult,
       annotations: READ_ONLY,
@@ -61,7 +62,8 @@ export function registerEditorContextTools(server: McpServer, context: ToolConte
 function describeDiagnostics({ diagnostics, total, truncated }: GetDiagnosticsResult): string {
   if (total === 0) return 'VS Code reports no problems for these files.';
   const lines = diagnostics.map(
-    (d) => `${d.path}:${d.start.line}:${d.start.column} ${d.severity}${d.source ? ` [${d.source}${d.code !== undefined ? ` ${d.code}` : ''}]` : ''}: ${d.message}`,
+    (d) =>
+      `${d.path}:${d.start.line}:${d.start.column} ${d.severity}${d.source ? ` [${d.source}${d.code !== undefined ? ` ${d.code}` : ''}]` : ''}: ${d.message}`,
   );
   const cut = truncated ? `\n[${total - diagnostics.length} more not shown: narrow it with file or severity.]` : '';
   return `${total} problem${total === 1 ? '' : 's'}:\n${lines.join('\n')}${cut}`;
@@ -69,9 +71,14 @@ function describeDiagnostics({ diagnostics, total, truncated }: GetDiagnosticsRe
 
 function describeEditors({ editors, truncated, outsideWorkspace }: ListOpenEditorsResult): string {
   const outside = outsideWorkspace > 0 ? `[${outsideWorkspace} more open outside the workspace, not listed.]` : '';
-  if (editors.length === 0) return ['No file of the workspace is open in an editor.', outside].filter(Boolean).join('\n');
+  if (editors.length === 0)
+    return ['No file of the workspace is open in an editor.', outside].filter(Boolean).join('\n');
   const lines = editors.map((e) => {
-    const flags = [e.languageId, e.isDirty ? 'unsaved changes' : undefined, e.isActive ? 'active' : e.isVisible ? 'visible' : undefined].filter(Boolean);
+    const flags = [
+      e.languageId,
+      e.isDirty ? 'unsaved changes' : undefined,
+      e.isActive ? 'active' : e.isVisible ? 'visible' : undefined,
+    ].filter(Boolean);
     return `${e.relativePath} (group ${e.group}${flags.length > 0 ? `, ${flags.join(', ')}` : ''})`;
   });
   return [...lines, truncated ? '[More editors are open than listed.]' : '', outside].filter(Boolean).join('\n');

@@ -32,14 +32,21 @@ export function registerGetReviewTool(server: McpServer, context: ToolContext): 
           .string()
           .max(MAX_CURSOR_CHARS)
           .optional()
-          .describe('The "nextCursor" of your last get-review result, to read the next page. Leave it out for the first page.'),
+          .describe(
+            'The "nextCursor" of your last get-review result, to read the next page. Leave it out for the first page.',
+          ),
       }),
       outputSchema: GetReviewResult.extend(NEXT_STEPS),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     ({ compareWithPrevious, cursor }, ctx) =>
       toolResult(
-        () => bridge.request('get-review', { compareWithPrevious, cursor, assistant: assistantOf(context) }, ctx.mcpReq.signal),
+        () =>
+          bridge.request(
+            'get-review',
+            { compareWithPrevious, cursor, assistant: assistantOf(context) },
+            ctx.mcpReq.signal,
+          ),
         describeReview,
         (review) => (review.nextCursor === undefined ? [] : [nextPageStep(review.nextCursor, review.page)]),
       ),
@@ -59,7 +66,8 @@ function describeReview(review: GetReviewResult): string {
 }
 
 function describeMarkdown({ revision, title, markdown, page, nextCursor }: GetReviewResult): string {
-  if (revision === 0 || page === undefined || (markdown === '' && page.firstFinding === 0 && nextCursor === undefined)) return 'No review is shown in VS Code right now.';
+  if (revision === 0 || page === undefined || (markdown === '' && page.firstFinding === 0 && nextCursor === undefined))
+    return 'No review is shown in VS Code right now.';
   const heading = `Revision ${revision}${title ? ` "${title}"` : ''}`;
   if (page.fromLine === undefined) return `${heading}, more of its findings:`;
   const whole = page.fromLine === 1 && nextCursor === undefined;
@@ -67,12 +75,15 @@ function describeMarkdown({ revision, title, markdown, page, nextCursor }: GetRe
 }
 
 function describeLines(page: ReviewPage): string {
-  return page.fromLine === page.toLine ? `line ${page.fromLine} of ${page.totalLines}` : `lines ${page.fromLine}-${page.toLine} of ${page.totalLines}`;
+  return page.fromLine === page.toLine
+    ? `line ${page.fromLine} of ${page.totalLines}`
+    : `lines ${page.fromLine}-${page.toLine} of ${page.totalLines}`;
 }
 
 /** What to call next, in the text and in nextSteps alike. */
 function nextPageStep(cursor: string, page: ReviewPage | undefined): string {
-  const next = page?.toLine === undefined ? 'the rest of its findings' : `the next page (the review has ${page.totalLines} lines)`;
+  const next =
+    page?.toLine === undefined ? 'the rest of its findings' : `the next page (the review has ${page.totalLines} lines)`;
   return `This is part of the review. Call get-review with cursor "${cursor}" for ${next}; go on until a result has no nextCursor.`;
 }
 
@@ -94,6 +105,9 @@ export function describeComparison(comparison: ReviewComparison | null): string[
       lines.push(`- ${finding.id} ${finding.severity ?? 'finding'} ${finding.reference}${how}: ${finding.title}`);
     }
   }
-  if (comparison.omitted) lines.push(`${comparison.omitted} more entries were left out to keep this reply small; the lists above are their first entries.`);
+  if (comparison.omitted)
+    lines.push(
+      `${comparison.omitted} more entries were left out to keep this reply small; the lists above are their first entries.`,
+    );
   return lines;
 }

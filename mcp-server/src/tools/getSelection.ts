@@ -11,9 +11,9 @@ export function registerGetSelectionTool(server: McpServer, context: ToolContext
   server.registerTool(
     'get-selection',
     {
-      title: 'Get the user\'s selection in VS Code',
+      title: "Get the user's selection in VS Code",
       description:
-        'Get the file open in the user\'s active VS Code editor and the text they have selected, with 1-based line and column ranges. ' +
+        "Get the file open in the user's active VS Code editor and the text they have selected, with 1-based line and column ranges. " +
         'Use it when the user says "this", "here" or "the selected code", or asks about what they are looking at. ' +
         `At most ${MAX_SELECTION_TEXT / 1024} KiB of selected text is returned. The text of a file outside the workspace that was opened ` +
         'for an assistant is withheld until the user selects in it themselves.',

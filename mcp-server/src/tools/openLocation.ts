@@ -14,13 +14,17 @@ export function registerOpenLocationTool(server: McpServer, context: ToolContext
     {
       title: 'Open a location in VS Code',
       description:
-        'Open a file in the user\'s VS Code editor and select a line or range, to show them the code you are talking about. ' +
+        "Open a file in the user's VS Code editor and select a line or range, to show them the code you are talking about. " +
         'Pass a reference such as src/auth.ts:42, src/auth.ts:40-55, src/auth.ts#L40-L55 or an absolute path; ' +
         'relative paths resolve against your working directory (when it is in the workspace), then the workspace folders. ' +
         'A file outside the workspace folders opens only if the user agrees in a dialog; ' +
         'if they decline, the call fails and says so.',
       inputSchema: z.object({
-        reference: z.string().min(1).max(4096).describe('path:line, path:line:column, path:start-end, path#L10-L20, or a file:// URI'),
+        reference: z
+          .string()
+          .min(1)
+          .max(4096)
+          .describe('path:line, path:line:column, path:start-end, path#L10-L20, or a file:// URI'),
       }),
       outputSchema: OpenLocationResult,
       // Not read-only: it changes what the user sees and, outside the workspace, asks them first.
@@ -31,7 +35,9 @@ export function registerOpenLocationTool(server: McpServer, context: ToolContext
         () => bridge.request('open-location', { reference: args.reference, cwd: context.cwd }, ctx.mcpReq.signal),
         (result) =>
           `Opened ${result.path} at ${result.start.line}:${result.start.column}-${result.end.line}:${result.end.column}.` +
-          (result.clampedFrom ? ` Line ${result.clampedFrom} is past the end of the file, so the last line was selected.` : ''),
+          (result.clampedFrom
+            ? ` Line ${result.clampedFrom} is past the end of the file, so the last line was selected.`
+            : ''),
       ),
   );
 }

@@ -3,7 +3,14 @@
 
 import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { FINDING_SEVERITIES, MAX_REVIEW_BYTES, MAX_SECTION_CHARS, PresentReviewResult, ReviewMode, type Finding } from '../../../shared/protocol';
+import {
+  FINDING_SEVERITIES,
+  MAX_REVIEW_BYTES,
+  MAX_SECTION_CHARS,
+  PresentReviewResult,
+  ReviewMode,
+  type Finding,
+} from '../../../shared/protocol';
 import { reviewProgress } from './reviewProgress';
 import { assistantOf, bridgeFor, type ToolContext } from './toolContext';
 import { NEXT_STEPS, toolResult } from './toolResult';
@@ -13,7 +20,9 @@ const PresentReviewInput = z.object({
     .string()
     .min(1)
     .max(MAX_REVIEW_BYTES)
-    .describe('The review as markdown (up to 10 MiB). Write code references as path:line, path:start-end or path#L10-L20.'),
+    .describe(
+      'The review as markdown (up to 10 MiB). Write code references as path:line, path:start-end or path#L10-L20.',
+    ),
   mode: ReviewMode.default('replace').describe(
     '"replace" (default) shows a new review; "append" adds to the end of the current one; "update-section" replaces the body under one heading.',
   ),
@@ -22,7 +31,9 @@ const PresentReviewInput = z.object({
     .min(1)
     .max(MAX_SECTION_CHARS)
     .optional()
-    .describe('For mode "update-section": the heading text whose body to replace. A missing heading is added as "## section".'),
+    .describe(
+      'For mode "update-section": the heading text whose body to replace. A missing heading is added as "## section".',
+    ),
   title: z.string().max(500).optional().describe('A short title for the panel, e.g. "Review of the auth refactor".'),
 });
 
@@ -40,7 +51,7 @@ export function registerPresentReviewTool(server: McpServer, context: ToolContex
         'fix those and present again. Use mode "append" to add findings as you go, and "update-section" to revise one section. ' +
         'Write each finding as its own list item or paragraph whose first reference is the code it is about; start it with a ' +
         `severity label such as "**bug**:", "blocking:" or "nit:" (${FINDING_SEVERITIES.join(', ')}). Findings become comment threads ` +
-        'in the code, where the user replies and marks them resolved, accepted or won\'t fix; read that with get-review-feedback or ' +
+        "in the code, where the user replies and marks them resolved, accepted or won't fix; read that with get-review-feedback or " +
         'wait for it with await-review-feedback. Your review is your own: another assistant in the same window has its own tab.',
       inputSchema: PresentReviewInput,
       outputSchema: PresentReviewResult.extend(NEXT_STEPS),
@@ -50,7 +61,14 @@ export function registerPresentReviewTool(server: McpServer, context: ToolContex
       const progress = reviewProgress(ctx.mcpReq, Buffer.byteLength(args.content, 'utf8'));
       try {
         return await toolResult(
-          () => bridge.request('present-review', { ...args, cwd: context.cwd, assistant: assistantOf(context) }, ctx.mcpReq.signal, undefined, progress?.onProgress),
+          () =>
+            bridge.request(
+              'present-review',
+              { ...args, cwd: context.cwd, assistant: assistantOf(context) },
+              ctx.mcpReq.signal,
+              undefined,
+              progress?.onProgress,
+            ),
           describePresented,
           nextStepsAfterPresenting,
         );
@@ -69,11 +87,14 @@ function describePresented(result: PresentReviewResult): string {
     `References: ${references.resolved} of ${references.total} resolved.`,
   ];
   if ((references.unchecked ?? 0) > 0) {
-    lines.push(`${references.unchecked} reference(s) were not checked (the review names more files than one render looks at); they are not known to be broken.`);
+    lines.push(
+      `${references.unchecked} reference(s) were not checked (the review names more files than one render looks at); they are not known to be broken.`,
+    );
   }
   if (references.broken.length > 0) {
     lines.push('These references point at nothing; fix them and present again:');
-    for (const broken of references.broken) lines.push(`- ${broken.reference} (line ${broken.line} of what you sent): ${broken.reason}`);
+    for (const broken of references.broken)
+      lines.push(`- ${broken.reference} (line ${broken.line} of what you sent): ${broken.reason}`);
   }
   lines.push(...describeFindings(result.findings));
   return lines.join('\n');
@@ -84,11 +105,19 @@ export function nextStepsAfterPresenting(result: PresentReviewResult): string[] 
   const { broken, unchecked = 0 } = result.references;
   return [
     ...(broken.length > 0
-      ? [`Fix the ${broken.length} reference(s) in references.broken (each gives its line in what you sent and why it points at nothing), then present again.`]
+      ? [
+          `Fix the ${broken.length} reference(s) in references.broken (each gives its line in what you sent and why it points at nothing), then present again.`,
+        ]
       : []),
-    ...(unchecked > 0 ? [`${unchecked} reference(s) were not checked (the review names more files than one render looks at); they are not known to be broken.`] : []),
+    ...(unchecked > 0
+      ? [
+          `${unchecked} reference(s) were not checked (the review names more files than one render looks at); they are not known to be broken.`,
+        ]
+      : []),
     ...(result.findings.length > 0
-      ? ['The user answers findings in VS Code: read the answers with get-review-feedback, or wait for them with await-review-feedback.']
+      ? [
+          'The user answers findings in VS Code: read the answers with get-review-feedback, or wait for them with await-review-feedback.',
+        ]
       : []),
   ];
 }

@@ -42,7 +42,11 @@ export function errorResult(code: number | undefined, message: string): CallTool
  * in each result that has structured content (a success), once a window has been reached.
  */
 export function addWindowHint(server: McpServer, reachedWindow: () => string | undefined): void {
-  const register = server.registerTool.bind(server) as (name: string, config: ToolConfig, callback: ToolCallback) => ReturnType<McpServer['registerTool']>;
+  const register = server.registerTool.bind(server) as (
+    name: string,
+    config: ToolConfig,
+    callback: ToolCallback,
+  ) => ReturnType<McpServer['registerTool']>;
   const hinted = (name: string, config: ToolConfig, callback: ToolCallback) =>
     register(name, { ...config, outputSchema: config.outputSchema?.extend(WINDOW_HINT) }, async (...args) => {
       const result = await callback(...args);

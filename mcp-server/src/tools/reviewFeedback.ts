@@ -24,7 +24,7 @@ export function registerReviewFeedbackTools(server: McpServer, context: ToolCont
   server.registerTool(
     'get-review-feedback',
     {
-      title: 'Get the user\'s answers to the review',
+      title: "Get the user's answers to the review",
       description:
         'Read what the user said in VS Code about the code review you presented: replies to findings, findings they marked resolved, accepted or ' +
         'won\'t fix, requests to fix one, and free messages. Pass the "cursor" of the previous result as "since" to get only new items.',
@@ -33,21 +33,36 @@ export function registerReviewFeedbackTools(server: McpServer, context: ToolCont
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (args, ctx) =>
-      toolResult(() => bridge.request('get-review-feedback', { since: args.since, assistant: assistantOf(context) }, ctx.mcpReq.signal), describeFeedback, nextStepsForFeedback),
+      toolResult(
+        () =>
+          bridge.request(
+            'get-review-feedback',
+            { since: args.since, assistant: assistantOf(context) },
+            ctx.mcpReq.signal,
+          ),
+        describeFeedback,
+        nextStepsForFeedback,
+      ),
   );
 
   server.registerTool(
     'await-review-feedback',
     {
-      title: 'Wait for the user\'s answers to the review',
+      title: "Wait for the user's answers to the review",
       description:
-        'After you present a code review, wait for the user\'s decisions on it: this returns as soon as the user replies to a finding, ' +
+        "After you present a code review, wait for the user's decisions on it: this returns as soon as the user replies to a finding, " +
         'marks one resolved, accepted or won\'t fix, asks for a fix, or sends a message, or with "timedOut": true after ' +
         `"timeoutSeconds" (default ${AWAIT_DEFAULT_SECONDS}, at most ${AWAIT_MAX_SECONDS}). Pass the last "cursor" you got as "since"; ` +
         'without it, only feedback given after this call counts. Act on what comes back, then call it again to keep listening.',
       inputSchema: z.object({
         since,
-        timeoutSeconds: z.number().int().min(1).max(AWAIT_MAX_SECONDS).default(AWAIT_DEFAULT_SECONDS).describe('How long to wait, in seconds.'),
+        timeoutSeconds: z
+          .number()
+          .int()
+          .min(1)
+          .max(AWAIT_MAX_SECONDS)
+          .default(AWAIT_DEFAULT_SECONDS)
+          .describe('How long to wait, in seconds.'),
       }),
       outputSchema: AwaitReviewFeedbackResult.extend(NEXT_STEPS),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -75,8 +90,14 @@ export function registerReviewFeedbackTools(server: McpServer, context: ToolCont
                       },
                     }),
           }),
-        (result) => (result.timedOut ? `No feedback yet (waited ${args.timeoutSeconds} s). Cursor: ${result.cursor}.` : describeFeedback(result)),
-        (result) => [...(result.timedOut ? ['No feedback yet: call await-review-feedback again to keep waiting.'] : []), ...nextStepsForFeedback(result)],
+        (result) =>
+          result.timedOut
+            ? `No feedback yet (waited ${args.timeoutSeconds} s). Cursor: ${result.cursor}.`
+            : describeFeedback(result),
+        (result) => [
+          ...(result.timedOut ? ['No feedback yet: call await-review-feedback again to keep waiting.'] : []),
+          ...nextStepsForFeedback(result),
+        ],
       ),
   );
 }
@@ -84,7 +105,9 @@ export function registerReviewFeedbackTools(server: McpServer, context: ToolCont
 /** The cursor's use, and what a truncated result means, for a model handed only the structured content (Claude Code, Codex). */
 export function nextStepsForFeedback(result: GetReviewFeedbackResult): string[] {
   return [
-    ...(result.truncated ? ['Some older items were dropped before you read them (the window keeps the last 2,000).'] : []),
+    ...(result.truncated
+      ? ['Some older items were dropped before you read them (the window keeps the last 2,000).']
+      : []),
     result.more
       ? `More feedback is waiting than one answer holds: call get-review-feedback with "${result.cursor}" as "since" to read on.`
       : `Pass "${result.cursor}" as "since" next time to get only newer items.`,
@@ -93,7 +116,8 @@ export function nextStepsForFeedback(result: GetReviewFeedbackResult): string[] 
 
 function describeFeedback(result: GetReviewFeedbackResult): string {
   const lines = result.items.map(describeItem);
-  if (result.truncated) lines.unshift('Some older feedback was dropped before you read it (only the latest 2,000 items are kept).');
+  if (result.truncated)
+    lines.unshift('Some older feedback was dropped before you read it (only the latest 2,000 items are kept).');
   if (lines.length === 0) lines.push('No new feedback.');
   lines.push(
     result.more
@@ -104,7 +128,11 @@ function describeFeedback(result: GetReviewFeedbackResult): string {
 }
 
 function describeItem(item: FeedbackItem): string {
-  const about = item.reference ? ` on ${item.reference}${item.findingId ? ` (${item.findingId})` : ''}` : item.findingId ? ` on ${item.findingId}` : '';
+  const about = item.reference
+    ? ` on ${item.reference}${item.findingId ? ` (${item.findingId})` : ''}`
+    : item.findingId
+      ? ` on ${item.findingId}`
+      : '';
   switch (item.kind) {
     case 'reply':
       return `- The user replied${about}: ${item.text}`;

@@ -27,7 +27,9 @@ export function reviewProgress(request: Request, contentBytes: number): ReviewPr
   if (progressToken === undefined || contentBytes < LARGE_REVIEW_BYTES) return undefined;
   let highest = -1;
   const throttle = new ProgressThrottle<{ progress: number; message: string }>(({ progress, message }) => {
-    request.notify({ method: 'notifications/progress', params: { progressToken, progress, total: 100, message } }).catch(() => undefined);
+    request
+      .notify({ method: 'notifications/progress', params: { progressToken, progress, total: 100, message } })
+      .catch(() => undefined);
   });
   return {
     onProgress: (update) => {
@@ -43,7 +45,10 @@ export function reviewProgress(request: Request, contentBytes: number): ReviewPr
 function onOneScale(update: BridgeProgress): { progress: number; message: string } {
   if (update.stage === 'sending') {
     const share = update.totalBytes > 0 ? update.sentBytes / update.totalBytes : 1;
-    return { progress: within(SENDING, share), message: `Sending the review to VS Code: ${mib(update.sentBytes)} of ${mib(update.totalBytes)} MiB` };
+    return {
+      progress: within(SENDING, share),
+      message: `Sending the review to VS Code: ${mib(update.sentBytes)} of ${mib(update.totalBytes)} MiB`,
+    };
   }
   // Without a total the window's step is known but not how far it is: the bar stays at its start.
   const share = update.total ? update.progress / update.total : 0;
@@ -54,4 +59,3 @@ function within(range: { from: number; to: number }, share: number): number {
   const clamped = Math.min(1, Math.max(0, share));
   return Math.round((range.from + (range.to - range.from) * clamped) * 10) / 10;
 }
-

@@ -28,9 +28,13 @@ export function assistantOf(context: ToolContext): string | undefined {
  */
 export function bridgeFor(context: ToolContext): Pick<ToolContext['bridge'], 'request' | 'onEvent'> {
   return {
-    request: (method, params, signal, _client, onProgress) => context.bridge.request(method, params, signal, assistantOf(context), onProgress),
+    request: (method, params, signal, _client, onProgress) =>
+      context.bridge.request(method, params, signal, assistantOf(context), onProgress),
     // Another assistant's review changing is not this one's news; the selection, which names no owner, is everyone's.
-    onEvent: (listener) => context.bridge.onEvent((event, payload) => reviewEventIsFor(payload, assistantOf(context)) && listener(event, payload)),
+    onEvent: (listener) =>
+      context.bridge.onEvent(
+        (event, payload) => reviewEventIsFor(payload, assistantOf(context)) && listener(event, payload),
+      ),
   };
 }
 

@@ -6,7 +6,18 @@ import { get } from 'node:http';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { ensureTestVsCode } from './install.mjs';
-import { descendants, isAlive, killGroup, makeTempDir, removeTempDir, runBounded, settlesWithin, sleep, trackGroup, untrackGroup } from './processes.mjs';
+import {
+  descendants,
+  isAlive,
+  killGroup,
+  makeTempDir,
+  removeTempDir,
+  runBounded,
+  settlesWithin,
+  sleep,
+  trackGroup,
+  untrackGroup,
+} from './processes.mjs';
 
 /** User settings that keep the workbench quiet and the screenshots stable. */
 export const QUIET_SETTINGS = Object.freeze({
@@ -23,13 +34,15 @@ export const QUIET_SETTINGS = Object.freeze({
 });
 
 const SERVER_FLAGS = [
-  '--auth', 'none',
+  '--auth',
+  'none',
   '--disable-telemetry',
   '--disable-update-check',
   '--disable-workspace-trust',
   '--disable-getting-started-override',
   '--ignore-last-opened',
-  '--reconnection-grace-time', '5',
+  '--reconnection-grace-time',
+  '5',
 ];
 // Without it, a workbench URL's extensionTestsPath payload hangs. It also hides notification
 // toasts (they go only to the notification center), so UI tests can turn it off.
@@ -81,11 +94,14 @@ export async function startCodeServer(options = {}) {
     const port = await freePort();
     const args = [
       installed.codeServerEntry,
-      '--bind-addr', `127.0.0.1:${port}`,
+      '--bind-addr',
+      `127.0.0.1:${port}`,
       ...SERVER_FLAGS,
       ...(options.smokeTestDriver === false ? [] : SMOKE_TEST_DRIVER_FLAGS),
-      '--user-data-dir', userDataDir,
-      '--extensions-dir', extensionsDir,
+      '--user-data-dir',
+      userDataDir,
+      '--extensions-dir',
+      extensionsDir,
       ...(options.workspace ? [resolve(options.workspace)] : []),
     ];
     const started = Date.now();
@@ -127,7 +143,9 @@ export async function startCodeServer(options = {}) {
     } catch (error) {
       await stopProcessTree(pid, exited, () => hasExited);
       untrackGroup(pid);
-      lastError = new Error(`code-server did not come up on port ${port}: ${/** @type {Error} */ (error).message}\n--- code-server output ---\n${output.trim()}`);
+      lastError = new Error(
+        `code-server did not come up on port ${port}: ${/** @type {Error} */ (error).message}\n--- code-server output ---\n${output.trim()}`,
+      );
       if (/EADDRINUSE/.test(output)) continue; // Lost the race for the port; try another.
       removeTempDir(sessionDir);
       throw lastError;
@@ -154,7 +172,10 @@ export async function startCodeServer(options = {}) {
  * @returns {Promise<void>}
  */
 export async function installVsix(vsixPath, extensionsDir) {
-  await runCli(['--extensions-dir', resolve(extensionsDir), '--install-extension', resolve(vsixPath), '--force'], 'install');
+  await runCli(
+    ['--extensions-dir', resolve(extensionsDir), '--install-extension', resolve(vsixPath), '--force'],
+    'install',
+  );
 }
 
 /**
@@ -163,8 +184,14 @@ export async function installVsix(vsixPath, extensionsDir) {
  * @returns {Promise<string[]>}
  */
 export async function listExtensions(extensionsDir) {
-  const output = await runCli(['--extensions-dir', resolve(extensionsDir), '--list-extensions', '--show-versions'], 'list');
-  return output.split('\n').map((line) => line.trim()).filter((line) => /^[\w-]+\.[\w-]+@/.test(line));
+  const output = await runCli(
+    ['--extensions-dir', resolve(extensionsDir), '--list-extensions', '--show-versions'],
+    'list',
+  );
+  return output
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => /^[\w-]+\.[\w-]+@/.test(line));
 }
 
 /** @param {string[]} args @param {string} what @returns {Promise<string>} */
@@ -179,7 +206,9 @@ async function runCli(args, what) {
       { env: serverEnv(installed.nodePath, sessionDir, {}), timeoutMs: 120_000, logFile },
     );
     if (result.timedOut || result.code !== 0) {
-      throw new Error(`code-server ${what} failed (${result.timedOut ? 'timed out after 120 s' : `exit ${result.code ?? result.signal}`}): code-server ${args.join(' ')}\n${result.tail}`);
+      throw new Error(
+        `code-server ${what} failed (${result.timedOut ? 'timed out after 120 s' : `exit ${result.code ?? result.signal}`}): code-server ${args.join(' ')}\n${result.tail}`,
+      );
     }
     return result.tail;
   } finally {
@@ -200,7 +229,8 @@ function serverEnv(nodePath, sessionDir, extra) {
   const env = { EXTENSIONS_GALLERY: '{}', ...process.env };
   // A parent's NODE_OPTIONS (jest, a debugger) would be applied to code-server too.
   delete env.NODE_OPTIONS;
-  for (const name of ['xdg-config', 'xdg-data', 'xdg-cache', 'xdg-state', 'tmp', 'home']) mkdirSync(join(sessionDir, name), { recursive: true, mode: 0o700 });
+  for (const name of ['xdg-config', 'xdg-data', 'xdg-cache', 'xdg-state', 'tmp', 'home'])
+    mkdirSync(join(sessionDir, name), { recursive: true, mode: 0o700 });
   return {
     ...env,
     ...extra,

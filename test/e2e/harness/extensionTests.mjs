@@ -59,10 +59,15 @@ export async function runExtensionTests(options) {
   /** @type {NodeJS.Timeout | undefined} */
   let timer;
   try {
-    server = await startCodeServer({ extensionsDir: options.extensionsDir, settings: options.settings, workspace: options.workspace });
+    server = await startCodeServer({
+      extensionsDir: options.extensionsDir,
+      settings: options.settings,
+      workspace: options.workspace,
+    });
     // Paths in the payload are URIs on the server's side of the remote connection.
     const authority = `127.0.0.1:${server.port}`;
-    const remote = (/** @type {string} */ path) => `vscode-remote://${authority}${pathToFileURL(resolve(path)).pathname}`;
+    const remote = (/** @type {string} */ path) =>
+      `vscode-remote://${authority}${pathToFileURL(resolve(path)).pathname}`;
     /** @type {Array<[string, string]>} */
     const payload = [
       ['extensionDevelopmentPath', remote(options.extensionDevelopmentPath)],
@@ -71,9 +76,16 @@ export async function runExtensionTests(options) {
     if (options.env) payload.push(['extensionEnvironment', JSON.stringify(options.env)]);
 
     const timedOut = new Promise((_, reject) => {
-      timer = setTimeout(() => {
-        reject(new Error(`Extension tests did not finish within ${timeoutMs / 1000} s (no codeAutomationExit). Last output:\n${recent.join('\n')}`));
-      }, Math.max(1, deadline - Date.now()));
+      timer = setTimeout(
+        () => {
+          reject(
+            new Error(
+              `Extension tests did not finish within ${timeoutMs / 1000} s (no codeAutomationExit). Last output:\n${recent.join('\n')}`,
+            ),
+          );
+        },
+        Math.max(1, deadline - Date.now()),
+      );
     });
     opening = openWorkbench(server.url, options.workspace, {
       payload,
@@ -82,18 +94,23 @@ export async function runExtensionTests(options) {
         // The workbench calls these when it sees the smoke-test driver flag:
         // codeAutomationLog(level, [format, ...args]) for its log lines and the
         // suite's console output alike, codeAutomationExit(code) once the suite is done.
-        await newPage.exposeFunction('codeAutomationLog', (/** @type {string} */ type, /** @type {unknown[]} */ args) => {
-          // After the exit code, the extension host's shutdown only adds noise ("Canceled").
-          if (finished) return;
-          const text = Array.isArray(args) ? format(...args) : String(args);
-          if (verbose || !isWorkbenchChatter(type, text)) log(type === 'info' || type === 'log' ? text : `[${type}] ${text}`);
-        });
+        await newPage.exposeFunction(
+          'codeAutomationLog',
+          (/** @type {string} */ type, /** @type {unknown[]} */ args) => {
+            // After the exit code, the extension host's shutdown only adds noise ("Canceled").
+            if (finished) return;
+            const text = Array.isArray(args) ? format(...args) : String(args);
+            if (verbose || !isWorkbenchChatter(type, text))
+              log(type === 'info' || type === 'log' ? text : `[${type}] ${text}`);
+          },
+        );
         await newPage.exposeFunction('codeAutomationExit', (/** @type {number} */ code) => reportExit(code));
       },
     });
     page = await Promise.race([opening, timedOut]);
     const pageLost = new Promise((_, reject) => {
-      const lost = (/** @type {string} */ how) => () => reject(new Error(`The workbench page ${how} before the tests finished. Last output:\n${recent.join('\n')}`));
+      const lost = (/** @type {string} */ how) => () =>
+        reject(new Error(`The workbench page ${how} before the tests finished. Last output:\n${recent.join('\n')}`));
       page?.once('close', lost('closed'));
       page?.once('crash', lost('crashed'));
     });

@@ -48,7 +48,17 @@ export function testVsCodePaths() {
     nodePath: join(nodeDir, 'bin', 'node'),
     nodeDir,
     codeServerEntry: join(CACHE_DIR, 'code-server', 'node_modules', 'code-server', 'out', 'node', 'entry.js'),
-    inspectorEntry: join(CACHE_DIR, 'mcp-inspector', 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js'),
+    inspectorEntry: join(
+      CACHE_DIR,
+      'mcp-inspector',
+      'node_modules',
+      '@modelcontextprotocol',
+      'inspector',
+      'clients',
+      'launcher',
+      'build',
+      'index.js',
+    ),
     chromiumPath: CHROMIUM_PATH,
     cacheDir: CACHE_DIR,
   };
@@ -101,7 +111,12 @@ export async function ensureTestVsCode() {
       writeFileSync(
         MARKER,
         `${JSON.stringify(
-          { nodeVersion: NODE_VERSION, codeServerVersion: CODE_SERVER_VERSION, installedAt: new Date().toISOString(), seconds },
+          {
+            nodeVersion: NODE_VERSION,
+            codeServerVersion: CODE_SERVER_VERSION,
+            installedAt: new Date().toISOString(),
+            seconds,
+          },
           null,
           2,
         )}\n`,
@@ -124,7 +139,9 @@ async function ensureDebianPackages(needBuildHeaders) {
 
   const manual = `sudo apt-get update && sudo apt-get install -y ${APT_PACKAGES.join(' ')}`;
   if (process.getuid?.() !== 0) {
-    throw new Error(`The e2e tests need the Debian packages ${missing.join(', ')}, and only root can install them. Run: ${manual}`);
+    throw new Error(
+      `The e2e tests need the Debian packages ${missing.join(', ')}, and only root can install them. Run: ${manual}`,
+    );
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   await step('apt-get update', 'apt-get', ['update'], { env, timeoutMs: 5 * MINUTE }, manual);
@@ -135,7 +152,10 @@ async function ensureDebianPackages(needBuildHeaders) {
     { env, timeoutMs: 10 * MINUTE },
     manual,
   );
-  for (const [file, pkg] of [[CHROMIUM_PATH, 'chromium'], [GSSAPI_HEADER, 'libkrb5-dev']]) {
+  for (const [file, pkg] of [
+    [CHROMIUM_PATH, 'chromium'],
+    [GSSAPI_HEADER, 'libkrb5-dev'],
+  ]) {
     if (!existsSync(file)) throw new Error(`apt-get installed ${pkg} but ${file} is still missing. Run: ${manual}`);
   }
 }
@@ -156,7 +176,8 @@ async function installNode(paths) {
     `cd '${dir}' && npm ${args.join(' ')}  (needs the npm registry)`,
   );
   const version = execFileSync(paths.nodePath, ['--version'], { encoding: 'utf8' }).trim();
-  if (version !== `v${NODE_VERSION}`) throw new Error(`${paths.nodePath} reports ${version}, expected v${NODE_VERSION}`);
+  if (version !== `v${NODE_VERSION}`)
+    throw new Error(`${paths.nodePath} reports ${version}, expected v${NODE_VERSION}`);
 }
 
 /**
@@ -202,7 +223,8 @@ async function installCodeServer(paths) {
     { cwd: dir, env, timeoutMs: 20 * MINUTE },
     `cd '${dir}' && PATH='${nodeBin}':"$PATH" npm_config_nodedir='${paths.nodeDir}' '${paths.nodePath}' '${npm}' ${args.join(' ')}  (needs the npm registry, and libkrb5-dev)`,
   );
-  if (!existsSync(paths.codeServerEntry)) throw new Error(`npm finished but ${paths.codeServerEntry} is missing; see ${LOG_FILE}`);
+  if (!existsSync(paths.codeServerEntry))
+    throw new Error(`npm finished but ${paths.codeServerEntry} is missing; see ${LOG_FILE}`);
 }
 
 /**
@@ -233,7 +255,10 @@ function npmToolSetMarker(set) {
 function npmToolSetIsCurrent(set) {
   try {
     const installed = JSON.parse(readFileSync(npmToolSetMarker(set), 'utf8')).packages;
-    return Object.entries(set.packages).every(([name, version]) => installed?.[name] === version && existsSync(join(CACHE_DIR, set.folder, 'node_modules', name, 'package.json')));
+    return Object.entries(set.packages).every(
+      ([name, version]) =>
+        installed?.[name] === version && existsSync(join(CACHE_DIR, set.folder, 'node_modules', name, 'package.json')),
+    );
   } catch {
     return false;
   }
@@ -256,7 +281,9 @@ async function installNpmToolSet(paths, set) {
   const bundledNpm = join(paths.nodeDir, 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js');
   const npm = existsSync(bundledNpm) ? bundledNpm : findNpm();
   const args = ['install', '--no-audit', '--no-fund', '--no-update-notifier', '--ignore-scripts'];
-  const pinned = Object.entries(set.packages).map(([name, version]) => `${name}@${version}`).join(' ');
+  const pinned = Object.entries(set.packages)
+    .map(([name, version]) => `${name}@${version}`)
+    .join(' ');
   await step(
     `npm install ${pinned} on Node ${NODE_VERSION}`,
     paths.nodePath,
@@ -265,13 +292,23 @@ async function installNpmToolSet(paths, set) {
     `cd '${dir}' && '${paths.nodePath}' '${npm}' ${args.join(' ')}  (needs the npm registry)`,
   );
   for (const name of Object.keys(set.packages)) {
-    if (!existsSync(join(dir, 'node_modules', name, 'package.json'))) throw new Error(`npm finished but ${name} is missing from ${dir}; see ${LOG_FILE}`);
+    if (!existsSync(join(dir, 'node_modules', name, 'package.json')))
+      throw new Error(`npm finished but ${name} is missing from ${dir}; see ${LOG_FILE}`);
   }
   for (const script of set.installScripts ?? []) {
     const scriptDir = join(dir, dirname(script));
-    await step(`node ${script}`, paths.nodePath, [join(dir, script)], { cwd: scriptDir, env: withoutOuterNpm(process.env), timeoutMs: 5 * MINUTE }, `cd '${scriptDir}' && '${paths.nodePath}' ${join(dir, script)}`);
+    await step(
+      `node ${script}`,
+      paths.nodePath,
+      [join(dir, script)],
+      { cwd: scriptDir, env: withoutOuterNpm(process.env), timeoutMs: 5 * MINUTE },
+      `cd '${scriptDir}' && '${paths.nodePath}' ${join(dir, script)}`,
+    );
   }
-  writeFileSync(npmToolSetMarker(set), `${JSON.stringify({ packages: set.packages, installedAt: new Date().toISOString() }, null, 2)}\n`);
+  writeFileSync(
+    npmToolSetMarker(set),
+    `${JSON.stringify({ packages: set.packages, installedAt: new Date().toISOString() }, null, 2)}\n`,
+  );
 }
 
 /**
@@ -307,10 +344,14 @@ async function step(label, command, args, options, manual) {
   const result = await runBounded(command, args, { ...options, logFile: LOG_FILE });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (result.timedOut) {
-    throw new Error(`${label} did not finish within ${options.timeoutMs / 1000} s (network down?). Run: ${manual}\n--- last output (${LOG_FILE}) ---\n${result.tail}`);
+    throw new Error(
+      `${label} did not finish within ${options.timeoutMs / 1000} s (network down?). Run: ${manual}\n--- last output (${LOG_FILE}) ---\n${result.tail}`,
+    );
   }
   if (result.code !== 0) {
-    throw new Error(`${label} failed (exit ${result.code ?? result.signal}) after ${seconds} s. Run: ${manual}\n--- last output (${LOG_FILE}) ---\n${result.tail}`);
+    throw new Error(
+      `${label} failed (exit ${result.code ?? result.signal}) after ${seconds} s. Run: ${manual}\n--- last output (${LOG_FILE}) ---\n${result.tail}`,
+    );
   }
   progress(`${label}: done in ${seconds} s`);
 }
@@ -337,7 +378,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const started = Date.now();
   ensureAssistantClis().then(
     (clis) => {
-      progress(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s: code-server, and the assistants in ${clis.bin}`);
+      progress(
+        `ready in ${((Date.now() - started) / 1000).toFixed(1)} s: code-server, and the assistants in ${clis.bin}`,
+      );
     },
     (error) => {
       process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

@@ -32,7 +32,9 @@ export async function acquireInstallLock(lockDir, waiting) {
       continue;
     }
     if (Date.now() > deadline) {
-      throw new Error(`Timed out waiting for another install to release ${lockDir}. If no install is running, run: rm -rf '${lockDir}'`);
+      throw new Error(
+        `Timed out waiting for another install to release ${lockDir}. If no install is running, run: rm -rf '${lockDir}'`,
+      );
     }
     if (owner) waiting?.(owner);
     await sleep(2000);

@@ -54,18 +54,30 @@ async function checkExtensionTests() {
   });
   figures['extension tests (start to exit code)'] = seconds(Date.now() - started);
   check(code === 0, `mocha suite in the extension host exits 0 (got ${code})`);
-  check(/4 passing/.test(captured) && !/failing/.test(captured), 'mocha output reached the harness: 4 passing, none failing');
+  check(
+    /4 passing/.test(captured) && !/failing/.test(captured),
+    'mocha output reached the harness: 4 passing, none failing',
+  );
 }
 
 async function checkVsixInstall() {
   const dir = makeTempDir('redline-selfcheck-vsix-');
   try {
     const vsix = join(dir, 'hello-extension.vsix');
-    await createVSIX({ cwd: EXTENSION, packagePath: vsix, dependencies: false, allowMissingRepository: true, skipLicense: true });
+    await createVSIX({
+      cwd: EXTENSION,
+      packagePath: vsix,
+      dependencies: false,
+      allowMissingRepository: true,
+      skipLicense: true,
+    });
     const extensionsDir = join(dir, 'extensions');
     await installVsix(vsix, extensionsDir);
     const listed = await listExtensions(extensionsDir);
-    check(listed.includes(`${EXTENSION_ID}@0.0.1`), `installVsix: code-server lists ${EXTENSION_ID}@0.0.1 (${JSON.stringify(listed)})`);
+    check(
+      listed.includes(`${EXTENSION_ID}@0.0.1`),
+      `installVsix: code-server lists ${EXTENSION_ID}@0.0.1 (${JSON.stringify(listed)})`,
+    );
   } finally {
     removeTempDir(dir);
   }
@@ -97,7 +109,10 @@ async function checkUi() {
 
     await openFile(page, 'README.md');
     const cursor = await statusBarCursor(page);
-    check(cursor.line === 1 && cursor.column === 1, `status bar shows the cursor at Ln 1, Col 1 after opening README.md (${JSON.stringify(cursor)})`);
+    check(
+      cursor.line === 1 && cursor.column === 1,
+      `status bar shows the cursor at Ln 1, Col 1 after opening README.md (${JSON.stringify(cursor)})`,
+    );
 
     const commandStarted = Date.now();
     await runCommand(page, 'Hello Test: Say Hello', { timeoutMs: 30_000 });
@@ -125,13 +140,19 @@ async function checkUi() {
     removeTempDir(dir);
   }
   const survivors = tree.filter(isAlive);
-  check(survivors.length === 0, `every process code-server started is gone (${tree.length} checked, alive: ${JSON.stringify(survivors)})`);
+  check(
+    survivors.length === 0,
+    `every process code-server started is gone (${tree.length} checked, alive: ${JSON.stringify(survivors)})`,
+  );
 }
 
 async function checkNothingLeft() {
   await sleep(500);
   const left = [...processesMatching(CACHE_DIR), ...processesMatching('playwright_chromiumdev_profile')];
-  check(left.length === 0, `no code-server or chromium process is left (${JSON.stringify(left.map((p) => p.cmd.slice(0, 100)))})`);
+  check(
+    left.length === 0,
+    `no code-server or chromium process is left (${JSON.stringify(left.map((p) => p.cmd.slice(0, 100)))})`,
+  );
 }
 
 async function main() {

@@ -58,7 +58,13 @@ export async function openWorkbench(url, folder, options = {}) {
   /** @type {Browser} */
   let browser;
   try {
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true, timeout: 30_000, env });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
+      headless: true,
+      timeout: 30_000,
+      env,
+    });
   } catch (error) {
     removeTempDir(xdgDir);
     throw error;
@@ -134,11 +140,17 @@ export async function runCommand(page, title, { timeoutMs = 15_000, opensPicker 
       await row.click({ timeout: Math.min(3000, attemptMs()) });
       break;
     } catch (error) {
-      const offered = await widget.locator('.quick-input-list .monaco-list-row .label-name').allInnerTexts().catch(() => []);
+      const offered = await widget
+        .locator('.quick-input-list .monaco-list-row .label-name')
+        .allInnerTexts()
+        .catch(() => []);
       if (await widget.isVisible().catch(() => false)) await page.keyboard.press('Escape');
       await widget.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => {});
       if (Date.now() >= deadline) {
-        const why = offered.length > 0 ? `Offered: ${JSON.stringify(offered.slice(0, 10))}` : `Last error: ${/** @type {Error} */ (error).message.split('\n')[0]}`;
+        const why =
+          offered.length > 0
+            ? `Offered: ${JSON.stringify(offered.slice(0, 10))}`
+            : `Last error: ${/** @type {Error} */ (error).message.split('\n')[0]}`;
         throw new Error(`No command "${title}" in the command palette within ${timeoutMs / 1000} s. ${why}`);
       }
     }
@@ -203,7 +215,9 @@ export async function openFile(page, relativePath, { timeoutMs = 15_000 } = {}) 
   await row.waitFor({ state: 'visible', timeout: timeoutMs });
   await row.click();
   await widget.waitFor({ state: 'hidden', timeout: timeoutMs });
-  await page.locator('.tabs-container .tab.active', { hasText: baseName }).waitFor({ state: 'visible', timeout: timeoutMs });
+  await page
+    .locator('.tabs-container .tab.active', { hasText: baseName })
+    .waitFor({ state: 'visible', timeout: timeoutMs });
 }
 
 /**
@@ -234,7 +248,10 @@ export async function findWebviewFrame(page, selector, { timeoutMs = 15_000 } = 
  * @returns {Promise<{line: number, column: number}>}
  */
 export async function statusBarCursor(page, { timeoutMs = 10_000 } = {}) {
-  const item = page.locator('.statusbar-item').filter({ hasText: /Ln \d+, Col \d+/ }).first();
+  const item = page
+    .locator('.statusbar-item')
+    .filter({ hasText: /Ln \d+, Col \d+/ })
+    .first();
   await item.waitFor({ state: 'visible', timeout: timeoutMs });
   const text = await item.innerText();
   const match = /Ln (\d+), Col (\d+)/.exec(text);
@@ -262,7 +279,8 @@ export async function screenshot(page, name) {
  */
 export async function readTerminalEnv(page, names, { timeoutMs = 30_000 } = {}) {
   for (const name of names) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`Not an environment variable name: ${JSON.stringify(name)}`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      throw new Error(`Not an environment variable name: ${JSON.stringify(name)}`);
   }
   const deadline = Date.now() + timeoutMs;
   await runCommand(page, 'Terminal: Create New Terminal', { timeoutMs });
@@ -284,7 +302,9 @@ export async function readTerminalEnv(page, names, { timeoutMs = 30_000 } = {}) 
     while (!existsSync(outFile)) {
       if (Date.now() > deadline) {
         const screen = await rows.innerText().catch(() => '');
-        throw new Error(`The terminal did not write ${outFile} within ${timeoutMs / 1000} s. Terminal shows:\n${screen}`);
+        throw new Error(
+          `The terminal did not write ${outFile} within ${timeoutMs / 1000} s. Terminal shows:\n${screen}`,
+        );
       }
       await sleep(100);
     }

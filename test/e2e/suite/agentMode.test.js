@@ -7,10 +7,11 @@ const assert = require('node:assert/strict');
 const vscode = require('vscode');
 const { redline, waitFor } = require('./helpers');
 
-const REVIEW = '# From VS Code\'s agent\n\nThe loop in src/example.ts:2 never ends.';
+const REVIEW = "# From VS Code's agent\n\nThe loop in src/example.ts:2 never ends.";
 
 /** Redline's tools as VS Code offers them to models: the MCP server's tools, by their names in VS Code. */
-const redlineTools = () => vscode.lm.tools.filter((tool) => /redline/i.test(tool.name) || tool.tags.some((tag) => /redline/i.test(tag)));
+const redlineTools = () =>
+  vscode.lm.tools.filter((tool) => /redline/i.test(tool.name) || tool.tags.some((tag) => /redline/i.test(tag)));
 
 describe("VS Code's agent mode", () => {
   /** @type {import('../../../extension/src/extension').RedlineTestApi} */
@@ -21,17 +22,24 @@ describe("VS Code's agent mode", () => {
   });
 
   after(async () => {
-    await vscode.workspace.getConfiguration('chat').update('disableAIFeatures', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('chat')
+      .update('disableAIFeatures', undefined, vscode.ConfigurationTarget.Global);
   });
 
   it("starts Redline's server from its registration and offers its nine tools to models", async function () {
     this.timeout(60_000);
     // code-server starts with VS Code's AI features off, and with them its MCP servers.
-    await vscode.workspace.getConfiguration('chat').update('disableAIFeatures', false, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('chat')
+      .update('disableAIFeatures', false, vscode.ConfigurationTarget.Global);
     // As "MCP: List Servers" → Start Server does; again until VS Code has taken the setting in.
     const tools = await waitFor(
       async () => {
-        await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true, autoTrustChanges: true });
+        await vscode.commands.executeCommand('workbench.mcp.startServer', '*', {
+          waitForLiveTools: true,
+          autoTrustChanges: true,
+        });
         return redlineTools().length >= 9 ? redlineTools() : undefined;
       },
       "Redline's tools in vscode.lm.tools",
@@ -47,10 +55,18 @@ describe("VS Code's agent mode", () => {
     this.timeout(60_000);
     const present = redlineTools().find((tool) => /present.review/.test(tool.name));
     assert.ok(present, 'the tool is registered');
-    const result = await vscode.lm.invokeTool(present.name, { input: { content: REVIEW }, toolInvocationToken: undefined });
-    const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+    const result = await vscode.lm.invokeTool(present.name, {
+      input: { content: REVIEW },
+      toolInvocationToken: undefined,
+    });
+    const text = result.content
+      .map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : ''))
+      .join('');
     assert.match(text, /revision/i);
-    const shown = await waitFor(() => api.reviews.all.find((review) => review.store.current?.markdown === REVIEW), 'the review in one of the window\'s stores');
+    const shown = await waitFor(
+      () => api.reviews.all.find((review) => review.store.current?.markdown === REVIEW),
+      "the review in one of the window's stores",
+    );
     assert.equal(shown.store.current?.markdown, REVIEW);
   });
 });

@@ -71,7 +71,11 @@ describe('The bridge socket before a hello', () => {
     // One unterminated line, so that only the byte budget (not an invalid line) can end it.
     flooding.socket.write(Buffer.alloc(FLOOD_BYTES, 'a'));
     await flooding.closedWithin('a connection that sent 256 KiB without a hello', CLOSE_CAP_MS);
-    assert.equal(silent.isClosed(), false, 'the flood was cut for its size, before the silent control hit the time limit');
+    assert.equal(
+      silent.isClosed(),
+      false,
+      'the flood was cut for its size, before the silent control hit the time limit',
+    );
   });
 
   it('cuts off a peer that connects and says nothing', async function () {

@@ -49,13 +49,19 @@ describe('Findings and feedback', () => {
     assert.equal(thread.uri.fsPath, uri().fsPath);
     assert.deepEqual([thread.range.start.line, thread.range.end.line], [41, 42]);
     assert.equal(thread.label, 'bug');
-    assert.equal(thread.comments[0].author.name, 'redline-e2e-suite', 'the assistant named in clientInfo is the author');
+    assert.equal(
+      thread.comments[0].author.name,
+      'redline-e2e-suite',
+      'the assistant named in clientInfo is the author',
+    );
     assert.match(thread.comments[0].body.value, /discount ignores unknown coupons/);
   });
 
   it('shows open findings in the Problems view, with Reply, Resolve and "Ask the assistant to fix"', async () => {
     const diagnostics = await waitFor(
-      () => vscode.languages.getDiagnostics(uri()).filter((d) => d.source === 'Redline').length === 2 && vscode.languages.getDiagnostics(uri()),
+      () =>
+        vscode.languages.getDiagnostics(uri()).filter((d) => d.source === 'Redline').length === 2 &&
+        vscode.languages.getDiagnostics(uri()),
       'two Redline diagnostics',
     );
     const bug = diagnostics.find((d) => d.code === findings[0].id);
@@ -73,7 +79,10 @@ describe('Findings and feedback', () => {
     const { cursor } = await mcp.call('get-review-feedback');
     const waiting = mcp.call('await-review-feedback', { since: cursor, timeoutSeconds: 60 }, { timeoutMs: 70_000 });
     const thread = api.findings.threads.threadOf(findings[0].id);
-    await vscode.commands.executeCommand('redline.finding.reply', { thread, text: 'Unknown coupons should be an error.' });
+    await vscode.commands.executeCommand('redline.finding.reply', {
+      thread,
+      text: 'Unknown coupons should be an error.',
+    });
     const result = await waiting;
     assert.equal(result.timedOut, false);
     assert.deepEqual(
@@ -87,35 +96,56 @@ describe('Findings and feedback', () => {
     const { cursor } = await mcp.call('get-review-feedback');
     await vscode.commands.executeCommand('redline.finding.wontFix', api.findings.threads.threadOf(findings[1].id));
     const { items } = await mcp.call('get-review-feedback', { since: cursor });
-    assert.deepEqual(items.map((i) => [i.kind, i.findingId, i.state]), [['state', findings[1].id, 'wont-fix']]);
-    await waitFor(() => vscode.languages.getDiagnostics(uri()).filter((d) => d.source === 'Redline').length === 1, 'the won\'t-fix finding to leave Problems');
+    assert.deepEqual(
+      items.map((i) => [i.kind, i.findingId, i.state]),
+      [['state', findings[1].id, 'wont-fix']],
+    );
+    await waitFor(
+      () => vscode.languages.getDiagnostics(uri()).filter((d) => d.source === 'Redline').length === 1,
+      "the won't-fix finding to leave Problems",
+    );
     const thread = await waitFor(() => {
       const t = api.findings.threads.threadOf(findings[1].id);
       return t.state === vscode.CommentThreadState.Resolved && t;
     }, 'the thread to show it closed');
     assert.equal(thread.contextValue, 'redline-closed');
     const review = await mcp.call('get-review');
-    assert.deepEqual(review.findings.map((f) => f.state), ['open', 'wont-fix']);
+    assert.deepEqual(
+      review.findings.map((f) => f.state),
+      ['open', 'wont-fix'],
+    );
   });
 
   it('"Ask the assistant to fix" records a message tied to the finding', async () => {
     const { cursor } = await mcp.call('get-review-feedback');
     await vscode.commands.executeCommand('redline.finding.askToFix', findings[0].id);
     const { items } = await mcp.call('get-review-feedback', { since: cursor });
-    assert.deepEqual(items.map((i) => [i.kind, i.findingId, i.text]), [['message', findings[0].id, 'Please fix this finding.']]);
+    assert.deepEqual(
+      items.map((i) => [i.kind, i.findingId, i.text]),
+      [['message', findings[0].id, 'Please fix this finding.']],
+    );
   });
 
   it('three lines typed above a finding at line 42: get-review reports line 45, and so does the thread', async () => {
     const editor = await vscode.window.showTextDocument(uri(), { preview: false });
     await editor.edit((edit) => edit.insert(new vscode.Position(10, 0), '// one\n// two\n// three\n'));
-    await waitFor(() => editor.document.lineAt(12).text === '// three', 'the edit in the extension host\'s copy of the document');
+    await waitFor(
+      () => editor.document.lineAt(12).text === '// three',
+      "the edit in the extension host's copy of the document",
+    );
     assert.equal(editor.document.isDirty, true, 'unsaved');
     const review = await mcp.call('get-review');
-    assert.deepEqual(review.findings.map((f) => [f.line, f.endLine, f.stale]), [
-      [45, 46, false],
-      [34, 34, false],
-    ]);
-    await waitFor(() => api.findings.threads.threadOf(findings[0].id).range.start.line === 44, 'the thread to move to line 45');
+    assert.deepEqual(
+      review.findings.map((f) => [f.line, f.endLine, f.stale]),
+      [
+        [45, 46, false],
+        [34, 34, false],
+      ],
+    );
+    await waitFor(
+      () => api.findings.threads.threadOf(findings[0].id).range.start.line === 44,
+      'the thread to move to line 45',
+    );
     // Typing inside the finding's lines changes its code: found nowhere, it is stale.
     await editor.edit((edit) => edit.replace(new vscode.Range(44, 0, 44, 500), 'export const gone = 1;'));
     await waitFor(() => editor.document.lineAt(44).text === 'export const gone = 1;', 'the second edit');
@@ -125,11 +155,18 @@ describe('Findings and feedback', () => {
     await vscode.window.showTextDocument(editor.document, { preview: false });
     await vscode.commands.executeCommand('workbench.action.files.revert');
     const saved = fs.readFileSync(uri().fsPath, 'utf8');
-    await waitFor(() => editor.document.getText() === saved, 'the reverted text in the extension host\'s copy of the document', 30_000);
+    await waitFor(
+      () => editor.document.getText() === saved,
+      "the reverted text in the extension host's copy of the document",
+      30_000,
+    );
     const reverted = await mcp.call('get-review');
-    assert.deepEqual(reverted.findings.map((f) => [f.line, f.stale]), [
-      [42, false],
-      [31, false],
-    ]);
+    assert.deepEqual(
+      reverted.findings.map((f) => [f.line, f.stale]),
+      [
+        [42, false],
+        [31, false],
+      ],
+    );
   });
 });

@@ -42,12 +42,18 @@ describe('A review of 6,000,000 control characters', () => {
 
     const text = big.content?.[0]?.text ?? '';
     // Which of the two allowed outcomes, and how long it took: a figure for the run's output.
-    const outcome = big.isError ? `refused: ${text.slice(0, 200)}` : `delivered as revision ${big.structuredContent?.revision}`;
+    const outcome = big.isError
+      ? `refused: ${text.slice(0, 200)}`
+      : `delivered as revision ${big.structuredContent?.revision}`;
     console.log(`      6,000,000 control characters: ${outcome} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
     if (big.isError) {
       // Refused: the assistant is told why in terms it can act on, and nothing changed.
       assert.match(text, /\b(size|large|bytes|MiB|MB|limit)\b/i, `the refusal says it is about size: ${text}`);
-      assert.doesNotMatch(text, /reload|restart|not running/i, `a size refusal is not reported as a lost window: ${text}`);
+      assert.doesNotMatch(
+        text,
+        /reload|restart|not running/i,
+        `a size refusal is not reported as a lost window: ${text}`,
+      );
       assert.equal(api.store.revision, before, 'a refused review changes nothing');
     } else {
       assert.equal(big.structuredContent.revision, api.store.revision, 'the reply names the stored revision');

@@ -23,12 +23,22 @@ describe('Redline in a real extension host', () => {
 
   it('activates from the packaged extension, with every command registered', async () => {
     assert.equal(extension.isActive, true);
-    assert.ok(api && api.store && typeof api.bridge === 'function' && typeof api.panel === 'function', 'activate() returns the test API');
+    assert.ok(
+      api && api.store && typeof api.bridge === 'function' && typeof api.panel === 'function',
+      'activate() returns the test API',
+    );
     assert.ok(api.bridge(), 'the bridge started (see the "Redline" output channel for why not)');
-    assert.ok(fs.existsSync(path.join(extension.extensionPath, 'dist', 'mcp-server.js')), 'the package contains dist/mcp-server.js');
+    assert.ok(
+      fs.existsSync(path.join(extension.extensionPath, 'dist', 'mcp-server.js')),
+      'the package contains dist/mcp-server.js',
+    );
     const registered = new Set(await vscode.commands.getCommands(true));
     const contributed = extension.packageJSON.contributes.commands.map((command) => command.command);
-    assert.deepEqual(contributed.filter((id) => !registered.has(id)), [], 'contributed commands that are not registered');
+    assert.deepEqual(
+      contributed.filter((id) => !registered.has(id)),
+      [],
+      'contributed commands that are not registered',
+    );
   });
 
   it('puts REDLINE_IPC_PATH and REDLINE_IPC_TOKEN into a new integrated terminal', async () => {
@@ -50,7 +60,7 @@ describe('Redline in a real extension host', () => {
     assert.equal(directory.uid, process.getuid());
   });
 
-  describe('through the packaged MCP server, started with a terminal\'s environment', () => {
+  describe("through the packaged MCP server, started with a terminal's environment", () => {
     let mcp;
     let presented;
 
@@ -108,28 +118,46 @@ describe('Redline in a real extension host', () => {
 
       // No panel was open: the review opens one, and the webview acknowledges the painted revision.
       const panel = await waitFor(() => api.panel(), 'the review panel to open');
-      await waitFor(() => panel.renderedRevision === presented.revision, `the webview to paint revision ${presented.revision}`);
+      await waitFor(
+        () => panel.renderedRevision === presented.revision,
+        `the webview to paint revision ${presented.revision}`,
+      );
     });
 
     it('present-review append adds to the review and get-review returns the whole of it', async () => {
       const before = api.store.current.markdown;
-      const appended = await mcp.call('present-review', { content: '## Later\n\nOne more thing: src/util.ts:7', mode: 'append' });
+      const appended = await mcp.call('present-review', {
+        content: '## Later\n\nOne more thing: src/util.ts:7',
+        mode: 'append',
+      });
       assert.equal(appended.revision, presented.revision + 1);
       // An append reports the sections it added, and how many the review has now.
-      assert.deepEqual(appended.sections.map((section) => section.title), ['Later']);
+      assert.deepEqual(
+        appended.sections.map((section) => section.title),
+        ['Later'],
+      );
       assert.equal(appended.sectionCount, 3);
       const review = await mcp.call('get-review');
       assert.equal(review.revision, appended.revision);
-      assert.deepEqual(review.sections.map((section) => section.title), ['Pricing review', 'Findings', 'Later']);
+      assert.deepEqual(
+        review.sections.map((section) => section.title),
+        ['Pricing review', 'Findings', 'Later'],
+      );
       assert.ok(review.markdown.startsWith(before.trimEnd()), 'the earlier review is kept');
       assert.ok(review.markdown.endsWith('One more thing: src/util.ts:7'), 'the appended part is at the end');
-      await waitFor(() => api.panel()?.renderedRevision === appended.revision, `the webview to paint revision ${appended.revision}`);
+      await waitFor(
+        () => api.panel()?.renderedRevision === appended.revision,
+        `the webview to paint revision ${appended.revision}`,
+      );
       presented = appended;
     });
 
     it('get-selection returns the selection the user made, 1-based, with its text', async () => {
       const document = await vscode.workspace.openTextDocument(path.join(workspaceRoot(), EXAMPLE));
-      const editor = await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.One, preview: false });
+      const editor = await vscode.window.showTextDocument(document, {
+        viewColumn: vscode.ViewColumn.One,
+        preview: false,
+      });
       // Line 12, column 3 to line 14, column 11 in the editor's 1-based terms.
       const range = new vscode.Range(11, 2, 13, 10);
       editor.selection = new vscode.Selection(range.start, range.end);
@@ -153,9 +181,12 @@ describe('Redline in a real extension host', () => {
 
     it('open-location opens the file with the range selected', async () => {
       // Something else in front first, so that the tool has to switch editors.
-      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(path.join(workspaceRoot(), 'src/util.ts')), {
-        viewColumn: vscode.ViewColumn.One,
-      });
+      await vscode.window.showTextDocument(
+        await vscode.workspace.openTextDocument(path.join(workspaceRoot(), 'src/util.ts')),
+        {
+          viewColumn: vscode.ViewColumn.One,
+        },
+      );
       const result = await mcp.call('open-location', { reference: `${EXAMPLE}:30-35` });
       const document = await vscode.workspace.openTextDocument(path.join(workspaceRoot(), EXAMPLE));
       assert.equal(result.path, document.uri.fsPath);
@@ -163,7 +194,8 @@ describe('Redline in a real extension host', () => {
       assert.deepEqual(result.end, { line: 35, column: document.lineAt(34).text.length + 1 });
 
       const editor = await waitFor(
-        () => vscode.window.activeTextEditor?.document.uri.fsPath === document.uri.fsPath && vscode.window.activeTextEditor,
+        () =>
+          vscode.window.activeTextEditor?.document.uri.fsPath === document.uri.fsPath && vscode.window.activeTextEditor,
         `${EXAMPLE} to be the active editor`,
       );
       const { selection } = editor;
@@ -172,7 +204,10 @@ describe('Redline in a real extension host', () => {
       assert.equal(selection.end.line, 34);
       assert.equal(selection.end.character, document.lineAt(34).text.length);
       assert.equal(selection.active.line, 29, 'the cursor is on the first line of the range');
-      assert.ok(editor.visibleRanges.some((visible) => visible.contains(selection)), 'the range is scrolled into view');
+      assert.ok(
+        editor.visibleRanges.some((visible) => visible.contains(selection)),
+        'the range is scrolled into view',
+      );
     });
 
     it('open-location refuses a missing file and says what is wrong', async () => {
@@ -190,7 +225,8 @@ describe('Redline in a real extension host', () => {
         await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.One });
         // The TypeScript server starts with the first TypeScript file: allow it time.
         await waitFor(
-          () => vscode.languages.getDiagnostics(document.uri).some((d) => d.severity === vscode.DiagnosticSeverity.Error),
+          () =>
+            vscode.languages.getDiagnostics(document.uri).some((d) => d.severity === vscode.DiagnosticSeverity.Error),
           "TypeScript's diagnostics for src/typeError.ts",
           90_000,
         );
@@ -204,18 +240,32 @@ describe('Redline in a real extension host', () => {
         assert.deepEqual(error.start, { line: 1, column: 14 });
         assert.match(error.message, /not assignable to type 'number'/);
         const all = await mcp.call('get-diagnostics');
-        assert.ok(all.diagnostics.every((d) => !d.path.startsWith('..')), 'only files of the workspace');
+        assert.ok(
+          all.diagnostics.every((d) => !d.path.startsWith('..')),
+          'only files of the workspace',
+        );
 
         const { editors } = await mcp.call('list-open-editors');
         const shown = editors.find((editor) => editor.path === document.uri.fsPath);
-        assert.deepEqual(shown, { path: document.uri.fsPath, relativePath: 'src/typeError.ts', languageId: 'typescript', isDirty: false, isActive: true, isVisible: true, group: 1 });
+        assert.deepEqual(shown, {
+          path: document.uri.fsPath,
+          relativePath: 'src/typeError.ts',
+          languageId: 'typescript',
+          isDirty: false,
+          isActive: true,
+          isVisible: true,
+          group: 1,
+        });
 
         // A file outside the workspace is counted, never named.
         const outsideDir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-outside-'));
         const outsideFile = path.join(outsideDir, 'private-notes.txt');
-        fs.writeFileSync(outsideFile, 'not the assistant\'s\n');
+        fs.writeFileSync(outsideFile, "not the assistant's\n");
         try {
-          await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(outsideFile), { viewColumn: vscode.ViewColumn.One, preview: false });
+          await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(outsideFile), {
+            viewColumn: vscode.ViewColumn.One,
+            preview: false,
+          });
           const listed = await mcp.call('list-open-editors');
           assert.ok(listed.outsideWorkspace >= 1, JSON.stringify(listed));
           assert.ok(!JSON.stringify(listed).includes(outsideDir), JSON.stringify(listed));
@@ -243,7 +293,11 @@ describe('Redline in a real extension host', () => {
             execFile(
               process.execPath,
               [path.join(extension.extensionPath, 'dist', 'mcp-server.js'), ...args],
-              { cwd: workspaceRoot(), env: { PATH: process.env.PATH, ELECTRON_RUN_AS_NODE: '1', ...env }, timeout: 30_000 },
+              {
+                cwd: workspaceRoot(),
+                env: { PATH: process.env.PATH, ELECTRON_RUN_AS_NODE: '1', ...env },
+                timeout: 30_000,
+              },
               (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr }),
             );
           });
@@ -264,7 +318,10 @@ describe('Redline in a real extension host', () => {
 
         const status = await cli(['status']);
         assert.equal(status.code, 0, status.stderr);
-        assert.equal(status.stdout, `Reaches the window named by REDLINE_IPC_PATH\n  socket: ${env.REDLINE_IPC_PATH}\n  folders: ${workspaceRoot()}\n`);
+        assert.equal(
+          status.stdout,
+          `Reaches the window named by REDLINE_IPC_PATH\n  socket: ${env.REDLINE_IPC_PATH}\n  folders: ${workspaceRoot()}\n`,
+        );
       } finally {
         fs.rmSync(file, { force: true });
       }

@@ -18,7 +18,9 @@ describe('MCP resources and prompts in a real extension host', () => {
     const { extension } = await redline();
     watcher = await connectPackagedMcp(extension);
     presenter = await connectPackagedMcp(extension);
-    watcher.client.setNotificationHandler('notifications/resources/updated', (notification) => updated.push(notification.params.uri));
+    watcher.client.setNotificationHandler('notifications/resources/updated', (notification) =>
+      updated.push(notification.params.uri),
+    );
   });
 
   after(async () => {
@@ -31,7 +33,10 @@ describe('MCP resources and prompts in a real extension host', () => {
   it("a subscriber to redline://selection hears the user select, and reads the editor's selection", async () => {
     await watcher.client.subscribeResource({ uri: 'redline://selection' });
     const document = await vscode.workspace.openTextDocument(path.join(workspaceRoot(), 'src', 'example.ts'));
-    const editor = await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.One, preview: false });
+    const editor = await vscode.window.showTextDocument(document, {
+      viewColumn: vscode.ViewColumn.One,
+      preview: false,
+    });
     updated.length = 0;
     editor.selection = new vscode.Selection(2, 0, 3, 5);
     await waitFor(() => updated.includes('redline://selection'), 'the selection update');
@@ -70,14 +75,18 @@ describe('MCP resources and prompts in a real extension host', () => {
     try {
       assert.equal(modern.client.getProtocolEra(), 'modern');
       const heard = [];
-      modern.client.setNotificationHandler('notifications/resources/updated', (notification) => heard.push(notification.params.uri));
+      modern.client.setNotificationHandler('notifications/resources/updated', (notification) =>
+        heard.push(notification.params.uri),
+      );
       const subscription = await modern.client.listen({ resourceSubscriptions: ['redline://review/current'] });
       const markdown = '# Listened review\n\n- nit: a name at src/example.ts:4\n';
       await presenter.call('present-review', { content: markdown, title: 'Listened review' });
-      await waitFor(() => heard.includes('redline://review/current'), 'the update on the listen stream').catch((error) => {
-        error.message += `\n--- MCP server stderr ---\n${modern.stderr()}`;
-        throw error;
-      });
+      await waitFor(() => heard.includes('redline://review/current'), 'the update on the listen stream').catch(
+        (error) => {
+          error.message += `\n--- MCP server stderr ---\n${modern.stderr()}`;
+          throw error;
+        },
+      );
       const read = await modern.client.readResource({ uri: 'redline://review/current' });
       assert.equal(read.contents[0].text, markdown);
       await subscription.close();
@@ -90,7 +99,13 @@ describe('MCP resources and prompts in a real extension host', () => {
     const git = (...args) =>
       execFileSync('git', args, {
         cwd: workspaceRoot(),
-        env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: 't',
+          GIT_AUTHOR_EMAIL: 't@t',
+          GIT_COMMITTER_NAME: 't',
+          GIT_COMMITTER_EMAIL: 't@t',
+        },
       });
     git('init', '-q', '-b', 'main');
     git('add', '-A');
@@ -98,14 +113,18 @@ describe('MCP resources and prompts in a real extension host', () => {
     git('branch', 'feature/resources');
     git('tag', 'v0.1');
     const complete = async (name, argument, value) =>
-      (await watcher.client.complete({ ref: { type: 'ref/prompt', name }, argument: { name: argument, value } })).completion.values;
+      (await watcher.client.complete({ ref: { type: 'ref/prompt', name }, argument: { name: argument, value } }))
+        .completion.values;
 
     assert.deepEqual(await complete('review-changes', 'base', ''), ['HEAD', 'feature/resources', 'main', 'v0.1']);
     assert.deepEqual(await complete('review-changes', 'base', 'fe'), ['feature/resources']);
     const files = await complete('review-file', 'file', 'src/exa');
     assert.equal(files[0], 'src/example.ts', JSON.stringify(files));
 
-    const prompt = await watcher.client.getPrompt({ name: 'review-changes', arguments: { base: 'main', paths: 'src' } });
+    const prompt = await watcher.client.getPrompt({
+      name: 'review-changes',
+      arguments: { base: 'main', paths: 'src' },
+    });
     assert.ok(prompt.messages[0].content.text.includes("git diff 'main' -- 'src'"));
   });
 });

@@ -21,7 +21,9 @@ async function setTimeoutSetting(value) {
     });
   });
   try {
-    await vscode.workspace.getConfiguration('redline').update('requestTimeoutMs', value, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('redline')
+      .update('requestTimeoutMs', value, vscode.ConfigurationTarget.Global);
     await seen;
   } finally {
     listener?.dispose();
@@ -50,6 +52,6 @@ describe('A change to redline.requestTimeoutMs', () => {
 
     await setTimeoutSetting(undefined);
     const restored = await readTerminalEnv(['REDLINE_TIMEOUT_MS']);
-    assert.equal(restored.REDLINE_TIMEOUT_MS, undefined, 'back to the MCP server\'s own defaults');
+    assert.equal(restored.REDLINE_TIMEOUT_MS, undefined, "back to the MCP server's own defaults");
   });
 });

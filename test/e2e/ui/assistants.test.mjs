@@ -23,12 +23,18 @@ describe('Several assistants in one window', () => {
     await codex?.close().catch(() => {});
   });
 
-  it('a second assistant\'s review is a tab of its own, and the first one\'s stays', async () => {
+  it("a second assistant's review is a tab of its own, and the first one's stays", async () => {
     const s = session();
-    await s.call('present-review', { title: 'Mine', content: `# Mine ${mine}\n\n- **bug**: the loop at src/example.ts:42 never stops\n` });
+    await s.call('present-review', {
+      title: 'Mine',
+      content: `# Mine ${mine}\n\n- **bug**: the loop at src/example.ts:42 never stops\n`,
+    });
     await s.waitForReviewText(mine);
     codex = await s.connectAssistant(SECOND);
-    await callCodex('present-review', { title: 'Theirs', content: `# Theirs ${theirs}\n\n- nit: naming at src/example.ts:10\n` });
+    await callCodex('present-review', {
+      title: 'Theirs',
+      content: `# Theirs ${theirs}\n\n- nit: naming at src/example.ts:10\n`,
+    });
     const frame = await s.waitForReviewText(theirs);
     const tabs = frame.locator('#tabs .redline-tab');
     await frame.locator('#tabs').waitFor({ state: 'visible', timeout: 10_000 });
@@ -40,17 +46,20 @@ describe('Several assistants in one window', () => {
     await s.screenshot('21-assistant-tabs');
   });
 
-  it('a click on a tab shows that assistant\'s review, with its findings', async () => {
+  it("a click on a tab shows that assistant's review, with its findings", async () => {
     const s = session();
     const frame = await s.reviewFrame();
     await frame.locator('#tabs .redline-tab', { hasText: FIRST }).click();
     await s.waitForReviewText(mine);
     assert.equal(await frame.locator(`#tabs .redline-tab[aria-selected="true"]`).innerText(), FIRST);
-    await frame.locator('#review .redline-finding-actions button', { hasText: 'Resolve' }).first().waitFor({ state: 'visible', timeout: 10_000 });
-    assert.doesNotMatch((await frame.locator('#review').innerText()), new RegExp(theirs));
+    await frame
+      .locator('#review .redline-finding-actions button', { hasText: 'Resolve' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 10_000 });
+    assert.doesNotMatch(await frame.locator('#review').innerText(), new RegExp(theirs));
   });
 
-  it('what the user says on a tab reaches that tab\'s assistant only', async () => {
+  it("what the user says on a tab reaches that tab's assistant only", async () => {
     const s = session();
     const frame = await s.reviewFrame();
     await frame.locator('#tabs .redline-tab', { hasText: SECOND }).click();
@@ -58,9 +67,14 @@ describe('Several assistants in one window', () => {
     const mineBefore = (await s.call('get-review-feedback')).cursor;
     const theirsBefore = (await callCodex('get-review-feedback')).cursor;
     await frame.locator('#review .redline-finding-actions button', { hasText: 'Resolve' }).first().click();
-    await frame.locator('#review .redline-finding-badge', { hasText: 'Resolved' }).waitFor({ state: 'visible', timeout: 10_000 });
+    await frame
+      .locator('#review .redline-finding-badge', { hasText: 'Resolved' })
+      .waitFor({ state: 'visible', timeout: 10_000 });
     const heard = await callCodex('get-review-feedback', { since: theirsBefore });
-    assert.deepEqual(heard.items.map((/** @type {any} */ i) => [i.kind, i.state]), [['state', 'resolved']]);
+    assert.deepEqual(
+      heard.items.map((/** @type {any} */ i) => [i.kind, i.state]),
+      [['state', 'resolved']],
+    );
     assert.deepEqual((await s.call('get-review-feedback', { since: mineBefore })).items, []);
   });
 
@@ -69,7 +83,7 @@ describe('Several assistants in one window', () => {
     const frame = await s.reviewFrame();
     await runCommand(s.page, 'Redline: Clear Review');
     await frame.locator('#empty').waitFor({ state: 'visible', timeout: 10_000 });
-    assert.match((await s.call('get-review')).markdown, new RegExp(mine), 'the first assistant\'s review is untouched');
+    assert.match((await s.call('get-review')).markdown, new RegExp(mine), "the first assistant's review is untouched");
     assert.equal((await callCodex('get-review')).revision, 0);
     await frame.locator('#tabs .redline-tab', { hasText: FIRST }).click();
     await s.waitForReviewText(mine);

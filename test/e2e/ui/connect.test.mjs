@@ -19,7 +19,9 @@ const { parse: parseJsonc } = createRequire(import.meta.url)('jsonc-parser');
 /** Runs the command and picks `label` in its quick pick. @param {string} label */
 async function connect(label) {
   const s = session();
-  await runCommandAndPick(s.page, 'Redline: Connect an Assistant…', { has: s.page.locator('.label-name', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) });
+  await runCommandAndPick(s.page, 'Redline: Connect an Assistant…', {
+    has: s.page.locator('.label-name', { hasText: new RegExp(`^\\s*${label}\\s*$`) }),
+  });
 }
 
 const clipboard = () => session().page.evaluate(() => navigator.clipboard.readText());
@@ -34,9 +36,14 @@ describe('Connect an Assistant', () => {
     await s.page.evaluate((text) => navigator.clipboard.writeText(text), BEFORE);
     await connect('Other');
     await consent().waitFor({ state: 'visible', timeout: 15_000 });
-    assert.match(await consent().innerText(), /read your selection in this window, open files in it and show reviews in it/);
+    assert.match(
+      await consent().innerText(),
+      /read your selection in this window, open files in it and show reviews in it/,
+    );
     await s.screenshot('22-connect-token-consent');
-    await consent().locator('.monaco-button', { hasText: /^\s*Cancel\s*$/ }).click();
+    await consent()
+      .locator('.monaco-button', { hasText: /^\s*Cancel\s*$/ })
+      .click();
     await consent().waitFor({ state: 'hidden' });
     assert.equal(await snippet().count(), 0, 'no snippet is shown');
     assert.equal(await clipboard(), BEFORE);
@@ -82,8 +89,13 @@ describe('Show Connection Info', () => {
     const s = session();
     await s.page.evaluate((text) => navigator.clipboard.writeText(text), BEFORE);
     await copyEnvironment();
-    assert.match(await consent().innerText(), /read your selection in this window, open files in it and show reviews in it/);
-    await consent().locator('.monaco-button', { hasText: /^\s*Cancel\s*$/ }).click();
+    assert.match(
+      await consent().innerText(),
+      /read your selection in this window, open files in it and show reviews in it/,
+    );
+    await consent()
+      .locator('.monaco-button', { hasText: /^\s*Cancel\s*$/ })
+      .click();
     await consent().waitFor({ state: 'hidden' });
     assert.equal(await clipboard(), BEFORE);
   });
@@ -92,22 +104,29 @@ describe('Show Connection Info', () => {
     const s = session();
     await s.page.evaluate((text) => navigator.clipboard.writeText(text), BEFORE);
     await copyEnvironment();
-    await consent().locator('.monaco-button', { hasText: /^\s*Copy\s*$/ }).click();
+    await consent()
+      .locator('.monaco-button', { hasText: /^\s*Copy\s*$/ })
+      .click();
     await consent().waitFor({ state: 'hidden' });
     // The extension host writes the clipboard after the dialog has closed.
-    const copied = await waitFor(async () => ((await clipboard()) !== BEFORE ? clipboard() : undefined), 'the clipboard to change');
+    const copied = await waitFor(
+      async () => ((await clipboard()) !== BEFORE ? clipboard() : undefined),
+      'the clipboard to change',
+    );
     assert.ok(copied.includes(`REDLINE_IPC_TOKEN=${s.windowOf()?.token}`), `the token is in ${copied}`);
     assert.match(copied, /^export REDLINE_IPC_PATH=/);
   });
 });
 
-describe('Connect an Assistant writes Cursor\'s config', () => {
-  const ORIGINAL = '{\n  // my servers\n  "mcpServers": {\n    "github": { "command": "npx", "args": ["-y", "server-github"] } // work\n  }\n}\n';
+describe("Connect an Assistant writes Cursor's config", () => {
+  const ORIGINAL =
+    '{\n  // my servers\n  "mcpServers": {\n    "github": { "command": "npx", "args": ["-y", "server-github"] } // work\n  }\n}\n';
   /** @type {Record<string, string | undefined>} the window's HOME, TMPDIR and XDG_RUNTIME_DIR, as its terminals have them */
   let windowEnv = {};
   const home = () => /** @type {string} */ (windowEnv.HOME);
   const cursorFile = () => join(home(), '.cursor', 'mcp.json');
-  const backups = () => readdirSync(dirname(cursorFile())).filter((name) => name.startsWith('mcp.json.redline-backup-'));
+  const backups = () =>
+    readdirSync(dirname(cursorFile())).filter((name) => name.startsWith('mcp.json.redline-backup-'));
   const dialog = (title) => session().page.locator('.monaco-dialog-box', { hasText: title });
   const button = (box, label) => box.locator('.monaco-button', { hasText: new RegExp(`^\\s*${label}\\s*$`) });
   const toast = (text) => session().page.locator('.notifications-toasts .notification-toast', { hasText: text });
@@ -118,7 +137,10 @@ describe('Connect an Assistant writes Cursor\'s config', () => {
     windowEnv = await readTerminalEnv(s.page, ['HOME', 'TMPDIR', 'XDG_RUNTIME_DIR']);
     await runCommand(s.page, 'View: Toggle Panel Visibility');
     // These tests write in the window's home folder: never in the home of whoever runs them.
-    assert.ok(home() && resolve(home()) !== resolve(homedir()), `code-server needs a HOME of its own (test/e2e/harness/codeServer.mjs serverEnv); it has ${home()}`);
+    assert.ok(
+      home() && resolve(home()) !== resolve(homedir()),
+      `code-server needs a HOME of its own (test/e2e/harness/codeServer.mjs serverEnv); it has ${home()}`,
+    );
     mkdirSync(dirname(cursorFile()), { recursive: true });
     writeFileSync(cursorFile(), ORIGINAL);
   });
@@ -132,11 +154,16 @@ describe('Connect an Assistant writes Cursor\'s config', () => {
     const diff = s.page.locator('.monaco-diff-editor').first();
     await diff.waitFor({ state: 'visible', timeout: 15_000 });
     assert.match(await diff.innerText(), /"redline":/);
-    assert.ok(await s.page.locator('.tabs-container .tab', { hasText: 'now ↔ with Redline' }).count() > 0, 'the diff editor is titled');
+    assert.ok(
+      (await s.page.locator('.tabs-container .tab', { hasText: 'now ↔ with Redline' }).count()) > 0,
+      'the diff editor is titled',
+    );
     await s.screenshot('23-connect-cursor-diff');
     await button(offer, 'Cancel').click();
     await offer.waitFor({ state: 'hidden' });
-    await s.page.locator('.tabs-container .tab', { hasText: 'now ↔ with Redline' }).waitFor({ state: 'detached', timeout: 10_000 });
+    await s.page
+      .locator('.tabs-container .tab', { hasText: 'now ↔ with Redline' })
+      .waitFor({ state: 'detached', timeout: 10_000 });
     assert.equal(readFileSync(cursorFile(), 'utf8'), ORIGINAL);
     assert.deepEqual(backups(), []);
   });
@@ -154,7 +181,11 @@ describe('Connect an Assistant writes Cursor\'s config', () => {
     assert.ok(text.includes('// my servers') && text.includes('// work'), `the comments are kept:\n${text}`);
     const { mcpServers } = parseJsonc(text);
     assert.deepEqual(mcpServers.github, { command: 'npx', args: ['-y', 'server-github'] });
-    assert.deepEqual(mcpServers.redline.args, [join(home(), '.redline', 'mcp-server.js')], 'the stable launcher, not a versioned path');
+    assert.deepEqual(
+      mcpServers.redline.args,
+      [join(home(), '.redline', 'mcp-server.js')],
+      'the stable launcher, not a versioned path',
+    );
     assert.ok(!/REDLINE_IPC|token/i.test(text), 'no socket or token in the file');
     assert.equal(backups().length, 1);
     assert.equal(readFileSync(join(dirname(cursorFile()), backups()[0]), 'utf8'), ORIGINAL);
@@ -165,8 +196,18 @@ describe('Connect an Assistant writes Cursor\'s config', () => {
     const { redline } = parseJsonc(readFileSync(cursorFile(), 'utf8')).mcpServers;
     assert.ok(existsSync(redline.args[0]), 'the launcher exists');
     // As Cursor would start it in this project: the entry's command and args, none of Redline's variables.
-    const env = Object.fromEntries(Object.entries({ PATH: process.env.PATH, ...windowEnv, ...redline.env }).filter(([, value]) => value !== undefined));
-    const transport = new StdioClientTransport({ command: redline.command === 'node' ? process.execPath : redline.command, args: redline.args, cwd: s.workspace, env, stderr: 'pipe' });
+    const env = Object.fromEntries(
+      Object.entries({ PATH: process.env.PATH, ...windowEnv, ...redline.env }).filter(
+        ([, value]) => value !== undefined,
+      ),
+    );
+    const transport = new StdioClientTransport({
+      command: redline.command === 'node' ? process.execPath : redline.command,
+      args: redline.args,
+      cwd: s.workspace,
+      env,
+      stderr: 'pipe',
+    });
     let stderr = '';
     transport.stderr?.on('data', (chunk) => (stderr += chunk.toString('utf8')));
     const client = new Client({ name: 'redline-e2e-cursor', version: '0.0.0' });
@@ -181,7 +222,9 @@ describe('Connect an Assistant writes Cursor\'s config', () => {
 
   it('"Remove Redline from…" takes the entry out again and leaves everything else', async () => {
     const s = session();
-    await runCommandAndPick(s.page, 'Redline: Remove Redline from…', { has: s.page.locator('.label-name', { hasText: /^\s*Cursor\s*$/ }) });
+    await runCommandAndPick(s.page, 'Redline: Remove Redline from…', {
+      has: s.page.locator('.label-name', { hasText: /^\s*Cursor\s*$/ }),
+    });
     const confirm = dialog('Remove Redline from ~/.cursor/mcp.json?');
     await confirm.waitFor({ state: 'visible', timeout: 15_000 });
     await button(confirm, 'Remove').click();

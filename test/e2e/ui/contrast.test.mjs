@@ -68,7 +68,9 @@ async function seriousViolations(s) {
       .map((/** @type {any} */ v) => {
         const nodes = v.nodes.map((/** @type {any} */ n) => {
           const data = n.any?.[0]?.data;
-          const colours = data?.fgColor ? ` ${data.fgColor} on ${data.bgColor}, ${data.contrastRatio}:1 at ${data.fontSize}` : '';
+          const colours = data?.fgColor
+            ? ` ${data.fgColor} on ${data.bgColor}, ${data.contrastRatio}:1 at ${data.fontSize}`
+            : '';
           return `${n.target.join(' ')}${colours}`;
         });
         return `${v.impact} ${v.id}: ${v.help} (${v.nodes.length} elements: ${nodes.join('; ')})`;
@@ -84,7 +86,10 @@ async function seriousViolations(s) {
  * @param {string} marker @param {string} tag
  */
 function everyStateReview(marker, tag) {
-  const fillers = Array.from({ length: THREADED - 2 }, (_, i) => `- check ${i + 1} of the helpers (${tag}), src/util.ts:${[3, 4, 7, 8][i % 4]}`);
+  const fillers = Array.from(
+    { length: THREADED - 2 },
+    (_, i) => `- check ${i + 1} of the helpers (${tag}), src/util.ts:${[3, 4, 7, 8][i % 4]}`,
+  );
   return [
     `# Every state ${marker}`,
     '',
@@ -148,7 +153,8 @@ describe('Contrast of the panel in every state and theme', () => {
     this.timeout(60_000);
     const s = session();
     // A failure part-way leaves the edits, or another theme: the later suites need neither.
-    if (original !== undefined && readFileSync(exampleFile(), 'utf8') !== original) writeFileSync(exampleFile(), original);
+    if (original !== undefined && readFileSync(exampleFile(), 'utf8') !== original)
+      writeFileSync(exampleFile(), original);
     if (themeBefore && (await themeOf(s).catch(() => undefined)) !== themeBefore) await useTheme(s, themeBefore);
   });
 
@@ -159,12 +165,24 @@ describe('Contrast of the panel in every state and theme', () => {
     themeBefore = await themeOf(s);
     ({ revision: previousRevision } = await s.call('present-review', {
       title: 'Before',
-      content: [`# Before ${marker}`, '', `- **bug**: the discount ignores unknown coupons (${tag}) at ${EXAMPLE}:42`, `- **nit**: the currency is hard-coded (${tag}), src/util.ts:3`, ''].join('\n'),
+      content: [
+        `# Before ${marker}`,
+        '',
+        `- **bug**: the discount ignores unknown coupons (${tag}) at ${EXAMPLE}:42`,
+        `- **nit**: the currency is hard-coded (${tag}), src/util.ts:3`,
+        '',
+      ].join('\n'),
     }));
-    const { findings } = await s.call('present-review', { title: 'Every state', content: everyStateReview(marker, tag) });
+    const { findings } = await s.call('present-review', {
+      title: 'Every state',
+      content: everyStateReview(marker, tag),
+    });
     assert.equal(findings.length, THREADED + 5);
     const severities = ['blocking', 'bug', 'risk', 'suggestion', 'nit', 'question', 'praise'];
-    assert.deepEqual(findings.slice(0, 7).map((/** @type {any} */ f) => f.severity), severities);
+    assert.deepEqual(
+      findings.slice(0, 7).map((/** @type {any} */ f) => f.severity),
+      severities,
+    );
     severities.forEach((severity, i) => (finding[severity] = findings[i]));
     const frame = await s.waitForReviewText(marker);
     const block = (/** @type {any} */ f) => frame.locator(`#review [data-finding="${f.id}"]`);
@@ -179,7 +197,9 @@ describe('Contrast of the panel in every state and theme', () => {
       [past[2], "Won't fix", "Won't fix"],
     ])) {
       await block(target).locator('.redline-finding-actions button', { hasText: button }).click();
-      await block(target).locator('.redline-finding-badge', { hasText: badge }).waitFor({ state: 'visible', timeout: 10_000 });
+      await block(target)
+        .locator('.redline-finding-badge', { hasText: badge })
+        .waitFor({ state: 'visible', timeout: 10_000 });
     }
     assert.equal(await frame.locator('#review .redline-suggestion').count(), 1);
     assert.equal(await frame.locator('#review a.redline-broken').count(), 1);
@@ -188,34 +208,57 @@ describe('Contrast of the panel in every state and theme', () => {
     // In the editor: lines typed at the top move every finding of example.ts, and an edit to
     // line 24 leaves the two findings there without their code.
     await runCommand(s.page, 'Redline: Next Finding');
-    await s.page.locator('.statusbar-item', { hasText: /Ln 58, Col 1\b/ }).waitFor({ state: 'visible', timeout: 10_000 });
+    await s.page
+      .locator('.statusbar-item', { hasText: /Ln 58, Col 1\b/ })
+      .waitFor({ state: 'visible', timeout: 10_000 });
     await cursorToTop(s, 'export function totalOf');
     for (let i = 0; i < TYPED_LINES; i++) await s.page.keyboard.press('Enter');
     for (let i = 1; i < EDITED_LINE; i++) await s.page.keyboard.press('ArrowDown');
     await s.page.keyboard.press('End');
     await s.page.keyboard.press('ArrowLeft');
     await s.page.keyboard.type('5');
-    const review = await waitFor(async () => {
-      const r = await s.call('get-review');
-      const byId = new Map(r.findings.map((/** @type {any} */ f) => [f.id, f]));
-      const moved = byId.get(finding.blocking.id).line === 58 + TYPED_LINES;
-      return moved && byId.get(finding.nit.id).stale && byId.get(finding.question.id).stale && r;
-    }, 'the findings to follow the typed lines, and those at line 24 to go stale', 20_000);
+    const review = await waitFor(
+      async () => {
+        const r = await s.call('get-review');
+        const byId = new Map(r.findings.map((/** @type {any} */ f) => [f.id, f]));
+        const moved = byId.get(finding.blocking.id).line === 58 + TYPED_LINES;
+        return moved && byId.get(finding.nit.id).stale && byId.get(finding.question.id).stale && r;
+      },
+      'the findings to follow the typed lines, and those at line 24 to go stale',
+      20_000,
+    );
     assert.deepEqual(
       review.findings.slice(0, 7).map((/** @type {any} */ f) => [f.severity, f.state, f.stale]),
-      [['blocking', 'open', false], ['bug', 'resolved', false], ['risk', 'accepted', false], ['suggestion', 'open', false], ['nit', 'wont-fix', true], ['question', 'open', true], ['praise', 'open', false]],
+      [
+        ['blocking', 'open', false],
+        ['bug', 'resolved', false],
+        ['risk', 'accepted', false],
+        ['suggestion', 'open', false],
+        ['nit', 'wont-fix', true],
+        ['question', 'open', true],
+        ['praise', 'open', false],
+      ],
     );
     await block(finding.nit).locator('.redline-finding-badge-stale').waitFor({ state: 'visible', timeout: 15_000 });
-    await block(finding.question).locator('.redline-finding-badge-stale').waitFor({ state: 'visible', timeout: 15_000 });
+    await block(finding.question)
+      .locator('.redline-finding-badge-stale')
+      .waitFor({ state: 'visible', timeout: 15_000 });
 
     // A notice (the message box's "Sent"), and the comparison with the review before.
     await frame.locator('#message').fill('Checked every state.');
     await frame.locator('#send').click();
     await frame.locator('#send-status', { hasText: 'Sent' }).waitFor({ state: 'visible', timeout: 10_000 });
     await runCommand(s.page, 'Redline: Compare with Previous Review');
-    await frame.locator('#comparison h2', { hasText: `Compared with revision ${previousRevision}` }).waitFor({ state: 'visible', timeout: 10_000 });
+    await frame
+      .locator('#comparison h2', { hasText: `Compared with revision ${previousRevision}` })
+      .waitFor({ state: 'visible', timeout: 10_000 });
     // The bug resolved and the nit gone are fixed; everything else is new.
-    assert.deepEqual(await frame.locator('#comparison h3').allInnerTexts(), [`New (${THREADED + 4})`, 'Fixed (2)', 'Still open (0)', 'Won’t fix (0)']);
+    assert.deepEqual(await frame.locator('#comparison h3').allInnerTexts(), [
+      `New (${THREADED + 4})`,
+      'Fixed (2)',
+      'Still open (0)',
+      'Won’t fix (0)',
+    ]);
     await frame.locator('#history').waitFor({ state: 'visible' });
   });
 
@@ -224,11 +267,14 @@ describe('Contrast of the panel in every state and theme', () => {
     const s = session();
     const frame = await s.reviewFrame();
     // Under the pointer, as while the user reads it: the declined finding whose code changed.
-    const hoverDeclined = () => frame.locator(`#review [data-finding="${finding.nit.id}"]`).hover({ position: { x: 5, y: 5 } });
+    const hoverDeclined = () =>
+      frame.locator(`#review [data-finding="${finding.nit.id}"]`).hover({ position: { x: 5, y: 5 } });
     const found = await violationsInThemes(s, THEMES, 'every-state', hoverDeclined);
     // An earlier review, read-only, under its banner; the themes in reverse, to switch one fewer time.
     await frame.locator('#history').selectOption(String(previousRevision));
-    await frame.locator('#earlier', { hasText: `revision ${previousRevision}` }).waitFor({ state: 'visible', timeout: 10_000 });
+    await frame
+      .locator('#earlier', { hasText: `revision ${previousRevision}` })
+      .waitFor({ state: 'visible', timeout: 10_000 });
     found.push(...(await violationsInThemes(s, [...THEMES].reverse(), 'earlier-review')));
     await frame.locator('#back').click();
     await frame.locator('#earlier').waitFor({ state: 'hidden', timeout: 10_000 });
@@ -240,7 +286,9 @@ describe('Contrast of the panel in every state and theme', () => {
     const s = session();
     // The second finding (the bug, line 42 moved to 45) shows example.ts around its lines.
     await runCommand(s.page, 'Redline: Next Finding');
-    await s.page.locator('.statusbar-item', { hasText: new RegExp(`Ln ${42 + TYPED_LINES}, Col 1\\b`) }).waitFor({ state: 'visible', timeout: 10_000 });
+    await s.page
+      .locator('.statusbar-item', { hasText: new RegExp(`Ln ${42 + TYPED_LINES}, Col 1\\b`) })
+      .waitFor({ state: 'visible', timeout: 10_000 });
     assert.equal(await s.activeEditorTab(), 'example.ts');
     await cursorToTop(s, 'export function discountFor');
     for (let i = 0; i < TYPED_LINES; i++) await s.page.keyboard.press('Delete');
@@ -248,10 +296,18 @@ describe('Contrast of the panel in every state and theme', () => {
     await s.page.keyboard.press('End');
     await s.page.keyboard.press('ArrowLeft');
     await s.page.keyboard.press('Backspace');
-    await waitFor(() => readFileSync(exampleFile(), 'utf8') === original || undefined, 'auto save to write example.ts back as it was', 20_000);
-    await waitFor(async () => {
-      const { findings } = await s.call('get-review');
-      return findings.every((/** @type {any} */ f) => !f.stale) && findings[0].line === 58;
-    }, 'the findings back at their lines', 20_000);
+    await waitFor(
+      () => readFileSync(exampleFile(), 'utf8') === original || undefined,
+      'auto save to write example.ts back as it was',
+      20_000,
+    );
+    await waitFor(
+      async () => {
+        const { findings } = await s.call('get-review');
+        return findings.every((/** @type {any} */ f) => !f.stale) && findings[0].line === 58;
+      },
+      'the findings back at their lines',
+      20_000,
+    );
   });
 });

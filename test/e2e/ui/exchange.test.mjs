@@ -22,10 +22,16 @@ async function answerFileDialog(page, file) {
   await input.waitFor({ state: 'visible', timeout: 15_000 });
   // The dialog fills its box, and then lists the folder: typed after both, the path is ours.
   await waitFor(async () => (await input.inputValue()).startsWith('/'), 'the file dialog to show its folder', 15_000);
-  await widget.locator('.quick-input-list .monaco-list-row', { hasText: 'src' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+  await widget
+    .locator('.quick-input-list .monaco-list-row', { hasText: 'src' })
+    .first()
+    .waitFor({ state: 'visible', timeout: 15_000 });
   await input.fill(file);
   let shown = '';
-  await waitFor(async () => (shown = await input.inputValue()) === file, `${file} in the file dialog (it shows ${JSON.stringify(shown)})`);
+  await waitFor(
+    async () => (shown = await input.inputValue()) === file,
+    `${file} in the file dialog (it shows ${JSON.stringify(shown)})`,
+  );
   await page.keyboard.press('Enter');
   await widget.waitFor({ state: 'hidden', timeout: 15_000 });
 }
@@ -69,24 +75,41 @@ describe('Export and import from the palette', () => {
     const s = session();
     await s.call('present-review', {
       title: 'Exchange',
-      content: [`# Exchange ${marker}`, '', `- **bug**: the loop at ${EXAMPLE}:42 never stops`, `- nit: the name at ${EXAMPLE}:10 says too little`, ''].join('\n'),
+      content: [
+        `# Exchange ${marker}`,
+        '',
+        `- **bug**: the loop at ${EXAMPLE}:42 never stops`,
+        `- nit: the name at ${EXAMPLE}:10 says too little`,
+        '',
+      ].join('\n'),
     });
     const frame = await s.waitForReviewText(marker);
     await frame.locator('#review .redline-finding-actions button', { hasText: 'Resolve' }).first().click();
-    await waitFor(async () => (await s.call('get-review')).findings[0]?.state === 'resolved', 'the first finding resolved');
+    await waitFor(
+      async () => (await s.call('get-review')).findings[0]?.state === 'resolved',
+      'the first finding resolved',
+    );
 
     exported = join(/** @type {string} */ (s.workspace), `exchange-${marker}.sarif`);
     // The format picker, then the save dialog, in the same quick input.
     await runCommandPicking(s.page, 'Redline: Export Review…', 'SARIF 2.1.0');
     await answerFileDialog(s.page, exported);
-    await s.page.locator('.notifications-toasts .notification-toast', { hasText: `exported 2 findings as SARIF to exchange-${marker}.sarif` }).waitFor({ state: 'visible', timeout: 15_000 });
+    await s.page
+      .locator('.notifications-toasts .notification-toast', {
+        hasText: `exported 2 findings as SARIF to exchange-${marker}.sarif`,
+      })
+      .waitFor({ state: 'visible', timeout: 15_000 });
 
     assert.ok(existsSync(exported), `${exported} was written`);
     const log = JSON.parse(readFileSync(exported, 'utf8'));
     assert.equal(log.version, '2.1.0');
     const results = log.runs[0].results;
     assert.deepEqual(
-      results.map((/** @type {any} */ r) => [r.locations[0].physicalLocation.artifactLocation.uri, r.locations[0].physicalLocation.region.startLine, r.properties['redline.state']]),
+      results.map((/** @type {any} */ r) => [
+        r.locations[0].physicalLocation.artifactLocation.uri,
+        r.locations[0].physicalLocation.region.startLine,
+        r.properties['redline.state'],
+      ]),
       [
         [EXAMPLE, 42, 'resolved'],
         [EXAMPLE, 10, 'open'],
@@ -99,15 +122,28 @@ describe('Export and import from the palette', () => {
     const s = session();
     await runCommand(s.page, 'Redline: Open SARIF as Review…', { opensPicker: true });
     await answerFileDialog(s.page, exported);
-    await s.page.locator('.notifications-toasts .notification-toast', { hasText: 'opened as revision' }).waitFor({ state: 'visible', timeout: 15_000 });
+    await s.page
+      .locator('.notifications-toasts .notification-toast', { hasText: 'opened as revision' })
+      .waitFor({ state: 'visible', timeout: 15_000 });
     // The log holds the findings, not the review's prose: its heading is the review's title.
     const frame = await s.waitForReviewText('the name at');
-    await waitFor(async () => (await frame.locator('#tabs .redline-tab[aria-selected="true"]').innerText().catch(() => '')) === IMPORT_TAB, `the ${IMPORT_TAB} tab in front`);
-    await frame.locator('#review .redline-finding-actions', { hasText: 'Reopen' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    await waitFor(
+      async () =>
+        (await frame
+          .locator('#tabs .redline-tab[aria-selected="true"]')
+          .innerText()
+          .catch(() => '')) === IMPORT_TAB,
+      `the ${IMPORT_TAB} tab in front`,
+    );
+    await frame
+      .locator('#review .redline-finding-actions', { hasText: 'Reopen' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 10_000 });
 
     // What an assistant of that name would read: the findings, at their places, the answer kept.
     importTab = await s.connectAssistant(IMPORT_TAB);
-    const review = /** @type {any} */ (await importTab.callTool({ name: 'get-review', arguments: {} })).structuredContent;
+    const review = /** @type {any} */ (await importTab.callTool({ name: 'get-review', arguments: {} }))
+      .structuredContent;
     assert.deepEqual(
       review.findings.map((/** @type {any} */ f) => [f.line, f.state]),
       [
@@ -122,13 +158,17 @@ describe('Export and import from the palette', () => {
 
   it('a file that is not SARIF is refused with the reason, and the imported review stays', async () => {
     const s = session();
-    const before = /** @type {any} */ (await importTab?.callTool({ name: 'get-review', arguments: {} }))?.structuredContent.revision;
+    const before = /** @type {any} */ (await importTab?.callTool({ name: 'get-review', arguments: {} }))
+      ?.structuredContent.revision;
     const notSarif = join(/** @type {string} */ (s.workspace), `package-${marker}.json`);
     writeFileSync(notSarif, JSON.stringify({ name: 'not-a-log', version: '1.0.0' }));
     await runCommand(s.page, 'Redline: Open SARIF as Review…', { opensPicker: true });
     await answerFileDialog(s.page, notSarif);
-    await s.page.locator('.notifications-toasts .notification-toast', { hasText: 'is not a SARIF log' }).waitFor({ state: 'visible', timeout: 15_000 });
-    const after = /** @type {any} */ (await importTab?.callTool({ name: 'get-review', arguments: {} }))?.structuredContent.revision;
+    await s.page
+      .locator('.notifications-toasts .notification-toast', { hasText: 'is not a SARIF log' })
+      .waitFor({ state: 'visible', timeout: 15_000 });
+    const after = /** @type {any} */ (await importTab?.callTool({ name: 'get-review', arguments: {} }))
+      ?.structuredContent.revision;
     assert.equal(after, before);
   });
 });

@@ -11,7 +11,31 @@ import { RedlineSession, session, waitFor } from './session.mjs';
 const EXAMPLE = 'src/example.ts';
 
 /** highlight.js as the renderer ran it when it highlighted in the render: its core and these grammars. */
-const GRAMMARS = ['bash', 'c', 'cpp', 'csharp', 'css', 'diff', 'go', 'java', 'javascript', 'json', 'kotlin', 'markdown', 'php', 'python', 'ruby', 'rust', 'scss', 'shell', 'sql', 'swift', 'typescript', 'xml', 'yaml'];
+const GRAMMARS = [
+  'bash',
+  'c',
+  'cpp',
+  'csharp',
+  'css',
+  'diff',
+  'go',
+  'java',
+  'javascript',
+  'json',
+  'kotlin',
+  'markdown',
+  'php',
+  'python',
+  'ruby',
+  'rust',
+  'scss',
+  'shell',
+  'sql',
+  'swift',
+  'typescript',
+  'xml',
+  'yaml',
+];
 const hljs = core.newInstance();
 for (const name of GRAMMARS) hljs.registerLanguage(name, (await import(`highlight.js/lib/languages/${name}`)).default);
 /** @param {string} code @param {string} language */
@@ -23,7 +47,7 @@ describe('Findings in the panel and in the code', () => {
   /** @type {string} */
   let start;
 
-  it('shows each finding with Resolve, Accept and Won\'t fix beside it', async () => {
+  it("shows each finding with Resolve, Accept and Won't fix beside it", async () => {
     const s = session();
     start = (await s.call('get-review-feedback')).cursor;
     const marker = RedlineSession.marker('FINDINGS');
@@ -39,7 +63,11 @@ describe('Findings in the panel and in the code', () => {
     const frame = await s.waitForReviewText(marker);
     const first = frame.locator(`#review [data-finding="${findings[0].id}"]`);
     await first.locator('.redline-finding-actions button', { hasText: 'Resolve' }).waitFor({ state: 'visible' });
-    assert.deepEqual(await first.locator('.redline-finding-actions button').allInnerTexts(), ['Resolve', 'Accept', "Won't fix"]);
+    assert.deepEqual(await first.locator('.redline-finding-actions button').allInnerTexts(), [
+      'Resolve',
+      'Accept',
+      "Won't fix",
+    ]);
     await s.screenshot('06-findings-in-panel');
   });
 
@@ -48,10 +76,15 @@ describe('Findings in the panel and in the code', () => {
     const frame = await s.reviewFrame();
     const first = frame.locator(`#review [data-finding="${findings[0].id}"]`);
     await first.locator('button', { hasText: 'Resolve' }).click();
-    await first.locator('.redline-finding-badge', { hasText: 'Resolved' }).waitFor({ state: 'visible', timeout: 10_000 });
+    await first
+      .locator('.redline-finding-badge', { hasText: 'Resolved' })
+      .waitFor({ state: 'visible', timeout: 10_000 });
     assert.match((await first.getAttribute('class')) ?? '', /redline-finding-closed/);
     const { items } = await s.call('get-review-feedback', { since: start });
-    assert.deepEqual(items.map((/** @type {any} */ i) => [i.kind, i.findingId, i.state]), [['state', findings[0].id, 'resolved']]);
+    assert.deepEqual(
+      items.map((/** @type {any} */ i) => [i.kind, i.findingId, i.state]),
+      [['state', findings[0].id, 'resolved']],
+    );
   });
 
   it('the message box sends a message to the assistant', async () => {
@@ -63,17 +96,25 @@ describe('Findings in the panel and in the code', () => {
     await frame.locator('#send-status', { hasText: 'Sent' }).waitFor({ state: 'visible', timeout: 10_000 });
     assert.equal(await frame.locator('#message').inputValue(), '', 'the box is emptied once the message is saved');
     const { items } = await s.call('get-review-feedback', { since: cursor });
-    assert.deepEqual(items.map((/** @type {any} */ i) => [i.kind, i.text]), [['message', 'Please also add a test for the rounding.']]);
+    assert.deepEqual(
+      items.map((/** @type {any} */ i) => [i.kind, i.text]),
+      [['message', 'Please also add a test for the rounding.']],
+    );
   });
 
-  it('a click on a finding opens its code at the finding\'s line, and the thread is in the Comments view', async () => {
+  it("a click on a finding opens its code at the finding's line, and the thread is in the Comments view", async () => {
     const s = session();
     const frame = await s.reviewFrame();
     // The finding's text, not its link: the finding's own place opens, with its thread.
     await frame.locator(`#review [data-finding="${findings[1].id}"]`).click({ position: { x: 5, y: 5 } });
-    await s.page.locator('.statusbar-item', { hasText: /Ln 31, Col 1\b/ }).waitFor({ state: 'visible', timeout: 10_000 });
+    await s.page
+      .locator('.statusbar-item', { hasText: /Ln 31, Col 1\b/ })
+      .waitFor({ state: 'visible', timeout: 10_000 });
     assert.equal(await s.activeEditorTab(), 'example.ts');
-    await s.page.locator('.review-widget', { hasText: 'subtotal could use reduce' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    await s.page
+      .locator('.review-widget', { hasText: 'subtotal could use reduce' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 10_000 });
     await s.screenshot('07-finding-thread-in-code');
     await runCommand(s.page, 'Comments: Focus on Comments View');
     const view = s.page.locator('.comments-panel, .pane-body .comments-panel-container').first();
@@ -90,13 +131,21 @@ describe('Findings in the panel and in the code', () => {
     const second = frame.locator(`#review [data-finding="${findings[1].id}"]`);
     try {
       // The line the nit points at (31) is renamed: its code is gone.
-      writeFileSync(file, original.replace('export function subtotal(order: Order): number {', 'export function sumOf(order: Order): number {'));
+      writeFileSync(
+        file,
+        original.replace(
+          'export function subtotal(order: Order): number {',
+          'export function sumOf(order: Order): number {',
+        ),
+      );
       const review = await waitFor(async () => {
         const r = await s.call('get-review');
         return r.findings[1].stale && r;
       }, 'get-review to call the second finding stale');
       assert.equal(review.findings[0].stale, false);
-      await second.locator('.redline-finding-badge-stale', { hasText: 'code changed' }).waitFor({ state: 'visible', timeout: 15_000 });
+      await second
+        .locator('.redline-finding-badge-stale', { hasText: 'code changed' })
+        .waitFor({ state: 'visible', timeout: 15_000 });
       const decoration = await second.evaluate((element) => getComputedStyle(element).textDecorationLine);
       assert.equal(decoration, 'line-through');
       await s.screenshot('09-finding-code-changed');
@@ -115,16 +164,29 @@ describe('Findings in the panel and in the code', () => {
     await s.waitForBridge();
     const frame = await s.reviewFrame({ timeoutMs: 60_000 });
     const first = frame.locator(`#review [data-finding="${findings[0].id}"]`);
-    await first.locator('.redline-finding-badge', { hasText: 'Resolved' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await first
+      .locator('.redline-finding-badge', { hasText: 'Resolved' })
+      .waitFor({ state: 'visible', timeout: 30_000 });
     const review = await s.call('get-review');
-    assert.deepEqual(review.findings.map((/** @type {any} */ f) => [f.id, f.state]), [
-      [findings[0].id, 'resolved'],
-      [findings[1].id, 'open'],
-    ]);
+    assert.deepEqual(
+      review.findings.map((/** @type {any} */ f) => [f.id, f.state]),
+      [
+        [findings[0].id, 'resolved'],
+        [findings[1].id, 'open'],
+      ],
+    );
     const { items } = await s.call('get-review-feedback', { since: start });
-    assert.deepEqual(items.map((/** @type {any} */ i) => i.kind), ['state', 'message']);
+    assert.deepEqual(
+      items.map((/** @type {any} */ i) => i.kind),
+      ['state', 'message'],
+    );
     await runCommand(s.page, 'Comments: Focus on Comments View');
-    await s.page.locator('.comments-panel, .pane-body .comments-panel-container').first().locator('text=subtotal could use reduce').first().waitFor({ state: 'visible', timeout: 15_000 });
+    await s.page
+      .locator('.comments-panel, .pane-body .comments-panel-container')
+      .first()
+      .locator('text=subtotal could use reduce')
+      .first()
+      .waitFor({ state: 'visible', timeout: 15_000 });
     await s.screenshot('10-findings-after-reload');
     // Leave the window as the later suites expect it: the bottom panel closed.
     await runCommand(s.page, 'View: Toggle Panel Visibility');
@@ -148,12 +210,20 @@ describe('Findings in the panel and in the code', () => {
     await s.call('present-review', { content, title: 'Suggestion' });
     const frame = await s.waitForReviewText(marker);
     const suggestion = frame.locator('#review .redline-suggestion');
-    assert.equal(await suggestion.locator('.redline-diff-del').innerText(), '-   return Math.round(amount * TAX_RATE * 100) / 100;');
-    assert.equal(await suggestion.locator('.redline-diff-add').innerText(), '+   return roundCents(amount * TAX_RATE);');
+    assert.equal(
+      await suggestion.locator('.redline-diff-del').innerText(),
+      '-   return Math.round(amount * TAX_RATE * 100) / 100;',
+    );
+    assert.equal(
+      await suggestion.locator('.redline-diff-add').innerText(),
+      '+   return roundCents(amount * TAX_RATE);',
+    );
     await s.screenshot('14-suggestion-in-panel');
     await suggestion.locator('button.redline-apply').click();
     // The diff editor opens with the change, and a dialog asks before anything is written.
-    await s.page.locator('.tabs-container .tab', { hasText: 'now ↔ suggested' }).waitFor({ state: 'visible', timeout: 15_000 });
+    await s.page
+      .locator('.tabs-container .tab', { hasText: 'now ↔ suggested' })
+      .waitFor({ state: 'visible', timeout: 15_000 });
     const dialog = s.page.locator('.monaco-dialog-box', { hasText: `Apply the suggested change to ${EXAMPLE}:47?` });
     await dialog.waitFor({ state: 'visible', timeout: 15_000 });
     await s.screenshot('15-suggestion-diff');
@@ -164,7 +234,9 @@ describe('Findings in the panel and in the code', () => {
     await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
     // Made in the file's editor (code-server's default auto save then writes it, as it writes the
     // user's own edits); the assistant hears the finding resolved, and its old lines are gone.
-    await s.page.locator('.statusbar-item', { hasText: /Ln 47, Col 1\b/ }).waitFor({ state: 'visible', timeout: 10_000 });
+    await s.page
+      .locator('.statusbar-item', { hasText: /Ln 47, Col 1\b/ })
+      .waitFor({ state: 'visible', timeout: 10_000 });
     const review = await waitFor(async () => {
       const r = await s.call('get-review');
       return r.findings[0]?.state === 'resolved' && r.findings[0].stale && r;
@@ -232,17 +304,29 @@ describe('Findings in the panel and in the code', () => {
     await s.page.keyboard.type('Dark Modern');
     await s.page.keyboard.press('Enter');
     try {
-      const dark = await waitFor(async () => {
-        const colours = await keywordColour();
-        return /vscode-dark/.test(colours.theme) && colours;
-      }, 'the panel to take the dark theme', 20_000);
+      const dark = await waitFor(
+        async () => {
+          const colours = await keywordColour();
+          return /vscode-dark/.test(colours.theme) && colours;
+        },
+        'the panel to take the dark theme',
+        20_000,
+      );
       assert.equal(dark.keyword, 'rgb(86, 156, 214)', 'Dark+ keyword blue');
       await s.screenshot('12-highlighted-dark');
       // The finding's thread, opened from the panel.
       const frame = await s.reviewFrame();
-      await frame.locator('#review [data-finding]').first().click({ position: { x: 5, y: 5 } });
-      await s.page.locator('.statusbar-item', { hasText: /Ln 46, Col 1\b/ }).waitFor({ state: 'visible', timeout: 10_000 });
-      await s.page.locator('.review-widget', { hasText: 'round before tax' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+      await frame
+        .locator('#review [data-finding]')
+        .first()
+        .click({ position: { x: 5, y: 5 } });
+      await s.page
+        .locator('.statusbar-item', { hasText: /Ln 46, Col 1\b/ })
+        .waitFor({ state: 'visible', timeout: 10_000 });
+      await s.page
+        .locator('.review-widget', { hasText: 'round before tax' })
+        .first()
+        .waitFor({ state: 'visible', timeout: 10_000 });
       await s.screenshot('13-thread-dark');
     } finally {
       await runCommand(s.page, 'Preferences: Color Theme', { opensPicker: true });
@@ -259,28 +343,56 @@ describe('Findings in the panel and in the code', () => {
     const top = 'const total = items.reduce((sum, item) => sum + item.price, 0); // "<b>" & \'cents\'\n';
     const bottom = 'def tax_for(amount):\n    return round(amount * 0.2, 2)  # <script>&"\'\n';
     const filler = Array.from({ length: 300 }, (_, i) => `Paragraph ${i + 1} between the two blocks.`);
-    const content = [`# Near the screen ${marker}`, '', '```ts', top + '```', '', ...filler.flatMap((line) => [line, '']), '```python', bottom + '```', ''].join('\n');
+    const content = [
+      `# Near the screen ${marker}`,
+      '',
+      '```ts',
+      top + '```',
+      '',
+      ...filler.flatMap((line) => [line, '']),
+      '```python',
+      bottom + '```',
+      '',
+    ].join('\n');
     await s.call('present-review', { content, title: 'Near the screen' });
     const frame = await s.waitForReviewText(marker);
     /** The block as the browser parses `html`. @param {string} html */
-    const parsed = (html) => frame.evaluate((markup) => {
-      const template = document.createElement('template');
-      template.innerHTML = markup;
-      return /** @type {Element} */ (template.content.firstElementChild).outerHTML;
-    }, html);
+    const parsed = (html) =>
+      frame.evaluate((markup) => {
+        const template = document.createElement('template');
+        template.innerHTML = markup;
+        return /** @type {Element} */ (template.content.firstElementChild).outerHTML;
+      }, html);
     const topCode = frame.locator('#review pre code.language-ts');
     await frame.locator('#review pre code.language-ts.hljs').waitFor({ state: 'attached', timeout: 10_000 });
-    assert.equal(await topCode.evaluate((code) => code.outerHTML), await parsed(`<code class="hljs language-ts">${highlightedAsRendered(top, 'ts')}</code>`));
+    assert.equal(
+      await topCode.evaluate((code) => code.outerHTML),
+      await parsed(`<code class="hljs language-ts">${highlightedAsRendered(top, 'ts')}</code>`),
+    );
     // Far below the screen, the other block is still as it arrived: plain, marked for later.
     const bottomCode = frame.locator('#review pre code.language-python');
-    assert.deepEqual(await bottomCode.evaluate((code) => [code.className, code.getAttribute('data-highlight'), code.children.length]), ['language-python', 'python', 0]);
+    assert.deepEqual(
+      await bottomCode.evaluate((code) => [code.className, code.getAttribute('data-highlight'), code.children.length]),
+      ['language-python', 'python', 0],
+    );
     // Scrolled to half a screen above it: near the screen, it is highlighted before it is on it.
-    await bottomCode.evaluate((code) => window.scrollTo(0, code.getBoundingClientRect().top + window.scrollY - 1.5 * window.innerHeight));
+    await bottomCode.evaluate((code) =>
+      window.scrollTo(0, code.getBoundingClientRect().top + window.scrollY - 1.5 * window.innerHeight),
+    );
     await frame.locator('#review pre code.language-python.hljs').waitFor({ state: 'attached', timeout: 10_000 });
-    assert.ok(await bottomCode.evaluate((code) => code.getBoundingClientRect().top > window.innerHeight), 'highlighted while still below the screen');
+    assert.ok(
+      await bottomCode.evaluate((code) => code.getBoundingClientRect().top > window.innerHeight),
+      'highlighted while still below the screen',
+    );
     await bottomCode.scrollIntoViewIfNeeded();
-    assert.equal(await bottomCode.evaluate((code) => code.outerHTML), await parsed(`<code class="hljs language-python">${highlightedAsRendered(bottom, 'python')}</code>`));
-    const colours = await bottomCode.locator('.hljs-keyword').first().evaluate((keyword) => ({ keyword: getComputedStyle(keyword).color, theme: document.body.className }));
+    assert.equal(
+      await bottomCode.evaluate((code) => code.outerHTML),
+      await parsed(`<code class="hljs language-python">${highlightedAsRendered(bottom, 'python')}</code>`),
+    );
+    const colours = await bottomCode
+      .locator('.hljs-keyword')
+      .first()
+      .evaluate((keyword) => ({ keyword: getComputedStyle(keyword).color, theme: document.body.className }));
     assert.match(colours.theme, /vscode-light/);
     assert.equal(colours.keyword, 'rgb(0, 0, 255)', 'Light+ keyword blue');
     await s.screenshot('13b-highlighted-near-screen');

@@ -19,23 +19,48 @@ describe('Review history', () => {
     const s = session();
     ({ revision: firstRevision } = await s.call('present-review', {
       title: 'First pass',
-      content: [`# First pass ${first}`, '', `- **bug**: the loop at ${EXAMPLE}:42 never stops`, `- **risk**: a total can go negative at ${EXAMPLE}:20`, ''].join('\n'),
+      content: [
+        `# First pass ${first}`,
+        '',
+        `- **bug**: the loop at ${EXAMPLE}:42 never stops`,
+        `- **risk**: a total can go negative at ${EXAMPLE}:20`,
+        '',
+      ].join('\n'),
     }));
     ({ revision: secondRevision } = await s.call('present-review', {
       title: 'Second pass',
-      content: [`# Second pass ${second}`, '', `- **bug**: the loop at ${EXAMPLE}:42 never stops`, `- **question**: is ${EXAMPLE}:30 reachable?`, ''].join('\n'),
+      content: [
+        `# Second pass ${second}`,
+        '',
+        `- **bug**: the loop at ${EXAMPLE}:42 never stops`,
+        `- **question**: is ${EXAMPLE}:30 reachable?`,
+        '',
+      ].join('\n'),
     }));
     const frame = await s.waitForReviewText(second);
     const picker = frame.locator('#history');
     await picker.waitFor({ state: 'visible' });
-    await frame.waitForFunction((wanted) => [...document.querySelectorAll('#history option')].some((o) => o.getAttribute('value') === wanted), String(firstRevision));
+    await frame.waitForFunction(
+      (wanted) => [...document.querySelectorAll('#history option')].some((o) => o.getAttribute('value') === wanted),
+      String(firstRevision),
+    );
     await picker.selectOption(String(firstRevision));
     await s.waitForReviewText(first);
     const banner = frame.locator('#earlier');
     await banner.waitFor({ state: 'visible' });
-    assert.match(await banner.innerText(), new RegExp(`Earlier review: revision ${firstRevision} “First pass”, presented .+\\. Read-only\\.`));
-    assert.equal(await frame.locator('#review .redline-finding-actions button').count(), 0, 'no Resolve/Accept buttons on an earlier review');
-    await s.page.locator('.tab', { hasText: 'Review: First pass (earlier)' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    assert.match(
+      await banner.innerText(),
+      new RegExp(`Earlier review: revision ${firstRevision} “First pass”, presented .+\\. Read-only\\.`),
+    );
+    assert.equal(
+      await frame.locator('#review .redline-finding-actions button').count(),
+      0,
+      'no Resolve/Accept buttons on an earlier review',
+    );
+    await s.page
+      .locator('.tab', { hasText: 'Review: First pass (earlier)' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 10_000 });
     // The assistant still reads the current review.
     assert.equal((await s.call('get-review')).revision, secondRevision);
     await s.screenshot('19-earlier-review');
@@ -47,7 +72,10 @@ describe('Review history', () => {
     await frame.locator('#back').click();
     await s.waitForReviewText(second);
     await frame.locator('#earlier').waitFor({ state: 'hidden' });
-    await frame.locator('#review .redline-finding-actions button', { hasText: 'Resolve' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    await frame
+      .locator('#review .redline-finding-actions button', { hasText: 'Resolve' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 10_000 });
     assert.equal(await frame.locator('#history').inputValue(), '');
   });
 
@@ -62,7 +90,9 @@ describe('Review history', () => {
     assert.equal(review.title, 'First pass');
     assert.ok(review.revision > secondRevision, `restored as revision ${review.revision}, after ${secondRevision}`);
     assert.match(review.markdown, new RegExp(first));
-    await frame.locator('#revision', { hasText: `Revision ${review.revision}` }).waitFor({ state: 'visible', timeout: 10_000 });
+    await frame
+      .locator('#revision', { hasText: `Revision ${review.revision}` })
+      .waitFor({ state: 'visible', timeout: 10_000 });
   });
 
   it('"Compare with previous" lists new, fixed and still open findings, as get-review does', async () => {
@@ -73,8 +103,16 @@ describe('Review history', () => {
     await box.waitFor({ state: 'visible', timeout: 10_000 });
     // The restored first pass against the second: the negative total is back (new), the question
     // is gone (fixed) and the loop is in both (still open).
-    assert.match(await box.locator('h2').innerText(), new RegExp(`Compared with revision ${secondRevision} “Second pass”`));
-    assert.deepEqual(await box.locator('h3').allInnerTexts(), ['New (1)', 'Fixed (1)', 'Still open (1)', 'Won’t fix (0)']);
+    assert.match(
+      await box.locator('h2').innerText(),
+      new RegExp(`Compared with revision ${secondRevision} “Second pass”`),
+    );
+    assert.deepEqual(await box.locator('h3').allInnerTexts(), [
+      'New (1)',
+      'Fixed (1)',
+      'Still open (1)',
+      'Won’t fix (0)',
+    ]);
     assert.match(await box.innerText(), /a total can go negative/);
     assert.match(await box.innerText(), /is src\/example\.ts:30 reachable\? \(gone\)/);
     const { comparison } = await s.call('get-review', { compareWithPrevious: true });
@@ -86,10 +124,14 @@ describe('Review history', () => {
 
   it('"Redline: Open Earlier Review…" lists earlier reviews and opens the one picked', async () => {
     const s = session();
-    await runCommandAndPick(s.page, 'Redline: Open Earlier Review…', { hasText: new RegExp(`Second pass.*revision ${secondRevision}`, 's') });
+    await runCommandAndPick(s.page, 'Redline: Open Earlier Review…', {
+      hasText: new RegExp(`Second pass.*revision ${secondRevision}`, 's'),
+    });
     await s.waitForReviewText(second);
     const frame = await s.reviewFrame();
-    await frame.locator('#earlier', { hasText: `revision ${secondRevision}` }).waitFor({ state: 'visible', timeout: 10_000 });
+    await frame
+      .locator('#earlier', { hasText: `revision ${secondRevision}` })
+      .waitFor({ state: 'visible', timeout: 10_000 });
     await frame.locator('#back').click();
     await frame.locator('#earlier').waitFor({ state: 'hidden' });
   });

@@ -32,7 +32,7 @@ const PAYLOADS = [
   ['base', '<base href="https://example.invalid/"> a base tag'],
   ['object', '<object data="data:text/html,<script>console.log(\'PWNED-object\')</script>"></object> an object'],
   ['title-breakout', `[a title that breaks out](src/example.ts:5 "\\" onmouseover=\\"console.log('PWNED-title')")`],
-  ['code-breakout', "`src/example.ts:5\"onmouseover=\"console.log('PWNED-code')`"],
+  ['code-breakout', '`src/example.ts:5"onmouseover="console.log(\'PWNED-code\')`'],
   ['html-in-link-text', "[<img src=x onerror=console.log('PWNED-text')>](src/example.ts:3)"],
   ['svg-script', `<svg><script>console.log('PWNED-svgscript')</script></svg> a script inside svg`],
   ['body-onload', `<body onload="console.log('PWNED-body')"> a body tag`],
@@ -40,9 +40,15 @@ const PAYLOADS = [
   ['details-ontoggle', `<details open ontoggle="console.log('PWNED-details')">x</details> details`],
   ['link-stylesheet', '<link rel="stylesheet" href="https://example.invalid/x.css"> a stylesheet link'],
   ['embed', '<embed src="https://example.invalid/x.swf"> an embed'],
-  ['video-poster', `<video poster="https://example.invalid/p.png" onerror="console.log('PWNED-video')"></video> a video`],
+  [
+    'video-poster',
+    `<video poster="https://example.invalid/p.png" onerror="console.log('PWNED-video')"></video> a video`,
+  ],
   ['image-with-title', '![an image with a title](https://example.invalid/t.png "title")'],
-  ['data-image', '![a data: image](data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9ImNvbnNvbGUubG9nKCdQV05FRC1kYXRhaW1nJykiLz4=)'],
+  [
+    'data-image',
+    '![a data: image](data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9ImNvbnNvbGUubG9nKCdQV05FRC1kYXRhaW1nJykiLz4=)',
+  ],
   ['vscode-link', '[a vscode: link](vscode://redline-dev.redline/pwned)'],
   ['file-host-link', '[a file: link with a host](file://example.invalid/etc/passwd)'],
   ['mixed-case-js', "[a mixed-case javascript: link](JaVaScRiPt:console.log('PWNED-case'))"],
@@ -112,17 +118,27 @@ describe('A hostile review', () => {
       const review = /** @type {HTMLElement} */ (document.getElementById('review'));
       // The panel's own Resolve/Accept/Won't fix bar beside a finding is not from the markdown: it
       // comes a moment after the text, so it is left out rather than raced.
-      const active = [...review.querySelectorAll('script, iframe, frame, object, embed, img, svg, style, link, form, input, button, meta, base')].filter(
-        (element) => !element.closest('.redline-finding-actions'),
-      );
+      const active = [
+        ...review.querySelectorAll(
+          'script, iframe, frame, object, embed, img, svg, style, link, form, input, button, meta, base',
+        ),
+      ].filter((element) => !element.closest('.redline-finding-actions'));
       const handlers = [...review.querySelectorAll('*')].flatMap((element) =>
-        [...element.attributes].filter((attribute) => /^on/i.test(attribute.name)).map((attribute) => `${element.tagName}.${attribute.name}`),
+        [...element.attributes]
+          .filter((attribute) => /^on/i.test(attribute.name))
+          .map((attribute) => `${element.tagName}.${attribute.name}`),
       );
-      const hrefs = [...review.querySelectorAll('a')].map((anchor) => anchor.getAttribute('href')).filter((href) => href !== '#');
-      const classes = [...review.querySelectorAll('a')].map((anchor) => anchor.className).filter((name) => !/^redline-(ref|external)( redline-broken)?$/.test(name));
+      const hrefs = [...review.querySelectorAll('a')]
+        .map((anchor) => anchor.getAttribute('href'))
+        .filter((href) => href !== '#');
+      const classes = [...review.querySelectorAll('a')]
+        .map((anchor) => anchor.className)
+        .filter((name) => !/^redline-(ref|external)( redline-broken)?$/.test(name));
       // VS Code's own inline script (acquireVsCodeApi) in <head>, and the panel's scripts by src.
       const scripts = [...document.scripts].map((script) =>
-        script.src ? `src:${script.src.split('/').slice(-2).join('/')}:${script.nonce ? 'nonce' : 'no nonce'}` : `inline in ${script.parentElement?.tagName}`,
+        script.src
+          ? `src:${script.src.split('/').slice(-2).join('/')}:${script.nonce ? 'nonce' : 'no nonce'}`
+          : `inline in ${script.parentElement?.tagName}`,
       );
       return { active: active.map((element) => element.tagName), handlers, hrefs, classes, scripts };
     });
@@ -187,16 +203,30 @@ describe('A hostile review', () => {
       // through the same webview → host path as every payload, so once its file is open at its
       // line, every earlier click has been handled. The same for the console with a last message.
       await frame.locator(`#review a.redline-ref[data-ref="${CONTROL_REFERENCE}"]`).click();
-      await s.page.locator('.editor-group-container.active .tab.active', { hasText: 'util.ts' }).waitFor({ state: 'visible', timeout: 10_000 });
-      await s.page.locator('.statusbar-item', { hasText: /Ln 7, Col 1\b/ }).waitFor({ state: 'visible', timeout: 10_000 });
+      await s.page
+        .locator('.editor-group-container.active .tab.active', { hasText: 'util.ts' })
+        .waitFor({ state: 'visible', timeout: 10_000 });
+      await s.page
+        .locator('.statusbar-item', { hasText: /Ln 7, Col 1\b/ })
+        .waitFor({ state: 'visible', timeout: 10_000 });
       await s.page.locator('.tabs-container .tab', { hasText: 'Review: Hostile review' }).click();
       await frame.evaluate(() => console.log('redline-e2e-console-last'));
-      await waitFor(() => s.consoleMessages.some((message) => message.includes('redline-e2e-console-last')), 'the console watcher to see the last message');
+      await waitFor(
+        () => s.consoleMessages.some((message) => message.includes('redline-e2e-console-last')),
+        'the console watcher to see the last message',
+      );
       await s.screenshot('10-hostile-clicked');
 
       const messages = s.consoleMessages.slice(consoleStart);
-      assert.ok(messages.some((message) => message.includes('redline-e2e-console-control')), 'the console watcher sees the webview');
-      assert.deepEqual(messages.filter((message) => /PWNED|Ignored call to '(alert|confirm|prompt)/.test(message)), [], 'console output from a payload');
+      assert.ok(
+        messages.some((message) => message.includes('redline-e2e-console-control')),
+        'the console watcher sees the webview',
+      );
+      assert.deepEqual(
+        messages.filter((message) => /PWNED|Ignored call to '(alert|confirm|prompt)/.test(message)),
+        [],
+        'console output from a payload',
+      );
       assert.deepEqual(s.dialogs.slice(dialogsStart), [], 'browser dialogs');
       assert.deepEqual(s.popups.slice(popupsStart), [], 'new windows or tabs');
       assert.deepEqual(navigations, [], 'frame navigations');
@@ -204,7 +234,11 @@ describe('A hostile review', () => {
       assert.equal((await s.reviewFrame()).url(), frameUrl, 'the webview frame is where it was');
       assert.equal(s.page.frames().length, frameCount, 'no frame was added');
       // Shells may exit meanwhile (an earlier terminal's); none may start.
-      assert.deepEqual(s.shellPids().filter((pid) => !shells.has(pid)), [], 'no terminal was started');
+      assert.deepEqual(
+        s.shellPids().filter((pid) => !shells.has(pid)),
+        [],
+        'no terminal was started',
+      );
       assert.equal(existsSync(join(s.workspace, 'PWNED')), false, 'no command was typed into a terminal');
       const review = await s.call('get-review');
       assert.equal(review.revision, presented.revision, 'command:redline.clearReview did not run');
@@ -218,7 +252,9 @@ describe('A hostile review', () => {
   it("loads the panel's own script and stylesheet, with no CSP violation", async () => {
     const s = session();
     assert.deepEqual(s.failedExtensionResources, [], "the extension's files that failed to load");
-    const violations = s.consoleMessages.filter((message) => /Content Security Policy|Refused to (load|execute|apply|frame)/i.test(message));
+    const violations = s.consoleMessages.filter((message) =>
+      /Content Security Policy|Refused to (load|execute|apply|frame)/i.test(message),
+    );
     assert.deepEqual(violations, [], 'CSP violations');
     const frame = await s.reviewFrame();
     // review.css applied: the toolbar is laid out as a flex row.

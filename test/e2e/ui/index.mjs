@@ -8,7 +8,26 @@ import { ARTIFACTS_DIR } from '../harness/workbench.mjs';
 import { closeSession, openSession, session } from './session.mjs';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
-const FILES = ['review.test.mjs', 'activity.test.mjs', 'findings.test.mjs', 'keyboard.test.mjs', 'history.test.mjs', 'assistants.test.mjs', 'connect.test.mjs', 'hostile.test.mjs', 'mermaid.test.mjs', 'contrast.test.mjs', 'outside.test.mjs', 'streaming.test.mjs', 'timing.test.mjs', 'windows.test.mjs', 'reload.test.mjs', 'storage.test.mjs', 'exchange.test.mjs', 'publish.test.mjs'];
+const FILES = [
+  'review.test.mjs',
+  'activity.test.mjs',
+  'findings.test.mjs',
+  'keyboard.test.mjs',
+  'history.test.mjs',
+  'assistants.test.mjs',
+  'connect.test.mjs',
+  'hostile.test.mjs',
+  'mermaid.test.mjs',
+  'contrast.test.mjs',
+  'outside.test.mjs',
+  'streaming.test.mjs',
+  'timing.test.mjs',
+  'windows.test.mjs',
+  'reload.test.mjs',
+  'storage.test.mjs',
+  'exchange.test.mjs',
+  'publish.test.mjs',
+];
 
 /**
  * @param {import('./session.mjs').SessionOptions & { grep?: string }} options
@@ -63,7 +82,10 @@ export async function runUiSuite({ grep, ...sessionOptions }) {
     passed: stats.passes,
     failed: stats.failures,
     ms: Date.now() - started,
-    notes: [...Object.entries(figures).map(([name, value]) => `${name}: ${value}`), ...(hookFailed ? ['a hook failed; the tests behind it did not run'] : [])],
+    notes: [
+      ...Object.entries(figures).map(([name, value]) => `${name}: ${value}`),
+      ...(hookFailed ? ['a hook failed; the tests behind it did not run'] : []),
+    ],
   };
 }
 

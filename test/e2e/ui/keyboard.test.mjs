@@ -10,7 +10,10 @@ import { RedlineSession, session, waitFor } from './session.mjs';
 
 const EXAMPLE = 'src/example.ts';
 /** @param {RedlineSession} s @param {number} line */
-const waitForLine = (s, line) => s.page.locator('.statusbar-item', { hasText: new RegExp(`Ln ${line}, Col 1\\b`) }).waitFor({ state: 'visible', timeout: 10_000 });
+const waitForLine = (s, line) =>
+  s.page
+    .locator('.statusbar-item', { hasText: new RegExp(`Ln ${line}, Col 1\\b`) })
+    .waitFor({ state: 'visible', timeout: 10_000 });
 
 /**
  * Puts the keyboard in example.ts's editor: a click in the panel can leave it in the panel's webview.
@@ -37,7 +40,9 @@ async function cursorToTop(s) {
     await focusCode(s);
     await s.page.keyboard.press('Control+Home');
     try {
-      return await s.page.locator('.statusbar-item', { hasText: /Ln 1, Col 1\b/ }).waitFor({ state: 'visible', timeout: 3_000 });
+      return await s.page
+        .locator('.statusbar-item', { hasText: /Ln 1, Col 1\b/ })
+        .waitFor({ state: 'visible', timeout: 3_000 });
     } catch (error) {
       if (attempt === 3) throw error;
     }
@@ -67,13 +72,18 @@ describe('The review from the keyboard', () => {
     await runCommand(s.page, 'Redline: Next Finding');
     await waitForLine(s, 42);
     assert.equal(await s.activeEditorTab(), 'example.ts');
-    await s.page.locator('.review-widget', { hasText: 'unknown coupon still gives nothing' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    await s.page
+      .locator('.review-widget', { hasText: 'unknown coupon still gives nothing' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 10_000 });
     await runCommand(s.page, 'Redline: Next Finding');
     await waitForLine(s, 47);
     // Ctrl+F8 is its key (F8 and Alt+F8 are VS Code's problem navigation); past the last, the first.
     await s.page.keyboard.press('Control+F8');
     await waitForLine(s, 42);
-    await s.page.locator('.notifications-toasts', { hasText: 'past the last finding, back at the first (1 of 2)' }).waitFor({ state: 'visible', timeout: 10_000 });
+    await s.page
+      .locator('.notifications-toasts', { hasText: 'past the last finding, back at the first (1 of 2)' })
+      .waitFor({ state: 'visible', timeout: 10_000 });
     await s.page.keyboard.press('Control+Shift+F8');
     await waitForLine(s, 47);
     await s.screenshot('30-next-finding');
@@ -89,16 +99,33 @@ describe('The review from the keyboard', () => {
     assert.equal(await second.getAttribute('tabindex'), '-1');
     await first.focus();
     await first.press('ArrowDown');
-    await waitFor(async () => (await second.evaluate((element) => element === document.activeElement)) || undefined, 'the second finding to have the focus');
+    await waitFor(
+      async () => (await second.evaluate((element) => element === document.activeElement)) || undefined,
+      'the second finding to have the focus',
+    );
     const cursor = (await s.call('get-review-feedback')).cursor;
     await second.press('r');
-    await frame.locator('#announcer', { hasText: 'Finding 2 of 2 marked resolved.' }).waitFor({ state: 'attached', timeout: 10_000 });
-    await second.locator('.redline-finding-badge', { hasText: 'Resolved' }).waitFor({ state: 'visible', timeout: 10_000 });
+    await frame
+      .locator('#announcer', { hasText: 'Finding 2 of 2 marked resolved.' })
+      .waitFor({ state: 'attached', timeout: 10_000 });
+    await second
+      .locator('.redline-finding-badge', { hasText: 'Resolved' })
+      .waitFor({ state: 'visible', timeout: 10_000 });
     await second.press('o');
-    await frame.locator('#announcer', { hasText: 'Finding 2 of 2 reopened.' }).waitFor({ state: 'attached', timeout: 10_000 });
-    await second.locator('.redline-finding-actions button', { hasText: 'Resolve' }).waitFor({ state: 'visible', timeout: 10_000 });
+    await frame
+      .locator('#announcer', { hasText: 'Finding 2 of 2 reopened.' })
+      .waitFor({ state: 'attached', timeout: 10_000 });
+    await second
+      .locator('.redline-finding-actions button', { hasText: 'Resolve' })
+      .waitFor({ state: 'visible', timeout: 10_000 });
     const { items } = await s.call('get-review-feedback', { since: cursor });
-    assert.deepEqual(items.map((/** @type {any} */ i) => [i.findingId, i.state]), [[findings[1].id, 'resolved'], [findings[1].id, 'open']]);
+    assert.deepEqual(
+      items.map((/** @type {any} */ i) => [i.findingId, i.state]),
+      [
+        [findings[1].id, 'resolved'],
+        [findings[1].id, 'open'],
+      ],
+    );
     // Enter shows it in the code.
     await second.press('Enter');
     await waitForLine(s, 47);
@@ -114,7 +141,10 @@ describe('The review from the keyboard', () => {
       await waitForLine(s, 42);
       await s.page.keyboard.press('Control+Home');
       for (let i = 0; i < 3; i++) await s.page.keyboard.press('Enter');
-      await waitFor(async () => (await s.call('get-review')).findings[0].line === 45 || undefined, 'the finding to follow its code to line 45');
+      await waitFor(
+        async () => (await s.call('get-review')).findings[0].line === 45 || undefined,
+        'the finding to follow its code to line 45',
+      );
       const frame = await s.reviewFrame();
       const finding = frame.locator(`#review [data-finding="${findings[0].id}"]`);
       await finding.click({ position: { x: 5, y: 5 } });
@@ -129,8 +159,16 @@ describe('The review from the keyboard', () => {
       // Take the three lines out again, as the user would; auto save writes the file back as it was.
       await cursorToTop(s);
       for (let i = 0; i < 3; i++) await s.page.keyboard.press('Delete');
-      await waitFor(async () => (await s.call('get-review')).findings[0].line === 42 || undefined, 'the finding back at line 42', 20_000);
-      await waitFor(() => readFileSync(file, 'utf8') === original || undefined, 'auto save to write the file back', 20_000);
+      await waitFor(
+        async () => (await s.call('get-review')).findings[0].line === 42 || undefined,
+        'the finding back at line 42',
+        20_000,
+      );
+      await waitFor(
+        () => readFileSync(file, 'utf8') === original || undefined,
+        'auto save to write the file back',
+        20_000,
+      );
     } finally {
       if (readFileSync(file, 'utf8') !== original) writeFileSync(file, original);
     }

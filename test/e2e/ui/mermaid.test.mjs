@@ -29,7 +29,9 @@ function flowchart(marker) {
   );
 }
 
-const SEQUENCE = fence(['sequenceDiagram', '  Assistant->>Redline: present-review', '  Redline-->>Assistant: feedback'].join('\n'));
+const SEQUENCE = fence(
+  ['sequenceDiagram', '  Assistant->>Redline: present-review', '  Redline-->>Assistant: feedback'].join('\n'),
+);
 const INVALID = fence(['flowchart TD', '  A --> B', '  B --> '].join('\n'));
 
 /**
@@ -56,7 +58,10 @@ function cspViolations(frame) {
  */
 function diagramWith(frame, text, timeoutMs = 30_000) {
   return frame.waitForFunction(
-    (wanted) => [...document.querySelectorAll('#review .redline-mermaid-diagram svg')].some((svg) => svg.textContent?.includes(wanted)),
+    (wanted) =>
+      [...document.querySelectorAll('#review .redline-mermaid-diagram svg')].some((svg) =>
+        svg.textContent?.includes(wanted),
+      ),
     text,
     { polling: 'raf', timeout: timeoutMs },
   );
@@ -64,7 +69,9 @@ function diagramWith(frame, text, timeoutMs = 30_000) {
 
 /** What the user sees of the first diagram holding `text`: its size, and the colours of a node and its label. */
 function diagramLooks(/** @type {string} */ text) {
-  const svg = [...document.querySelectorAll('#review .redline-mermaid-diagram svg')].find((candidate) => candidate.textContent?.includes(text));
+  const svg = [...document.querySelectorAll('#review .redline-mermaid-diagram svg')].find((candidate) =>
+    candidate.textContent?.includes(text),
+  );
   if (!svg) return null;
   const label = [...svg.querySelectorAll('text, tspan')].find((element) => element.textContent?.includes(text));
   const node = label?.closest('.node');
@@ -79,7 +86,8 @@ function diagramLooks(/** @type {string} */ text) {
     labelFill: label ? getComputedStyle(label).fill : 'no label',
     labelWidth: labelBox?.width ?? 0,
     background: getComputedStyle(document.body).backgroundColor,
-    sourceHidden: /** @type {HTMLElement} */ (svg.closest('.redline-mermaid-diagram')?.nextElementSibling)?.hidden ?? false,
+    sourceHidden:
+      /** @type {HTMLElement} */ (svg.closest('.redline-mermaid-diagram')?.nextElementSibling)?.hidden ?? false,
   };
 }
 
@@ -104,13 +112,20 @@ describe('Diagrams in a review', () => {
   it('loads no renderer for a review without a diagram', async () => {
     const s = session();
     const marker = RedlineSession.marker('NO-DIAGRAM');
-    await s.call('present-review', { content: `# No diagram ${marker}\n\n\`\`\`ts\nconst a = 1;\n\`\`\`\n`, title: 'No diagram' });
+    await s.call('present-review', {
+      content: `# No diagram ${marker}\n\n\`\`\`ts\nconst a = 1;\n\`\`\`\n`,
+      title: 'No diagram',
+    });
     const frame = await s.waitForReviewText(marker);
     // A paint and a frame later, when a diagram would already have asked for the bundle.
     await frame.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 100))));
     const found = await frame.evaluate(() => ({
       scripts: [...document.scripts].map((script) => script.src.split('/').pop() || 'inline'),
-      rendererSrc: document.querySelector('script[data-mermaid-src]')?.getAttribute('data-mermaid-src')?.split('/').pop(),
+      rendererSrc: document
+        .querySelector('script[data-mermaid-src]')
+        ?.getAttribute('data-mermaid-src')
+        ?.split('/')
+        .pop(),
       mermaid: typeof (/** @type {any} */ (window).mermaid),
     }));
     assert.equal(found.rendererSrc, 'mermaid.min.js', "the panel's script knows where the renderer is");
@@ -128,7 +143,22 @@ describe('Diagrams in a review', () => {
     this.timeout(90_000);
     const s = session();
     const marker = RedlineSession.marker('FLOW');
-    const content = [`# Diagrams ${marker}`, '', 'How a price is worked out:', '', flowchart(marker), '', 'Who talks to whom:', '', SEQUENCE, '', 'A diagram with a mistake:', '', INVALID, ''].join('\n');
+    const content = [
+      `# Diagrams ${marker}`,
+      '',
+      'How a price is worked out:',
+      '',
+      flowchart(marker),
+      '',
+      'Who talks to whom:',
+      '',
+      SEQUENCE,
+      '',
+      'A diagram with a mistake:',
+      '',
+      INVALID,
+      '',
+    ].join('\n');
     const frame = await s.reviewFrame();
     await cspViolations(frame);
     const started = performance.now();
@@ -148,8 +178,24 @@ describe('Diagrams in a review', () => {
     assert.ok(looks.labelWidth > 20, 'the label has width');
     assert.equal(looks.sourceHidden, true, "the drawn diagram's source is put away");
     // A label is drawn one word to a <tspan>, so each word is looked for on its own.
-    for (const word of ['Order', marker, 'Coupon', 'valid?', 'Apply', 'discount', 'Full', 'price', 'Add', 'tax', 'yes', 'no']) {
-      await frame.locator('#review .redline-mermaid-diagram svg text', { hasText: word }).first().waitFor({ state: 'visible' });
+    for (const word of [
+      'Order',
+      marker,
+      'Coupon',
+      'valid?',
+      'Apply',
+      'discount',
+      'Full',
+      'price',
+      'Add',
+      'tax',
+      'yes',
+      'no',
+    ]) {
+      await frame
+        .locator('#review .redline-mermaid-diagram svg text', { hasText: word })
+        .first()
+        .waitFor({ state: 'visible' });
     }
 
     // The invalid one: its source, visible, and the reason above it; no error picture of mermaid's own.
@@ -161,7 +207,9 @@ describe('Diagrams in a review', () => {
     const leftovers = await frame.evaluate(() => ({
       svgs: document.querySelectorAll('#review svg').length,
       bomb: document.body.textContent?.includes('Syntax error in text') ?? false,
-      outside: [...document.body.querySelectorAll('svg, [id^="dredline"]')].filter((element) => !element.closest('#review')).length,
+      outside: [...document.body.querySelectorAll('svg, [id^="dredline"]')].filter(
+        (element) => !element.closest('#review'),
+      ).length,
     }));
     assert.deepEqual(leftovers, { svgs: 2, bomb: false, outside: 0 });
 
@@ -184,7 +232,13 @@ describe('Diagrams in a review', () => {
       const marker = RedlineSession.marker(`TIMED-${run}`);
       const started = performance.now();
       const drawn = diagramWith(frame, marker);
-      await Promise.all([s.call('present-review', { content: `# Timed diagram ${run}\n\n${flowchart(marker)}\n`, title: 'Timed diagram' }), drawn]);
+      await Promise.all([
+        s.call('present-review', {
+          content: `# Timed diagram ${run}\n\n${flowchart(marker)}\n`,
+          title: 'Timed diagram',
+        }),
+        drawn,
+      ]);
       samples.push(performance.now() - started);
     }
     const sorted = [...samples].sort((a, b) => a - b);
@@ -214,10 +268,10 @@ describe('Diagrams in a review', () => {
       [
         'flowchart LR',
         `  A[Call ${marker}] --> B[Script link]`,
-        "  C[\"<img src=x onerror=redlinePwn('img')>\"] --> D[\"<script>redlinePwn('script')</script>\"]",
+        '  C["<img src=x onerror=redlinePwn(\'img\')>"] --> D["<script>redlinePwn(\'script\')</script>"]',
         "  E[\"<b style='color:red' onmouseover=redlinePwn('hover')>Styled</b>\"] --> F[Plain link]",
         '  click A call redlinePwn("click")',
-        "  click B href \"javascript:redlinePwn('href')\"",
+        '  click B href "javascript:redlinePwn(\'href\')"',
         '  click F "https://example.invalid/pwned" _blank',
       ].join('\n'),
     );
@@ -225,11 +279,14 @@ describe('Diagrams in a review', () => {
       [
         '%%{init: {"securityLevel": "loose", "htmlLabels": true, "flowchart": {"htmlLabels": true}, "themeCSS": "} body { display: none } #x {"}}%%',
         'flowchart LR',
-        "  G[\"<img src=x onerror=redlinePwn('loose-img')>\"] --> H[Loose call]",
+        '  G["<img src=x onerror=redlinePwn(\'loose-img\')>"] --> H[Loose call]',
         '  click H call redlinePwn("loose-click")',
       ].join('\n'),
     );
-    await s.call('present-review', { content: `# Hostile diagrams\n\n${hostile}\n\n${escalating}\n`, title: 'Hostile diagrams' });
+    await s.call('present-review', {
+      content: `# Hostile diagrams\n\n${hostile}\n\n${escalating}\n`,
+      title: 'Hostile diagrams',
+    });
     await diagramWith(frame, marker);
     await diagramWith(frame, 'Loose');
     for (const label of [marker, 'Script', 'Plain', 'Loose', 'Styled']) {
@@ -239,15 +296,28 @@ describe('Diagrams in a review', () => {
     }
     // A last message through the same console, so that anything the clicks caused has been seen.
     await frame.evaluate(() => console.log('redline-e2e-mermaid-last'));
-    await waitFor(() => s.consoleMessages.some((message) => message.includes('redline-e2e-mermaid-last')), 'the console watcher to see the last message');
+    await waitFor(
+      () => s.consoleMessages.some((message) => message.includes('redline-e2e-mermaid-last')),
+      'the console watcher to see the last message',
+    );
 
     const found = await frame.evaluate(() => {
       const review = /** @type {HTMLElement} */ (document.getElementById('review'));
       return {
         pwned: /** @type {any} */ (window).__redlinePwned ?? null,
-        active: [...review.querySelectorAll('script, iframe, object, embed, img, image, foreignObject, style, link')].map((element) => element.tagName),
-        handlers: [...review.querySelectorAll('*')].flatMap((element) => [...element.attributes].filter((attribute) => /^on/i.test(attribute.name)).map((attribute) => `${element.tagName}.${attribute.name}`)),
-        links: [...review.querySelectorAll('svg [href], svg a')].map((element) => element.getAttribute('href') ?? element.getAttributeNS('http://www.w3.org/1999/xlink', 'href')).filter((href) => href !== null && !href.startsWith('#')),
+        active: [
+          ...review.querySelectorAll('script, iframe, object, embed, img, image, foreignObject, style, link'),
+        ].map((element) => element.tagName),
+        handlers: [...review.querySelectorAll('*')].flatMap((element) =>
+          [...element.attributes]
+            .filter((attribute) => /^on/i.test(attribute.name))
+            .map((attribute) => `${element.tagName}.${attribute.name}`),
+        ),
+        links: [...review.querySelectorAll('svg [href], svg a')]
+          .map(
+            (element) => element.getAttribute('href') ?? element.getAttributeNS('http://www.w3.org/1999/xlink', 'href'),
+          )
+          .filter((href) => href !== null && !href.startsWith('#')),
         bodyShown: getComputedStyle(document.body).display !== 'none' && getComputedStyle(review).display !== 'none',
         diagrams: review.querySelectorAll('.redline-mermaid-diagram svg').length,
       };
@@ -265,13 +335,24 @@ describe('Diagrams in a review', () => {
     const s = session();
     const frame = await s.reviewFrame();
     const marker = RedlineSession.marker('MANY');
-    const small = Array.from({ length: 51 }, (_, index) => fence(`flowchart LR\n  n${index}[${index === 0 ? marker : `Step ${index}`}] --> m${index}[Done]`));
+    const small = Array.from({ length: 51 }, (_, index) =>
+      fence(`flowchart LR\n  n${index}[${index === 0 ? marker : `Step ${index}`}] --> m${index}[Done]`),
+    );
     const huge = fence(`flowchart LR\n${'  a --> b\n'.repeat(5_100)}`);
-    await s.call('present-review', { content: `# Many diagrams\n\n${huge}\n\n${small.join('\n\n')}\n`, title: 'Many diagrams' });
+    await s.call('present-review', {
+      content: `# Many diagrams\n\n${huge}\n\n${small.join('\n\n')}\n`,
+      title: 'Many diagrams',
+    });
     await diagramWith(frame, marker);
-    await frame.waitForFunction(() => document.querySelectorAll('#review pre.redline-mermaid:not([data-diagram="queued"])').length === 52, null, { polling: 500, timeout: 90_000 });
+    await frame.waitForFunction(
+      () => document.querySelectorAll('#review pre.redline-mermaid:not([data-diagram="queued"])').length === 52,
+      null,
+      { polling: 500, timeout: 90_000 },
+    );
     const states = await frame.evaluate(() => ({
-      blocks: [...document.querySelectorAll('#review pre.redline-mermaid')].map((block) => /** @type {HTMLElement} */ (block).dataset.diagram),
+      blocks: [...document.querySelectorAll('#review pre.redline-mermaid')].map(
+        (block) => /** @type {HTMLElement} */ (block).dataset.diagram,
+      ),
       errors: [...document.querySelectorAll('#review .redline-mermaid-error')].map((error) => error.textContent),
     }));
     assert.equal(states.blocks.length, 52);
@@ -289,7 +370,10 @@ describe('Diagrams in a review', () => {
     const s = session();
     const marker = RedlineSession.marker('THEMED');
     const frame = await s.reviewFrame();
-    await s.call('present-review', { content: `# Themed diagrams ${marker}\n\n${flowchart(marker)}\n\n${SEQUENCE}\n\n${INVALID}\n`, title: 'Diagrams' });
+    await s.call('present-review', {
+      content: `# Themed diagrams ${marker}\n\n${flowchart(marker)}\n\n${SEQUENCE}\n\n${INVALID}\n`,
+      title: 'Diagrams',
+    });
     await diagramWith(frame, marker);
     const light = await frame.evaluate(diagramLooks, marker);
     assert.ok(light);
@@ -297,27 +381,41 @@ describe('Diagrams in a review', () => {
     await s.page.keyboard.type('Dark Modern');
     await s.page.keyboard.press('Enter');
     try {
-      const dark = await waitFor(async () => {
-        const looks = await frame.evaluate(diagramLooks, marker);
-        return looks && looks.shapeFill !== light.shapeFill && looks.background !== light.background && looks;
-      }, 'the diagram to be drawn in the dark theme', 30_000);
+      const dark = await waitFor(
+        async () => {
+          const looks = await frame.evaluate(diagramLooks, marker);
+          return looks && looks.shapeFill !== light.shapeFill && looks.background !== light.background && looks;
+        },
+        'the diagram to be drawn in the dark theme',
+        30_000,
+      );
       assert.notEqual(dark.labelFill, light.labelFill, 'the label colour follows the theme');
       await diagramWith(frame, 'present-review');
       await s.screenshot('18-mermaid-dark');
-      await frame.locator('#review .redline-mermaid-error').evaluate((element) => element.scrollIntoView({ block: 'center' }));
+      await frame
+        .locator('#review .redline-mermaid-error')
+        .evaluate((element) => element.scrollIntoView({ block: 'center' }));
       await s.screenshot('18-mermaid-dark-error');
     } finally {
       await runCommand(s.page, 'Preferences: Color Theme', { opensPicker: true });
       await s.page.keyboard.type('Light Modern');
       await s.page.keyboard.press('Enter');
     }
-    await waitFor(async () => (await frame.evaluate(diagramLooks, marker))?.shapeFill === light.shapeFill, 'the light diagram back', 30_000);
+    await waitFor(
+      async () => (await frame.evaluate(diagramLooks, marker))?.shapeFill === light.shapeFill,
+      'the light diagram back',
+      30_000,
+    );
     assert.deepEqual(await cspViolations(frame), [], 'CSP violations in the panel');
   });
 
   it('reported no CSP violation and loaded every file it asked for', async () => {
     const s = session();
-    assert.deepEqual(s.consoleMessages.slice(consoleStart).filter((message) => CSP_MESSAGE.test(message)), [], 'CSP messages in the console');
+    assert.deepEqual(
+      s.consoleMessages.slice(consoleStart).filter((message) => CSP_MESSAGE.test(message)),
+      [],
+      'CSP messages in the console',
+    );
     assert.deepEqual(s.failedExtensionResources, [], "the extension's files that failed to load");
     assert.equal(rendererRequests.length, 1, 'the renderer is fetched once for all these reviews');
   });

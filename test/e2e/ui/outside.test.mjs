@@ -21,7 +21,10 @@ describe('open-location of a file outside the workspace', () => {
     mkdirSync(directory, { recursive: true });
     outsideFile = join(directory, FILE_NAME);
     secret = RedlineSession.marker('SECRET');
-    writeFileSync(outsideFile, ['first line', 'second line', `the third line holds ${secret}`, 'fourth line', ''].join('\n'));
+    writeFileSync(
+      outsideFile,
+      ['first line', 'second line', `the third line holds ${secret}`, 'fourth line', ''].join('\n'),
+    );
   });
 
   /** The modal that asks, once the tool call has reached the window. */
@@ -40,7 +43,11 @@ describe('open-location of a file outside the workspace', () => {
     await dialog.waitFor({ state: 'hidden' });
 
     const result = await call;
-    assert.equal(result.isError, true, `open-location succeeded without the user's yes: ${JSON.stringify(result.content)}`);
+    assert.equal(
+      result.isError,
+      true,
+      `open-location succeeded without the user's yes: ${JSON.stringify(result.content)}`,
+    );
     assert.ok(/** @type {any} */ (result.content)[0].text.includes(FILE_NAME), 'the error names the file');
     assert.deepEqual(await s.editorTabs(), tabs, 'no editor opened');
   });
@@ -54,10 +61,18 @@ describe('open-location of a file outside the workspace', () => {
     await dialog.waitFor({ state: 'hidden' });
 
     const result = await call;
-    assert.notEqual(result.isError, true, `open-location failed after the user's yes: ${JSON.stringify(result.content)}`);
+    assert.notEqual(
+      result.isError,
+      true,
+      `open-location failed after the user's yes: ${JSON.stringify(result.content)}`,
+    );
     assert.deepEqual(/** @type {any} */ (result.structuredContent).start, { line: 3, column: 1 });
-    await s.page.locator('.editor-group-container.active .tab.active', { hasText: FILE_NAME }).waitFor({ state: 'visible' });
-    await s.page.locator('.statusbar-item', { hasText: /Ln 3, Col 1\b/ }).waitFor({ state: 'visible', timeout: 10_000 });
+    await s.page
+      .locator('.editor-group-container.active .tab.active', { hasText: FILE_NAME })
+      .waitFor({ state: 'visible' });
+    await s.page
+      .locator('.statusbar-item', { hasText: /Ln 3, Col 1\b/ })
+      .waitFor({ state: 'visible', timeout: 10_000 });
     await s.screenshot('10b-outside-opened');
 
     // The tool selected line 3; the user has not selected anything in the file.
@@ -65,7 +80,10 @@ describe('open-location of a file outside the workspace', () => {
     assert.notEqual(selection.isError, true, JSON.stringify(selection.content));
     const editor = /** @type {any} */ (selection.structuredContent).editor;
     assert.ok(editor?.path?.endsWith(FILE_NAME), `get-selection describes the opened file: ${JSON.stringify(editor)}`);
-    assert.ok(!JSON.stringify(selection).includes(secret), `the file's text reached the assistant: ${JSON.stringify(selection)}`);
+    assert.ok(
+      !JSON.stringify(selection).includes(secret),
+      `the file's text reached the assistant: ${JSON.stringify(selection)}`,
+    );
   });
 
   it('returns its text once the user selects in it', async () => {
@@ -75,7 +93,9 @@ describe('open-location of a file outside the workspace', () => {
     await s.page.keyboard.press('Home');
     await s.page.keyboard.press('Shift+End');
     const line = `the third line holds ${secret}`;
-    await s.page.locator('.statusbar-item', { hasText: `Ln 3, Col ${line.length + 1} (${line.length} selected)` }).waitFor({ state: 'visible', timeout: 10_000 });
+    await s.page
+      .locator('.statusbar-item', { hasText: `Ln 3, Col ${line.length + 1} (${line.length} selected)` })
+      .waitFor({ state: 'visible', timeout: 10_000 });
     // The selection reaches the extension host a moment after the keypress.
     const editor = await waitFor(async () => {
       const found = (await s.call('get-selection')).editor;

@@ -43,7 +43,8 @@ export function markdownItFloor(markdown) {
   return performance.now() - started;
 }
 
-const ms = (/** @type {number | undefined} */ value) => (value === undefined ? '' : value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(0)} ms`);
+const ms = (/** @type {number | undefined} */ value) =>
+  value === undefined ? '' : value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(0)} ms`;
 
 /** The figure's value as the table shows it: the median with the range, or the one time. @param {Figure} figure */
 function shown(figure) {
@@ -60,8 +61,11 @@ export function printAndWrite(vsix) {
   const rows = [...figures.values()].map((figure) => [figure.measure, shown(figure), ms(figure.floorMs)]);
   const header = ['measure (real VS Code, code-server)', 'value', 'markdown-it alone, same text'];
   const widths = header.map((cell, i) => Math.max(cell.length, ...rows.map((row) => row[i].length)));
-  const line = (/** @type {string[]} */ cells) => `      | ${cells.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |\n`;
-  process.stdout.write(`\n${line(header)}${line(widths.map((width) => '-'.repeat(width)))}${rows.map(line).join('')}\n`);
+  const line = (/** @type {string[]} */ cells) =>
+    `      | ${cells.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |\n`;
+  process.stdout.write(
+    `\n${line(header)}${line(widths.map((width) => '-'.repeat(width)))}${rows.map(line).join('')}\n`,
+  );
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
   const file = join(ARTIFACTS_DIR, 'e2e-ui-performance.json');
   const report = {

@@ -20,7 +20,16 @@ const require = createRequire(join(REPO_ROOT, 'package.json'));
 async function loadGitHubKit(dir) {
   const outfile = join(dir, 'github-kit.cjs');
   // GitHub's description is read from node_modules by path (specFile below), not bundled.
-  await esbuild.build({ entryPoints: [join(REPO_ROOT, 'test/support/github/index.ts')], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning', external: ['@octokit/openapi'] });
+  await esbuild.build({
+    entryPoints: [join(REPO_ROOT, 'test/support/github/index.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'warning',
+    external: ['@octokit/openapi'],
+  });
   await esbuild.stop();
   return createRequire(outfile)(outfile);
 }
@@ -39,7 +48,11 @@ describe('Publish Review to Pull Request', () => {
     this.timeout(180_000);
     tempDir = makeTempDir('redline-e2e-publish-');
     const kit = await loadGitHubKit(tempDir);
-    github = new kit.FakeGitHub('octo', 'app', { token: 'gho_fake_token', login: 'octocat', specFile: require.resolve('@octokit/openapi/generated/api.github.com.json') });
+    github = new kit.FakeGitHub('octo', 'app', {
+      token: 'gho_fake_token',
+      login: 'octocat',
+      specFile: require.resolve('@octokit/openapi/generated/api.github.com.json'),
+    });
     await github.start();
     repo = kit.makeFixtureRepository('git@github.com:octo/app.git', join(tempDir, 'app'));
     github.pulls.push({ number: 12, state: 'open', headRef: 'feature', headSha: repo.headSha, files: repo.files });
@@ -51,7 +64,10 @@ describe('Publish Review to Pull Request', () => {
     mkdirSync(extensionsDir);
     const installed = dirname(dirname(/** @type {string} */ (main.serverPath)));
     symlinkSync(installed, join(extensionsDir, basename(installed)));
-    symlinkSync(join(REPO_ROOT, 'test/e2e/fixtures/github-auth-extension'), join(extensionsDir, 'vscode.github-authentication-99.0.0'));
+    symlinkSync(
+      join(REPO_ROOT, 'test/e2e/fixtures/github-auth-extension'),
+      join(extensionsDir, 'vscode.github-authentication-99.0.0'),
+    );
     s = await RedlineSession.open({
       extensionsDir,
       serverPath: /** @type {string} */ (main.serverPath),
@@ -100,7 +116,12 @@ describe('Publish Review to Pull Request', () => {
     const text = await toast('Not signed in to GitHub');
     assert.match(text, /sign in when VS Code asks, then publish again\. Nothing was sent\./);
     assert.deepEqual(github.requests, []);
-    await s.page.locator('.notification-toast', { hasText: 'Not signed in' }).getByRole('button', { name: /Clear|Close/ }).first().click().catch(() => {});
+    await s.page
+      .locator('.notification-toast', { hasText: 'Not signed in' })
+      .getByRole('button', { name: /Clear|Close/ })
+      .first()
+      .click()
+      .catch(() => {});
   });
 
   it('publishes one review: comments on the diff, the rest in its body, and the URL shown', async () => {
@@ -113,22 +134,34 @@ describe('Publish Review to Pull Request', () => {
     assert.match(text, /pull request #12: added 2 comments and 2 findings in the review's body\./);
     assert.ok(text.includes(`https://github.com/octo/app/pull/12#pullrequestreview-${review.id}`), text);
     assert.match(text, /Open on GitHub/);
-    assert.deepEqual(github.comments.map((/** @type {any} */ c) => [c.path, c.startLine, c.line, c.side]), [
-      ['src/app.ts', undefined, 10, 'RIGHT'],
-      ['src/app.ts', 10, 12, 'RIGHT'],
-    ]);
+    assert.deepEqual(
+      github.comments.map((/** @type {any} */ c) => [c.path, c.startLine, c.line, c.side]),
+      [
+        ['src/app.ts', undefined, 10, 'RIGHT'],
+        ['src/app.ts', 10, 12, 'RIGHT'],
+      ],
+    );
     assert.deepEqual(github.outsideDiff, []);
     assert.match(review.body, /revision 1: 4 findings \(1 bug, 1 risk, 1 suggestion, 1 nit\)/);
     assert.ok(review.body.includes(`https://github.com/octo/app/blob/${repo.headSha}/src/app.ts#L22`), review.body);
-    assert.ok(review.body.includes(`https://github.com/octo/app/blob/${repo.headSha}/src/untouched.ts#L3`), review.body);
+    assert.ok(
+      review.body.includes(`https://github.com/octo/app/blob/${repo.headSha}/src/untouched.ts#L3`),
+      review.body,
+    );
     assert.deepEqual(github.violations, []);
   });
 
   it('publishing again adds nothing twice', async () => {
     await runCommand(s.page, 'Redline: Publish Review to Pull Request…');
     const text = await toast('left 4 findings already there unchanged');
-    assert.match(text, /pull request #12: left 4 findings already there unchanged\. https:\/\/github\.com\/octo\/app\/pull\/12/);
-    await waitFor(() => github.requests.filter((/** @type {any} */ r) => r.operationId === 'pulls/list-reviews').length === 2, 'the second publish to read the reviews');
+    assert.match(
+      text,
+      /pull request #12: left 4 findings already there unchanged\. https:\/\/github\.com\/octo\/app\/pull\/12/,
+    );
+    await waitFor(
+      () => github.requests.filter((/** @type {any} */ r) => r.operationId === 'pulls/list-reviews').length === 2,
+      'the second publish to read the reviews',
+    );
     assert.equal(github.reviews.length, 1);
     assert.equal(github.comments.length, 2);
     assert.deepEqual(github.violations, []);

@@ -13,13 +13,18 @@ describe('After a window reload', () => {
   it('a review presented just before the reload is in the panel and in get-review', async () => {
     const s = session();
     marker = RedlineSession.marker('JUST-BEFORE-RELOAD');
-    presented = await s.call('present-review', { content: `# Just before the reload\n\n${marker}\n`, title: 'Just before reload' });
+    presented = await s.call('present-review', {
+      content: `# Just before the reload\n\n${marker}\n`,
+      title: 'Just before reload',
+    });
     // No wait at all: a user may reload the moment the review appears.
     await s.page.reload({ waitUntil: 'load' });
     await s.page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
     const frame = await s.reviewFrame({ timeoutMs: 60_000 });
     await s.waitForReviewText(marker, { timeoutMs: 30_000 });
-    await frame.locator('#revision', { hasText: `Revision ${presented.revision}` }).waitFor({ state: 'visible', timeout: 10_000 });
+    await frame
+      .locator('#revision', { hasText: `Revision ${presented.revision}` })
+      .waitFor({ state: 'visible', timeout: 10_000 });
     assert.equal(await frame.locator('#title').innerText(), 'Just before reload');
     await s.screenshot('12-after-reload');
 
@@ -35,7 +40,10 @@ describe('After a window reload', () => {
   it("the assistant's MCP server, started before the reload, reaches the new window", async () => {
     const s = session();
     const next = RedlineSession.marker('AFTER-RELOAD');
-    const result = await s.call('present-review', { content: `# After the reload\n\n${next}\n`, title: 'After reload' });
+    const result = await s.call('present-review', {
+      content: `# After the reload\n\n${next}\n`,
+      title: 'After reload',
+    });
     assert.equal(result.revision, presented.revision + 1);
     await s.waitForReviewText(next, { timeoutMs: 15_000 });
     await s.screenshot('13-presented-after-reload');

@@ -28,7 +28,10 @@ export function pricingReview() {
     '',
     '## Details',
     '',
-    ...Array.from({ length: 40 }, (_, index) => `Detail ${index + 1}: each of these paragraphs adds height, so that the panel has to scroll.\n`),
+    ...Array.from(
+      { length: 40 },
+      (_, index) => `Detail ${index + 1}: each of these paragraphs adds height, so that the panel has to scroll.\n`,
+    ),
   ].join('\n');
 }
 
@@ -48,14 +51,20 @@ describe('A review in the panel', () => {
     presented = await s.call('present-review', { content: pricingReview(), title: 'Pricing review' });
     assert.equal(presented.references.total, 4);
     assert.equal(presented.references.resolved, 3);
-    assert.deepEqual(presented.references.broken.map((broken) => broken.reference), ['src/missing.ts:5']);
+    assert.deepEqual(
+      presented.references.broken.map((broken) => broken.reference),
+      ['src/missing.ts:5'],
+    );
 
     const frame = await s.waitForReviewText('Detail 40');
     assert.equal(await frame.locator('#title').innerText(), 'Pricing review');
     assert.equal(await frame.locator('#revision').innerText(), `Revision ${presented.revision}`);
     assert.equal(await frame.locator('#review h1').innerText(), 'Pricing review');
     assert.deepEqual(await frame.locator('#review h2').allInnerTexts(), ['Findings', 'Details']);
-    assert.equal(await frame.locator('#review pre code.language-ts').innerText(), 'const total = subtotal - discount + tax;\n');
+    assert.equal(
+      await frame.locator('#review pre code.language-ts').innerText(),
+      'const total = subtotal - discount + tax;\n',
+    );
     assert.equal(await frame.locator('#copy').isEnabled(), true);
     await s.page.locator('.tabs-container .tab', { hasText: 'Review: Pricing review' }).waitFor({ state: 'visible' });
 
@@ -71,7 +80,11 @@ describe('A review in the panel', () => {
         const computed = getComputedStyle(element);
         return `${computed.color}|${computed.textDecorationLine}|${computed.textDecorationStyle}|${computed.cursor}`;
       });
-    assert.notEqual(await style(broken), await style(links.first()), 'a broken reference looks different from a working one');
+    assert.notEqual(
+      await style(broken),
+      await style(links.first()),
+      'a broken reference looks different from a working one',
+    );
     await s.screenshot('02-review-rendered');
   });
 
@@ -79,8 +92,12 @@ describe('A review in the panel', () => {
     const s = session();
     const frame = await s.reviewFrame();
     await frame.locator(`#review a.redline-ref[data-ref="${EXAMPLE}:42"]`).click();
-    await s.page.locator('.editor-group-container.active .tab.active', { hasText: 'example.ts' }).waitFor({ state: 'visible' });
-    await s.page.locator('.statusbar-item', { hasText: /Ln 42, Col 1\b/ }).waitFor({ state: 'visible', timeout: 10_000 });
+    await s.page
+      .locator('.editor-group-container.active .tab.active', { hasText: 'example.ts' })
+      .waitFor({ state: 'visible' });
+    await s.page
+      .locator('.statusbar-item', { hasText: /Ln 42, Col 1\b/ })
+      .waitFor({ state: 'visible', timeout: 10_000 });
     assert.equal(await s.activeEditorTab(), 'example.ts');
     assert.match(await s.cursorStatus(), /^Ln 42, Col 1\b/);
     // The panel stays open beside the file.
@@ -102,9 +119,15 @@ describe('A review in the panel', () => {
     // And read back through the assistant's own tool.
     const { editor } = await s.call('get-selection');
     assert.equal(editor.relativePath, EXAMPLE);
-    assert.deepEqual(editor.selections.map((selection) => [selection.start, selection.end]), [
-      [{ line: 10, column: 1 }, { line: 20, column: lines[10].length + 1 }],
-    ]);
+    assert.deepEqual(
+      editor.selections.map((selection) => [selection.start, selection.end]),
+      [
+        [
+          { line: 10, column: 1 },
+          { line: 20, column: lines[10].length + 1 },
+        ],
+      ],
+    );
     assert.equal(editor.selections[0].text, selectedText);
     await s.screenshot('04-clicked-range-10-20');
   });
@@ -141,7 +164,10 @@ describe('A review in the panel', () => {
     const scrollY = await frame.evaluate(() => /** @type {any} */ (window).redlineScrollEnd);
     assert.ok(scrollY >= 300, `the wheel scrolled the panel (scrollY ${scrollY})`);
     const marker = RedlineSession.marker('APPENDED');
-    const appended = await s.call('present-review', { content: `## Follow-up\n\n${marker}: also check src/util.ts:7`, mode: 'append' });
+    const appended = await s.call('present-review', {
+      content: `## Follow-up\n\n${marker}: also check src/util.ts:7`,
+      mode: 'append',
+    });
     assert.equal(appended.revision, presented.revision + 1);
     await s.waitForReviewText(marker);
     await frame.locator('#revision', { hasText: `Revision ${appended.revision}` }).waitFor();
@@ -162,11 +188,15 @@ describe('A review in the panel', () => {
     // Paste where a user would: a new untitled editor in the file's group, not over the panel.
     await s.page.locator('.tabs-container .tab', { hasText: 'example.ts' }).first().click();
     await runCommand(s.page, 'File: New Untitled Text File');
-    await s.page.locator('.editor-group-container.active .tab.active', { hasText: 'Untitled' }).waitFor({ state: 'visible' });
+    await s.page
+      .locator('.editor-group-container.active .tab.active', { hasText: 'Untitled' })
+      .waitFor({ state: 'visible' });
     await s.page.locator('.editor-group-container.active .monaco-editor .view-lines').click();
     await s.page.keyboard.press('Control+V');
     // The untitled editor turns dirty once the paste lands.
-    await s.page.locator('.editor-group-container.active .tab.active.dirty').waitFor({ state: 'visible', timeout: 5_000 });
+    await s.page
+      .locator('.editor-group-container.active .tab.active.dirty')
+      .waitFor({ state: 'visible', timeout: 5_000 });
     await s.page.keyboard.press('Control+A');
     // The selection reaches the extension host a moment after the keypress.
     const editor = await waitFor(async () => {
@@ -174,7 +204,7 @@ describe('A review in the panel', () => {
       return found?.isUntitled && found.selections[0]?.isEmpty === false && found;
     }, 'get-selection to report the select-all in the untitled editor');
     assert.equal(editor.isUntitled, true);
-    assert.equal(editor.selections[0].text, markdown, 'the pasted text is the review\'s markdown');
+    assert.equal(editor.selections[0].text, markdown, "the pasted text is the review's markdown");
     await s.screenshot('08-pasted');
     // Back to the file, so that the untitled editor is not in the way of later tests.
     await s.page.locator('.tabs-container .tab', { hasText: 'example.ts' }).first().click();

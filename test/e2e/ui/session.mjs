@@ -8,7 +8,14 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import { startCodeServer } from '../harness/codeServer.mjs';
 import { descendants, makeTempDir, removeTempDir, sleep } from '../harness/processes.mjs';
-import { closeWorkbench, findWebviewFrame, openWorkbench, readTerminalEnv, runCommand, screenshot } from '../harness/workbench.mjs';
+import {
+  closeWorkbench,
+  findWebviewFrame,
+  openWorkbench,
+  readTerminalEnv,
+  runCommand,
+  screenshot,
+} from '../harness/workbench.mjs';
 
 /** @typedef {import('playwright-core').Page} Page */
 /** @typedef {import('playwright-core').Frame} Frame */
@@ -29,7 +36,7 @@ let current;
 
 /** The session the root hooks opened. */
 export function session() {
-  if (!current) throw new Error('No Redline session: the UI suite\'s root hook did not open one');
+  if (!current) throw new Error("No Redline session: the UI suite's root hook did not open one");
   return current;
 }
 
@@ -105,7 +112,12 @@ export class RedlineSession {
     // next is one of "every integrated terminal" that gets the bridge's variables.
     await runCommand(this.page, 'Redline: Show Review', { timeoutMs: 60_000 });
     // The temp and runtime dirs too: a server started in a terminal inherits them, and discovery looks under them.
-    this.terminalEnv = await readTerminalEnv(this.page, ['REDLINE_IPC_PATH', 'REDLINE_IPC_TOKEN', 'TMPDIR', 'XDG_RUNTIME_DIR']);
+    this.terminalEnv = await readTerminalEnv(this.page, [
+      'REDLINE_IPC_PATH',
+      'REDLINE_IPC_TOKEN',
+      'TMPDIR',
+      'XDG_RUNTIME_DIR',
+    ]);
     const { REDLINE_IPC_PATH, REDLINE_IPC_TOKEN } = this.terminalEnv;
     if (!REDLINE_IPC_PATH || !REDLINE_IPC_TOKEN) {
       throw new Error(`A new terminal lacks the bridge's variables: ${JSON.stringify(this.terminalEnv)}`);
@@ -127,7 +139,9 @@ export class RedlineSession {
    * @returns {Promise<Client>}
    */
   async connectAssistant(name, onStderr = () => {}) {
-    const { REDLINE_IPC_PATH, REDLINE_IPC_TOKEN, TMPDIR, XDG_RUNTIME_DIR } = /** @type {Record<string, string>} */ (this.terminalEnv);
+    const { REDLINE_IPC_PATH, REDLINE_IPC_TOKEN, TMPDIR, XDG_RUNTIME_DIR } = /** @type {Record<string, string>} */ (
+      this.terminalEnv
+    );
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [/** @type {string} */ (this.serverPath)],
@@ -248,12 +262,21 @@ export class RedlineSession {
 
   /** The label of the active tab in the focused editor group. */
   async activeEditorTab() {
-    return (await this.page.locator('.editor-group-container.active .tab.active').first().innerText()).replace(/\s+/g, '');
+    return (await this.page.locator('.editor-group-container.active .tab.active').first().innerText()).replace(
+      /\s+/g,
+      '',
+    );
   }
 
   /** The status bar's cursor item, e.g. "Ln 10, Col 1 (243 selected)". */
   async cursorStatus() {
-    return (await this.page.locator('.statusbar-item').filter({ hasText: /Ln \d+, Col \d+/ }).first().innerText()).trim();
+    return (
+      await this.page
+        .locator('.statusbar-item')
+        .filter({ hasText: /Ln \d+, Col \d+/ })
+        .first()
+        .innerText()
+    ).trim();
   }
 
   /** Labels of every open editor tab, in every group. */
@@ -281,7 +304,11 @@ export class RedlineSession {
    * @param {{ timeoutMs?: number }} [options]
    */
   async waitForOneExtensionHost({ timeoutMs = 30_000 } = {}) {
-    await waitFor(() => this.extensionHostPids().length === 1, 'the old extension host to exit after the reload', timeoutMs);
+    await waitFor(
+      () => this.extensionHostPids().length === 1,
+      'the old extension host to exit after the reload',
+      timeoutMs,
+    );
   }
 
   /**
@@ -290,7 +317,11 @@ export class RedlineSession {
    * @param {{ timeoutMs?: number }} [options]
    */
   async waitForBridge({ timeoutMs = 60_000 } = {}) {
-    await waitFor(async () => (await this.rawCall('get-review')).isError !== true, "the window's bridge to answer get-review", timeoutMs);
+    await waitFor(
+      async () => (await this.rawCall('get-review')).isError !== true,
+      "the window's bridge to answer get-review",
+      timeoutMs,
+    );
   }
 
   /**
@@ -322,7 +353,11 @@ export class RedlineSession {
         const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
         // VS Code's own helpers are not terminals: the pty host samples its terminals' CPU through
         // `sh -c …/vs/base/node/cpuUsage.sh` now and then, and built-in extensions run `sh -c ps` and `sh -c ls`.
-        if (argv.some((arg) => /\/vs\/base\/node\/[\w-]+\.sh\b/.test(arg)) || (argv[1] === '-c' && /^(\/usr\/bin\/|\/bin\/)?(ps|ls)\b/.test(argv[2] ?? ''))) return false;
+        if (
+          argv.some((arg) => /\/vs\/base\/node\/[\w-]+\.sh\b/.test(arg)) ||
+          (argv[1] === '-c' && /^(\/usr\/bin\/|\/bin\/)?(ps|ls)\b/.test(argv[2] ?? ''))
+        )
+          return false;
         return SHELLS.has(argv[0]?.split('/').pop() ?? '');
       } catch {
         return false;

@@ -24,7 +24,8 @@ const GARBAGE = '\u0000\u0000{"revision": 3, "markdown": "# cut off';
  */
 function isStorageOf(storage, folder) {
   try {
-    if (existsSync(join(storage, 'workspace.json'))) return decodeURIComponent(readFileSync(join(storage, 'workspace.json'), 'utf8')).includes(`${folder}"`);
+    if (existsSync(join(storage, 'workspace.json')))
+      return decodeURIComponent(readFileSync(join(storage, 'workspace.json'), 'utf8')).includes(`${folder}"`);
     return JSON.parse(readFileSync(join(storage, 'meta.json'), 'utf8')).name === basename(folder);
   } catch {
     return false;
@@ -63,7 +64,9 @@ async function reviewsDirectory(s) {
   try {
     await waitFor(() => found().length === 1, `one reviews directory for ${s.workspace}`, 30_000);
   } catch (error) {
-    assert.fail(`${error.message}; found ${JSON.stringify(found())} under ${workspaceStorage}: ${describeStorage(workspaceStorage)}`);
+    assert.fail(
+      `${error.message}; found ${JSON.stringify(found())} under ${workspaceStorage}: ${describeStorage(workspaceStorage)}`,
+    );
   }
   return found()[0];
 }
@@ -73,7 +76,10 @@ describe('Corrupt review state on disk', () => {
     this.timeout(180_000);
     const s = session();
     const directory = await reviewsDirectory(s);
-    assert.ok(existsSync(join(directory, CURRENT_FILE)), `${CURRENT_FILE} in ${directory}: ${readdirSync(directory).join(', ')}`);
+    assert.ok(
+      existsSync(join(directory, CURRENT_FILE)),
+      `${CURRENT_FILE} in ${directory}: ${readdirSync(directory).join(', ')}`,
+    );
     // The UI suite presented many reviews before this one, so earlier ones are on disk.
     const onScreen = JSON.parse(readFileSync(join(directory, CURRENT_FILE), 'utf8')).current;
     const historyFile = readdirSync(directory).find((name) => REVIEW_FILE.test(name) && name !== onScreen);
@@ -83,7 +89,8 @@ describe('Corrupt review state on disk', () => {
     // memory can be written over the corrupt file before the next window reads it.
     // The window may hold an unsaved editor from an earlier suite (the pasted review): leave anyway,
     // as a user who closes it does. Unanswered, the browser's "leave page?" would stop the navigation.
-    const leave = (/** @type {import('playwright-core').Dialog} */ dialog) => void (dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss());
+    const leave = (/** @type {import('playwright-core').Dialog} */ dialog) =>
+      void (dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss());
     s.page.on('dialog', leave);
     try {
       // Playwright can report a navigation that a beforeunload handler saw as aborted: sometimes it
@@ -97,7 +104,7 @@ describe('Corrupt review state on disk', () => {
     } finally {
       s.page.off('dialog', leave);
     }
-    await waitFor(() => s.extensionHostPids().length === 0, 'the window\'s extension host to exit', 60_000);
+    await waitFor(() => s.extensionHostPids().length === 0, "the window's extension host to exit", 60_000);
     writeFileSync(join(directory, CURRENT_FILE), CORRUPT_STATE);
     writeFileSync(join(directory, historyFile), GARBAGE);
 
@@ -119,7 +126,10 @@ describe('Corrupt review state on disk', () => {
     // The bridge started: the assistant's MCP server, running since before, reaches it again.
     await s.waitForBridge();
     const marker = RedlineSession.marker('AFTER-CORRUPT-STATE');
-    const presented = await s.call('present-review', { content: `# After corrupt state\n\n${marker}\n`, title: 'After corrupt state' });
+    const presented = await s.call('present-review', {
+      content: `# After corrupt state\n\n${marker}\n`,
+      title: 'After corrupt state',
+    });
     assert.ok(presented.revision > 0);
     await s.waitForReviewText(marker, { timeoutMs: 30_000 });
     await s.screenshot('14-after-corrupt-state');

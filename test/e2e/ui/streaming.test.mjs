@@ -47,7 +47,11 @@ describe('A large review streaming into the panel', () => {
     const s = session();
     await s.call('present-review', { content: '# Small after large\n\nOne line.', title: 'Small' });
     const frame = await s.waitForReviewText('Small after large');
-    await frame.waitForFunction(() => document.querySelectorAll('#review li, #review .redline-page-retired').length === 0, undefined, { polling: 'raf', timeout: 15_000 });
+    await frame.waitForFunction(
+      () => document.querySelectorAll('#review li, #review .redline-page-retired').length === 0,
+      undefined,
+      { polling: 'raf', timeout: 15_000 },
+    );
     assert.deepEqual(await frame.locator('#review h1').allInnerTexts(), ['Small after large']);
     await s.screenshot('streaming-02-small-after-large');
   });

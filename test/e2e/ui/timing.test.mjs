@@ -36,7 +36,9 @@ function shows(frame, marker, { end = 'first', timeoutMs = LARGE_TIMEOUT_MS } = 
         };
         // The review's blocks are #review's children, or a page's that comes first in #review
         // (and may have old pages, hidden, after it): either holds the marker only once it is in.
-        return [lastBlock(review), lastBlock(review.firstElementChild)].some((block) => block?.textContent?.includes(wanted) ?? false);
+        return [lastBlock(review), lastBlock(review.firstElementChild)].some(
+          (block) => block?.textContent?.includes(wanted) ?? false,
+        );
       }
       // The first dozen elements in document order: the heading, the first list and its first items.
       const walker = document.createTreeWalker(review, NodeFilter.SHOW_ELEMENT);
@@ -79,7 +81,10 @@ async function smallReviewsVisible(label) {
 
 /** present-review with room for a large review, or a panel busy with one, on a busy machine. @param {string} content @param {string} title */
 async function presentPatiently(content, title) {
-  const result = await /** @type {any} */ (session().mcp).callTool({ name: 'present-review', arguments: { content, title } }, { timeout: LARGE_TIMEOUT_MS });
+  const result = await /** @type {any} */ (session().mcp).callTool(
+    { name: 'present-review', arguments: { content, title } },
+    { timeout: LARGE_TIMEOUT_MS },
+  );
   assert.notEqual(result.isError, true, JSON.stringify(result.content).slice(0, 500));
   return result.structuredContent;
 }
@@ -93,15 +98,22 @@ describe('present-review to visible text', () => {
     // A panel of its own: closed (it is the active editor once shown) and opened again.
     await runCommand(s.page, 'Redline: Show Review');
     // "Review: <title>", or "Redline Review" before the first.
-    await waitFor(async () => (await s.activeEditorTab()).includes('Review'), 'the review panel to be the active editor');
+    await waitFor(
+      async () => (await s.activeEditorTab()).includes('Review'),
+      'the review panel to be the active editor',
+    );
     const old = await s.reviewFrame();
     await runCommand(s.page, 'View: Close Editor');
     await waitFor(() => old.isDetached(), 'the review panel to close');
     await runCommand(s.page, 'Redline: Show Review');
     await s.reviewFrame({ timeoutMs: 30_000 });
     const samples = await smallReviewsVisible('FRESH');
-    record('smallFreshPanel', { measure: `small review, call → visible, fresh panel, median of ${SMALL_CALLS}`, samples });
-    s.figures['present-review call to text visible in the webview (fresh panel)'] = `median ${median(samples).toFixed(0)} ms over ${SMALL_CALLS} calls`;
+    record('smallFreshPanel', {
+      measure: `small review, call → visible, fresh panel, median of ${SMALL_CALLS}`,
+      samples,
+    });
+    s.figures['present-review call to text visible in the webview (fresh panel)'] =
+      `median ${median(samples).toFixed(0)} ms over ${SMALL_CALLS} calls`;
     await s.screenshot('11-timing-last');
   });
 
@@ -113,14 +125,18 @@ describe('present-review to visible text', () => {
     const last = RedlineSession.marker('LARGE-LAST');
     const REFERENCES = 70_000;
     const lines = ['# Large review', ''];
-    for (let i = 0; i < REFERENCES; i++) lines.push(`- finding ${i} at src/example.ts:${(i % 60) + 1}${i === 0 ? ` ${first}` : ''}`);
+    for (let i = 0; i < REFERENCES; i++)
+      lines.push(`- finding ${i} at src/example.ts:${(i % 60) + 1}${i === 0 ? ` ${first}` : ''}`);
     lines.push('', `The end: ${last}`, '');
     const content = lines.join('\n');
     assert.ok(content.length >= 2.4 * 1024 * 1024, `the review is ${content.length} characters`);
     const started = performance.now();
     const firstShown = shows(frame, first).then(() => performance.now() - started);
     const allShown = shows(frame, last, { end: 'last' }).then(() => performance.now() - started);
-    const delivered = presentPatiently(content, 'Large').then((result) => ({ result, ms: performance.now() - started }));
+    const delivered = presentPatiently(content, 'Large').then((result) => ({
+      result,
+      ms: performance.now() - started,
+    }));
     const [{ result, ms: deliveredMs }, firstMs, allMs] = await Promise.all([delivered, firstShown, allShown]);
     const { resolved, broken, unchecked = 0 } = result.references;
     assert.equal(broken.length, 0, JSON.stringify(result.references));
@@ -129,8 +145,13 @@ describe('present-review to visible text', () => {
     const size = `${(content.length / 1024 / 1024).toFixed(2)} MiB`;
     record('largeFirstScreen', { measure: `${size} / 70,000 references: first screen`, ms: firstMs, floorMs });
     record('largeAll', { measure: `${size} / 70,000 references: all of it in the page`, ms: allMs, floorMs });
-    record('largeDelivered', { measure: `${size} / 70,000 references: delivered (call → answer)`, ms: deliveredMs, floorMs });
-    s.figures['2.4 MiB review: call to visible in the webview'] = `first screen ${firstMs.toFixed(0)} ms, all of it ${allMs.toFixed(0)} ms`;
+    record('largeDelivered', {
+      measure: `${size} / 70,000 references: delivered (call → answer)`,
+      ms: deliveredMs,
+      floorMs,
+    });
+    s.figures['2.4 MiB review: call to visible in the webview'] =
+      `first screen ${firstMs.toFixed(0)} ms, all of it ${allMs.toFixed(0)} ms`;
     await s.screenshot('11-timing-large');
   });
 
@@ -147,7 +168,10 @@ describe('present-review to visible text', () => {
       const started = performance.now();
       const firstShown = shows(frame, first).then(() => performance.now() - started);
       let presenting = true;
-      const present = presentPatiently(content, 'Ten MiB').then((result) => ({ result, ms: performance.now() - started }));
+      const present = presentPatiently(content, 'Ten MiB').then((result) => ({
+        result,
+        ms: performance.now() - started,
+      }));
       const presented = present.finally(() => (presenting = false));
       // A second assistant's cheap call every 25 ms for as long as the large present takes.
       /** @type {number[]} */
@@ -163,12 +187,22 @@ describe('present-review to visible text', () => {
       assert.equal(result.references.broken.length, 0);
       const floorMs = markdownItFloor(content);
       const size = `${(Buffer.byteLength(content) / 1024 / 1024).toFixed(2)} MiB`;
-      record('tenMiBDelivered', { measure: `${size} of paragraphs: delivered (call → answer)`, ms: deliveredMs, floorMs });
+      record('tenMiBDelivered', {
+        measure: `${size} of paragraphs: delivered (call → answer)`,
+        ms: deliveredMs,
+        floorMs,
+      });
       record('tenMiBFirstScreen', { measure: `${size}: first screen`, ms: firstMs });
       const slowest = Math.max(...answers);
-      record('secondAssistantSlowest', { measure: "a second assistant's slowest get-selection (one every 25 ms) during the 10 MiB present", ms: slowest, detail: `median ${median(answers).toFixed(0)} ms over ${answers.length} calls` });
-      s.figures["a second assistant's get-selection every 25 ms during a 10 MiB present"] = `slowest ${slowest.toFixed(0)} ms over ${answers.length} calls`;
-      s.figures['10 MiB review delivered'] = `${(deliveredMs / 1000).toFixed(2)} s (markdown-it alone: ${(floorMs / 1000).toFixed(2)} s)`;
+      record('secondAssistantSlowest', {
+        measure: "a second assistant's slowest get-selection (one every 25 ms) during the 10 MiB present",
+        ms: slowest,
+        detail: `median ${median(answers).toFixed(0)} ms over ${answers.length} calls`,
+      });
+      s.figures["a second assistant's get-selection every 25 ms during a 10 MiB present"] =
+        `slowest ${slowest.toFixed(0)} ms over ${answers.length} calls`;
+      s.figures['10 MiB review delivered'] =
+        `${(deliveredMs / 1000).toFixed(2)} s (markdown-it alone: ${(floorMs / 1000).toFixed(2)} s)`;
     } finally {
       await second.close();
     }
@@ -177,9 +211,16 @@ describe('present-review to visible text', () => {
   it(`is measured for a small review right after the large reviews, over ${SMALL_CALLS} calls`, async function () {
     this.timeout(LARGE_TIMEOUT_MS * 2);
     const samples = await smallReviewsVisible('AFTER-LARGE');
-    record('smallAfterLarge', { measure: `small review, call → visible, right after the large reviews, median of ${SMALL_CALLS}`, samples });
-    record('nextAfterLarge', { measure: 'the first of those: the next review after the 10 MiB one, call → visible', ms: samples[0] });
-    session().figures['present-review call to text visible, right after the large reviews'] = `median ${median(samples).toFixed(0)} ms, first ${samples[0].toFixed(0)} ms`;
+    record('smallAfterLarge', {
+      measure: `small review, call → visible, right after the large reviews, median of ${SMALL_CALLS}`,
+      samples,
+    });
+    record('nextAfterLarge', {
+      measure: 'the first of those: the next review after the 10 MiB one, call → visible',
+      ms: samples[0],
+    });
+    session().figures['present-review call to text visible, right after the large reviews'] =
+      `median ${median(samples).toFixed(0)} ms, first ${samples[0].toFixed(0)} ms`;
   });
 });
 

@@ -6,7 +6,14 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
-import { closeWorkbench, findWebviewFrame, openWorkbench, readTerminalEnv, runCommand, screenshot } from '../harness/workbench.mjs';
+import {
+  closeWorkbench,
+  findWebviewFrame,
+  openWorkbench,
+  readTerminalEnv,
+  runCommand,
+  screenshot,
+} from '../harness/workbench.mjs';
 import { isAlive, RedlineSession, session, waitFor } from './session.mjs';
 
 /** @typedef {ReturnType<import('./session.mjs').RedlineSession['discoveryFiles']>[number]} WindowRecord */
@@ -46,7 +53,11 @@ describe('Two windows, and assistants started outside VS Code', () => {
     assert.notEqual(first.token, other.token);
     const terminal = await readTerminalEnv(s.page, ['REDLINE_IPC_PATH']);
     await runCommand(s.page, 'View: Toggle Panel Visibility');
-    assert.equal(terminal.REDLINE_IPC_PATH, first.socketPath, "the first window's terminals point at its own host's socket");
+    assert.equal(
+      terminal.REDLINE_IPC_PATH,
+      first.socketPath,
+      "the first window's terminals point at its own host's socket",
+    );
     for (const record of s.discoveryFiles()) {
       assert.equal((statSync(record.file).mode & 0o777).toString(8), '600', `mode of ${record.file}`);
       assert.equal(statSync(record.file).uid, process.getuid?.());
@@ -56,22 +67,35 @@ describe('Two windows, and assistants started outside VS Code', () => {
 
   it('a server with no REDLINE_* variables, started in a subfolder, reaches its own window and no other', async () => {
     const s = session();
-    const [inFirst, inSecond] = await Promise.all([startServer(join(/** @type {string} */ (s.workspace), 'src')), startServer(join(secondFolder, 'src'))]);
+    const [inFirst, inSecond] = await Promise.all([
+      startServer(join(/** @type {string} */ (s.workspace), 'src')),
+      startServer(join(secondFolder, 'src')),
+    ]);
     const [firstMarker, secondMarker] = [RedlineSession.marker('FIRST-WINDOW'), RedlineSession.marker('SECOND-WINDOW')];
     await presentOk(inFirst.client, `# First window\n\n${firstMarker}\n`);
     await presentOk(inSecond.client, `# Second window\n\n${secondMarker}\n`);
 
     await s.waitForReviewText(firstMarker);
     const secondFrame = await findWebviewFrame(/** @type {any} */ (second), '#review', { timeoutMs: 30_000 });
-    await secondFrame.waitForFunction((wanted) => document.getElementById('review')?.textContent?.includes(wanted) ?? false, secondMarker, {
-      timeout: 15_000,
-    });
+    await secondFrame.waitForFunction(
+      (wanted) => document.getElementById('review')?.textContent?.includes(wanted) ?? false,
+      secondMarker,
+      {
+        timeout: 15_000,
+      },
+    );
     await screenshot(/** @type {any} */ (second), 'e2e-ui-23-second-window');
 
     const firstReview = await reviewText(inFirst.client);
     const secondReview = await reviewText(inSecond.client);
-    assert.ok(firstReview.includes(firstMarker) && !firstReview.includes(secondMarker), 'the first window has only its review');
-    assert.ok(secondReview.includes(secondMarker) && !secondReview.includes(firstMarker), 'the second window has only its review');
+    assert.ok(
+      firstReview.includes(firstMarker) && !firstReview.includes(secondMarker),
+      'the first window has only its review',
+    );
+    assert.ok(
+      secondReview.includes(secondMarker) && !secondReview.includes(firstMarker),
+      'the second window has only its review',
+    );
     assert.ok(!(await secondFrame.locator('#review').innerText()).includes(firstMarker));
   });
 

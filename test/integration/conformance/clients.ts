@@ -18,7 +18,12 @@ export interface ServerLaunch {
 
 /** What the caller was handed: the tool's result, or what the client threw instead. */
 export type Outcome =
-  | { readonly kind: 'result'; readonly isError: boolean; readonly text: string[]; readonly structuredContent?: unknown }
+  | {
+      readonly kind: 'result';
+      readonly isError: boolean;
+      readonly text: string[];
+      readonly structuredContent?: unknown;
+    }
   | { readonly kind: 'thrown'; readonly message: string }
   | { readonly kind: 'cancelled' };
 
@@ -68,7 +73,10 @@ class LineTransport {
   constructor(private readonly launch: ServerLaunch) {}
 
   async start(): Promise<void> {
-    const child = spawn(process.execPath, [MCP_SERVER], { cwd: this.launch.cwd, env: { PATH: process.env.PATH ?? '', ...this.launch.env } });
+    const child = spawn(process.execPath, [MCP_SERVER], {
+      cwd: this.launch.cwd,
+      env: { PATH: process.env.PATH ?? '', ...this.launch.env },
+    });
     this.child = child;
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       const lines = (this.buffered + chunk).split('\n');
@@ -104,7 +112,9 @@ type SdkCall = (name: string, args: Record<string, unknown>, signal?: AbortSigna
 async function outcomeOf(call: Promise<any>): Promise<Outcome> {
   try {
     const result = await call;
-    const text = (result.content ?? []).filter((item: { type: string }) => item.type === 'text').map((item: { text: string }) => item.text);
+    const text = (result.content ?? [])
+      .filter((item: { type: string }) => item.type === 'text')
+      .map((item: { text: string }) => item.text);
     return { kind: 'result', isError: result.isError === true, text, structuredContent: result.structuredContent };
   } catch (error) {
     return { kind: 'thrown', message: String((error as Error)?.message ?? error) };
@@ -114,7 +124,9 @@ async function outcomeOf(call: Promise<any>): Promise<Outcome> {
 /** A TypeScript SDK client over a LineTransport: what both SDK lines share. */
 async function typeScriptConnection(
   launch: ServerLaunch,
-  open: (transport: LineTransport) => Promise<{ callTool: SdkCall; listTools: () => Promise<{ tools: ListedTool[] }>; close: () => Promise<void> }>,
+  open: (
+    transport: LineTransport,
+  ) => Promise<{ callTool: SdkCall; listTools: () => Promise<{ tools: ListedTool[] }>; close: () => Promise<void> }>,
 ): Promise<Connection> {
   const transport = new LineTransport(launch);
   const sdk = await open(transport);
@@ -127,7 +139,9 @@ async function typeScriptConnection(
     callAndCancel: (name, args, when) => {
       const abort = new AbortController();
       void when.then(() => abort.abort());
-      return outcomeOf(sdk.callTool(name, args, abort.signal)).then((outcome) => (outcome.kind === 'thrown' && abort.signal.aborted ? { kind: 'cancelled' } : outcome));
+      return outcomeOf(sdk.callTool(name, args, abort.signal)).then((outcome) =>
+        outcome.kind === 'thrown' && abort.signal.aborted ? { kind: 'cancelled' } : outcome,
+      );
     },
     close: () => sdk.close(),
   };
@@ -140,7 +154,8 @@ export const sdkV1: ConformanceClient = {
       const client = new ClientV1({ name: 'redline-conformance-v1', version: '1.0.0' });
       await client.connect(transport as any);
       return {
-        callTool: (name, args, signal) => client.callTool({ name, arguments: args }, undefined, { signal, timeout: CALL_BOUND_MS }),
+        callTool: (name, args, signal) =>
+          client.callTool({ name, arguments: args }, undefined, { signal, timeout: CALL_BOUND_MS }),
         listTools: () => client.listTools() as Promise<{ tools: ListedTool[] }>,
         close: () => client.close(),
       };
@@ -153,11 +168,16 @@ export const sdkV2: ConformanceClient = {
   connect: (launch) =>
     typeScriptConnection(launch, async (transport) => {
       // 'auto' probes server/discover first, and so speaks 2026-07-28 with Redline: the other era.
-      const client = new ClientV2({ name: 'redline-conformance-v2', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+      const client = new ClientV2(
+        { name: 'redline-conformance-v2', version: '1.0.0' },
+        { versionNegotiation: { mode: 'auto' } },
+      );
       await client.connect(transport as any);
-      if (client.getProtocolEra() !== 'modern') throw new Error(`the v2 client negotiated ${client.getNegotiatedProtocolVersion()}, not 2026-07-28`);
+      if (client.getProtocolEra() !== 'modern')
+        throw new Error(`the v2 client negotiated ${client.getNegotiatedProtocolVersion()}, not 2026-07-28`);
       return {
-        callTool: (name, args, signal) => client.callTool({ name, arguments: args }, { signal, timeout: CALL_BOUND_MS }),
+        callTool: (name, args, signal) =>
+          client.callTool({ name, arguments: args }, { signal, timeout: CALL_BOUND_MS }),
         listTools: () => client.listTools() as Promise<{ tools: ListedTool[] }>,
         close: () => client.close(),
       };
@@ -189,9 +209,13 @@ class PythonDriver {
   private next = 0;
 
   constructor(python: string) {
-    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !['PYTHONPATH', 'PYTHONHOME', 'VIRTUAL_ENV'].includes(name)));
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !['PYTHONPATH', 'PYTHONHOME', 'VIRTUAL_ENV'].includes(name)),
+    );
     this.child = spawn(python, [DRIVER, '--interactive'], { env });
-    this.child.stderr.setEncoding('utf8').on('data', (chunk: string) => (this.stderr = (this.stderr + chunk).slice(-20_000)));
+    this.child.stderr
+      .setEncoding('utf8')
+      .on('data', (chunk: string) => (this.stderr = (this.stderr + chunk).slice(-20_000)));
     this.child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       const lines = (this.buffered + chunk).split('\n');
       this.buffered = lines.pop()!;
@@ -215,12 +239,21 @@ class PythonDriver {
   }
 
   async connect(launch: ServerLaunch): Promise<Connection> {
-    const server = { command: process.execPath, args: [MCP_SERVER], env: { PATH: process.env.PATH ?? '', ...launch.env }, cwd: launch.cwd };
+    const server = {
+      command: process.execPath,
+      args: [MCP_SERVER],
+      env: { PATH: process.env.PATH ?? '', ...launch.env },
+      cwd: launch.cwd,
+    };
     const connected = await this.ask({ op: 'connect', server, clientName: 'redline-conformance-python' }).answer;
     if (connected.thrown) throw new Error(`The Python SDK did not connect: ${connected.thrown}`);
     const session = connected.session as string;
     const outcome = (answer: any): Outcome =>
-      answer.cancelled ? { kind: 'cancelled' } : answer.thrown !== undefined ? { kind: 'thrown', message: answer.thrown } : { kind: 'result', ...answer.result };
+      answer.cancelled
+        ? { kind: 'cancelled' }
+        : answer.thrown !== undefined
+          ? { kind: 'thrown', message: answer.thrown }
+          : { kind: 'result', ...answer.result };
     return {
       tools: connected.tools,
       call: async (name, args) => outcome(await this.ask({ op: 'call', session, name, arguments: args }).answer),
@@ -231,7 +264,9 @@ class PythonDriver {
       },
       wire: async () => {
         const { received, sent } = await this.ask({ op: 'wire', session }).answer;
-        const sentCalls = (sent as RawMessage[]).filter((m) => m.method === 'tools/call').map((m: any) => ({ id: m.id, name: m.params.name }));
+        const sentCalls = (sent as RawMessage[])
+          .filter((m) => m.method === 'tools/call')
+          .map((m: any) => ({ id: m.id, name: m.params.name }));
         return { received, sentCalls };
       },
       close: async () => void (await this.ask({ op: 'close', session }).answer),

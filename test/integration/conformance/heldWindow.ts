@@ -63,5 +63,11 @@ export class HeldWindow {
 }
 
 function listen(socketPath: string, token: string, handlers: RequestHandlers): Promise<IpcServer> {
-  return IpcServer.start({ socketPath, token, handlers, serverInfo: { name: 'redline', version: 'test', pid: process.pid }, log: () => undefined });
+  return IpcServer.start({
+    socketPath,
+    token,
+    handlers,
+    serverInfo: { name: 'redline', version: 'test', pid: process.pid },
+    log: () => undefined,
+  });
 }

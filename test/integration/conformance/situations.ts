@@ -68,9 +68,15 @@ export class Windows {
       case 'noWindow':
         return { env: isolated, cwd: runtime };
       case 'closedWindow':
-        return { env: { ...isolated, REDLINE_IPC_PATH: path.join(runtime, 'closed.sock'), REDLINE_IPC_TOKEN: 'x'.repeat(43) }, cwd: this.host.workspace };
+        return {
+          env: { ...isolated, REDLINE_IPC_PATH: path.join(runtime, 'closed.sock'), REDLINE_IPC_TOKEN: 'x'.repeat(43) },
+          cwd: this.host.workspace,
+        };
       case 'wrongToken':
-        return { env: { ...isolated, ...hostEnv(this.host), REDLINE_IPC_TOKEN: 'y'.repeat(43) }, cwd: this.host.workspace };
+        return {
+          env: { ...isolated, ...hostEnv(this.host), REDLINE_IPC_TOKEN: 'y'.repeat(43) },
+          cwd: this.host.workspace,
+        };
       case 'held':
         return { env: { ...isolated, ...held }, cwd: this.host.workspace };
       case 'heldWithTimeout':
@@ -114,7 +120,11 @@ export class ClientServers {
         return connection.call(tool, args);
       case 'cancel': {
         const before = held.holding;
-        return connection.callAndCancel(tool, args, until(() => held.holding > before, 'the held window to have the call', 20_000));
+        return connection.callAndCancel(
+          tool,
+          args,
+          until(() => held.holding > before, 'the held window to have the call', 20_000),
+        );
       }
       case 'windowGoes': {
         const before = held.holding;
@@ -131,7 +141,11 @@ export class ClientServers {
     const held = this.windows.held;
     const before = held.holding;
     this.filling = Promise.all(Array.from({ length: CALLS_IN_FLIGHT }, () => connection.call('get-selection', {})));
-    await until(() => held.holding === before + CALLS_IN_FLIGHT, () => `${CALLS_IN_FLIGHT} calls held in the window (${held.holding - before} so far)`, 30_000);
+    await until(
+      () => held.holding === before + CALLS_IN_FLIGHT,
+      () => `${CALLS_IN_FLIGHT} calls held in the window (${held.holding - before} so far)`,
+      30_000,
+    );
   }
 
   /** Lets the held window answer everything, and waits for the calls that filled the limit: they must succeed. */

@@ -69,7 +69,11 @@ const ROUTES: readonly { method: string; template: string; pattern: RegExp }[] =
   ['POST', '/repos/{owner}/{repo}/pulls/{pull_number}/reviews'],
   ['PUT', '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}'],
   ['PATCH', '/repos/{owner}/{repo}/pulls/comments/{comment_id}'],
-].map(([method, template]) => ({ method, template, pattern: new RegExp(`^${template.replace(/\{(\w+)\}/g, '(?<$1>[^/]+)')}$`) }));
+].map(([method, template]) => ({
+  method,
+  template,
+  pattern: new RegExp(`^${template.replace(/\{(\w+)\}/g, '(?<$1>[^/]+)')}$`),
+}));
 
 let sharedContract: OpenApiContract | undefined;
 
@@ -90,7 +94,10 @@ export class FakeGitHub {
   constructor(
     readonly owner: string,
     readonly repo: string,
-    readonly options: { token: string; login: string; specFile?: string } = { token: 'gho_fake_token', login: 'octocat' },
+    readonly options: { token: string; login: string; specFile?: string } = {
+      token: 'gho_fake_token',
+      login: 'octocat',
+    },
   ) {
     sharedContract ??= new OpenApiContract(options.specFile);
     this.contract = sharedContract;
@@ -129,7 +136,10 @@ export class FakeGitHub {
     const text = await readBody(req);
     if (!route) {
       this.violations.push(`${method} ${url.pathname}: not an endpoint publishing is expected to use`);
-      return this.send(res, undefined, 404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' });
+      return this.send(res, undefined, 404, {
+        message: 'Not Found',
+        documentation_url: 'https://docs.github.com/rest',
+      });
     }
     const operation = this.contract.operation(method, route.template);
     const params = route.pattern.exec(url.pathname)?.groups ?? {};
@@ -141,11 +151,22 @@ export class FakeGitHub {
     }
     const problems = this.contract.checkRequest(operation, params, url.searchParams, body);
     this.violations.push(...problems);
-    const record = (status: number) => this.requests.push({ method, operationId: operation.operationId, path: url.pathname, query: url.search, body, status });
+    const record = (status: number) =>
+      this.requests.push({
+        method,
+        operationId: operation.operationId,
+        path: url.pathname,
+        query: url.search,
+        body,
+        status,
+      });
 
     if (req.headers.authorization !== `token ${this.options.token}`) {
       record(401);
-      return this.send(res, operation, 401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' });
+      return this.send(res, operation, 401, {
+        message: 'Bad credentials',
+        documentation_url: 'https://docs.github.com/rest',
+      });
     }
     const faultIndex = this.faults.findIndex((f) => f.matches(method, operation.operationId));
     if (faultIndex >= 0) {
@@ -160,32 +181,64 @@ export class FakeGitHub {
     }
     if (params.owner !== this.owner || params.repo !== this.repo) {
       record(404);
-      return this.send(res, operation, 404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' });
+      return this.send(res, operation, 404, {
+        message: 'Not Found',
+        documentation_url: 'https://docs.github.com/rest',
+      });
     }
-    const answer = problems.length > 0 ? { status: 422, body: { message: 'Validation Failed', errors: problems, documentation_url: 'https://docs.github.com/rest' } } : this.answer(operation, params, url.searchParams, body);
+    const answer =
+      problems.length > 0
+        ? {
+            status: 422,
+            body: { message: 'Validation Failed', errors: problems, documentation_url: 'https://docs.github.com/rest' },
+          }
+        : this.answer(operation, params, url.searchParams, body);
     record(answer.status);
     this.send(res, operation, answer.status, answer.body, answer.headers);
   }
 
-  private answer(operation: Operation, params: Record<string, string>, query: URLSearchParams, body: any): { status: number; body: unknown; headers?: Record<string, string> } {
+  private answer(
+    operation: Operation,
+    params: Record<string, string>,
+    query: URLSearchParams,
+    body: any,
+  ): { status: number; body: unknown; headers?: Record<string, string> } {
     const pull = this.pulls.find((p) => p.number === Number(params.pull_number));
     const notFound = { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' } };
     switch (operation.operationId) {
       case 'pulls/list': {
         const head = query.get('head');
         const state = query.get('state') ?? 'open';
-        const found = this.pulls.filter((p) => (!head || head === `${this.owner}:${p.headRef}`) && (state === 'all' || p.state === state));
-        return this.page(found.map((p) => this.answers.pullJson(p)), query, `/repos/${this.owner}/${this.repo}/pulls`);
+        const found = this.pulls.filter(
+          (p) => (!head || head === `${this.owner}:${p.headRef}`) && (state === 'all' || p.state === state),
+        );
+        return this.page(
+          found.map((p) => this.answers.pullJson(p)),
+          query,
+          `/repos/${this.owner}/${this.repo}/pulls`,
+        );
       }
       case 'pulls/list-files':
         if (!pull) return notFound;
-        return this.page(pull.files.map((f) => this.answers.fileJson(pull, f)), query, `/repos/${this.owner}/${this.repo}/pulls/${pull.number}/files`);
+        return this.page(
+          pull.files.map((f) => this.answers.fileJson(pull, f)),
+          query,
+          `/repos/${this.owner}/${this.repo}/pulls/${pull.number}/files`,
+        );
       case 'pulls/list-review-comments':
         if (!pull) return notFound;
-        return this.page(this.comments.filter((c) => c.pull === pull.number).map((c) => this.answers.commentJson(c)), query, `/repos/${this.owner}/${this.repo}/pulls/${pull.number}/comments`);
+        return this.page(
+          this.comments.filter((c) => c.pull === pull.number).map((c) => this.answers.commentJson(c)),
+          query,
+          `/repos/${this.owner}/${this.repo}/pulls/${pull.number}/comments`,
+        );
       case 'pulls/list-reviews':
         if (!pull) return notFound;
-        return this.page(this.reviews.filter((r) => r.pull === pull.number).map((r) => this.answers.reviewJson(r)), query, `/repos/${this.owner}/${this.repo}/pulls/${pull.number}/reviews`);
+        return this.page(
+          this.reviews.filter((r) => r.pull === pull.number).map((r) => this.answers.reviewJson(r)),
+          query,
+          `/repos/${this.owner}/${this.repo}/pulls/${pull.number}/reviews`,
+        );
       case 'pulls/create-review':
         return pull ? this.createReview(pull, body ?? {}) : notFound;
       case 'pulls/update-review': {
@@ -197,7 +250,14 @@ export class FakeGitHub {
       case 'pulls/update-review-comment': {
         const comment = this.comments.find((c) => c.id === Number(params.comment_id));
         if (!comment) return notFound;
-        if (comment.login !== this.options.login) return { status: 403, body: { message: 'Must have admin rights to Repository.', documentation_url: 'https://docs.github.com/rest' } };
+        if (comment.login !== this.options.login)
+          return {
+            status: 403,
+            body: {
+              message: 'Must have admin rights to Repository.',
+              documentation_url: 'https://docs.github.com/rest',
+            },
+          };
         comment.body = String(body.body);
         return { status: 200, body: this.answers.commentJson(comment) };
       }
@@ -208,29 +268,50 @@ export class FakeGitHub {
 
   /** GitHub's rules for a review: a comment lies in one hunk of its file, on the side it names. */
   private createReview(pull: FakePull, body: any): { status: number; body: unknown } {
-    const refuse = (message: string) => ({ status: 422, body: { message: 'Unprocessable Entity', errors: [message], documentation_url: 'https://docs.github.com/rest' } });
+    const refuse = (message: string) => ({
+      status: 422,
+      body: { message: 'Unprocessable Entity', errors: [message], documentation_url: 'https://docs.github.com/rest' },
+    });
     if (pull.state !== 'open') return refuse('Can not add a review to a closed pull request');
-    if ((body.event === 'COMMENT' || body.event === 'REQUEST_CHANGES') && !body.body) return refuse('Body is required for this event');
+    if ((body.event === 'COMMENT' || body.event === 'REQUEST_CHANGES') && !body.body)
+      return refuse('Body is required for this event');
     const comments: any[] = body.comments ?? [];
     for (const comment of comments) {
       const file = pull.files.find((f) => f.filename === comment.path);
-      const hunks = file?.patch ? parsePatch(file.patch) ?? [] : [];
+      const hunks = file?.patch ? (parsePatch(file.patch) ?? []) : [];
       const side = comment.side ?? 'RIGHT';
       const start = comment.start_line ?? comment.line;
       const inOneHunk = hunks.some((h) => {
         const range = side === 'LEFT' ? h.left : h.right;
         return range !== undefined && range.start <= start && comment.line <= range.end;
       });
-      if (comment.start_line !== undefined && (comment.start_side ?? side) !== side) return refuse('start_side must match side');
+      if (comment.start_line !== undefined && (comment.start_side ?? side) !== side)
+        return refuse('start_side must match side');
       if (!inOneHunk) {
         this.outsideDiff.push(`${comment.path}:${start}-${comment.line}`);
         return refuse('Pull request review thread line must be part of the diff');
       }
     }
-    const review: StoredReview = { id: this.nextId++, pull: pull.number, body: String(body.body ?? ''), commitId: body.commit_id ?? pull.headSha, login: this.options.login };
+    const review: StoredReview = {
+      id: this.nextId++,
+      pull: pull.number,
+      body: String(body.body ?? ''),
+      commitId: body.commit_id ?? pull.headSha,
+      login: this.options.login,
+    };
     this.reviews.push(review);
     for (const c of comments) {
-      this.comments.push({ id: this.nextId++, pull: pull.number, reviewId: review.id, path: c.path, line: c.line, startLine: c.start_line, side: c.side ?? 'RIGHT', body: String(c.body), login: this.options.login });
+      this.comments.push({
+        id: this.nextId++,
+        pull: pull.number,
+        reviewId: review.id,
+        path: c.path,
+        line: c.line,
+        startLine: c.start_line,
+        side: c.side ?? 'RIGHT',
+        body: String(c.body),
+        login: this.options.login,
+      });
     }
     return { status: 200, body: this.answers.reviewJson(review) };
   }
@@ -241,16 +322,27 @@ export class FakeGitHub {
     const last = Math.max(1, Math.ceil(items.length / perPage));
     const headers: Record<string, string> = {};
     if (page < last) {
-      const link = (n: number) => `<${this.url}${path}?${new URLSearchParams({ ...Object.fromEntries(query), page: String(n) })}>`;
+      const link = (n: number) =>
+        `<${this.url}${path}?${new URLSearchParams({ ...Object.fromEntries(query), page: String(n) })}>`;
       headers.link = `${link(page + 1)}; rel="next", ${link(last)}; rel="last"`;
     }
     return { status: 200, body: items.slice((page - 1) * perPage, page * perPage), headers };
   }
 
-  private send(res: ServerResponse, operation: Operation | undefined, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  private send(
+    res: ServerResponse,
+    operation: Operation | undefined,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): void {
     if (operation) this.violations.push(...this.contract.checkResponse(operation, status, body));
     const text = JSON.stringify(body);
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(text),
+      ...headers,
+    });
     res.end(text);
   }
 }

@@ -40,7 +40,14 @@ export class GitHubAnswers {
 
   fileJson(pull: FakePull, f: FakePullFile): unknown {
     const base = this.contract.example('diff-entry-items')[0];
-    const counts = f.patch ? f.patch.split('\n').reduce((acc, line) => ({ add: acc.add + (line[0] === '+' ? 1 : 0), del: acc.del + (line[0] === '-' ? 1 : 0) }), { add: 0, del: 0 }) : { add: 0, del: 0 };
+    const counts = f.patch
+      ? f.patch
+          .split('\n')
+          .reduce(
+            (acc, line) => ({ add: acc.add + (line[0] === '+' ? 1 : 0), del: acc.del + (line[0] === '-' ? 1 : 0) }),
+            { add: 0, del: 0 },
+          )
+      : { add: 0, del: 0 };
     const { patch: _unused, ...withoutPatch } = base;
     return {
       ...withoutPatch,
@@ -88,7 +95,10 @@ export class GitHubAnswers {
       user: { ...json.user, login: r.login },
       html_url: this.web(`/pull/${r.pull}#pullrequestreview-${r.id}`),
       pull_request_url: this.api(`/pulls/${r.pull}`),
-      _links: { html: { href: this.web(`/pull/${r.pull}#pullrequestreview-${r.id}`) }, pull_request: { href: this.api(`/pulls/${r.pull}`) } },
+      _links: {
+        html: { href: this.web(`/pull/${r.pull}#pullrequestreview-${r.id}`) },
+        pull_request: { href: this.api(`/pulls/${r.pull}`) },
+      },
     };
   }
 }

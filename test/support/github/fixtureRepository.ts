@@ -17,12 +17,26 @@ export interface FixtureRepository {
   remove(): void;
 }
 
-const lines = (count: number, label: string) => Array.from({ length: count }, (_, i) => `const ${label}${i + 1} = ${i + 1};`).join('\n') + '\n';
+const lines = (count: number, label: string) =>
+  Array.from({ length: count }, (_, i) => `const ${label}${i + 1} = ${i + 1};`).join('\n') + '\n';
 
-export function makeFixtureRepository(remoteUrl = 'https://github.com/octo/app.git', root = realpathSync(mkdtempSync(path.join(tmpdir(), 'redline-publish-')))): FixtureRepository {
+export function makeFixtureRepository(
+  remoteUrl = 'https://github.com/octo/app.git',
+  root = realpathSync(mkdtempSync(path.join(tmpdir(), 'redline-publish-'))),
+): FixtureRepository {
   mkdirSync(root, { recursive: true });
   const git = (...args: string[]) =>
-    execFileSync('git', args, { cwd: root, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' } });
+    execFileSync('git', args, {
+      cwd: root,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@example.com',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@example.com',
+      },
+    });
   const write = (file: string, text: string | Buffer) => {
     mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
     writeFileSync(path.join(root, file), text);
@@ -64,10 +78,25 @@ export function pullFiles(diff: string): FakePullFile[] {
   for (const block of diff.split(/^(?=diff --git )/m).filter(Boolean)) {
     const header = block.split(/^(?=@@ )/m)[0];
     const patch = block.slice(header.length).replace(/\n$/, '');
-    const name = /^\+\+\+ b\/(.+)$/m.exec(header)?.[1] ?? /^rename to (.+)$/m.exec(header)?.[1] ?? /^diff --git a\/.+ b\/(.+)$/m.exec(header)?.[1] ?? '';
+    const name =
+      /^\+\+\+ b\/(.+)$/m.exec(header)?.[1] ??
+      /^rename to (.+)$/m.exec(header)?.[1] ??
+      /^diff --git a\/.+ b\/(.+)$/m.exec(header)?.[1] ??
+      '';
     const previous = /^rename from (.+)$/m.exec(header)?.[1];
-    const status = /^new file mode/m.test(header) ? 'added' : /^deleted file mode/m.test(header) ? 'removed' : previous ? 'renamed' : 'modified';
-    files.push({ filename: name, status, ...(patch ? { patch } : {}), ...(previous ? { previous_filename: previous } : {}) });
+    const status = /^new file mode/m.test(header)
+      ? 'added'
+      : /^deleted file mode/m.test(header)
+        ? 'removed'
+        : previous
+          ? 'renamed'
+          : 'modified';
+    files.push({
+      filename: name,
+      status,
+      ...(patch ? { patch } : {}),
+      ...(previous ? { previous_filename: previous } : {}),
+    });
   }
   return files;
 }

@@ -35,10 +35,27 @@ export class OpenApiContract {
     // GitHub's descriptions name these formats; the ones checked here are those a fake answer could get wrong.
     this.ajv.addFormat('date-time', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/);
     this.ajv.addFormat('uri', (value: string) => /^[a-z][a-z0-9+.-]*:\S+$/i.test(value));
-    for (const loose of ['uri-template', 'email', 'date', 'hostname', 'ipv4', 'ipv6', 'uuid', 'binary', 'repo.nwo', 'ssh-key', 'ssh-key fingerprint', 'int32', 'int64', 'float']) {
+    for (const loose of [
+      'uri-template',
+      'email',
+      'date',
+      'hostname',
+      'ipv4',
+      'ipv6',
+      'uuid',
+      'binary',
+      'repo.nwo',
+      'ssh-key',
+      'ssh-key fingerprint',
+      'int32',
+      'int64',
+      'float',
+    ]) {
       this.ajv.addFormat(loose, true);
     }
-    const schemas = Object.fromEntries(Object.entries(this.spec.components.schemas).map(([name, schema]) => [name, convert(schema, false)]));
+    const schemas = Object.fromEntries(
+      Object.entries(this.spec.components.schemas).map(([name, schema]) => [name, convert(schema, false)]),
+    );
     this.ajv.addSchema({ $id: 'gh', components: { schemas } });
   }
 
@@ -50,21 +67,40 @@ export class OpenApiContract {
   }
 
   /** What in a request the description does not allow: empty when it allows all of it. */
-  checkRequest(operation: Operation, pathParams: Record<string, string>, query: URLSearchParams, body: unknown): string[] {
+  checkRequest(
+    operation: Operation,
+    pathParams: Record<string, string>,
+    query: URLSearchParams,
+    body: unknown,
+  ): string[] {
     const op = this.op(operation);
     const problems: string[] = [];
     const params: Parameter[] = (op.parameters ?? []).map((p: Json) => this.deref(p));
     for (const param of params.filter((p) => p.in === 'path')) {
-      problems.push(...this.checkValue(`${operation.operationId} path ${param.name}`, param.schema, coerce(pathParams[param.name], param.schema)));
+      problems.push(
+        ...this.checkValue(
+          `${operation.operationId} path ${param.name}`,
+          param.schema,
+          coerce(pathParams[param.name], param.schema),
+        ),
+      );
     }
     const queryParams = new Map(params.filter((p) => p.in === 'query').map((p) => [p.name, p]));
     for (const name of new Set(query.keys())) {
       const param = queryParams.get(name);
       if (!param) problems.push(`${operation.operationId}: query parameter "${name}" is not in GitHub's description`);
-      else problems.push(...this.checkValue(`${operation.operationId} query ${name}`, param.schema, coerce(query.get(name) ?? '', param.schema)));
+      else
+        problems.push(
+          ...this.checkValue(
+            `${operation.operationId} query ${name}`,
+            param.schema,
+            coerce(query.get(name) ?? '', param.schema),
+          ),
+        );
     }
     for (const param of queryParams.values()) {
-      if (param.required && !query.has(param.name)) problems.push(`${operation.operationId}: required query parameter "${param.name}" is missing`);
+      if (param.required && !query.has(param.name))
+        problems.push(`${operation.operationId}: required query parameter "${param.name}" is missing`);
     }
     const requestBody = op.requestBody ? this.deref(op.requestBody) : undefined;
     if (body === undefined) {
@@ -88,10 +124,17 @@ export class OpenApiContract {
     const declared = op.responses[String(status)];
     if (!declared) {
       if (status < 400) return [`${operation.operationId}: status ${status} is not in GitHub's description`];
-      return this.checkValue(`${operation.operationId} ${status} (basic-error)`, { $ref: 'gh#/components/schemas/basic-error' }, body);
+      return this.checkValue(
+        `${operation.operationId} ${status} (basic-error)`,
+        { $ref: 'gh#/components/schemas/basic-error' },
+        body,
+      );
     }
     const schema = this.deref(declared).content?.['application/json']?.schema;
-    if (!schema) return body === undefined || body === '' ? [] : [`${operation.operationId}: status ${status} has no body in GitHub's description`];
+    if (!schema)
+      return body === undefined || body === ''
+        ? []
+        : [`${operation.operationId}: status ${status} has no body in GitHub's description`];
     return this.checkValue(`${operation.operationId} ${status} response`, convert(schema, false), body);
   }
 
@@ -123,7 +166,12 @@ export class OpenApiContract {
       this.compiled.set(key, validate);
     }
     if (validate(value)) return [];
-    return (validate.errors ?? []).slice(0, 5).map((e) => `${where}: ${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${e.params.additionalProperty})` : ''}`);
+    return (validate.errors ?? [])
+      .slice(0, 5)
+      .map(
+        (e) =>
+          `${where}: ${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${e.params.additionalProperty})` : ''}`,
+      );
   }
 }
 
@@ -149,7 +197,8 @@ function convert(schema: Json, closed: boolean): Json {
     else return { anyOf: [out, { type: 'null' }] };
     if (out.enum && !out.enum.includes(null)) out.enum = [...out.enum, null];
   }
-  if (closed && out.properties && out.additionalProperties === undefined && !out.allOf && !out.anyOf && !out.oneOf) out.additionalProperties = false;
+  if (closed && out.properties && out.additionalProperties === undefined && !out.allOf && !out.anyOf && !out.oneOf)
+    out.additionalProperties = false;
   return out;
 }
 

@@ -12,7 +12,10 @@ import { dirname, join } from 'path';
 export const FIXTURES = join(__dirname, '../../fixtures/exchange');
 
 /** The SARIF 2.1.0 schema (its final "rtm.5" text), as the package installs it. */
-export const SARIF_SCHEMA_FILE = join(dirname(require.resolve('@microsoft/jest-sarif/package.json')), 'lib/schemas/sarif-2.1.0-rtm.5.json');
+export const SARIF_SCHEMA_FILE = join(
+  dirname(require.resolve('@microsoft/jest-sarif/package.json')),
+  'lib/schemas/sarif-2.1.0-rtm.5.json',
+);
 
 /** Keywords whose meaning changed after draft-04: a schema holding one cannot be read as draft-07. */
 export const CHANGED_SINCE_DRAFT_04 = ['exclusiveMinimum', 'exclusiveMaximum'];

@@ -14,7 +14,16 @@ describe('toSarif', () => {
     expect(log.version).toBe('2.1.0');
     expect(run.tool.driver).toMatchObject({ name: 'Redline', version: '0.1.0' });
     const rules = run.tool.driver.rules!;
-    expect(rules.map((rule) => rule.id)).toEqual(['redline-blocking', 'redline-bug', 'redline-risk', 'redline-suggestion', 'redline-nit', 'redline-question', 'redline-praise', 'redline-unlabelled']);
+    expect(rules.map((rule) => rule.id)).toEqual([
+      'redline-blocking',
+      'redline-bug',
+      'redline-risk',
+      'redline-suggestion',
+      'redline-nit',
+      'redline-question',
+      'redline-praise',
+      'redline-unlabelled',
+    ]);
     for (const result of results) expect(rules[result.ruleIndex!].id).toBe(result.ruleId);
   });
 
@@ -34,7 +43,10 @@ describe('toSarif', () => {
   it('places each result at its current lines, relative to the repository root, which the run names as a folder URI', () => {
     expect(run.originalUriBaseIds).toEqual({ [SOURCE_ROOT_ID]: { uri: 'file:///home/dev/project/' } });
     expect(results.map((result) => result.locations![0].physicalLocation)).toEqual(
-      sampleReview.findings.map((f) => ({ artifactLocation: { uri: expect.any(String), uriBaseId: SOURCE_ROOT_ID }, region: { startLine: f.line, endLine: f.endLine } })),
+      sampleReview.findings.map((f) => ({
+        artifactLocation: { uri: expect.any(String), uriBaseId: SOURCE_ROOT_ID },
+        region: { startLine: f.line, endLine: f.endLine },
+      })),
     );
     expect(results[3].locations![0].physicalLocation!.artifactLocation!.uri).toBe('src/a%20b/name%20with%20spaces.ts');
     expect(results[4].locations![0].physicalLocation!.artifactLocation!.uri).toBe('src/%C3%BCn%C3%AFcode.ts');
@@ -46,7 +58,9 @@ describe('toSarif', () => {
   });
 
   it('carries the fingerprint, and the answers: a suppression for each one that is not open, replies and state in properties', () => {
-    expect(results.map((result) => result.partialFingerprints![FINGERPRINT_KEY])).toEqual(sampleReview.findings.map((f) => f.fingerprint));
+    expect(results.map((result) => result.partialFingerprints![FINGERPRINT_KEY])).toEqual(
+      sampleReview.findings.map((f) => f.fingerprint),
+    );
     expect(results.map((result) => result.suppressions?.[0])).toEqual([
       undefined,
       { kind: 'external', status: 'accepted', justification: 'Marked resolved in Redline. Fixed in the last commit.' },
@@ -71,27 +85,57 @@ describe('toSarif', () => {
     expect(results[3].fixes).toEqual([
       {
         description: { text: 'Suggested change' },
-        artifactChanges: [{ artifactLocation: { uri: 'src/a%20b/name%20with%20spaces.ts', uriBaseId: SOURCE_ROOT_ID }, replacements: [{ deletedRegion: { startLine: 5, endLine: 5 }, insertedContent: { text: 'const LIMIT = 5;' } }] }],
+        artifactChanges: [
+          {
+            artifactLocation: { uri: 'src/a%20b/name%20with%20spaces.ts', uriBaseId: SOURCE_ROOT_ID },
+            replacements: [
+              { deletedRegion: { startLine: 5, endLine: 5 }, insertedContent: { text: 'const LIMIT = 5;' } },
+            ],
+          },
+        ],
       },
     ]);
   });
 
   it('starts a finding the window could not place (line 0) at the file’s first line, in both formats', () => {
-    const unplaced = { ...sampleReview, findings: [{ ...finding({ severity: 'bug', title: 't', file: 'a.ts', line: 1 }), line: 0, endLine: 0 }] };
-    expect(toSarif(unplaced).log.runs[0].results![0].locations![0].physicalLocation!.region).toEqual({ startLine: 1, endLine: 1 });
+    const unplaced = {
+      ...sampleReview,
+      findings: [{ ...finding({ severity: 'bug', title: 't', file: 'a.ts', line: 1 }), line: 0, endLine: 0 }],
+    };
+    expect(toSarif(unplaced).log.runs[0].results![0].locations![0].physicalLocation!.region).toEqual({
+      startLine: 1,
+      endLine: 1,
+    });
     expect(JSON.parse(toRdjsonl(unplaced)).location.range).toEqual({ start: { line: 1 }, end: { line: 1 } });
   });
 
   it('names a file outside the repository root by its own file: URI', () => {
-    const outside = toSarif({ ...sampleReview, findings: [finding({ severity: 'bug', title: 't', file: '/opt/lib/x.ts', line: 1 })] }).log;
-    expect(outside.runs[0].results![0].locations![0].physicalLocation!.artifactLocation).toEqual({ uri: 'file:///opt/lib/x.ts' });
+    const outside = toSarif({
+      ...sampleReview,
+      findings: [finding({ severity: 'bug', title: 't', file: '/opt/lib/x.ts', line: 1 })],
+    }).log;
+    expect(outside.runs[0].results![0].locations![0].physicalLocation!.artifactLocation).toEqual({
+      uri: 'file:///opt/lib/x.ts',
+    });
   });
 });
 
 describe('toRdjsonl', () => {
   it('writes a line per finding with its severity, its lines (line-wise, as reviewdog reads a range without columns) and its suggestions', () => {
-    const lines = toRdjsonl(sampleReview).trimEnd().split('\n').map((line) => JSON.parse(line));
-    expect(lines.map((d) => d.severity)).toEqual(['ERROR', 'ERROR', 'WARNING', 'INFO', 'INFO', 'INFO', 'INFO', 'WARNING']);
+    const lines = toRdjsonl(sampleReview)
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines.map((d) => d.severity)).toEqual([
+      'ERROR',
+      'ERROR',
+      'WARNING',
+      'INFO',
+      'INFO',
+      'INFO',
+      'INFO',
+      'WARNING',
+    ]);
     expect(lines[0]).toEqual({
       message: '**blocking**: the retry never stops `src/retry.ts:42`',
       location: { path: 'src/retry.ts', range: { start: { line: 42 }, end: { line: 47 } } },
@@ -99,7 +143,9 @@ describe('toRdjsonl', () => {
       source: { name: 'redline', url: 'https://github.com/redline-dev/redline' },
       code: { value: 'blocking' },
     });
-    expect(lines[3].suggestions).toEqual([{ range: { start: { line: 5 }, end: { line: 5 } }, text: 'const LIMIT = 5;' }]);
+    expect(lines[3].suggestions).toEqual([
+      { range: { start: { line: 5 }, end: { line: 5 } }, text: 'const LIMIT = 5;' },
+    ]);
   });
 
   it('keeps a message of several lines on one line of JSON, and an empty review empty', () => {
@@ -117,13 +163,19 @@ describe('toMarkdown', () => {
     expect(markdown.startsWith(sampleReview.markdown)).toBe(true);
     expect(markdown).toContain('## Findings and answers (8)');
     expect(markdown).toContain("5 open, 1 resolved, 1 won't fix, 1 accepted.");
-    expect(markdown).toContain('### Open · Blocking · `src/retry.ts:42-47` — the retry never stops\n\n> **Reply**, 2026-11-27T07:00:00.000Z:\n>\n> Good catch.\n> Fixing it now.');
-    expect(markdown).toContain('### Open · Question · `src/retry.ts:60` (the code it pointed at has changed) — why *twice*?');
+    expect(markdown).toContain(
+      '### Open · Blocking · `src/retry.ts:42-47` — the retry never stops\n\n> **Reply**, 2026-11-27T07:00:00.000Z:\n>\n> Good catch.\n> Fixing it now.',
+    );
+    expect(markdown).toContain(
+      '### Open · Question · `src/retry.ts:60` (the code it pointed at has changed) — why *twice*?',
+    );
     expect(markdown).toContain("<sub>Exported from Redline 0.1.0 of Claude Code's review, revision 3.</sub>");
   });
 
   it('presented to Redline again, has the review’s findings and no copies of them', async () => {
-    const everyFile: Resolver = { resolve: (ref: FileReference) => ({ status: 'resolved', absolutePath: `/w/${ref.path}`, lineCount: 100 }) };
+    const everyFile: Resolver = {
+      resolve: (ref: FileReference) => ({ status: 'resolved', absolutePath: `/w/${ref.path}`, lineCount: 100 }),
+    };
     const again = await renderReview(markdown, everyFile);
     const original = await renderReview(sampleReview.markdown, everyFile);
     expect(again.findings.map((f) => f.id)).toEqual(original.findings.map((f) => f.id));
@@ -131,6 +183,8 @@ describe('toMarkdown', () => {
 
   it('gives a review without a heading its title, and a review without findings no findings section', () => {
     const bare = toMarkdown({ ...sampleReview, markdown: 'Looks fine.', findings: [] });
-    expect(bare).toBe("# Review of the retry loop\n\nLooks fine.\n\n<sub>Exported from Redline 0.1.0 of Claude Code's review, revision 3.</sub>\n");
+    expect(bare).toBe(
+      "# Review of the retry loop\n\nLooks fine.\n\n<sub>Exported from Redline 0.1.0 of Claude Code's review, revision 3.</sub>\n",
+    );
   });
 });

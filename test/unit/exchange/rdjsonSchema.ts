@@ -24,7 +24,11 @@ const location = {
   required: ['path'],
 };
 
-const named = { type: 'object', additionalProperties: false, properties: { name: { type: 'string' }, url: { type: 'string' } } };
+const named = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { name: { type: 'string' }, url: { type: 'string' } },
+};
 
 export const RDJSON_DIAGNOSTIC_SCHEMA = {
   type: 'object',
@@ -34,10 +38,19 @@ export const RDJSON_DIAGNOSTIC_SCHEMA = {
     location,
     severity: { enum: ['UNKNOWN_SEVERITY', 'ERROR', 'WARNING', 'INFO'] },
     source: named,
-    code: { type: 'object', additionalProperties: false, properties: { value: { type: 'string' }, url: { type: 'string' } } },
+    code: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { value: { type: 'string' }, url: { type: 'string' } },
+    },
     suggestions: {
       type: 'array',
-      items: { type: 'object', additionalProperties: false, properties: { range, text: { type: 'string' } }, required: ['range', 'text'] },
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { range, text: { type: 'string' } },
+        required: ['range', 'text'],
+      },
     },
     original_output: { type: 'string' },
     related_locations: {

@@ -29,20 +29,27 @@ async function validate(logs: Record<string, unknown>): Promise<Record<string, s
   const folder = mkdtempSync(join(tmpdir(), 'redline-sarif-'));
   try {
     const output = join(folder, 'validation.sarif');
-    for (const [name, log] of Object.entries(logs)) writeFileSync(join(folder, `${name}.sarif`), JSON.stringify(log, null, 2));
+    for (const [name, log] of Object.entries(logs))
+      writeFileSync(join(folder, `${name}.sarif`), JSON.stringify(log, null, 2));
     // One run for all the logs: the program takes seconds to start on a busy machine.
     const inputs = Object.keys(logs).map((name) => join(folder, `${name}.sarif`));
-    await promisify(execFile)(executable(MULTITOOL), ['validate', ...inputs, '--output', output, '--log', 'ForceOverwrite', '--quiet'], {
-      env: { ...process.env, DOTNET_SYSTEM_GLOBALIZATION_INVARIANT: '1' },
-      cwd: folder,
-    });
+    await promisify(execFile)(
+      executable(MULTITOOL),
+      ['validate', ...inputs, '--output', output, '--log', 'ForceOverwrite', '--quiet'],
+      {
+        env: { ...process.env, DOTNET_SYSTEM_GLOBALIZATION_INVARIANT: '1' },
+        cwd: folder,
+      },
+    );
     const validation = JSON.parse(readFileSync(output, 'utf8')) as Sarif.Log;
     expect(validation.runs[0].tool.driver.name).toBe('Sarif.Multitool');
     const found: Record<string, string[]> = Object.fromEntries(Object.keys(logs).map((name) => [name, []]));
     for (const result of validation.runs[0].results ?? []) {
       const uri = result.locations?.[0]?.physicalLocation?.artifactLocation?.uri ?? '';
       const name = Object.keys(logs).find((key) => uri.endsWith(`/${key}.sarif`)) ?? 'elsewhere';
-      (found[name] ??= []).push(`${result.level ?? 'warning'} ${result.ruleId}: ${result.message.text ?? (result.message.arguments ?? []).join(', ')}`);
+      (found[name] ??= []).push(
+        `${result.level ?? 'warning'} ${result.ruleId}: ${result.message.text ?? (result.message.arguments ?? []).join(', ')}`,
+      );
     }
     return found;
   } finally {
@@ -53,7 +60,10 @@ async function validate(logs: Record<string, unknown>): Promise<Record<string, s
 describe('SARIF Multitool validate', () => {
   it('finds no error or warning in the export, and does report a broken log (so that its silence means something)', async () => {
     const { log } = toSarif(sampleReview);
-    const broken = { ...log, runs: [{ ...log.runs[0], results: [{ ...log.runs[0].results![0], message: undefined }] }] };
+    const broken = {
+      ...log,
+      runs: [{ ...log.runs[0], results: [{ ...log.runs[0].results![0], message: undefined }] }],
+    };
     const found = await validate({ review: log, broken });
     expect(found.review.filter((finding) => /^(error|warning) /.test(finding))).toEqual([]);
     expect(found.broken).toContain('error JSON1002: runs[0].results[0], message');

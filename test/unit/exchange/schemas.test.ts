@@ -29,12 +29,16 @@ describe('the exports against the published schemas', () => {
   });
 
   it('toSarif keeps within GitHub’s results per run, says what it cut, and stays valid', () => {
-    const many = Array.from({ length: MAX_SARIF_RESULTS + 7 }, (_, i) => finding({ severity: 'nit', title: `nit ${i}`, file: 'src/a.ts', line: i + 1 }));
+    const many = Array.from({ length: MAX_SARIF_RESULTS + 7 }, (_, i) =>
+      finding({ severity: 'nit', title: `nit ${i}`, file: 'src/a.ts', line: i + 1 }),
+    );
     const { log, omitted } = toSarif({ ...sampleReview, findings: many });
     expect(omitted).toBe(7);
     expect(log.runs[0].results).toHaveLength(MAX_SARIF_RESULTS);
     expect(log.runs[0].properties?.['redline.omittedResults']).toBe(7);
-    expect(log.runs[0].invocations?.[0].toolExecutionNotifications?.[0].message.text).toContain("7 of the review's 25007 findings");
+    expect(log.runs[0].invocations?.[0].toolExecutionNotifications?.[0].message.text).toContain(
+      "7 of the review's 25007 findings",
+    );
     expect(sarifSchema(log) ? [] : sarifSchema.errors?.slice(0, 3)).toEqual([]);
   });
 

@@ -4,8 +4,17 @@ import * as path from 'path';
 import { changedPaths, repositoryPathOf } from '../../../extension/src/publish/branchFacts';
 
 test('git status -z: changed, staged, untracked, and both names of a rename', () => {
-  const status = [' M src/a.ts', 'M  src/b.ts', '?? new file.ts', 'R  src/new.ts', 'src/old.ts', 'D  gone.ts', ''].join('\0');
-  expect([...changedPaths(status)].sort()).toEqual(['gone.ts', 'new file.ts', 'src/a.ts', 'src/b.ts', 'src/new.ts', 'src/old.ts']);
+  const status = [' M src/a.ts', 'M  src/b.ts', '?? new file.ts', 'R  src/new.ts', 'src/old.ts', 'D  gone.ts', ''].join(
+    '\0',
+  );
+  expect([...changedPaths(status)].sort()).toEqual([
+    'gone.ts',
+    'new file.ts',
+    'src/a.ts',
+    'src/b.ts',
+    'src/new.ts',
+    'src/old.ts',
+  ]);
   expect(changedPaths('').size).toBe(0);
 });
 
@@ -18,7 +27,7 @@ describe('repositoryPathOf', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  test('a finding\'s file relative to the review\'s root becomes a path from the repository\'s root', () => {
+  test("a finding's file relative to the review's root becomes a path from the repository's root", () => {
     const inRepository = repositoryPathOf(path.join(dir, 'repo', 'pkg'), path.join(dir, 'repo'));
     expect(inRepository('src/a.ts')).toBe('pkg/src/a.ts');
     expect(inRepository(path.join(dir, 'repo', 'top.ts'))).toBe('top.ts');

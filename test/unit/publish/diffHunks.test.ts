@@ -1,7 +1,7 @@
 import { fileDiffOf, parsePatch, rightHunkHolding } from '../../../extension/src/publish/diffHunks';
 
 describe('parsePatch', () => {
-  test('a modified file: each hunk\'s lines on both sides', () => {
+  test("a modified file: each hunk's lines on both sides", () => {
     const patch = [
       '@@ -1,4 +1,5 @@',
       ' import a',
@@ -22,7 +22,14 @@ describe('parsePatch', () => {
   });
 
   test('"\\ No newline at end of file" counts on neither side', () => {
-    const patch = ['@@ -1,2 +1,2 @@', ' a', '-b', '\\ No newline at end of file', '+b', '\\ No newline at end of file'].join('\n');
+    const patch = [
+      '@@ -1,2 +1,2 @@',
+      ' a',
+      '-b',
+      '\\ No newline at end of file',
+      '+b',
+      '\\ No newline at end of file',
+    ].join('\n');
     expect(parsePatch(patch)).toEqual([{ right: { start: 1, end: 2 }, left: { start: 1, end: 2 } }]);
   });
 
@@ -36,7 +43,9 @@ describe('parsePatch', () => {
   });
 
   test('an empty line inside a hunk is a context line whose space was trimmed', () => {
-    expect(parsePatch('@@ -1,3 +1,3 @@\n a\n\n-b\n+c')).toEqual([{ right: { start: 1, end: 3 }, left: { start: 1, end: 3 } }]);
+    expect(parsePatch('@@ -1,3 +1,3 @@\n a\n\n-b\n+c')).toEqual([
+      { right: { start: 1, end: 3 }, left: { start: 1, end: 3 } },
+    ]);
   });
 
   test.each([
@@ -51,8 +60,18 @@ describe('parsePatch', () => {
 
 describe('fileDiffOf', () => {
   test('a renamed file keeps its old path, and its hunks are on the new one', () => {
-    const diff = fileDiffOf({ filename: 'src/new.ts', previous_filename: 'src/old.ts', status: 'renamed', patch: '@@ -5,2 +5,2 @@\n a\n-b\n+c' });
-    expect(diff).toEqual({ path: 'src/new.ts', previousPath: 'src/old.ts', status: 'renamed', hunks: [{ right: { start: 5, end: 6 }, left: { start: 5, end: 6 } }] });
+    const diff = fileDiffOf({
+      filename: 'src/new.ts',
+      previous_filename: 'src/old.ts',
+      status: 'renamed',
+      patch: '@@ -5,2 +5,2 @@\n a\n-b\n+c',
+    });
+    expect(diff).toEqual({
+      path: 'src/new.ts',
+      previousPath: 'src/old.ts',
+      status: 'renamed',
+      hunks: [{ right: { start: 5, end: 6 }, left: { start: 5, end: 6 } }],
+    });
   });
 
   test('a rename without changes, a binary file and a file too large have no patch: nothing in them takes a comment', () => {
@@ -73,12 +92,19 @@ describe('fileDiffOf', () => {
   });
 
   test('a bad patch makes the whole file uncommentable', () => {
-    expect(fileDiffOf({ filename: 'x.ts', status: 'modified', patch: '@@ -1 +1,2 @@\n+a' })).toMatchObject({ hunks: [], uncommentable: 'bad-patch' });
+    expect(fileDiffOf({ filename: 'x.ts', status: 'modified', patch: '@@ -1 +1,2 @@\n+a' })).toMatchObject({
+      hunks: [],
+      uncommentable: 'bad-patch',
+    });
   });
 });
 
 describe('rightHunkHolding', () => {
-  const diff = fileDiffOf({ filename: 'a.ts', status: 'modified', patch: '@@ -1,3 +1,4 @@\n a\n+b\n c\n d\n@@ -10,2 +11,3 @@\n x\n+y\n z' });
+  const diff = fileDiffOf({
+    filename: 'a.ts',
+    status: 'modified',
+    patch: '@@ -1,3 +1,4 @@\n a\n+b\n c\n d\n@@ -10,2 +11,3 @@\n x\n+y\n z',
+  });
   test.each([
     [1, 1, true],
     [1, 4, true],

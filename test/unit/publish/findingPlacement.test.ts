@@ -4,7 +4,12 @@ import { finding, reviewOf } from './publishFixtures';
 
 const files = [
   fileDiffOf({ filename: 'src/a.ts', status: 'modified', patch: '@@ -8,4 +8,6 @@\n a\n+b\n+c\n d\n e\n f' }),
-  fileDiffOf({ filename: 'src/b.ts', status: 'renamed', previous_filename: 'src/old-b.ts', patch: '@@ -1,2 +1,2 @@\n-x\n+y\n z' }),
+  fileDiffOf({
+    filename: 'src/b.ts',
+    status: 'renamed',
+    previous_filename: 'src/old-b.ts',
+    patch: '@@ -1,2 +1,2 @@\n-x\n+y\n z',
+  }),
   fileDiffOf({ filename: 'logo.png', status: 'added' }),
 ];
 
@@ -19,7 +24,11 @@ function place(findings: ReturnType<typeof finding>[], changedLocally: string[] 
 }
 
 test('a finding inside one hunk is a comment on its lines, on the new side', () => {
-  const { placements } = place([finding('src/a.ts', 9, 'one line'), finding('src/a.ts', 8, 'many lines', { endLine: 13 }), finding('src/b.ts', 1, 'renamed')]);
+  const { placements } = place([
+    finding('src/a.ts', 9, 'one line'),
+    finding('src/a.ts', 8, 'many lines', { endLine: 13 }),
+    finding('src/b.ts', 1, 'renamed'),
+  ]);
   expect(placements.map((p) => (p.kind === 'comment' ? [p.item.path, p.startLine, p.line] : p.kind))).toEqual([
     ['src/a.ts', undefined, 9],
     ['src/a.ts', 8, 13],
@@ -28,16 +37,26 @@ test('a finding inside one hunk is a comment on its lines, on the new side', () 
 });
 
 test('every other finding goes in the body, saying why', () => {
-  const { placements, outsideRepository } = place([
-    finding('src/a.ts', 14, 'after the hunk'),
-    finding('src/a.ts', 7, 'straddles the hunk', { endLine: 9 }),
-    finding('src/c.ts', 3, 'file the pull request leaves alone'),
-    finding('logo.png', 1, 'binary'),
-    finding('src/a.ts', 9, 'stale', { stale: true }),
-    finding('src/b.ts', 1, 'edited since the push'),
-    finding('../elsewhere.ts', 1, 'outside'),
-  ], ['src/b.ts']);
-  expect(placements.map((p) => (p.kind === 'body' ? p.reason : 'comment'))).toEqual(['outside-diff', 'outside-diff', 'file-not-changed', 'no-patch', 'stale', 'uncommitted']);
+  const { placements, outsideRepository } = place(
+    [
+      finding('src/a.ts', 14, 'after the hunk'),
+      finding('src/a.ts', 7, 'straddles the hunk', { endLine: 9 }),
+      finding('src/c.ts', 3, 'file the pull request leaves alone'),
+      finding('logo.png', 1, 'binary'),
+      finding('src/a.ts', 9, 'stale', { stale: true }),
+      finding('src/b.ts', 1, 'edited since the push'),
+      finding('../elsewhere.ts', 1, 'outside'),
+    ],
+    ['src/b.ts'],
+  );
+  expect(placements.map((p) => (p.kind === 'body' ? p.reason : 'comment'))).toEqual([
+    'outside-diff',
+    'outside-diff',
+    'file-not-changed',
+    'no-patch',
+    'stale',
+    'uncommitted',
+  ]);
   expect(outsideRepository.map((f) => f.title)).toEqual(['outside']);
 });
 

@@ -2,7 +2,12 @@
 
 import { findingFingerprint, type ExportedFinding, type ExportedReview } from '../../../shared/exchange/exportedReview';
 
-export function finding(file: string, line: number, title: string, extra: Partial<ExportedFinding> = {}): ExportedFinding {
+export function finding(
+  file: string,
+  line: number,
+  title: string,
+  extra: Partial<ExportedFinding> = {},
+): ExportedFinding {
   const endLine = extra.endLine ?? line;
   return {
     id: `${file}:${line}:${title}`,
@@ -22,5 +27,13 @@ export function finding(file: string, line: number, title: string, extra: Partia
 }
 
 export function reviewOf(findings: readonly ExportedFinding[], extra: Partial<ExportedReview> = {}): ExportedReview {
-  return { revision: 1, markdown: '# Review', repositoryRoot: '/repo', findings, toolVersion: '0.1.0', assistant: 'claude', ...extra };
+  return {
+    revision: 1,
+    markdown: '# Review',
+    repositoryRoot: '/repo',
+    findings,
+    toolVersion: '0.1.0',
+    assistant: 'claude',
+    ...extra,
+  };
 }

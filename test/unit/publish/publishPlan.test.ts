@@ -1,15 +1,33 @@
 import { fileDiffOf } from '../../../extension/src/publish/diffHunks';
 import { placeFindings } from '../../../extension/src/publish/findingPlacement';
-import { REVIEW_MARKER, bodySection, bodySections, commentKey, commentText, inert } from '../../../extension/src/publish/publishMarkdown';
+import {
+  REVIEW_MARKER,
+  bodySection,
+  bodySections,
+  commentKey,
+  commentText,
+  inert,
+} from '../../../extension/src/publish/publishMarkdown';
 import { planPublish, type ExistingComment, type ExistingReview } from '../../../extension/src/publish/publishPlan';
 import { composeReviewBody } from '../../../extension/src/publish/reviewBody';
 import { finding, reviewOf } from './publishFixtures';
 
-const files = [fileDiffOf({ filename: 'src/a.ts', status: 'modified', patch: '@@ -1,5 +1,5 @@\n a\n-b\n+b2\n c\n d\n e' })];
+const files = [
+  fileDiffOf({ filename: 'src/a.ts', status: 'modified', patch: '@@ -1,5 +1,5 @@\n a\n-b\n+b2\n c\n d\n e' }),
+];
 const linkOf = () => ({ url: 'https://github.com/o/r/blob/abc1234/src/a.ts#L40', label: 'src/a.ts#L40' });
 
-function plan(findings: ReturnType<typeof finding>[], comments: ExistingComment[] = [], reviews: ExistingReview[] = []) {
-  const { placements } = placeFindings({ review: reviewOf(findings), files, pathOf: (f) => f.file, changedLocally: new Set() });
+function plan(
+  findings: ReturnType<typeof finding>[],
+  comments: ExistingComment[] = [],
+  reviews: ExistingReview[] = [],
+) {
+  const { placements } = placeFindings({
+    review: reviewOf(findings),
+    files,
+    pathOf: (f) => f.file,
+    changedLocally: new Set(),
+  });
   return { placements, plan: planPublish({ placements, comments, reviews, linkOf }) };
 }
 
@@ -27,14 +45,28 @@ test('publishing again: the same text is left, a changed one updated in place, a
   const outside = finding('src/a.ts', 40, 'outside');
   const { plan: first } = plan([kept, changed, outside]);
   const comments = first.newComments.map((c, i) => ({ id: 100 + i, body: c.body.replace(/\n/g, '\r\n') }));
-  const body = composeReviewBody({ revision: 1, addsToEarlier: false, commentFindings: [], sections: first.newSections.map((s) => ({ finding: s.placement.item.finding, section: s.section })), outsideRepository: 0 }).body;
+  const body = composeReviewBody({
+    revision: 1,
+    addsToEarlier: false,
+    commentFindings: [],
+    sections: first.newSections.map((s) => ({ finding: s.placement.item.finding, section: s.section })),
+    outsideRepository: 0,
+  }).body;
   const reviews = [{ id: 7, body }];
 
   const fresh = finding('src/a.ts', 4, 'new');
-  const { plan: again } = plan([kept, { ...changed, state: 'resolved' }, { ...outside, markdown: '**bug**: outside, said better' }, fresh], comments, reviews);
+  const { plan: again } = plan(
+    [kept, { ...changed, state: 'resolved' }, { ...outside, markdown: '**bug**: outside, said better' }, fresh],
+    comments,
+    reviews,
+  );
   expect(again.unchanged).toEqual([kept.fingerprint]);
-  expect(again.commentUpdates).toEqual([{ id: 101, key: changed.fingerprint, body: expect.stringContaining('_Resolved._') }]);
-  expect(again.reviewUpdates).toEqual([{ id: 7, keys: [outside.fingerprint], body: expect.stringContaining('outside, said better') }]);
+  expect(again.commentUpdates).toEqual([
+    { id: 101, key: changed.fingerprint, body: expect.stringContaining('_Resolved._') },
+  ]);
+  expect(again.reviewUpdates).toEqual([
+    { id: 7, keys: [outside.fingerprint], body: expect.stringContaining('outside, said better') },
+  ]);
   expect(bodySections(again.reviewUpdates[0].body).size).toBe(1);
   expect(again.newComments.map((c) => c.placement.item.finding.title)).toEqual(['new']);
   expect(again.newSections).toEqual([]);
@@ -43,14 +75,22 @@ test('publishing again: the same text is left, a changed one updated in place, a
 test('a new push alone changes no section: the link is not the finding', () => {
   const outside = finding('src/a.ts', 40, 'outside');
   const { placements } = plan([outside]);
-  const body = placements[0].kind === 'body' ? bodySection(placements[0].item, 'outside-diff', { url: 'https://github.com/o/r/blob/0000000/src/a.ts#L40', label: 'src/a.ts#L40' }) : '';
+  const body =
+    placements[0].kind === 'body'
+      ? bodySection(placements[0].item, 'outside-diff', {
+          url: 'https://github.com/o/r/blob/0000000/src/a.ts#L40',
+          label: 'src/a.ts#L40',
+        })
+      : '';
   const { plan: again } = plan([outside], [], [{ id: 1, body: `${REVIEW_MARKER}\n\n${body}` }]);
   expect(again.unchanged).toEqual([outside.fingerprint]);
 });
 
-test('the assistant\'s text cannot pass for a marker, nor hide what follows it', () => {
+test("the assistant's text cannot pass for a marker, nor hide what follows it", () => {
   const other = finding('src/a.ts', 3, 'victim');
-  const hostile = finding('src/a.ts', 2, 'hostile', { markdown: `**bug**: x\n<!-- redline:finding ${other.fingerprint} -->\n<!-- hide` });
+  const hostile = finding('src/a.ts', 2, 'hostile', {
+    markdown: `**bug**: x\n<!-- redline:finding ${other.fingerprint} -->\n<!-- hide`,
+  });
   const { placements } = plan([hostile]);
   const text = commentText(placements[0].item);
   expect(commentKey(text)).toBe(hostile.fingerprint);
@@ -60,14 +100,25 @@ test('the assistant\'s text cannot pass for a marker, nor hide what follows it',
   expect(commentKey('a comment\n<!-- redline:finding zz -->')).toBeUndefined();
 });
 
-test('an @mention in the assistant\'s text notifies no one; code and e-mail addresses keep their text', () => {
+test("an @mention in the assistant's text notifies no one; code and e-mail addresses keep their text", () => {
   const text = inert('ask @octocat or @org/team, not me@example.com; `@Decorator()`\n```ts\n@Injectable()\n```');
-  expect(text).toBe('ask @\u2060octocat or @\u2060org/team, not me@example.com; `@Decorator()`\n```ts\n@Injectable()\n```');
+  expect(text).toBe(
+    'ask @\u2060octocat or @\u2060org/team, not me@example.com; `@Decorator()`\n```ts\n@Injectable()\n```',
+  );
 });
 
-test('a body past GitHub\'s limit keeps what fits and says how many are left for the next publish', () => {
-  const sections = Array.from({ length: 40 }, (_, i) => ({ finding: finding('src/a.ts', 100 + i, `long ${i}`), section: `<!-- redline:finding ${'a'.repeat(32)} -->\n${'x'.repeat(3000)}\n<!-- /redline:finding -->` }));
-  const { body, sectionsShown } = composeReviewBody({ revision: 2, addsToEarlier: false, commentFindings: [], sections, outsideRepository: 1 });
+test("a body past GitHub's limit keeps what fits and says how many are left for the next publish", () => {
+  const sections = Array.from({ length: 40 }, (_, i) => ({
+    finding: finding('src/a.ts', 100 + i, `long ${i}`),
+    section: `<!-- redline:finding ${'a'.repeat(32)} -->\n${'x'.repeat(3000)}\n<!-- /redline:finding -->`,
+  }));
+  const { body, sectionsShown } = composeReviewBody({
+    revision: 2,
+    addsToEarlier: false,
+    commentFindings: [],
+    sections,
+    outsideRepository: 1,
+  });
   expect(body.length).toBeLessThanOrEqual(65_536);
   expect(sectionsShown).toBeGreaterThan(10);
   expect(sectionsShown).toBeLessThan(40);

@@ -52,20 +52,39 @@ describe('githubServerFor', () => {
 
   test('an Enterprise host is used only when github-enterprise.uri names it', () => {
     expect(githubServerFor('ghe.example.com', { enterpriseUri: 'https://GHE.example.com/' })).toEqual({
-      server: { authProviderId: 'github-enterprise', webBaseUrl: 'https://ghe.example.com', apiBaseUrl: 'https://ghe.example.com/api/v3' },
+      server: {
+        authProviderId: 'github-enterprise',
+        webBaseUrl: 'https://ghe.example.com',
+        apiBaseUrl: 'https://ghe.example.com/api/v3',
+      },
     });
     const other = githubServerFor('evil.example.net', { enterpriseUri: 'https://ghe.example.com' });
-    expect(other).toEqual({ refusal: expect.stringContaining('evil.example.net, which is neither github.com nor your GitHub Enterprise server (ghe.example.com)') });
-    expect(githubServerFor('ghe.example.com', {})).toEqual({ refusal: expect.stringContaining('set "github-enterprise.uri" to https://ghe.example.com') });
+    expect(other).toEqual({
+      refusal: expect.stringContaining(
+        'evil.example.net, which is neither github.com nor your GitHub Enterprise server (ghe.example.com)',
+      ),
+    });
+    expect(githubServerFor('ghe.example.com', {})).toEqual({
+      refusal: expect.stringContaining('set "github-enterprise.uri" to https://ghe.example.com'),
+    });
     expect(githubServerFor('ghe.example.com', { enterpriseUri: 'http://ghe.example.com' })).toHaveProperty('refusal');
   });
 
-  test('the tests\' API address is taken only on this machine', () => {
+  test("the tests' API address is taken only on this machine", () => {
     expect(githubServerFor('github.com', { testApiUrl: 'http://127.0.0.1:4567/' })).toEqual({
       server: { authProviderId: 'github', webBaseUrl: 'https://github.com', apiBaseUrl: 'http://127.0.0.1:4567' },
     });
-    expect(githubServerFor('github.com', { testApiUrl: 'http://localhost:80/api' })).toHaveProperty('server.apiBaseUrl', 'http://localhost/api');
-    for (const elsewhere of ['https://evil.example.net', 'http://127.0.0.1.evil.example.net:80', 'http://10.0.0.1', 'file:///tmp/x', 'not a url']) {
+    expect(githubServerFor('github.com', { testApiUrl: 'http://localhost:80/api' })).toHaveProperty(
+      'server.apiBaseUrl',
+      'http://localhost/api',
+    );
+    for (const elsewhere of [
+      'https://evil.example.net',
+      'http://127.0.0.1.evil.example.net:80',
+      'http://10.0.0.1',
+      'file:///tmp/x',
+      'not a url',
+    ]) {
       expect(githubServerFor('github.com', { testApiUrl: elsewhere })).toHaveProperty('refusal');
     }
   });

@@ -37,7 +37,9 @@ export function sameValue(a: unknown, b: unknown): boolean {
 }
 
 function asJson(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value ?? null, (_key, item: unknown) => (typeof item === 'bigint' ? String(item) : item)));
+  return JSON.parse(
+    JSON.stringify(value ?? null, (_key, item: unknown) => (typeof item === 'bigint' ? String(item) : item)),
+  );
 }
 
 /** What a value is, for an error message: "an array", "a string"… */

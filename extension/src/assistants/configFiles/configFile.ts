@@ -49,20 +49,35 @@ export async function planConfigChange(target: ConfigTarget, operation: ConfigOp
     real = await realFile(target.file);
     before = await readConfig(real);
   } catch (error) {
-    return { kind: 'invalid', target, message: `${target.displayPath} could not be read (${(error as Error).message}); nothing was written.` };
+    return {
+      kind: 'invalid',
+      target,
+      message: `${target.displayPath} could not be read (${(error as Error).message}); nothing was written.`,
+    };
   }
   let result: ConfigEditResult;
   try {
-    result = target.format === 'toml' ? editTomlConfig(before, target.entryPath, operation) : editJsonConfig(before, target.entryPath, operation, target.jsonReader);
+    result =
+      target.format === 'toml'
+        ? editTomlConfig(before, target.entryPath, operation)
+        : editJsonConfig(before, target.entryPath, operation, target.jsonReader);
   } catch (error) {
     // The editors check their own output and throw rather than hand over a wrong file.
-    return { kind: 'invalid', target, message: `Redline could not prepare the change to ${target.displayPath} (${(error as Error)?.message ?? error}); nothing was written.` };
+    return {
+      kind: 'invalid',
+      target,
+      message: `Redline could not prepare the change to ${target.displayPath} (${(error as Error)?.message ?? error}); nothing was written.`,
+    };
   }
   switch (result.kind) {
     case 'unchanged':
       return { kind: 'unchanged', target, operation };
     case 'invalid':
-      return { kind: 'invalid', target, message: `${target.displayPath} ${result.reason}; nothing was written. Fix the file, then try again.` };
+      return {
+        kind: 'invalid',
+        target,
+        message: `${target.displayPath} ${result.reason}; nothing was written. Fix the file, then try again.`,
+      };
     case 'changed':
       return { kind: 'change', change: { target, operation, before, after: result.text, realFile: real } };
   }
@@ -76,11 +91,15 @@ export async function writeConfigChange(change: ConfigChange, now: Date = new Da
   const file = await realFile(change.target.file);
   // The user agreed to change the file the consent named; a link retargeted since is not that file.
   if (file !== change.realFile) {
-    throw new ConfigFileError(`${change.target.displayPath} now leads to ${file}, not to ${change.realFile} as when you agreed; nothing was written. Run the command again.`);
+    throw new ConfigFileError(
+      `${change.target.displayPath} now leads to ${file}, not to ${change.realFile} as when you agreed; nothing was written. Run the command again.`,
+    );
   }
   const current = await readConfig(file);
   if (current !== change.before) {
-    throw new ConfigFileError(`${change.target.displayPath} changed after Redline read it; nothing was written. Run the command again to see the change against the file as it is now.`);
+    throw new ConfigFileError(
+      `${change.target.displayPath} changed after Redline read it; nothing was written. Run the command again to see the change against the file as it is now.`,
+    );
   }
   if (current === undefined) {
     await fs.mkdir(path.dirname(file), { recursive: true });

@@ -50,9 +50,14 @@ export function configTarget(assistant: FileAssistant, environment: TargetEnviro
     case 'codex':
       return target(inHome('.codex', 'config.toml'), 'toml', 'mcp_servers');
     case 'gemini':
-      return { ...target(inHome('.gemini', 'settings.json'), 'json', 'mcpServers'), jsonReader: { name: 'Gemini CLI', rejectsTrailingCommas: true } };
+      return {
+        ...target(inHome('.gemini', 'settings.json'), 'json', 'mcpServers'),
+        jsonReader: { name: 'Gemini CLI', rejectsTrailingCommas: true },
+      };
     case 'vscode':
-      return environment.vscodeUserDirectory ? target(paths.join(environment.vscodeUserDirectory, 'mcp.json'), 'json', 'servers') : undefined;
+      return environment.vscodeUserDirectory
+        ? target(paths.join(environment.vscodeUserDirectory, 'mcp.json'), 'json', 'servers')
+        : undefined;
   }
 }
 

@@ -4,8 +4,22 @@
 
 // The ESM build: the package's UMD entry hides its requires from esbuild, which then leaves them
 // unbundled and the extension fails to load them at run time.
-import { findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser/lib/esm/main.js';
-import { describeKind, sameValue, splitBom, type ConfigEditResult, type ConfigOperation, type EntryPath } from './configEdit';
+import {
+  findNodeAtLocation,
+  getNodeValue,
+  parseTree,
+  printParseErrorCode,
+  type Node,
+  type ParseError,
+} from 'jsonc-parser/lib/esm/main.js';
+import {
+  describeKind,
+  sameValue,
+  splitBom,
+  type ConfigEditResult,
+  type ConfigOperation,
+  type EntryPath,
+} from './configEdit';
 import { insertProperty, layoutOf, removeProperty, render, replaceValue } from './jsonTextEdits';
 
 /** Comments and trailing commas, as VS Code's own JSON files have them. */
@@ -20,13 +34,19 @@ export interface JsonReader {
 }
 
 /** `text` undefined: the file does not exist yet. The edit itself never adds a trailing comma. */
-export function editJsonConfig(text: string | undefined, entryPath: EntryPath, operation: ConfigOperation, reader?: JsonReader): ConfigEditResult {
+export function editJsonConfig(
+  text: string | undefined,
+  entryPath: EntryPath,
+  operation: ConfigOperation,
+  reader?: JsonReader,
+): ConfigEditResult {
   const [serversKey, name] = entryPath;
   const { bom, body } = splitBom(text ?? '');
   const parsed = parseJson(body);
   if ('reason' in parsed) return { kind: 'invalid', reason: parsed.reason };
   const { root } = parsed;
-  if (root && root.type !== 'object') return { kind: 'invalid', reason: `holds ${describeKind(getNodeValue(root))} at its top level, not an object` };
+  if (root && root.type !== 'object')
+    return { kind: 'invalid', reason: `holds ${describeKind(getNodeValue(root))} at its top level, not an object` };
   const servers = root && findNodeAtLocation(root, [serversKey]);
   if (servers && servers.type !== 'object') {
     return { kind: 'invalid', reason: `has "${serversKey}" as ${describeKind(getNodeValue(servers))}, not an object` };
@@ -48,7 +68,10 @@ export function editJsonConfig(text: string | undefined, entryPath: EntryPath, o
   // The edit is checked by reading it back: the whole document must be what it was, but for the entry.
   const after = parseJson(edited);
   const document = (root ? getNodeValue(root) : {}) as Record<string, unknown>;
-  const entries: Record<string, unknown> = { ...(document[serversKey] as Record<string, unknown> | undefined), [name]: wanted };
+  const entries: Record<string, unknown> = {
+    ...(document[serversKey] as Record<string, unknown> | undefined),
+    [name]: wanted,
+  };
   if (wanted === undefined) delete entries[name];
   const expected = { ...document, [serversKey]: entries };
   if ('reason' in after || !sameValue(after.root ? getNodeValue(after.root) : {}, expected)) {
@@ -58,7 +81,10 @@ export function editJsonConfig(text: string | undefined, entryPath: EntryPath, o
     // The reader could not load the file, so the entry would never start. (The edit consumes a
     // trailing comma after the servers' last entry, and adds none; a removal leaves the file no worse.)
     const where = new Set(trailingCommas(body).map(({ line, column }) => `line ${line}, column ${column}`));
-    return { kind: 'invalid', reason: `has a trailing comma (before ${[...where].join('; ')}), which ${reader.name} cannot read: remove it` };
+    return {
+      kind: 'invalid',
+      reason: `has a trailing comma (before ${[...where].join('; ')}), which ${reader.name} cannot read: remove it`,
+    };
   }
   return { kind: 'changed', text: bom + edited };
 }
@@ -81,7 +107,9 @@ function trailingCommas(body: string): Array<{ line: number; column: number }> {
 
 /** jsonc-parser's codes, as words: "CommaExpected" → "comma expected". */
 function describeError(error: ParseError): string {
-  return printParseErrorCode(error.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  return printParseErrorCode(error.error)
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase();
 }
 
 function position(text: string, offset: number): { line: number; column: number } {

@@ -28,7 +28,11 @@ export function render(value: unknown, indent: string, layout: Layout): string {
 
 /** `text` with `node` (a value, not a property) replaced by `value`, laid out from its property's line. */
 export function replaceValue(text: string, node: Node, value: unknown, layout: Layout): string {
-  return text.slice(0, node.offset) + render(value, lineIndent(text, node.offset), layout) + text.slice(node.offset + node.length);
+  return (
+    text.slice(0, node.offset) +
+    render(value, lineIndent(text, node.offset), layout) +
+    text.slice(node.offset + node.length)
+  );
 }
 
 /** `text` with the property `key: value` added as the last of `object`'s properties. */

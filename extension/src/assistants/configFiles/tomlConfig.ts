@@ -3,16 +3,29 @@
 // alignment stay as they were. What toml_edit does not keep (the line endings, a byte-order mark)
 // is put back here.
 
-import { describeKind, lineEnding, sameValue, splitBom, type ConfigEditResult, type ConfigOperation, type EntryPath } from './configEdit';
+import {
+  describeKind,
+  lineEnding,
+  sameValue,
+  splitBom,
+  type ConfigEditResult,
+  type ConfigOperation,
+  type EntryPath,
+} from './configEdit';
 import { tomlEngine } from './tomlEngine';
 
 type Table = Record<string, unknown>;
 
 /** `text` undefined: the file does not exist yet. */
-export function editTomlConfig(text: string | undefined, entryPath: EntryPath, operation: ConfigOperation): ConfigEditResult {
+export function editTomlConfig(
+  text: string | undefined,
+  entryPath: EntryPath,
+  operation: ConfigOperation,
+): ConfigEditResult {
   const [serversKey, name] = entryPath;
   // Both keys go into a dotted path unquoted, so they must be bare TOML keys.
-  if (!entryPath.every((key) => /^[A-Za-z0-9_-]+$/.test(key))) throw new Error(`Not a bare TOML key: ${entryPath.join('.')}`);
+  if (!entryPath.every((key) => /^[A-Za-z0-9_-]+$/.test(key)))
+    throw new Error(`Not a bare TOML key: ${entryPath.join('.')}`);
   const engine = tomlEngine();
   const { bom, body } = splitBom(text ?? '');
 
@@ -28,7 +41,8 @@ export function editTomlConfig(text: string | undefined, entryPath: EntryPath, o
 
   let edited = engine.edit(body, entryPath.join('.'), wanted);
   // toml_edit adds an empty `[mcp_servers]` above a first `[mcp_servers.redline]`; TOML does not need it.
-  if (servers === undefined) edited = edited.replace(new RegExp(`(^|\\n)\\[${serversKey}\\]\\n\\n(?=\\[${serversKey}\\.${name}\\]\\n)`), '$1');
+  if (servers === undefined)
+    edited = edited.replace(new RegExp(`(^|\\n)\\[${serversKey}\\]\\n\\n(?=\\[${serversKey}\\.${name}\\]\\n)`), '$1');
   // toml_edit writes \n throughout; a file that used \r\n keeps \r\n.
   if (lineEnding(body) === '\r\n') edited = edited.replace(/\r?\n/g, '\r\n');
 
@@ -37,7 +51,8 @@ export function editTomlConfig(text: string | undefined, entryPath: EntryPath, o
   const entries: Table = { ...servers, [name]: wanted };
   if (wanted === undefined) delete entries[name];
   const expected: Table = { ...before.document, [serversKey]: entries };
-  if ('reason' in after || !sameValue(after.document, expected)) throw new Error(`Editing the TOML did not give the expected result:\n${edited}`);
+  if ('reason' in after || !sameValue(after.document, expected))
+    throw new Error(`Editing the TOML did not give the expected result:\n${edited}`);
   return { kind: 'changed', text: bom + edited };
 }
 
@@ -55,7 +70,10 @@ function parseToml(body: string): { readonly document: Table } | { readonly reas
  * what is wrong: kept as "line 3, column 2: duplicate key".
  */
 function describeParseError(error: unknown): string {
-  const lines = String(error instanceof Error ? error.message : error).split('\n').map((line) => line.trim()).filter(Boolean);
+  const lines = String(error instanceof Error ? error.message : error)
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
   const where = /line \d+, column \d+/.exec(lines[0] ?? '')?.[0];
   const what = lines[lines.length - 1];
   return where && what && lines.length > 1 ? `${where}: ${what}` : lines.join(' ');
