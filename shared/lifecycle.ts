@@ -44,7 +44,13 @@ export abstract class Disposable implements IDisposable {
 
   /** Releases everything registered; later calls return the first call's promise. */
   dispose(): Promise<void> {
-    this.released ??= this.releaseAll();
+    if (!this.released) {
+      // Marked before the first release runs: a release that calls dispose() again (a panel's
+      // close event) gets this promise instead of starting a second pass.
+      let settle!: (release: Promise<void>) => void;
+      this.released = new Promise<void>((resolve) => (settle = resolve));
+      settle(this.releaseAll());
+    }
     return this.released;
   }
 

@@ -114,3 +114,21 @@ describe('DisposableStore', () => {
     expect(released).toEqual(['listener']);
   });
 });
+
+describe('Disposable, disposed again from within its own release', () => {
+  it('releases each item once and in order when a release calls dispose() again', async () => {
+    const order: string[] = [];
+    const owner = new Owner(order);
+    owner.own('listener');
+    let again: Promise<void> | undefined;
+    owner.own('panel', () => {
+      // A panel's close event disposes its owner, which is already disposing.
+      again = owner.dispose();
+    });
+    owner.own('timer');
+    const first = owner.dispose();
+    expect(again).toBe(first);
+    await first;
+    expect(order).toEqual(['timer', 'panel', 'listener']);
+  });
+});
