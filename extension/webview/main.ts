@@ -11,11 +11,11 @@ import {
   type SliceMessage,
   type WebviewToHostMessage,
 } from '../src/panel/webviewMessages';
-import { parseHostMessage } from '../src/panel/messageParsing';
 import { makeCodeBlocksFocusable } from './codeBlocks';
 import { CodeHighlighting } from './codeHighlighting';
 import { FindingMarks } from './findings';
 import { HistoryControls } from './history';
+import { asHostMessage } from './hostMessages';
 import { ReviewTabs } from './tabs';
 import { MermaidDiagrams } from './mermaidDiagrams';
 import { interceptLinkClicks } from './linkClicks';
@@ -272,7 +272,7 @@ window.addEventListener(
 );
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
-  const message = parseHostMessage(event.data);
+  const message = asHostMessage(event.data);
   if (!message) {
     return;
   }

@@ -13,7 +13,7 @@ import { ReviewDelivery } from './reviewDelivery';
 import { buildWebviewHtml, DEFAULT_TITLE } from './webviewHtml';
 import { isFindingMessage, PanelFindings, type PanelFindingDeps } from './panelFindings';
 import { isHistoryMessage, PanelHistory, type PanelHistoryDeps } from './panelHistory';
-import { parseWebviewMessage } from './messageParsing';
+import { parseWebviewMessage } from './webviewMessageSchemas';
 import {
   NO_REVIEW_REVISION,
   type HostToWebviewMessage,
