@@ -30,6 +30,8 @@ import { AssistantReviews } from './review/assistantReviews';
 import { describeDrop } from './review/historyBudget';
 import type { ReviewStore } from './review/reviewStore';
 import { onDidChangeSettings, readSettings } from './settings';
+import { Logger } from '../../shared/logger';
+import { outputChannelSink } from './outputChannelLog';
 
 /** What the extension-host tests read; not a public API. */
 export interface RedlineTestApi {
@@ -51,6 +53,7 @@ let activeReviews: AssistantReviews | undefined;
 export async function activate(context: vscode.ExtensionContext): Promise<RedlineTestApi> {
   const activationStarted = performance.now();
   const log = vscode.window.createOutputChannel('Redline', { log: true });
+  const logger = new Logger(outputChannelSink(log), 'redline');
   void publishStableServerPath(context.extensionUri.fsPath, log);
   const settings = readSettings();
   const storageRoot = (context.storageUri ?? context.globalStorageUri).fsPath;
@@ -87,9 +90,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
   activeReviews = reviews;
   findings.follow(reviews);
 
-  const panelDeps = createPanelDeps(reviews, renderer, opener, findings.panel);
-  const showPanel = (preserveFocus = false) =>
-    ReviewPanel.createOrShow(context.extensionUri, panelDeps, { preserveFocus });
+  const panelDeps = createPanelDeps({ reviews, renderer, opener, findings: findings.panel });
+  const panelSetup = { extensionUri: context.extensionUri, deps: panelDeps, log: logger.for('panel') };
+  const showPanel = (preserveFocus = false) => ReviewPanel.createOrShow(panelSetup, { preserveFocus });
 
   const completions = new CompletionSources();
   const handlers = createRequestHandlers(reviews, renderer, {
@@ -112,7 +115,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     selection,
     panelDeps,
     vscode.window.registerWebviewPanelSerializer(ReviewPanel.viewType, {
-      deserializeWebviewPanel: async (panel) => void ReviewPanel.revive(panel, context.extensionUri, panelDeps),
+      deserializeWebviewPanel: async (panel) => void ReviewPanel.revive(panel, panelSetup),
     }),
     ...registerCommands({
       context,

@@ -1,10 +1,8 @@
 // Code blocks highlighted where the user reads them. The host writes every block as escaped text
 // and marks those it admits with `data-highlight` (the grammar; render/codeHighlight.ts), so a page
-// is shown without waiting for highlight.js. Here the marked blocks on screen and near it are
-// highlighted, a few per task, after the page has been painted: scrolling and typing stay
-// responsive, and a block far down is highlighted only if the user gets near it. The result is the
-// markup the host wrote when it highlighted in the render: `hljs` before the language's class, and
-// highlight.js's spans, which review.css colours.
+// is shown without waiting for highlight.js. Here the marked blocks on and near the screen are
+// highlighted a few per task, after the page is painted, so scrolling and typing stay responsive.
+// The markup is highlight.js's: `hljs` before the language's class, and spans that review.css colours.
 
 import type { HighlightCode } from '../../shared/codeGrammars';
 import { HighlightCache } from './highlightCache';
@@ -47,7 +45,21 @@ const browserScheduling: HighlightScheduling = {
   now: () => performance.now(),
 };
 
+export interface CodeHighlightingOptions {
+  /** The review body. */
+  readonly root: ParentNode;
+  /** The highlighter, loaded once; when it fails, the code stays plain. */
+  readonly load: () => Promise<HighlightCode>;
+  /** By default, an IntersectionObserver and the browser's tasks; a test stands in for them. */
+  readonly scheduling?: HighlightScheduling;
+  readonly cache?: HighlightCache;
+}
+
 export class CodeHighlighting {
+  private readonly root: ParentNode;
+  private readonly load: () => Promise<HighlightCode>;
+  private readonly scheduling: HighlightScheduling;
+  private readonly cache: HighlightCache;
   private readonly observer: NearScreenObserver;
   private watched = new WeakSet<Element>();
   private queue: HTMLElement[] = [];
@@ -66,19 +78,14 @@ export class CodeHighlighting {
     const script = document.currentScript instanceof HTMLScriptElement ? document.currentScript : null;
     const src = script?.dataset.highlighterSrc || undefined;
     const nonce = script?.nonce ?? '';
-    return new CodeHighlighting(root, () => loadHighlighter(src, nonce));
+    return new CodeHighlighting({ root, load: () => loadHighlighter(src, nonce) });
   }
 
-  /**
-   * @param root the review body
-   * @param load the highlighter, loaded once; when it fails, the code stays plain
-   */
-  constructor(
-    private readonly root: ParentNode,
-    private readonly load: () => Promise<HighlightCode>,
-    private readonly scheduling: HighlightScheduling = browserScheduling,
-    private readonly cache = new HighlightCache(),
-  ) {
+  constructor({ root, load, scheduling = browserScheduling, cache = new HighlightCache() }: CodeHighlightingOptions) {
+    this.root = root;
+    this.load = load;
+    this.scheduling = scheduling;
+    this.cache = cache;
     this.observer = scheduling.observer((blocks) => this.near(blocks));
   }
 

@@ -1,9 +1,7 @@
-// Label markup from a diagram's source, made inert before mermaid's sanitizer parses it. The
-// sanitizer removes event handlers and <style> anyway, but Chrome checks the page's CSP as such
-// markup is parsed, even into an inert document, and reports each one as a violation. So start
-// tags lose their `on…` and `style` attributes and a <style> start tag becomes an unknown element
-// (its text stays text); everything else, text included, is left as it is. Pure string code:
-// it errs on the side of removing (any whitespace ends a name or an unquoted value).
+// Label markup from a diagram's source, made inert before mermaid's sanitizer parses it: Chrome
+// checks the CSP as such markup is parsed, even into an inert document, and reports every event
+// handler and <style> as a violation. So start tags lose `on…` and `style` attributes, and a <style>
+// start tag becomes an unknown element; all else is left as it is. It errs on the side of removing.
 
 const SPACE = /\s/;
 const LETTER = /[A-Za-z]/;

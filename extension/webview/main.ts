@@ -1,8 +1,8 @@
 // The review panel's webview script: paints what the host sends and keeps the scroll position
 // across updates and reloads. It is the page's entry, wiring its parts to the host's messages:
-// the findings (findings.ts), the history (history.ts), the tabs (tabs.ts), the message box
-// (messageBox.ts), a long page's slices (pageStream.ts), the diagrams, and the link clicks
-// (linkClicks.ts), which make sure nothing inside the webview ever navigates.
+// the findings (findingMarks.ts), the history (historyControls.ts), the tabs (tabs.ts), the message
+// box (messageBox.ts), the Copy button (copyButton.ts), a long page's slices (pageStream.ts), the
+// diagrams, and the link clicks (linkClicks.ts), which make sure nothing in the webview navigates.
 
 import {
   NO_REVIEW_REVISION,
@@ -11,38 +11,28 @@ import {
   type SliceMessage,
   type WebviewToHostMessage,
 } from '../src/panel/webviewMessages';
-import { parseHostMessage } from '../src/panel/messageParsing';
 import { makeCodeBlocksFocusable } from './codeBlocks';
 import { CodeHighlighting } from './codeHighlighting';
-import { FindingMarks } from './findings';
-import { HistoryControls } from './history';
+import { CopyButton } from './copyButton';
+import { FindingMarks } from './findingMarks';
+import { HistoryControls } from './historyControls';
+import { asHostMessage } from './hostMessages';
 import { ReviewTabs } from './tabs';
 import { MermaidDiagrams } from './mermaidDiagrams';
 import { interceptLinkClicks } from './linkClicks';
 import { MessageBox } from './messageBox';
 import { PageStream } from './pageStream';
 import { ReviewPages } from './pageSwap';
+import { readState, saveOnScroll, type PersistedState, type StateStore } from './persistedState';
 
-/** What survives a reload of this document (hidden panel, restart via the serializer). */
-interface PersistedState {
-  readonly revision: number;
-  readonly scrollY: number;
-}
-
-interface WebviewApi {
+interface WebviewApi extends StateStore {
   postMessage(message: WebviewToHostMessage): void;
-  getState(): unknown;
-  setState(state: PersistedState): void;
 }
 
 declare function acquireVsCodeApi(): WebviewApi;
 
 const vscode = acquireVsCodeApi();
 
-const COPY_LABEL = 'Copy';
-const COPY_TOOLTIP = "Copy the review's markdown to the clipboard";
-const COPY_FEEDBACK_MS = 1500;
-const COPY_FAILED_FEEDBACK_MS = 4000;
 /** Past this much HTML a review is laid out lazily (see `.redline-long` in review.css). */
 const LONG_REVIEW_HTML = 256 * 1024;
 
@@ -56,18 +46,18 @@ function element<T extends HTMLElement>(id: string, type: new () => T): T {
 
 const titleText = element('title', HTMLElement);
 const revisionText = element('revision', HTMLElement);
-const copyButton = element('copy', HTMLButtonElement);
+const copyButton = new CopyButton(element('copy', HTMLButtonElement), (message) => post(message));
 const emptyState = element('empty', HTMLElement);
 const reviewBody = element('review', HTMLElement);
 const announcer = element('announcer', HTMLElement);
 /** The page that holds the review shown; a new review gets a new one, and the old one goes in the background. */
 const pages = new ReviewPages(reviewBody);
-const findingMarks = new FindingMarks(
-  reviewBody,
-  (message) => post(message),
-  (text) => announce(announcer, text),
-  () => pages.shown,
-);
+const findingMarks = new FindingMarks({
+  root: reviewBody,
+  post: (message) => post(message),
+  announce: (text) => announce(announcer, text),
+  page: () => pages.shown,
+});
 // While this script runs: the renderer's address and the nonce are on its <script> element.
 const diagrams = MermaidDiagrams.forPage(reviewBody, () => pages.shown);
 const codeHighlighting = CodeHighlighting.forPage(reviewBody);
@@ -84,21 +74,12 @@ const historyControls = new HistoryControls(
   },
   (message) => post(message),
 );
-const messageBox = new MessageBox(
-  element('message', HTMLTextAreaElement),
-  element('send', HTMLButtonElement),
-  element('send-status', HTMLElement),
-  (message) => post(message),
-);
-
-function readState(): PersistedState | undefined {
-  const state = vscode.getState();
-  if (typeof state !== 'object' || state === null) {
-    return undefined;
-  }
-  const { revision, scrollY } = state as Partial<Record<keyof PersistedState, unknown>>;
-  return typeof revision === 'number' && typeof scrollY === 'number' ? { revision, scrollY } : undefined;
-}
+const messageBox = new MessageBox({
+  input: element('message', HTMLTextAreaElement),
+  send: element('send', HTMLButtonElement),
+  status: element('send-status', HTMLElement),
+  post: (message) => post(message),
+});
 
 let shownRevision = NO_REVIEW_REVISION;
 /**
@@ -106,7 +87,7 @@ let shownRevision = NO_REVIEW_REVISION;
  * the first render, and only if that render shows the same revision (another review's offset
  * would land the user somewhere meaningless).
  */
-let restored: PersistedState | undefined = readState();
+let restored: PersistedState | undefined = readState(vscode);
 
 function saveState(): void {
   vscode.setState({ revision: shownRevision, scrollY: window.scrollY });
@@ -151,7 +132,7 @@ function showReview(message: RenderMessage): void {
   reviewBody.hidden = false;
   emptyState.hidden = true;
   showHeader(message);
-  copyButton.disabled = false;
+  copyButton.enabled = true;
   window.scrollTo(scrollX, scrollY);
   const finish = () => {
     findingMarks.apply();
@@ -183,7 +164,7 @@ function addSlice(message: SliceMessage): void {
     pages.add(message.html);
     if (!message.last) post({ type: 'sliceAdded', revision: message.revision });
   };
-  pageStream.slice(message.revision, message.last, add, () => finishPage());
+  pageStream.slice(message, { add, done: () => finishPage() });
 }
 
 /** Adds an append's new part below what is shown; nothing above it is parsed or painted again. */
@@ -227,24 +208,12 @@ function showEmpty(): void {
   emptyState.hidden = false;
   setTitle('No review');
   revisionText.textContent = '';
-  copyButton.disabled = true;
+  copyButton.enabled = false;
   restored = undefined;
   shownRevision = NO_REVIEW_REVISION;
   historyControls.shown(undefined);
   saveState();
   acknowledge(NO_REVIEW_REVISION);
-}
-
-let copyFeedbackTimer: ReturnType<typeof setTimeout> | undefined;
-
-function showCopyResult(label: string, tooltip: string, durationMs: number): void {
-  copyButton.textContent = label;
-  copyButton.title = tooltip;
-  clearTimeout(copyFeedbackTimer);
-  copyFeedbackTimer = setTimeout(() => {
-    copyButton.textContent = COPY_LABEL;
-    copyButton.title = COPY_TOOLTIP;
-  }, durationMs);
 }
 
 /** Says `text` through the live region, again even when it is the same as last time. */
@@ -254,25 +223,11 @@ function announce(region: HTMLElement, text: string): void {
 }
 
 interceptLinkClicks(document, post);
-copyButton.addEventListener('click', () => post({ type: 'copy' }));
 
-let scrollSaveQueued = false;
-window.addEventListener(
-  'scroll',
-  () => {
-    if (!scrollSaveQueued) {
-      scrollSaveQueued = true;
-      requestAnimationFrame(() => {
-        scrollSaveQueued = false;
-        saveState();
-      });
-    }
-  },
-  { passive: true },
-);
+saveOnScroll(saveState);
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
-  const message = parseHostMessage(event.data);
+  const message = asHostMessage(event.data);
   if (!message) {
     return;
   }
@@ -290,10 +245,10 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       showEmpty();
       return;
     case 'copied':
-      showCopyResult('Copied', 'The review\u2019s markdown is on the clipboard', COPY_FEEDBACK_MS);
+      copyButton.copied();
       return;
     case 'copyFailed':
-      showCopyResult('Copy failed', message.message, COPY_FAILED_FEEDBACK_MS);
+      copyButton.failed(message.message);
       return;
     case 'findings':
       findingMarks.update(message.marks);

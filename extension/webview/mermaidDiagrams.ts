@@ -1,13 +1,13 @@
 // The review's ```mermaid blocks, drawn as diagrams. The host renders each as
 // `<pre class="redline-mermaid"><code>source</code></pre>`, which reads as code until it is drawn.
-// The renderer (dist/mermaid.min.js, a few megabytes) is loaded only when a review has such a
-// block, by a <script> with the page's nonce; diagrams are drawn one at a time, so the panel
-// stays responsive, and again when the theme kind changes. How mermaid runs under the panel's
-// CSP is in mermaidUnderCsp.ts. A diagram's source is as untrusted as the rest of the review: mermaid runs with
+// The renderer (dist/mermaid.min.js, a large bundle) is loaded only when a review has such a block,
+// by a <script> with the page's nonce. Diagrams are drawn one at a time, so the panel stays
+// responsive, and again when the theme kind changes. mermaidUnderCsp.ts runs mermaid under the
+// panel's CSP. A diagram's source is as untrusted as the rest of the review: mermaid runs with
 // securityLevel 'strict' and without HTML labels, and what it returns is sanitized again.
 
 import { inertMarkup } from './inertMarkup';
-import { keepOwnRules, renderUnderCsp, svgForPanel, type Mermaid } from './mermaidUnderCsp';
+import { keepOwnRules, renderUnderCsp, svgForPanel, type Diagram, type Mermaid } from './mermaidUnderCsp';
 
 export const BLOCK_SELECTOR = 'pre.redline-mermaid';
 /** At most this many diagrams are drawn per review; the rest stay source. */
@@ -42,6 +42,15 @@ export function mermaidTheme(body: DOMTokenList): string {
   return 'default';
 }
 
+export interface MermaidDiagramsOptions {
+  /** The renderer's bundle; without it every diagram shows why it was not drawn. */
+  readonly scriptUri: string | undefined;
+  /** The page's script nonce, for the renderer's <script>. */
+  readonly nonce: string;
+  /** The page of the review shown, searched instead of a retired page still in the review body. */
+  readonly page: () => ParentNode;
+}
+
 export class MermaidDiagrams {
   private readonly queue: HTMLElement[] = [];
   private running = false;
@@ -61,21 +70,21 @@ export class MermaidDiagrams {
    */
   static forPage(root: HTMLElement, page: () => ParentNode = () => root): MermaidDiagrams {
     const script = document.currentScript instanceof HTMLScriptElement ? document.currentScript : null;
-    return new MermaidDiagrams(root, script?.dataset.mermaidSrc || undefined, script?.nonce ?? '', page);
+    return new MermaidDiagrams({
+      scriptUri: script?.dataset.mermaidSrc || undefined,
+      nonce: script?.nonce ?? '',
+      page,
+    });
   }
 
-  /**
-   * @param root the review body
-   * @param scriptUri the renderer's bundle; without it every diagram shows why it was not drawn
-   * @param nonce the page's script nonce
-   * @param page the page of the review shown, searched instead of a retired page still in `root`
-   */
-  constructor(
-    private readonly root: HTMLElement,
-    private readonly scriptUri: string | undefined,
-    private readonly nonce: string,
-    private readonly page: () => ParentNode = () => root,
-  ) {
+  private readonly scriptUri: string | undefined;
+  private readonly nonce: string;
+  private readonly page: () => ParentNode;
+
+  constructor({ scriptUri, nonce, page }: MermaidDiagramsOptions) {
+    this.scriptUri = scriptUri;
+    this.nonce = nonce;
+    this.page = page;
     new MutationObserver(() => this.redrawForTheme()).observe(document.body, {
       attributes: true,
       attributeFilter: ['class'],
@@ -150,7 +159,7 @@ export class MermaidDiagrams {
     const id = `redline-mermaid-${++this.sequence}`;
     const sheet = new CSSStyleSheet();
     try {
-      const svg = await this.renderUnderCsp(mermaid, id, source, sheet);
+      const svg = await this.renderUnderCsp(mermaid, { id, source }, sheet);
       // The review may have been replaced meanwhile.
       if (!block.isConnected) return;
       const figure = this.figure(svg, id);
@@ -190,16 +199,21 @@ export class MermaidDiagrams {
   }
 
   /** mermaid.render under the panel's CSP (see mermaidUnderCsp.ts); the diagram's CSS goes into `sheet`. */
-  private renderUnderCsp(mermaid: Mermaid, id: string, source: string, sheet: CSSStyleSheet): Promise<string> {
+  private renderUnderCsp(mermaid: Mermaid, { id, source }: Diagram, sheet: CSSStyleSheet): Promise<string> {
     const styles: string[] = [];
-    return renderUnderCsp(mermaid, id, source, this.scratchElement(), (css) => {
-      styles.push(css);
-      sheet.replaceSync(styles.join('\n'));
-      keepOwnRules(sheet, `#${id}`);
-      if (!this.sheets.has(id)) {
-        this.sheets.set(id, sheet);
-        document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
-      }
+    return renderUnderCsp(mermaid, {
+      id,
+      source,
+      scratch: this.scratchElement(),
+      onCss: (css) => {
+        styles.push(css);
+        sheet.replaceSync(styles.join('\n'));
+        keepOwnRules(sheet, `#${id}`);
+        if (!this.sheets.has(id)) {
+          this.sheets.set(id, sheet);
+          document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+        }
+      },
     });
   }
 

@@ -17,16 +17,23 @@ const STYLE_DATA = 'data-redline-style';
 const REMOVED_ELEMENTS =
   'script, style, iframe, frame, object, embed, link, meta, base, img, image, video, audio, source, animate, animateMotion, animateTransform, set, redline-style';
 
-/**
- * mermaid.render, with what the CSP would block redirected for as long as it runs, and put back
- * after. It lays the diagram out in `scratch`, a hidden element that must be in the document.
- */
+/** A diagram to draw: the id its <svg> gets, and its source. */
+export interface Diagram {
+  readonly id: string;
+  readonly source: string;
+}
+
+export interface DrawingUnderCsp extends Diagram {
+  /** A hidden element in the document, where mermaid lays the diagram out. */
+  readonly scratch: HTMLElement;
+  /** Takes the text of each <style> element mermaid writes. */
+  readonly onCss: (css: string) => void;
+}
+
+/** mermaid.render, with what the CSP would block redirected for as long as it runs, and put back after. */
 export async function renderUnderCsp(
   mermaid: Mermaid,
-  id: string,
-  source: string,
-  scratch: HTMLElement,
-  onCss: (css: string) => void,
+  { id, source, scratch, onCss }: DrawingUnderCsp,
 ): Promise<string> {
   const enclosingId = `d${id}`;
   const elementProto = Element.prototype;
@@ -46,17 +53,14 @@ export async function renderUnderCsp(
     }
     setAttribute.call(this, name, value);
   });
-  patch(
-    elementProto,
-    'setAttributeNS',
-    function (this: Element, namespace: string | null, name: string, value: string) {
-      if (!namespace && name.toLowerCase() === 'style' && 'style' in this) {
-        (this as HTMLElement).style.cssText = String(value);
-        return;
-      }
-      setAttributeNS.call(this, namespace, name, value);
-    },
-  );
+  patch(elementProto, 'setAttributeNS', function (this: Element, ...args: Parameters<Element['setAttributeNS']>) {
+    const [namespace, name, value] = args;
+    if (!namespace && name.toLowerCase() === 'style' && 'style' in this) {
+      (this as HTMLElement).style.cssText = String(value);
+      return;
+    }
+    setAttributeNS.apply(this, args);
+  });
   // A <style> element is never made: an inert stand-in hands its text to onCss.
   const createElement = document.createElement;
   const createElementNS = document.createElementNS;
@@ -74,13 +78,8 @@ export async function renderUnderCsp(
   patch(document, 'createElement', function (this: Document, tagName: string, options?: ElementCreationOptions) {
     return tagName.toLowerCase() === 'style' ? standIn() : createElement.call(this, tagName, options);
   } as Document['createElement']);
-  patch(document, 'createElementNS', function (
-    this: Document,
-    namespace: string | null,
-    name: string,
-    options?: ElementCreationOptions,
-  ) {
-    return name.toLowerCase() === 'style' ? standIn() : createElementNS.call(this, namespace, name, options);
+  patch(document, 'createElementNS', function (this: Document, ...args: Parameters<Document['createElementNS']>) {
+    return args[1].toLowerCase() === 'style' ? standIn() : createElementNS.apply(this, args);
   } as Document['createElementNS']);
   // Just before mermaid serializes the drawing, its style attributes become data attributes, so
   // that no style attribute is ever parsed from markup (by mermaid's DOMPurify, or here).

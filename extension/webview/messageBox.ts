@@ -4,13 +4,25 @@
 import type { MessageResultMessage, WebviewToHostMessage } from '../src/panel/webviewMessages';
 import { MAX_FEEDBACK_TEXT } from '../../shared/findingTerms';
 
+export interface MessageBoxElements {
+  readonly input: HTMLTextAreaElement;
+  readonly send: HTMLButtonElement;
+  /** Says whether the last message was sent. */
+  readonly status: HTMLElement;
+  readonly post: (message: WebviewToHostMessage) => void;
+}
+
 export class MessageBox {
-  constructor(
-    private readonly input: HTMLTextAreaElement,
-    private readonly send: HTMLButtonElement,
-    private readonly status: HTMLElement,
-    private readonly post: (message: WebviewToHostMessage) => void,
-  ) {
+  private readonly input: HTMLTextAreaElement;
+  private readonly send: HTMLButtonElement;
+  private readonly status: HTMLElement;
+  private readonly post: (message: WebviewToHostMessage) => void;
+
+  constructor({ input, send, status, post }: MessageBoxElements) {
+    this.input = input;
+    this.send = send;
+    this.status = status;
+    this.post = post;
     input.maxLength = MAX_FEEDBACK_TEXT;
     send.addEventListener('click', () => this.submit());
     input.addEventListener('keydown', (event) => {

@@ -1,9 +1,15 @@
 // The order in which a long page reaches the panel's document: its slices, and any append that
 // follows them, each added in a task of its own, so that the panel keeps painting and answering
-// the user while a 10 MiB review comes in. A new page drops whatever of the old one is still to come.
+// the user while a long review comes in. A new page drops whatever of the old one is still to come.
 
 /** Work per task: past this, the rest waits for the next task, after a chance to paint. */
 const TASK_BUDGET_MS = 8;
+
+/** Which page a slice belongs to, and whether the page is whole after it. */
+export interface SliceInfo {
+  readonly revision: number;
+  readonly last: boolean;
+}
 
 export class PageStream {
   private queue: Array<() => void> = [];
@@ -33,12 +39,12 @@ export class PageStream {
    * Adds the next slice of the page that is arriving, after what is queued: `add` puts it in
    * the page, `done` runs after the last one. A slice of any other page is dropped.
    */
-  slice(revision: number, last: boolean, add: () => void, done: () => void): void {
+  slice({ revision, last }: SliceInfo, steps: { add(): void; done(): void }): void {
     if (revision !== this.arriving) return;
     if (last) this.arriving = undefined;
     this.enqueue(() => {
-      add();
-      if (last) done();
+      steps.add();
+      if (last) steps.done();
     });
   }
 

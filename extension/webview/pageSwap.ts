@@ -1,9 +1,7 @@
-// The review body's page: one element inside #review that holds the review shown. A new review
-// gets a new page, and the old one is hidden in the same step and taken apart afterwards, a few
-// blocks per task: removing a page of 70,000 references from the document costs the browser time
-// in proportion to its nodes, which the next review would otherwise wait for. A small old page
-// goes at once, so that what is in #review is the review shown, except while a large one is
-// taken apart (hidden, and out of the layout: see `.redline-page-retired` in review.css).
+// The review body's page: the element inside #review that holds the review shown. A new review gets
+// a new page; a large old one is hidden in the same step and taken apart a few blocks per task,
+// because removing nodes costs time in proportion to their number and the next review would wait
+// for it. A small old page goes at once. (A retired page is out of the layout: review.css.)
 
 /** An old page with more HTML than this is taken apart in the background; a smaller one is removed at once. */
 const RETIRE_ABOVE_HTML = 64 * 1024;

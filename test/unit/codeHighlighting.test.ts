@@ -23,7 +23,7 @@ const { escapeHtml } = new MarkdownIt().utils;
 
 /** highlight.js as the renderer used it when it highlighted in the render: its core and these grammars. */
 const hljs = core.newInstance();
-for (const name of [
+const GRAMMARS = [
   'bash',
   'c',
   'cpp',
@@ -47,9 +47,12 @@ for (const name of [
   'typescript',
   'xml',
   'yaml',
-]) {
-  hljs.registerLanguage(name, require(`highlight.js/lib/languages/${name}`));
-}
+];
+beforeAll(async () => {
+  for (const name of GRAMMARS) {
+    hljs.registerLanguage(name, (await import(`highlight.js/lib/languages/${name}`)).default);
+  }
+});
 
 /** Everything is a file that does not exist: references do not matter here. */
 const resolver = { resolve: () => ({ status: 'broken' as const, reason: 'none' }) };
@@ -138,12 +141,12 @@ function panelOf(
     later: (task) => tasks.push(task),
     now: options.clock ?? (() => 0),
   };
-  const highlighting = new CodeHighlighting(
-    page as unknown as ParentNode,
-    options.load ?? (() => Promise.resolve(highlightCode)),
+  const highlighting = new CodeHighlighting({
+    root: page as unknown as ParentNode,
+    load: options.load ?? (() => Promise.resolve(highlightCode)),
     scheduling,
-    options.cache,
-  );
+    cache: options.cache,
+  });
   /** Runs the next task, once the highlighter has loaded. */
   const runTask = async () => {
     await new Promise((resolve) => setImmediate(resolve));

@@ -20,15 +20,15 @@ function setup(overrides: Partial<PanelHistoryDeps> = {}) {
     readEarlier: async (revision) => (revision === 3 ? earlier : undefined),
     restoreEarlier: async (revision) => revision === 3,
     compareWithPrevious: async () => undefined,
-    warn: (message) => warnings.push(message),
+    showWarning: (message) => warnings.push(message),
     ...overrides,
   };
-  const history = new PanelHistory(
+  const history = new PanelHistory({
     deps,
-    (message) => posted.push(message),
-    () => refreshes++,
-    () => current,
-  );
+    post: (message) => posted.push(message),
+    refresh: () => refreshes++,
+    current: () => current,
+  });
   return { history, posted, warnings, refreshes: () => refreshes };
 }
 

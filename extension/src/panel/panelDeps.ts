@@ -2,6 +2,7 @@
 // assistant's review, and the actions behind its buttons and links.
 
 import * as vscode from 'vscode';
+import { DisposableStore, type IDisposable } from '../../../shared/lifecycle';
 import type { ReviewRenderer } from '../render/reviewRenderer';
 import type { AssistantReviews } from '../review/assistantReviews';
 import type { ReviewChange } from '../review/reviewStore';
@@ -11,29 +12,33 @@ import type { PanelFindingDeps } from './panelFindings';
 import { historyPanelDeps } from './panelHistory';
 import type { ReviewPanelDeps } from './reviewPanel';
 
-export type WindowPanelDeps = ReviewPanelDeps & vscode.Disposable;
+/** The deps, and the emitters and subscriptions behind their events, which their dispose() releases. */
+export type WindowPanelDeps = ReviewPanelDeps & IDisposable;
 
-export function createPanelDeps(
-  reviews: AssistantReviews,
-  renderer: ReviewRenderer,
-  opener: LocationOpener,
-  findings: PanelFindingDeps & Pick<ReviewPanelDeps, 'onDidChangeFindings'>,
-): WindowPanelDeps {
-  const reviewChanged = new vscode.EventEmitter<ReviewChange>();
-  const switched = new vscode.EventEmitter<void>();
-  const tabsChanged = new vscode.EventEmitter<void>();
-  const incomingChanged = new vscode.EventEmitter<void>();
-  const subscriptions = [
-    // The active review moves first (a new review's tab comes to the front), then its change arrives.
+export interface PanelDepsSources {
+  readonly reviews: AssistantReviews;
+  readonly renderer: ReviewRenderer;
+  readonly opener: LocationOpener;
+  readonly findings: PanelFindingDeps & Pick<ReviewPanelDeps, 'onDidChangeFindings'>;
+}
+
+export function createPanelDeps({ reviews, renderer, opener, findings }: PanelDepsSources): WindowPanelDeps {
+  const owned = new DisposableStore();
+  const reviewChanged = owned.add(new vscode.EventEmitter<ReviewChange>());
+  const switched = owned.add(new vscode.EventEmitter<void>());
+  const tabsChanged = owned.add(new vscode.EventEmitter<void>());
+  const incomingChanged = owned.add(new vscode.EventEmitter<void>());
+  // The active review moves first (a new review's tab comes to the front), then its change arrives.
+  owned.add(
     reviews.onDidChangeActive(() => {
       switched.fire();
       tabsChanged.fire();
     }),
-    reviews.onDidChangeReview(({ review, change }) => review === reviews.active && reviewChanged.fire(change)),
-    reviews.onDidChangeList(() => tabsChanged.fire()),
-    reviews.onDidChangeIncoming((review) => review === reviews.active && incomingChanged.fire()),
-  ];
-  return {
+  );
+  owned.add(reviews.onDidChangeReview(({ review, change }) => review === reviews.active && reviewChanged.fire(change)));
+  owned.add(reviews.onDidChangeList(() => tabsChanged.fire()));
+  owned.add(reviews.onDidChangeIncoming((review) => review === reviews.active && incomingChanged.fire()));
+  const deps: ReviewPanelDeps = {
     getReview: () => reviews.active.store.current,
     incoming: () => {
       const incoming = reviews.active.incoming.current;
@@ -61,16 +66,11 @@ export function createPanelDeps(
     openExternal: openExternalLink,
     copyMarkdown: async (review) => void (await copyReviewToClipboard(review)),
     ...findings,
-    ...historyPanelDeps(
-      () => reviews.active.history,
-      (message) => void vscode.window.showWarningMessage(message),
-    ),
-    dispose: () => {
-      for (const subscription of subscriptions) subscription.dispose();
-      reviewChanged.dispose();
-      switched.dispose();
-      tabsChanged.dispose();
-      incomingChanged.dispose();
-    },
+    ...historyPanelDeps({
+      history: () => reviews.active.history,
+      showWarning: (message) => void vscode.window.showWarningMessage(message),
+    }),
   };
+  // Set on the store that owns their emitters and subscriptions: disposing the deps releases them.
+  return Object.assign(owned, deps);
 }

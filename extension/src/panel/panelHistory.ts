@@ -19,18 +19,27 @@ export interface PanelHistoryDeps {
   restoreEarlier(revision: number): Promise<boolean>;
   /** The review shown, compared with the one before it; undefined when there is none. */
   compareWithPrevious(review: PanelReview | undefined): Promise<ReviewComparison | undefined>;
-  /** Tells the user something went wrong (a review gone from the history, a failed read). */
-  warn(message: string): void;
+  /**
+   * Tells the user why a click did nothing (the review left the history). A notification, not a
+   * log line: the user is waiting for an answer to the click.
+   */
+  showWarning(message: string): void;
 }
 
 /** What the panel needs from the history: the active review's. */
-export function historyPanelDeps(history: () => ReviewHistory, warn: (message: string) => void): PanelHistoryDeps {
+export function historyPanelDeps({
+  history,
+  showWarning,
+}: {
+  history: () => ReviewHistory;
+  showWarning: (message: string) => void;
+}): PanelHistoryDeps {
   return {
     listHistory: () => history().list(),
     readEarlier: (revision) => history().read(revision),
     restoreEarlier: async (revision) => (await history().restore(revision)) !== undefined,
     compareWithPrevious: (review) => history().compareWithPrevious(review),
-    warn,
+    showWarning,
   };
 }
 
@@ -40,19 +49,30 @@ export function isHistoryMessage(message: WebviewToHostMessage): message is Hist
   return message.type === 'openEarlier' || message.type === 'restoreEarlier' || message.type === 'compare';
 }
 
+export interface PanelHistoryOptions {
+  readonly deps: PanelHistoryDeps;
+  readonly post: (message: HostToWebviewMessage) => void;
+  /** The review to show has changed: bring the webview up to it. */
+  readonly refresh: () => void;
+  /** What the panel shows when no earlier review is open. */
+  readonly current: () => PanelReview | undefined;
+}
+
 export class PanelHistory {
+  private readonly deps: PanelHistoryDeps;
+  private readonly post: (message: HostToWebviewMessage) => void;
+  private readonly refresh: () => void;
+  private readonly current: () => PanelReview | undefined;
   private shownEarlier: EarlierReview | undefined;
   /** Counts requests to show something, so a slow read cannot replace what the user chose after it. */
   private choice = 0;
 
-  constructor(
-    private readonly deps: PanelHistoryDeps,
-    private readonly post: (message: HostToWebviewMessage) => void,
-    /** The review to show has changed: bring the webview up to it. */
-    private readonly refresh: () => void,
-    /** What the panel shows when no earlier review is open. */
-    private readonly current: () => PanelReview | undefined,
-  ) {}
+  constructor({ deps, post, refresh, current }: PanelHistoryOptions) {
+    this.deps = deps;
+    this.post = post;
+    this.refresh = refresh;
+    this.current = current;
+  }
 
   /** The earlier review shown read-only, if one is. */
   get earlier(): EarlierReview | undefined {
@@ -76,7 +96,7 @@ export class PanelHistory {
     const review = await this.deps.readEarlier(revision);
     if (choice !== this.choice) return;
     if (!review) {
-      this.deps.warn(`Redline: revision ${revision} is no longer in the history.`);
+      this.deps.showWarning(`Redline: revision ${revision} is no longer in the history.`);
       await this.sendList();
       return;
     }
@@ -112,6 +132,6 @@ export class PanelHistory {
   private async restore(revision: number): Promise<void> {
     // The restored review arrives as a new current review, which ends the read-only view.
     if (!(await this.deps.restoreEarlier(revision)))
-      this.deps.warn(`Redline: revision ${revision} is no longer in the history.`);
+      this.deps.showWarning(`Redline: revision ${revision} is no longer in the history.`);
   }
 }

@@ -4,6 +4,7 @@
 // task, so that neither this thread nor the webview's is held by it; a new review does not wait
 // for the slices of the one it replaces. No vscode here: the panel hands in its post.
 
+import { Disposable, toDisposable } from '../../../shared/lifecycle';
 import { yieldThread } from '../../../shared/threadYield';
 import { PanelUpdates, type PanelRenderers, type PanelReview } from './panelUpdates';
 import type { PanelChange } from './appendLog';
@@ -27,7 +28,7 @@ export interface DeliveryTarget {
  */
 export const MAX_HTML_AHEAD = 2 * 1024 * 1024;
 
-export class ReviewDelivery {
+export class ReviewDelivery extends Disposable {
   private readonly updates: PanelUpdates;
   /** The current webview document has posted `ready`, so posted messages reach a listener. */
   private ready = false;
@@ -40,7 +41,6 @@ export class ReviewDelivery {
   /** Identifies the latest post, so a late "not delivered" result cannot undo a newer one. */
   private postSequence = 0;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
-  private disposed = false;
   /** The page being posted: HTML posted and slices the webview said it added; `wake` lets the next slice go. */
   private flow = { sequence: 0, posted: [] as number[], added: 0, wake: undefined as (() => void) | undefined };
 
@@ -48,7 +48,15 @@ export class ReviewDelivery {
     renderers: PanelRenderers,
     private readonly target: DeliveryTarget,
   ) {
+    super();
     this.updates = new PanelUpdates(renderers);
+    this.register(
+      toDisposable(() => {
+        this.wakeFlow();
+        clearTimeout(this.flushTimer);
+        this.flushTimer = undefined;
+      }),
+    );
   }
 
   get isReady(): boolean {
@@ -110,7 +118,7 @@ export class ReviewDelivery {
 
   /** Deferred, so a burst of synchronous changes costs one render, never run inside a change notification. */
   schedule(): void {
-    if (this.flushTimer === undefined && !this.disposed) {
+    if (this.flushTimer === undefined && !this.isDisposed) {
       this.flushTimer = setTimeout(() => {
         this.flushTimer = undefined;
         this.flush();
@@ -118,15 +126,8 @@ export class ReviewDelivery {
     }
   }
 
-  dispose(): void {
-    this.disposed = true;
-    this.wakeFlow();
-    clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
-  }
-
   private flush(): void {
-    if (this.disposed || !this.ready || !this.target.visible || this.rendering) return;
+    if (this.isDisposed || !this.ready || !this.target.visible || this.rendering) return;
     const review = this.target.shown();
     if (!this.updates.isBehind(review)) return;
     if (this.inFlight !== undefined && !this.replacesSlicedPage(review)) return;
@@ -166,7 +167,7 @@ export class ReviewDelivery {
     rest: readonly HostToWebviewMessage[] | AsyncIterable<HostToWebviewMessage>,
     review: PanelReview | undefined,
   ): void {
-    if (this.disposed) return;
+    if (this.isDisposed) return;
     const revision = first.type === 'empty' ? NO_REVIEW_REVISION : (review?.revision ?? NO_REVIEW_REVISION);
     this.target.sending(first, review);
     const sequence = ++this.postSequence;
@@ -199,7 +200,7 @@ export class ReviewDelivery {
     const ahead = () => this.flow.posted.slice(this.flow.added).reduce((sum, html) => sum + html, 0);
     while (
       sequence === this.postSequence &&
-      !this.disposed &&
+      !this.isDisposed &&
       this.flow.posted.length > this.flow.added &&
       ahead() + size > MAX_HTML_AHEAD
     ) {
@@ -215,7 +216,7 @@ export class ReviewDelivery {
 
   /** Posts `message` unless a newer post took over; false when it was not posted. */
   private async postOne(message: HostToWebviewMessage, sequence: number): Promise<boolean> {
-    if (sequence !== this.postSequence || this.disposed) return false;
+    if (sequence !== this.postSequence || this.isDisposed) return false;
     if (message.type === 'render' || message.type === 'slice') this.flow.posted.push(message.html.length);
     const delivered = await Promise.resolve(this.target.post(message)).catch(() => false);
     if (!delivered && sequence === this.postSequence) this.postFailed();

@@ -1,19 +1,18 @@
 // The review panel: one webview panel that shows a review (the active assistant's, or an earlier
 // one read-only) and turns what its webview asks into calls on its deps. The page is a static
-// shell; reviewDelivery.ts sends it each change by postMessage, and the tabs, findings and history
-// controls get their own messages.
-//
-// Over 300 lines on purpose: it is the one place where the webview's messages meet the deps, and
-// its parts already have modules of their own (reviewDelivery.ts, panelFindings.ts, panelHistory.ts).
+// shell (panelWebview.ts); reviewDelivery.ts sends it each change by postMessage, and the tabs,
+// findings (panelFindings.ts) and history (panelHistory.ts) get messages of their own.
 
 import * as vscode from 'vscode';
+import { Disposable, toDisposable } from '../../../shared/lifecycle';
+import { errorMessage, type Logger } from '../../../shared/logger';
 import type { PanelChange } from './appendLog';
 import type { PanelRenderers, PanelReview } from './panelUpdates';
 import { ReviewDelivery } from './reviewDelivery';
-import { buildWebviewHtml, DEFAULT_TITLE } from './webviewHtml';
+import { loadShell, openPanelWebview, PANEL_VIEW_TYPE, panelTitle, webviewOptions } from './panelWebview';
 import { isFindingMessage, PanelFindings, type PanelFindingDeps } from './panelFindings';
 import { isHistoryMessage, PanelHistory, type PanelHistoryDeps } from './panelHistory';
-import { parseWebviewMessage } from './messageParsing';
+import { parseWebviewMessage } from './webviewMessageSchemas';
 import {
   NO_REVIEW_REVISION,
   type HostToWebviewMessage,
@@ -45,35 +44,15 @@ export interface ReviewPanelDeps extends PanelRenderers, PanelFindingDeps, Panel
   readonly onDidChangeTabs: vscode.Event<void>;
 }
 
-// Relative to the extension root (where package.json is). The stylesheet is served from where it
-// is kept in the repo, because the build copies nothing into a top-level media/ folder.
-const SCRIPT_DIR = ['dist'] as const;
-const SCRIPT_FILE = 'webview.js';
-const STYLE_DIR = ['extension', 'media'] as const;
-const STYLE_FILE = 'review.css';
-
-function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
-  return {
-    enableScripts: true,
-    enableForms: false,
-    localResourceRoots: [
-      vscode.Uri.joinPath(extensionUri, ...SCRIPT_DIR),
-      vscode.Uri.joinPath(extensionUri, ...STYLE_DIR),
-    ],
-  };
+/** What a panel is made with, whether opened or revived after a restart. */
+export interface ReviewPanelSetup {
+  readonly extensionUri: vscode.Uri;
+  readonly deps: ReviewPanelDeps;
+  readonly log: Logger;
 }
 
-function panelTitle(review: PanelReview | undefined, earlier = false): string {
-  const title = review?.title ? `Review: ${review.title}` : DEFAULT_TITLE;
-  return earlier ? `${title} (earlier)` : title;
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-export class ReviewPanel implements vscode.Disposable {
-  static readonly viewType = 'redline.review';
+export class ReviewPanel extends Disposable {
+  static readonly viewType = PANEL_VIEW_TYPE;
 
   private static _current: ReviewPanel | undefined;
 
@@ -83,65 +62,53 @@ export class ReviewPanel implements vscode.Disposable {
   }
 
   /** Reveals the open panel, or opens one beside the active editor so links open next to it. */
-  static createOrShow(
-    extensionUri: vscode.Uri,
-    deps: ReviewPanelDeps,
-    options: { preserveFocus?: boolean } = {},
-  ): ReviewPanel {
-    const preserveFocus = options.preserveFocus ?? false;
+  static createOrShow(setup: ReviewPanelSetup, { preserveFocus = false } = {}): ReviewPanel {
     const existing = ReviewPanel._current;
     if (existing) {
       existing._panel.reveal(existing._panel.viewColumn, preserveFocus);
       return existing;
     }
-    const viewColumn = vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
-    const panel = vscode.window.createWebviewPanel(
-      ReviewPanel.viewType,
-      panelTitle(deps.getReview()),
-      { viewColumn, preserveFocus },
-      {
-        ...webviewOptions(extensionUri),
-        // The page is cheap to rebuild from the host's state, so it is not kept alive while hidden.
-        retainContextWhenHidden: false,
-        enableFindWidget: true,
-      },
-    );
-    return new ReviewPanel(panel, extensionUri, deps);
+    const panel = openPanelWebview(setup.extensionUri, { review: setup.deps.getReview(), preserveFocus });
+    return new ReviewPanel(panel, setup);
   }
 
   /** Takes over a panel restored by `registerWebviewPanelSerializer` after a restart. */
-  static revive(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, deps: ReviewPanelDeps): ReviewPanel {
+  static revive(panel: vscode.WebviewPanel, setup: ReviewPanelSetup): ReviewPanel {
     const existing = ReviewPanel._current;
     if (existing) {
       // A panel was opened before the serializer ran; two panels would show the same review.
       panel.dispose();
       return existing;
     }
-    panel.webview.options = webviewOptions(extensionUri);
-    return new ReviewPanel(panel, extensionUri, deps);
+    panel.webview.options = webviewOptions(setup.extensionUri);
+    return new ReviewPanel(panel, setup);
   }
 
-  private readonly _panel: vscode.WebviewPanel;
   private readonly _deps: ReviewPanelDeps;
-  private readonly _disposables: vscode.Disposable[] = [];
-  private readonly _onDidRender = new vscode.EventEmitter<number>();
+  private readonly _log: Logger;
+  private readonly _onDidRender = this.register(new vscode.EventEmitter<number>());
 
   /** Fires with the revision when the webview reports it has painted it (0: the empty state). */
   readonly onDidRender: vscode.Event<number> = this._onDidRender.event;
 
   private _renderedRevision = NO_REVIEW_REVISION;
-  private _disposed = false;
   private readonly _delivery: ReviewDelivery;
   private readonly _findings: PanelFindings;
   private readonly _history: PanelHistory;
 
-  private constructor(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, deps: ReviewPanelDeps) {
-    this._panel = panel;
+  private constructor(
+    private readonly _panel: vscode.WebviewPanel,
+    { extensionUri, deps, log }: ReviewPanelSetup,
+  ) {
+    super();
     this._deps = deps;
+    this._log = log;
+    // Released after its listeners, so that its close event does not call back into a release.
+    this.register(_panel);
     this._delivery = new ReviewDelivery(deps, {
       post: (message) => this._panel.webview.postMessage(message),
       get visible() {
-        return panel.visible;
+        return _panel.visible;
       },
       shown: () => this._shown(),
       sending: (_message, review) => {
@@ -153,29 +120,19 @@ export class ReviewPanel implements vscode.Disposable {
       (message) => this._post(message),
       (action, what) => this._settle(action, what),
     );
-    this._history = new PanelHistory(
+    this._history = new PanelHistory({
       deps,
-      (message) => this._post(message),
-      () => this._delivery.schedule(),
-      () => deps.getReview(),
-    );
-    ReviewPanel._current = this;
-
-    const webview = panel.webview;
-    const review = deps.getReview();
-    panel.title = panelTitle(review);
-    webview.html = buildWebviewHtml({
-      cspSource: webview.cspSource,
-      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...SCRIPT_DIR, SCRIPT_FILE)).toString(),
-      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...STYLE_DIR, STYLE_FILE)).toString(),
-      title: review?.title,
+      post: (message) => this._post(message),
+      refresh: () => this._delivery.schedule(),
+      current: () => deps.getReview(),
     });
+    loadShell(_panel, extensionUri, deps.getReview());
 
-    this._disposables.push(
-      this._onDidRender,
-      panel.onDidDispose(() => this.dispose()),
-      panel.onDidChangeViewState(() => this._delivery.visibilityChanged()),
-      webview.onDidReceiveMessage((message: unknown) => this._onMessage(message)),
+    for (const listener of [
+      // Closed by the user: nobody else is there to wait for the release, so a failure is logged.
+      _panel.onDidDispose(() => this.dispose().catch((error) => log.warn('could not close the panel', { error }))),
+      _panel.onDidChangeViewState(() => this._delivery.visibilityChanged()),
+      _panel.webview.onDidReceiveMessage((message: unknown) => this._onMessage(message)),
       deps.onDidChangeReview((change) => {
         // A new review from the assistant ends the read-only view of an earlier one.
         if (change.kind === 'replace') this._history.showCurrent();
@@ -186,6 +143,15 @@ export class ReviewPanel implements vscode.Disposable {
       deps.onDidChangeFindings(() => this._sendMarks()),
       deps.onDidSwitchReview(() => this._switchReview()),
       deps.onDidChangeTabs(() => this._sendTabs()),
+    ])
+      this.register(listener);
+    this.register(this._delivery);
+    ReviewPanel._current = this;
+    // Released first: a panel being closed is no longer the one to show.
+    this.register(
+      toDisposable(() => {
+        if (ReviewPanel._current === this) ReviewPanel._current = undefined;
+      }),
     );
   }
 
@@ -226,7 +192,7 @@ export class ReviewPanel implements vscode.Disposable {
 
   /** The editor column the panel is in, so references can be opened in another one. */
   get viewColumn(): vscode.ViewColumn | undefined {
-    return this._disposed ? undefined : this._panel.viewColumn;
+    return this.isDisposed ? undefined : this._panel.viewColumn;
   }
 
   /** The revision the webview last acknowledged as painted (0: nothing, or the empty state). */
@@ -234,26 +200,9 @@ export class ReviewPanel implements vscode.Disposable {
     return this._renderedRevision;
   }
 
-  dispose(): void {
-    if (this._disposed) {
-      return;
-    }
-    this._disposed = true;
-    if (ReviewPanel._current === this) {
-      ReviewPanel._current = undefined;
-    }
-    this._delivery.dispose();
-    this._panel.dispose();
-    while (this._disposables.length) {
-      this._disposables.pop()?.dispose();
-    }
-  }
-
   private _onMessage(raw: unknown): void {
     const message = parseWebviewMessage(raw);
-    if (!message || this._disposed) {
-      return;
-    }
+    if (!message || this.isDisposed) return;
     this._handle(message);
   }
 
@@ -339,13 +288,11 @@ export class ReviewPanel implements vscode.Disposable {
     try {
       await action();
     } catch (error) {
-      console.warn(`Redline: could not ${what}: ${errorMessage(error)}`);
+      this._log.warn(`could not ${what}`, { error });
     }
   }
 
   private _post(message: HostToWebviewMessage): void {
-    if (!this._disposed) {
-      this._panel.webview.postMessage(message).then(undefined, () => undefined);
-    }
+    if (!this.isDisposed) this._panel.webview.postMessage(message).then(undefined, () => undefined);
   }
 }

@@ -1,6 +1,6 @@
 // The messages between the review panel (extension host) and its webview script: one union per
-// direction, shared by both sides. Each side validates what it receives (messageParsing.ts),
-// because a webview is untrusted and a message event can carry anything.
+// direction, shared by both sides. The host parses what the webview posts (webviewMessageSchemas.ts),
+// because the webview is untrusted; the webview takes what the host posts by its type (hostMessages.ts).
 
 import { MAX_FEEDBACK_TEXT, type FindingState } from '../../../shared/findingTerms';
 
@@ -153,113 +153,7 @@ export type HostToWebviewMessage =
   | TabsMessage;
 
 // ---- webview → host ------------------------------------------------------------------------
+// Inferred from the schemas the host parses them with; a type-only import, so zod stays out of
+// the webview's bundle.
 
-/**
- * The webview document has loaded and wants the current review in full. Sent again after every
- * reload, and when an append does not follow the revision it shows.
- */
-export interface ReadyMessage {
-  readonly type: 'ready';
-}
-
-/** The webview has painted a render (`revision`, every slice of it) or the empty state (`NO_REVIEW_REVISION`). */
-export interface RenderedMessage {
-  readonly type: 'rendered';
-  readonly revision: number;
-}
-
-/**
- * The webview has added a page's first slice or one slice more (`revision`'s): the host posts a
- * long page's next slices only as they are taken, so that the next review never waits behind
- * megabytes of a page in the pipe to the webview.
- */
-export interface SliceAddedMessage {
-  readonly type: 'sliceAdded';
-  readonly revision: number;
-}
-
-/** A `file:line` reference was clicked: `target` is the anchor's raw `data-ref`; `findingId` when it is inside a finding. */
-export interface OpenReferenceMessage {
-  readonly type: 'openReference';
-  readonly target: string;
-  readonly findingId?: string;
-}
-
-/** An http(s) link was clicked: `url` is the anchor's raw `data-external`. */
-export interface OpenExternalMessage {
-  readonly type: 'openExternal';
-  readonly url: string;
-}
-
-/** The Copy button was clicked. */
-export interface CopyMessage {
-  readonly type: 'copy';
-}
-
-/** A state button beside a finding was clicked. */
-export interface SetFindingStateMessage {
-  readonly type: 'setFindingState';
-  readonly id: string;
-  readonly state: FindingState;
-}
-
-/** A finding's block was clicked: show its thread in the code. */
-export interface RevealFindingMessage {
-  readonly type: 'revealFinding';
-  readonly id: string;
-}
-
-/** "Apply…" on a finding's suggestion: its finding and its place among the finding's suggestions. */
-export interface ApplySuggestionMessage {
-  readonly type: 'applySuggestion';
-  readonly id: string;
-  readonly index: number;
-}
-
-/** The box's free message to the assistant. */
-export interface SendMessageMessage {
-  readonly type: 'sendMessage';
-  readonly text: string;
-}
-
-/** The picker chose an earlier review (shown read-only), or the current one again. */
-export interface OpenEarlierMessage {
-  readonly type: 'openEarlier';
-  /** Undefined: back to the current review. */
-  readonly revision?: number;
-}
-
-/** "Restore as current" on an earlier review. */
-export interface RestoreEarlierMessage {
-  readonly type: 'restoreEarlier';
-  readonly revision: number;
-}
-
-/** "Compare with previous" for the review shown. */
-export interface CompareMessage {
-  readonly type: 'compare';
-}
-
-/** A tab was clicked: show that assistant's review. */
-export interface SelectTabMessage {
-  readonly type: 'selectTab';
-  readonly key: string;
-}
-
-export type WebviewToHostMessage =
-  | ReadyMessage
-  | RenderedMessage
-  | SliceAddedMessage
-  | OpenReferenceMessage
-  | OpenExternalMessage
-  | CopyMessage
-  | SetFindingStateMessage
-  | RevealFindingMessage
-  | ApplySuggestionMessage
-  | SendMessageMessage
-  | OpenEarlierMessage
-  | RestoreEarlierMessage
-  | CompareMessage
-  | SelectTabMessage;
-
-// ---- validation ----------------------------------------------------------------------------
+export type { WebviewToHostMessage } from './webviewMessageSchemas';

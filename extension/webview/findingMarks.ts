@@ -31,7 +31,23 @@ const STATE_KEYS: Record<string, readonly [FindingState, string]> = {
 };
 const KEY_SHORTCUTS = 'ArrowUp ArrowDown Home End Enter R A W O';
 
+export interface FindingMarksOptions {
+  /** The review body, which holds the pages. */
+  readonly root: HTMLElement;
+  readonly post: (message: WebviewToHostMessage) => void;
+  /** Says something to a screen reader (the page's live region). */
+  readonly announce: (text: string) => void;
+  /**
+   * Where the findings shown are: the page of the review shown, not a retired page still being
+   * taken apart in `root`, whose nodes every search would otherwise walk. By default, `root`.
+   */
+  readonly page?: () => ParentNode;
+}
+
 export class FindingMarks {
+  private readonly post: (message: WebviewToHostMessage) => void;
+  private readonly announce: (text: string) => void;
+  private readonly page: () => ParentNode;
   private marks = new Map<string, FindingMark>();
   /** An earlier review is shown: its findings get no marks, and clicks on them do nothing. */
   private readOnly = false;
@@ -39,17 +55,10 @@ export class FindingMarks {
   /** The finding that is the panel's one tab stop among them: the last one the keyboard was on. */
   private current: string | undefined;
 
-  constructor(
-    private readonly root: HTMLElement,
-    private readonly post: (message: WebviewToHostMessage) => void,
-    /** Says something to a screen reader (the page's live region). */
-    private readonly announce: (text: string) => void,
-    /**
-     * Where the findings shown are: the page of the review shown, not a retired page still being
-     * taken apart in `root`, whose nodes every search would otherwise walk.
-     */
-    private readonly page: () => ParentNode = () => root,
-  ) {
+  constructor({ root, post, announce, page = () => root }: FindingMarksOptions) {
+    this.post = post;
+    this.announce = announce;
+    this.page = page;
     root.addEventListener('click', (event) => this.onClick(event));
     root.addEventListener('keydown', (event) => this.onKey(event));
     root.addEventListener('focusin', (event) => {
