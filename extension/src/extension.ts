@@ -30,6 +30,8 @@ import { AssistantReviews } from './review/assistantReviews';
 import { describeDrop } from './review/historyBudget';
 import type { ReviewStore } from './review/reviewStore';
 import { onDidChangeSettings, readSettings } from './settings';
+import { Logger } from '../../shared/logger';
+import { outputChannelSink } from './outputChannelLog';
 
 /** What the extension-host tests read; not a public API. */
 export interface RedlineTestApi {
@@ -51,7 +53,8 @@ let activeReviews: AssistantReviews | undefined;
 export async function activate(context: vscode.ExtensionContext): Promise<RedlineTestApi> {
   const activationStarted = performance.now();
   const log = vscode.window.createOutputChannel('Redline', { log: true });
-  void publishStableServerPath(context.extensionUri.fsPath, log);
+  const logger = new Logger(outputChannelSink(log), 'redline');
+  void publishStableServerPath(context.extensionUri.fsPath, logger.for('launcher'));
   const settings = readSettings();
   const storageRoot = (context.storageUri ?? context.globalStorageUri).fsPath;
   const workspaceFolders = () =>
@@ -73,7 +76,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
   let bridge: BridgeHost | undefined;
   const findings = new FindingsFeature({
     renderer,
-    log,
+    log: logger.for('findings'),
     showInPanel: (id) => showPanel().showFinding(id),
     markInPanel: (id) => ReviewPanel.current?.showFinding(id, { preserveFocus: true }),
   });
@@ -123,7 +126,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
       publish: {
         exportReview: () => buildExportedReview(reviews.active, (cwd) => renderer.roots(cwd)),
         workspaceFolder: () => workspaceFolders()[0],
-        log,
+        log: logger.for('publish'),
       },
       roots: (cwd) => renderer.roots(cwd),
       importReview: windowRequest(handlers, 'import-review'),
@@ -145,10 +148,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     }),
     { dispose: () => ReviewPanel.current?.dispose() },
     mcpServer,
-    registerMcpServerProvider(mcpServer, log),
+    registerMcpServerProvider(mcpServer, logger.for('mcp-provider')),
   );
 
-  const activity = registerActivity(log);
+  const activity = registerActivity(logger.for('activity'));
   context.subscriptions.push(
     activity,
     reviews.onDidDropHistory((drop) => {

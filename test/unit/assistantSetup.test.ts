@@ -595,21 +595,21 @@ describe('resolveNodeCommand', () => {
 
 describe('mcpServerDefinition (what VS Code agent mode starts)', () => {
   it("runs the server file with node and this window's socket and token", () => {
-    expect(mcpServerDefinition(serverPath, NODE, POSIX_IPC)).toEqual({
+    expect(mcpServerDefinition({ serverPath, node: NODE, ipc: POSIX_IPC })).toEqual({
       label: 'Redline',
       command: 'node',
       args: [serverPath],
       env: { [IPC_PATH_ENV]: POSIX_IPC.path, [IPC_TOKEN_ENV]: TOKEN },
     });
-    expect(fs.existsSync(mcpServerDefinition(serverPath, NODE, POSIX_IPC).args[0])).toBe(true);
+    expect(fs.existsSync(mcpServerDefinition({ serverPath, node: NODE, ipc: POSIX_IPC }).args[0])).toBe(true);
   });
 
   it('without node, runs the editor as Node.js', () => {
-    const definition = mcpServerDefinition(
-      WINDOWS_SERVER,
-      { command: WINDOWS_CODE, env: { ELECTRON_RUN_AS_NODE: '1' } },
-      WINDOWS_IPC,
-    );
+    const definition = mcpServerDefinition({
+      serverPath: WINDOWS_SERVER,
+      node: { command: WINDOWS_CODE, env: { ELECTRON_RUN_AS_NODE: '1' } },
+      ipc: WINDOWS_IPC,
+    });
     expect(definition.command).toBe(WINDOWS_CODE);
     expect(definition.args).toEqual([WINDOWS_SERVER]);
     expect(definition.env).toEqual({
@@ -620,12 +620,14 @@ describe('mcpServerDefinition (what VS Code agent mode starts)', () => {
   });
 
   it('passes redline.requestTimeoutMs as REDLINE_TIMEOUT_MS when it is set, and nothing when it is 0', () => {
-    expect(mcpServerDefinition(serverPath, NODE, POSIX_IPC, 45_000).env).toEqual({
+    expect(mcpServerDefinition({ serverPath, node: NODE, ipc: POSIX_IPC, requestTimeoutMs: 45_000 }).env).toEqual({
       [IPC_PATH_ENV]: POSIX_IPC.path,
       [IPC_TOKEN_ENV]: TOKEN,
       REDLINE_TIMEOUT_MS: '45000',
     });
-    expect(mcpServerDefinition(serverPath, NODE, POSIX_IPC, 0).env).not.toHaveProperty('REDLINE_TIMEOUT_MS');
+    expect(mcpServerDefinition({ serverPath, node: NODE, ipc: POSIX_IPC, requestTimeoutMs: 0 }).env).not.toHaveProperty(
+      'REDLINE_TIMEOUT_MS',
+    );
   });
 
   it('finds the bundled server under dist/', () => {

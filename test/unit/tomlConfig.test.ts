@@ -11,8 +11,8 @@ const ENTRY: ServerEntry = { command: 'node', args: ['/home/jane/.redline/mcp-se
 const PATH = ['mcp_servers', 'redline'] as const;
 
 const set = (text: string | undefined, entry: ServerEntry = ENTRY) =>
-  editTomlConfig(text, PATH, { kind: 'set', entry });
-const remove = (text: string | undefined) => editTomlConfig(text, PATH, { kind: 'remove' });
+  editTomlConfig(text, { entryPath: PATH, operation: { kind: 'set', entry } });
+const remove = (text: string | undefined) => editTomlConfig(text, { entryPath: PATH, operation: { kind: 'remove' } });
 
 function changed(result: ConfigEditResult): string {
   if (result.kind !== 'changed') throw new Error(`expected a change, got ${JSON.stringify(result)}`);

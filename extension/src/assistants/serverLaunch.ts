@@ -73,16 +73,21 @@ export function ipcEnvironment(ipc: IpcEndpoint): Record<string, string> {
   return { [IPC_PATH_ENV]: ipc.path, [IPC_TOKEN_ENV]: ipc.token };
 }
 
-/**
- * What the editor starts for its own agent: the server, pointed at this window, with the
- * `redline.requestTimeoutMs` setting when it is set (0 keeps the server's per-method defaults).
- */
-export function mcpServerDefinition(
-  serverPath: string,
-  node: NodeCommand,
-  ipc: IpcEndpoint,
+export interface ServerDefinitionOptions {
+  readonly serverPath: string;
+  readonly node: NodeCommand;
+  readonly ipc: IpcEndpoint;
+  /** The `redline.requestTimeoutMs` setting; 0 (the default) keeps the server's per-method defaults. */
+  readonly requestTimeoutMs?: number;
+}
+
+/** What the editor starts for its own agent: the server, pointed at this window, with the request timeout when it is set. */
+export function mcpServerDefinition({
+  serverPath,
+  node,
+  ipc,
   requestTimeoutMs = 0,
-): StdioServerDefinition {
+}: ServerDefinitionOptions): StdioServerDefinition {
   const timeout: Record<string, string> = requestTimeoutMs > 0 ? { [TIMEOUT_ENV]: String(requestTimeoutMs) } : {};
   return {
     label: SERVER_LABEL,

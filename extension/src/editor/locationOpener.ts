@@ -3,6 +3,7 @@
 // outside the workspace folders opens only after the user says yes, whatever cwd the request gave.
 
 import * as vscode from 'vscode';
+import { Disposable, toDisposable } from '../../../shared/lifecycle';
 import { formatReference, parseLinkTarget, type FileReference } from '../../../shared/links';
 import { ErrorCode, IpcError, type OpenLocationResult } from '../../../shared/protocol';
 import { resolveOne, type Resolution } from '../render/referenceResolver';
@@ -13,11 +14,13 @@ const HIGHLIGHT_MS = 1500;
 /** The modal's yes; its no is the Cancel button every modal has. */
 const OPEN = 'Open';
 
-export class LocationOpener implements vscode.Disposable {
-  private readonly highlight = vscode.window.createTextEditorDecorationType({
-    backgroundColor: new vscode.ThemeColor('editor.findMatchHighlightBackground'),
-    isWholeLine: true,
-  });
+export class LocationOpener extends Disposable {
+  private readonly highlight = this.register(
+    vscode.window.createTextEditorDecorationType({
+      backgroundColor: new vscode.ThemeColor('editor.findMatchHighlightBackground'),
+      isWholeLine: true,
+    }),
+  );
   private clearHighlight: NodeJS.Timeout | undefined;
 
   constructor(
@@ -26,7 +29,10 @@ export class LocationOpener implements vscode.Disposable {
     private readonly panelColumn: () => vscode.ViewColumn | undefined,
     /** Told of every file opened outside the roots, whose text get-selection then holds back. */
     private readonly withheld?: WithheldDocuments,
-  ) {}
+  ) {
+    super();
+    this.register(toDisposable(() => clearTimeout(this.clearHighlight)));
+  }
 
   /** Throws an IpcError whose message says what to fix when the reference is unusable. */
   async open(target: string, cwd: string | undefined): Promise<OpenLocationResult> {
@@ -110,11 +116,6 @@ export class LocationOpener implements vscode.Disposable {
           'Point them at a file inside the workspace, or ask them to open this one themselves.',
       );
     }
-  }
-
-  dispose(): void {
-    clearTimeout(this.clearHighlight);
-    this.highlight.dispose();
   }
 
   private editorColumn(): vscode.ViewColumn {

@@ -34,17 +34,17 @@ interface RequestFailure {
   readonly response?: { readonly headers?: Record<string, string | number | undefined>; readonly data?: unknown };
 }
 
-/**
- * A failed call to GitHub as a PublishError. `doing` names the step ("posting the review");
- * `sentSoFar` says whether anything had already changed on the pull request, so the message can
- * promise that publishing again completes it.
- */
-export function publishErrorOf(
-  error: unknown,
-  doing: string,
-  sentSoFar: boolean,
-  now: Date = new Date(),
-): PublishError {
+/** Where publishing was when a call failed. */
+export interface PublishStep {
+  /** The step, as in "while posting the review". */
+  readonly doing: string;
+  /** Whether anything had already changed on the pull request: then publishing again completes it. */
+  readonly sentSoFar: boolean;
+  readonly now?: Date;
+}
+
+/** A failed call to GitHub as a PublishError that says what to do next. */
+export function publishErrorOf(error: unknown, { doing, sentSoFar, now = new Date() }: PublishStep): PublishError {
   if (error instanceof PublishError) return error;
   const failure = (typeof error === 'object' && error !== null ? error : {}) as RequestFailure;
   const again = sentSoFar
