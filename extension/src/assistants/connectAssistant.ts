@@ -5,7 +5,7 @@
 
 import * as os from 'os';
 import * as vscode from 'vscode';
-import { ASSISTANTS, buildSetup, shellCommand, type AssistantId, type AssistantSetup } from './assistantSetup';
+import { ASSISTANTS, buildSetup, type AssistantId, type AssistantSetup } from './assistantSetup';
 import { CLAUDE_REMOVE_ARGS, claudeAddArgs, findClaude, runClaude } from './claudeCode';
 import { planConfigChange } from './configFiles/configFile';
 import {
@@ -24,6 +24,7 @@ import {
   type IpcEndpoint,
   type NodeCommand,
 } from './serverLaunch';
+import { shellCommand } from './shellCommand';
 import { serverPathForConfigs } from './stableServerPath';
 
 export interface ConnectAssistantDeps {
