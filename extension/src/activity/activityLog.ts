@@ -108,9 +108,9 @@ export class ActivityLog extends Disposable implements RequestObserver {
 }
 
 /**
- * One line of at most `max` characters that holds no reference to `text`: control and bidi
- * characters become spaces (a name that reorders or breaks the line it is shown in is refused
- * that power), and the copy keeps a cut of a huge string from holding all of it in memory.
+ * One line of at most `max` characters that holds no reference to `text`. Control and bidi
+ * characters become spaces, so a name cannot reorder or break the line it is shown in; and the
+ * copy keeps a cut of a huge string from holding all of it in memory.
  */
 export function clampText(text: string, max: number): string {
   const line = text

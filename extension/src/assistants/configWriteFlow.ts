@@ -83,7 +83,7 @@ function consentDetail(change: ConfigChange): string {
       ? `Redline removes its "${change.target.entryPath[1]}" entry from ${displayPath}, as the diff editor shows, and changes nothing else.`
       : `Redline adds its "${change.target.entryPath[1]}" entry to ${displayPath}, as the diff editor shows, and changes nothing else. ` +
         'No socket or token goes into the file.';
-  // A link leads wherever its owner (or whoever could write it) chose: the consent says where.
+  // A symlink may lead anywhere its owner (or anyone who could write it) chose, so the consent names the real file.
   const link =
     change.realFile !== file ? `${displayPath} is a symbolic link: the file changed is ${change.realFile}.\n\n` : '';
   const backup =

@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { IPC_PATH_ENV, IPC_TOKEN_ENV, TIMEOUT_ENV } from '../../../shared/protocol';
 
-/** The key every assistant's config files the server under. */
+/** The server's name in every assistant's config. */
 export const SERVER_NAME = 'redline';
 export const SERVER_LABEL = 'Redline';
 

@@ -1,4 +1,4 @@
-// One server path for every assistant's config that survives updates: ~/.redline/mcp-server.js, a
+// A server path for every assistant's config that survives updates: ~/.redline/mcp-server.js, a
 // small launcher that `require`s the newest installed Redline's dist/mcp-server.js. The versioned
 // path inside the extension folder changes with every release; this one never does. Plain
 // TypeScript with no `vscode` import, so it is tested with a temporary home directory.

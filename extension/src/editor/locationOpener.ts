@@ -167,8 +167,8 @@ export function codeColumnBeside(panel: vscode.ViewColumn | undefined): vscode.V
 const MODAL_FOCUS_SETTLE_MS = 150;
 
 /**
- * A modal gives focus back to what had it (often the review panel) as it closes, which can be
- * after the editor opened behind it took focus: then the editor is shown again.
+ * A closing modal gives focus back to what had it before (often the review panel), sometimes after
+ * the editor opened behind it took focus: then the editor is shown again.
  */
 async function keepFocusAfterModal(editor: vscode.TextEditor): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, MODAL_FOCUS_SETTLE_MS));

@@ -11,9 +11,9 @@ import { threadBody } from './threadMarkdown';
 
 export const COMMENT_CONTROLLER_ID = 'redline';
 /**
- * Threads are made for this many findings, in review order. Each thread is a widget the workbench
- * draws and lists in the Comments view: a thousand of them (a review that lists every call site)
- * kept the window busy for seconds. Every finding is still in the panel, Problems and get-review.
+ * Threads are made for this many findings, in review order: each thread is a widget the workbench
+ * draws and lists in the Comments view, and a review that lists every call site would keep the
+ * window busy. Every finding is still in the panel, Problems and get-review.
  */
 export const MAX_THREADS = 100;
 

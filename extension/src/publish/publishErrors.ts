@@ -50,7 +50,7 @@ export function publishErrorOf(error: unknown, { doing, sentSoFar, now = new Dat
   const again = sentSoFar
     ? ' Part of the review is on the pull request already: publish again to complete it; nothing is posted twice.'
     : ' Nothing was changed on the pull request.';
-  // Octokit passes an abort on as it is, or (when it comes from another realm) wrapped with it as the cause.
+  // Octokit rethrows an abort as it is or, when it comes from another realm, wraps it as the cause.
   if (failure.name === 'AbortError' || failure.cause?.name === 'AbortError')
     return new PublishError(`Publishing was cancelled while ${doing}.${again}`, 'cancelled');
   if (!failure.response) {
