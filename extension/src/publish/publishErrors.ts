@@ -25,6 +25,9 @@ export class PublishError extends Error {
   }
 }
 
+/** A minute: how long GitHub advises to wait when it does not say. */
+const ONE_MINUTE_MS = 60_000;
+
 /** The part of Octokit's RequestError read here. */
 interface RequestFailure {
   readonly name?: string;
@@ -72,7 +75,7 @@ export function publishErrorOf(error: unknown, { doing, sentSoFar, now = new Dat
   const detail = githubMessage(failure.response.data) ?? failure.message ?? `HTTP ${status}`;
   // A secondary limit may come without retry-after; GitHub's advice is then to wait a minute at least.
   if ((status === 403 || status === 429) && /secondary rate limit/i.test(detail)) {
-    const retry = new Date(now.getTime() + 60_000);
+    const retry = new Date(now.getTime() + ONE_MINUTE_MS);
     return new PublishError(
       `GitHub's rate limit was reached while ${doing}. Try again after ${timeOfDay(retry)} (${untilText(retry, now)}).${again}`,
       'rate-limited',
@@ -119,9 +122,9 @@ export function rateLimitRetryTime(status: number, headers: Record<string, strin
     // Without a believable reset time, GitHub's advice is to wait at least a minute.
     if (Number.isSafeInteger(reset) && reset > 0 && reset * 1000 < now.getTime() + 24 * 3_600_000)
       return new Date(Math.max(reset * 1000, now.getTime()));
-    return new Date(now.getTime() + 60_000);
+    return new Date(now.getTime() + ONE_MINUTE_MS);
   }
-  return status === 429 ? new Date(now.getTime() + 60_000) : undefined;
+  return status === 429 ? new Date(now.getTime() + ONE_MINUTE_MS) : undefined;
 }
 
 function lowerCaseKeys(headers: Record<string, string | number | undefined>): Record<string, string> {
@@ -145,6 +148,6 @@ function timeOfDay(date: Date): string {
 }
 
 function untilText(date: Date, now: Date): string {
-  const minutes = Math.ceil((date.getTime() - now.getTime()) / 60_000);
+  const minutes = Math.ceil((date.getTime() - now.getTime()) / ONE_MINUTE_MS);
   return minutes <= 1 ? 'in about a minute' : `in ${minutes} minutes`;
 }
