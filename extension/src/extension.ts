@@ -54,7 +54,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
   const activationStarted = performance.now();
   const log = vscode.window.createOutputChannel('Redline', { log: true });
   const logger = new Logger(outputChannelSink(log), 'redline');
-  void publishStableServerPath(context.extensionUri.fsPath, log);
+  void publishStableServerPath(context.extensionUri.fsPath, logger.for('launcher'));
   const settings = readSettings();
   const storageRoot = (context.storageUri ?? context.globalStorageUri).fsPath;
   const workspaceFolders = () =>
@@ -76,7 +76,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
   let bridge: BridgeHost | undefined;
   const findings = new FindingsFeature({
     renderer,
-    log,
+    log: logger.for('findings'),
     showInPanel: (id) => showPanel().showFinding(id),
     markInPanel: (id) => ReviewPanel.current?.showFinding(id, { preserveFocus: true }),
   });
@@ -126,7 +126,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
       publish: {
         exportReview: () => buildExportedReview(reviews.active, (cwd) => renderer.roots(cwd)),
         workspaceFolder: () => workspaceFolders()[0],
-        log,
+        log: logger.for('publish'),
       },
       roots: (cwd) => renderer.roots(cwd),
       importReview: windowRequest(handlers, 'import-review'),
@@ -148,10 +148,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     }),
     { dispose: () => ReviewPanel.current?.dispose() },
     mcpServer,
-    registerMcpServerProvider(mcpServer, log),
+    registerMcpServerProvider(mcpServer, logger.for('mcp-provider')),
   );
 
-  const activity = registerActivity(log);
+  const activity = registerActivity(logger.for('activity'));
   context.subscriptions.push(
     activity,
     reviews.onDidDropHistory((drop) => {

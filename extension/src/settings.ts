@@ -2,18 +2,20 @@
 // number must not reach the store or a terminal), and a change event so that they apply live.
 
 import * as vscode from 'vscode';
+import { MAX_REQUEST_TIMEOUT_MS } from '../../shared/protocol';
 import { DEFAULT_HISTORY_SIZE, Settings } from './constants';
+import { MAX_HISTORY_SIZE } from './review/reviewStore';
 
 export interface RedlineSettings {
-  /** Earlier reviews kept on disk, 0–200. */
+  /** Earlier reviews kept on disk, up to MAX_HISTORY_SIZE. */
   readonly historySize: number;
-  /** 0: the MCP server's per-method defaults. */
+  /** Up to MAX_REQUEST_TIMEOUT_MS; 0: the MCP server's per-method defaults. */
   readonly requestTimeoutMs: number;
 }
 
 const LIMITS = {
-  historySize: { min: 0, max: 200, fallback: DEFAULT_HISTORY_SIZE },
-  requestTimeoutMs: { min: 0, max: 600_000, fallback: 0 },
+  historySize: { min: 0, max: MAX_HISTORY_SIZE, fallback: DEFAULT_HISTORY_SIZE },
+  requestTimeoutMs: { min: 0, max: MAX_REQUEST_TIMEOUT_MS, fallback: 0 },
 } as const satisfies Record<keyof RedlineSettings, { min: number; max: number; fallback: number }>;
 
 export function readSettings(configuration = vscode.workspace.getConfiguration(Settings.section)): RedlineSettings {

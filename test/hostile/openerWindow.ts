@@ -43,7 +43,7 @@ export class OpenerWindow {
 
   async stop(): Promise<void> {
     this.client.socket.destroy();
-    this.opener.dispose();
+    await this.opener.dispose();
     this.renderer.dispose();
     await this.host.stop();
   }

@@ -6,6 +6,7 @@ import { SdkError } from '@modelcontextprotocol/client';
 import { typicalReview, writeFixtureFiles } from '../../bench/reviewFixtures';
 import { ActivityLog, type ActivityEntry } from '../../extension/src/activity/activityLog';
 import { allOf, RequestLogLines } from '../../extension/src/activity/requestLogLines';
+import { Logger } from '../../shared/logger';
 import { PROGRESS_INTERVAL_MS } from '../../shared/progressThrottle';
 import { until } from '../support/until';
 import { assertBuilt, connectMcp, hostEnv, startHost, type Host } from './harness';
@@ -29,11 +30,9 @@ describe('a large present-review, followed and cancelled', () => {
 
   beforeAll(async () => {
     assertBuilt();
-    const lines = new RequestLogLines((_level, line) => outputLines.push(line));
-    host = await startHost({
-      durable: true,
-      observer: allOf([activity, lines], (error) => clientErrors.push(error as Error)),
-    });
+    const lines = new RequestLogLines(new Logger({ write: ({ message }) => outputLines.push(message) }, 'activity'));
+    const observerErrors = new Logger({ write: ({ fields }) => clientErrors.push(fields?.error as Error) }, 'activity');
+    host = await startHost({ durable: true, observer: allOf([activity, lines], observerErrors) });
     writeFixtureFiles(host.workspace);
     mcp = await connectMcp(hostEnv(host, PATIENT), host.workspace);
     // The SDK reports a progress notification for a token it no longer knows (one after the reply) here.

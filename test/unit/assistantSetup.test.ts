@@ -11,12 +11,11 @@ import { IPC_PATH_ENV, IPC_TOKEN_ENV } from '../../shared/protocol';
 import {
   ASSISTANTS,
   buildSetup,
-  shellCommand,
   tomlString,
   type AssistantId,
   type SetupOptions,
-  type ShellFlavor,
 } from '../../extension/src/assistants/assistantSetup';
+import { shellCommand, type ShellFlavor } from '../../extension/src/assistants/shellCommand';
 import { claudeAddArgs } from '../../extension/src/assistants/claudeCode';
 import { serverEntry } from '../../extension/src/assistants/configFiles/configTargets';
 import {
@@ -29,12 +28,27 @@ import {
 import { WORKSPACE_ENV } from '../../shared/discovery';
 import { SERVER_ENV_NAMES } from '../../shared/environment';
 
-// smol-toml ships CommonJS for `require` but types that TypeScript's Node16 mode reads as ESM only.
-const { parse: parseToml } = require('smol-toml') as typeof import('smol-toml', {
-  with: { 'resolution-mode': 'import' },
+// smol-toml's types are those of an ES module, which this CommonJS test loads with import().
+let parseToml: typeof import('smol-toml', { with: { 'resolution-mode': 'import' } }).parse;
+beforeAll(async () => {
+  ({ parse: parseToml } = await import('smol-toml'));
 });
 
 const NODE: NodeCommand = { command: 'node', env: {} };
+
+/** A stdio server entry as a snippet holds it. */
+interface StdioEntry {
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+  env_vars?: string[];
+}
+type Servers = Record<string, StdioEntry>;
+
+/** The Redline entry of a Codex snippet. */
+function codexEntry(text: string): StdioEntry {
+  return (parseToml(text).mcp_servers as unknown as Servers).redline;
+}
 const TOKEN = '0123456789abcdef0123456789abcdef';
 const POSIX_IPC = { path: '/run/user/1000/redline/0123456789ab.sock', token: TOKEN };
 const WINDOWS_IPC = { path: '\\\\.\\pipe\\redline-0123456789ab', token: TOKEN };
@@ -323,7 +337,7 @@ describe('Codex CLI', () => {
   it("is a [mcp_servers.redline] table that parses and runs the real file, and passes Redline's variables through", () => {
     const result = setup('codex');
     expect(result.language).toBe('toml');
-    const server = (parseToml(result.text) as any).mcp_servers.redline;
+    const server = codexEntry(result.text);
     expect(server).toEqual({ command: 'node', args: [serverPath], env_vars: [...SERVER_ENV_NAMES] });
     expect(fs.existsSync(server.args[0])).toBe(true);
     expect(result.note).toContain("env_vars passes Redline's through");
@@ -335,7 +349,7 @@ describe('Codex CLI', () => {
       nodeCommand: { command: WINDOWS_CODE, env: { ELECTRON_RUN_AS_NODE: '1' } },
       shell: 'powershell',
     });
-    const server = (parseToml(result.text) as any).mcp_servers.redline;
+    const server = codexEntry(result.text);
     expect(server.command).toBe(WINDOWS_CODE);
     expect(server.args).toEqual([WINDOWS_SERVER]);
     expect(server.env).toEqual({ ELECTRON_RUN_AS_NODE: '1' });
@@ -370,7 +384,7 @@ describe('tomlString', () => {
     );
     fc.assert(
       fc.property(fc.oneof(fc.string({ unit: 'grapheme' }), fc.string({ unit: awkward })), (value) => {
-        expect((parseToml(`value = ${tomlString(value)}`) as any).value).toBe(value);
+        expect(parseToml(`value = ${tomlString(value)}`).value).toBe(value);
       }),
     );
   });
@@ -403,8 +417,8 @@ describe('Gemini CLI', () => {
 // ---- Cursor and VS Code: user-level files, the same entry as the config writers put there ------
 
 describe.each([
-  ['cursor', (doc: any) => doc.mcpServers.redline, '~/.cursor/mcp.json'],
-  ['vscode', (doc: any) => doc.servers.redline, 'user mcp.json'],
+  ['cursor', (doc: { mcpServers: Servers }) => doc.mcpServers.redline, '~/.cursor/mcp.json'],
+  ['vscode', (doc: { servers: Servers }) => doc.servers.redline, 'user mcp.json'],
 ] as const)('%s', (id, entry, file) => {
   it("parses, runs the real file, and is meant for the user's own file, not a project's", () => {
     const result = setup(id);
@@ -595,21 +609,21 @@ describe('resolveNodeCommand', () => {
 
 describe('mcpServerDefinition (what VS Code agent mode starts)', () => {
   it("runs the server file with node and this window's socket and token", () => {
-    expect(mcpServerDefinition(serverPath, NODE, POSIX_IPC)).toEqual({
+    expect(mcpServerDefinition({ serverPath, node: NODE, ipc: POSIX_IPC })).toEqual({
       label: 'Redline',
       command: 'node',
       args: [serverPath],
       env: { [IPC_PATH_ENV]: POSIX_IPC.path, [IPC_TOKEN_ENV]: TOKEN },
     });
-    expect(fs.existsSync(mcpServerDefinition(serverPath, NODE, POSIX_IPC).args[0])).toBe(true);
+    expect(fs.existsSync(mcpServerDefinition({ serverPath, node: NODE, ipc: POSIX_IPC }).args[0])).toBe(true);
   });
 
   it('without node, runs the editor as Node.js', () => {
-    const definition = mcpServerDefinition(
-      WINDOWS_SERVER,
-      { command: WINDOWS_CODE, env: { ELECTRON_RUN_AS_NODE: '1' } },
-      WINDOWS_IPC,
-    );
+    const definition = mcpServerDefinition({
+      serverPath: WINDOWS_SERVER,
+      node: { command: WINDOWS_CODE, env: { ELECTRON_RUN_AS_NODE: '1' } },
+      ipc: WINDOWS_IPC,
+    });
     expect(definition.command).toBe(WINDOWS_CODE);
     expect(definition.args).toEqual([WINDOWS_SERVER]);
     expect(definition.env).toEqual({
@@ -620,12 +634,14 @@ describe('mcpServerDefinition (what VS Code agent mode starts)', () => {
   });
 
   it('passes redline.requestTimeoutMs as REDLINE_TIMEOUT_MS when it is set, and nothing when it is 0', () => {
-    expect(mcpServerDefinition(serverPath, NODE, POSIX_IPC, 45_000).env).toEqual({
+    expect(mcpServerDefinition({ serverPath, node: NODE, ipc: POSIX_IPC, requestTimeoutMs: 45_000 }).env).toEqual({
       [IPC_PATH_ENV]: POSIX_IPC.path,
       [IPC_TOKEN_ENV]: TOKEN,
       REDLINE_TIMEOUT_MS: '45000',
     });
-    expect(mcpServerDefinition(serverPath, NODE, POSIX_IPC, 0).env).not.toHaveProperty('REDLINE_TIMEOUT_MS');
+    expect(mcpServerDefinition({ serverPath, node: NODE, ipc: POSIX_IPC, requestTimeoutMs: 0 }).env).not.toHaveProperty(
+      'REDLINE_TIMEOUT_MS',
+    );
   });
 
   it('finds the bundled server under dist/', () => {

@@ -26,9 +26,10 @@ import { SERVER_ENV_NAMES } from '../../shared/environment';
 import { stableServerPath, updateStableServerPath } from '../../extension/src/assistants/stableServerPath';
 import { expectDurablyReplaced, watchFileEvents } from './durableWrites';
 
-// smol-toml ships CommonJS for `require` but types that TypeScript's Node16 mode reads as ESM only.
-const { parse: parseToml } = require('smol-toml') as typeof import('smol-toml', {
-  with: { 'resolution-mode': 'import' },
+// smol-toml's types are those of an ES module, which this CommonJS test loads with import().
+let parseToml: typeof import('smol-toml', { with: { 'resolution-mode': 'import' } }).parse;
+beforeAll(async () => {
+  ({ parse: parseToml } = await import('smol-toml'));
 });
 
 const NODE: NodeCommand = { command: process.execPath, env: {} };
@@ -68,7 +69,15 @@ function write(file: string, text: string, mode = 0o644): void {
 }
 
 /** Runs the entry as an assistant would: its command with its args, and nothing in the environment. */
-function runEntry(entry: { command: string; args: string[]; env?: Record<string, string> }): string {
+/** A stdio server entry as the assistants' files hold it. */
+interface StdioEntry {
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+  env_vars?: string[];
+}
+
+function runEntry(entry: StdioEntry): string {
   const run = spawnSync(entry.command, entry.args, { encoding: 'utf8', env: { ...entry.env }, cwd: home });
   expect(run.stderr).toBe('');
   return run.stdout;
@@ -130,11 +139,13 @@ describe("Gemini CLI's settings.json, which Gemini cannot read with a trailing c
   });
 });
 
+type Servers = Record<string, StdioEntry>;
+
 describe('Connect an Assistant writes a merged config into a temporary HOME, and leaves the existing entries and comments intact', () => {
   it.each([
-    ['cursor', '.cursor/mcp.json', CURSOR, (text: string) => parseJsonc(text).mcpServers],
-    ['gemini', '.gemini/settings.json', GEMINI, (text: string) => parseJsonc(text).mcpServers],
-    ['codex', '.codex/config.toml', CODEX, (text: string) => parseToml(text).mcp_servers as Record<string, any>],
+    ['cursor', '.cursor/mcp.json', CURSOR, (text: string): Servers => parseJsonc(text).mcpServers],
+    ['gemini', '.gemini/settings.json', GEMINI, (text: string): Servers => parseJsonc(text).mcpServers],
+    ['codex', '.codex/config.toml', CODEX, (text: string) => parseToml(text).mcp_servers as unknown as Servers],
   ] as const)('%s: %s', async (assistant, relative, original, servers) => {
     const file = path.join(home, relative);
     write(file, original, 0o600);

@@ -4,6 +4,7 @@ import {
   type CursorMcpApi,
 } from '../../extension/src/assistants/cursorRegistration';
 import type { StdioServerDefinition } from '../../extension/src/assistants/serverLaunch';
+import { Logger, silentLogger, type LogEntry } from '../../shared/logger';
 
 function fakeCursor() {
   const calls: Array<['register', unknown] | ['unregister', string]> = [];
@@ -29,7 +30,7 @@ describe("registration with Cursor's agent", () => {
     expect(findCursorMcpApi({ cursor: { mcp: { registerServer: () => undefined } } })).toBeUndefined();
   });
 
-  it('registers once the bridge listens, again when the token changes, and unregisters on dispose', () => {
+  it('registers once the bridge listens, again when the token changes, and unregisters on dispose', async () => {
     const { api, calls } = fakeCursor();
     let current: StdioServerDefinition | undefined;
     let fire = () => undefined as void;
@@ -37,9 +38,13 @@ describe("registration with Cursor's agent", () => {
       definition: () => current,
       onDidChange: (listener) => {
         fire = listener;
-        return { dispose: () => (fire = () => undefined) };
+        return {
+          dispose: () => {
+            fire = () => undefined;
+          },
+        };
       },
-      log: () => undefined,
+      log: silentLogger,
     });
     expect(calls).toEqual([]);
     current = definition('a'.repeat(32));
@@ -62,14 +67,14 @@ describe("registration with Cursor's agent", () => {
         },
       ],
     ]);
-    registration.dispose();
+    await registration.dispose();
     fire();
     expect(calls.at(-1)).toEqual(['unregister', 'redline']);
     expect(calls).toHaveLength(3);
   });
 
-  it('logs and carries on when Cursor throws', () => {
-    const logged: string[] = [];
+  it('logs and carries on when Cursor throws', async () => {
+    const logged: LogEntry[] = [];
     const api: CursorMcpApi = {
       registerServer: () => {
         throw new Error('no');
@@ -79,9 +84,16 @@ describe("registration with Cursor's agent", () => {
     const registration = registerWithCursor(api, {
       definition: () => definition('c'.repeat(32)),
       onDidChange: () => ({ dispose: () => undefined }),
-      log: (m) => logged.push(m),
+      log: new Logger({ write: (entry) => logged.push(entry) }, 'cursor'),
     });
-    expect(logged).toEqual(['Could not register the Redline MCP server with Cursor']);
-    registration.dispose();
+    expect(logged).toEqual([
+      {
+        level: 'warn',
+        component: 'cursor',
+        message: 'Could not register the Redline MCP server with Cursor',
+        fields: { error: new Error('no') },
+      },
+    ]);
+    await registration.dispose();
   });
 });

@@ -21,7 +21,7 @@ describe("get-diagnostics from the editor's diagnostics", () => {
   ];
 
   it('leaves out files outside the workspace folders, and is 1-based, most severe first', () => {
-    const report = diagnosticsReport(files, folders, {}, path.posix);
+    const report = diagnosticsReport({}, { files, folders, flavour: path.posix });
     expect(report.total).toBe(4);
     expect(report.truncated).toBe(false);
     expect(report.diagnostics.map((d) => `${d.path}:${d.start.line} ${d.severity}`)).toEqual([
@@ -44,13 +44,18 @@ describe("get-diagnostics from the editor's diagnostics", () => {
 
   it('takes the least severe level wanted, and one file, relative or absolute', () => {
     expect(
-      diagnosticsReport(files, folders, { severity: 'warning' }, path.posix).diagnostics.map((d) => d.severity),
+      diagnosticsReport({ severity: 'warning' }, { files, folders, flavour: path.posix }).diagnostics.map(
+        (d) => d.severity,
+      ),
     ).toEqual(['error', 'warning']);
-    expect(diagnosticsReport(files, folders, { file: 'src/a.ts' }, path.posix).total).toBe(2);
-    expect(diagnosticsReport(files, folders, { file: '/work/app/src/b.ts', severity: 'error' }, path.posix).total).toBe(
-      1,
+    expect(diagnosticsReport({ file: 'src/a.ts' }, { files, folders, flavour: path.posix }).total).toBe(2);
+    expect(
+      diagnosticsReport({ file: '/work/app/src/b.ts', severity: 'error' }, { files, folders, flavour: path.posix })
+        .total,
+    ).toBe(1);
+    expect(diagnosticsReport({ file: '../app-other/secret.ts' }, { files, folders, flavour: path.posix }).total).toBe(
+      0,
     );
-    expect(diagnosticsReport(files, folders, { file: '../app-other/secret.ts' }, path.posix).total).toBe(0);
   });
 
   it(`returns at most ${MAX_DIAGNOSTICS}, says how many there were, and cuts long messages`, () => {
@@ -60,7 +65,7 @@ describe("get-diagnostics from the editor's diagnostics", () => {
         diagnostics: Array.from({ length: MAX_DIAGNOSTICS + 20 }, (_, i) => at(i, 0, 'x'.repeat(5000))),
       },
     ];
-    const report = diagnosticsReport(many, folders, {}, path.posix);
+    const report = diagnosticsReport({}, { files: many, folders, flavour: path.posix });
     expect(report.diagnostics).toHaveLength(MAX_DIAGNOSTICS);
     expect(report).toMatchObject({ total: MAX_DIAGNOSTICS + 20, truncated: true });
     expect(report.diagnostics[0].message).toHaveLength(2000);
@@ -68,10 +73,12 @@ describe("get-diagnostics from the editor's diagnostics", () => {
 
   it('works with Windows paths', () => {
     const report = diagnosticsReport(
-      [{ file: 'C:\\work\\app\\src\\a.ts', diagnostics: [at(0, 0)] }],
-      ['C:\\work\\app'],
       { file: 'src\\a.ts' },
-      path.win32,
+      {
+        files: [{ file: 'C:\\work\\app\\src\\a.ts', diagnostics: [at(0, 0)] }],
+        folders: ['C:\\work\\app'],
+        flavour: path.win32,
+      },
     );
     expect(report.diagnostics.map((d) => d.path)).toEqual(['src/a.ts']);
   });

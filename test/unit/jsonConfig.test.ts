@@ -11,8 +11,8 @@ const ENTRY: ServerEntry = { command: 'node', args: ['/home/jane/.redline/mcp-se
 const PATH = ['mcpServers', 'redline'] as const;
 
 const set = (text: string | undefined, entry: ServerEntry = ENTRY) =>
-  editJsonConfig(text, PATH, { kind: 'set', entry });
-const remove = (text: string | undefined) => editJsonConfig(text, PATH, { kind: 'remove' });
+  editJsonConfig(text, { entryPath: PATH, operation: { kind: 'set', entry } });
+const remove = (text: string | undefined) => editJsonConfig(text, { entryPath: PATH, operation: { kind: 'remove' } });
 
 function changed(result: ConfigEditResult): string {
   if (result.kind !== 'changed') throw new Error(`expected a change, got ${JSON.stringify(result)}`);
@@ -139,28 +139,32 @@ describe('trailing commas', () => {
 
   it('refuses to add the entry to a file Gemini CLI cannot read, saying where the comma is', () => {
     const text = '{\n  "general": {\n    "vimMode": true,\n  },\n  "mcpServers": {},\n  "ui": [1,]\n}\n';
-    expect(editJsonConfig(text, PATH, { kind: 'set', entry: ENTRY }, GEMINI)).toEqual({
-      kind: 'invalid',
-      reason:
-        'has a trailing comma (before line 4, column 3; line 6, column 12), which Gemini CLI cannot read: remove it',
-    });
+    expect(editJsonConfig(text, { entryPath: PATH, operation: { kind: 'set', entry: ENTRY }, reader: GEMINI })).toEqual(
+      {
+        kind: 'invalid',
+        reason:
+          'has a trailing comma (before line 4, column 3; line 6, column 12), which Gemini CLI cannot read: remove it',
+      },
+    );
   });
 
   it("writes a Gemini file whose only trailing comma is the one the entry's insertion consumes", () => {
     const text = changed(
-      editJsonConfig(
-        '{\n  "mcpServers": {\n    "github": { "command": "npx" },\n  }\n}\n',
-        PATH,
-        { kind: 'set', entry: ENTRY },
-        GEMINI,
-      ),
+      editJsonConfig('{\n  "mcpServers": {\n    "github": { "command": "npx" },\n  }\n}\n', {
+        entryPath: PATH,
+        operation: { kind: 'set', entry: ENTRY },
+        reader: GEMINI,
+      }),
     );
     expect(strict(text).mcpServers).toEqual({ github: { command: 'npx' }, redline: ENTRY });
   });
 
   it('still removes the entry from such a file, which leaves it no worse', () => {
     const text = '{\n  "general": { "vimMode": true, },\n  "mcpServers": { "redline": { "command": "node" } }\n}\n';
-    expect(read(changed(editJsonConfig(text, PATH, { kind: 'remove' }, GEMINI))).mcpServers).toEqual({});
+    expect(
+      read(changed(editJsonConfig(text, { entryPath: PATH, operation: { kind: 'remove' }, reader: GEMINI })))
+        .mcpServers,
+    ).toEqual({});
   });
 });
 
@@ -252,7 +256,10 @@ describe("VS Code's mcp.json", () => {
   it('takes the entry under "servers"', () => {
     const entry = { type: 'stdio', ...ENTRY };
     const text = changed(
-      editJsonConfig('{\n\t"servers": {},\n\t"inputs": []\n}\n', ['servers', 'redline'], { kind: 'set', entry }),
+      editJsonConfig('{\n\t"servers": {},\n\t"inputs": []\n}\n', {
+        entryPath: ['servers', 'redline'],
+        operation: { kind: 'set', entry },
+      }),
     );
     expect(read(text)).toEqual({ servers: { redline: entry }, inputs: [] });
   });

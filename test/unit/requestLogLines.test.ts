@@ -2,8 +2,10 @@
 // the method, the assistant, how it ended and how long it took, and nothing of what it carried.
 
 import { ErrorCode, IpcError, type RequestMessage } from '../../shared/protocol';
-import { allOf, RequestLogLines, requestLine, type LineLevel } from '../../extension/src/activity/requestLogLines';
+import { allOf, RequestLogLines, requestLine } from '../../extension/src/activity/requestLogLines';
 import { RequestRunner, type ObservedRequest, type RequestHandlers } from '../../extension/src/ipc/requestRunner';
+import { Logger, type LogEntry, type LogLevel } from '../../shared/logger';
+import { until } from '../support/until';
 
 const observed = (fields: Partial<ObservedRequest> = {}): ObservedRequest => ({
   connectionId: 3,
@@ -56,8 +58,10 @@ describe('requestLine', () => {
 
 describe('RequestLogLines on the request runner', () => {
   it('writes exactly one line per request once it settles, with the id it was sent with and none of its content', async () => {
-    const written: Array<[LineLevel, string]> = [];
-    const lines = new RequestLogLines((level, line) => written.push([level, line]));
+    const written: Array<[LogLevel, string]> = [];
+    const lines = new RequestLogLines(
+      new Logger({ write: ({ level, message }) => written.push([level, message]) }, 'activity'),
+    );
     const handlers = {
       'present-review': () => ({
         revision: 1,
@@ -84,10 +88,10 @@ describe('RequestLogLines on the request runner', () => {
     runner.submit(send('id-present', 'present-review', { content: 'TOP SECRET REVIEW TEXT' }));
     runner.submit(send('id-open', 'open-location', { reference: 'secret/path.ts:1' }));
     expect(written).toEqual([]);
-    await new Promise((resolve) => setImmediate(resolve));
+    await until(() => written.length >= 2, 'both requests to settle');
     expect(written).toEqual([
       [
-        'info',
+        'debug',
         expect.stringMatching(/^request id-present present-review from "codex" \(connection 9\): ok in \d+ ms$/),
       ],
       [
@@ -102,8 +106,8 @@ describe('RequestLogLines on the request runner', () => {
 });
 
 describe('allOf', () => {
-  it('tells every observer, even after one of them throws', () => {
-    const errors: unknown[] = [];
+  it('tells every observer, even after one of them throws, and logs the failure as an error', () => {
+    const errors: LogEntry[] = [];
     const seen: string[] = [];
     const observer = allOf(
       [
@@ -114,11 +118,18 @@ describe('allOf', () => {
         },
         { onRequestStarted: () => seen.push('started'), onRequestSettled: () => seen.push('settled') },
       ],
-      (error) => errors.push(error),
+      new Logger({ write: (entry) => errors.push(entry) }, 'activity'),
     );
     observer.onRequestStarted!(observed());
     observer.onRequestSettled!(observed(), { status: 'ok', durationMs: 1 });
     expect(seen).toEqual(['started', 'settled']);
-    expect(errors).toEqual([new Error('broken view')]);
+    expect(errors).toEqual([
+      {
+        level: 'error',
+        component: 'activity',
+        message: 'A request observer failed',
+        fields: { error: new Error('broken view') },
+      },
+    ]);
   });
 });

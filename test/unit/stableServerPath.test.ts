@@ -6,6 +6,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { Logger, type LogEntry } from '../../shared/logger';
 import { expectDurablyReplaced, watchFileEvents } from './durableWrites';
 import {
   compareVersions,
@@ -213,18 +214,21 @@ describe('the launcher when its server is gone', () => {
 describe('publishStableServerPath (activation)', () => {
   it('writes the launcher for the extension folder and logs it', async () => {
     const server = install('0.3.0');
-    const log = { info: jest.fn(), warn: jest.fn() };
+    const logged: LogEntry[] = [];
+    const log = new Logger({ write: (entry) => logged.push(entry) }, 'launcher');
     await publishStableServerPath(path.dirname(path.dirname(server)), log, { version: '0.3.0', home });
     expect(readLauncherRecord(home)).toEqual({ version: '0.3.0', target: server });
-    expect(log.info).toHaveBeenCalledWith(expect.stringContaining('0.3.0'));
-    expect(log.warn).not.toHaveBeenCalled();
+    expect(logged).toEqual([expect.objectContaining({ level: 'info', message: expect.stringContaining('0.3.0') })]);
   });
 
   it('logs a failure and never throws', async () => {
     fs.writeFileSync(path.join(home, '.redline'), 'a file where the directory should be');
-    const log = { info: jest.fn(), warn: jest.fn() };
+    const logged: LogEntry[] = [];
+    const log = new Logger({ write: (entry) => logged.push(entry) }, 'launcher');
     await expect(publishStableServerPath(installs, log, { version: '0.3.0', home })).resolves.toBeUndefined();
-    expect(log.warn).toHaveBeenCalledTimes(1);
+    expect(logged).toEqual([
+      expect.objectContaining({ level: 'warn', fields: { error: expect.objectContaining({ code: 'EEXIST' }) } }),
+    ]);
   });
 });
 

@@ -4,15 +4,18 @@
 import { editTomlConfig } from '../../extension/src/assistants/configFiles/tomlConfig';
 import type { ConfigEditResult, ServerEntry } from '../../extension/src/assistants/configFiles/configEdit';
 
-// smol-toml ships CommonJS for `require` but types that TypeScript's Node16 mode reads as ESM only.
-const { parse } = require('smol-toml') as typeof import('smol-toml', { with: { 'resolution-mode': 'import' } });
+// smol-toml's types are those of an ES module, which this CommonJS test loads with import().
+let parse: typeof import('smol-toml', { with: { 'resolution-mode': 'import' } }).parse;
+beforeAll(async () => {
+  ({ parse: parse } = await import('smol-toml'));
+});
 
 const ENTRY: ServerEntry = { command: 'node', args: ['/home/jane/.redline/mcp-server.js'] };
 const PATH = ['mcp_servers', 'redline'] as const;
 
 const set = (text: string | undefined, entry: ServerEntry = ENTRY) =>
-  editTomlConfig(text, PATH, { kind: 'set', entry });
-const remove = (text: string | undefined) => editTomlConfig(text, PATH, { kind: 'remove' });
+  editTomlConfig(text, { entryPath: PATH, operation: { kind: 'set', entry } });
+const remove = (text: string | undefined) => editTomlConfig(text, { entryPath: PATH, operation: { kind: 'remove' } });
 
 function changed(result: ConfigEditResult): string {
   if (result.kind !== 'changed') throw new Error(`expected a change, got ${JSON.stringify(result)}`);

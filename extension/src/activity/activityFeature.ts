@@ -1,9 +1,11 @@
 // Seeing the connection: the status bar item with the bridge's state, the "Redline Activity" view
-// of recent tool calls, a line per call in the "Redline" output, and their commands. The IPC server
-// reports each request to `observer`; extension.ts tells this feature when the bridge is listening,
-// or why it is not.
+// of recent tool calls, a line per call in the "Redline" output (at debug level; a failed call is a
+// warning), and their commands. The IPC server reports each request to `observer`; extension.ts
+// tells this feature when the bridge is listening, or why it is not.
 
 import * as vscode from 'vscode';
+import { Disposable } from '../../../shared/lifecycle';
+import type { Logger } from '../../../shared/logger';
 import { ACTIVITY_VIEW, ActivityCommands } from '../constants';
 import type { RequestObserver } from '../ipc/ipcConnection';
 import { ActivityLog, type ActivityEntry } from './activityLog';
@@ -14,36 +16,36 @@ import { allOf, RequestLogLines } from './requestLogLines';
 
 export type { ObservedBridge } from './bridgeStatusItem';
 
-export class ActivityFeature implements vscode.Disposable {
+export class ActivityFeature extends Disposable {
   /** The recent calls, for the Activity view. */
-  readonly log = new ActivityLog();
-  private readonly status = new BridgeStatusItem(ActivityCommands.showActivity);
+  readonly log = this.register(new ActivityLog());
+  private readonly status = this.register(new BridgeStatusItem(ActivityCommands.showActivity));
   private readonly view: vscode.TreeView<ActivityEntry>;
-  private readonly disposables: vscode.Disposable[] = [];
   /** Something the window did on its own that the user should know of, above the calls until cleared. */
   private notice: string | undefined;
 
-  /** The Activity view's log and a line per call in the output channel. */
+  /** The Activity view's log and a line per call in the "Redline" output. */
   readonly observer: RequestObserver;
 
-  constructor(output: vscode.LogOutputChannel) {
-    const lines = new RequestLogLines((level, line) => (level === 'warn' ? output.warn(line) : output.info(line)));
-    this.observer = allOf([this.log, lines], (error) => output.error('A request observer failed', error));
-    const provider = new ActivityTreeProvider(this.log, () => this.showMessage());
-    this.view = vscode.window.createTreeView(ACTIVITY_VIEW, { treeDataProvider: provider });
+  constructor(logger: Logger) {
+    super();
+    this.observer = allOf([this.log, new RequestLogLines(logger)], logger);
+    const provider = this.register(new ActivityTreeProvider(this.log, () => this.showMessage()));
+    this.view = this.register(vscode.window.createTreeView(ACTIVITY_VIEW, { treeDataProvider: provider }));
     this.showMessage();
-    this.disposables.push(
-      provider,
-      this.view,
-      this.status,
+    this.register(
       vscode.commands.registerCommand(ActivityCommands.showActivity, () =>
         vscode.commands.executeCommand(`${ACTIVITY_VIEW}.focus`),
       ),
+    );
+    this.register(
       vscode.commands.registerCommand(ActivityCommands.clearActivity, () => {
         this.notice = undefined;
         this.log.clear();
         this.showMessage();
       }),
+    );
+    this.register(
       vscode.commands.registerCommand(ActivityCommands.copyCorrelationId, (item?: unknown) =>
         this.copyCorrelationId(item),
       ),
@@ -70,11 +72,6 @@ export class ActivityFeature implements vscode.Disposable {
     this.status.failed((error as Error)?.message ?? String(error));
   }
 
-  dispose(): void {
-    for (const disposable of this.disposables.splice(0)) disposable.dispose();
-    this.log.dispose();
-  }
-
   /** On an item (inline or its context menu), that call; from the palette, the selected call or one the user picks. */
   private async copyCorrelationId(item: unknown): Promise<void> {
     const entry = isEntry(item)
@@ -90,8 +87,8 @@ export class ActivityFeature implements vscode.Disposable {
 }
 
 /** Creates the status item, the view and their commands; push the result into `context.subscriptions`. */
-export function registerActivity(output: vscode.LogOutputChannel): ActivityFeature {
-  return new ActivityFeature(output);
+export function registerActivity(logger: Logger): ActivityFeature {
+  return new ActivityFeature(logger);
 }
 
 function isEntry(value: unknown): value is ActivityEntry {

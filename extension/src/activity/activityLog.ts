@@ -2,15 +2,16 @@
 // as it arrives and as it is answered. Kept in memory only, at most `capacity` calls, and every
 // string from the socket is cut and copied before it is kept, so no peer can grow it.
 
+import { Disposable } from '../../../shared/lifecycle';
+import { MAX_ASSISTANT_CHARS } from '../../../shared/protocol';
 import { Emitter, type Event } from '../events';
 import type { ObservedRequest, RequestObserver, RequestOutcome, RequestStatus } from '../ipc/ipcConnection';
-import { MAX_ASSISTANT_CHARS } from '../../../shared/protocol';
 
 export const ACTIVITY_CAPACITY = 200;
 /** Longer error messages are cut: the view shows one line, and the MCP server's log has the rest. */
 export const MAX_ERROR_CHARS = 500;
-const MAX_METHOD_CHARS = 100;
-const MAX_ID_CHARS = 64;
+export const MAX_METHOD_CHARS = 100;
+export const MAX_ID_CHARS = 64;
 
 export type ActivityStatus = RequestStatus | 'running';
 
@@ -38,16 +39,18 @@ interface Slot {
   running: ObservedRequest | undefined;
 }
 
-export class ActivityLog implements RequestObserver {
+export class ActivityLog extends Disposable implements RequestObserver {
   /** Oldest first. */
   private slots: Slot[] = [];
   private readonly running = new Map<ObservedRequest, Slot>();
   private nextSeq = 1;
-  private readonly changed = new Emitter<void>();
+  private readonly changed = this.register(new Emitter<void>());
   /** Fires after every change, synchronously: listeners that redraw should batch. */
   readonly onDidChange: Event<void> = this.changed.event;
 
-  constructor(readonly capacity = ACTIVITY_CAPACITY) {}
+  constructor(readonly capacity = ACTIVITY_CAPACITY) {
+    super();
+  }
 
   /** Newest first. */
   entries(): readonly ActivityEntry[] {
@@ -102,17 +105,12 @@ export class ActivityLog implements RequestObserver {
     this.running.clear();
     this.changed.fire();
   }
-
-  dispose(): void {
-    this.clear();
-    this.changed.dispose();
-  }
 }
 
 /**
- * One line of at most `max` characters that holds no reference to `text`: control and bidi
- * characters become spaces (a name that reorders or breaks the line it is shown in is refused
- * that power), and the copy keeps a cut of a huge string from holding all of it in memory.
+ * One line of at most `max` characters that holds no reference to `text`. Control and bidi
+ * characters become spaces, so a name cannot reorder or break the line it is shown in; and the
+ * copy keeps a cut of a huge string from holding all of it in memory.
  */
 export function clampText(text: string, max: number): string {
   const line = text

@@ -3,6 +3,7 @@
 // burst of a thousand calls costs a few redraws, not two thousand.
 
 import * as vscode from 'vscode';
+import { Disposable, toDisposable } from '../../../shared/lifecycle';
 import type { ActivityEntry, ActivityLog, ActivityStatus } from './activityLog';
 import { describeCall } from './activityText';
 
@@ -17,24 +18,27 @@ const STATUS_ICONS: Record<ActivityStatus, vscode.ThemeIcon> = {
   cancelled: new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('disabledForeground')),
 };
 
-export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityEntry>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
+export class ActivityTreeProvider extends Disposable implements vscode.TreeDataProvider<ActivityEntry> {
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChangeTreeData = this.changed.event;
   private refresh: NodeJS.Timeout | undefined;
-  private readonly subscription: vscode.Disposable;
 
   constructor(
     private readonly log: ActivityLog,
     /** Called with each redraw, e.g. to update the view's message. */
     private readonly onRefresh: () => void = () => undefined,
   ) {
-    this.subscription = log.onDidChange(() => {
-      this.refresh ??= setTimeout(() => {
-        this.refresh = undefined;
-        this.changed.fire();
-        this.onRefresh();
-      }, REFRESH_MS);
-    });
+    super();
+    this.register(
+      log.onDidChange(() => {
+        this.refresh ??= setTimeout(() => {
+          this.refresh = undefined;
+          this.changed.fire();
+          this.onRefresh();
+        }, REFRESH_MS);
+      }),
+    );
+    this.register(toDisposable(() => clearTimeout(this.refresh)));
   }
 
   getChildren(element?: ActivityEntry): ActivityEntry[] {
@@ -52,12 +56,6 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityEnt
     item.contextValue = CALL_ITEM;
     item.accessibilityInformation = { label: text.accessibleLabel };
     return item;
-  }
-
-  dispose(): void {
-    clearTimeout(this.refresh);
-    this.subscription.dispose();
-    this.changed.dispose();
   }
 }
 

@@ -2,7 +2,8 @@
 // with how many are connected (kept live), or failed with the reason. A click opens the Activity view.
 
 import * as vscode from 'vscode';
-import type { Disposable, Event } from '../events';
+import { Disposable, toDisposable } from '../../../shared/lifecycle';
+import type { Event } from '../events';
 import { describeBridgeState, type BridgeState } from './activityText';
 
 /** What the status item reads from the running bridge (BridgeHost, or IpcServer itself). */
@@ -13,12 +14,16 @@ export interface ObservedBridge {
   readonly onDidChangeAuthenticatedCount: Event<number>;
 }
 
-export class BridgeStatusItem implements vscode.Disposable {
-  private readonly item: vscode.StatusBarItem;
-  private subscription: Disposable | undefined;
+export class BridgeStatusItem extends Disposable {
+  private readonly item = this.register(
+    vscode.window.createStatusBarItem('redline.bridge', vscode.StatusBarAlignment.Right, 100),
+  );
+  /** The bridge's count being followed, if any. */
+  private subscription: ReturnType<ObservedBridge['onDidChangeAuthenticatedCount']> | undefined;
 
   constructor(command: string) {
-    this.item = vscode.window.createStatusBarItem('redline.bridge', vscode.StatusBarAlignment.Right, 100);
+    super();
+    this.register(toDisposable(() => this.subscription?.dispose()));
     this.item.name = 'Redline Bridge';
     this.item.command = command;
     this.show({ kind: 'starting' });
@@ -37,11 +42,6 @@ export class BridgeStatusItem implements vscode.Disposable {
     this.subscription?.dispose();
     this.subscription = undefined;
     this.show({ kind: 'failed', reason });
-  }
-
-  dispose(): void {
-    this.subscription?.dispose();
-    this.item.dispose();
   }
 
   private show(state: BridgeState): void {

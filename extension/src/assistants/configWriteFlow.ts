@@ -4,6 +4,7 @@
 
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { DisposableStore, toDisposable, type IDisposable } from '../../../shared/lifecycle';
 import { ConfigFileError, writeConfigChange, type ConfigChange, type ConfigPlan } from './configFiles/configFile';
 
 /** What became of the offer: `alternative` is the extra button the caller named (say, "Copy Snippet Instead"). */
@@ -82,7 +83,7 @@ function consentDetail(change: ConfigChange): string {
       ? `Redline removes its "${change.target.entryPath[1]}" entry from ${displayPath}, as the diff editor shows, and changes nothing else.`
       : `Redline adds its "${change.target.entryPath[1]}" entry to ${displayPath}, as the diff editor shows, and changes nothing else. ` +
         'No socket or token goes into the file.';
-  // A link leads wherever its owner (or whoever could write it) chose: the consent says where.
+  // A symlink may lead anywhere its owner (or anyone who could write it) chose, so the consent names the real file.
   const link =
     change.realFile !== file ? `${displayPath} is a symbolic link: the file changed is ${change.realFile}.\n\n` : '';
   const backup =
@@ -93,7 +94,7 @@ function consentDetail(change: ConfigChange): string {
 }
 
 /** Both sides are snapshots, so the diff shows exactly what is compared and written, even if the file is open with unsaved edits. */
-async function showPreview(change: ConfigChange): Promise<{ dispose(): Promise<void> }> {
+async function showPreview(change: ConfigChange): Promise<IDisposable> {
   const id = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
   const name = path.basename(change.target.file);
   // The file's own name ends each path, so the editor picks JSON or TOML highlighting for both sides.
@@ -103,9 +104,14 @@ async function showPreview(change: ConfigChange): Promise<{ dispose(): Promise<v
     [current.toString(), change.before ?? ''],
     [proposed.toString(), change.after],
   ]);
-  const registration = vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, {
-    provideTextDocumentContent: (uri) => contents.get(uri.toString()) ?? '',
-  });
+  const preview = new DisposableStore();
+  preview.add(
+    vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, {
+      provideTextDocumentContent: (uri) => contents.get(uri.toString()) ?? '',
+    }),
+  );
+  // Released before the provider: the diff editor is closed while its contents are still there.
+  preview.add(toDisposable(() => closeDiffTabs(proposed)));
   const verb = change.operation.kind === 'remove' ? 'without' : 'with';
   try {
     await vscode.commands.executeCommand(
@@ -121,16 +127,15 @@ async function showPreview(change: ConfigChange): Promise<{ dispose(): Promise<v
       `Redline could not show the change in a diff editor: ${(error as Error)?.message ?? error}`,
     );
   }
-  return {
-    async dispose() {
-      const tabs = vscode.window.tabGroups.all
-        .flatMap((group) => group.tabs)
-        .filter(
-          (tab) =>
-            tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.toString() === proposed.toString(),
-        );
-      if (tabs.length > 0) await vscode.window.tabGroups.close(tabs).then(undefined, () => undefined);
-      registration.dispose();
-    },
-  };
+  return preview;
+}
+
+/** Closes the diff editors whose right side is `proposed`; one that will not close is left to the user. */
+async function closeDiffTabs(proposed: vscode.Uri): Promise<void> {
+  const tabs = vscode.window.tabGroups.all
+    .flatMap((group) => group.tabs)
+    .filter(
+      (tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.toString() === proposed.toString(),
+    );
+  if (tabs.length > 0) await vscode.window.tabGroups.close(tabs).then(undefined, () => undefined);
 }

@@ -5,7 +5,7 @@
 
 import * as os from 'os';
 import * as vscode from 'vscode';
-import { ASSISTANTS, buildSetup, shellCommand, type AssistantId, type AssistantSetup } from './assistantSetup';
+import { ASSISTANTS, buildSetup, type AssistantId, type AssistantSetup } from './assistantSetup';
 import { CLAUDE_REMOVE_ARGS, claudeAddArgs, findClaude, runClaude } from './claudeCode';
 import { planConfigChange } from './configFiles/configFile';
 import {
@@ -24,6 +24,7 @@ import {
   type IpcEndpoint,
   type NodeCommand,
 } from './serverLaunch';
+import { shellCommand } from './shellCommand';
 import { serverPathForConfigs } from './stableServerPath';
 
 export interface ConnectAssistantDeps {
@@ -55,7 +56,11 @@ export async function connectAssistant(deps: ConnectAssistantDeps): Promise<void
     picked.id === 'claude-code'
       ? await offerClaudeCode(serverPath, nodeCommand)
       : isFileAssistant(picked.id)
-        ? await offerConfigFile(picked.id, serverPath, nodeCommand, assistantEnvironment(deps.globalStorageUri))
+        ? await offerConfigFile(picked.id, {
+            serverPath,
+            node: nodeCommand,
+            environment: assistantEnvironment(deps.globalStorageUri),
+          })
         : false;
   if (handled) return;
 
@@ -117,11 +122,17 @@ async function offerClaudeCode(serverPath: string, node: NodeCommand): Promise<b
   return false;
 }
 
+interface ConfigFileOffer {
+  readonly serverPath: string;
+  readonly node: NodeCommand;
+  /** Where the assistant's user config is. */
+  readonly environment: TargetEnvironment;
+}
+
+/** Like offerClaudeCode, for the assistants whose config file Redline edits itself. */
 async function offerConfigFile(
   assistant: FileAssistant,
-  serverPath: string,
-  node: NodeCommand,
-  environment: TargetEnvironment,
+  { serverPath, node, environment }: ConfigFileOffer,
 ): Promise<boolean> {
   const target = configTarget(assistant, environment);
   if (!target) return false;

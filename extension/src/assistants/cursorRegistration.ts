@@ -3,6 +3,8 @@
 // gets Redline with no config file at all, pinned to this window. No `vscode` import: the caller
 // passes the API it found, so this is tested without an editor.
 
+import { DisposableStore, toDisposable, type IDisposable } from '../../../shared/lifecycle';
+import type { Logger } from '../../../shared/logger';
 import { SERVER_NAME, type StdioServerDefinition } from './serverLaunch';
 
 /** The part of `vscode.cursor.mcp` Redline uses. */
@@ -18,8 +20,8 @@ export interface CursorRegistrationDeps {
   /** What to register now; undefined while the bridge is not listening. */
   readonly definition: () => StdioServerDefinition | undefined;
   /** Fires when the definition changes (the bridge started, a new token, a new timeout). */
-  readonly onDidChange: (listener: () => void) => { dispose(): void };
-  readonly log: (message: string, error?: unknown) => void;
+  readonly onDidChange: (listener: () => void) => IDisposable;
+  readonly log: Logger;
 }
 
 /** `vscode.cursor.mcp` when this editor is Cursor with that API; undefined elsewhere. */
@@ -31,8 +33,19 @@ export function findCursorMcpApi(vscodeModule: object): CursorMcpApi | undefined
 }
 
 /** Keeps Redline registered with Cursor's agent as the definition changes, and unregisters it on dispose. */
-export function registerWithCursor(api: CursorMcpApi, deps: CursorRegistrationDeps): { dispose(): void } {
+export function registerWithCursor(api: CursorMcpApi, deps: CursorRegistrationDeps): IDisposable {
+  const registration = new DisposableStore();
   let registered = false;
+  registration.add(
+    toDisposable(() => {
+      if (!registered) return;
+      try {
+        api.unregisterServer(SERVER_NAME);
+      } catch (error) {
+        deps.log.warn('Could not unregister the Redline MCP server from Cursor', { error });
+      }
+    }),
+  );
   const update = () => {
     const definition = deps.definition();
     try {
@@ -48,20 +61,11 @@ export function registerWithCursor(api: CursorMcpApi, deps: CursorRegistrationDe
         registered = false;
       }
     } catch (error) {
-      deps.log('Could not register the Redline MCP server with Cursor', error);
+      deps.log.warn('Could not register the Redline MCP server with Cursor', { error });
     }
   };
   update();
-  const subscription = deps.onDidChange(update);
-  return {
-    dispose() {
-      subscription.dispose();
-      if (!registered) return;
-      try {
-        api.unregisterServer(SERVER_NAME);
-      } catch (error) {
-        deps.log('Could not unregister the Redline MCP server from Cursor', error);
-      }
-    },
-  };
+  // Released first: no change re-registers the server after it is unregistered.
+  registration.add(deps.onDidChange(update));
+  return registration;
 }

@@ -3,6 +3,8 @@
 // the bridge is listening; editors without the API still get every other feature.
 
 import * as vscode from 'vscode';
+import { Disposable, type IDisposable } from '../../../shared/lifecycle';
+import type { Logger } from '../../../shared/logger';
 import { REDLINE_VERSION } from '../../../shared/version';
 import { findCursorMcpApi, registerWithCursor } from './cursorRegistration';
 import { mcpServerDefinition, type IpcEndpoint, type NodeCommand, type StdioServerDefinition } from './serverLaunch';
@@ -11,17 +13,20 @@ import { mcpServerDefinition, type IpcEndpoint, type NodeCommand, type StdioServ
 export const MCP_PROVIDER_ID = 'redline';
 
 export class RedlineMcpServerProvider
-  implements vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition>, vscode.Disposable
+  extends Disposable
+  implements vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition>
 {
   private endpoint: IpcEndpoint | undefined;
   private requestTimeoutMs = 0;
-  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChangeMcpServerDefinitions = this.changed.event;
 
   constructor(
     private readonly serverPath: string,
     private readonly node: NodeCommand,
-  ) {}
+  ) {
+    super();
+  }
 
   /** The bridge started (or stopped): the editor asks for the definitions again. */
   setEndpoint(endpoint: IpcEndpoint | undefined): void {
@@ -39,7 +44,13 @@ export class RedlineMcpServerProvider
 
   /** The server pinned to this window, or undefined while the bridge is not listening (it could only report that it cannot connect). */
   definition(): StdioServerDefinition | undefined {
-    return this.endpoint && mcpServerDefinition(this.serverPath, this.node, this.endpoint, this.requestTimeoutMs);
+    if (!this.endpoint) return undefined;
+    return mcpServerDefinition({
+      serverPath: this.serverPath,
+      node: this.node,
+      ipc: this.endpoint,
+      requestTimeoutMs: this.requestTimeoutMs,
+    });
   }
 
   provideMcpServerDefinitions(): vscode.McpStdioServerDefinition[] {
@@ -59,27 +70,19 @@ export class RedlineMcpServerProvider
       throw new Error('Redline\'s bridge is not running in this window; see the "Redline" output for why.');
     return server;
   }
-
-  dispose(): void {
-    this.changed.dispose();
-  }
 }
 
 /** Registers `provider` where the editor has an API for it (VS Code's, or Cursor's); elsewhere logs why and does nothing. */
-export function registerMcpServerProvider(
-  provider: RedlineMcpServerProvider,
-  log: vscode.LogOutputChannel,
-): vscode.Disposable {
+export function registerMcpServerProvider(provider: RedlineMcpServerProvider, log: Logger): IDisposable {
   const unavailable = new vscode.Disposable(() => undefined);
   const cursor = findCursorMcpApi(vscode);
   if (cursor) {
     log.info("Registering the Redline MCP server with Cursor's agent");
-    const registration = registerWithCursor(cursor, {
+    return registerWithCursor(cursor, {
       definition: () => provider.definition(),
       onDidChange: (listener) => provider.onDidChangeMcpServerDefinitions(listener),
-      log: (message, error) => log.warn(message, error),
+      log,
     });
-    return new vscode.Disposable(() => registration.dispose());
   }
   if (typeof vscode.lm?.registerMcpServerDefinitionProvider !== 'function') {
     log.info(
@@ -92,7 +95,7 @@ export function registerMcpServerProvider(
     log.info('Registered the Redline MCP server with the editor');
     return registration;
   } catch (error) {
-    log.warn('Could not register the Redline MCP server with the editor', error);
+    log.warn('Could not register the Redline MCP server with the editor', { error });
     return unavailable;
   }
 }

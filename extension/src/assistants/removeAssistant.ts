@@ -3,13 +3,14 @@
 // `claude mcp remove` for Claude Code.
 
 import * as vscode from 'vscode';
-import { ASSISTANTS, shellCommand } from './assistantSetup';
+import { ASSISTANTS } from './assistantSetup';
 import { CLAUDE_REMOVE_ARGS, findClaude, runClaude } from './claudeCode';
 import { planConfigChange } from './configFiles/configFile';
 import { configTarget, isFileAssistant, type ConfigTarget } from './configFiles/configTargets';
 import { confirmAndWrite } from './configWriteFlow';
 import { assistantEnvironment } from './connectAssistant';
 import { currentRuntime } from './serverLaunch';
+import { shellCommand } from './shellCommand';
 
 export interface RemoveAssistantDeps {
   readonly globalStorageUri: vscode.Uri;

@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { IPC_PATH_ENV, IPC_TOKEN_ENV, TIMEOUT_ENV } from '../../../shared/protocol';
 
-/** The key every assistant's config files the server under. */
+/** The server's name in every assistant's config. */
 export const SERVER_NAME = 'redline';
 export const SERVER_LABEL = 'Redline';
 
@@ -73,16 +73,21 @@ export function ipcEnvironment(ipc: IpcEndpoint): Record<string, string> {
   return { [IPC_PATH_ENV]: ipc.path, [IPC_TOKEN_ENV]: ipc.token };
 }
 
-/**
- * What the editor starts for its own agent: the server, pointed at this window, with the
- * `redline.requestTimeoutMs` setting when it is set (0 keeps the server's per-method defaults).
- */
-export function mcpServerDefinition(
-  serverPath: string,
-  node: NodeCommand,
-  ipc: IpcEndpoint,
+export interface ServerDefinitionOptions {
+  readonly serverPath: string;
+  readonly node: NodeCommand;
+  readonly ipc: IpcEndpoint;
+  /** The `redline.requestTimeoutMs` setting; 0 (the default) keeps the server's per-method defaults. */
+  readonly requestTimeoutMs?: number;
+}
+
+/** What the editor starts for its own agent: the server, pointed at this window, with the request timeout when it is set. */
+export function mcpServerDefinition({
+  serverPath,
+  node,
+  ipc,
   requestTimeoutMs = 0,
-): StdioServerDefinition {
+}: ServerDefinitionOptions): StdioServerDefinition {
   const timeout: Record<string, string> = requestTimeoutMs > 0 ? { [TIMEOUT_ENV]: String(requestTimeoutMs) } : {};
   return {
     label: SERVER_LABEL,

@@ -1,15 +1,16 @@
-// One server path for every assistant's config that survives updates: ~/.redline/mcp-server.js, a
+// A server path for every assistant's config that survives updates: ~/.redline/mcp-server.js, a
 // small launcher that `require`s the newest installed Redline's dist/mcp-server.js. The versioned
 // path inside the extension folder changes with every release; this one never does. Plain
 // TypeScript with no `vscode` import, so it is tested with a temporary home directory.
 
-import { yieldThread } from '../../../shared/threadYield';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import SemVer from 'semver/classes/semver';
 import { replaceFileSync } from '../../../shared/atomicFile';
+import type { Logger } from '../../../shared/logger';
 import { ensurePrivateDirectory } from '../../../shared/privateDirectory';
+import { yieldThread } from '../../../shared/threadYield';
 import { REDLINE_VERSION } from '../../../shared/version';
 import { serverScriptPath } from './serverLaunch';
 
@@ -30,11 +31,6 @@ export type LauncherUpdate =
   | { readonly kind: 'current'; readonly file: string }
   /** A newer Redline (another editor's, or an update not yet loaded here) wrote it, and its server is still there. */
   | { readonly kind: 'kept-newer'; readonly file: string; readonly recorded: LauncherRecord };
-
-export interface LauncherLog {
-  info(message: string): void;
-  warn(message: string, error?: unknown): void;
-}
 
 export function stableServerPath(home: string = os.homedir()): string {
   return path.join(home, LAUNCHER_DIRECTORY, LAUNCHER_FILE);
@@ -72,7 +68,7 @@ export function updateStableServerPath(
  */
 export async function publishStableServerPath(
   extensionPath: string,
-  log: LauncherLog,
+  log: Logger,
   { version = REDLINE_VERSION, home }: { readonly version?: string; readonly home?: string } = {},
 ): Promise<void> {
   try {
@@ -85,7 +81,7 @@ export async function publishStableServerPath(
   } catch (error) {
     log.warn(
       'Could not write the launcher that gives assistants a stable server path; "Connect an Assistant" falls back to this version\'s path',
-      error,
+      { error },
     );
   }
 }

@@ -32,11 +32,17 @@ export interface FileDiagnostics {
   readonly diagnostics: readonly RawDiagnostic[];
 }
 
+export interface DiagnosticsSource {
+  readonly files: readonly FileDiagnostics[];
+  /** The workspace folders: diagnostics of files outside them are left out. */
+  readonly folders: readonly string[];
+  /** How paths are read; the running platform's by default. */
+  readonly flavour?: PathFlavour;
+}
+
 export function diagnosticsReport(
-  files: readonly FileDiagnostics[],
-  folders: readonly string[],
   params: GetDiagnosticsParams,
-  flavour: PathFlavour = path,
+  { files, folders, flavour = path }: DiagnosticsSource,
 ): GetDiagnosticsResult {
   const least = SEVERITIES.indexOf(params.severity ?? 'hint');
   const wanted = params.file === undefined ? undefined : resolveWanted(params.file, folders, flavour);

@@ -32,11 +32,7 @@ export function getDiagnostics(params: GetDiagnosticsParams): GetDiagnosticsResu
         code: typeof diagnostic.code === 'object' ? diagnostic.code.value : diagnostic.code,
       })),
     }));
-  return diagnosticsReport(
-    files,
-    fileFolders().map((folder) => folder.uri.fsPath),
-    params,
-  );
+  return diagnosticsReport(params, { files, folders: fileFolders().map((folder) => folder.uri.fsPath) });
 }
 
 /**

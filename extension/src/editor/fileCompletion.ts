@@ -1,5 +1,5 @@
 // Which workspace files complete what the user typed for review-file's `file` argument. Plain
-// TypeScript: workspaceFiles.ts lists the files with `vscode`, this ranks them.
+// TypeScript: completionSources.ts lists the files with `vscode`, this ranks them.
 
 import { MAX_COMPLETIONS, type FindWorkspaceFilesResult } from '../../../shared/protocol';
 

@@ -1,5 +1,5 @@
 // git, run the one way Redline runs it: bounded in time and output, never asking for credentials,
-// taking no optional locks, and with the file system monitor a repository's config may name
+// taking no optional locks, and with any file system monitor the repository's config names
 // switched off, so that no command of the repository's own runs because Redline asked git something.
 
 import { execFile } from 'child_process';

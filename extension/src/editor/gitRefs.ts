@@ -1,7 +1,7 @@
 // The workspace's git refs, for completing a prompt's `base` argument (review-changes). Read with
 // `git for-each-ref` in each workspace folder: plain Node, so tests run it on a real repository.
-// Nothing here runs a user's command: for-each-ref reads no index and runs no hook, and the file
-// system monitor a repository's config may name is switched off for the call.
+// Nothing here runs a user's command: for-each-ref reads no index and runs no hook, and any file
+// system monitor the repository's config names is switched off for the call.
 
 import { runGitProcess } from './gitProcess';
 import { MAX_COMPLETIONS, type GitRef, type ListGitRefsResult } from '../../../shared/protocol';

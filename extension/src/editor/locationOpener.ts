@@ -3,6 +3,7 @@
 // outside the workspace folders opens only after the user says yes, whatever cwd the request gave.
 
 import * as vscode from 'vscode';
+import { Disposable, toDisposable } from '../../../shared/lifecycle';
 import { formatReference, parseLinkTarget, type FileReference } from '../../../shared/links';
 import { ErrorCode, IpcError, type OpenLocationResult } from '../../../shared/protocol';
 import { resolveOne, type Resolution } from '../render/referenceResolver';
@@ -13,11 +14,13 @@ const HIGHLIGHT_MS = 1500;
 /** The modal's yes; its no is the Cancel button every modal has. */
 const OPEN = 'Open';
 
-export class LocationOpener implements vscode.Disposable {
-  private readonly highlight = vscode.window.createTextEditorDecorationType({
-    backgroundColor: new vscode.ThemeColor('editor.findMatchHighlightBackground'),
-    isWholeLine: true,
-  });
+export class LocationOpener extends Disposable {
+  private readonly highlight = this.register(
+    vscode.window.createTextEditorDecorationType({
+      backgroundColor: new vscode.ThemeColor('editor.findMatchHighlightBackground'),
+      isWholeLine: true,
+    }),
+  );
   private clearHighlight: NodeJS.Timeout | undefined;
 
   constructor(
@@ -26,7 +29,10 @@ export class LocationOpener implements vscode.Disposable {
     private readonly panelColumn: () => vscode.ViewColumn | undefined,
     /** Told of every file opened outside the roots, whose text get-selection then holds back. */
     private readonly withheld?: WithheldDocuments,
-  ) {}
+  ) {
+    super();
+    this.register(toDisposable(() => clearTimeout(this.clearHighlight)));
+  }
 
   /** Throws an IpcError whose message says what to fix when the reference is unusable. */
   async open(target: string, cwd: string | undefined): Promise<OpenLocationResult> {
@@ -112,11 +118,6 @@ export class LocationOpener implements vscode.Disposable {
     }
   }
 
-  dispose(): void {
-    clearTimeout(this.clearHighlight);
-    this.highlight.dispose();
-  }
-
   private editorColumn(): vscode.ViewColumn {
     return codeColumnBeside(this.panelColumn());
   }
@@ -166,8 +167,8 @@ export function codeColumnBeside(panel: vscode.ViewColumn | undefined): vscode.V
 const MODAL_FOCUS_SETTLE_MS = 150;
 
 /**
- * A modal gives focus back to what had it (often the review panel) as it closes, which can be
- * after the editor opened behind it took focus: then the editor is shown again.
+ * A closing modal gives focus back to what had it before (often the review panel), sometimes after
+ * the editor opened behind it took focus: then the editor is shown again.
  */
 async function keepFocusAfterModal(editor: vscode.TextEditor): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, MODAL_FOCUS_SETTLE_MS));

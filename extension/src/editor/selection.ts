@@ -4,6 +4,7 @@
 
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { Disposable } from '../../../shared/lifecycle';
 import type { GetSelectionResult } from '../../../shared/protocol';
 import { capSelectionTexts } from './selectionText';
 import { WithheldDocuments } from './withheldDocuments';
@@ -11,21 +12,23 @@ import { WithheldDocuments } from './withheldDocuments';
 /** Selection changes that come from the user, not from an extension setting a selection (Command). */
 const USER_KINDS = new Set([vscode.TextEditorSelectionChangeKind.Keyboard, vscode.TextEditorSelectionChangeKind.Mouse]);
 
-export class SelectionTracker implements vscode.Disposable {
+export class SelectionTracker extends Disposable {
   private lastEditor: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
-  private readonly subscriptions: vscode.Disposable[];
 
   constructor(readonly withheld = new WithheldDocuments()) {
-    this.subscriptions = [
+    super();
+    this.register(
       vscode.window.onDidChangeActiveTextEditor((editor) => {
         if (editor && isUserDocument(editor.document)) this.lastEditor = editor;
       }),
+    );
+    this.register(
       vscode.window.onDidChangeTextEditorSelection((event) => {
         if (event.kind !== undefined && USER_KINDS.has(event.kind))
           withheld.userSelected(event.textEditor.document.uri.toString());
       }),
-      vscode.workspace.onDidCloseTextDocument((document) => withheld.closed(document.uri.toString())),
-    ];
+    );
+    this.register(vscode.workspace.onDidCloseTextDocument((document) => withheld.closed(document.uri.toString())));
   }
 
   current(): GetSelectionResult {
@@ -64,10 +67,6 @@ export class SelectionTracker implements vscode.Disposable {
         })),
       },
     };
-  }
-
-  dispose(): void {
-    for (const subscription of this.subscriptions) subscription.dispose();
   }
 
   /** The remembered editor, if its document is still shown somewhere. */

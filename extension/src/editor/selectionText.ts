@@ -1,6 +1,6 @@
 // How much of each selection get-selection returns: one budget shared by all of them in order, so
-// a select-all in a huge file cannot make one call carry megabytes, and never a half of a
-// surrogate pair at a cut.
+// a select-all in a huge file cannot make one call carry megabytes. A cut never splits a
+// surrogate pair.
 
 import { MAX_SELECTION_TEXT } from '../../../shared/protocol';
 

@@ -1,7 +1,7 @@
 // Redline: Open SARIF as Review…: a SARIF 2.1.0 log (ESLint, CodeQL, Semgrep, a Redline export)
-// shown as a review in its own tab, "SARIF import", through the bridge's import (stored before it
-// is said to be done, states and replies restored). A bad or oversized log is refused with the
-// reason before anything is shown. Tests pass the file, which the palette asks for.
+// shown as a review in its own tab, "SARIF import", through the bridge's import, which stores the
+// review before it reports success and restores states and replies. A bad or oversized log is
+// refused with the reason before anything is shown. Tests pass the file, which the palette asks for.
 
 import * as path from 'path';
 import * as vscode from 'vscode';
@@ -33,7 +33,7 @@ export async function openSarifAsReview(
     );
     return result;
   } catch (error) {
-    // A refused log names itself; the window's refusal (a review over budget) is said of the file.
+    // A refusal of the log already names the file; any other (a review over budget) is said of it here.
     const message = (error as Error)?.message ?? String(error);
     void vscode.window.showErrorMessage(
       error instanceof ImportRequestError ? `Redline: ${message}` : `Redline did not open ${name}: ${message}`,

@@ -1,7 +1,7 @@
 // The folder an exported review's paths are relative to: the top of the git checkout (a worktree's
-// own top, as `git rev-parse --show-toplevel` says) that holds where the review's references start,
-// else that place itself. Only a base for relative paths: it widens nothing, so no record is read
-// and no trust is needed, only whether a `.git` is there.
+// own top, as `git rev-parse --show-toplevel` says) that holds the folder the review's references
+// start from, or that folder itself. It is only a base for relative paths and grants no access, so
+// only the presence of a `.git` is checked: no git record is read and no trust is needed.
 
 import { promises as fs } from 'fs';
 import * as path from 'path';

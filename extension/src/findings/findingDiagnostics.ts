@@ -2,6 +2,7 @@
 // Reply…, Resolve, and "Ask the assistant to fix", which records a feedback item for the assistant.
 
 import * as vscode from 'vscode';
+import { Disposable } from '../../../shared/lifecycle';
 import type { FindingSeverity } from '../../../shared/protocol';
 import { FindingCommands } from '../constants';
 import type { ShownFinding } from '../review/reviewFindings';
@@ -20,11 +21,17 @@ const SEVERITY: Record<FindingSeverity | 'none', vscode.DiagnosticSeverity> = {
   none: vscode.DiagnosticSeverity.Information,
 };
 
-export class FindingDiagnostics implements vscode.Disposable {
-  private readonly collection = vscode.languages.createDiagnosticCollection('redline');
-  private readonly actions = vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new FindingActions(), {
-    providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
-  });
+export class FindingDiagnostics extends Disposable {
+  private readonly collection = this.register(vscode.languages.createDiagnosticCollection('redline'));
+
+  constructor() {
+    super();
+    this.register(
+      vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new FindingActions(), {
+        providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
+      }),
+    );
+  }
 
   /** Shows the open findings; resolved, accepted and won't-fix ones leave the Problems view. */
   update(findings: readonly ShownFinding[]): void {
@@ -43,11 +50,6 @@ export class FindingDiagnostics implements vscode.Disposable {
     }
     this.collection.clear();
     for (const [file, diagnostics] of byFile) this.collection.set(vscode.Uri.file(file), diagnostics);
-  }
-
-  dispose(): void {
-    this.collection.dispose();
-    this.actions.dispose();
   }
 }
 

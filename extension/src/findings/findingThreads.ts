@@ -4,15 +4,16 @@
 // commands contributed in package.json; this class only keeps the threads in step with the list.
 
 import * as vscode from 'vscode';
+import { Disposable, toDisposable } from '../../../shared/lifecycle';
 import type { FeedbackItem, FindingState } from '../../../shared/protocol';
 import type { ShownFinding } from '../review/reviewFindings';
 import { threadBody } from './threadMarkdown';
 
 export const COMMENT_CONTROLLER_ID = 'redline';
 /**
- * Threads are made for this many findings, in review order. Each thread is a widget the workbench
- * draws and lists in the Comments view: a thousand of them (a review that lists every call site)
- * kept the window busy for seconds. Every finding is still in the panel, Problems and get-review.
+ * Threads are made for this many findings, in review order: each thread is a widget the workbench
+ * draws and lists in the Comments view, and a review that lists every call site would keep the
+ * window busy. Every finding is still in the panel, Problems and get-review.
  */
 export const MAX_THREADS = 100;
 
@@ -26,8 +27,10 @@ const STATE_LABELS: Record<FindingState, string> = {
   'wont-fix': "won't fix",
 };
 
-export class FindingThreads implements vscode.Disposable {
-  private readonly controller = vscode.comments.createCommentController(COMMENT_CONTROLLER_ID, 'Redline');
+export class FindingThreads extends Disposable {
+  private readonly controller = this.register(
+    vscode.comments.createCommentController(COMMENT_CONTROLLER_ID, 'Redline'),
+  );
   private readonly threads = new Map<string, { thread: vscode.CommentThread; shown: string }>();
   private readonly ids = new WeakMap<vscode.CommentThread, string>();
 
@@ -36,6 +39,9 @@ export class FindingThreads implements vscode.Disposable {
     /** The column code opens in: not the panel's, so the panel stays in view. */
     private readonly codeColumn: () => vscode.ViewColumn,
   ) {
+    super();
+    // Disposing the controller disposes its threads.
+    this.register(toDisposable(() => this.threads.clear()));
     this.controller.options = {
       prompt: 'Reply to the assistant…',
       placeHolder: 'Your reply reaches the assistant through get-review-feedback',
@@ -112,11 +118,6 @@ export class FindingThreads implements vscode.Disposable {
 
   get count(): number {
     return this.threads.size;
-  }
-
-  dispose(): void {
-    this.controller.dispose();
-    this.threads.clear();
   }
 
   private style(thread: vscode.CommentThread, finding: ShownFinding): void {

@@ -5,6 +5,8 @@
 
 import * as vscode from 'vscode';
 import type { FindingState } from '../../../shared/findingTerms';
+import { Disposable, type IDisposable } from '../../../shared/lifecycle';
+import type { Logger } from '../../../shared/logger';
 import { HAS_FINDINGS_CONTEXT, NavigationCommands } from '../constants';
 import { codeColumnBeside } from '../editor/locationOpener';
 import type { PanelFindingDeps as PanelFindingActions } from '../panel/panelFindings';
@@ -26,7 +28,7 @@ import { ReviewFindings, type ShownFinding } from '../review/reviewFindings';
 
 export interface FindingsFeatureDeps {
   readonly renderer: ReviewRenderer;
-  readonly log: vscode.LogOutputChannel;
+  readonly log: Logger;
   /** Scrolls the panel to a finding, opening the panel if needed. */
   readonly showInPanel: (findingId: string) => void;
   /** Points a finding out in the panel if it is open, leaving the focus where it is. */
@@ -35,22 +37,22 @@ export interface FindingsFeatureDeps {
 
 export type PanelFindingDeps = PanelFindingActions & Pick<ReviewPanelDeps, 'onDidChangeFindings'>;
 
-export class FindingsFeature implements vscode.Disposable {
+export class FindingsFeature extends Disposable {
   readonly threads: FindingThreads;
   readonly suggestions: SuggestionApplier;
   readonly panel: PanelFindingDeps;
   private reviews: AssistantReviews | undefined;
   /** Where Next Finding and Previous Finding go from. */
   private readonly cursor = new FindingCursor(() => this.active?.findings.all ?? []);
-  private readonly diagnostics = new FindingDiagnostics();
-  private readonly marksChanged = new vscode.EventEmitter<void>();
+  private readonly diagnostics = this.register(new FindingDiagnostics());
+  private readonly marksChanged = this.register(new vscode.EventEmitter<void>());
   private hasFindings = false;
-  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly deps: FindingsFeatureDeps) {
+    super();
     const codeColumn = () => codeColumnBeside(ReviewPanel.current?.viewColumn);
-    this.threads = new FindingThreads((id) => this.active?.conversation.repliesTo(id) ?? [], codeColumn);
-    this.suggestions = new SuggestionApplier((id) => this.active?.findings.find(id), codeColumn);
+    this.threads = this.register(new FindingThreads((id) => this.active?.conversation.repliesTo(id) ?? [], codeColumn));
+    this.suggestions = this.register(new SuggestionApplier((id) => this.active?.findings.find(id), codeColumn));
     const feedback = () => this.feedback();
     const settle = async (action: Promise<unknown>) => void (await action);
     this.panel = {
@@ -78,12 +80,9 @@ export class FindingsFeature implements vscode.Disposable {
         return followed.target;
       },
     };
-    this.disposables.push(
-      this.marksChanged,
-      ...registerFindingCommands(feedback, this.threads, deps.showInPanel),
-      vscode.commands.registerCommand(NavigationCommands.nextFinding, () => this.step('next')),
-      vscode.commands.registerCommand(NavigationCommands.previousFinding, () => this.step('previous')),
-    );
+    for (const command of registerFindingCommands(feedback, this.threads, deps.showInPanel)) this.register(command);
+    this.register(vscode.commands.registerCommand(NavigationCommands.nextFinding, () => this.step('next')));
+    this.register(vscode.commands.registerCommand(NavigationCommands.previousFinding, () => this.step('previous')));
   }
 
   /** Opens a finding's code where it is now, with its thread; Next Finding goes on from it. */
@@ -121,40 +120,27 @@ export class FindingsFeature implements vscode.Disposable {
       this.deps.renderer,
       review.conversation,
       anchors,
-      (message, error) => this.deps.log.error(message, error),
+      (message, error) => this.deps.log.error(message, { error }),
       // Only the review on screen waits for the panel; the others have nothing drawn.
       (revision) => (this.active === review ? panelShown(revision) : Promise.resolve()),
       new FindingsFile(review.folders?.conversation, (message) => this.deps.log.warn(message)),
     );
-    const subscriptions = [
+    return new ReviewAttachment(findings, [
+      anchors,
+      findings,
       followEditor(anchors),
       findings.onDidChange((list) => this.active === review && this.publish(list)),
       review.conversation.onDidAdd(
         (item) => item.kind === 'reply' && this.active === review && this.threads.update(findings.all),
       ),
-    ];
-    return {
-      findings,
-      dispose: async () => {
-        for (const subscription of subscriptions) subscription.dispose();
-        findings.dispose();
-        await anchors.dispose();
-      },
-    };
+    ]);
   }
 
   /** From now on the threads, the Problems view and the panel's marks show the active review's findings. */
   follow(reviews: AssistantReviews): void {
     this.reviews = reviews;
-    this.disposables.push(reviews.onDidChangeActive((review) => this.publish(review.findings.all)));
+    this.register(reviews.onDidChangeActive((review) => this.publish(review.findings.all)));
     this.publish(reviews.active.findings.all);
-  }
-
-  dispose(): void {
-    for (const disposable of this.disposables) disposable.dispose();
-    this.threads.dispose();
-    this.suggestions.dispose();
-    this.diagnostics.dispose();
   }
 
   private get active(): AssistantReview | undefined {
@@ -177,6 +163,17 @@ export class FindingsFeature implements vscode.Disposable {
     this.threads.update(list);
     this.diagnostics.update(list);
     this.marksChanged.fire();
+  }
+}
+
+/** One review's findings and what keeps them up to date, released together (the anchors last). */
+class ReviewAttachment extends Disposable implements FindingsAttachment {
+  constructor(
+    readonly findings: ReviewFindings,
+    owned: readonly IDisposable[],
+  ) {
+    super();
+    for (const item of owned) this.register(item);
   }
 }
 

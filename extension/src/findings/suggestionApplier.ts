@@ -3,24 +3,28 @@
 // user answers Apply. Redline saves nothing: the edit is saved as the user's own edits are.
 
 import * as vscode from 'vscode';
+import { Disposable, toDisposable } from '../../../shared/lifecycle';
 import type { ShownFinding } from '../review/reviewFindings';
 
 const SCHEME = 'redline-suggestion';
 /** Proposals kept for diff editors that may still show them; the oldest go first. */
 const KEPT_PROPOSALS = 20;
 
-export class SuggestionApplier implements vscode.Disposable {
+export class SuggestionApplier extends Disposable {
   private readonly proposals = new Map<string, string>();
-  private readonly registration: vscode.Disposable;
   private next = 0;
 
   constructor(
     private readonly findingOf: (id: string) => ShownFinding | undefined,
     private readonly codeColumn: () => vscode.ViewColumn,
   ) {
-    this.registration = vscode.workspace.registerTextDocumentContentProvider(SCHEME, {
-      provideTextDocumentContent: (uri) => this.proposals.get(uri.query) ?? '',
-    });
+    super();
+    this.register(toDisposable(() => this.proposals.clear()));
+    this.register(
+      vscode.workspace.registerTextDocumentContentProvider(SCHEME, {
+        provideTextDocumentContent: (uri) => this.proposals.get(uri.query) ?? '',
+      }),
+    );
   }
 
   /** Shows the suggestion as a diff and applies it if the user agrees; says why when it cannot. */
@@ -67,10 +71,5 @@ export class SuggestionApplier implements vscode.Disposable {
     const applied = await editor.edit((builder) => builder.replace(range, replacement));
     if (applied) editor.selection = new vscode.Selection(range.start, range.start);
     return applied;
-  }
-
-  dispose(): void {
-    this.registration.dispose();
-    this.proposals.clear();
   }
 }

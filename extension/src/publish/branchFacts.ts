@@ -1,6 +1,5 @@
-// What publishing needs to know of the local repository, asked of git itself (the git the user's
-// VS Code uses, so the extension host of code-server and of the desktop answer alike): the root,
-// the branch and where it is pushed, the remote's URL, HEAD, and the files changed since HEAD.
+// What publishing needs to know of the local repository, asked of git itself: the root, the branch
+// and where it is pushed, the remote's URL, HEAD, and the files changed since HEAD.
 
 import * as fs from 'fs';
 import * as path from 'path';

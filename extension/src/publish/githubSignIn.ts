@@ -7,7 +7,7 @@ import { PublishError } from './publishErrors';
 
 export interface SignIn {
   readonly token: string;
-  /** The account's login, which the comments Redline wrote earlier were written by. */
+  /** The account's login: Redline's earlier comments are the ones this account wrote. */
   readonly login: string;
 }
 

@@ -4,6 +4,7 @@
 
 import * as vscode from 'vscode';
 import type { ExportedReview } from '../../../shared/exchange/exportedReview';
+import type { Logger } from '../../../shared/logger';
 import { REDLINE_VERSION } from '../../../shared/version';
 import { readBranchFacts } from './branchFacts';
 import { outcomeText } from './outcomeText';
@@ -20,7 +21,7 @@ export interface PublishDeps {
   readonly exportReview: () => Promise<ExportedReview | undefined>;
   /** Where to look for the repository when the review names no root. */
   readonly workspaceFolder: () => string | undefined;
-  readonly log: vscode.LogOutputChannel;
+  readonly log: Logger;
 }
 
 export async function publishReviewToPullRequest(deps: PublishDeps): Promise<void> {
@@ -35,7 +36,7 @@ export async function publishReviewToPullRequest(deps: PublishDeps): Promise<voi
   } catch (error) {
     const message =
       error instanceof PublishError ? error.message : `Publishing failed: ${(error as Error)?.message ?? error}`;
-    deps.log.error(`Publish review: ${message}`);
+    deps.log.error(message);
     void vscode.window.showErrorMessage(`Redline: ${message}`);
   }
 }

@@ -25,6 +25,9 @@ export class PublishError extends Error {
   }
 }
 
+/** A minute: how long GitHub advises to wait when it does not say. */
+const ONE_MINUTE_MS = 60_000;
+
 /** The part of Octokit's RequestError read here. */
 interface RequestFailure {
   readonly name?: string;
@@ -34,23 +37,23 @@ interface RequestFailure {
   readonly response?: { readonly headers?: Record<string, string | number | undefined>; readonly data?: unknown };
 }
 
-/**
- * A failed call to GitHub as a PublishError. `doing` names the step ("posting the review");
- * `sentSoFar` says whether anything had already changed on the pull request, so the message can
- * promise that publishing again completes it.
- */
-export function publishErrorOf(
-  error: unknown,
-  doing: string,
-  sentSoFar: boolean,
-  now: Date = new Date(),
-): PublishError {
+/** Where publishing was when a call failed. */
+export interface PublishStep {
+  /** The step, as in "while posting the review". */
+  readonly doing: string;
+  /** Whether anything had already changed on the pull request: then publishing again completes it. */
+  readonly sentSoFar: boolean;
+  readonly now?: Date;
+}
+
+/** A failed call to GitHub as a PublishError that says what to do next. */
+export function publishErrorOf(error: unknown, { doing, sentSoFar, now = new Date() }: PublishStep): PublishError {
   if (error instanceof PublishError) return error;
   const failure = (typeof error === 'object' && error !== null ? error : {}) as RequestFailure;
   const again = sentSoFar
     ? ' Part of the review is on the pull request already: publish again to complete it; nothing is posted twice.'
     : ' Nothing was changed on the pull request.';
-  // Octokit passes an abort on as it is, or (when it comes from another realm) wrapped with it as the cause.
+  // Octokit rethrows an abort as it is or, when it comes from another realm, wraps it as the cause.
   if (failure.name === 'AbortError' || failure.cause?.name === 'AbortError')
     return new PublishError(`Publishing was cancelled while ${doing}.${again}`, 'cancelled');
   if (!failure.response) {
@@ -72,7 +75,7 @@ export function publishErrorOf(
   const detail = githubMessage(failure.response.data) ?? failure.message ?? `HTTP ${status}`;
   // A secondary limit may come without retry-after; GitHub's advice is then to wait a minute at least.
   if ((status === 403 || status === 429) && /secondary rate limit/i.test(detail)) {
-    const retry = new Date(now.getTime() + 60_000);
+    const retry = new Date(now.getTime() + ONE_MINUTE_MS);
     return new PublishError(
       `GitHub's rate limit was reached while ${doing}. Try again after ${timeOfDay(retry)} (${untilText(retry, now)}).${again}`,
       'rate-limited',
@@ -119,9 +122,9 @@ export function rateLimitRetryTime(status: number, headers: Record<string, strin
     // Without a believable reset time, GitHub's advice is to wait at least a minute.
     if (Number.isSafeInteger(reset) && reset > 0 && reset * 1000 < now.getTime() + 24 * 3_600_000)
       return new Date(Math.max(reset * 1000, now.getTime()));
-    return new Date(now.getTime() + 60_000);
+    return new Date(now.getTime() + ONE_MINUTE_MS);
   }
-  return status === 429 ? new Date(now.getTime() + 60_000) : undefined;
+  return status === 429 ? new Date(now.getTime() + ONE_MINUTE_MS) : undefined;
 }
 
 function lowerCaseKeys(headers: Record<string, string | number | undefined>): Record<string, string> {
@@ -145,6 +148,6 @@ function timeOfDay(date: Date): string {
 }
 
 function untilText(date: Date, now: Date): string {
-  const minutes = Math.ceil((date.getTime() - now.getTime()) / 60_000);
+  const minutes = Math.ceil((date.getTime() - now.getTime()) / ONE_MINUTE_MS);
   return minutes <= 1 ? 'in about a minute' : `in ${minutes} minutes`;
 }

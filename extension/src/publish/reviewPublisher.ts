@@ -48,7 +48,7 @@ export async function publishReview(request: PublishRequest): Promise<PublishOut
     try {
       return await call();
     } catch (error) {
-      throw publishErrorOf(error, doing, sent);
+      throw publishErrorOf(error, { doing, sentSoFar: sent });
     }
   };
 
@@ -77,7 +77,7 @@ export async function publishReview(request: PublishRequest): Promise<PublishOut
     placements,
     comments: comments.filter((c) => mine(c.user)).map((c) => ({ id: c.id, body: c.body })),
     reviews: earlierReviews.map((r) => ({ id: r.id, body: r.body ?? '' })),
-    linkOf: (placement) => linkOf(placement, request.server, repository, pull.headSha),
+    linkOf: (placement) => linkOf(placement, { server: request.server, repository, headSha: pull.headSha }),
   });
 
   let url = pull.url;
@@ -135,8 +135,15 @@ export async function publishReview(request: PublishRequest): Promise<PublishOut
   };
 }
 
+/** The pull request's head commit, on the web. */
+interface HeadOnTheWeb {
+  readonly server: GitHubServer;
+  readonly repository: RemoteRepository;
+  readonly headSha: string;
+}
+
 /** The finding's lines at the pull request's head, on the web. */
-function linkOf(placement: BodyPlacement, server: GitHubServer, repository: RemoteRepository, headSha: string) {
+function linkOf(placement: BodyPlacement, { server, repository, headSha }: HeadOnTheWeb) {
   const { path, finding } = placement.item;
   const start = Math.max(1, Math.min(finding.line, finding.endLine));
   const end = Math.max(start, finding.line, finding.endLine);

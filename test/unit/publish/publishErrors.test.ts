@@ -14,12 +14,11 @@ test('the primary rate limit: no request left, until x-ratelimit-reset', () => {
   expect(
     rateLimitRetryTime(403, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset }, now)?.toISOString(),
   ).toBe('2026-11-27T08:25:00.000Z');
-  const error = publishErrorOf(
-    failure(403, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset }),
-    'posting the review',
-    false,
+  const error = publishErrorOf(failure(403, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset }), {
+    doing: 'posting the review',
+    sentSoFar: false,
     now,
-  );
+  });
   expect(error).toMatchObject({ code: 'rate-limited' });
   expect(error.message).toMatch(
     /rate limit was reached while posting the review\. Try again after .+ \(in 25 minutes\)\. Nothing was changed/,
@@ -35,7 +34,11 @@ test('a secondary rate limit: retry-after on a 403 or a 429', () => {
   // A 403 with requests left is a refusal, not a limit.
   expect(rateLimitRetryTime(403, { 'x-ratelimit-remaining': '4000' }, now)).toBeUndefined();
   expect(
-    publishErrorOf(failure(403, { 'x-ratelimit-remaining': '4000' }), 'posting the review', false, now),
+    publishErrorOf(failure(403, { 'x-ratelimit-remaining': '4000' }), {
+      doing: 'posting the review',
+      sentSoFar: false,
+      now,
+    }),
   ).toMatchObject({ code: 'refused' });
 });
 
@@ -46,9 +49,7 @@ test("a secondary limit without retry-after waits a minute; a pending review of 
       {},
       { message: 'You have exceeded a secondary rate limit and have been temporarily blocked from content creation.' },
     ),
-    'posting the review',
-    false,
-    now,
+    { doing: 'posting the review', sentSoFar: false, now },
   );
   expect(limited).toMatchObject({ code: 'rate-limited', message: expect.stringContaining('(in about a minute)') });
   const pending = publishErrorOf(
@@ -57,9 +58,7 @@ test("a secondary limit without retry-after waits a minute; a pending review of 
       {},
       { message: 'Unprocessable Entity', errors: ['User can only have one pending review per pull request'] },
     ),
-    'posting the review',
-    false,
-    now,
+    { doing: 'posting the review', sentSoFar: false, now },
   );
   expect(pending.message).toContain('submit or delete your pending review on the pull request, then publish again');
 });
@@ -67,9 +66,7 @@ test("a secondary limit without retry-after waits a minute; a pending review of 
 test('no answer at all is a network failure; after something was sent, publishing again completes it', () => {
   const error = publishErrorOf(
     { name: 'HttpError', status: 500, message: 'fetch failed' },
-    'updating a comment',
-    true,
-    now,
+    { doing: 'updating a comment', sentSoFar: true, now },
   );
   expect(error.code).toBe('network');
   expect(error.message).toContain('GitHub could not be reached while updating a comment (fetch failed)');
@@ -79,16 +76,14 @@ test('no answer at all is a network failure; after something was sent, publishin
 test("GitHub's own words come with a refusal", () => {
   const error = publishErrorOf(
     failure(422, {}, { message: 'Unprocessable Entity', errors: ['Line could not be resolved'] }),
-    'posting the review',
-    false,
-    now,
+    { doing: 'posting the review', sentSoFar: false, now },
   );
   expect(error.message).toContain(
     'GitHub refused posting the review (Unprocessable Entity: Line could not be resolved)',
   );
-  expect(publishErrorOf(failure(401), 'x', false, now).code).toBe('not-signed-in');
+  expect(publishErrorOf(failure(401), { doing: 'x', sentSoFar: false, now }).code).toBe('not-signed-in');
   const own = new PublishError('mine', 'no-pull-request');
-  expect(publishErrorOf(own, 'x', false, now)).toBe(own);
+  expect(publishErrorOf(own, { doing: 'x', sentSoFar: false, now })).toBe(own);
 });
 
 test('the outcome says what was added, changed and left', () => {

@@ -19,6 +19,12 @@ export type ConfigEditResult =
 /** Where the entry sits: the servers' table, then the entry's own key. */
 export type EntryPath = readonly [servers: string, name: string];
 
+/** What to do to the entry, and where it is. */
+export interface EntryEdit {
+  readonly entryPath: EntryPath;
+  readonly operation: ConfigOperation;
+}
+
 const BOM = '\ufeff';
 
 /** A byte-order mark is kept as the file had it, but neither parser wants to see it. */

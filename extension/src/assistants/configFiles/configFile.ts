@@ -57,10 +57,11 @@ export async function planConfigChange(target: ConfigTarget, operation: ConfigOp
   }
   let result: ConfigEditResult;
   try {
+    const edit = { entryPath: target.entryPath, operation };
     result =
       target.format === 'toml'
-        ? editTomlConfig(before, target.entryPath, operation)
-        : editJsonConfig(before, target.entryPath, operation, target.jsonReader);
+        ? editTomlConfig(before, edit)
+        : editJsonConfig(before, { ...edit, reader: target.jsonReader });
   } catch (error) {
     // The editors check their own output and throw rather than hand over a wrong file.
     return {

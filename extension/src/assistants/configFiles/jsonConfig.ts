@@ -12,14 +12,7 @@ import {
   type Node,
   type ParseError,
 } from 'jsonc-parser/lib/esm/main.js';
-import {
-  describeKind,
-  sameValue,
-  splitBom,
-  type ConfigEditResult,
-  type ConfigOperation,
-  type EntryPath,
-} from './configEdit';
+import { describeKind, sameValue, splitBom, type ConfigEditResult, type EntryEdit } from './configEdit';
 import { insertProperty, layoutOf, removeProperty, render, replaceValue } from './jsonTextEdits';
 
 /** Comments and trailing commas, as VS Code's own JSON files have them. */
@@ -33,12 +26,15 @@ export interface JsonReader {
   readonly rejectsTrailingCommas: boolean;
 }
 
+export interface JsonEntryEdit extends EntryEdit {
+  /** Who reads the file, when it is stricter than VS Code. */
+  readonly reader?: JsonReader;
+}
+
 /** `text` undefined: the file does not exist yet. The edit itself never adds a trailing comma. */
 export function editJsonConfig(
   text: string | undefined,
-  entryPath: EntryPath,
-  operation: ConfigOperation,
-  reader?: JsonReader,
+  { entryPath, operation, reader }: JsonEntryEdit,
 ): ConfigEditResult {
   const [serversKey, name] = entryPath;
   const { bom, body } = splitBom(text ?? '');
@@ -56,14 +52,16 @@ export function editJsonConfig(
   const wanted = operation.kind === 'set' ? operation.entry : undefined;
   if (existing ? sameValue(getNodeValue(existing), wanted) : wanted === undefined) return { kind: 'unchanged' };
 
-  const layout = layoutOf(body);
   let edited: string;
   if (wanted === undefined) edited = removeProperty(body, servers!, existing!.parent!);
-  else if (existing) edited = replaceValue(body, existing, wanted, layout);
-  else if (servers) edited = insertProperty(body, servers, name, wanted, layout);
-  else if (root) edited = insertProperty(body, root, serversKey, { [name]: wanted }, layout);
-  // Nothing but whitespace: the file is made whole, ending the way editors end JSON files.
-  else edited = render({ [serversKey]: { [name]: wanted } }, '', layout) + layout.eol;
+  else if (existing) edited = replaceValue(body, existing, wanted);
+  else if (servers) edited = insertProperty(body, servers, { key: name, value: wanted });
+  else if (root) edited = insertProperty(body, root, { key: serversKey, value: { [name]: wanted } });
+  else {
+    // Nothing but whitespace: the file is made whole, ending the way editors end JSON files.
+    const layout = layoutOf(body);
+    edited = render({ [serversKey]: { [name]: wanted } }, '', layout) + layout.eol;
+  }
 
   // The edit is checked by reading it back: the whole document must be what it was, but for the entry.
   const after = parseJson(edited);

@@ -27,16 +27,22 @@ export function render(value: unknown, indent: string, layout: Layout): string {
 }
 
 /** `text` with `node` (a value, not a property) replaced by `value`, laid out from its property's line. */
-export function replaceValue(text: string, node: Node, value: unknown, layout: Layout): string {
+export function replaceValue(text: string, node: Node, value: unknown): string {
   return (
     text.slice(0, node.offset) +
-    render(value, lineIndent(text, node.offset), layout) +
+    render(value, lineIndent(text, node.offset), layoutOf(text)) +
     text.slice(node.offset + node.length)
   );
 }
 
-/** `text` with the property `key: value` added as the last of `object`'s properties. */
-export function insertProperty(text: string, object: Node, key: string, value: unknown, layout: Layout): string {
+export interface NewProperty {
+  readonly key: string;
+  readonly value: unknown;
+}
+
+/** `text` with the property `key: value` added as the last of `object`'s properties, laid out as `text` is. */
+export function insertProperty(text: string, object: Node, { key, value }: NewProperty): string {
+  const layout = layoutOf(text);
   const properties = object.children ?? [];
   const last = properties[properties.length - 1];
   const close = object.offset + object.length - 1;

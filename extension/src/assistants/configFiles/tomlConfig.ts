@@ -3,25 +3,13 @@
 // alignment stay as they were. What toml_edit does not keep (the line endings, a byte-order mark)
 // is put back here.
 
-import {
-  describeKind,
-  lineEnding,
-  sameValue,
-  splitBom,
-  type ConfigEditResult,
-  type ConfigOperation,
-  type EntryPath,
-} from './configEdit';
+import { describeKind, lineEnding, sameValue, splitBom, type ConfigEditResult, type EntryEdit } from './configEdit';
 import { tomlEngine } from './tomlEngine';
 
 type Table = Record<string, unknown>;
 
 /** `text` undefined: the file does not exist yet. */
-export function editTomlConfig(
-  text: string | undefined,
-  entryPath: EntryPath,
-  operation: ConfigOperation,
-): ConfigEditResult {
+export function editTomlConfig(text: string | undefined, { entryPath, operation }: EntryEdit): ConfigEditResult {
   const [serversKey, name] = entryPath;
   // Both keys go into a dotted path unquoted, so they must be bare TOML keys.
   if (!entryPath.every((key) => /^[A-Za-z0-9_-]+$/.test(key)))
