@@ -5,7 +5,7 @@
 
 import type { McpServer, CallToolResult } from '@modelcontextprotocol/server';
 import { ErrorCode } from '../../shared/protocol';
-import { stderrLog, type Log } from './log';
+import { stderrLog, type Log } from './stderrLog';
 import { errorResult } from './tools/resultHints';
 
 export const MAX_CALLS_IN_FLIGHT = 64;

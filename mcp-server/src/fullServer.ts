@@ -12,7 +12,7 @@ import { IPC_PATH_ENV, IPC_TOKEN_ENV, TIMEOUT_ENV } from '../../shared/protocol'
 import { REDLINE_VERSION } from '../../shared/version';
 import { ClientName } from './clientName';
 import { IpcClient } from './ipcClient';
-import { stderrLog } from './log';
+import { stderrLog } from './stderrLog';
 import type { HandOff } from './opening/openingResponder';
 import { ClientRoots } from './clientRoots';
 import { ProtocolLog } from './protocolLog';

@@ -14,7 +14,7 @@ import { REDLINE_VERSION } from '../../shared/version';
 import { isCliInvocation } from './cliCommand';
 import { enableOwnCompileCache } from './compileCache';
 import type * as FullServer from './fullServer';
-import { stderrLog } from './log';
+import { stderrLog } from './stderrLog';
 import { OpeningResponder, type HandOff, type PublishedOpening } from './opening/openingResponder';
 
 /**

@@ -6,17 +6,17 @@
 import { McpServer, type ProtocolEra, type ServerOptions } from '@modelcontextprotocol/server';
 import { REDLINE_VERSION } from '../../shared/version';
 import { limitToolCalls } from './callLimit';
-import { stderrLog } from './log';
+import { stderrLog } from './stderrLog';
 import { registerReviewPrompts } from './prompts/reviewPrompts';
 import { ResourceSubscriptions } from './resources/resourceSubscriptions';
 import { registerReviewResources } from './resources/reviewResources';
-import { registerEditorContextTools } from './tools/editorContext';
-import { registerGetReviewTool } from './tools/getReview';
-import { registerGetSelectionTool } from './tools/getSelection';
-import { registerOpenLocationTool } from './tools/openLocation';
-import { registerPresentReviewTool } from './tools/presentReview';
+import { registerEditorContextTools } from './tools/editorContextTools';
+import { registerGetReviewTool } from './tools/getReviewTool';
+import { registerGetSelectionTool } from './tools/getSelectionTool';
+import { registerOpenLocationTool } from './tools/openLocationTool';
+import { registerPresentReviewTool } from './tools/presentReviewTool';
 import { addWindowHint } from './tools/resultHints';
-import { registerReviewFeedbackTools } from './tools/reviewFeedback';
+import { registerReviewFeedbackTools } from './tools/reviewFeedbackTools';
 import { assistantOf, type ToolContext } from './tools/toolContext';
 
 const INSTRUCTIONS =

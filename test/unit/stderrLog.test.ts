@@ -1,6 +1,6 @@
 // The MCP server's stderr is quiet by default: assistants show it as errors.
 
-import { wantsDebugLog } from '../../mcp-server/src/log';
+import { wantsDebugLog } from '../../mcp-server/src/stderrLog';
 
 describe('debug logging on stderr', () => {
   it('is on with REDLINE_LOG=debug or --log debug, the argument winning', () => {

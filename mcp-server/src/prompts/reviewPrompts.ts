@@ -5,7 +5,7 @@
 import { completable, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { McpServer, GetPromptResult } from '@modelcontextprotocol/server';
 import type { GetSelectionResult } from '../../../shared/protocol';
-import { stderrLog } from '../log';
+import { stderrLog } from '../stderrLog';
 import { bridgeFor, type ToolContext } from '../tools/toolContext';
 import { fenceFor, filePath, gitRevision, pathList, shellQuote, splitPaths } from './promptArguments';
 import { REVIEW_GUIDE } from './reviewGuide';

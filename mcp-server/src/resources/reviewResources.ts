@@ -14,7 +14,7 @@ import {
   type Resource,
 } from '@modelcontextprotocol/server';
 import { ErrorCode, type EarlierReviewEntry } from '../../../shared/protocol';
-import { stderrLog } from '../log';
+import { stderrLog } from '../stderrLog';
 import { readWholeExport, readWholeReview } from '../wholeReview';
 import { assistantOf, bridgeFor, type ToolContext } from '../tools/toolContext';
 import {
