@@ -9,6 +9,7 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { once } from 'events';
 import { PassThrough } from 'stream';
+import { silentLogger } from '../../../shared/logger';
 import { createServer } from '../server';
 import { LineStdioTransport } from '../stdioTransport';
 import { unreachableBridge } from '../tools/toolContext';
@@ -29,7 +30,7 @@ async function ask(requests: ReadonlyArray<{ method: string; params?: object }>)
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const bridge = unreachableBridge('The build has no VS Code to talk to.');
-  const served = serveStdio(({ era }) => createServer({ bridge, cwd: process.cwd() }, era), {
+  const served = serveStdio(({ era }) => createServer({ bridge, cwd: process.cwd(), log: silentLogger }, era), {
     transport: new LineStdioTransport(stdin, stdout),
   });
   const results: object[] = [];

@@ -45,7 +45,7 @@ export function registerGetReviewTool(server: McpServer, context: ToolContext): 
           bridge.request(
             'get-review',
             { compareWithPrevious, cursor, assistant: assistantOf(context) },
-            ctx.mcpReq.signal,
+            { signal: ctx.mcpReq.signal },
           ),
         describeReview,
         (review) => (review.nextCursor === undefined ? [] : [nextPageStep(review.nextCursor, review.page)]),
