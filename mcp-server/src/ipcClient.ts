@@ -1,8 +1,6 @@
-// The MCP server's end of the bridge: talking to a window once it is found. Connects lazily on the
-// first call (connector.ts finds the window and authenticates), tags each request with a UUID,
-// tracks it in pendingRequests.ts until its reply, and fails a connection's requests at once when
-// it closes; the next call reconnects (with a short backoff), so a window reload heals by itself.
-// A request too large for the framing is refused before it is sent.
+// The MCP server's end of the bridge. It connects on the first call (connector.ts), tracks each
+// request by its UUID until its reply (pendingRequests.ts), and fails a connection's requests at
+// once when it closes; the next call reconnects, so a window reload heals by itself.
 
 import { randomUUID } from 'crypto';
 import type * as net from 'net';

@@ -1,9 +1,6 @@
-// What the full server answers to a client's opening, found by asking it: the SDK's stdio entry
-// and this server's factory, over in-memory streams, one connection per question as a client
-// would open it. scripts/build.mjs runs this each time it bundles the full server and writes the
-// answers to dist/mcp-server-opening.json, which the entry answers from (openingResponder.ts), so
-// the tools' zod schemas stay the one source of what a client sees; test/unit/mcpOpening.test.ts
-// checks that the built server still answers exactly these.
+// What the full server answers to a client's opening, found by asking it over in-memory streams.
+// scripts/build.mjs writes the answers to dist/mcp-server-opening.json, which the entry answers
+// from (openingResponder.ts), so the tools' zod schemas stay the one source of what a client sees.
 
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
