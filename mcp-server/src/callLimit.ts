@@ -4,8 +4,8 @@
 // A stdio server has one session, so the limit is the server's.
 
 import type { McpServer, CallToolResult } from '@modelcontextprotocol/server';
+import type { Logger } from '../../shared/logger';
 import { ErrorCode } from '../../shared/protocol';
-import { stderrLog, type Log } from './log';
 import { errorResult } from './tools/resultHints';
 
 export const MAX_CALLS_IN_FLIGHT = 64;
@@ -14,8 +14,8 @@ export class CallsInFlight {
   private running = 0;
 
   constructor(
+    private readonly log: Logger,
     readonly max = MAX_CALLS_IN_FLIGHT,
-    private readonly log: Log = stderrLog,
   ) {}
 
   get count(): number {
@@ -25,7 +25,7 @@ export class CallsInFlight {
   /** Runs the call when a slot is free; otherwise answers that the server is busy, without running it. */
   async run(tool: string, call: () => CallToolResult | Promise<CallToolResult>): Promise<CallToolResult> {
     if (this.running >= this.max) {
-      this.log('busy', { tool, inFlight: this.running });
+      this.log.warn('busy', { tool, inFlight: this.running });
       return errorResult(
         ErrorCode.Busy,
         `Redline is busy with ${this.running} calls from this assistant, its limit; ${tool} was not run. Retry it when some of them have answered.`,
@@ -45,7 +45,7 @@ export class CallsInFlight {
  * Puts every tool registered on `server` from now on behind `limit`. Done once, where the server is
  * made, so that no tool (nor one added later) can forget it.
  */
-export function limitToolCalls(server: McpServer, limit = new CallsInFlight()): CallsInFlight {
+export function limitToolCalls(server: McpServer, limit: CallsInFlight): CallsInFlight {
   const register = server.registerTool.bind(server) as (
     name: string,
     config: unknown,

@@ -2,6 +2,7 @@
 // It finds the window the way the server does (windowLocator.ts) and says which one, and why.
 // Exit codes: 0 done, 1 failed, 2 usage (a bad argument, a missing file), 3 no window, 4 refused.
 
+import { silentLogger } from '../../shared/logger';
 import { ErrorCode, IPC_PATH_ENV, IPC_TOKEN_ENV, IpcError, TIMEOUT_ENV, type ReviewMode } from '../../shared/protocol';
 import { REDLINE_VERSION } from '../../shared/version';
 import { exportReview, presentSarif } from './exchangeCommands';
@@ -110,22 +111,19 @@ export async function runCli(io: CliIo): Promise<number> {
   // As the server reads them; a setting it cannot use is said, and the call goes on without it.
   const { timeouts, problems } = parseTimeouts(io.env[TIMEOUT_ENV] || undefined, io.argv);
   for (const problem of problems) io.stderr(`redline: ${problem}\n`);
-  // Where it connected, and why: `status` says so.
-  let reached: Record<string, unknown> | undefined;
   const client = new IpcClient({
     locate: (dead) => locator.candidates(dead),
     timeouts,
     clientInfo: { name: 'redline-cli', version: REDLINE_VERSION },
     retryDelaysMs: [],
-    log: (event, fields) => {
-      if (event === 'connected') reached = fields;
-    },
+    // The command's output is what it says; failures are its message on stderr.
+    log: silentLogger,
   });
   try {
     if (parsed.command === 'present') return await present(parsed, io, client);
     if (parsed.command === 'get-review') return await getReview(parsed, io, client);
     if (parsed.command === 'export') return await exportCommand(parsed, io, client);
-    return await status(io, client, () => reached);
+    return await status(io, client);
   } catch (error) {
     if (error instanceof UsageError) return usage(io, error);
     // The command was right; the input was not. The message says what to do, the usage would not.
@@ -136,7 +134,7 @@ export async function runCli(io: CliIo): Promise<number> {
     io.stderr(`redline: ${(error as Error)?.message ?? String(error)}\n`);
     return exitFor(error);
   } finally {
-    client.dispose();
+    await client.dispose();
   }
 }
 
@@ -193,23 +191,21 @@ async function exportCommand(parsed: Parsed, io: CliIo, client: IpcClient): Prom
   const format = parsed.options.get('--format');
   const output = parsed.options.get('--output');
   await exportReview(
-    typeof format === 'string' ? format : undefined,
-    typeof output === 'string' ? output : undefined,
+    {
+      format: typeof format === 'string' ? format : undefined,
+      output: typeof output === 'string' ? output : undefined,
+    },
     io,
     (method, params) => client.request(method, params),
   );
   return Exit.ok;
 }
 
-async function status(
-  io: CliIo,
-  client: IpcClient,
-  reached: () => Record<string, unknown> | undefined,
-): Promise<number> {
+/** Where it connected, and why. */
+async function status(io: CliIo, client: IpcClient): Promise<number> {
   const { folders } = await client.request('get-workspace-folders', {});
-  const { via, socketPath } = reached() ?? {};
   io.stdout(
-    `Reaches ${String(via)}\n  socket: ${String(socketPath)}\n  folders: ${folders.map((folder) => folder.path).join(', ') || '(none)'}\n`,
+    `Reaches ${String(client.reachedWindow)}\n  socket: ${String(client.reachedSocketPath)}\n  folders: ${folders.map((folder) => folder.path).join(', ') || '(none)'}\n`,
   );
   return Exit.ok;
 }

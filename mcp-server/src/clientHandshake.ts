@@ -5,6 +5,7 @@
 import type { Socket } from 'net';
 import { clientProof, createNonce, proofsMatch, serverProof } from '../../shared/authProof';
 import { encodeLine } from '../../shared/framing';
+import { Disposable, toDisposable } from '../../shared/lifecycle';
 import {
   Challenge,
   ErrorCode,
@@ -69,7 +70,7 @@ export async function authenticate(params: HandshakeParams): Promise<Handshaken>
     if (!hello.success) throw impostor(params.socketPath, 'it did not accept the connection as Redline does');
     return { server: hello.data.server, rest: lines.finish() };
   } finally {
-    lines.dispose();
+    await lines.dispose();
   }
 }
 
@@ -120,18 +121,15 @@ function versionMismatch(serverVersion: number): IpcError {
 }
 
 /** Reads the handshake's lines, under a byte cap, a deadline and the caller's signal. */
-class LineReader {
+class LineReader extends Disposable {
   private buffered: Buffer = Buffer.alloc(0);
   private waiting: { resolve(line: string): void; reject(error: Error): void } | undefined;
   private failure: Error | undefined;
-  private readonly timer: NodeJS.Timeout;
-  private readonly onData = (chunk: Buffer) => this.receive(chunk);
-  private readonly onClose = () => this.fail(new HandshakeInterrupted('The connection closed during the handshake.'));
-  private readonly onAbort = () =>
-    this.fail(new IpcError(ErrorCode.Cancelled, 'The call was cancelled while connecting to VS Code.'));
 
   constructor(private readonly params: HandshakeParams) {
-    this.timer = setTimeout(
+    super();
+    const { socket, signal } = params;
+    const timer = setTimeout(
       () =>
         this.fail(
           new IpcError(
@@ -141,10 +139,18 @@ class LineReader {
         ),
       params.timeoutMs,
     );
-    params.socket.on('data', this.onData);
-    params.socket.on('close', this.onClose);
-    params.signal?.addEventListener('abort', this.onAbort, { once: true });
-    if (params.signal?.aborted) this.onAbort();
+    this.register(toDisposable(() => clearTimeout(timer)));
+    const onData = (chunk: Buffer) => this.receive(chunk);
+    socket.on('data', onData);
+    this.register(toDisposable(() => void socket.off('data', onData)));
+    const onClose = () => this.fail(new HandshakeInterrupted('The connection closed during the handshake.'));
+    socket.on('close', onClose);
+    this.register(toDisposable(() => void socket.off('close', onClose)));
+    const onAbort = () =>
+      this.fail(new IpcError(ErrorCode.Cancelled, 'The call was cancelled while connecting to VS Code.'));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    this.register(toDisposable(() => signal?.removeEventListener('abort', onAbort)));
+    if (signal?.aborted) onAbort();
   }
 
   next(): Promise<string> {
@@ -158,13 +164,6 @@ class LineReader {
   finish(): Buffer {
     this.params.socket.pause();
     return this.buffered;
-  }
-
-  dispose(): void {
-    clearTimeout(this.timer);
-    this.params.socket.off('data', this.onData);
-    this.params.socket.off('close', this.onClose);
-    this.params.signal?.removeEventListener('abort', this.onAbort);
   }
 
   private receive(chunk: Buffer): void {

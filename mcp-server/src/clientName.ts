@@ -1,8 +1,6 @@
-// The calling assistant's name (MCP clientInfo), which Redline keeps each assistant's review under.
-// A client of the older revisions gives it once, in `initialize`; a 2026-07-28 client gives it in
-// the envelope of every request, which the SDK hands to that request's handler only. Resources,
-// prompts, completions and the bridge's Activity entries need it too, so it is read here, off the
-// wire: one stdio connection is one client, and the name it gave last is the caller's.
+// The calling assistant's name (MCP clientInfo), under which each assistant's review is kept. It is
+// read off the wire, from `initialize` or a 2026-07-28 request's envelope, since the SDK gives the
+// envelope only to that request's handler and resources, prompts and Activity entries need it too.
 
 import { CLIENT_INFO_META_KEY, type JSONRPCMessage } from '@modelcontextprotocol/server';
 

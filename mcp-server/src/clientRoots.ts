@@ -1,8 +1,6 @@
 // The client's MCP roots, for choosing a window when the working directory is in no window's
-// folder (editors such as Cursor start servers from a global config, in a directory of their
-// own). Asked with `roots/list` once the client has initialized and again when it says they
-// changed. A 2025-era client only: 2026-07-28 deprecates roots (SEP-2577) and has no request from
-// server to client, so there --workspace and REDLINE_WORKSPACE remain the way to choose.
+// folder (Cursor starts servers in a directory of its own). A 2025-era client only: 2026-07-28
+// deprecates roots (SEP-2577), so there --workspace and REDLINE_WORKSPACE choose the window.
 
 import { fileURLToPath } from 'url';
 import type { McpServer } from '@modelcontextprotocol/server';

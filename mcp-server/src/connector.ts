@@ -4,6 +4,8 @@
 // since a reloading window is back within a second or two. Any other failure ends the attempt.
 
 import * as net from 'net';
+import { Disposable, toDisposable } from '../../shared/lifecycle';
+import type { Logger } from '../../shared/logger';
 import { ErrorCode, IPC_PATH_ENV, IPC_TOKEN_ENV, IpcError } from '../../shared/protocol';
 import { authenticate } from './clientHandshake';
 import { describeConnectFailure, notConfigured } from './ipcErrors';
@@ -18,31 +20,31 @@ export interface ConnectorOptions {
   readonly clientInfo: { name: string; version: string };
   /** Delays between connection attempts; a reloading window is back within a second or two. */
   readonly retryDelaysMs?: readonly number[];
-  readonly log?: (event: string, fields?: Record<string, unknown>) => void;
+  readonly log: Logger;
 }
 
 /** An authenticated socket, paused, and the bytes that came after the handshake. */
 export interface Connected {
   readonly socket: net.Socket;
   readonly rest: Buffer;
+  readonly socketPath: string;
   /** Which window this is, and how it was found ("the VS Code window of this terminal"). */
   readonly via: string;
 }
 
 const HELLO_TIMEOUT_MS = 5_000;
 
-export class Connector {
+export class Connector extends Disposable {
   /** Ends a back-off in progress when the client is disposed. */
   private readonly disposal = new AbortController();
 
-  constructor(private readonly options: ConnectorOptions) {}
-
-  get disposed(): boolean {
-    return this.disposal.signal.aborted;
+  constructor(private readonly options: ConnectorOptions) {
+    super();
+    this.register(toDisposable(() => this.disposal.abort()));
   }
 
-  dispose(): void {
-    this.disposal.abort();
+  get disposed(): boolean {
+    return this.isDisposed;
   }
 
   async connect(): Promise<Connected> {
@@ -91,7 +93,7 @@ export class Connector {
   private async open({ socketPath, token, via }: Endpoint, attempt: number): Promise<Connected> {
     const socket = await openSocket(socketPath);
     // From here on an error is followed by 'close', which the handshake and the client handle.
-    socket.on('error', (error) => this.options.log?.('socket-error', { error: error.message }));
+    socket.on('error', (error) => this.options.log.debug('socket-error', { error }));
     const { rest } = await authenticate({
       socket,
       socketPath,
@@ -102,8 +104,8 @@ export class Connector {
       socket.destroy();
       throw error;
     });
-    this.options.log?.('connected', { socketPath, via, attempt });
-    return { socket, rest, via };
+    this.options.log.debug('connected', { socketPath, via, attempt });
+    return { socket, rest, socketPath, via };
   }
 }
 

@@ -27,8 +27,7 @@ export interface ExchangeIo {
 
 /** `export --format F [--output FILE]`: nothing is written when the window shows no review. */
 export async function exportReview(
-  format: string | undefined,
-  output: string | undefined,
+  { format, output }: { readonly format?: string; readonly output?: string },
   io: ExchangeIo,
   request: Request,
 ): Promise<void> {

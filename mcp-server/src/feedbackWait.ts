@@ -28,12 +28,16 @@ export async function waitForFeedback(wait: FeedbackWait): Promise<GetReviewFeed
   if (since === undefined) {
     // Only what comes after this call: start from the newest item there is, reading on past
     // answers cut at their size (`more`) to reach it.
-    let newest = await wait.bridge.request('get-review-feedback', { assistant: wait.assistant }, wait.signal);
+    let newest = await wait.bridge.request(
+      'get-review-feedback',
+      { assistant: wait.assistant },
+      { signal: wait.signal },
+    );
     while (newest.more)
       newest = await wait.bridge.request(
         'get-review-feedback',
         { since: newest.cursor, assistant: wait.assistant },
-        wait.signal,
+        { signal: wait.signal },
       );
     since = newest.cursor;
   }
@@ -41,7 +45,7 @@ export async function waitForFeedback(wait: FeedbackWait): Promise<GetReviewFeed
     const result: GetReviewFeedbackResult = await wait.bridge.request(
       'get-review-feedback',
       { since, assistant: wait.assistant },
-      wait.signal,
+      { signal: wait.signal },
     );
     if (result.items.length > 0) return { ...result, timedOut: false };
     since = result.cursor;

@@ -1,18 +1,17 @@
-// Everything the MCP server and the command line do, loaded by the entry (index.ts) once Node's
-// compile cache is on, and once the entry has answered the client's opening. serveMcp() serves
-// MCP on stdio through the SDK's serveStdio, which answers both protocol eras: `server/discover`
-// and the per-request envelope of 2026-07-28, and `initialize` for 2024-11-05 to 2025-11-25. It
-// builds one server for the era the client opens with (server.ts); the bridge to VS Code is
-// shared by whichever it builds.
+// Everything the MCP server and the command line do, loaded by the entry (index.ts) once it has
+// answered the client's opening. serveMcp() serves MCP on stdio through the SDK's serveStdio,
+// which answers both protocol eras and builds one server (server.ts) for the era the client opens
+// with; the bridge to VS Code is shared by whichever it builds.
 
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Readable, Writable } from 'stream';
+import { DisposableStore, toDisposable } from '../../shared/lifecycle';
+import { Logger, type LogSink } from '../../shared/logger';
 import { IPC_PATH_ENV, IPC_TOKEN_ENV, TIMEOUT_ENV } from '../../shared/protocol';
 import { REDLINE_VERSION } from '../../shared/version';
 import { ClientName } from './clientName';
 import { IpcClient } from './ipcClient';
-import { stderrLog } from './log';
 import type { HandOff } from './opening/openingResponder';
 import { ClientRoots } from './clientRoots';
 import { ProtocolLog } from './protocolLog';
@@ -25,10 +24,25 @@ import { WindowLocator, workspaceChoice } from './windowLocator';
 export { runCli } from './cli';
 
 export interface RunningServer {
-  close(): Promise<void>;
+  dispose(): Promise<void>;
 }
 
-export function serveMcp(opening: HandOff = { received: Buffer.alloc(0), answered: [] }): RunningServer {
+/**
+ * Serves until disposed. `sink` is where the log goes (stderr); a 2025-era client that sets a level
+ * is sent the same entries (protocolLog.ts).
+ */
+export function serveMcp(sink: LogSink, opening: HandOff = { received: Buffer.alloc(0), answered: [] }): RunningServer {
+  // Set for a 2025-era client, which may ask for MCP log messages; 2026-07-28 has none.
+  let protocolLog: ProtocolLog | undefined;
+  const log = new Logger(
+    {
+      write: (entry) => {
+        sink.write(entry);
+        protocolLog?.write(entry);
+      },
+    },
+    'mcp-server',
+  );
   const roots = new ClientRoots();
   const locator = new WindowLocator({
     envPath: process.env[IPC_PATH_ENV] || undefined,
@@ -37,21 +51,20 @@ export function serveMcp(opening: HandOff = { received: Buffer.alloc(0), answere
     cwd: process.cwd(),
     roots: () => roots.get(),
   });
-  // Set for a 2025-era client, which may ask for MCP log messages; 2026-07-28 has none.
-  let protocolLog: ProtocolLog | undefined;
-  const bridge = new IpcClient({
-    locate: (dead) => locator.candidates(dead),
-    timeouts: timeoutsFromConfig(),
-    clientInfo: { name: 'redline-mcp', version: REDLINE_VERSION },
-    log: (event, fields) => {
-      stderrLog(event, fields);
-      protocolLog?.log('debug', event, fields);
-    },
-  });
+  const running = new DisposableStore();
+  const bridge = running.add(
+    new IpcClient({
+      locate: (dead) => locator.candidates(dead),
+      timeouts: timeoutsFromConfig(log.for('config')),
+      clientInfo: { name: 'redline-mcp', version: REDLINE_VERSION },
+      log: log.for('bridge'),
+    }),
+  );
   const clientName = new ClientName();
+  const transportLog = log.for('transport');
   const served = serveStdio(
     ({ era }) => {
-      const server = createServer({ bridge, cwd: process.cwd(), clientName: () => clientName.get() }, era);
+      const server = createServer({ bridge, cwd: process.cwd(), clientName: () => clientName.get(), log }, era);
       protocolLog = era === 'legacy' ? new ProtocolLog(server.server) : undefined;
       if (era === 'legacy') roots.watch(server);
       return server;
@@ -59,30 +72,31 @@ export function serveMcp(opening: HandOff = { received: Buffer.alloc(0), answere
     {
       // The project's own line reader: linear in a message's size, and it answers a message over the
       // limit with an error instead of closing (stdioTransport.ts).
-      transport: new AfterOpeningTransport(
-        process.stdin,
-        process.stdout,
-        (message) => clientName.observe(message),
+      transport: new AfterOpeningTransport(process.stdin, process.stdout, {
+        observe: (message) => clientName.observe(message),
         opening,
-      ),
-      onerror: (error) => stderrLog('transport-error', { error: String(error) }),
+      }),
+      onerror: (error) => transportLog.warn('transport-error', { error }),
     },
   );
-  return {
-    // The server first: what it still has in flight is cancelled, not failed by a closed bridge.
-    close: () => served.close().finally(() => bridge.dispose()),
-  };
+  // Released first: what the server still has in flight is cancelled, not failed by a closed bridge.
+  running.add(toDisposable(() => served.close()));
+  return running;
 }
 
 /**
  * The stdio transport, reading first what the entry received, and not sending again the answers the
- * entry gave: the server answers the replayed opening as a client would have had it answered.
+ * entry gave: the server answers the replayed opening as it would have answered the client.
  */
 class AfterOpeningTransport extends LineStdioTransport {
   private readonly unsent: RequestId[];
 
-  constructor(stdin: Readable, stdout: Writable, observe: (message: JSONRPCMessage) => void, opening: HandOff) {
-    super(stdin, stdout, observe, opening.received);
+  constructor(
+    stdin: Readable,
+    stdout: Writable,
+    { observe, opening }: { observe: (message: JSONRPCMessage) => void; opening: HandOff },
+  ) {
+    super(stdin, stdout, { observe, alreadyRead: opening.received });
     this.unsent = [...opening.answered];
   }
 
@@ -95,11 +109,11 @@ class AfterOpeningTransport extends LineStdioTransport {
   }
 }
 
-/** REDLINE_TIMEOUT_MS and `--timeout`: what cannot be used is said on stderr and left out. */
-function timeoutsFromConfig(): Timeouts {
+/** REDLINE_TIMEOUT_MS and `--timeout`: what cannot be used is logged and left out. */
+function timeoutsFromConfig(log: Logger): Timeouts {
   const { timeouts, problems } = parseTimeouts(process.env[TIMEOUT_ENV] || undefined, process.argv.slice(2));
-  for (const problem of problems) stderrLog('invalid-timeout', { problem });
+  for (const problem of problems) log.warn('invalid-timeout', { problem });
   if (timeouts.all !== undefined || Object.keys(timeouts.byMethod ?? {}).length > 0)
-    stderrLog('timeouts', { ...timeouts });
+    log.debug('timeouts', { ...timeouts });
   return timeouts;
 }

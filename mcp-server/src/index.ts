@@ -1,20 +1,18 @@
 // Entry point of `node dist/mcp-server.js`: an MCP server on stdio, or with a command as its first
-// argument the command line (cli.ts). As a server it answers the client's opening itself, from the
-// full server's answers captured at build time (opening/openingResponder.ts), then loads the rest,
-// dist/mcp-server-full.js (fullServer.ts: the SDK, zod and the tools), and hands it stdin from
-// the first byte. So a client has its tools at little more than the cost of starting Node; the
-// SDK alone takes three to four times that to load. This file imports neither the SDK nor zod.
-// The full server is loaded after Node's compile cache is turned on, which covers what is loaded
-// after it (compileCache.ts says where the cache lives). Process lifetime lives here too: the
-// server exits cleanly when stdin closes or a signal arrives.
+// argument the command line (cli.ts). It answers the client's opening from answers captured at
+// build time (opening/openingResponder.ts) while the rest, which loads the SDK and zod, loads
+// (fullServer.ts, with Node's compile cache on). It exits when stdin closes or a signal arrives.
 
+import * as fs from 'fs';
+import { createRequire } from 'module';
 import * as path from 'path';
+import { Logger } from '../../shared/logger';
 import { IPC_PATH_ENV } from '../../shared/environment';
 import { REDLINE_VERSION } from '../../shared/version';
 import { isCliInvocation } from './cliCommand';
 import { enableOwnCompileCache } from './compileCache';
 import type * as FullServer from './fullServer';
-import { stderrLog } from './log';
+import { processStderrSink } from './stderrLog';
 import { OpeningResponder, type HandOff, type PublishedOpening } from './opening/openingResponder';
 
 /**
@@ -27,17 +25,21 @@ const FULL_SERVER_FILE = 'mcp-server-full.js';
 const OPENING_FILE = 'mcp-server-opening.json';
 
 let server: FullServer.RunningServer | undefined;
+const sink = processStderrSink();
+const log = new Logger(sink, 'mcp-server');
 
 if (isCliInvocation(process.argv.slice(2))) runCommandLine();
 else serve();
 
+/** Loaded at run time, not bundled into this file: it is a bundle of its own, beside this one. */
 function loadFullServer(): typeof FullServer {
   enableOwnCompileCache();
-  return require(path.join(__dirname, FULL_SERVER_FILE)) as typeof FullServer;
+  return createRequire(__filename)(path.join(__dirname, FULL_SERVER_FILE)) as typeof FullServer;
 }
 
 function serve(): void {
-  const responder = new OpeningResponder(require(path.join(__dirname, OPENING_FILE)) as PublishedOpening, {
+  const published = JSON.parse(fs.readFileSync(path.join(__dirname, OPENING_FILE), 'utf8')) as PublishedOpening;
+  const responder = new OpeningResponder(published, {
     write: (line, written) => process.stdout.write(line, () => written()),
     handOff: (opening) => {
       process.stdin.off('data', receive);
@@ -47,7 +49,7 @@ function serve(): void {
   const receive = (chunk: Buffer) => responder.push(chunk);
   process.stdin.on('data', receive);
   // The full server's transport reports stdin errors the same way.
-  process.stdin.on('error', (error) => stderrLog('transport-error', { error: String(error) }));
+  process.stdin.on('error', (error) => log.for('transport').warn('transport-error', { error }));
   process.stdin.on('end', () => shutdown('stdin closed'));
   // A client that has closed its end of stdout (EPIPE) can be answered no more: the server ends, as
   // when stdin closes, instead of dying of an unhandled 'error' (or lingering, once the transport has it).
@@ -56,14 +58,14 @@ function serve(): void {
   );
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
-  stderrLog('started', { version: REDLINE_VERSION, connected: Boolean(process.env[IPC_PATH_ENV]) });
+  log.debug('started', { version: REDLINE_VERSION, connected: Boolean(process.env[IPC_PATH_ENV]) });
 }
 
 function startFullServer(opening: HandOff): void {
   try {
-    server = loadFullServer().serveMcp(opening);
+    server = loadFullServer().serveMcp(sink, opening);
   } catch (error) {
-    stderrLog('fatal', { error: String(error) });
+    log.error('fatal', { error });
     process.exit(1);
   }
 }
@@ -94,6 +96,6 @@ let closing = false;
 function shutdown(reason: string): void {
   if (closing) return;
   closing = true;
-  stderrLog('shutdown', { reason });
-  void (server?.close() ?? Promise.resolve()).finally(() => process.exit(0));
+  log.debug('shutdown', { reason });
+  void (server?.dispose() ?? Promise.resolve()).finally(() => process.exit(0));
 }

@@ -1,12 +1,11 @@
-// The MCP server's end of the bridge: talking to a window once it is found. Connects lazily on the
-// first call (connector.ts finds the window and authenticates), tags each request with a UUID,
-// tracks it in pendingRequests.ts until its reply, and fails a connection's requests at once when
-// it closes; the next call reconnects (with a short backoff), so a window reload heals by itself.
-// A request too large for the framing is refused before it is sent.
+// The MCP server's end of the bridge. It connects on the first call (connector.ts), tracks each
+// request by its UUID until its reply (pendingRequests.ts), and fails a connection's requests at
+// once when it closes; the next call reconnects, so a window reload heals by itself.
 
 import { randomUUID } from 'crypto';
 import type * as net from 'net';
 import { LineDecoder, encodeLine } from '../../shared/framing';
+import { Disposable, toDisposable } from '../../shared/lifecycle';
 import {
   ErrorCode,
   IpcError,
@@ -31,45 +30,53 @@ export interface IpcClientOptions extends ConnectorOptions {
   readonly timeouts?: Timeouts;
 }
 
+/** How one request is made: all optional. */
+export interface RequestOptions {
+  readonly signal?: AbortSignal;
+  /** The calling assistant's name (MCP clientInfo, already cut to MAX_ASSISTANT_CHARS), for the window's Activity view. */
+  readonly client?: string;
+  /** Writes the request in pieces whose draining is reported, and asks the window for its progress too. */
+  readonly onProgress?: (progress: BridgeProgress) => void;
+}
+
 type EventListener = (event: EventName, payload: unknown) => void;
+
+/** Ends a listener's subscription. */
+export interface Subscription {
+  dispose(): void;
+}
 
 /** A rotation mid-request costs one resend; more in a row means the window keeps rotating. */
 const MAX_RETIRED_RESENDS = 3;
 
-export class IpcClient {
+export class IpcClient extends Disposable {
   private socket: net.Socket | undefined;
   private connecting: Promise<net.Socket> | undefined;
   private readonly pending: PendingRequests;
   private readonly eventListeners = new Set<EventListener>();
-  private reached: string | undefined;
+  private reached: { readonly via: string; readonly socketPath: string } | undefined;
   private readonly connectionListeners = new Set<(connected: boolean) => void>();
   private readonly connector: Connector;
 
   constructor(private readonly options: IpcClientOptions) {
-    this.connector = new Connector(options);
+    super();
     this.pending = new PendingRequests(options.log);
+    this.register(toDisposable(() => this.pending.failAll(shuttingDown())));
+    this.register(toDisposable(() => void this.socket?.destroy()));
+    this.connector = this.register(new Connector(options));
   }
 
   /**
-   * Sends one request and waits for its reply, its timeout, or the connection's end. `client` is the
-   * calling assistant's name (MCP clientInfo, already cut to MAX_ASSISTANT_CHARS), for the window's
-   * Activity view. The request's id is its correlation id: logged here when it starts and when it
-   * ends, and shown by the window for the same call. With `onProgress`, the request is written in
-   * pieces whose draining is reported, and the window is asked for its progress too; nothing is
-   * reported once the request has settled.
+   * Sends one request and waits for its reply, its timeout, or the connection's end. The request's
+   * id is its correlation id: logged here when it starts and when it ends, and shown by the window
+   * for the same call. Nothing is reported to `onProgress` once the request has settled.
    */
-  async request<M extends Method>(
-    method: M,
-    params: ParamsOf<M>,
-    signal?: AbortSignal,
-    client?: string,
-    onProgress?: (progress: BridgeProgress) => void,
-  ): Promise<ResultOf<M>> {
+  async request<M extends Method>(method: M, params: ParamsOf<M>, options: RequestOptions = {}): Promise<ResultOf<M>> {
     // A connection the window retired (its token changed) refuses new requests unrun: they go
     // again on a new connection, which finds the new token, and the caller never hears of it.
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.send(method, params, signal, client, onProgress);
+        return await this.send(method, params, options);
       } catch (error) {
         if ((error as Partial<IpcError>)?.code !== ErrorCode.Retired || attempt >= MAX_RETIRED_RESENDS) throw error;
       }
@@ -79,16 +86,14 @@ export class IpcClient {
   private async send<M extends Method>(
     method: M,
     params: ParamsOf<M>,
-    signal: AbortSignal | undefined,
-    client: string | undefined,
-    onProgress: ((progress: BridgeProgress) => void) | undefined,
+    { signal, client, onProgress }: RequestOptions,
   ): Promise<ResultOf<M>> {
     if (signal?.aborted) throw cancelled(method);
     const id = randomUUID();
     const started = performance.now();
-    this.options.log?.('request', { id, method, ...(client ? { client } : {}) });
+    this.options.log.debug('request', { id, method, ...(client ? { client } : {}) });
     const settled = (outcome: Record<string, unknown>) =>
-      this.options.log?.('reply', { id, method, ...outcome, durationMs: Math.round(performance.now() - started) });
+      this.options.log.debug('reply', { id, method, ...outcome, durationMs: Math.round(performance.now() - started) });
     try {
       // The window works on it for as long as this side waits.
       const timeoutMs = timeoutFor(this.options.timeouts ?? {}, method);
@@ -141,20 +146,25 @@ export class IpcClient {
     }
   }
 
-  onEvent(listener: EventListener): { dispose(): void } {
+  onEvent(listener: EventListener): Subscription {
     this.eventListeners.add(listener);
-    return { dispose: () => this.eventListeners.delete(listener) };
+    return toDisposable(() => void this.eventListeners.delete(listener));
   }
 
   /** Told true when a connection opens and false when it closes: events arrive only in between. */
-  onConnectionChange(listener: (connected: boolean) => void): { dispose(): void } {
+  onConnectionChange(listener: (connected: boolean) => void): Subscription {
     this.connectionListeners.add(listener);
-    return { dispose: () => this.connectionListeners.delete(listener) };
+    return toDisposable(() => void this.connectionListeners.delete(listener));
   }
 
   /** The window last reached, and how it was found; undefined before the first connection. */
   get reachedWindow(): string | undefined {
-    return this.reached;
+    return this.reached?.via;
+  }
+
+  /** The socket of the window last reached; undefined before the first connection. */
+  get reachedSocketPath(): string | undefined {
+    return this.reached?.socketPath;
   }
 
   /** Connects now rather than at the next request, for a caller that waits for events. */
@@ -164,12 +174,6 @@ export class IpcClient {
 
   get pendingCount(): number {
     return this.pending.size;
-  }
-
-  dispose(): void {
-    this.connector.dispose();
-    this.socket?.destroy();
-    this.pending.failAll(shuttingDown());
   }
 
   /**
@@ -190,10 +194,10 @@ export class IpcClient {
   }
 
   private async connectAndAttach(): Promise<net.Socket> {
-    const { socket, rest, via } = await this.connector.connect();
+    const { socket, rest, socketPath, via } = await this.connector.connect();
     this.attach(socket, rest);
     this.socket = socket;
-    this.reached = via;
+    this.reached = { via, socketPath };
     for (const listener of this.connectionListeners) listener(true);
     return socket;
   }
@@ -244,12 +248,12 @@ export class IpcClient {
     try {
       json = JSON.parse(line);
     } catch {
-      this.options.log?.('malformed-reply', { length: line.length });
+      this.options.log.warn('malformed-reply', { length: line.length });
       return;
     }
     const parsed = ServerMessage.safeParse(json);
     if (!parsed.success) {
-      this.options.log?.('invalid-reply', { problem: describeIssues(parsed.error) });
+      this.options.log.warn('invalid-reply', { problem: describeIssues(parsed.error) });
       return;
     }
     const message = parsed.data;
@@ -267,7 +271,7 @@ export class IpcClient {
     if (message.id === null) {
       if (!('error' in message)) return;
       // The server closes after an error it cannot tie to a request: say its reason, not a reload.
-      this.options.log?.('server-error', { ...message.error });
+      this.options.log.warn('server-error', { ...message.error });
       this.pending.failAll(
         new IpcError(
           message.error.code as ErrorCode,

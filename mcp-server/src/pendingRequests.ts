@@ -6,6 +6,7 @@
 import type * as net from 'net';
 import type { ZodType } from 'zod';
 import { encodeLine } from '../../shared/framing';
+import type { Logger } from '../../shared/logger';
 import { ErrorCode, IpcError, describeIssues, type ProgressUpdate, type ResponseMessage } from '../../shared/protocol';
 
 /** How far a request has come: its bytes leaving for the window, then the window's own reports. */
@@ -32,7 +33,7 @@ interface Entry extends PendingRequest {
 export class PendingRequests {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly log?: (event: string, fields?: Record<string, unknown>) => void) {}
+  constructor(private readonly log: Logger) {}
 
   get size(): number {
     return this.entries.size;
@@ -83,7 +84,7 @@ export class PendingRequests {
     try {
       entry.onProgress(progress);
     } catch (error) {
-      this.log?.('progress-listener-failed', { id, error: String(error) });
+      this.log.warn('progress-listener-failed', { id, error });
     }
   }
 

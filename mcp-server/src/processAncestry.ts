@@ -55,7 +55,7 @@ function psProcessTable(): string {
 }
 
 function windowsProcessTable(): string {
-  // PowerShell starts in about a second; the table is read once per server.
+  // Starting PowerShell is slow, so the table is read once per server.
   return execFileSync('powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', WINDOWS_PROCESS_TABLE], {
     encoding: 'utf8',
     timeout: 10_000,

@@ -1,8 +1,9 @@
-// MCP's own logging (`logging/setLevel`, `notifications/message`): the events the server writes to
+// MCP's own logging (`logging/setLevel`, `notifications/message`): the entries the server writes to
 // stderr, also sent to a client that asked for them. A client that never sets a level gets none,
 // so assistants that do not show MCP logs are not sent two messages per tool call.
 
 import type { Server, LoggingLevel } from '@modelcontextprotocol/server';
+import { errorMessage, type LogEntry, type LogLevel, type LogSink } from '../../shared/logger';
 
 /** MCP's levels, least severe first (the specification's order, from syslog). */
 export const LOG_LEVELS: readonly LoggingLevel[] = [
@@ -17,7 +18,16 @@ export const LOG_LEVELS: readonly LoggingLevel[] = [
 ];
 const SEVERITY = new Map(LOG_LEVELS.map((level, index) => [level, index]));
 
-export class ProtocolLog {
+/** MCP has no trace: a trace entry goes as debug. */
+const MCP_LEVEL: Readonly<Record<LogLevel, LoggingLevel>> = {
+  trace: 'debug',
+  debug: 'debug',
+  info: 'info',
+  warn: 'warning',
+  error: 'error',
+};
+
+export class ProtocolLog implements LogSink {
   private level: LoggingLevel | undefined;
 
   constructor(private readonly server: Server) {
@@ -28,8 +38,12 @@ export class ProtocolLog {
     });
   }
 
-  log(level: LoggingLevel, event: string, fields: Record<string, unknown> = {}): void {
-    if (this.level === undefined || SEVERITY.get(level)! < SEVERITY.get(this.level)!) return;
-    this.server.sendLoggingMessage({ level, logger: 'redline', data: { event, ...fields } }).catch(() => undefined);
+  write({ level, component, message, fields }: LogEntry): void {
+    const mcpLevel = MCP_LEVEL[level];
+    if (this.level === undefined || SEVERITY.get(mcpLevel)! < SEVERITY.get(this.level)!) return;
+    const data: Record<string, unknown> = { event: message, component };
+    for (const [key, value] of Object.entries(fields ?? {}))
+      data[key] = value instanceof Error ? errorMessage(value) : value;
+    this.server.sendLoggingMessage({ level: mcpLevel, logger: 'redline', data }).catch(() => undefined);
   }
 }

@@ -5,18 +5,17 @@
 
 import { McpServer, type ProtocolEra, type ServerOptions } from '@modelcontextprotocol/server';
 import { REDLINE_VERSION } from '../../shared/version';
-import { limitToolCalls } from './callLimit';
-import { stderrLog } from './log';
+import { CallsInFlight, limitToolCalls } from './callLimit';
 import { registerReviewPrompts } from './prompts/reviewPrompts';
 import { ResourceSubscriptions } from './resources/resourceSubscriptions';
 import { registerReviewResources } from './resources/reviewResources';
-import { registerEditorContextTools } from './tools/editorContext';
-import { registerGetReviewTool } from './tools/getReview';
-import { registerGetSelectionTool } from './tools/getSelection';
-import { registerOpenLocationTool } from './tools/openLocation';
-import { registerPresentReviewTool } from './tools/presentReview';
+import { registerEditorContextTools } from './tools/editorContextTools';
+import { registerGetReviewTool } from './tools/getReviewTool';
+import { registerGetSelectionTool } from './tools/getSelectionTool';
+import { registerOpenLocationTool } from './tools/openLocationTool';
+import { registerPresentReviewTool } from './tools/presentReviewTool';
 import { addWindowHint } from './tools/resultHints';
-import { registerReviewFeedbackTools } from './tools/reviewFeedback';
+import { registerReviewFeedbackTools } from './tools/reviewFeedbackTools';
 import { assistantOf, type ToolContext } from './tools/toolContext';
 
 const INSTRUCTIONS =
@@ -49,7 +48,7 @@ export function createServer(context: ToolContext, era: ProtocolEra = 'legacy'):
       cacheHints: CACHE_HINTS,
     },
   );
-  limitToolCalls(server);
+  limitToolCalls(server, new CallsInFlight(context.log.for('call-limit')));
   addWindowHint(server, () => context.bridge.reachedWindow);
   registerPresentReviewTool(server, context);
   registerGetSelectionTool(server, context);
@@ -59,11 +58,18 @@ export function createServer(context: ToolContext, era: ProtocolEra = 'legacy'):
   registerEditorContextTools(server, context);
   registerReviewResources(server, context);
   registerReviewPrompts(server, context);
-  const subscriptions = new ResourceSubscriptions(server, context.bridge, stderrLog, era, () => assistantOf(context));
-  subscriptions.register();
+  const log = context.log.for('subscriptions');
+  const subscriptions = new ResourceSubscriptions(server, {
+    bridge: context.bridge,
+    log,
+    era,
+    assistant: () => assistantOf(context),
+  });
+  subscriptions.install();
   const closed = server.server.onclose;
   server.server.onclose = () => {
-    subscriptions.dispose();
+    // The SDK's close callback cannot wait: a failure to release is logged, not lost.
+    subscriptions.dispose().catch((error: unknown) => log.warn('release-failed', { error }));
     closed?.();
   };
   return server;

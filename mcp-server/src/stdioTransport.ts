@@ -1,9 +1,7 @@
-// The MCP server's stdio transport: newline-delimited JSON-RPC read with the project's own line
-// decoder, which is linear however large a message is (the SDK's read buffer re-copies what it
-// holds on every chunk), and which skips a message over the limit and answers it with an error
-// for its id, where it can be read, instead of closing. The server stays up for the next call.
-// When the client closes its end of stdout (EPIPE), the transport closes: every send settles,
-// none waits for a 'drain' that cannot come, and the error is reported, never thrown.
+// The MCP server's stdio transport. Its line decoder is linear in a message's size (the SDK's
+// re-copies its buffer on every chunk), and a message over the limit is answered with an error
+// for its id instead of closing. When the client closes its end of stdout (EPIPE), the transport
+// closes: every send settles, none waits for a 'drain' that cannot come, and nothing is thrown.
 
 import { parseJSONRPCMessage, type JSONRPCMessage, type RequestId, type Transport } from '@modelcontextprotocol/server';
 import type { Readable, Writable } from 'stream';
@@ -19,6 +17,14 @@ export const MAX_STDIN_MESSAGE_BYTES = Math.max(MAX_FRAME_BYTES, 64 * 1024 * 102
 // The first "id" member in a skipped message's head. Clients write `id` before `params`, so it is
 // found there; one written after a huge `params` is not, and the error then goes out with id null.
 const LEADING_ID = /"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)/;
+
+export interface StdioTransportOptions {
+  /** Sees every message read, before the server does. */
+  readonly observe?: (message: JSONRPCMessage) => void;
+  /** Bytes read from stdin before this transport existed, decoded first. */
+  readonly alreadyRead?: Buffer;
+  readonly maxMessageBytes?: number;
+}
 
 export class LineStdioTransport implements Transport {
   onclose?: () => void;
@@ -36,16 +42,20 @@ export class LineStdioTransport implements Transport {
   /** Stays on stdout for good: an 'error' with no listener would end the process. */
   private readonly onOutputError = (error: Error) => this.outputGone(error);
   private readonly onOutputClose = () => this.outputGone(undefined);
+  private readonly observe: (message: JSONRPCMessage) => void;
+  private readonly alreadyRead: Buffer;
 
   constructor(
     private readonly input: Readable,
     private readonly output: Writable,
-    /** Sees every message read, before the server does. */
-    private readonly observe: (message: JSONRPCMessage) => void = () => undefined,
-    /** Bytes read from stdin before this transport existed, decoded first. */
-    private readonly alreadyRead: Buffer = Buffer.alloc(0),
-    maxMessageBytes = MAX_STDIN_MESSAGE_BYTES,
+    {
+      observe = () => undefined,
+      alreadyRead = Buffer.alloc(0),
+      maxMessageBytes = MAX_STDIN_MESSAGE_BYTES,
+    }: StdioTransportOptions = {},
   ) {
+    this.observe = observe;
+    this.alreadyRead = alreadyRead;
     this.decoder = new LineDecoder(
       { onLine: (line) => this.receive(line), onSkipped: (line) => this.refuse(line) },
       maxMessageBytes,

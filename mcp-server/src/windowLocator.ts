@@ -1,11 +1,7 @@
-// Where the MCP server connects, best first: the window of the terminal it runs in, the socket in
-// REDLINE_IPC_PATH while a window listens there, then the window whose folder holds its working
-// directory; when no folder does, the window whose repository lists that directory as a git
-// worktree (a repository and a record believed only as git's safe.directory would believe them,
-// shared/gitWorktrees.ts), then the windows of the client's MCP roots. All from the discovery files
-// (shared/discovery.ts); or only the windows of the folder the user named. Read afresh on every
-// connection, so a reloaded, reopened or restarted window is found again, and a rotated token is
-// picked up.
+// Where the MCP server connects, best first: its terminal's window, REDLINE_IPC_PATH, the window
+// whose folder holds its working directory, then (when none does) the window whose repository has
+// it as a git worktree, then the windows of the client's MCP roots; or only the windows of the
+// folder the user named. Read afresh on every connection, so a reloaded window is found again.
 
 import * as path from 'path';
 import { readDiscoveryFiles, WORKSPACE_ENV, type DiscoveredWindow } from '../../shared/discovery';

@@ -3,13 +3,12 @@
 // and the window counts the MCP servers that proved they hold its token, as they come and go.
 
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import * as fs from 'fs';
 import { ActivityLog } from '../../extension/src/activity/activityLog';
 import type { RequestHandlers } from '../../extension/src/ipc/ipcConnection';
 import { createToken } from '../../extension/src/ipc/token';
-import { IpcClient } from '../../mcp-server/src/ipcClient';
 import { ClientName } from '../../mcp-server/src/clientName';
 import { createServer } from '../../mcp-server/src/server';
+import { Logger, silentLogger } from '../../shared/logger';
 import { ErrorCode, IpcError } from '../../shared/protocol';
 import { assertBuilt, connectMcp } from './harness';
 import { until } from '../support/until';
@@ -20,7 +19,7 @@ jest.setTimeout(30_000);
 
 interface Logged {
   readonly event: string;
-  readonly fields: Record<string, any>;
+  readonly fields: Record<string, unknown>;
 }
 
 /** A window's IPC server whose requests an ActivityLog observes, as the extension wires it. */
@@ -37,7 +36,10 @@ async function startWindow(handlers: Partial<RequestHandlers> = {}) {
     client: (logged: Logged[] = []) =>
       bridge.client({
         clientInfo: { name: 'redline-mcp', version: 'test' },
-        log: (event, fields = {}) => logged.push({ event, fields }),
+        log: new Logger(
+          { write: ({ message, fields = {} }) => void logged.push({ event: message, fields }) },
+          'bridge',
+        ),
       }),
   };
 }
@@ -52,7 +54,7 @@ describe("the correlation id, from the MCP server's log to the Activity view", (
     window = await startWindow();
     const logged: Logged[] = [];
     const client = window.client(logged);
-    await client.request('get-review', {}, undefined, 'Claude Code');
+    await client.request('get-review', {}, { client: 'Claude Code' });
 
     const sent = logged.find((l) => l.event === 'request')!;
     const replied = logged.find((l) => l.event === 'reply')!;
@@ -73,7 +75,7 @@ describe("the correlation id, from the MCP server's log to the Activity view", (
     expect(entry).toMatchObject({ id: sent.fields.id, method: 'get-review', client: 'Claude Code', status: 'ok' });
     expect(entry.durationMs).toBeGreaterThanOrEqual(0);
     // The window's time is part of the MCP server's, which also spans the socket both ways.
-    expect(entry.durationMs!).toBeLessThanOrEqual(replied.fields.durationMs + 1);
+    expect(entry.durationMs!).toBeLessThanOrEqual((replied.fields.durationMs as number) + 1);
   });
 
   it('a call that fails: the same id, the error and its code on both sides', async () => {
@@ -84,7 +86,7 @@ describe("the correlation id, from the MCP server's log to the Activity view", (
     });
     const logged: Logged[] = [];
     const client = window.client(logged);
-    const error = await failure(client.request('open-location', { reference: 'src/gone.ts:3' }, undefined, 'Codex'));
+    const error = await failure(client.request('open-location', { reference: 'src/gone.ts:3' }, { client: 'Codex' }));
     expect(error.code).toBe(ErrorCode.NotFound);
 
     const replied = logged.find((l) => l.event === 'reply')!;
@@ -109,7 +111,7 @@ describe("the correlation id, from the MCP server's log to the Activity view", (
     const logged: Logged[] = [];
     const client = window.client(logged);
     const controller = new AbortController();
-    const call = failure(client.request('get-selection', {}, controller.signal, 'Gemini CLI'));
+    const call = failure(client.request('get-selection', {}, { signal: controller.signal, client: 'Gemini CLI' }));
     await until(() => window.activity.entries()[0]?.status === 'running', 'the call to be running in the activity');
     const running = window.activity.entries()[0];
     expect(running).toMatchObject({ method: 'get-selection', client: 'Gemini CLI' });
@@ -132,7 +134,12 @@ describe("the correlation id, from the MCP server's log to the Activity view", (
     window = await startWindow();
     const logged: Logged[] = [];
     const clientName = new ClientName();
-    const server = createServer({ bridge: window.client(logged), cwd: '/', clientName: () => clientName.get() });
+    const server = createServer({
+      bridge: window.client(logged),
+      cwd: '/',
+      clientName: () => clientName.get(),
+      log: silentLogger,
+    });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     // What the stdio transport does for the real server: the name is read off the wire.
@@ -194,9 +201,9 @@ describe('the count of connected assistants', () => {
     expect(window.server.authenticatedCount).toBe(2);
     idle.destroy();
 
-    first.dispose();
+    await first.dispose();
     await until(() => window.counts.length === 3, 'the count after the first client left');
-    second.dispose();
+    await second.dispose();
     await until(() => window.counts.length === 4, 'the count after the second client left');
     expect(window.counts).toEqual([1, 2, 1, 0]);
     expect(window.server.authenticatedCount).toBe(0);
@@ -231,9 +238,16 @@ describe('the built MCP server', () => {
       .map((line) => JSON.parse(line));
     const sent = lines.find((l) => l.event === 'request');
     const replied = lines.find((l) => l.event === 'reply');
-    expect(sent).toMatchObject({ source: 'redline-mcp', method: 'get-review', client: 'Claude Code' });
+    expect(sent).toMatchObject({
+      source: 'redline-mcp',
+      level: 'debug',
+      component: 'bridge',
+      method: 'get-review',
+      client: 'Claude Code',
+    });
     expect(replied).toMatchObject({
       source: 'redline-mcp',
+      level: 'debug',
       id: sent.id,
       method: 'get-review',
       status: 'ok',

@@ -2,6 +2,7 @@
 
 import { MAX_CALLS_IN_FLIGHT } from '../../mcp-server/src/callLimit';
 import { IpcClient } from '../../mcp-server/src/ipcClient';
+import { silentLogger } from '../../shared/logger';
 import { assertBuilt, connectMcp, hostEnv, inFlightAtMost, startHost, type Host } from './harness';
 
 describe('bridge under load', () => {
@@ -19,9 +20,10 @@ describe('bridge under load', () => {
       socketPath: host.socketPath,
       token: host.token,
       clientInfo: { name: 'load', version: '1' },
+      log: silentLogger,
     });
     try {
-      host.store.clear();
+      await host.store.clear();
       const started = Date.now();
       const results = await Promise.all(
         Array.from({ length: 1000 }, (_, i) =>
@@ -38,7 +40,7 @@ describe('bridge under load', () => {
       expect(new Set(results.map((r) => r.revision)).size).toBe(1000);
       process.stdout.write(`1,000 concurrent appends, one connection: ${elapsed} ms\n`);
     } finally {
-      client.dispose();
+      await client.dispose();
     }
   });
 
@@ -48,7 +50,7 @@ describe('bridge under load', () => {
       await mcp.client
         .callTool({ name: 'present-review', arguments: { content: '', mode: 'replace' } })
         .catch(() => undefined);
-      host.store.clear();
+      await host.store.clear();
       const started = Date.now();
       const results = await inFlightAtMost(
         MAX_CALLS_IN_FLIGHT,
@@ -74,7 +76,7 @@ describe('bridge under load', () => {
   });
 
   it('1,000 appends from 4 clients at once, 64 in flight each, end with exactly 1,000 intact sections', async () => {
-    host.store.clear();
+    await host.store.clear();
     const clients = await Promise.all(Array.from({ length: 4 }, () => connectMcp(hostEnv(host), host.workspace)));
     try {
       await Promise.all(

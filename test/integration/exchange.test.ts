@@ -12,6 +12,7 @@ import type * as Sarif from 'sarif';
 import { FINGERPRINT_KEY, RESULT_PROPERTY } from '../../shared/exchange/sarifExport';
 import { EXPORT_PAGE_CHARS, ErrorCode, MAX_IMPORTED_FINDINGS } from '../../shared/protocol';
 import { IpcClient } from '../../mcp-server/src/ipcClient';
+import { silentLogger } from '../../shared/logger';
 import { assertBuilt, connectMcp, hostEnv, MCP_SERVER, startHost, type Host } from './harness';
 
 interface Run {
@@ -269,10 +270,11 @@ describe('export-review and import-review on the bridge', () => {
       token: host.token,
       clientInfo: { name: 'exchange', version: '1' },
       retryDelaysMs: [],
+      log: silentLogger,
     });
   });
   afterAll(async () => {
-    client?.dispose();
+    await client?.dispose();
     await host?.stop();
   });
 

@@ -4,6 +4,7 @@
 import * as fs from 'fs';
 import * as net from 'net';
 import { encodeLine } from '../../shared/framing';
+import { silentLogger } from '../../shared/logger';
 import { ErrorCode, PROTOCOL_VERSION } from '../../shared/protocol';
 import { createToken } from '../../extension/src/ipc/token';
 import { IpcClient } from '../../mcp-server/src/ipcClient';
@@ -12,7 +13,13 @@ import { RawPeer } from './rawPeer';
 import { until } from '../support/until';
 
 function clientFor(socketPath: string, token: string, retryDelaysMs: number[] = []): IpcClient {
-  return new IpcClient({ socketPath, token, clientInfo: { name: 'test', version: '1' }, retryDelaysMs });
+  return new IpcClient({
+    socketPath,
+    token,
+    clientInfo: { name: 'test', version: '1' },
+    retryDelaysMs,
+    log: silentLogger,
+  });
 }
 
 describe('a listener that does not know the token', () => {
@@ -73,7 +80,7 @@ describe('a listener that does not know the token', () => {
     expect(lines.map((l) => l.type)).toEqual(['hello']);
     expect(Object.keys(lines[0]).sort()).toEqual(['client', 'clientNonce', 'id', 'protocolVersion', 'type']);
     expect(sent).not.toContain('secret review');
-    client.dispose();
+    await client.dispose();
   });
 
   it('a listener that answers garbage gets only the hello as well', async () => {
@@ -84,7 +91,7 @@ describe('a listener that does not know the token', () => {
     expect(error.message).toMatch(/did not answer as Redline does/);
     expect((fake.lines as Array<{ type: string }>).map((l) => l.type)).toEqual(['hello']);
     for (const secret of secretsOf(token)) expect(fake.bytes).not.toContain(secret);
-    client.dispose();
+    await client.dispose();
   });
 });
 
@@ -121,7 +128,7 @@ describe('protocol versions', () => {
       const newer = await failure(client.request('get-review', {}));
       expect(newer.code).toBe(ErrorCode.VersionMismatch);
       expect(newer.message).toMatch(/speaks IPC protocol 3, but this MCP server speaks 2/);
-      client.dispose();
+      await client.dispose();
       await fake.stop();
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -148,7 +155,9 @@ describe('cancellation', () => {
     const fake = await FakeListener.start(socketPath);
     try {
       const client = clientFor(socketPath, createToken());
-      const error = await failure(client.request('present-review', { content: '# x' }, AbortSignal.abort()));
+      const error = await failure(
+        client.request('present-review', { content: '# x' }, { signal: AbortSignal.abort() }),
+      );
       expect(error.code).toBe(ErrorCode.Cancelled);
       // The listener accepts connections in the order they were made: once it has accepted one
       // made now, it would have accepted any the client had started.
@@ -160,7 +169,7 @@ describe('cancellation', () => {
       } finally {
         probe.destroy();
       }
-      client.dispose();
+      await client.dispose();
     } finally {
       await fake.stop();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -173,11 +182,11 @@ describe('cancellation', () => {
       // A back-off longer than jest's 5 s limit: the test can only pass if the abort ends the wait.
       const client = clientFor(socketPath, createToken(), [60_000]);
       const controller = new AbortController();
-      const call = failure(client.request('get-review', {}, controller.signal));
+      const call = failure(client.request('get-review', {}, { signal: controller.signal }));
       setTimeout(() => controller.abort(), 50);
       const error = await call;
       expect(error.code).toBe(ErrorCode.Cancelled);
-      client.dispose();
+      await client.dispose();
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -189,11 +198,11 @@ describe('cancellation', () => {
     try {
       const client = clientFor(socketPath, createToken());
       const controller = new AbortController();
-      const call = failure(client.request('get-review', {}, controller.signal));
+      const call = failure(client.request('get-review', {}, { signal: controller.signal }));
       await until(() => fake.received.length > 0, 'the client to send its hello');
       controller.abort();
       expect((await call).code).toBe(ErrorCode.Cancelled);
-      client.dispose();
+      await client.dispose();
     } finally {
       await fake.stop();
       fs.rmSync(dir, { recursive: true, force: true });

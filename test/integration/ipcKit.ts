@@ -6,12 +6,10 @@ import * as fs from 'fs';
 import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
-import { clientProof, createNonce } from '../../shared/authProof';
-import { encodeLine } from '../../shared/framing';
+import { silentLogger } from '../../shared/logger';
 import {
   ErrorCode,
   IpcError as IpcErrorClass,
-  PROTOCOL_VERSION,
   type IpcError,
   type GetSelectionResult,
   type PresentReviewResult,
@@ -109,13 +107,14 @@ export async function startBridge(
         token,
         clientInfo: { name: 'test', version: '1' },
         retryDelaysMs: [],
+        log: silentLogger,
         ...overrides,
       });
       clients.push(client);
       return client;
     },
     async stop() {
-      for (const client of clients) client.dispose();
+      for (const client of clients) await client.dispose();
       await server.dispose();
       fs.rmSync(dir, { recursive: true, force: true });
     },

@@ -4,6 +4,7 @@
 
 import { createNonce, serverProof } from '../../shared/authProof';
 import { encodeLine } from '../../shared/framing';
+import { Logger } from '../../shared/logger';
 import { LARGE_REVIEW_BYTES, PROTOCOL_VERSION } from '../../shared/protocol';
 import { createToken } from '../../extension/src/ipc/token';
 import { WINDOW_PROGRESS_INTERVAL_MS } from '../../extension/src/ipc/requestRunner';
@@ -38,7 +39,7 @@ describe('progress over the socket', () => {
     const client = bridge.client();
     const seen: BridgeProgress[] = [];
     const content = 'x'.repeat(LARGE_REVIEW_BYTES * 3);
-    await client.request('present-review', { content }, undefined, undefined, (update) => seen.push(update));
+    await client.request('present-review', { content }, { onProgress: (update) => seen.push(update) });
     const count = seen.length;
     // The dropped update would have gone when its slot came, within an interval of the reply: a
     // timer set now fires after that one, and the reply to a later request follows what it sent.
@@ -111,22 +112,28 @@ describe('progress a client cannot use', () => {
       token,
       clientInfo: { name: 'test', version: '1' },
       retryDelaysMs: [],
-      log: (event) => logs.push(event),
+      log: new Logger({ write: ({ message }) => void logs.push(message) }, 'bridge'),
     });
     let lastLineRead = false;
     const listening = client.onEvent(() => (lastLineRead = true));
     try {
       const windowSaid: string[] = [];
-      const result = await client.request('present-review', { content: '' }, undefined, undefined, (update) => {
-        if (update.stage === 'window') windowSaid.push(update.message);
-      });
+      const result = await client.request(
+        'present-review',
+        { content: '' },
+        {
+          onProgress: (update) => {
+            if (update.stage === 'window') windowSaid.push(update.message);
+          },
+        },
+      );
       expect(result.revision).toBe(1);
       await until(() => lastLineRead, 'the client to read what the window sent after its reply');
       expect(windowSaid).toEqual(['half way']);
       expect(logs.filter((event) => event === 'invalid-reply')).toHaveLength(3);
     } finally {
       listening.dispose();
-      client.dispose();
+      await client.dispose();
       await fake.stop();
     }
   });

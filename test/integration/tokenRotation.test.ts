@@ -7,6 +7,7 @@ import { ActivityLog } from '../../extension/src/activity/activityLog';
 import { IpcClient } from '../../mcp-server/src/ipcClient';
 import { waitForFeedback } from '../../mcp-server/src/feedbackWait';
 import { createToken } from '../../extension/src/ipc/token';
+import { Logger } from '../../shared/logger';
 import { until } from '../support/until';
 import { startHost, type Host } from './harness';
 
@@ -27,11 +28,14 @@ beforeEach(async () => {
     locate: () => [{ socketPath: host.socketPath, token, via: 'test' }],
     clientInfo: { name: 'test', version: '1' },
     retryDelaysMs: [50, 100],
-    log: (event, fields) => void events.push({ event, method: fields?.method }),
+    log: new Logger(
+      { write: ({ message, fields }) => void events.push({ event: message, method: fields?.method }) },
+      'bridge',
+    ),
   });
 });
 afterEach(async () => {
-  client.dispose();
+  await client.dispose();
   await host.stop();
 });
 

@@ -9,6 +9,7 @@ import * as path from 'path';
 import { z } from 'zod';
 import { createServer } from '../../mcp-server/src/server';
 import { unreachableBridge } from '../../mcp-server/src/tools/toolContext';
+import { silentLogger } from '../../shared/logger';
 import { BuiltServer, PUBLISHED_TOOLS } from '../integration/builtServer';
 
 const MODERN = '2026-07-28';
@@ -45,8 +46,27 @@ function typeArrays(schema: unknown, at = '#'): string[] {
   );
 }
 
+/** A tool as registerTool is given it. */
+interface ToolConfig {
+  readonly title?: string;
+  readonly description?: string;
+  readonly inputSchema: z.ZodObject;
+  readonly outputSchema: z.ZodObject;
+  readonly annotations?: unknown;
+}
+
+/** A tool as tools/list gives it. */
+interface PublishedTool {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly inputSchema: unknown;
+  readonly outputSchema: unknown;
+  readonly annotations: unknown;
+}
+
 describe('the tools the MCP server publishes', () => {
-  let tools: Array<Record<string, any>>;
+  let tools: PublishedTool[];
   beforeAll(async () => {
     const server = new BuiltServer();
     server.send(initialize(1), initialized, toolsList(2));
@@ -55,17 +75,17 @@ describe('the tools the MCP server publishes', () => {
   });
 
   it('holds each tool as its file registers it, with the JSON Schema its zod schemas convert to', () => {
-    const registered: Array<{ name: string; config: any }> = [];
+    const registered: Array<{ name: string; config: ToolConfig }> = [];
     const spy = jest.spyOn(McpServer.prototype, 'registerTool').mockImplementation(function (
       this: McpServer,
       name: string,
-      config: any,
+      config: unknown,
     ) {
-      registered.push({ name, config });
+      registered.push({ name, config: config as ToolConfig });
       return undefined as never;
     });
     try {
-      createServer({ bridge: unreachableBridge('unused'), cwd: '/' });
+      createServer({ bridge: unreachableBridge('unused'), cwd: '/', log: silentLogger });
     } finally {
       spy.mockRestore();
     }

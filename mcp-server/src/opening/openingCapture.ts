@@ -1,14 +1,12 @@
-// What the full server answers to a client's opening, found by asking it: the SDK's stdio entry
-// and this server's factory, over in-memory streams, one connection per question as a client
-// would open it. scripts/build.mjs runs this each time it bundles the full server and writes the
-// answers to dist/mcp-server-opening.json, which the entry answers from (openingResponder.ts), so
-// the tools' zod schemas stay the one source of what a client sees; test/unit/mcpOpening.test.ts
-// checks that the built server still answers exactly these.
+// What the full server answers to a client's opening, found by asking it over in-memory streams.
+// scripts/build.mjs writes the answers to dist/mcp-server-opening.json, which the entry answers
+// from (openingResponder.ts), so the tools' zod schemas stay the one source of what a client sees.
 
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { once } from 'events';
 import { PassThrough } from 'stream';
+import { silentLogger } from '../../../shared/logger';
 import { createServer } from '../server';
 import { LineStdioTransport } from '../stdioTransport';
 import { unreachableBridge } from '../tools/toolContext';
@@ -29,7 +27,7 @@ async function ask(requests: ReadonlyArray<{ method: string; params?: object }>)
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const bridge = unreachableBridge('The build has no VS Code to talk to.');
-  const served = serveStdio(({ era }) => createServer({ bridge, cwd: process.cwd() }, era), {
+  const served = serveStdio(({ era }) => createServer({ bridge, cwd: process.cwd(), log: silentLogger }, era), {
     transport: new LineStdioTransport(stdin, stdout),
   });
   const results: object[] = [];

@@ -1,10 +1,7 @@
-// Recognizes, without the SDK, the messages a client opens with: `initialize` and its
-// notification, `server/discover`, the lists (tools, prompts, resource templates), and
-// `logging/setLevel` and `ping`. Only messages the SDK accepts and answers without looking further
-// are recognized: anything unusual (an unknown `_meta` key, a cursor, task capabilities, icons) is
-// left to the full server. Refusing costs a few milliseconds; accepting wrongly would answer a
-// request the full server would have answered otherwise, so every check errs towards refusing.
-// test/unit/mcpOpening.test.ts holds this to the built server's own answers.
+// Recognizes, without the SDK, the messages a client opens with (`initialize`, `server/discover`,
+// the lists, `logging/setLevel`, `ping`), and only in the plain form the SDK answers without
+// looking further; anything unusual is left to the full server. Every check errs towards refusing:
+// a refusal only waits for the full server, while a wrong acceptance would give a wrong answer.
 
 // Its only import is a list of strings: protocolLog.ts imports nothing from the SDK but types.
 import { LOG_LEVELS } from '../protocolLog';

@@ -1,10 +1,8 @@
-// Answers a client's opening from the full server's own answers, captured when it was built
-// (openingCapture.ts), while the full server has not loaded yet: loading the SDK and zod takes
-// three to four times as long as starting Node, and a client waits for its first answers before it
-// goes on. Every message is kept and later replayed to the full server, which so knows the client
-// as it would have; its answers to what was answered here are dropped (fullServer.ts). The stream
-// is handed over at the first message not recognized (openingMessages.ts), and otherwise once
-// tools/list is answered: every client lists tools in its opening, and then calls them.
+// Answers a client's opening from the full server's answers captured at build time
+// (openingCapture.ts), while the SDK and zod are still loading. Every message is kept and replayed
+// to the full server, so it knows the client as if it had read the opening itself; its answers to
+// what was answered here are dropped (fullServer.ts). The stream is handed over at the first
+// message not recognized (openingMessages.ts), or once tools/list is answered.
 
 import { recognizeOpening, type ListMethod, type OpeningMessage, type RequestId } from './openingMessages';
 

@@ -5,7 +5,6 @@
 import { completable, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { McpServer, GetPromptResult } from '@modelcontextprotocol/server';
 import type { GetSelectionResult } from '../../../shared/protocol';
-import { stderrLog } from '../log';
 import { bridgeFor, type ToolContext } from '../tools/toolContext';
 import { fenceFor, filePath, gitRevision, pathList, shellQuote, splitPaths } from './promptArguments';
 import { REVIEW_GUIDE } from './reviewGuide';
@@ -13,12 +12,13 @@ import { z } from 'zod';
 
 export function registerReviewPrompts(server: McpServer, context: ToolContext): void {
   const bridge = bridgeFor(context);
+  const log = context.log.for('prompts');
   // A completion the window cannot give is an empty one: the user can still type the value.
   const complete = async (what: string, ask: () => Promise<string[]>): Promise<string[]> => {
     try {
       return await ask();
     } catch (error) {
-      stderrLog('completion-failed', { what, error: String((error as Error)?.message ?? error).slice(0, 300) });
+      log.warn('completion-failed', { what, error: String((error as Error)?.message ?? error).slice(0, 300) });
       return [];
     }
   };
@@ -75,7 +75,7 @@ export function registerReviewPrompts(server: McpServer, context: ToolContext): 
       title: 'Explain the selection',
       description: 'Explain the code the user has selected in VS Code, as a walkthrough in the review panel.',
     },
-    async (ctx) => explainSelectionPrompt(await bridge.request('get-selection', {}, ctx.mcpReq.signal)),
+    async (ctx) => explainSelectionPrompt(await bridge.request('get-selection', {}, { signal: ctx.mcpReq.signal })),
   );
 }
 

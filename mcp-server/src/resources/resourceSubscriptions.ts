@@ -1,16 +1,12 @@
-// Resource subscriptions, and the notifications they ask for. The window pushes an event over IPC
-// whenever a review, its feedback, the history or the selection changes; this turns each into
-// `notifications/resources/updated` for the addresses it touches, and a history change into
-// `notifications/resources/list_changed`.
-//
-// Before 2026-07-28 a client subscribes with resources/subscribe, and only what it subscribed to is
-// sent. From 2026-07-28 on it opens a subscriptions/listen stream, which the SDK's stdio entry
-// (serveStdio) holds and filters: this server sends every change and the entry delivers what a
-// stream asked for. Events arrive only over an open connection to the window, so while anything
-// may be watched the bridge is kept connected, and a reconnection (after a window reload) tells
-// every watcher to read again, since it may have missed a change.
+// Turns the window's change events into `notifications/resources/updated` (and, for the history,
+// `list_changed`). A 2025-era client gets only what it subscribed to; a 2026-07-28 client's listen
+// streams are filtered by the SDK's stdio entry, so every change is sent. Events arrive only while
+// connected, so the bridge is kept connected while anything is watched, and after a reconnection
+// watchers are told to read again, since they may have missed a change.
 
 import { ProtocolError, ProtocolErrorCode, type McpServer, type ProtocolEra } from '@modelcontextprotocol/server';
+import { Disposable, toDisposable } from '../../../shared/lifecycle';
+import type { Logger } from '../../../shared/logger';
 import { reviewEventIsFor, type EventName } from '../../../shared/protocol';
 import type { ToolContext } from '../tools/toolContext';
 import {
@@ -26,35 +22,43 @@ export const MAX_SUBSCRIPTIONS = 100;
 /** Between attempts to get back to a window while something is subscribed. */
 const RECONNECT_DELAY_MS = 2_000;
 
-type Log = (event: string, fields?: Record<string, unknown>) => void;
+export interface SubscriptionOptions {
+  readonly bridge: ToolContext['bridge'];
+  readonly log: Logger;
+  /** 'modern': the client's listen streams are invisible here, so everything counts as watched. */
+  readonly era?: ProtocolEra;
+  /** The client's assistant name: only its own review's events become notifications. */
+  readonly assistant?: () => string | undefined;
+}
 
-export class ResourceSubscriptions {
+export class ResourceSubscriptions extends Disposable {
   private readonly subscribed = new Set<string>();
   private connected = false;
   /** Set when the connection closed while something was subscribed: events may have been missed. */
   private missedEvents = false;
   private reconnectTimer: NodeJS.Timeout | undefined;
-  private disposed = false;
   private failing = false;
-  private readonly listeners: Array<{ dispose(): void }>;
+  private readonly bridge: ToolContext['bridge'];
+  private readonly log: Logger;
+  private readonly era: ProtocolEra;
 
   constructor(
     private readonly server: McpServer,
-    private readonly bridge: ToolContext['bridge'],
-    private readonly log: Log,
-    /** 'modern': the client's listen streams are invisible here, so everything counts as watched. */
-    private readonly era: ProtocolEra = 'legacy',
-    /** The client's assistant name: only its own review's events become notifications. */
-    private readonly assistant: () => string | undefined = () => undefined,
+    { bridge, log, era = 'legacy', assistant = () => undefined }: SubscriptionOptions,
   ) {
-    this.listeners = [
+    super();
+    this.bridge = bridge;
+    this.log = log;
+    this.era = era;
+    this.register(
       bridge.onEvent((event, payload) => reviewEventIsFor(payload, assistant()) && this.windowChanged(event)),
-      bridge.onConnectionChange((connected) => this.connectionChanged(connected)),
-    ];
+    );
+    this.register(bridge.onConnectionChange((connected) => this.connectionChanged(connected)));
+    this.register(toDisposable(() => clearTimeout(this.reconnectTimer)));
   }
 
   /** Declares the capability and answers the two requests; call before the server connects. */
-  register(): void {
+  install(): void {
     this.server.server.registerCapabilities({ resources: { subscribe: true } });
     this.server.server.setRequestHandler('resources/subscribe', (request) => {
       const { uri } = request.params;
@@ -93,12 +97,6 @@ export class ResourceSubscriptions {
     return this.subscribed.size;
   }
 
-  dispose(): void {
-    this.disposed = true;
-    clearTimeout(this.reconnectTimer);
-    for (const listener of this.listeners) listener.dispose();
-  }
-
   private windowChanged(event: EventName): void {
     switch (event) {
       case 'review-changed':
@@ -121,7 +119,7 @@ export class ResourceSubscriptions {
     if (!this.watches(uri) || !this.server.isConnected()) return;
     this.server.server
       .sendResourceUpdated({ uri })
-      .catch((error: unknown) => this.log('notify-failed', { uri, error: String(error) }));
+      .catch((error: unknown) => this.log.warn('notify-failed', { uri, error }));
   }
 
   private connectionChanged(connected: boolean): void {
@@ -143,15 +141,16 @@ export class ResourceSubscriptions {
   }
 
   private reconnect(): void {
-    if (this.disposed || this.connected || !this.watching) return;
+    if (this.isDisposed || this.connected || !this.watching) return;
     // A change made before the connection is up is not heard: once it is, watchers read again.
     this.missedEvents = true;
     this.bridge.connectNow().then(
       () => (this.failing = false),
       (error: unknown) => {
-        // Once per run of failures: with no window, a retry every two seconds would fill the log.
-        if (!this.failing && !this.disposed)
-          this.log('subscription-reconnect-failed', {
+        // Routine: with no window open there is nothing to hear, and a call made meanwhile says so.
+        // Once per run of failures, or a retry every two seconds would fill the log.
+        if (!this.failing && !this.isDisposed)
+          this.log.debug('subscription-reconnect-failed', {
             error: String((error as Error)?.message ?? error).slice(0, 300),
           });
         this.failing = true;
@@ -161,7 +160,7 @@ export class ResourceSubscriptions {
   }
 
   private scheduleReconnect(): void {
-    if (this.reconnectTimer || this.disposed) return;
+    if (this.reconnectTimer || this.isDisposed) return;
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;
       this.reconnect();

@@ -14,7 +14,7 @@ import {
   type Resource,
 } from '@modelcontextprotocol/server';
 import { ErrorCode, type EarlierReviewEntry } from '../../../shared/protocol';
-import { stderrLog } from '../log';
+import type { Logger } from '../../../shared/logger';
 import { readWholeExport, readWholeReview } from '../wholeReview';
 import { assistantOf, bridgeFor, type ToolContext } from '../tools/toolContext';
 import {
@@ -57,7 +57,8 @@ export function registerReviewResources(server: McpServer, context: ToolContext)
   const bridge = bridgeFor(context);
   const history = async (): Promise<EarlierReviewEntry[]> =>
     (await bridge.request('list-review-history', { assistant: assistantOf(context) })).entries;
-  const earlierReviews = listWithoutWaiting(server, context, () => orNone(history, 'list-earlier-reviews'));
+  const log = context.log.for('resources');
+  const earlierReviews = listWithoutWaiting(server, context, () => orNone(history, 'list-earlier-reviews', log));
 
   server.registerResource('current-review', CURRENT_REVIEW_URI, CURRENT_REVIEW, async (uri) => {
     const review = await readWholeReview((params) =>
@@ -74,7 +75,7 @@ export function registerReviewResources(server: McpServer, context: ToolContext)
         ...(cursor !== undefined ? { cursor } : {}),
       }),
     );
-    return oneRead(uri.href, CURRENT_REVIEW_SARIF.mimeType, exported.text, PAGED_SARIF);
+    return oneRead({ uri: uri.href, mimeType: CURRENT_REVIEW_SARIF.mimeType, text: exported.text }, PAGED_SARIF);
   });
 
   server.registerResource(
@@ -84,7 +85,7 @@ export function registerReviewResources(server: McpServer, context: ToolContext)
       list: undefined,
       complete: {
         index: async (typed) =>
-          (await orNone(history, 'complete-earlier-review'))
+          (await orNone(history, 'complete-earlier-review', log))
             .map((entry) => String(entry.revision))
             .filter((index) => index.startsWith(typed)),
       },
@@ -171,10 +172,12 @@ const PAGED_SARIF =
   'The command line writes it to a file whole: node mcp-server.js export --format sarif --output FILE.';
 
 function markdown(uri: string, text: string): ReadResourceResult {
-  return oneRead(uri, 'text/markdown', text, PAGED_MARKDOWN);
+  return oneRead({ uri, mimeType: 'text/markdown', text }, PAGED_MARKDOWN);
 }
 
-function oneRead(uri: string, mimeType: string, text: string, instead: string): ReadResourceResult {
+/** `contents` as the one content of a read; `instead` says what reads it when it is too large. */
+function oneRead(contents: { uri: string; mimeType: string; text: string }, instead: string): ReadResourceResult {
+  const { uri, text } = contents;
   const bytes = Buffer.byteLength(JSON.stringify(text), 'utf8');
   if (bytes > MAX_RESOURCE_JSON_BYTES) {
     throw new ProtocolError(
@@ -182,7 +185,7 @@ function oneRead(uri: string, mimeType: string, text: string, instead: string): 
       `${uri} is too large to read in one piece (${bytes} bytes as JSON, more than ${MAX_RESOURCE_JSON_BYTES}). ${instead}`,
     );
   }
-  return { contents: [{ uri, mimeType, text }] };
+  return { contents: [contents] };
 }
 
 function describeEntry(entry: EarlierReviewEntry): Resource {
@@ -198,7 +201,7 @@ function describeEntry(entry: EarlierReviewEntry): Resource {
 
 /**
  * The earlier reviews for resources/list, never waiting for a window: a client lists resources
- * while it starts (Gemini CLI before its first model turn), and finding no window took 3.4 s of
+ * while it starts (Gemini CLI before its first model turn), and finding no window takes seconds of
  * retries. Connected, the window is asked; not yet, the list is empty at once, the window is
  * sought meanwhile, and list_changed tells the client when there is something to list.
  */
@@ -220,12 +223,12 @@ function listWithoutWaiting(
   };
 }
 
-/** What a listing or a completion shows when the window cannot say: nothing, and a line on stderr. */
-async function orNone<T>(read: () => Promise<T[]>, what: string): Promise<T[]> {
+/** What a listing or a completion shows when the window cannot say: nothing, and a warning. */
+async function orNone<T>(read: () => Promise<T[]>, what: string, log: Logger): Promise<T[]> {
   try {
     return await read();
   } catch (error) {
-    stderrLog(`${what}-failed`, { error: String((error as Error)?.message ?? error).slice(0, 300) });
+    log.warn(`${what}-failed`, { error: String((error as Error)?.message ?? error).slice(0, 300) });
     return [];
   }
 }

@@ -1,10 +1,7 @@
-// What every tool result tells the model besides its own data. A success's structured content says
-// which window answered and how it was found. A failure has no structured content: SDK 1.x clients
-// (Gemini CLI, Cursor, Cline…) check structured content against the tool's output schema, which
-// describes a success, and would hand the model a schema complaint instead of the reason. So a
-// failure says all it has in its text, which Claude Code, Codex and Gemini CLI all hand the model:
-// the reason first, then its code and whether calling again as it is may work. Applied where the
-// server is made (server.ts), so that no tool can forget it.
+// What every tool result tells the model besides its own data: on success, which window answered;
+// on failure, the reason, its code and whether a retry may work, all in the text. A failure has no
+// structured content, since SDK 1.x clients check it against the output schema (which describes a
+// success) and would show the model a schema complaint instead of the reason.
 
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';

@@ -1,6 +1,8 @@
 // What every tool is given: the bridge to VS Code, and the directory the assistant runs in; and the
 // bridge as a tool uses it, which names the calling assistant with each request.
 
+import { toDisposable } from '../../../shared/lifecycle';
+import type { Logger } from '../../../shared/logger';
 import { MAX_ASSISTANT_CHARS, reviewEventIsFor } from '../../../shared/protocol';
 import type { IpcClient } from '../ipcClient';
 
@@ -10,6 +12,8 @@ export interface ToolContext {
   readonly cwd: string;
   /** The MCP clientInfo name the client gave, once it has (clientName.ts). */
   readonly clientName?: () => string | undefined;
+  /** The server's logger; each part logs under a component of its own. */
+  readonly log: Logger;
 }
 
 /**
@@ -28,8 +32,8 @@ export function assistantOf(context: ToolContext): string | undefined {
  */
 export function bridgeFor(context: ToolContext): Pick<ToolContext['bridge'], 'request' | 'onEvent'> {
   return {
-    request: (method, params, signal, _client, onProgress) =>
-      context.bridge.request(method, params, signal, assistantOf(context), onProgress),
+    request: (method, params, options) =>
+      context.bridge.request(method, params, { ...options, client: assistantOf(context) }),
     // Another assistant's review changing is not this one's news; the selection, which names no owner, is everyone's.
     onEvent: (listener) =>
       context.bridge.onEvent(
@@ -40,7 +44,7 @@ export function bridgeFor(context: ToolContext): Pick<ToolContext['bridge'], 're
 
 /** A bridge that reaches no window: for building the server to ask it what it publishes. */
 export function unreachableBridge(reason: string): ToolContext['bridge'] {
-  const none = { dispose() {} };
+  const none = toDisposable(() => undefined);
   return {
     request: () => Promise.reject(new Error(reason)),
     onEvent: () => none,

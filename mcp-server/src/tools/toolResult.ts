@@ -1,8 +1,6 @@
-// How every tool turns a bridge call into an MCP result: structured content plus readable text
-// on success, and on failure `isError` with text alone, a message that tells the assistant what to
-// do (resultHints.ts). Claude Code and Codex hand the model a success's structured content and not
-// its text (test/assistants), so what the assistant should do next is in it too, as `nextSteps`;
-// a failure reaches every client's model as its text.
+// How every tool turns a bridge call into an MCP result: structured content and text on success,
+// `isError` with text alone on failure (resultHints.ts). Some clients hand the model only a
+// success's structured content, so what to do next is in it too, as `nextSteps`.
 
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';

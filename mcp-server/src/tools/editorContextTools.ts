@@ -30,7 +30,8 @@ export function registerEditorContextTools(server: McpServer, context: ToolConte
       outputSchema: GetDiagnosticsResult,
       annotations: READ_ONLY,
     },
-    (args, ctx) => toolResult(() => bridge.request('get-diagnostics', args, ctx.mcpReq.signal), describeDiagnostics),
+    (args, ctx) =>
+      toolResult(() => bridge.request('get-diagnostics', args, { signal: ctx.mcpReq.signal }), describeDiagnostics),
   );
   server.registerTool(
     'list-open-editors',
@@ -43,7 +44,8 @@ export function registerEditorContextTools(server: McpServer, context: ToolConte
       outputSchema: ListOpenEditorsResult,
       annotations: READ_ONLY,
     },
-    (_args, ctx) => toolResult(() => bridge.request('list-open-editors', {}, ctx.mcpReq.signal), describeEditors),
+    (_args, ctx) =>
+      toolResult(() => bridge.request('list-open-editors', {}, { signal: ctx.mcpReq.signal }), describeEditors),
   );
   server.registerTool(
     'get-workspace-folders',
@@ -55,7 +57,8 @@ export function registerEditorContextTools(server: McpServer, context: ToolConte
       outputSchema: GetWorkspaceFoldersResult,
       annotations: READ_ONLY,
     },
-    (_args, ctx) => toolResult(() => bridge.request('get-workspace-folders', {}, ctx.mcpReq.signal), describeFolders),
+    (_args, ctx) =>
+      toolResult(() => bridge.request('get-workspace-folders', {}, { signal: ctx.mcpReq.signal }), describeFolders),
   );
 }
 

@@ -38,7 +38,7 @@ export function registerReviewFeedbackTools(server: McpServer, context: ToolCont
           bridge.request(
             'get-review-feedback',
             { since: args.since, assistant: assistantOf(context) },
-            ctx.mcpReq.signal,
+            { signal: ctx.mcpReq.signal },
           ),
         describeFeedback,
         nextStepsForFeedback,

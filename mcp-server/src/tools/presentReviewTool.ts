@@ -65,9 +65,7 @@ export function registerPresentReviewTool(server: McpServer, context: ToolContex
             bridge.request(
               'present-review',
               { ...args, cwd: context.cwd, assistant: assistantOf(context) },
-              ctx.mcpReq.signal,
-              undefined,
-              progress?.onProgress,
+              { signal: ctx.mcpReq.signal, onProgress: progress?.onProgress },
             ),
           describePresented,
           nextStepsAfterPresenting,

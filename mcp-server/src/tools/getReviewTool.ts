@@ -5,7 +5,7 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { GetReviewResult, MAX_CURSOR_CHARS, type ReviewComparison, type ReviewPage } from '../../../shared/protocol';
 import { assistantOf, bridgeFor, type ToolContext } from './toolContext';
-import { describeFindings } from './presentReview';
+import { describeFindings } from './presentReviewTool';
 import { NEXT_STEPS, toolResult } from './toolResult';
 
 export function registerGetReviewTool(server: McpServer, context: ToolContext): void {
@@ -45,7 +45,7 @@ export function registerGetReviewTool(server: McpServer, context: ToolContext): 
           bridge.request(
             'get-review',
             { compareWithPrevious, cursor, assistant: assistantOf(context) },
-            ctx.mcpReq.signal,
+            { signal: ctx.mcpReq.signal },
           ),
         describeReview,
         (review) => (review.nextCursor === undefined ? [] : [nextPageStep(review.nextCursor, review.page)]),

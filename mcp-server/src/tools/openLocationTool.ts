@@ -32,7 +32,12 @@ export function registerOpenLocationTool(server: McpServer, context: ToolContext
     },
     (args, ctx) =>
       toolResult(
-        () => bridge.request('open-location', { reference: args.reference, cwd: context.cwd }, ctx.mcpReq.signal),
+        () =>
+          bridge.request(
+            'open-location',
+            { reference: args.reference, cwd: context.cwd },
+            { signal: ctx.mcpReq.signal },
+          ),
         (result) =>
           `Opened ${result.path} at ${result.start.line}:${result.start.column}-${result.end.line}:${result.end.column}.` +
           (result.clampedFrom

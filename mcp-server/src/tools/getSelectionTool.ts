@@ -21,7 +21,8 @@ export function registerGetSelectionTool(server: McpServer, context: ToolContext
       outputSchema: GetSelectionResult,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    (_args, ctx) => toolResult(() => bridge.request('get-selection', {}, ctx.mcpReq.signal), describeSelection),
+    (_args, ctx) =>
+      toolResult(() => bridge.request('get-selection', {}, { signal: ctx.mcpReq.signal }), describeSelection),
   );
 }
 
