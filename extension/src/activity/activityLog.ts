@@ -2,7 +2,7 @@
 // as it arrives and as it is answered. Kept in memory only, at most `capacity` calls, and every
 // string from the socket is cut and copied before it is kept, so no peer can grow it.
 
-import { Emitter, type Event } from '../events';
+import { Emitter, type Event } from '../emitter';
 import type { ObservedRequest, RequestObserver, RequestOutcome, RequestStatus } from '../ipc/ipcConnection';
 import { MAX_ASSISTANT_CHARS } from '../../../shared/protocol';
 

@@ -2,7 +2,8 @@
 // with how many are connected (kept live), or failed with the reason. A click opens the Activity view.
 
 import * as vscode from 'vscode';
-import type { Disposable, Event } from '../events';
+import type { Event } from '../emitter';
+import type { IDisposable } from '../../../shared/lifecycle';
 import { describeBridgeState, type BridgeState } from './activityText';
 
 /** What the status item reads from the running bridge (BridgeHost, or IpcServer itself). */
@@ -15,7 +16,7 @@ export interface ObservedBridge {
 
 export class BridgeStatusItem implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
-  private subscription: Disposable | undefined;
+  private subscription: IDisposable | undefined;
 
   constructor(command: string) {
     this.item = vscode.window.createStatusBarItem('redline.bridge', vscode.StatusBarAlignment.Right, 100);

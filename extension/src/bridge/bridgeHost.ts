@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { discoveryFileName } from '../../../shared/discovery';
 import { IPC_PATH_ENV, IPC_TOKEN_ENV, TIMEOUT_ENV, type EventName, type EventPayload } from '../../../shared/protocol';
 import { REDLINE_VERSION } from '../../../shared/version';
-import type { Event } from '../events';
+import type { Event } from '../emitter';
 import type { RequestHandlers, RequestObserver } from '../ipc/ipcConnection';
 import { IpcServer } from '../ipc/ipcServer';
 import { removeDeadHostSockets, socketLocation, type SocketLocation } from '../ipc/socketLocation';

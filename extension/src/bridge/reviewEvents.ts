@@ -5,7 +5,7 @@
 // to learn what, with a call that names its assistant.
 
 import type { EventName, EventPayload } from '../../../shared/protocol';
-import type { Disposable } from '../events';
+import type { IDisposable } from '../../../shared/lifecycle';
 import type { AssistantReview, AssistantReviews } from '../review/assistantReviews';
 
 export type Broadcast = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
@@ -13,7 +13,7 @@ export type Broadcast = <E extends EventName>(event: E, payload: EventPayload<E>
 export function broadcastReviewEvents(
   reviews: Pick<AssistantReviews, 'onDidChangeReview' | 'onDidAddFeedback' | 'primary'>,
   broadcast: Broadcast,
-): Disposable {
+): IDisposable {
   const ownerOf = (review: AssistantReview) => ({
     ...(review.name !== undefined ? { assistant: review.name } : {}),
     primary: review === reviews.primary,

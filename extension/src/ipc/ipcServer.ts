@@ -7,7 +7,7 @@
 import * as fs from 'fs';
 import * as net from 'net';
 import { MAX_FRAME_BYTES, type EventName, type EventPayload, type HelloResult } from '../../../shared/protocol';
-import { Emitter, type Event } from '../events';
+import { Emitter, type Event } from '../emitter';
 import { OffThreadLineParser } from './lineParser';
 import { IpcConnection, type ConnectionLimits, type RequestHandlers, type RequestObserver } from './ipcConnection';
 import { RefusalLog } from './refusalLog';
