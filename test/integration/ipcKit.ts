@@ -6,16 +6,14 @@ import * as fs from 'fs';
 import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
-import { clientProof, createNonce } from '../../shared/authProof';
-import { encodeLine } from '../../shared/framing';
 import {
   ErrorCode,
   IpcError as IpcErrorClass,
-  PROTOCOL_VERSION,
   type IpcError,
   type GetSelectionResult,
   type PresentReviewResult,
 } from '../../shared/protocol';
+import { Logger, type LogLevel } from '../../shared/logger';
 import { IpcServer, type IpcLimits } from '../../extension/src/ipc/ipcServer';
 import type { RequestHandlers, RequestObserver } from '../../extension/src/ipc/ipcConnection';
 import { createToken } from '../../extension/src/ipc/token';
@@ -59,6 +57,7 @@ export const simpleHandlers: RequestHandlers = {
 
 export interface LogLine {
   readonly event: string;
+  readonly level: LogLevel;
   readonly fields?: Record<string, unknown>;
 }
 
@@ -96,7 +95,7 @@ export async function startBridge(
     limits: options.limits,
     maxLineBytes: options.maxLineBytes,
     observer: options.observer,
-    log: (event, fields) => logs.push({ event, fields }),
+    log: new Logger({ write: ({ level, message, fields }) => logs.push({ event: message, level, fields }) }, 'ipc'),
   });
   return {
     server,

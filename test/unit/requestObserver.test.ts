@@ -2,6 +2,7 @@
 // request dispatch: every request is reported once when it arrives and once when it ends, however it ends.
 
 import { ClientMessage, ErrorCode, IpcError, MAX_ASSISTANT_CHARS, RequestMessage } from '../../shared/protocol';
+import { Logger } from '../../shared/logger';
 import {
   RequestRunner,
   type ObservedRequest,
@@ -76,7 +77,7 @@ function runner(
       maxInFlight: options.maxInFlight ?? 8,
       maxQueued: options.maxQueued ?? 8,
       requestTimeoutMs: options.requestTimeoutMs,
-      log: (event) => logs.push(event),
+      log: new Logger({ write: (entry) => logs.push(entry.message) }, 'ipc'),
       observer: {
         onRequestStarted: (r) => {
           seen.push(['started', r]);

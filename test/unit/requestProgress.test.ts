@@ -3,6 +3,7 @@
 // and commit(), past which a cancel no longer stops a request.
 
 import { ErrorCode, ProgressMessage, RequestMessage, ServerMessage, type ProgressUpdate } from '../../shared/protocol';
+import { Logger } from '../../shared/logger';
 import { PROGRESS_INTERVAL_MS, ProgressThrottle } from '../../shared/progressThrottle';
 import {
   RequestRunner,
@@ -139,7 +140,7 @@ function runner(handlers: Partial<RequestHandlers>) {
       handlers: handlers as RequestHandlers,
       maxInFlight: 8,
       maxQueued: 8,
-      log: (event) => logs.push(event),
+      log: new Logger({ write: (entry) => logs.push(entry.message) }, 'ipc'),
       sendProgress: (id, update) => sent.push(['progress', id, update]),
     },
     (id, reply) => sent.push(['reply', id, reply]),

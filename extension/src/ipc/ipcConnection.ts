@@ -14,7 +14,8 @@ import {
   type EventPayload,
   type HelloResult,
 } from '../../../shared/protocol';
-import type { LogFn, RefusalLog } from './refusalLog';
+import type { Logger } from '../../../shared/logger';
+import type { RefusalLog } from './refusalLog';
 import { RequestRunner, type Reply, type RequestHandlers, type RequestObserver } from './requestRunner';
 import { idOf, ServerHandshake } from './serverHandshake';
 
@@ -51,7 +52,7 @@ export interface ConnectionOptions {
   readonly maxLineBytes: number;
   readonly serverInfo: HelloResult['server'];
   readonly limits: ConnectionLimits;
-  readonly log: LogFn;
+  readonly log: Logger;
   readonly refusals: RefusalLog;
   /** Told of every request once the connection is open. */
   readonly observer?: RequestObserver;
@@ -109,11 +110,11 @@ export class IpcConnection {
     this.incoming = new OrderedLines(options.lineParser ?? new OffThreadLineParser(), {
       handle: (line) => this.receiveParsed(line),
       waiting: (waiting) => (waiting ? this.pause('parsing') : this.resume('parsing')),
-      failed: (error) => options.log('line-failed', { connection: options.id, error: String(error) }),
+      failed: (error) => options.log.warn('line-failed', { connection: options.id, error }),
     });
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
     socket.on('drain', () => this.resume('writes'));
-    socket.on('error', (error) => this.options.log('socket-error', { connection: options.id, error: error.message }));
+    socket.on('error', (error) => this.options.log.debug('socket-error', { connection: options.id, error }));
     socket.on('close', () => this.handleClose());
   }
 
@@ -215,7 +216,7 @@ export class IpcConnection {
         onLine: (line) => this.incoming.text(line),
         onLargeLine: (bytes) => this.incoming.bytes(bytes),
         onOverflow: (size, max) => {
-          this.options.log('line-too-long', { connection: this.id, size, max });
+          this.options.log.debug('line-too-long', { connection: this.id, size, max });
           this.write({
             type: 'response',
             id: null,
@@ -230,7 +231,7 @@ export class IpcConnection {
       this.options.maxLineBytes,
       OFF_THREAD_LINE_BYTES,
     );
-    this.options.log('client-authenticated', { connection: this.id, client });
+    this.options.log.debug('client-authenticated', { connection: this.id, client });
     this.events.authenticated(this);
     if (rest.length > 0) this.decoder.push(rest);
   }
@@ -325,6 +326,7 @@ export class IpcConnection {
     this.closed = true;
     clearTimeout(this.authTimer);
     this.runner?.abortAll();
+    this.options.log.debug('connection-closed', { connection: this.id });
     this.events.closed(this);
   }
 }

@@ -20,7 +20,7 @@ import {
   type ValidParamsOf,
 } from '../../../shared/protocol';
 import { ProgressThrottle } from '../../../shared/progressThrottle';
-import type { LogFn } from './refusalLog';
+import type { Logger } from '../../../shared/logger';
 
 /** At most 40 progress messages a second for one request, besides the few that start a step. */
 export const WINDOW_PROGRESS_INTERVAL_MS = 25;
@@ -89,7 +89,7 @@ export interface RequestRunnerOptions {
   readonly maxQueued: number;
   /** Overrides each method's own `timeoutMs` from the method table. */
   readonly requestTimeoutMs?: number;
-  readonly log: LogFn;
+  readonly log: Logger;
   readonly observer?: RequestObserver;
   /** Writes a progress message for a request that asked for it. */
   readonly sendProgress?: (id: string, update: ProgressUpdate) => void;
@@ -173,7 +173,7 @@ export class RequestRunner {
         : (this.options.requestTimeoutMs ?? methods[method].timeoutMs);
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      this.options.log('request-timed-out', { connection: this.options.connectionId, method, timeoutMs });
+      this.options.log.warn('request-timed-out', { connection: this.options.connectionId, method, timeoutMs });
       this.finish(id, {
         error: {
           code: ErrorCode.Timeout,
@@ -219,7 +219,7 @@ export class RequestRunner {
     }
     const running = this.inFlight.get(id);
     if (running?.committed) {
-      this.options.log('cancel-after-commit', {
+      this.options.log.debug('cancel-after-commit', {
         connection: this.options.connectionId,
         method: running.request.method,
       });
@@ -325,13 +325,13 @@ export class RequestRunner {
     try {
       notify();
     } catch (error) {
-      this.options.log('observer-failed', { connection: this.options.connectionId, error: String(error) });
+      this.options.log.warn('observer-failed', { connection: this.options.connectionId, error });
     }
   }
 
   private describeFailure(method: string, error: unknown): { code: number; message: string } {
     if (error instanceof IpcError) return { code: error.code, message: error.message };
-    this.options.log('handler-failed', { connection: this.options.connectionId, method, error: String(error) });
+    this.options.log.warn('handler-failed', { connection: this.options.connectionId, method, error });
     return {
       code: ErrorCode.Internal,
       message: `Redline failed to handle ${method}: ${(error as Error)?.message ?? error}`,
