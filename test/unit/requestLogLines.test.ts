@@ -4,7 +4,8 @@
 import { silentLogger } from '../../shared/logger';
 import { ErrorCode, IpcError, type RequestMessage } from '../../shared/protocol';
 import { allOf, RequestLogLines, requestLine, type LineLevel } from '../../extension/src/activity/requestLogLines';
-import { RequestRunner, type ObservedRequest, type RequestHandlers } from '../../extension/src/ipc/requestRunner';
+import type { ObservedRequest, RequestHandlers } from '../../extension/src/ipc/requestContract';
+import { RequestRunner } from '../../extension/src/ipc/requestRunner';
 
 const observed = (fields: Partial<ObservedRequest> = {}): ObservedRequest => ({
   connectionId: 3,

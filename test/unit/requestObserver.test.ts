@@ -3,13 +3,8 @@
 
 import { ClientMessage, ErrorCode, IpcError, MAX_ASSISTANT_CHARS, RequestMessage } from '../../shared/protocol';
 import { Logger } from '../../shared/logger';
-import {
-  RequestRunner,
-  type ObservedRequest,
-  type RequestHandlers,
-  type RequestOutcome,
-  type Reply,
-} from '../../extension/src/ipc/requestRunner';
+import type { ObservedRequest, RequestHandlers, RequestOutcome } from '../../extension/src/ipc/requestContract';
+import { RequestRunner, type Reply } from '../../extension/src/ipc/requestRunner';
 import { until } from '../support/until';
 
 describe("the request envelope's client name", () => {

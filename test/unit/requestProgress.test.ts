@@ -5,13 +5,8 @@
 import { ErrorCode, ProgressMessage, RequestMessage, ServerMessage, type ProgressUpdate } from '../../shared/protocol';
 import { Logger } from '../../shared/logger';
 import { PROGRESS_INTERVAL_MS, ProgressThrottle } from '../../shared/progressThrottle';
-import {
-  RequestRunner,
-  WINDOW_PROGRESS_INTERVAL_MS,
-  type RequestContext,
-  type RequestHandlers,
-  type Reply,
-} from '../../extension/src/ipc/requestRunner';
+import type { RequestContext, RequestHandlers } from '../../extension/src/ipc/requestContract';
+import { RequestRunner, WINDOW_PROGRESS_INTERVAL_MS, type Reply } from '../../extension/src/ipc/requestRunner';
 
 /** A throttle of 100 ms on a clock the test moves, with timers faked; `sent` is what went out. */
 function throttleOnFakeClock() {

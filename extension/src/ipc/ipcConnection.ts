@@ -4,19 +4,11 @@
 import type { Socket } from 'net';
 import { LineDecoder } from '../../../shared/framing';
 import { LineWriter } from './lineWriter';
-import { OFF_THREAD_LINE_BYTES, OffThreadLineParser, type ParsedLine } from './lineParser';
+import type { ConnectionOptions } from './connectionOptions';
+import { OFF_THREAD_LINE_BYTES, type ParsedLine } from './lineParser';
 import { OrderedLines } from './orderedLines';
-import {
-  ClientMessage,
-  ErrorCode,
-  describeIssues,
-  type EventName,
-  type EventPayload,
-  type HelloResult,
-} from '../../../shared/protocol';
-import type { Logger } from '../../../shared/logger';
-import type { RefusalLog } from './refusalLog';
-import { RequestRunner, type Reply, type RequestHandlers, type RequestObserver } from './requestRunner';
+import { ClientMessage, ErrorCode, describeIssues, type EventName, type EventPayload } from '../../../shared/protocol';
+import { RequestRunner, type Reply } from './requestRunner';
 import { idOf, ServerHandshake } from './serverHandshake';
 
 export type {
@@ -26,39 +18,7 @@ export type {
   RequestObserver,
   RequestOutcome,
   RequestStatus,
-} from './requestRunner';
-
-export interface ConnectionLimits {
-  /** Bytes a peer may send before its auth is accepted. */
-  readonly preAuthMaxBytes: number;
-  /** How long a peer has to authenticate. */
-  readonly authTimeoutMs: number;
-  /** Requests one connection may have running at once; past it, they wait and reading stops. */
-  readonly maxInFlight: number;
-  /** Requests that may wait for a slot (those already read when reading stopped); past it, Busy. */
-  readonly maxQueued: number;
-  /** Overrides each method's own deadline. */
-  readonly requestTimeoutMs?: number;
-  /** Unsent bytes past which the connection stops reading until the peer catches up. */
-  readonly writePauseBytes: number;
-  /** Unsent bytes past which a peer that does not read is dropped. */
-  readonly writeDropBytes: number;
-}
-
-export interface ConnectionOptions {
-  readonly id: number;
-  readonly token: string;
-  readonly handlers: RequestHandlers;
-  readonly maxLineBytes: number;
-  readonly serverInfo: HelloResult['server'];
-  readonly limits: ConnectionLimits;
-  readonly log: Logger;
-  readonly refusals: RefusalLog;
-  /** Told of every request once the connection is open. */
-  readonly observer?: RequestObserver;
-  /** Parses lines of OFF_THREAD_LINE_BYTES or more off the window's thread (the server's, shared by its connections). */
-  readonly lineParser?: OffThreadLineParser;
-}
+} from './requestContract';
 
 export interface ConnectionEvents {
   authenticated(connection: IpcConnection): void;
@@ -107,7 +67,7 @@ export class IpcConnection {
       });
       this.shut();
     }, options.limits.authTimeoutMs);
-    this.incoming = new OrderedLines(options.lineParser ?? new OffThreadLineParser(), {
+    this.incoming = new OrderedLines(options.lineParser, {
       handle: (line) => this.receiveParsed(line),
       waiting: (waiting) => (waiting ? this.pause('parsing') : this.resume('parsing')),
       failed: (error) => options.log.warn('line-failed', { connection: options.id, error }),

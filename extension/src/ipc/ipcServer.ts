@@ -11,7 +11,8 @@ import { Disposable, toDisposable } from '../../../shared/lifecycle';
 import { silentLogger, type Logger } from '../../../shared/logger';
 import { Emitter, type Event } from '../emitter';
 import { OffThreadLineParser } from './lineParser';
-import { IpcConnection, type ConnectionLimits, type RequestHandlers, type RequestObserver } from './ipcConnection';
+import type { ConnectionLimits } from './connectionOptions';
+import { IpcConnection, type RequestHandlers, type RequestObserver } from './ipcConnection';
 import { RefusalLog } from './refusalLog';
 import { pastAuthenticatedCap, pastUnsentCap, type WindowCaps } from './windowCaps';
 

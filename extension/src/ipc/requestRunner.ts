@@ -13,73 +13,25 @@ import {
   isMethod,
   MAX_PROGRESS_MESSAGE_CHARS,
   methods,
-  type Method,
   type ProgressUpdate,
   type RequestMessage,
-  type ResultOf,
-  type ValidParamsOf,
 } from '../../../shared/protocol';
 import { ProgressThrottle } from '../../../shared/progressThrottle';
 import type { Logger } from '../../../shared/logger';
+import type {
+  ObservedRequest,
+  RequestContext,
+  RequestHandlers,
+  RequestObserver,
+  RequestOutcome,
+  RequestStatus,
+} from './requestContract';
 
 /** At most 40 progress messages a second for one request, besides the few that start a step. */
 export const WINDOW_PROGRESS_INTERVAL_MS = 25;
 
 /** How much longer than the client's own timeout the window works on a request (see start()). */
 export const CLIENT_DEADLINE_GRACE_MS = 1_000;
-
-export interface RequestContext {
-  /** Aborted when the client cancels the request (before commit()), its deadline passes, or it disconnects. */
-  readonly signal: AbortSignal;
-  readonly connectionId: number;
-  /**
-   * Tells the client how far the request has come, if it asked; otherwise, and once answered,
-   * nothing. Updates within a step are held to one per WINDOW_PROGRESS_INTERVAL_MS; one marked
-   * `newStep` goes at once (a handler has only a handful of steps).
-   */
-  readonly progress: (update: ProgressUpdate, options?: { readonly newStep?: boolean }) => void;
-  /**
-   * The request's effect is now visible and will be kept (e.g. a review shown and being saved):
-   * from here a cancel no longer aborts it, and it is answered with its real result, so that the
-   * window's record says what happened. Its deadline and its connection's end still abort it.
-   */
-  readonly commit: () => void;
-}
-
-export type RequestHandlers = {
-  [M in Method]: (params: ValidParamsOf<M>, context: RequestContext) => Promise<ResultOf<M>> | ResultOf<M>;
-};
-
-/** A request as an observer sees it: the same object at its start and at its end. */
-export interface ObservedRequest {
-  readonly connectionId: number;
-  /** The MCP server's id for it (a UUID), which its own log carries too: the correlation id. */
-  readonly id: string;
-  /** As sent: it may name no method, when the request is refused for that. */
-  readonly method: string;
-  /** The assistant (MCP client) that made it, when its MCP server said. */
-  readonly client: string | undefined;
-  /** When it arrived, in ms since the epoch. */
-  readonly receivedAt: number;
-}
-
-export type RequestStatus = 'ok' | 'error' | 'cancelled';
-
-export interface RequestOutcome {
-  readonly status: RequestStatus;
-  /** From its arrival to its answer, waiting for a slot included. */
-  readonly durationMs: number;
-  readonly error?: { readonly code: number; readonly message: string };
-}
-
-/**
- * Told of every request, synchronously: when it arrives, and once when it is answered, refused,
- * cancelled or dropped with its connection. What it throws is logged and otherwise ignored.
- */
-export interface RequestObserver {
-  onRequestStarted?(request: ObservedRequest): void;
-  onRequestSettled?(request: ObservedRequest, outcome: RequestOutcome): void;
-}
 
 export interface RequestRunnerOptions {
   readonly connectionId: number;
@@ -262,7 +214,7 @@ export class RequestRunner {
   /**
    * A handler's progress, checked and cut to what the wire accepts. The MCP server holds what it
    * passes on to ten a second; here the interval is shorter, because an update that must wait for
-   * its slot waits behind whatever synchronous work the handler does next (seconds of parsing),
+   * its slot waits behind whatever synchronous work the handler does next (a long parse),
    * and would reach the client only after it.
    */
   private progressFor(
