@@ -1,7 +1,7 @@
 // A minimal event emitter with VS Code's shape (`event(listener) → disposable`), for modules
 // that must not import `vscode` so that they can be tested without an editor.
 
-import type { IDisposable } from '../../shared/lifecycle';
+import { toDisposable, type IDisposable } from '../../shared/lifecycle';
 
 export type Event<T> = (listener: (value: T) => void) => IDisposable;
 
@@ -10,7 +10,7 @@ export class Emitter<T> implements IDisposable {
 
   readonly event: Event<T> = (listener) => {
     this.listeners.add(listener);
-    return { dispose: () => void this.listeners.delete(listener) };
+    return toDisposable(() => void this.listeners.delete(listener));
   };
 
   fire(value: T): void {

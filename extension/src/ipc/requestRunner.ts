@@ -1,10 +1,9 @@
-// Runs one connection's requests side by side: each starts as soon as it arrives (handlers are
-// called in arrival order; the review store serializes its own changes), at most `maxInFlight` at
-// once, each with a deadline, so one handler that never settles cannot hold up the others. Past
-// the limit, requests wait in a short queue while the connection stops reading (`onSaturated`);
-// only past that queue is a request refused as busy. An observer may watch each request from its
-// arrival to its answer (the window's Activity view), without a say in either. A handler may report
-// progress, which goes out only if the client asked, at a bounded rate, and never after the reply.
+// Runs one connection's requests side by side, each with a deadline, so that one handler that never
+// settles cannot hold up the others. Handlers are called in arrival order (the review store orders
+// its own changes). Past `maxInFlight`, requests wait in a short queue while the connection stops
+// reading (`onSaturated`); past that queue, a request is refused as busy. An observer (the Activity
+// view) sees each request from its arrival to its answer. Progress goes out only if the client
+// asked, at a bounded rate, and never after the reply.
 
 import {
   ErrorCode,
