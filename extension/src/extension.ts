@@ -57,6 +57,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
   const logger = new Logger(outputChannelSink(log), 'redline');
   const root = new DisposableStore();
   owned = root;
+  // Only for an activation that fails part way, after which deactivate() may not run; otherwise
+  // deactivate() has released it already, and this second call returns the same promise.
+  context.subscriptions.push(root);
   const own = (...items: IDisposable[]) => items.forEach((item) => root.add(item));
   // Added first, released last: whatever is released before it can still log.
   own(log);
