@@ -56,7 +56,7 @@ module.exports = {
       name: 'store-stays-below-the-features',
       severity: 'error',
       comment:
-        'review/ is plain TypeScript under the features: it may use the core and events.ts, never vscode or a feature.',
+        'review/ is plain TypeScript under the features: it may use the core and emitter.ts, never vscode or a feature.',
       from: { path: '^extension/src/review/' },
       to: { path: [FEATURES, '^extension/src/extension\\.ts$', '^vscode$|/@types/vscode/'] },
     },

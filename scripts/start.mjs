@@ -136,7 +136,7 @@ async function waitForRedline(userDataDir) {
       .trim()
       .split('\n')
       .filter(Boolean);
-    if (logs.some((file) => readFileSync(file, 'utf8').includes('Listening on'))) return;
+    if (logs.some((file) => readFileSync(file, 'utf8').includes('[bridge] listening'))) return;
     await sleep(250);
   }
   throw new Error('Redline did not start its bridge within 60 s; see the "Redline" output channel.');

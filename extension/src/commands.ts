@@ -17,6 +17,8 @@ import { publishReviewToPullRequest, type PublishDeps } from './publish/publishC
 import { exportReviewToFile, type ExportTarget } from './exchange/exportCommand';
 import { openSarifAsReview, type ImportReview } from './exchange/importCommand';
 
+const NO_BRIDGE = 'Redline: the bridge is not running in this window; see the "Redline" output for why.';
+
 export interface CommandDeps {
   readonly context: vscode.ExtensionContext;
   /** Copy, Clear and the history act on the review the panel shows. */
@@ -68,9 +70,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 async function showConnectionInfo({ context, bridge }: CommandDeps): Promise<void> {
   const host = bridge();
   if (!host) {
-    void vscode.window.showErrorMessage(
-      'Redline: the bridge is not running in this window; see the "Redline" output for why.',
-    );
+    void vscode.window.showErrorMessage(NO_BRIDGE);
     return;
   }
   const { serverPath, stable } = serverPathForConfigs(serverScriptPath(context.extensionUri.fsPath));
@@ -109,9 +109,7 @@ async function showConnectionInfo({ context, bridge }: CommandDeps): Promise<voi
 function rotateToken({ bridge, onTokenRotated }: CommandDeps): void {
   const host = bridge();
   if (!host) {
-    void vscode.window.showErrorMessage(
-      'Redline: the bridge is not running in this window; see the "Redline" output for why.',
-    );
+    void vscode.window.showErrorMessage(NO_BRIDGE);
     return;
   }
   host.rotateToken();

@@ -1,9 +1,11 @@
 // Wires Redline together: each assistant's review, the renderer, the panel, the findings, the
 // editor side of the bridge, the IPC server, the settings and the commands. No behaviour of its own
-// lives here.
+// lives here. Everything it makes is owned by one store, which deactivate() releases and waits for.
 
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { DisposableStore, toDisposable, type IDisposable } from '../../shared/lifecycle';
+import { errorMessage, Logger } from '../../shared/logger';
 import { registerActivity } from './activity/activityFeature';
 import { RedlineMcpServerProvider, registerMcpServerProvider } from './assistants/mcpDefinitionProvider';
 import { resolveNodeCommand, serverScriptPath } from './assistants/serverLaunch';
@@ -29,9 +31,8 @@ import { RenderWorkerPool } from './render/renderWorkerPool';
 import { AssistantReviews } from './review/assistantReviews';
 import { describeDrop } from './review/historyBudget';
 import type { ReviewStore } from './review/reviewStore';
-import { onDidChangeSettings, readSettings } from './settings';
-import { Logger } from '../../shared/logger';
 import { outputChannelSink } from './outputChannelLog';
+import { onDidChangeSettings, readSettings } from './settings';
 
 /** What the extension-host tests read; not a public API. */
 export interface RedlineTestApi {
@@ -47,13 +48,21 @@ export interface RedlineTestApi {
   readonly findings: FindingsFeature;
 }
 
-/** Kept for `deactivate`, which must hand VS Code the stores' last writes to wait for. */
-let activeReviews: AssistantReviews | undefined;
+/** What activate() made, newest released first; `deactivate` hands VS Code its release to wait for. */
+let owned: DisposableStore | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<RedlineTestApi> {
   const activationStarted = performance.now();
   const log = vscode.window.createOutputChannel('Redline', { log: true });
   const logger = new Logger(outputChannelSink(log), 'redline');
+  const root = new DisposableStore();
+  owned = root;
+  // Only for an activation that fails part way, after which deactivate() may not run; otherwise
+  // deactivate() has released it already, and this second call returns the same promise.
+  context.subscriptions.push(root);
+  const own = (...items: IDisposable[]) => items.forEach((item) => root.add(item));
+  // Added first, released last: whatever is released before it can still log.
+  own(log);
   void publishStableServerPath(context.extensionUri.fsPath, logger.for('launcher'));
   const settings = readSettings();
   const storageRoot = (context.storageUri ?? context.globalStorageUri).fsPath;
@@ -61,12 +70,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
   // Renders run in worker threads (dist/renderWorker.js, beside this file): never on the host's thread.
   const renderPool = new RenderWorkerPool(path.join(context.extensionUri.fsPath, 'dist', 'renderWorker.js'));
-  const renderer = new ReviewRenderer(workspaceFolders, renderPool, unsavedDocuments);
+  const renderer = root.add(new ReviewRenderer(workspaceFolders, renderPool, unsavedDocuments));
   renderer.onDistrust = (why) =>
-    log.warn(
+    logger.warn(
       `${why}. A repository counts only when you own it and no one else may write to it, as git's safe.directory decides.`,
     );
-  context.subscriptions.push({ dispose: () => renderer.dispose() });
   const selection = new SelectionTracker();
   const opener = new LocationOpener(
     (cwd) => renderer.roots(cwd),
@@ -87,7 +95,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     renderer,
     attachFindings: (review) => findings.attach(review),
   });
-  activeReviews = reviews;
+  root.add(reviews);
   findings.follow(reviews);
 
   const panelDeps = createPanelDeps({ reviews, renderer, opener, findings: findings.panel });
@@ -108,8 +116,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
   const mcpServer = new RedlineMcpServerProvider(serverScriptPath(context.extensionUri.fsPath), resolveNodeCommand());
   mcpServer.setRequestTimeout(settings.requestTimeoutMs);
 
-  context.subscriptions.push(
-    log,
+  own(
     findings,
     opener,
     selection,
@@ -143,44 +150,47 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
       mcpServer.setRequestTimeout(changed.requestTimeoutMs);
       reviews.setHistorySize(changed.historySize).then(
         () => bridge?.broadcast('history-changed', {}),
-        (error) => log.error('Could not trim the review history', error),
+        (error) => logger.error('could not trim the review history', { error }),
       );
     }),
-    { dispose: () => ReviewPanel.current?.dispose() },
+    toDisposable(() => ReviewPanel.current?.dispose()),
     mcpServer,
     registerMcpServerProvider(mcpServer, logger.for('mcp-provider')),
   );
 
   const activity = registerActivity(logger.for('activity'));
-  context.subscriptions.push(
+  own(
     activity,
     reviews.onDidDropHistory((drop) => {
       activity.showNotice(describeDrop(drop));
       bridge?.broadcast('history-changed', {});
     }),
   );
+  const bridgeLog = logger.for('bridge');
   try {
-    bridge = await BridgeHost.start(
-      context,
-      handlers,
-      log,
-      workspaceFolders,
-      settings.requestTimeoutMs,
-      activity.observer,
+    bridge = root.add(
+      await BridgeHost.start({
+        context,
+        handlers,
+        log: bridgeLog,
+        folders: workspaceFolders,
+        requestTimeoutMs: settings.requestTimeoutMs,
+        observer: activity.observer,
+      }),
     );
     activity.bridgeStarted(bridge);
-    context.subscriptions.push(bridge);
     // An assistant that connects may present soon: its worker is started and warmed by then.
     const warmUp = new RendererWarmUp(renderer);
-    context.subscriptions.push(bridge.onDidChangeAuthenticatedCount((count) => count > 0 && warmUp.warm()));
+    own(bridge.onDidChangeAuthenticatedCount((count) => count > 0 && warmUp.warm()));
     mcpServer.setEndpoint({ path: bridge.socketPath, token: bridge.token });
-    log.info(
-      `Listening on ${bridge.socketPath}; activated in ${(performance.now() - activationStarted).toFixed(1)} ms`,
-    );
+    bridgeLog.info('listening', {
+      socketPath: bridge.socketPath,
+      activatedMs: Number((performance.now() - activationStarted).toFixed(1)),
+    });
   } catch (error) {
-    log.error('Could not start the bridge', error);
+    bridgeLog.error('could not start', { error });
     activity.bridgeFailed(error);
-    void vscode.window.showErrorMessage(`Redline could not start its bridge: ${(error as Error)?.message ?? error}`);
+    void vscode.window.showErrorMessage(`Redline could not start its bridge: ${errorMessage(error)}`);
   }
 
   return {
@@ -195,9 +205,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
   };
 }
 
-/** VS Code waits for the returned promise: the store's last write reaches the disk before the host exits. */
+/** VS Code waits for the returned promise: the stores' last writes reach the disk before the host exits. */
 export function deactivate(): Promise<void> | undefined {
-  const reviews = activeReviews;
-  activeReviews = undefined;
-  return reviews?.dispose();
+  const root = owned;
+  owned = undefined;
+  return root?.dispose();
 }

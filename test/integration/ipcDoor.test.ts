@@ -137,5 +137,18 @@ describe('before the handshake', () => {
     await flood.whenClosed();
     const refusals = bridge.logs.filter((l) => l.event === 'connection-refused');
     expect(refusals.map((l) => l.fields?.kind)).toEqual(['invalid', 'flood']);
+    // A refused peer is misconfigured or hostile: worth a warning, where a connection is not.
+    expect(refusals.map((l) => l.level)).toEqual(['warn', 'warn']);
+  });
+
+  it('logs the routine life of a connection at debug only', async () => {
+    bridge = await startBridge();
+    const client = bridge.client();
+    await client.request('get-review', {});
+    client.dispose();
+    await until(() => bridge.server.connectionCount === 0, 'the window to see the client go');
+    const events = bridge.logs.map((l) => l.event);
+    expect(events).toEqual(expect.arrayContaining(['listening', 'client-authenticated', 'connection-closed']));
+    expect(bridge.logs.filter((l) => l.level !== 'debug')).toEqual([]);
   });
 });

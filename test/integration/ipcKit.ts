@@ -14,6 +14,7 @@ import {
   type GetSelectionResult,
   type PresentReviewResult,
 } from '../../shared/protocol';
+import { Logger, type LogLevel } from '../../shared/logger';
 import { IpcServer, type IpcLimits } from '../../extension/src/ipc/ipcServer';
 import type { RequestHandlers, RequestObserver } from '../../extension/src/ipc/ipcConnection';
 import { createToken } from '../../extension/src/ipc/token';
@@ -57,6 +58,7 @@ export const simpleHandlers: RequestHandlers = {
 
 export interface LogLine {
   readonly event: string;
+  readonly level: LogLevel;
   readonly fields?: Record<string, unknown>;
 }
 
@@ -94,7 +96,7 @@ export async function startBridge(
     limits: options.limits,
     maxLineBytes: options.maxLineBytes,
     observer: options.observer,
-    log: (event, fields) => logs.push({ event, fields }),
+    log: new Logger({ write: ({ level, message, fields }) => logs.push({ event: message, level, fields }) }, 'ipc'),
   });
   return {
     server,

@@ -24,12 +24,14 @@ describe('OffThreadLineParser', () => {
   it('answers every line in flight when it is disposed, parsing them here', async () => {
     const line = Buffer.from(JSON.stringify({ content: 'x'.repeat(4 * 1024 * 1024) }));
     const inFlight = parser.parse(line);
-    parser.dispose();
+    // Before the worker has gone: the line is answered from here as soon as dispose() begins.
+    const disposed = parser.dispose();
     await expect(inFlight).resolves.toEqual({ kind: 'json', value: { content: 'x'.repeat(4 * 1024 * 1024) } });
     await expect(parser.parse(Buffer.from('{"after":true}'))).resolves.toEqual({
       kind: 'json',
       value: { after: true },
     });
     expect(parser.parsedOffThread).toBe(0);
+    await disposed;
   });
 });

@@ -9,7 +9,7 @@ import * as path from 'path';
 import { typicalReview, writeFixtureFiles } from '../../bench/reviewFixtures';
 import { ErrorCode, LARGE_REVIEW_BYTES, type ProgressUpdate } from '../../shared/protocol';
 import { presentReviewHandler } from '../../extension/src/bridge/presentReview';
-import type { RequestContext } from '../../extension/src/ipc/requestRunner';
+import type { RequestContext } from '../../extension/src/ipc/requestContract';
 import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
 import { ArrivalOrder } from '../../extension/src/review/arrivalOrder';
 import { ReviewStore } from '../../extension/src/review/reviewStore';

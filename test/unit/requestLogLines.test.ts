@@ -1,9 +1,11 @@
 // The "Redline" output's line per request: the correlation id the MCP server logs for the same call,
 // the method, the assistant, how it ended and how long it took, and nothing of what it carried.
 
+import { silentLogger } from '../../shared/logger';
 import { ErrorCode, IpcError, type RequestMessage } from '../../shared/protocol';
 import { allOf, RequestLogLines, requestLine } from '../../extension/src/activity/requestLogLines';
-import { RequestRunner, type ObservedRequest, type RequestHandlers } from '../../extension/src/ipc/requestRunner';
+import type { ObservedRequest, RequestHandlers } from '../../extension/src/ipc/requestContract';
+import { RequestRunner } from '../../extension/src/ipc/requestRunner';
 import { Logger, type LogEntry, type LogLevel } from '../../shared/logger';
 import { until } from '../support/until';
 
@@ -75,7 +77,7 @@ describe('RequestLogLines on the request runner', () => {
       },
     } as unknown as RequestHandlers;
     const runner = new RequestRunner(
-      { connectionId: 9, handlers, maxInFlight: 4, maxQueued: 4, log: () => undefined, observer: lines },
+      { connectionId: 9, handlers, maxInFlight: 4, maxQueued: 4, log: silentLogger, observer: lines },
       () => undefined,
     );
     const send = (id: string, method: string, params: unknown): RequestMessage => ({

@@ -2,13 +2,9 @@
 // request dispatch: every request is reported once when it arrives and once when it ends, however it ends.
 
 import { ClientMessage, ErrorCode, IpcError, MAX_ASSISTANT_CHARS, RequestMessage } from '../../shared/protocol';
-import {
-  RequestRunner,
-  type ObservedRequest,
-  type RequestHandlers,
-  type RequestOutcome,
-  type Reply,
-} from '../../extension/src/ipc/requestRunner';
+import { Logger } from '../../shared/logger';
+import type { ObservedRequest, RequestHandlers, RequestOutcome } from '../../extension/src/ipc/requestContract';
+import { RequestRunner, type Reply } from '../../extension/src/ipc/requestRunner';
 import { until } from '../support/until';
 
 describe("the request envelope's client name", () => {
@@ -76,7 +72,7 @@ function runner(
       maxInFlight: options.maxInFlight ?? 8,
       maxQueued: options.maxQueued ?? 8,
       requestTimeoutMs: options.requestTimeoutMs,
-      log: (event) => logs.push(event),
+      log: new Logger({ write: (entry) => logs.push(entry.message) }, 'ipc'),
       observer: {
         onRequestStarted: (r) => {
           seen.push(['started', r]);

@@ -3,14 +3,10 @@
 // and commit(), past which a cancel no longer stops a request.
 
 import { ErrorCode, ProgressMessage, RequestMessage, ServerMessage, type ProgressUpdate } from '../../shared/protocol';
+import { Logger } from '../../shared/logger';
 import { PROGRESS_INTERVAL_MS, ProgressThrottle } from '../../shared/progressThrottle';
-import {
-  RequestRunner,
-  WINDOW_PROGRESS_INTERVAL_MS,
-  type RequestContext,
-  type RequestHandlers,
-  type Reply,
-} from '../../extension/src/ipc/requestRunner';
+import type { RequestContext, RequestHandlers } from '../../extension/src/ipc/requestContract';
+import { RequestRunner, WINDOW_PROGRESS_INTERVAL_MS, type Reply } from '../../extension/src/ipc/requestRunner';
 
 /** A throttle of 100 ms on a clock the test moves, with timers faked; `sent` is what went out. */
 function throttleOnFakeClock() {
@@ -139,7 +135,7 @@ function runner(handlers: Partial<RequestHandlers>) {
       handlers: handlers as RequestHandlers,
       maxInFlight: 8,
       maxQueued: 8,
-      log: (event) => logs.push(event),
+      log: new Logger({ write: (entry) => logs.push(entry.message) }, 'ipc'),
       sendProgress: (id, update) => sent.push(['progress', id, update]),
     },
     (id, reply) => sent.push(['reply', id, reply]),

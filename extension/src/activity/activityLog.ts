@@ -4,7 +4,7 @@
 
 import { Disposable } from '../../../shared/lifecycle';
 import { MAX_ASSISTANT_CHARS } from '../../../shared/protocol';
-import { Emitter, type Event } from '../events';
+import { Emitter, type Event } from '../emitter';
 import type { ObservedRequest, RequestObserver, RequestOutcome, RequestStatus } from '../ipc/ipcConnection';
 
 export const ACTIVITY_CAPACITY = 200;

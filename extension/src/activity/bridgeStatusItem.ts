@@ -3,7 +3,7 @@
 
 import * as vscode from 'vscode';
 import { Disposable, toDisposable } from '../../../shared/lifecycle';
-import type { Event } from '../events';
+import type { Event } from '../emitter';
 import { describeBridgeState, type BridgeState } from './activityText';
 
 /** What the status item reads from the running bridge (BridgeHost, or IpcServer itself). */

@@ -7,7 +7,9 @@ import * as vscode from 'vscode';
 import { discoveryFileName } from '../../../shared/discovery';
 import { IPC_PATH_ENV, IPC_TOKEN_ENV, TIMEOUT_ENV, type EventName, type EventPayload } from '../../../shared/protocol';
 import { REDLINE_VERSION } from '../../../shared/version';
-import type { Event } from '../events';
+import { Disposable } from '../../../shared/lifecycle';
+import type { Logger } from '../../../shared/logger';
+import type { Event } from '../emitter';
 import type { RequestHandlers, RequestObserver } from '../ipc/ipcConnection';
 import { IpcServer } from '../ipc/ipcServer';
 import { removeDeadHostSockets, socketLocation, type SocketLocation } from '../ipc/socketLocation';
@@ -17,27 +19,48 @@ import { WindowPublisher } from './windowPublisher';
 /** A fresh name is tried when one is taken by a live host (a named pipe an old host still holds). */
 const LISTEN_ATTEMPTS = 3;
 
-export class BridgeHost implements vscode.Disposable {
-  private constructor(
-    private readonly server: IpcServer,
-    private readonly location: SocketLocation,
-    private readonly publisher: WindowPublisher,
-    private readonly environment: vscode.GlobalEnvironmentVariableCollection,
-    private currentToken: string,
-  ) {}
+export interface BridgeHostOptions {
+  readonly context: vscode.ExtensionContext;
+  readonly handlers: RequestHandlers;
+  /** The bridge's own; the IPC server logs as `ipc` beside it. */
+  readonly log: Logger;
+  readonly folders: () => readonly string[];
+  /** Reaches new terminals as REDLINE_TIMEOUT_MS; 0 (the default) keeps the MCP server's defaults. */
+  readonly requestTimeoutMs?: number;
+  /** Hears of every request and how it ended (the Activity view). */
+  readonly observer?: RequestObserver;
+}
 
-  /** `requestTimeoutMs` (0: the MCP server's defaults) reaches new terminals as REDLINE_TIMEOUT_MS. */
-  static async start(
-    context: vscode.ExtensionContext,
-    handlers: RequestHandlers,
-    log: vscode.LogOutputChannel,
-    folders: () => readonly string[],
-    requestTimeoutMs = 0,
-    /** Hears of every request and how it ended (the Activity view). */
-    observer?: RequestObserver,
-  ): Promise<BridgeHost> {
+/** What a started host is made of, in the order it was made. */
+interface BridgeParts {
+  readonly server: IpcServer;
+  readonly location: SocketLocation;
+  readonly publisher: WindowPublisher;
+  readonly environment: vscode.GlobalEnvironmentVariableCollection;
+  readonly token: string;
+}
+
+/** Disposing it removes the discovery file, then closes the server and its connections. */
+export class BridgeHost extends Disposable {
+  private readonly server: IpcServer;
+  private readonly location: SocketLocation;
+  private readonly publisher: WindowPublisher;
+  private readonly environment: vscode.GlobalEnvironmentVariableCollection;
+  private currentToken: string;
+
+  private constructor(parts: BridgeParts) {
+    super();
+    this.server = this.register(parts.server);
+    this.publisher = this.register(parts.publisher);
+    this.location = parts.location;
+    this.environment = parts.environment;
+    this.currentToken = parts.token;
+  }
+
+  static async start(options: BridgeHostOptions): Promise<BridgeHost> {
+    const { context, handlers, log, folders, requestTimeoutMs = 0, observer } = options;
     const token = createToken();
-    const { server, location } = await listen(token, handlers, log, observer);
+    const { server, location } = await listen({ token, handlers, log, observer });
     const publisher = new WindowPublisher(
       {
         file: path.join(location.directory, discoveryFileName(process.pid, location.key)),
@@ -53,7 +76,7 @@ export class BridgeHost implements vscode.Disposable {
     environment.description = 'Lets AI assistants started in this terminal show reviews in this window (Redline).';
     environment.replace(IPC_PATH_ENV, location.path);
     environment.replace(IPC_TOKEN_ENV, token);
-    const host = new BridgeHost(server, location, publisher, environment, token);
+    const host = new BridgeHost({ server, location, publisher, environment, token });
     host.setRequestTimeout(requestTimeoutMs);
     return host;
   }
@@ -106,36 +129,29 @@ export class BridgeHost implements vscode.Disposable {
   broadcast<E extends EventName>(event: E, payload: EventPayload<E>): void {
     this.server.broadcast(event, payload);
   }
-
-  dispose(): void {
-    this.publisher.dispose();
-    void this.server.dispose();
-  }
 }
 
 async function listen(
-  token: string,
-  handlers: RequestHandlers,
-  log: vscode.LogOutputChannel,
-  observer: RequestObserver | undefined,
+  options: Pick<BridgeHostOptions, 'handlers' | 'log' | 'observer'> & { readonly token: string },
 ): Promise<{ server: IpcServer; location: SocketLocation }> {
+  const { token, handlers, log, observer } = options;
   for (let attempt = 1; ; attempt++) {
     const location = socketLocation(createToken().slice(0, 12));
     const removed = removeDeadHostSockets(location.directory);
-    if (removed.length > 0) log.info('Removed sockets of exited hosts', removed);
+    if (removed.length > 0) log.debug('removed the sockets of exited hosts', { sockets: removed });
     try {
       const server = await IpcServer.start({
         socketPath: location.path,
         token,
         handlers,
         serverInfo: { name: 'redline', version: REDLINE_VERSION, pid: process.pid },
-        log: (event, fields) => log.info(event, fields ?? ''),
+        log: log.for('ipc'),
         observer,
       });
       return { server, location };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= LISTEN_ATTEMPTS) throw error;
-      log.warn(`${location.path} is in use; trying another name`);
+      log.warn('socket name in use; trying another', { socketPath: location.path });
     }
   }
 }

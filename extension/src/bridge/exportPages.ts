@@ -3,6 +3,7 @@
 // meanwhile. A few exports are held at once, each for a short while and dropped once read to its end.
 
 import { randomBytes } from 'crypto';
+import { Disposable, toDisposable } from '../../../shared/lifecycle';
 import { EXPORT_PAGE_CHARS, ErrorCode, IpcError, type ExportReviewResult } from '../../../shared/protocol';
 
 /** Exports held at once: a reader reads one at a time; a second is a second reader. */
@@ -20,8 +21,18 @@ interface Held {
   readonly expiry: NodeJS.Timeout;
 }
 
-export class ExportPages {
+export class ExportPages extends Disposable {
   private readonly held = new Map<string, Held>();
+
+  constructor() {
+    super();
+    this.register(
+      toDisposable(() => {
+        for (const entry of this.held.values()) clearTimeout(entry.expiry);
+        this.held.clear();
+      }),
+    );
+  }
 
   /** The first page; the text is held for the pages after it when there are any. */
   first(text: string, summary: Held['summary'], assistant: string | undefined): ExportReviewResult {
@@ -58,11 +69,6 @@ export class ExportPages {
       return { ...entry.summary, text: entry.text.slice(offset) };
     }
     return { ...entry.summary, text: entry.text.slice(offset, end), nextCursor: `x${match[1]}.c${end}` };
-  }
-
-  dispose(): void {
-    for (const entry of this.held.values()) clearTimeout(entry.expiry);
-    this.held.clear();
   }
 }
 

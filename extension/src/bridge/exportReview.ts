@@ -1,6 +1,6 @@
 // export-review: the caller's current review as SARIF, rdjsonl or markdown, with its findings where
 // their code is now and the user's answers (exchange/exportedReviewBuilder.ts), a page at a time
-// (exportPages.ts). Nothing shown gives an export of no findings, at revision 0.
+// (exportPages.ts). When no review is shown, the export has no findings and revision 0.
 
 import type { ExportReviewParams, ExportReviewResult } from '../../../shared/protocol';
 import type { ExportedReview } from '../../../shared/exchange/exportedReview';

@@ -1,7 +1,7 @@
-// import-review: a review read from a SARIF log, shown as present-review shows one (stored before
-// the answer, its findings as threads and Problems entries), then each finding given back what the
-// user had decided and replied, through the conversation, so that a review that went out as SARIF
-// comes back as it was. The states and replies are on disk before the answer too.
+// import-review: a review read from a SARIF log is shown as present-review shows one (stored before
+// the answer, its findings as threads and Problems entries). Each finding then gets back, through
+// the conversation, the state the user gave it and the replies, so that a review that went out as
+// SARIF comes back as it was. These too are on disk before the answer.
 
 import {
   ErrorCode,

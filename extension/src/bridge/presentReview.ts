@@ -1,19 +1,8 @@
 // present-review in the window: the change is applied (shown) in arrival order, saved, and
-// answered with the report on its references and its findings once it is on disk.
-//
-// A review of LARGE_REVIEW_BYTES or more is rendered before it is shown (a small one is shown as it
-// arrives, and rendered while it is written), so that the seconds a large render takes can be
-// followed (progress) and stopped (cancel). What a cancel means, by how far the call has come:
-//   - waiting for a slot on its connection: it never starts (requestRunner.ts);
-//   - received, rendering, or waiting for this assistant's earlier changes: it stops at its next
-//     step; nothing is stored for it, the part of its page the panel showed while it rendered
-//     gives way to the review before it, and it is answered as cancelled;
-//   - shown: too late. The review is in the panel and is being saved; the call goes on, and its
-//     reply, sent once the review is on disk, is its real result (the window's record says so),
-//     since a reply is a promise that a reload keeps the review. The assistant, which stopped
-//     waiting, finds it with get-review.
-// The render's parse and its HTML are synchronous, so a cancel that arrives during one of them
-// takes effect when it ends.
+// answered with the report on its references and its findings once it is on disk. A review of
+// LARGE_REVIEW_BYTES or more is rendered before it is shown, so that its render can be followed
+// (progress) and stopped (cancel); a small one is shown as it arrives. A cancel stops the call only
+// until the review is shown (commit()): see "A reply is a promise" in docs/ARCHITECTURE.md.
 
 import {
   ErrorCode,
@@ -41,11 +30,20 @@ import { shortSectionTitle } from './reviewPages';
 
 type Params = ValidParamsOf<'present-review'>;
 type ReviewsSide = Pick<AssistantReviews, 'existing' | 'forAssistant'>;
+type Report = (percent: number, message: string, newStep?: boolean) => void;
+
+/** One present-review call, as its steps need it. */
+interface PresentCall {
+  readonly params: Params;
+  readonly store: ReviewStore;
+  readonly renderer: ReviewRenderer;
+  readonly context: RequestContext;
+  readonly report: Report;
+}
 
 /**
- * Where each step puts a large review's progress, out of 100, from what the steps took for a 5 MiB
- * review: the parse about a third of the call, the lookups and the findings little, the page's HTML
- * over half, the save the rest.
+ * Where each step puts a large review's progress, out of 100: about each step's share of the call,
+ * most of it in the parse and in writing the page's HTML.
  */
 const Percent = {
   received: 0,
@@ -70,9 +68,10 @@ export function presentReviewHandler(reviews: ReviewsSide, renderer: ReviewRende
     const store = owner.store;
     const turn = orderOf(store).enter();
     let hideIncoming: (() => void) | undefined;
-    // Each step is announced at once: the step after it may hold the thread for seconds.
-    const report = (percent: number, message: string, newStep = true) =>
+    // Each step is announced at once: the step after it may hold the thread for a while.
+    const report: Report = (percent, message, newStep = true) =>
       context.progress({ progress: percent, total: 100, message }, { newStep });
+    const call: PresentCall = { params, store, renderer, context, report };
     try {
       const bytes = utf8Bytes(params.content);
       report(Percent.received, `Received the review (${mib(bytes)} MiB)`);
@@ -92,7 +91,7 @@ export function presentReviewHandler(reviews: ReviewsSide, renderer: ReviewRende
           cwd: params.cwd,
           page,
         });
-      const early = large ? await renderFirst(params, store, renderer, context, report, page) : undefined;
+      const early = large ? await renderFirst(call, page) : undefined;
       if (!turn.first) {
         report(Percent.waiting, "Waiting for this assistant's earlier changes to be applied");
         await turn.reached(context.signal).catch(() => undefined);
@@ -109,7 +108,7 @@ export function presentReviewHandler(reviews: ReviewsSide, renderer: ReviewRende
       // The report covers what this call sent (after an append, the new part only), with line
       // numbers in what the assistant sent, as the tool's text says. A replace's render is the
       // one the panel shows.
-      const rendered = reportOf(review, params, renderer, early);
+      const rendered = reportOf(review, call, early);
       // The part's findings carry the ids get-review gives them: a repeated text numbered after the ones above it.
       const taken = base && changedFrom !== undefined ? renderer.findingIdsAbove(base, changedFrom) : undefined;
       const numbered = rendered.then(async ({ findings }) =>
@@ -117,7 +116,10 @@ export function presentReviewHandler(reviews: ReviewsSide, renderer: ReviewRende
       );
       // Known before this call is answered, so that the next append (and the panel's part) number after them.
       if (params.mode === 'append' && base && changedFrom !== undefined)
-        renderer.noteFindingPlaces(review, placesAfterAppend(renderer, base, numbered, changedFrom, params.content));
+        renderer.noteFindingPlaces(
+          review,
+          placesAfterAppend(renderer, { base, part: numbered, startLine: changedFrom, content: params.content }),
+        );
       // Anchored while the review is written, not after: where each finding's code is now is read from
       // the files as soon as the findings are known (the review is shown, so they are its findings).
       const described = numbered.then((findings) => owner.findings.presented(findings));
@@ -150,15 +152,9 @@ interface EarlyRender {
 }
 
 /** Renders what the call sent before anything is shown, step by step, stopping when cancelled. */
-async function renderFirst(
-  params: Params,
-  store: ReviewStore,
-  renderer: ReviewRenderer,
-  context: RequestContext,
-  report: (percent: number, message: string, newStep?: boolean) => void,
-  page: StreamedPage | undefined,
-): Promise<EarlyRender> {
-  // The parse ahead holds the thread for seconds: a cancel that has already arrived is read first.
+async function renderFirst(call: PresentCall, page: StreamedPage | undefined): Promise<EarlyRender> {
+  const { params, store, renderer, context, report } = call;
+  // A cancel that has already arrived is read before the render starts.
   await yieldThread();
   if (context.signal.aborted) throw cancelled();
   // As the store will compose it: a replace keeps no earlier cwd; the other modes keep the current one.
@@ -217,16 +213,24 @@ async function renderFirst(
   };
 }
 
+interface AppendedPart {
+  /** The review the append was made to. */
+  readonly base: Review;
+  /** The appended part's findings, numbered after the base's. */
+  readonly part: Promise<readonly ReviewFinding[]>;
+  /** The line of the new review that the part starts on. */
+  readonly startLine: number;
+  /** What the call sent. */
+  readonly content: string;
+}
+
 /**
  * Where the findings of a review made by an append are: its base's, then the part's, moved to the
  * line the part starts on (the store drops the part's leading blank lines; the report's render did not).
  */
 async function placesAfterAppend(
   renderer: ReviewRenderer,
-  base: Review,
-  part: Promise<readonly ReviewFinding[]>,
-  startLine: number,
-  content: string,
+  { base, part, startLine, content }: AppendedPart,
 ): Promise<FindingPlace[]> {
   const dropped = countNewlines(content) - countNewlines(withoutLeadingBlankLines(content));
   const [before, findings] = await Promise.all([renderer.placesOf(base), part]);
@@ -237,12 +241,8 @@ async function placesAfterAppend(
 }
 
 /** The render the reply's report comes from: the early one when it fits the review as composed. */
-function reportOf(
-  review: Review,
-  params: Params,
-  renderer: ReviewRenderer,
-  early: EarlyRender | undefined,
-): Promise<RenderedReview> {
+function reportOf(review: Review, call: PresentCall, early: EarlyRender | undefined): Promise<RenderedReview> {
+  const { params, renderer } = call;
   if (early && early.cwd === review.cwd) {
     if (params.mode === 'replace') renderer.adopt(review, early.rendered);
     return early.rendered;

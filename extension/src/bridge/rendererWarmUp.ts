@@ -1,7 +1,7 @@
 // Warms the render worker before an assistant's first review: a worker that has just started runs
-// its code cold (parse, file checks, findings, highlighting), and the first review it renders took
-// several times as long as the ones after it. A connected assistant may present soon, so a small
-// review of every kind of block is rendered then, and its result thrown away.
+// its code cold (parse, file checks, findings, highlighting), so the first review it renders is much
+// slower than the ones after it. A connected assistant may present soon, so a small review of every
+// kind of block is rendered then, and its result thrown away.
 
 import type { ReviewRenderer } from '../render/reviewRenderer';
 

@@ -5,7 +5,7 @@
 // to learn what, with a call that names its assistant.
 
 import type { EventName, EventPayload } from '../../../shared/protocol';
-import type { Disposable } from '../events';
+import { DisposableStore, type IDisposable } from '../../../shared/lifecycle';
 import type { AssistantReview, AssistantReviews } from '../review/assistantReviews';
 
 export type Broadcast = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
@@ -13,20 +13,23 @@ export type Broadcast = <E extends EventName>(event: E, payload: EventPayload<E>
 export function broadcastReviewEvents(
   reviews: Pick<AssistantReviews, 'onDidChangeReview' | 'onDidAddFeedback' | 'primary'>,
   broadcast: Broadcast,
-): Disposable {
+): IDisposable {
   const ownerOf = (review: AssistantReview) => ({
     ...(review.name !== undefined ? { assistant: review.name } : {}),
     primary: review === reviews.primary,
   });
-  const subscriptions = [
+  const subscriptions = new DisposableStore();
+  subscriptions.add(
     reviews.onDidChangeReview(({ review, change }) => {
       broadcast('review-changed', { revision: review.store.revision, ...ownerOf(review) });
       // A replace or a clear moves the review it ends into the history.
       if (change.kind === 'replace' || change.kind === 'clear') broadcast('history-changed', ownerOf(review));
     }),
+  );
+  subscriptions.add(
     reviews.onDidAddFeedback(({ review, item }) =>
       broadcast('feedback-added', { cursor: item.id, ...ownerOf(review) }),
     ),
-  ];
-  return { dispose: () => subscriptions.forEach((subscription) => subscription.dispose()) };
+  );
+  return subscriptions;
 }

@@ -80,7 +80,7 @@ export function reviewPage(
   let end = pageEnd(markdown, start.offset);
   let toLine =
     fromLine +
-    count(markdown, '\n', start.offset, end) -
+    newlinesIn(markdown, start.offset, end) -
     (end > start.offset && markdown.charCodeAt(end - 1) === 10 ? 1 : 0);
   // A heading belongs to the page its line starts on: a page that starts inside a line has the
   // rest of that line, not its heading again.
@@ -91,12 +91,12 @@ export function reviewPage(
   if (sections.length > MAX_PAGE_SECTIONS) {
     // The page ends where the first heading it has no room for begins.
     const next = sections[MAX_PAGE_SECTIONS];
-    end = offsetOfLine(markdown, start.offset, fromLine, next.line);
+    end = offsetOfLine(markdown, { offset: start.offset, line: fromLine }, next.line);
     toLine = next.line - 1;
     sections = sections.slice(0, MAX_PAGE_SECTIONS);
   }
   const taken = end > start.offset;
-  const findingEnd = start.finding + countWithinBytes(findings, start.finding, PAGE_FINDINGS_BYTES);
+  const findingEnd = start.finding + countWithinBytes(findings, { from: start.finding, budget: PAGE_FINDINGS_BYTES });
   const more = end < markdown.length || findingEnd < findings.length;
   lines.remember(end, toLine + (end > 0 && markdown.charCodeAt(end - 1) !== 10 ? 0 : 1));
   return {
@@ -129,7 +129,7 @@ export function boundedComparison(comparison: ReviewComparison): ReviewCompariso
   let budget = COMPARISON_BYTES;
   let omitted = 0;
   const cut = <T>(list: readonly T[]): T[] => {
-    const kept = countWithinBytes(list, 0, budget, 0);
+    const kept = countWithinBytes(list, { budget, minimum: 0 });
     budget -= jsonBytes(list.slice(0, kept));
     omitted += list.length - kept;
     return list.slice(0, kept);
@@ -155,8 +155,17 @@ function pageEnd(markdown: string, offset: number): number {
   return code >= 0xd800 && code <= 0xdbff ? limit - 1 : limit;
 }
 
-/** How many items from `from` fit in `budget` bytes of JSON; at least `minimum`, so that every page moves on. */
-function countWithinBytes(items: readonly unknown[], from: number, budget: number, minimum = 1): number {
+interface ByteBudget {
+  /** The first item to count; 0 unless given. */
+  readonly from?: number;
+  /** Bytes of JSON, a newline after each item. */
+  readonly budget: number;
+  /** Taken whatever their size (1 unless given), so that every page moves on. */
+  readonly minimum?: number;
+}
+
+/** How many items from `from` fit in `budget` bytes of JSON; at least `minimum`. */
+function countWithinBytes(items: readonly unknown[], { from = 0, budget, minimum = 1 }: ByteBudget): number {
   let used = 0;
   let taken = 0;
   for (let i = from; i < items.length; i++) {
@@ -192,23 +201,28 @@ function lineIndex(review: PagedReview): LineIndex {
   const starts = new Map<number, number>([[0, 1]]);
   const index: LineIndex = {
     // A final newline ends the last line rather than starting another.
-    total: Math.max(1, 1 + count(markdown, '\n', 0, markdown.length) - (markdown.endsWith('\n') ? 1 : 0)),
-    lineAt: (offset) => starts.get(offset) ?? 1 + count(markdown, '\n', 0, offset),
+    total: Math.max(1, 1 + newlinesIn(markdown, 0, markdown.length) - (markdown.endsWith('\n') ? 1 : 0)),
+    lineAt: (offset) => starts.get(offset) ?? 1 + newlinesIn(markdown, 0, offset),
     remember: (offset, line) => void starts.set(offset, line),
   };
   lineIndexes.set(review, index);
   return index;
 }
 
-function count(text: string, char: string, from: number, to: number): number {
+/** The newlines in `text` from `from` up to (not including) `to`. */
+function newlinesIn(text: string, from: number, to: number): number {
   let found = 0;
-  for (let at = text.indexOf(char, from); at !== -1 && at < to; at = text.indexOf(char, at + 1)) found++;
+  for (let at = text.indexOf('\n', from); at !== -1 && at < to; at = text.indexOf('\n', at + 1)) found++;
   return found;
 }
 
-/** The offset where `line` starts, counting from `offset`, which is on `fromLine`. */
-function offsetOfLine(markdown: string, offset: number, fromLine: number, line: number): number {
-  let at = offset;
-  for (let current = fromLine; current < line; current++) at = markdown.indexOf('\n', at) + 1;
+/** The offset where `line` starts, counting on from a known place: an offset and the line it is on. */
+function offsetOfLine(
+  markdown: string,
+  known: { readonly offset: number; readonly line: number },
+  line: number,
+): number {
+  let at = known.offset;
+  for (let current = known.line; current < line; current++) at = markdown.indexOf('\n', at) + 1;
   return at;
 }

@@ -3,20 +3,18 @@
 // second; the servers hear of them at most every SELECTION_EVENT_INTERVAL_MS, always after the last.
 
 import * as vscode from 'vscode';
+import { DisposableStore, toDisposable } from '../../../shared/lifecycle';
 import { ProgressThrottle } from '../../../shared/progressThrottle';
 import type { Broadcast } from './reviewEvents';
 
 const SELECTION_EVENT_INTERVAL_MS = 250;
 
-export function broadcastSelectionEvents(broadcast: Broadcast): vscode.Disposable {
+export function broadcastSelectionEvents(broadcast: Broadcast): DisposableStore {
   // The rate limit progress goes through: the first change at once, then the latest once per interval.
   const changed = new ProgressThrottle<void>(() => broadcast('selection-changed', {}), SELECTION_EVENT_INTERVAL_MS);
-  const subscriptions = [
-    vscode.window.onDidChangeTextEditorSelection(() => changed.report()),
-    vscode.window.onDidChangeActiveTextEditor(() => changed.report()),
-  ];
-  return new vscode.Disposable(() => {
-    changed.close();
-    for (const subscription of subscriptions) subscription.dispose();
-  });
+  const subscriptions = new DisposableStore();
+  subscriptions.add(toDisposable(() => changed.close()));
+  subscriptions.add(vscode.window.onDidChangeTextEditorSelection(() => changed.report()));
+  subscriptions.add(vscode.window.onDidChangeActiveTextEditor(() => changed.report()));
+  return subscriptions;
 }

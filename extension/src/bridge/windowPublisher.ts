@@ -3,6 +3,8 @@
 // were not started in one of this window's terminals find the window through it.
 
 import * as vscode from 'vscode';
+import { Disposable, toDisposable } from '../../../shared/lifecycle';
+import type { Logger } from '../../../shared/logger';
 import {
   DISCOVERY_VERSION,
   removeDiscoveryFile,
@@ -19,18 +21,18 @@ export interface PublishedEndpoint {
 /** As many as a discovery file may list. */
 const MAX_TERMINALS = 1024;
 
-export class WindowPublisher implements vscode.Disposable {
+/** Disposing it removes the file. */
+export class WindowPublisher extends Disposable {
   private record: WindowRecord;
-  private readonly subscriptions: vscode.Disposable[] = [];
-  private disposed = false;
   /** Orders the terminal lookups, which are asynchronous: only the latest one is written. */
   private terminalLookups = 0;
 
   constructor(
     private readonly endpoint: PublishedEndpoint,
     private readonly folders: () => readonly string[],
-    private readonly log: vscode.LogOutputChannel,
+    private readonly log: Logger,
   ) {
+    super();
     this.record = {
       version: DISCOVERY_VERSION,
       pid: process.pid,
@@ -44,11 +46,12 @@ export class WindowPublisher implements vscode.Disposable {
       terminals: [],
     };
     this.write();
+    this.register(toDisposable(() => this.remove()));
     void this.updateTerminals();
-    this.subscriptions.push(
-      vscode.window.onDidOpenTerminal(() => void this.updateTerminals()),
-      vscode.window.onDidCloseTerminal(() => void this.updateTerminals()),
-      vscode.workspace.onDidChangeWorkspaceFolders(() => this.update({ folders: this.folders() })),
+    this.register(vscode.window.onDidOpenTerminal(() => void this.updateTerminals()));
+    this.register(vscode.window.onDidCloseTerminal(() => void this.updateTerminals()));
+    this.register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.update({ folders: this.folders() })));
+    this.register(
       vscode.window.onDidChangeWindowState((state) => {
         if (state.focused) this.update({ lastFocused: Date.now() });
       }),
@@ -63,13 +66,11 @@ export class WindowPublisher implements vscode.Disposable {
     this.update({ token });
   }
 
-  dispose(): void {
-    this.disposed = true;
-    for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
+  private remove(): void {
     try {
       removeDiscoveryFile(this.endpoint.file);
     } catch (error) {
-      this.log.warn(`Could not remove the discovery file ${this.endpoint.file}`, error);
+      this.log.warn('could not remove the discovery file', { file: this.endpoint.file, error });
     }
   }
 
@@ -79,7 +80,7 @@ export class WindowPublisher implements vscode.Disposable {
     const pids = await Promise.all(
       vscode.window.terminals.map((terminal) => Promise.resolve(terminal.processId).then(undefined, () => undefined)),
     );
-    if (this.disposed || lookup !== this.terminalLookups) return;
+    if (this.isDisposed || lookup !== this.terminalLookups) return;
     const terminals = [
       ...new Set(pids.filter((pid): pid is number => Number.isSafeInteger(pid) && (pid as number) > 0)),
     ].slice(0, MAX_TERMINALS);
@@ -87,7 +88,7 @@ export class WindowPublisher implements vscode.Disposable {
   }
 
   private update(change: Partial<WindowRecord>): void {
-    if (this.disposed) return;
+    if (this.isDisposed) return;
     this.record = { ...this.record, ...change };
     this.write();
   }
@@ -97,10 +98,10 @@ export class WindowPublisher implements vscode.Disposable {
     try {
       writeDiscoveryFile(this.endpoint.file, this.record);
     } catch (error) {
-      this.log.error(
-        `Could not write the discovery file ${this.endpoint.file}; only this window's terminals can reach it`,
+      this.log.error("could not write the discovery file; only this window's terminals can reach it", {
+        file: this.endpoint.file,
         error,
-      );
+      });
     }
   }
 }

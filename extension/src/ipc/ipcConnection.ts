@@ -4,18 +4,11 @@
 import type { Socket } from 'net';
 import { LineDecoder } from '../../../shared/framing';
 import { LineWriter } from './lineWriter';
-import { OFF_THREAD_LINE_BYTES, OffThreadLineParser, type ParsedLine } from './lineParser';
+import type { ConnectionOptions } from './connectionOptions';
+import { OFF_THREAD_LINE_BYTES, type ParsedLine } from './lineParser';
 import { OrderedLines } from './orderedLines';
-import {
-  ClientMessage,
-  ErrorCode,
-  describeIssues,
-  type EventName,
-  type EventPayload,
-  type HelloResult,
-} from '../../../shared/protocol';
-import type { LogFn, RefusalLog } from './refusalLog';
-import { RequestRunner, type Reply, type RequestHandlers, type RequestObserver } from './requestRunner';
+import { ClientMessage, ErrorCode, describeIssues, type EventName, type EventPayload } from '../../../shared/protocol';
+import { RequestRunner, type Reply } from './requestRunner';
 import { idOf, ServerHandshake } from './serverHandshake';
 
 export type {
@@ -25,39 +18,7 @@ export type {
   RequestObserver,
   RequestOutcome,
   RequestStatus,
-} from './requestRunner';
-
-export interface ConnectionLimits {
-  /** Bytes a peer may send before its auth is accepted. */
-  readonly preAuthMaxBytes: number;
-  /** How long a peer has to authenticate. */
-  readonly authTimeoutMs: number;
-  /** Requests one connection may have running at once; past it, they wait and reading stops. */
-  readonly maxInFlight: number;
-  /** Requests that may wait for a slot (those already read when reading stopped); past it, Busy. */
-  readonly maxQueued: number;
-  /** Overrides each method's own deadline. */
-  readonly requestTimeoutMs?: number;
-  /** Unsent bytes past which the connection stops reading until the peer catches up. */
-  readonly writePauseBytes: number;
-  /** Unsent bytes past which a peer that does not read is dropped. */
-  readonly writeDropBytes: number;
-}
-
-export interface ConnectionOptions {
-  readonly id: number;
-  readonly token: string;
-  readonly handlers: RequestHandlers;
-  readonly maxLineBytes: number;
-  readonly serverInfo: HelloResult['server'];
-  readonly limits: ConnectionLimits;
-  readonly log: LogFn;
-  readonly refusals: RefusalLog;
-  /** Told of every request once the connection is open. */
-  readonly observer?: RequestObserver;
-  /** Parses lines of OFF_THREAD_LINE_BYTES or more off the window's thread (the server's, shared by its connections). */
-  readonly lineParser?: OffThreadLineParser;
-}
+} from './requestContract';
 
 export interface ConnectionEvents {
   authenticated(connection: IpcConnection): void;
@@ -106,14 +67,14 @@ export class IpcConnection {
       });
       this.shut();
     }, options.limits.authTimeoutMs);
-    this.incoming = new OrderedLines(options.lineParser ?? new OffThreadLineParser(), {
+    this.incoming = new OrderedLines(options.lineParser, {
       handle: (line) => this.receiveParsed(line),
       waiting: (waiting) => (waiting ? this.pause('parsing') : this.resume('parsing')),
-      failed: (error) => options.log('line-failed', { connection: options.id, error: String(error) }),
+      failed: (error) => options.log.warn('line-failed', { connection: options.id, error }),
     });
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
     socket.on('drain', () => this.resume('writes'));
-    socket.on('error', (error) => this.options.log('socket-error', { connection: options.id, error: error.message }));
+    socket.on('error', (error) => this.options.log.debug('socket-error', { connection: options.id, error }));
     socket.on('close', () => this.handleClose());
   }
 
@@ -215,7 +176,7 @@ export class IpcConnection {
         onLine: (line) => this.incoming.text(line),
         onLargeLine: (bytes) => this.incoming.bytes(bytes),
         onOverflow: (size, max) => {
-          this.options.log('line-too-long', { connection: this.id, size, max });
+          this.options.log.debug('line-too-long', { connection: this.id, size, max });
           this.write({
             type: 'response',
             id: null,
@@ -230,7 +191,7 @@ export class IpcConnection {
       this.options.maxLineBytes,
       OFF_THREAD_LINE_BYTES,
     );
-    this.options.log('client-authenticated', { connection: this.id, client });
+    this.options.log.debug('client-authenticated', { connection: this.id, client });
     this.events.authenticated(this);
     if (rest.length > 0) this.decoder.push(rest);
   }
@@ -325,6 +286,7 @@ export class IpcConnection {
     this.closed = true;
     clearTimeout(this.authTimer);
     this.runner?.abortAll();
+    this.options.log.debug('connection-closed', { connection: this.id });
     this.events.closed(this);
   }
 }

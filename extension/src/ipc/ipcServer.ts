@@ -7,9 +7,12 @@
 import * as fs from 'fs';
 import * as net from 'net';
 import { MAX_FRAME_BYTES, type EventName, type EventPayload, type HelloResult } from '../../../shared/protocol';
-import { Emitter, type Event } from '../events';
+import { Disposable, toDisposable } from '../../../shared/lifecycle';
+import { silentLogger, type Logger } from '../../../shared/logger';
+import { Emitter, type Event } from '../emitter';
 import { OffThreadLineParser } from './lineParser';
-import { IpcConnection, type ConnectionLimits, type RequestHandlers, type RequestObserver } from './ipcConnection';
+import type { ConnectionLimits } from './connectionOptions';
+import { IpcConnection, type RequestHandlers, type RequestObserver } from './ipcConnection';
 import { RefusalLog } from './refusalLog';
 import { pastAuthenticatedCap, pastUnsentCap, type WindowCaps } from './windowCaps';
 
@@ -46,46 +49,67 @@ export interface IpcServerOptions {
   /** The largest line accepted after the handshake; MAX_FRAME_BYTES unless a test lowers it. */
   readonly maxLineBytes?: number;
   readonly limits?: Partial<IpcLimits>;
-  readonly log?: (event: string, fields?: Record<string, unknown>) => void;
+  /** Routine events at debug, refusals at warn; nothing when left out. */
+  readonly log?: Logger;
   /** Told of every request on every connection (the window's Activity view). */
   readonly observer?: RequestObserver;
 }
 
-export class IpcServer {
+/**
+ * Disposing it closes the listener and every client. Node (libuv) unlinks the socket path when a
+ * pipe server closes, so `socketPath` must be unique to this process (see socketLocation.ts).
+ */
+export class IpcServer extends Disposable {
   private readonly connections = new Set<IpcConnection>();
   private nextConnectionId = 1;
-  private disposed = false;
-  private readonly authenticatedChanged = new Emitter<number>();
+  private readonly authenticatedChanged: Emitter<number>;
   /** Fires the number of authenticated connections each time one authenticates or closes. */
-  readonly onDidChangeAuthenticatedCount: Event<number> = this.authenticatedChanged.event;
+  readonly onDidChangeAuthenticatedCount: Event<number>;
   /** Changed by rotateToken(); options.token is only the first. */
   private token: string;
   private limits: IpcLimits;
+  private readonly log: Logger;
   private readonly refusals: RefusalLog;
   /** One for the window: its connections' large lines are parsed off this thread, one after another. */
-  private readonly lineParser = new OffThreadLineParser();
+  private readonly lineParser: OffThreadLineParser;
 
   private constructor(
-    private readonly server: net.Server,
+    server: net.Server,
     private readonly options: IpcServerOptions,
   ) {
+    super();
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.token = options.token;
-    this.refusals = new RefusalLog(options.log!, this.limits.refusalLogIntervalMs);
+    this.log = options.log ?? silentLogger;
+    this.refusals = new RefusalLog(this.log, this.limits.refusalLogIntervalMs);
+    // Released newest first: the clients, then the parser and the event, then the listener.
+    this.register(toDisposable(() => new Promise<void>((resolve) => server.close(() => resolve()))));
+    this.authenticatedChanged = this.register(new Emitter<number>());
+    this.onDidChangeAuthenticatedCount = this.authenticatedChanged.event;
+    this.lineParser = this.register(new OffThreadLineParser());
+    this.register(
+      toDisposable(() => {
+        for (const connection of [...this.connections]) connection.close();
+      }),
+    );
   }
 
   /** Listens on `socketPath`, replacing a stale socket file left by a dead process. */
   static async start(options: IpcServerOptions): Promise<IpcServer> {
-    const log = options.log ?? (() => undefined);
     const server = net.createServer();
-    const ipc = new IpcServer(server, { ...options, log });
+    const ipc = new IpcServer(server, options);
     server.on('connection', (socket) => ipc.accept(socket));
-    server.on('error', (error) => log('server-error', { error: error.message }));
-    await listenReplacingStale(server, options.socketPath, log);
+    server.on('error', (error) => ipc.log.warn('server-error', { error }));
+    try {
+      await listenReplacingStale(server, options.socketPath, ipc.log);
+    } catch (error) {
+      await ipc.dispose();
+      throw error;
+    }
     if (process.platform !== 'win32') {
       fs.chmodSync(options.socketPath, 0o600);
     }
-    log('listening', { socketPath: options.socketPath });
+    ipc.log.debug('listening', { socketPath: options.socketPath });
     return ipc;
   }
 
@@ -107,19 +131,6 @@ export class IpcServer {
 
   broadcast<E extends EventName>(event: E, payload: EventPayload<E>): void {
     for (const connection of this.connections) connection.sendEvent(event, payload);
-  }
-
-  /**
-   * Closes the listener and every client. Node (libuv) unlinks the socket path when a pipe
-   * server closes, so `socketPath` must be unique to this process (see socketLocation.ts).
-   */
-  async dispose(): Promise<void> {
-    if (this.disposed) return;
-    this.disposed = true;
-    for (const connection of [...this.connections]) connection.close();
-    this.lineParser.dispose();
-    this.authenticatedChanged.dispose();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
   /**
@@ -149,7 +160,7 @@ export class IpcServer {
   }
 
   private accept(socket: net.Socket): void {
-    if (this.disposed || this.unauthenticatedCount >= this.limits.maxUnauthenticated) {
+    if (this.isDisposed || this.unauthenticatedCount >= this.limits.maxUnauthenticated) {
       this.refusals.refused('too-many', { limit: this.limits.maxUnauthenticated });
       socket.destroy();
       return;
@@ -163,7 +174,7 @@ export class IpcServer {
         maxLineBytes: this.options.maxLineBytes ?? MAX_FRAME_BYTES,
         serverInfo: this.options.serverInfo,
         limits: this.limits,
-        log: this.options.log!,
+        log: this.log,
         refusals: this.refusals,
         observer: this.options.observer,
         lineParser: this.lineParser,
@@ -200,11 +211,7 @@ export class IpcServer {
   }
 }
 
-async function listenReplacingStale(
-  server: net.Server,
-  socketPath: string,
-  log: NonNullable<IpcServerOptions['log']>,
-): Promise<void> {
+async function listenReplacingStale(server: net.Server, socketPath: string, log: Logger): Promise<void> {
   try {
     await listen(server, socketPath);
   } catch (error) {
@@ -214,7 +221,7 @@ async function listenReplacingStale(
         code: 'EADDRINUSE',
       });
     }
-    log('stale-socket-removed', { socketPath });
+    log.debug('stale-socket-removed', { socketPath });
     fs.unlinkSync(socketPath);
     await listen(server, socketPath);
   }

@@ -2,9 +2,10 @@
 // so that another assistant's call is not kept waiting on the window's thread while one line of
 // tens of megabytes is turned into text and parsed. The worker is started for the first large line
 // and ends when idle; its code is a few lines given inline, so it needs no file of its own. If it
-// cannot run, a line is parsed on this thread, as it was before: a message is never lost.
+// cannot run, a line is parsed on this thread instead: a message is never lost.
 
 import { Worker } from 'worker_threads';
+import { Disposable, toDisposable } from '../../../shared/lifecycle';
 
 /** A line as parsed: its JSON value, nothing (a blank line), or not JSON. */
 export type ParsedLine =
@@ -41,21 +42,30 @@ export function parseLineHere(bytes: Buffer): ParsedLine {
   return parseText(bytes.toString('utf8'));
 }
 
-export class OffThreadLineParser {
+export class OffThreadLineParser extends Disposable {
   private worker: Worker | undefined;
   private readonly pending = new Map<number, { resolve: (parsed: ParsedLine) => void; bytes: Buffer }>();
   private nextId = 0;
   private idleTimer: NodeJS.Timeout | undefined;
-  private disposed = false;
   /** Lines the worker parsed; tests see that a large line did not parse on this thread. */
   parsedOffThread = 0;
+
+  constructor() {
+    super();
+    this.register(
+      toDisposable(async () => {
+        clearTimeout(this.idleTimer);
+        await this.stop();
+      }),
+    );
+  }
 
   /**
    * The line's value, parsed in the worker. Its bytes are copied to the worker, not transferred:
    * they are kept here until it answers, so that a worker that dies meanwhile loses no message.
    */
   parse(bytes: Buffer): Promise<ParsedLine> {
-    const worker = this.disposed ? undefined : this.running();
+    const worker = this.isDisposed ? undefined : this.running();
     if (!worker) return Promise.resolve(parseLineHere(bytes));
     clearTimeout(this.idleTimer);
     const id = ++this.nextId;
@@ -63,12 +73,6 @@ export class OffThreadLineParser {
       this.pending.set(id, { resolve, bytes });
       worker.postMessage({ id, bytes });
     });
-  }
-
-  dispose(): void {
-    this.disposed = true;
-    clearTimeout(this.idleTimer);
-    this.stop();
   }
 
   private running(): Worker | undefined {
@@ -87,21 +91,26 @@ export class OffThreadLineParser {
       this.pending.delete(id);
       this.parsedOffThread++;
       entry.resolve(parsed);
-      if (this.pending.size === 0) this.idleTimer = setTimeout(() => this.stop(), IDLE_MS).unref();
+      if (this.pending.size === 0) this.idleTimer = setTimeout(() => void this.stop(), IDLE_MS).unref();
     });
-    worker.on('error', () => this.stop());
-    worker.on('exit', () => this.stop());
+    // Only while it is the running one: an old worker's late exit must not end its successor.
+    const stopIfCurrent = () => this.worker === worker && void this.stop();
+    worker.on('error', stopIfCurrent);
+    worker.on('exit', stopIfCurrent);
     this.worker = worker;
     return worker;
   }
 
-  /** Ends the worker; lines it had not answered yet are parsed here, in the order they came. */
-  private stop(): void {
+  /**
+   * Ends the worker; lines it had not answered yet are parsed here, in the order they came. Resolves
+   * once the worker has exited, for dispose() to wait on.
+   */
+  private async stop(): Promise<void> {
     const worker = this.worker;
     this.worker = undefined;
-    if (worker) void worker.terminate();
     const left = [...this.pending.values()];
     this.pending.clear();
     for (const { resolve, bytes } of left) resolve(parseLineHere(bytes));
+    await worker?.terminate();
   }
 }

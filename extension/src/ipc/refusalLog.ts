@@ -1,5 +1,8 @@
 // Logs the server's refusals (floods, silent or unauthenticated peers) at most once per kind per
-// window of time, with a count of the ones left out, so a hostile peer cannot flood the log.
+// window of time, with a count of the ones left out, so a hostile peer cannot flood the log. Each
+// is a warning: a refused peer is misconfigured (a stale token, another version) or hostile.
+
+import type { Logger } from '../../../shared/logger';
 
 export type RefusalKind =
   | 'flood'
@@ -12,14 +15,12 @@ export type RefusalKind =
   | 'too-many-authenticated'
   | 'window-backpressure';
 
-export type LogFn = (event: string, fields?: Record<string, unknown>) => void;
-
 export class RefusalLog {
   private readonly lastLogged = new Map<RefusalKind, number>();
   private readonly suppressed = new Map<RefusalKind, number>();
 
   constructor(
-    private readonly log: LogFn,
+    private readonly log: Logger,
     private readonly intervalMs = 10_000,
     private readonly now: () => number = Date.now,
   ) {}
@@ -34,6 +35,6 @@ export class RefusalLog {
     const left = this.suppressed.get(kind) ?? 0;
     this.lastLogged.set(kind, time);
     this.suppressed.delete(kind);
-    this.log('connection-refused', { kind, ...fields, ...(left > 0 ? { suppressedSinceLast: left } : {}) });
+    this.log.warn('connection-refused', { kind, ...fields, ...(left > 0 ? { suppressedSinceLast: left } : {}) });
   }
 }

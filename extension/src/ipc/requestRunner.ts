@@ -1,10 +1,9 @@
-// Runs one connection's requests side by side: each starts as soon as it arrives (handlers are
-// called in arrival order; the review store serializes its own changes), at most `maxInFlight` at
-// once, each with a deadline, so one handler that never settles cannot hold up the others. Past
-// the limit, requests wait in a short queue while the connection stops reading (`onSaturated`);
-// only past that queue is a request refused as busy. An observer may watch each request from its
-// arrival to its answer (the window's Activity view), without a say in either. A handler may report
-// progress, which goes out only if the client asked, at a bounded rate, and never after the reply.
+// Runs one connection's requests side by side, each with a deadline, so that one handler that never
+// settles cannot hold up the others. Handlers are called in arrival order (the review store orders
+// its own changes). Past `maxInFlight`, requests wait in a short queue while the connection stops
+// reading (`onSaturated`); past that queue, a request is refused as busy. An observer (the Activity
+// view) sees each request from its arrival to its answer. Progress goes out only if the client
+// asked, at a bounded rate, and never after the reply.
 
 import {
   ErrorCode,
@@ -13,73 +12,25 @@ import {
   isMethod,
   MAX_PROGRESS_MESSAGE_CHARS,
   methods,
-  type Method,
   type ProgressUpdate,
   type RequestMessage,
-  type ResultOf,
-  type ValidParamsOf,
 } from '../../../shared/protocol';
 import { ProgressThrottle } from '../../../shared/progressThrottle';
-import type { LogFn } from './refusalLog';
+import type { Logger } from '../../../shared/logger';
+import type {
+  ObservedRequest,
+  RequestContext,
+  RequestHandlers,
+  RequestObserver,
+  RequestOutcome,
+  RequestStatus,
+} from './requestContract';
 
 /** At most 40 progress messages a second for one request, besides the few that start a step. */
 export const WINDOW_PROGRESS_INTERVAL_MS = 25;
 
 /** How much longer than the client's own timeout the window works on a request (see start()). */
 export const CLIENT_DEADLINE_GRACE_MS = 1_000;
-
-export interface RequestContext {
-  /** Aborted when the client cancels the request (before commit()), its deadline passes, or it disconnects. */
-  readonly signal: AbortSignal;
-  readonly connectionId: number;
-  /**
-   * Tells the client how far the request has come, if it asked; otherwise, and once answered,
-   * nothing. Updates within a step are held to one per WINDOW_PROGRESS_INTERVAL_MS; one marked
-   * `newStep` goes at once (a handler has only a handful of steps).
-   */
-  readonly progress: (update: ProgressUpdate, options?: { readonly newStep?: boolean }) => void;
-  /**
-   * The request's effect is now visible and will be kept (e.g. a review shown and being saved):
-   * from here a cancel no longer aborts it, and it is answered with its real result, so that the
-   * window's record says what happened. Its deadline and its connection's end still abort it.
-   */
-  readonly commit: () => void;
-}
-
-export type RequestHandlers = {
-  [M in Method]: (params: ValidParamsOf<M>, context: RequestContext) => Promise<ResultOf<M>> | ResultOf<M>;
-};
-
-/** A request as an observer sees it: the same object at its start and at its end. */
-export interface ObservedRequest {
-  readonly connectionId: number;
-  /** The MCP server's id for it (a UUID), which its own log carries too: the correlation id. */
-  readonly id: string;
-  /** As sent: it may name no method, when the request is refused for that. */
-  readonly method: string;
-  /** The assistant (MCP client) that made it, when its MCP server said. */
-  readonly client: string | undefined;
-  /** When it arrived, in ms since the epoch. */
-  readonly receivedAt: number;
-}
-
-export type RequestStatus = 'ok' | 'error' | 'cancelled';
-
-export interface RequestOutcome {
-  readonly status: RequestStatus;
-  /** From its arrival to its answer, waiting for a slot included. */
-  readonly durationMs: number;
-  readonly error?: { readonly code: number; readonly message: string };
-}
-
-/**
- * Told of every request, synchronously: when it arrives, and once when it is answered, refused,
- * cancelled or dropped with its connection. What it throws is logged and otherwise ignored.
- */
-export interface RequestObserver {
-  onRequestStarted?(request: ObservedRequest): void;
-  onRequestSettled?(request: ObservedRequest, outcome: RequestOutcome): void;
-}
 
 export interface RequestRunnerOptions {
   readonly connectionId: number;
@@ -89,7 +40,7 @@ export interface RequestRunnerOptions {
   readonly maxQueued: number;
   /** Overrides each method's own `timeoutMs` from the method table. */
   readonly requestTimeoutMs?: number;
-  readonly log: LogFn;
+  readonly log: Logger;
   readonly observer?: RequestObserver;
   /** Writes a progress message for a request that asked for it. */
   readonly sendProgress?: (id: string, update: ProgressUpdate) => void;
@@ -173,7 +124,7 @@ export class RequestRunner {
         : (this.options.requestTimeoutMs ?? methods[method].timeoutMs);
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      this.options.log('request-timed-out', { connection: this.options.connectionId, method, timeoutMs });
+      this.options.log.warn('request-timed-out', { connection: this.options.connectionId, method, timeoutMs });
       this.finish(id, {
         error: {
           code: ErrorCode.Timeout,
@@ -219,7 +170,7 @@ export class RequestRunner {
     }
     const running = this.inFlight.get(id);
     if (running?.committed) {
-      this.options.log('cancel-after-commit', {
+      this.options.log.debug('cancel-after-commit', {
         connection: this.options.connectionId,
         method: running.request.method,
       });
@@ -262,7 +213,7 @@ export class RequestRunner {
   /**
    * A handler's progress, checked and cut to what the wire accepts. The MCP server holds what it
    * passes on to ten a second; here the interval is shorter, because an update that must wait for
-   * its slot waits behind whatever synchronous work the handler does next (seconds of parsing),
+   * its slot waits behind whatever synchronous work the handler does next (a long parse),
    * and would reach the client only after it.
    */
   private progressFor(
@@ -325,13 +276,13 @@ export class RequestRunner {
     try {
       notify();
     } catch (error) {
-      this.options.log('observer-failed', { connection: this.options.connectionId, error: String(error) });
+      this.options.log.warn('observer-failed', { connection: this.options.connectionId, error });
     }
   }
 
   private describeFailure(method: string, error: unknown): { code: number; message: string } {
     if (error instanceof IpcError) return { code: error.code, message: error.message };
-    this.options.log('handler-failed', { connection: this.options.connectionId, method, error: String(error) });
+    this.options.log.warn('handler-failed', { connection: this.options.connectionId, method, error });
     return {
       code: ErrorCode.Internal,
       message: `Redline failed to handle ${method}: ${(error as Error)?.message ?? error}`,

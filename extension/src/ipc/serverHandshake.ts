@@ -29,6 +29,14 @@ export type HandshakeOutcome =
 
 type Send = (message: unknown) => void;
 
+/** What the peer is told before the connection closes; `code` is Unauthorized unless given. */
+interface Refusal {
+  readonly id: string | null;
+  readonly reason: RefusalKind;
+  readonly message: string;
+  readonly code?: number;
+}
+
 export class ServerHandshake {
   private buffered: Buffer = Buffer.alloc(0);
   /** Bytes of complete lines already handled. */
@@ -49,12 +57,12 @@ export class ServerHandshake {
       const newline = this.buffered.indexOf(0x0a);
       const lineEnd = newline === -1 ? this.buffered.length : newline + 1;
       if (this.consumed + lineEnd > this.options.maxBytes) {
-        this.outcome = this.refuse(
-          null,
-          'flood',
-          `Sent over ${this.options.maxBytes} bytes before authenticating; closing this connection.`,
-          ErrorCode.LineTooLong,
-        );
+        this.outcome = this.refuse({
+          id: null,
+          reason: 'flood',
+          message: `Sent over ${this.options.maxBytes} bytes before authenticating; closing this connection.`,
+          code: ErrorCode.LineTooLong,
+        });
         this.buffered = Buffer.alloc(0);
         return this.outcome;
       }
@@ -76,38 +84,43 @@ export class ServerHandshake {
     try {
       json = JSON.parse(line);
     } catch {
-      return this.refuse(
-        null,
-        'invalid',
-        'Not valid JSON. The first message must be a hello; closing this connection.',
-        ErrorCode.ParseError,
-      );
+      return this.refuse({
+        id: null,
+        reason: 'invalid',
+        message: 'Not valid JSON. The first message must be a hello; closing this connection.',
+        code: ErrorCode.ParseError,
+      });
     }
     const id = idOf(json);
     // Said before the schema check, which an older or newer client's hello would fail.
     const version = (json as { type?: unknown; protocolVersion?: unknown } | null)?.protocolVersion;
     if ((json as { type?: unknown } | null)?.type === 'hello' && version !== PROTOCOL_VERSION) {
-      return this.refuse(
+      return this.refuse({
         id,
-        'version',
-        `This VS Code window's Redline speaks IPC protocol ${PROTOCOL_VERSION}, but the MCP server speaks ${String(version)}. ` +
+        reason: 'version',
+        message:
+          `This VS Code window's Redline speaks IPC protocol ${PROTOCOL_VERSION}, but the MCP server speaks ${String(version)}. ` +
           'Update Redline so that the extension and the MCP server are the same version, then restart the assistant.',
-        ErrorCode.VersionMismatch,
-      );
+        code: ErrorCode.VersionMismatch,
+      });
     }
     const parsed = ClientMessage.safeParse(json);
     if (!parsed.success) {
-      return this.refuse(
+      return this.refuse({
         id,
-        'invalid',
-        `Invalid message: ${describeIssues(parsed.error)}; closing this connection.`,
-        ErrorCode.InvalidMessage,
-      );
+        reason: 'invalid',
+        message: `Invalid message: ${describeIssues(parsed.error)}; closing this connection.`,
+        code: ErrorCode.InvalidMessage,
+      });
     }
     const message = parsed.data;
     if (!this.hello) {
       if (message.type !== 'hello') {
-        return this.refuse(message.id, 'unauthorized', 'Unauthorized: the first message must be a hello.');
+        return this.refuse({
+          id: message.id,
+          reason: 'unauthorized',
+          message: 'Unauthorized: the first message must be a hello.',
+        });
       }
       const serverNonce = createNonce();
       this.hello = { clientNonce: message.clientNonce, serverNonce, client: message.client };
@@ -120,27 +133,26 @@ export class ServerHandshake {
       return { kind: 'pending' };
     }
     if (message.type !== 'auth') {
-      return this.refuse(
-        message.id,
-        'unauthorized',
-        'Unauthorized: after the challenge, the next message must be an auth.',
-      );
+      return this.refuse({
+        id: message.id,
+        reason: 'unauthorized',
+        message: 'Unauthorized: after the challenge, the next message must be an auth.',
+      });
     }
     const expected = clientProof(this.options.token, this.hello.serverNonce, this.hello.clientNonce);
     if (!proofsMatch(message.clientProof, expected)) {
-      return this.refuse(message.id, 'unauthorized', "Unauthorized: the proof does not match this window's token.");
+      return this.refuse({
+        id: message.id,
+        reason: 'unauthorized',
+        message: "Unauthorized: the proof does not match this window's token.",
+      });
     }
     const result: HelloResult = { protocolVersion: PROTOCOL_VERSION, server: this.options.serverInfo };
     this.send({ type: 'response', id: message.id, result });
     return { kind: 'accepted', client: this.hello.client, rest: Buffer.alloc(0) };
   }
 
-  private refuse(
-    id: string | null,
-    reason: RefusalKind,
-    message: string,
-    code: number = ErrorCode.Unauthorized,
-  ): HandshakeOutcome {
+  private refuse({ id, reason, message, code = ErrorCode.Unauthorized }: Refusal): HandshakeOutcome {
     this.send({ type: 'response', id, error: { code, message } });
     return { kind: 'refused', reason, detail: message };
   }

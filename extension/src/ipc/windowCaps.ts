@@ -1,6 +1,6 @@
 // Caps across all of a window's connections. Each connection already bounds itself (unread
-// replies, requests in flight), but eight connections that never read held 1.42 GiB between them:
-// so the window also bounds how many authenticated connections it keeps and how many unsent bytes
+// replies, requests in flight), but a few that never read could still hold gigabytes between them.
+// So the window also bounds how many authenticated connections it keeps and how many unsent bytes
 // they hold together, and says which connection to close when a cap is passed.
 
 /** What the caps look at in a connection. */

@@ -3,7 +3,8 @@
 // shows one at a time (the active one) as a tab. Plain TypeScript (no `vscode`).
 
 import { IncomingReview } from './incomingReview';
-import { Emitter, type Disposable, type Event } from '../events';
+import { Emitter, type Event } from '../emitter';
+import type { IDisposable } from '../../../shared/lifecycle';
 import { ReviewHistory } from './reviewHistory';
 import type { ReviewFindings } from './reviewFindings';
 import type { ReviewRenderer } from '../render/reviewRenderer';
@@ -66,7 +67,7 @@ export interface AssistantReviewChange {
 export class AssistantReviews {
   private readonly reviews: AssistantReview[] = [];
   private readonly attachments: FindingsAttachment[] = [];
-  private readonly subscriptions: Disposable[] = [];
+  private readonly subscriptions: IDisposable[] = [];
   private activeReview: AssistantReview;
   /** Assistants whose review is being set up, so that two first calls at once make one. */
   private readonly opening = new Map<string, Promise<AssistantReview>>();

@@ -7,7 +7,8 @@ import { promises as fs } from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
 import { FeedbackItem, FindingState, MAX_FEEDBACK_TEXT, type GetReviewFeedbackResult } from '../../../shared/protocol';
-import { Emitter, type Disposable } from '../events';
+import { Emitter } from '../emitter';
+import type { IDisposable } from '../../../shared/lifecycle';
 import { FeedbackJournal, type JournalContents } from './feedbackJournal';
 import { withFolderLock } from './folderLock';
 import { GroupCommit } from './groupCommit';
@@ -32,7 +33,7 @@ type Stored = z.infer<typeof Stored>;
 /** What a new item says; its id and time are given by the conversation. */
 export type NewFeedback = Omit<FeedbackItem, 'id' | 'at'>;
 
-export class Conversation implements Disposable {
+export class Conversation implements IDisposable {
   private items: FeedbackItem[] = [];
   private next = 1;
   /** The newest id on disk: readers see nothing newer, so they never read what a crash could lose. */

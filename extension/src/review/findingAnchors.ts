@@ -6,7 +6,7 @@
 // Free of the editor API (editorAnchors.ts feeds it the editor's events), so it runs in tests.
 
 import { promises as fs } from 'fs';
-import { Emitter } from '../events';
+import { Emitter } from '../emitter';
 import { AnchorFile, type StoredAnchor } from './anchorFile';
 import { relocate, rememberLines, shiftForEdit, type AnchorRange, type LineEdit } from './anchorText';
 

@@ -3,7 +3,8 @@
 // without one budget that is tens of GiB. Past it the oldest earlier reviews go first, whichever
 // assistant's they are, and the window says so.
 
-import { Emitter, type Disposable } from '../events';
+import { Emitter } from '../emitter';
+import type { IDisposable } from '../../../shared/lifecycle';
 import type { HistoryEntry } from './reviewFiles';
 import { formatSize } from '../../../shared/byteSize';
 
@@ -23,7 +24,7 @@ export interface HistoryDrop {
   readonly maxBytes: number;
 }
 
-export class HistoryBudget implements Disposable {
+export class HistoryBudget implements IDisposable {
   private readonly members = new Set<BudgetedHistory>();
   private readonly dropped = new Emitter<HistoryDrop>();
   /** Fires when earlier reviews were dropped to stay within the budget. */
@@ -31,9 +32,9 @@ export class HistoryBudget implements Disposable {
 
   constructor(readonly maxBytes = MAX_HISTORY_BYTES) {}
 
-  join(member: BudgetedHistory): Disposable {
+  join(member: BudgetedHistory): IDisposable {
     this.members.add(member);
-    return { dispose: () => this.members.delete(member) };
+    return { dispose: () => void this.members.delete(member) };
   }
 
   /** Drops the oldest earlier reviews until all of them fit; each member that lost some is told once, through `drop`. */

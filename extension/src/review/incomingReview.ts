@@ -2,7 +2,7 @@
 // from the first screen, instead of the review it replaces. Not stored, and gone as soon as the
 // call stages its review, fails or is cancelled: until then, nothing changed.
 
-import { Emitter } from '../events';
+import { Emitter } from '../emitter';
 import type { StreamedPage } from '../render/streamedPage';
 
 export interface IncomingReviewState {

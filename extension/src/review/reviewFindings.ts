@@ -3,7 +3,8 @@
 // The threads, the Problems view and the panel all draw from the list this publishes.
 
 import type { Finding } from '../../../shared/protocol';
-import { Emitter, type Disposable } from '../events';
+import { Emitter } from '../emitter';
+import type { IDisposable } from '../../../shared/lifecycle';
 import type { ReviewRenderer } from '../render/reviewRenderer';
 import type { Conversation } from './conversation';
 import type { Review, ReviewStore } from './reviewStore';
@@ -27,13 +28,13 @@ export interface ShownFinding extends Finding {
 /** How long a burst of changes (appends, keystrokes) is let settle before the views are redrawn. */
 const SETTLE_MS = 50;
 
-export class ReviewFindings implements Disposable {
+export class ReviewFindings implements IDisposable {
   private shown: readonly ShownFinding[] = [];
   private rendered: { revision: number; findings: readonly ReviewFinding[]; review: Review } | undefined;
   private readonly changed = new Emitter<readonly ShownFinding[]>();
   /** Fires with the whole list whenever the review, a position or a state changed. */
   readonly onDidChange = this.changed.event;
-  private readonly subscriptions: Disposable[];
+  private readonly subscriptions: IDisposable[];
   private settle: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> = Promise.resolve();
 

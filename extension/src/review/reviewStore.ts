@@ -6,7 +6,8 @@
 import { utf8Bytes } from '../../../shared/byteSize';
 import { MAX_REVIEW_BYTES } from '../../../shared/protocol';
 import { measureReview, overBudget, type ReviewCost } from '../../../shared/reviewBudget';
-import { Emitter, type Disposable } from '../events';
+import { Emitter } from '../emitter';
+import type { IDisposable } from '../../../shared/lifecycle';
 import { compose, composedCost, type KnownSections } from './compose';
 import { ReviewTooLargeError, type PresentRequest, type Review, type ReviewChange } from './review';
 import { GroupCommit } from './groupCommit';
@@ -30,7 +31,7 @@ export interface ReviewStoreOptions {
 
 export const MAX_HISTORY_SIZE = 200;
 
-export class ReviewStore implements Disposable {
+export class ReviewStore implements IDisposable {
   private currentReview: Review | undefined;
   private lastRevision = 0;
   /** Reviews' costs as measured when they were made, so that an append measures only what it adds. */
@@ -40,7 +41,7 @@ export class ReviewStore implements Disposable {
   private readonly folder: StoreFolder | undefined;
   /** Settles when the review files found on open have been listed. */
   private historyReady: Promise<void> = Promise.resolve();
-  private readonly disposables: Disposable[] = [];
+  private readonly disposables: IDisposable[] = [];
   private readonly commit = new GroupCommit(() => this.writeBatch());
   private readonly changed = new Emitter<ReviewChange>();
   /** Fires after every change, before it is on disk, so the panel shows it at once. */

@@ -68,6 +68,5 @@ function listen(socketPath: string, token: string, handlers: RequestHandlers): P
     token,
     handlers,
     serverInfo: { name: 'redline', version: 'test', pid: process.pid },
-    log: () => undefined,
   });
 }
