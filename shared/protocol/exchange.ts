@@ -51,7 +51,7 @@ export const ExportReviewResult = z.object({
 });
 export type ExportReviewResult = z.infer<typeof ExportReviewResult>;
 
-/** As many findings as a review shows (extension/src/render/findings.ts, MAX_FINDINGS). */
+/** As many findings as a review shows (extension/src/render/findingExtraction.ts, MAX_FINDINGS). */
 export const MAX_IMPORTED_FINDINGS = 1000;
 /** As many items as a conversation keeps (extension/src/review/conversation.ts, MAX_FEEDBACK_ITEMS): more would push out the first. */
 export const MAX_IMPORTED_REPLIES = 2000;

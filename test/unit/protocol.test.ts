@@ -19,7 +19,7 @@ import {
   MAX_IMPORTED_FINDINGS,
   MAX_IMPORTED_REPLIES,
 } from '../../shared/protocol';
-import { MAX_FINDINGS } from '../../extension/src/render/findings';
+import { MAX_FINDINGS } from '../../extension/src/render/findingExtraction';
 import { MAX_FEEDBACK_ITEMS } from '../../extension/src/review/conversation';
 
 describe('protocol schemas', () => {

@@ -10,7 +10,7 @@ import { renderInSlices } from './pageSlices';
 import { reviewParts, type ReviewPart } from './reviewParts';
 import { countNewlines } from './sections';
 import { installLabelGuard } from './labelGuard';
-import { findingsOf, type FindingCandidate, type ReviewFinding } from './findings';
+import { findingsOf, type FindingCandidate, type ReviewFinding } from './findingExtraction';
 import { attachOriginals, renderSuggestion } from './suggestions';
 import { CodeHighlighter } from './codeHighlight';
 import { installListChunks, LIST_PART, type ListPart } from './listChunks';
@@ -30,7 +30,7 @@ export interface RenderedReview {
   /** Where in `html` each slice the panel receives on its own ends (pageSlices.ts); absent for one slice. */
   slices?: readonly number[];
   references: ReferenceReport;
-  /** The blocks that point at code (findings.ts), each marked in `html` with `data-finding`. */
+  /** The blocks that point at code (findingExtraction.ts), each marked in `html` with `data-finding`. */
   findings: ReviewFinding[];
   /** What the render counted against RENDER_BUDGET (renderBudget.ts). */
   cost: RenderCost;
@@ -139,7 +139,7 @@ export async function renderReview(
     // Before rendering: a finding's block carries its id into the HTML, and its suggestions a diff.
     tell?.({ step: 'findings', candidates: candidates.length });
     // Numbered after the parts above, as the whole review numbers a repeated text.
-    const found = findingsOf(candidates, text.split(/\r\n?|\n/), state.lineOffset, taken);
+    const found = findingsOf(candidates, { sourceLines: text.split(/\r\n?|\n/), lineOffset: state.lineOffset, taken });
     for (const finding of found) {
       taken.add(finding.id);
       findings.push(finding);
@@ -160,7 +160,7 @@ export async function renderReview(
     );
     if (signal) await yieldThread(signal);
     tell?.({ step: 'writing' });
-    renderInSlices(md, tokens, env, { firstScreen: k === 0, onSlice: (html) => page.add(html) });
+    renderInSlices(md, tokens, { env, firstScreen: k === 0, onSlice: (html) => page.add(html) });
     if (parts.length > 1) onProgress?.({ step: 'written', share: parts[k].to / markdown.length });
   }
   return { ...page.finish(), references: tally.report(), findings, cost: counterOf(env)!.total() };
@@ -278,6 +278,7 @@ function renderLinkOpen(tokens: Token[], idx: number): string {
 }
 
 /** Images would be network requests or local file reads; the panel promises neither, so show the alt text. */
+// eslint-disable-next-line @typescript-eslint/max-params -- markdown-it's RenderRule signature
 function renderImage(
   tokens: Token[],
   idx: number,
@@ -294,6 +295,7 @@ function renderImage(
  * known language is written plain with `data-highlight`, its grammar: the panel highlights it when
  * it nears the screen (webview/codeHighlighting.ts), so the page is not held back by highlighting.
  */
+// eslint-disable-next-line @typescript-eslint/max-params -- markdown-it's RenderRule signature
 function renderFence(
   tokens: Token[],
   idx: number,

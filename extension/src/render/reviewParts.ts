@@ -141,7 +141,7 @@ function scanCuts(markdown: string): { cuts: Cut[]; definitionsEnd: number } {
     if (bracket !== -1 && bracket < textEnd && DEFINITION_PREFIX.test(markdown.slice(at, bracket))) {
       DEFINITION_LABEL.lastIndex = bracket;
       if (DEFINITION_LABEL.test(markdown))
-        definitionsEnd = Math.max(definitionsEnd, lineOf(markdown, at, line, DEFINITION_LABEL.lastIndex));
+        definitionsEnd = Math.max(definitionsEnd, lineOf(markdown, { line, at }, DEFINITION_LABEL.lastIndex));
     }
     if (fence) {
       const close = text === '' ? undefined : FENCE_CLOSE.exec(text)?.[1];
@@ -203,8 +203,9 @@ function startsPlain(markdown: string, at: number, first: number): boolean {
   return !ORDERED_MARKER.test(markdown);
 }
 
-/** The 0-based line of offset `to`, counting on from `line` at offset `from`. */
-function lineOf(markdown: string, from: number, line: number, to: number): number {
-  for (let at = markdown.indexOf('\n', from); at !== -1 && at < to; at = markdown.indexOf('\n', at + 1)) line++;
+/** The 0-based line of offset `to`, counting on from a place known to be 0-based `line` at offset `at`. */
+function lineOf(markdown: string, known: { readonly line: number; readonly at: number }, to: number): number {
+  let line = known.line;
+  for (let at = markdown.indexOf('\n', known.at); at !== -1 && at < to; at = markdown.indexOf('\n', at + 1)) line++;
   return line;
 }

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { FINDING_SEVERITIES } from '../../../shared/protocol';
 import { StoredJsonFile } from './storedJsonFile';
-import { MAX_FINDINGS, type ReviewFinding } from '../render/findings';
+import { MAX_FINDINGS, type ReviewFinding } from '../render/findingExtraction';
 
 const FILE = 'findings.json';
 /** Findings' text is a review's blocks: a file larger than this is not written, and the review is rendered instead. */

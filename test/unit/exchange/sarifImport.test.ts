@@ -1,5 +1,5 @@
 import { fromSarif, MAX_IMPORTED_RESULTS, SarifImportError } from '../../../shared/exchange/sarifImport';
-import { MAX_FINDINGS } from '../../../extension/src/render/findings';
+import { MAX_FINDINGS } from '../../../extension/src/render/findingExtraction';
 
 /** A log of one run of `tool` with these results, and whatever else the run should have. */
 const logOf = (

@@ -1,4 +1,4 @@
-import { findingId, labelOf, MAX_FINDINGS } from '../../extension/src/render/findings';
+import { findingId, labelOf, MAX_FINDINGS } from '../../extension/src/render/findingExtraction';
 import { renderReview, type Resolver } from '../../extension/src/render/markdownRenderer';
 import type { FileReference } from '../../shared/links';
 

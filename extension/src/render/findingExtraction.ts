@@ -1,6 +1,6 @@
-// Findings: the list items and paragraphs of a review that point at code. A block is a finding when
-// its first file reference resolves; it is anchored at that reference's lines. The renderer records
-// candidate blocks while it parses and turns them into findings once references are resolved.
+// Finding extraction: the list items and paragraphs of a review that point at code. A block is a
+// finding when its first file reference resolves, and is anchored at that reference's lines. The
+// renderer records candidate blocks while it parses and turns them into findings here.
 
 import { createHash } from 'crypto';
 import { FINDING_SEVERITIES, type FindingSeverity } from '../../../shared/protocol';
@@ -46,16 +46,22 @@ export interface ReviewFinding {
   readonly suggestionTokens: readonly MarkdownIt.Token[];
 }
 
+/** Where candidates come from: the markdown rendered, as lines, and what the review around it holds. */
+export interface CandidateSource {
+  readonly sourceLines: readonly string[];
+  /** The line of the whole review that the markdown's first line is. */
+  readonly lineOffset: number;
+  /** Ids already used in the review (for an append), so that a repeated text gets a new one. */
+  readonly taken?: ReadonlySet<string>;
+}
+
 /**
  * The candidates whose first reference (the first that became a link) resolved, with stable ids:
  * a hash of the block's text, so the same text keeps its id through appends and section updates.
- * `taken` holds ids already used in the review (for an append), so a repeated text gets a new one.
  */
 export function findingsOf(
   candidates: readonly FindingCandidate[],
-  sourceLines: readonly string[],
-  lineOffset: number,
-  taken: ReadonlySet<string> = new Set(),
+  { sourceLines, lineOffset, taken = new Set() }: CandidateSource,
 ): ReviewFinding[] {
   const findings: ReviewFinding[] = [];
   const used = new Set(taken);
