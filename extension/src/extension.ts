@@ -30,6 +30,8 @@ import { AssistantReviews } from './review/assistantReviews';
 import { describeDrop } from './review/historyBudget';
 import type { ReviewStore } from './review/reviewStore';
 import { onDidChangeSettings, readSettings } from './settings';
+import { outputChannelSink } from './outputChannelLog';
+import { Logger } from '../../shared/logger';
 
 /** What the extension-host tests read; not a public API. */
 export interface RedlineTestApi {
@@ -58,12 +60,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
   // Renders run in worker threads (dist/renderWorker.js, beside this file): never on the host's thread.
   const renderPool = new RenderWorkerPool(path.join(context.extensionUri.fsPath, 'dist', 'renderWorker.js'));
-  const renderer = new ReviewRenderer(workspaceFolders, renderPool, unsavedDocuments);
-  renderer.onDistrust = (why) =>
-    log.warn(
-      `${why}. A repository counts only when you own it and no one else may write to it, as git's safe.directory decides.`,
-    );
-  context.subscriptions.push({ dispose: () => renderer.dispose() });
+  const renderer = new ReviewRenderer(workspaceFolders, {
+    engine: renderPool,
+    unsavedDocuments,
+    log: new Logger(outputChannelSink(log), 'renderer'),
+  });
+  context.subscriptions.push(renderer);
   const selection = new SelectionTracker();
   const opener = new LocationOpener(
     (cwd) => renderer.roots(cwd),
