@@ -24,6 +24,8 @@ export const MAX_ASSISTANT_CHARS = 200;
  * the envelope. A review the schema accepts is then never cut off by the framing.
  */
 export const MAX_FRAME_BYTES = 6 * MAX_REVIEW_BYTES + 1024 * 1024;
+/** Findings a review lists at most, each with a thread and a read of its lines; an import brings no more. */
+export const MAX_FINDINGS = 1000;
 export const DEFAULT_TIMEOUT_MS = 10_000;
 /** The longest a client may wait for one request (REDLINE_TIMEOUT_MS), and so the longest the window works on it. */
 export const MAX_REQUEST_TIMEOUT_MS = 600_000;

@@ -3,14 +3,11 @@
 // renderer records candidate blocks while it parses and turns them into findings here.
 
 import { createHash } from 'crypto';
-import { FINDING_SEVERITIES, type FindingSeverity } from '../../../shared/protocol';
+import { labelOf } from '../../../shared/findingLabel';
+import { MAX_FINDINGS, type FindingSeverity } from '../../../shared/protocol';
 import type MarkdownIt from 'markdown-it';
 import type { ReferenceMeta } from './referenceAnswers';
 import { suggestionText } from './suggestions';
-
-/** A review with more findings than this lists the first ones: each costs a thread and a read of its lines. */
-export const MAX_FINDINGS = 1000;
-const MAX_TITLE_CHARS = 120;
 
 /** A block that may be a finding: its 0-based source lines in the markdown rendered, and its references. */
 export interface FindingCandidate {
@@ -125,23 +122,4 @@ function uniqueId(id: string, used: Set<string>, nextSuffix: Map<string, number>
   nextSuffix.set(id, n);
   used.add(unique);
   return unique;
-}
-
-/** A block quote's `>` and a list item's marker, before a finding's label. */
-const LEADING_MARKS = /^\s*(?:>\s*)*(?:(?:[-*+]|\d{1,9}[.)])\s+)?/;
-// `**bug**:`, `**bug:**`, `bug:`, `_nit_:`; one label, then a colon, at the very start.
-const LABEL = new RegExp(`^(\\*\\*|__|\\*|_)?(${FINDING_SEVERITIES.join('|')})(:)?\\1(:)?\\s*`, 'i');
-
-/** The severity label at the start of a finding, and its first line without marker, label or emphasis. */
-export function labelOf(markdown: string): { severity: FindingSeverity | null; title: string } {
-  const firstLine = markdown.split('\n', 1)[0].replace(LEADING_MARKS, '');
-  const label = LABEL.exec(firstLine);
-  const hasColon = label !== null && (label[3] === ':') !== (label[4] === ':');
-  const severity = hasColon ? (label![2].toLowerCase() as FindingSeverity) : null;
-  const rest = hasColon ? firstLine.slice(label![0].length) : firstLine;
-  const plain = rest
-    .replace(/[*_`]+/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return { severity, title: plain.length > MAX_TITLE_CHARS ? `${plain.slice(0, MAX_TITLE_CHARS - 1)}…` : plain };
 }
