@@ -5,10 +5,9 @@
 export const PROTOCOL_VERSION = 2;
 export const MAX_REVIEW_BYTES = 10 * 1024 * 1024;
 /**
- * A present-review this large takes long enough to follow: about 0.4 s at 256 KiB and 4.5 s at
- * 5 MiB, where a smaller one is done in well under 0.2 s, i.e. one or two progress updates at
- * ten a second. The window renders such a review before showing it, so that a cancel can stop it
- * (extension/src/bridge/presentReview.ts), and the MCP server asks for its progress.
+ * A present-review this large takes long enough to be worth following, where a smaller one is done
+ * within a progress update or two. The window renders such a review before showing it, so that a
+ * cancel can stop it (extension/src/bridge/presentReview.ts), and the MCP server asks for its progress.
  */
 export const LARGE_REVIEW_BYTES = 256 * 1024;
 /** Bounds on the other strings of present-review, so that the frame limit below can cover it. */

@@ -1,10 +1,8 @@
-// Cuts a review's page into slices that the panel receives and adds one at a time: first the
-// blocks of the first screen, then slices that start at about SLICE_CHARS and double up to
-// MAX_SLICE_CHARS. A large page posted whole holds both threads while it is serialized and parsed;
-// small slices first put the next screens in place at once, and larger ones later keep the posts
-// (each a round trip through VS Code) few. A slice also holds at most SLICE_ELEMENTS elements,
-// since the panel parses and styles a slice in one task. The cuts fall between top-level blocks,
-// where markdown-it's output for the parts joined is its output for the whole.
+// Cuts a review's page into slices that the panel adds one at a time: the first screen, then slices
+// from about SLICE_CHARS doubling up to MAX_SLICE_CHARS, each of at most SLICE_ELEMENTS elements.
+// Small slices first put the next screens in place at once; larger ones later keep the posts (each
+// a round trip through VS Code) few. Cuts fall between top-level blocks, where markdown-it's output
+// for the parts joined is its output for the whole.
 
 import type MarkdownIt from 'markdown-it';
 import { RENDER_BUDGET } from '../../../shared/reviewBudget';

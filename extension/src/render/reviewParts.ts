@@ -1,12 +1,8 @@
 // Where a review can be cut into parts that markdown-it parses one after another, so that the first
-// screen is rendered (and shown) before the rest is parsed. A cheap scan of the lines finds the cuts:
-//   - at a blank line outside a top-level fence, before a line that starts no container and no
-//     fence: no block of CommonMark runs on across such a line, except a top-level fence, which
-//     markdownRenderer.ts checks on the parsed part (endsWhereCut) and joins it to the rest if it ran on;
-//   - inside a long tight bullet list, every LIST_CHUNK_ITEMS items, where listChunks.ts cuts the
-//     list of the whole review too, so the parts' lists are the whole one's chunks.
-// Link reference definitions apply to the whole review: every part must see them all, so no cut
-// falls before the last line that could hold one (the parts share one env, which carries them on).
+// screen is shown before the rest is parsed. A cheap scan of the lines cuts at a blank line before a
+// line that starts no container and no fence (markdownRenderer.ts joins a part to the next when a
+// fence ran past its cut), and inside a long tight bullet list where listChunks.ts cuts it too. No
+// cut falls before the last line that could hold a link reference definition, which every part sees.
 
 import { FIRST_SCREEN_LINES } from './pageSlices';
 import { LIST_CHUNK_ITEMS } from './listChunks';

@@ -23,11 +23,11 @@ export interface RenderableReview {
 }
 
 /**
- * Two assistants' reviews each get a render the panel and the findings share, and a third may be
- * on its way in; a render of a 10 MiB review holds tens of megabytes, so no more are kept.
+ * Renders kept: one for each of two assistants' reviews (the panel and the findings share it), and
+ * one on its way in. A large review's render holds tens of megabytes, so no more are kept.
  */
 const MAX_KEPT_RENDERS = 3;
-/** How long where a cwd lies is trusted: `git worktree add` or `remove`, or a changed link, shows within this. */
+/** How long a cwd's place is kept: a `git worktree add` or `remove`, or a changed link, shows after this. */
 const PLACE_KEPT_MS = 2000;
 /** A window tells its log of this many repositories or records not believed, at most. */
 const MAX_DISTRUST_TOLD = 100;
@@ -139,8 +139,8 @@ export class ReviewRenderer extends Disposable {
   }
 
   /**
-   * Keeps only the renders of `reviews` (the ones on screen or tracked): a replaced review's render
-   * (tens of megabytes for a 10 MiB review) is let go at once, not after the next few reviews.
+   * Keeps only the renders of `reviews` (the ones on screen or tracked): a replaced review's render,
+   * which can hold tens of megabytes, is let go at once, not after the next few reviews.
    */
   keepOnly(reviews: readonly RenderableReview[]): void {
     this.recent = this.recent.filter((entry) => reviews.some((review) => sameReview(review, entry.review)));
