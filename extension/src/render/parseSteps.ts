@@ -31,6 +31,11 @@ export interface RenderState {
 export const RENDER_STATE = Symbol('redline.renderState');
 const WHITESPACE = /\s/;
 
+/**
+ * `data-line` (0-based) on every block, as VS Code's preview does, so the panel can scroll to a
+ * line. Also turns table cells' `style="text-align:…"` into a class: the panel's CSP allows no
+ * inline styles.
+ */
 export function addSourceLines(state: MarkdownIt.StateCore): void {
   const offset = (state.env[RENDER_STATE] as RenderState | undefined)?.lineOffset ?? 0;
   for (const token of state.tokens) {
