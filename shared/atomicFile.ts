@@ -1,10 +1,8 @@
-// Crash-safe file replacement for every file Redline writes: a reader (an assistant starting, the
-// next window, the MCP server looking for a window) sees either the old file or the new one, never
-// a half-written mix, and a completed write survives a power cut. Our own rather than
-// write-file-atomic: its v8 requires Node 22 (the MCP server runs on whatever `node` a user has),
-// and it hooks the process's exit signals (signal-exit) in the extension host, every extension's.
-// The synchronous form is for the two small files written where the caller cannot wait (the
-// discovery record, the launcher).
+// Crash-safe file replacement for every file Redline writes: a reader sees either the old file or the
+// new one, never a mix, and a completed write survives a power cut. Not write-file-atomic: its v8
+// needs Node 22 (the MCP server runs on the user's `node`), and it hooks the exit signals of the
+// extension host, which is every extension's. The synchronous form is for the two small files written
+// where the caller cannot wait (the discovery record, the launcher).
 
 import { randomBytes } from 'crypto';
 import { closeSync, fchmodSync, fsyncSync, openSync, promises as fs, renameSync, rmSync, writeSync } from 'fs';

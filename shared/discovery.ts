@@ -6,6 +6,7 @@
 
 import * as fs from 'fs';
 import * as path from 'path';
+import { z } from 'zod';
 import { replaceFileSync } from './atomicFile';
 import { isOwnProcessAlive } from './privateDirectory';
 
@@ -13,27 +14,43 @@ export { WORKSPACE_ENV } from './environment';
 
 export const DISCOVERY_VERSION = 1;
 
-export interface WindowRecord {
-  readonly version: typeof DISCOVERY_VERSION;
-  /** The extension host's process: the file is ignored once it has exited. */
-  readonly pid: number;
-  /** The window's workspace folders, absolute paths on this machine. */
-  readonly folders: readonly string[];
-  readonly socketPath: string;
-  readonly token: string;
-  /** `vscode.env.appName`: Visual Studio Code, Cursor, code-server… */
-  readonly editor: string;
-  /** When the window last had focus (ms since the epoch); ties between windows go to the latest. */
-  readonly lastFocused: number;
-  /** When this host started (ms since the epoch): of two hosts that claim a terminal, the later one is its window's. */
-  readonly started: number;
-  /**
-   * The shell processes of the window's integrated terminals. An MCP server started in one of
-   * them belongs to this window, whatever its working directory, even while an older host of the
-   * same window (one that lingers after a reload) still listens at the path the terminal was given.
-   */
-  readonly terminals: readonly number[];
-}
+const MAX_FOLDERS = 256;
+const MAX_PATH_CHARS = 4096;
+const MAX_TERMINALS = 1024;
+const MAX_EDITOR_CHARS = 200;
+
+const AbsolutePath = z
+  .string()
+  .min(1)
+  .max(MAX_PATH_CHARS)
+  .refine((p) => !p.includes('\0'));
+const Pid = z.int().positive();
+
+/** What a window publishes; everything in a file is checked against it on read. */
+export const WindowRecord = z
+  .object({
+    version: z.literal(DISCOVERY_VERSION),
+    /** The extension host's process: the file is ignored once it has exited. */
+    pid: Pid,
+    /** The window's workspace folders, absolute paths on this machine. */
+    folders: z.array(AbsolutePath).max(MAX_FOLDERS).readonly(),
+    socketPath: AbsolutePath,
+    token: z.string().regex(/^[0-9a-f]{32}$/),
+    /** `vscode.env.appName`: Visual Studio Code, Cursor, code-server… */
+    editor: z.string().max(MAX_EDITOR_CHARS),
+    /** When the window last had focus (ms since the epoch); ties between windows go to the latest. */
+    lastFocused: z.number(),
+    /** When this host started (ms since the epoch): of two hosts that claim a terminal, the later one is its window's. */
+    started: z.number(),
+    /**
+     * The shell processes of the window's integrated terminals. An MCP server started in one of
+     * them belongs to this window, whatever its working directory, even while an older host of the
+     * same window (one that lingers after a reload) still listens at the path the terminal was given.
+     */
+    terminals: z.array(Pid).max(MAX_TERMINALS).readonly(),
+  })
+  .readonly();
+export type WindowRecord = z.infer<typeof WindowRecord>;
 
 /** A record with the file it came from. */
 export interface DiscoveredWindow extends WindowRecord {
@@ -43,9 +60,6 @@ export interface DiscoveredWindow extends WindowRecord {
 const FILE_PATTERN = /^window-(\d+)-[0-9a-f]{8,32}\.json$/;
 const MAX_FILE_BYTES = 256 * 1024;
 const MAX_FILES = 256;
-const MAX_FOLDERS = 256;
-const MAX_PATH_CHARS = 4096;
-const MAX_TERMINALS = 1024;
 
 export function discoveryFileName(pid: number, key: string): string {
   return `window-${pid}-${key}.json`;
@@ -122,29 +136,6 @@ function readRecord(file: string, uid: number | undefined): WindowRecord | undef
 
 /** The record in `value`, or undefined when any field is missing, of the wrong type or out of bounds. */
 export function parseWindowRecord(value: unknown): WindowRecord | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const v = value as Record<string, unknown>;
-  const isPath = (p: unknown): p is string =>
-    typeof p === 'string' && p.length > 0 && p.length <= MAX_PATH_CHARS && !p.includes('\0');
-  if (v.version !== DISCOVERY_VERSION) return undefined;
-  if (!Number.isSafeInteger(v.pid) || (v.pid as number) <= 0) return undefined;
-  if (!Array.isArray(v.folders) || v.folders.length > MAX_FOLDERS || !v.folders.every(isPath)) return undefined;
-  if (!isPath(v.socketPath)) return undefined;
-  if (typeof v.token !== 'string' || !/^[0-9a-f]{32}$/.test(v.token)) return undefined;
-  if (typeof v.editor !== 'string' || v.editor.length > 200) return undefined;
-  if (typeof v.lastFocused !== 'number' || !Number.isFinite(v.lastFocused)) return undefined;
-  if (typeof v.started !== 'number' || !Number.isFinite(v.started)) return undefined;
-  const isPid = (pid: unknown) => Number.isSafeInteger(pid) && (pid as number) > 0;
-  if (!Array.isArray(v.terminals) || v.terminals.length > MAX_TERMINALS || !v.terminals.every(isPid)) return undefined;
-  return {
-    version: DISCOVERY_VERSION,
-    pid: v.pid as number,
-    folders: v.folders as string[],
-    socketPath: v.socketPath,
-    token: v.token,
-    editor: v.editor,
-    lastFocused: v.lastFocused,
-    started: v.started,
-    terminals: v.terminals as number[],
-  };
+  const parsed = WindowRecord.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
 }

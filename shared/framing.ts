@@ -139,8 +139,8 @@ export function encodeLine(message: unknown): string {
 
 /**
  * encodeLine's bytes, made a slice per task, for a message that holds a string of megabytes
- * (get-review of a 10 MiB review): escaping and encoding it at once held the thread for 100 ms
- * and more. Write the buffers in order, all in one go, so that no other line lands between them.
+ * (get-review of a large review), which escaped and encoded at once would hold the thread. Write
+ * the buffers in order, all in one go, so that no other line lands between them.
  */
 export async function encodeLineInSlices(message: unknown): Promise<Buffer[]> {
   const buffers: Buffer[] = [];

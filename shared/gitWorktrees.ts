@@ -1,11 +1,10 @@
 // Git worktrees of a repository that a window has open: an assistant run in `git worktree add`'s
-// checkout (a common way to run agents side by side) works in no window's folder, yet belongs to
-// the window of the repository. Found from the repository's own records (<common dir>/worktrees/
-// <name>/gitdir), never from what the worktree's `.git` file claims, since the place asked about
-// comes from the assistant. A record widens what counts as the user's own files, so it is believed
-// only as git's safe.directory would believe it (shared/repositoryTrust.ts), only when the
-// worktree's `.git` points back at it, and never for `/`, the home folder or a folder that holds a
-// workspace folder. No git process: a few small files, read synchronously, bounded.
+// checkout works in no window's folder, yet belongs to the window of the repository. Found from the
+// repository's own records (<common dir>/worktrees/<name>/gitdir), never from the worktree's `.git`
+// file, since the place asked about comes from the assistant. A record is believed only as git's
+// safe.directory would believe it (repositoryTrust.ts), only when the worktree's `.git` points back
+// at it, and never for `/`, the home folder or a folder that holds a workspace folder. No git
+// process: a few small files, read synchronously.
 
 import * as fs from 'fs';
 import * as os from 'os';
@@ -46,7 +45,7 @@ export function gitCommonDir(dir: string, options: WorktreeOptions = {}): string
         const why = untrusted(dotGit, 'directory', trust);
         return why === undefined ? realpathOr(dotGit) : refuse(why);
       }
-      return commonDirOfLink(current, dotGit, trust, refuse);
+      return commonDirOfLink(current, trust, refuse);
     }
     const parent = path.dirname(current);
     if (parent === current) return undefined;
@@ -55,13 +54,12 @@ export function gitCommonDir(dir: string, options: WorktreeOptions = {}): string
   return undefined;
 }
 
-/** A worktree's (or a submodule's) `.git` file: "gitdir: <its git dir>", whose commondir names the shared one. */
-function commonDirOfLink(
-  top: string,
-  dotGit: string,
-  trust: TrustContext,
-  refuse: (why: string) => undefined,
-): string | undefined {
+/**
+ * The common dir that `top`'s `.git` file leads to: a worktree's (or a submodule's) `.git` file
+ * says "gitdir: <its git dir>", whose commondir names the shared one.
+ */
+function commonDirOfLink(top: string, trust: TrustContext, refuse: (why: string) => undefined): string | undefined {
+  const dotGit = path.join(top, '.git');
   const fileWhy = untrusted(dotGit, 'file', trust);
   if (fileWhy !== undefined) return refuse(fileWhy);
   const gitDir = gitdirLine(readSmall(dotGit));
@@ -162,16 +160,16 @@ function listedWorktrees(folder: string, options: WorktreeOptions): WorktreeReco
 function worktreeJudge(folders: readonly string[], options: WorktreeOptions): (record: WorktreeRecord) => boolean {
   const trust = options.trust ?? systemTrust();
   const never = neverWorktrees(folders);
-  return ({ record, worktree }) => {
-    const why = whyNotBelieved(record, worktree, never, trust);
-    if (why !== undefined) options.onDistrust?.(`the worktree record ${record} is not trusted: ${why}`);
+  return (listed) => {
+    const why = whyNotBelieved(listed, never, trust);
+    if (why !== undefined) options.onDistrust?.(`the worktree record ${listed.record} is not trusted: ${why}`);
     return why === undefined;
   };
 }
 
+/** Why the record is not believed (`never`: places a worktree must not be or hold), or undefined. */
 function whyNotBelieved(
-  record: string,
-  worktree: string,
+  { record, worktree }: WorktreeRecord,
   never: readonly string[],
   trust: TrustContext,
 ): string | undefined {

@@ -1,11 +1,11 @@
 // JSON.stringify for a value that holds a string of megabytes (a review's markdown), done a slice
-// per task: escaping 10 MiB at once held the extension host's thread for 40–85 ms, and a window's
-// thread is every extension's. The text is exactly JSON.stringify's, in parts: a slice never
-// splits a surrogate pair, which JSON.stringify would otherwise write as two escapes.
+// per task, since escaping it at once would hold the extension host's thread, which is every
+// extension's. The text is exactly JSON.stringify's, in parts: a slice never splits a surrogate
+// pair, which JSON.stringify would otherwise write as two escapes.
 
 import { yieldThread } from './threadYield';
 
-/** Strings longer than this are escaped a slice at a time; about a millisecond of work. */
+/** Strings longer than this are escaped a slice at a time; a slice is this long, a short task. */
 export const LARGE_STRING_CHARS = 256 * 1024;
 
 /** JSON.stringify(value), as parts to join or write in order. */

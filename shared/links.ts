@@ -1,6 +1,8 @@
 // The link grammar of a review: which strings are file references (`src/a.ts:12`, `src/a.ts#L10-L20`,
 // `file:///…`), which are web links, and which are refused. Pure, so the extension and MCP server agree.
 
+import { HOST_ENDINGS, WELL_KNOWN_NAMES } from './pathHints';
+
 export interface FileReference {
   kind: 'file';
   path: string;
@@ -41,70 +43,6 @@ const LOOKS_LIKE_LINE_FRAGMENT = /^[Ll]\d/;
 const HAS_LETTER = /[A-Za-z\u00c0-\uffff]/;
 const EXTENSION = /^[A-Za-z0-9_+-]+$/;
 const DIGITS = /^\d+$/;
-
-/** File names that are paths even without a slash or an extension. */
-const WELL_KNOWN_NAMES = new Set([
-  'Makefile',
-  'makefile',
-  'GNUmakefile',
-  'Dockerfile',
-  'Containerfile',
-  'Jenkinsfile',
-  'Vagrantfile',
-  'Procfile',
-  'Gemfile',
-  'Rakefile',
-  'Brewfile',
-  'Podfile',
-  'Justfile',
-  'justfile',
-  'Caddyfile',
-  'Pipfile',
-  'Snakefile',
-  'Earthfile',
-  'Tiltfile',
-  'BUILD',
-  'WORKSPACE',
-  'CODEOWNERS',
-  'OWNERS',
-  'LICENSE',
-  'LICENCE',
-  'COPYING',
-  'NOTICE',
-  'AUTHORS',
-  'README',
-  'CHANGELOG',
-  'CONTRIBUTING',
-]);
-
-/** `example.com:443` and `foo.io:3000` are hosts, not files; these endings are rarely file extensions. */
-const HOST_ENDINGS = new Set([
-  'com',
-  'org',
-  'net',
-  'io',
-  'dev',
-  'app',
-  'ai',
-  'co',
-  'edu',
-  'gov',
-  'info',
-  'biz',
-  'me',
-  'us',
-  'uk',
-  'de',
-  'fr',
-  'jp',
-  'cn',
-  'ru',
-  'xyz',
-  'cloud',
-  'local',
-  'localhost',
-  'internal',
-]);
 
 /** A markdown link destination or the whole content of an inline code span. undefined = not a link / refused. */
 export function parseLinkTarget(target: string): LinkTarget | undefined {

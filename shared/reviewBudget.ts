@@ -1,15 +1,9 @@
-// What a review may cost to show, beyond its bytes. Two counts, one authority:
-//   - Before any parse, here, one pass over the lines estimates the structure (blocks, headings,
-//     inline marks, line breaks, table cells, references), so that the window refuses a
-//     pathological review in milliseconds, before it reaches the renderer.
-//   - The render worker then counts what markdown-it actually makes, as it makes it
-//     (render/renderBudget.ts), against RENDER_BUDGET, and stops the render the moment a count
-//     passes its limit. Its counts decide: an estimate can be fooled, the parser's own tokens cannot.
-// Either refusal names the limit broken and by how much, and says what to do.
-//
-// The limits leave room for real large reviews: the bench's 10 MiB review (about 22,000 sections,
-// 1.42 million tokens, 492,000 elements with its 109,000 references linked) and its
-// 70,000-reference list are inside, each count with room of about 1.5× or more.
+// What a review may cost to show, beyond its bytes, counted twice with one authority: here, one
+// linear pass over the lines estimates the structure, so that the window refuses a pathological
+// review before it reaches the renderer; the render worker then counts what markdown-it makes
+// (render/renderBudget.ts) against RENDER_BUDGET, and its counts decide, since an estimate can be
+// fooled and the parser's own tokens cannot. A refusal names the limit broken, by how much, and
+// what to do. The limits leave room for the bench's largest reviews (bench/budget.mjs).
 
 /** The limits of the estimate before the parse, each with the words a refusal uses for it. */
 export const REVIEW_BUDGET = {
@@ -29,14 +23,13 @@ export const REVIEW_BUDGET = {
 } as const;
 
 /**
- * The limits of what the renderer counts as markdown-it makes it (render/renderBudget.ts). Each is
- * about 1.5× what the bench's 10 MiB review needs, and each stops one of the audit's inputs at a
- * small fraction of the time and memory it would have taken.
+ * The limits of what the renderer counts as markdown-it makes it (render/renderBudget.ts): with room
+ * above what the bench's largest review needs, and each low enough to stop a hostile input early.
  */
 export const RENDER_BUDGET = {
   /** Lines, counted before the parse: markdown-it keeps five numbers a line, and walks every block rule over each. */
   lines: { limit: 1_000_000, what: 'lines' },
-  /** markdown-it's tokens, inline children included: what the parse holds in memory (about 200 bytes each). */
+  /** markdown-it's tokens, inline children included: what the parse holds in memory. */
   tokens: { limit: 2_000_000, what: 'markdown tokens (blocks, text runs, marks, links, line breaks, table cells)' },
   /** Elements the page will hold, references linked: what the panel must lay out. */
   elements: { limit: REVIEW_BUDGET.elements.limit, what: REVIEW_BUDGET.elements.what },
@@ -95,8 +88,8 @@ const TABLE_DELIMITER = /^ {0,3}\|?(?:\s*:?-+:?\s*\|)+\s*(?::?-+:?\s*)?$|^ {0,3}
 /**
  * Counts, in linear time, an estimate of what markdown-it would make of the text. Lines in a
  * fenced code block count only as that one block. Once a measure is over its limit the rest is
- * not read: the totals are then extrapolated from the part read (`estimated`), which is enough to
- * say by how much, and keeps a pathological 10 MiB review's refusal to a few milliseconds.
+ * not read: the totals are extrapolated from the part read (`estimated`), which is enough to say
+ * by how much, and keeps a pathological review's refusal quick.
  */
 export function measureReview(markdown: string): ReviewCost & { estimated?: true } {
   return measureInDetail(markdown).cost;
@@ -233,8 +226,17 @@ function isDigit(code: number): boolean {
   return code >= 48 && code <= 57;
 }
 
-/** "about N blocks (…); the limit is L (x× over)": one measure's excess, as a refusal says it. */
-export function describeExcess(what: string, count: number, limit: number, { atLeast = false } = {}): string {
+/** One measure's limit, and the words a refusal uses for what it counts. */
+export interface Budget {
+  readonly limit: number;
+  readonly what: string;
+}
+
+/**
+ * "about N blocks (…); the limit is L (x× over)": one measure's excess, as a refusal says it; with
+ * `atLeast`, "more than N" (a count that stopped at the limit).
+ */
+export function describeExcess({ limit, what }: Budget, count: number, { atLeast = false } = {}): string {
   return `${atLeast ? 'more than' : 'about'} ${formatCount(count)} ${what}; the limit is ${formatCount(limit)} (${(count / limit).toFixed(1)}× over)`;
 }
 
@@ -244,8 +246,8 @@ export function describeExcess(what: string, count: number, limit: number, { atL
  */
 export function overBudget(cost: ReviewCost): string | undefined {
   for (const measure of Object.keys(REVIEW_BUDGET) as BudgetedMeasure[]) {
-    const { limit, what } = REVIEW_BUDGET[measure];
-    if (cost[measure] > limit) return describeExcess(what, cost[measure], limit);
+    const budget = REVIEW_BUDGET[measure];
+    if (cost[measure] > budget.limit) return describeExcess(budget, cost[measure]);
   }
   return undefined;
 }
@@ -255,7 +257,7 @@ export const SPLIT_ADVICE = 'Split it into several reviews, or present a summary
 
 /**
  * A whole number with thousands separators ("70,115"). Not toLocaleString: its first call loads
- * ICU's number data, tens of ms on the extension host's thread.
+ * ICU's number data, on the extension host's thread.
  */
 export const formatCount = (n: number): string => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
 
@@ -274,16 +276,16 @@ export function budgetRefusal(markdown: string): string | undefined {
 }
 
 function largeBlock(elements: number): string | undefined {
-  const { limit, what } = RENDER_BUDGET.blockElements;
-  return elements > limit ? `one block of ${describeExcess(what, elements, limit)}` : undefined;
+  const budget = RENDER_BUDGET.blockElements;
+  return elements > budget.limit ? `one block of ${describeExcess(budget, elements)}` : undefined;
 }
 
 function linkBytes(bytes: number): string | undefined {
-  const { limit, what } = RENDER_BUDGET.linkBytes;
-  return bytes > limit ? describeExcess(what, bytes, limit) : undefined;
+  const budget = RENDER_BUDGET.linkBytes;
+  return bytes > budget.limit ? describeExcess(budget, bytes) : undefined;
 }
 
 function wideTable(columns: number): string | undefined {
-  const { limit, what } = RENDER_BUDGET.tableColumns;
-  return columns > limit ? describeExcess(what, columns, limit) : undefined;
+  const budget = RENDER_BUDGET.tableColumns;
+  return columns > budget.limit ? describeExcess(budget, columns) : undefined;
 }

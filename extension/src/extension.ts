@@ -70,11 +70,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
   // Renders run in worker threads (dist/renderWorker.js, beside this file): never on the host's thread.
   const renderPool = new RenderWorkerPool(path.join(context.extensionUri.fsPath, 'dist', 'renderWorker.js'));
-  const renderer = root.add(new ReviewRenderer(workspaceFolders, renderPool, unsavedDocuments));
-  renderer.onDistrust = (why) =>
-    logger.warn(
-      `${why}. A repository counts only when you own it and no one else may write to it, as git's safe.directory decides.`,
-    );
+  const renderer = root.add(
+    new ReviewRenderer(workspaceFolders, { engine: renderPool, unsavedDocuments, log: logger.for('renderer') }),
+  );
   const selection = new SelectionTracker();
   const opener = new LocationOpener(
     (cwd) => renderer.roots(cwd),

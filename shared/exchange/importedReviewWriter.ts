@@ -4,17 +4,11 @@
 // into the item so that nothing it contains (a heading, a fence, a list) can end the item early.
 
 import { formatSize } from '../byteSize';
-import { FINDING_SEVERITIES, type FindingSeverity } from '../findingTerms';
+import { splitLabel, titleOf } from '../findingLabel';
+import type { FindingSeverity } from '../findingTerms';
 import { parseLinkTarget } from '../links';
 import { SarifImportError } from './sarifImportError';
 import type { ResultPlace } from './sarifPlaces';
-
-/** What the renderer's labelOf takes off a finding's first line before its label: a quote's `>`, a list marker. */
-const LEADING_MARKS = /^\s*(?:>\s*)*(?:(?:[-*+]|\d{1,9}[.)])\s+)?/;
-// A label as labelOf reads one: `**bug**:`, `**bug:**`, `bug:`; one colon, inside or after the emphasis.
-const LABEL = new RegExp(`^(\\*\\*|__|\\*|_)?(?:${FINDING_SEVERITIES.join('|')})(:)?\\1(:)?\\s*`, 'i');
-/** The renderer's limit on a finding's title; the fingerprint is made from the same title. */
-const MAX_TITLE_CHARS = 120;
 
 export interface WrittenItem {
   /** 1-based line of the item in the markdown. */
@@ -63,12 +57,8 @@ export class ImportedReviewWriter {
     const head = `${label}${where}${first === '' ? '' : ` ${first}`}`;
     this.push(`- ${head}`, ...rest.map((text) => (text === '' ? '' : `  ${text}`)), '');
     if (reference === undefined) return { line };
-    // As the renderer's labelOf reads it: without the label and the emphasis, spaces collapsed.
-    const plain = `${where} ${first}`
-      .replace(/[*_`]+/g, '')
-      .replace(/\s+/g, ' ')
-      .trim();
-    return { line, title: plain.length > MAX_TITLE_CHARS ? `${plain.slice(0, MAX_TITLE_CHARS - 1)}…` : plain };
+    // As the renderer reads it (shared/findingLabel.ts).
+    return { line, title: titleOf(`${where} ${first}`) };
   }
 
   /** Notes on what was left out, as a quote at the end. */
@@ -122,15 +112,8 @@ function referenceOf(place: ResultPlace): string | undefined {
 function splitMessage(message: string, fromRedline: boolean): { first: string; rest: string[] } {
   const normalized = message.replace(/\r\n?/g, '\n').trimEnd();
   const lines = (fromRedline ? normalized : normalized.replace(/^\s*\n/, '')).split('\n');
-  const first = fromRedline ? withoutLabel(lines[0]) : lines[0];
+  const first = fromRedline ? splitLabel(lines[0]).rest : lines[0];
   return { first: first.trim(), rest: lines.slice(1).map((line) => line.trimEnd()) };
-}
-
-/** The line without its marks and its label, when it has one: `Bugs here` keeps its first word. */
-function withoutLabel(line: string): string {
-  const unmarked = line.replace(LEADING_MARKS, '');
-  const label = LABEL.exec(unmarked);
-  return label !== null && (label[2] === ':') !== (label[3] === ':') ? unmarked.slice(label[0].length) : unmarked;
 }
 
 /** Text from the log, on one line of markdown, with nothing in it that makes a link, a tag or emphasis. */

@@ -1,10 +1,6 @@
-// A review as reviewdog's rdjsonl: one Diagnostic (reviewdog's proto/rdf, as JSON) per line, for
-// `reviewdog -f=rdjsonl` to post to a pull request or any other service it supports.
-//
-// Ranges are written line-wise: a start and an end line, no columns. A finding points at whole
-// lines, and reviewdog's schema says a range without columns covers its end line too; its exclusive
-// end applies to columns. Whole lines with columns would be `end: {line: E + 1, column: 1}`, which
-// its GitHub reporter takes as one line more, commenting on the line after the finding too.
+// A review as reviewdog's rdjsonl: one Diagnostic per line, for `reviewdog -f=rdjsonl` to post to a
+// pull request. Ranges are whole lines without columns, which reviewdog's schema says cover the end
+// line; an end of `{line: E + 1, column: 1}` would make its GitHub reporter comment on one line more.
 
 import type { ExportedFinding, ExportedReview } from './exportedReview';
 import { findingMessage } from './findingMessage';

@@ -3,6 +3,7 @@
 // (sarifExport.ts) and they are read back from there, checked; any other tool's result gets a label
 // from its kind and level, and a state from its suppressions and baseline state.
 
+import { z } from 'zod';
 import {
   FINDING_SEVERITIES,
   FINDING_STATES,
@@ -18,6 +19,8 @@ import type { SarifLevel, SarifResult, SarifRule } from './sarifShape';
 export const MAX_IMPORTED_REPLIES = 200;
 const FINDING_ID = /^f-[A-Za-z0-9_-]{1,64}$/;
 const MAX_AT_CHARS = 64;
+/** A reply as Redline's export writes it; its text is cut to MAX_FEEDBACK_TEXT rather than refused. */
+const WrittenReply = z.object({ text: z.string(), at: z.string().max(MAX_AT_CHARS) });
 
 /**
  * Another tool's result as a label. A failure (the default kind) by its level: `error` is a bug,
@@ -74,10 +77,8 @@ export function repliesOf(result: SarifResult): ExportedReply[] {
   if (!Array.isArray(written)) return [];
   const replies: ExportedReply[] = [];
   for (const reply of written.slice(0, MAX_IMPORTED_REPLIES)) {
-    if (typeof reply !== 'object' || reply === null) continue;
-    const { text, at } = reply as { text?: unknown; at?: unknown };
-    if (typeof text !== 'string' || typeof at !== 'string' || at.length > MAX_AT_CHARS) continue;
-    replies.push({ text: text.slice(0, MAX_FEEDBACK_TEXT), at });
+    const parsed = WrittenReply.safeParse(reply);
+    if (parsed.success) replies.push({ text: parsed.data.text.slice(0, MAX_FEEDBACK_TEXT), at: parsed.data.at });
   }
   return replies;
 }

@@ -7,7 +7,7 @@
 import { formatSize } from '../byteSize';
 import type { FindingState } from '../findingTerms';
 import { budgetRefusal, formatCount, SPLIT_ADVICE } from '../reviewBudget';
-import { MAX_REVIEW_BYTES } from '../protocol/limits';
+import { MAX_FINDINGS, MAX_REVIEW_BYTES } from '../protocol/limits';
 import { findingFingerprint, type ExportedReply } from './exportedReview';
 import { FINGERPRINT_KEY, RUN_PROPERTY } from './sarifExport';
 import { idOf, labelOf, repliesOf, stateOf } from './sarifAnswers';
@@ -42,8 +42,6 @@ export { SarifImportError };
 
 /** A log larger than this is refused before it is parsed: four times the largest review it could make. */
 export const DEFAULT_MAX_SARIF_BYTES = 4 * MAX_REVIEW_BYTES;
-/** Results listed at most; the same as the renderer's MAX_FINDINGS, past which a finding gets no thread. */
-export const MAX_IMPORTED_RESULTS = 1000;
 /** Runs read at most: a log of many empty runs costs work and says nothing. */
 export const MAX_IMPORTED_RUNS = 100;
 
@@ -108,7 +106,7 @@ function importLog(text: string, maxBytes: number): ImportedReview {
       ? `${count(cutWhenWritten, 'finding was', 'findings were')} already left out when Redline wrote the log (a run holds at most 25,000 results).`
       : undefined,
     counts.omitted > 0
-      ? `${count(counts.omitted, 'more result was', 'more results were')} left out: a review lists at most ${formatCount(MAX_IMPORTED_RESULTS)}.`
+      ? `${count(counts.omitted, 'more result was', 'more results were')} left out: a review lists at most ${formatCount(MAX_FINDINGS)}.`
       : undefined,
     counts.unreadable > 0
       ? `${count(counts.unreadable, 'result was', 'results were')} left out because ${counts.unreadable === 1 ? 'it is not a valid SARIF result' : 'they are not valid SARIF results'}.`
@@ -138,7 +136,7 @@ function writeRun(
   const rules = new RuleIndex(run);
   const groups = new Map<string | undefined, Array<{ result: SarifResult; rule: SarifRule | undefined }>>();
   for (const raw of run.results ?? []) {
-    if (counts.listed >= MAX_IMPORTED_RESULTS) {
+    if (counts.listed >= MAX_FINDINGS) {
       counts.omitted++;
       continue;
     }

@@ -11,7 +11,7 @@ import {
   BLANK_REVIEW_MESSAGE,
   MAX_CURSOR_CHARS,
 } from './reviews';
-import { MAX_CWD_CHARS, MAX_REVIEW_BYTES } from './limits';
+import { MAX_CWD_CHARS, MAX_FINDINGS, MAX_REVIEW_BYTES } from './limits';
 import { MAX_FEEDBACK_TEXT } from '../findingTerms';
 
 export const EXPORT_FORMATS = ['sarif', 'rdjsonl', 'markdown'] as const;
@@ -51,8 +51,6 @@ export const ExportReviewResult = z.object({
 });
 export type ExportReviewResult = z.infer<typeof ExportReviewResult>;
 
-/** As many findings as a review shows (extension/src/render/findings.ts, MAX_FINDINGS). */
-export const MAX_IMPORTED_FINDINGS = 1000;
 /** As many items as a conversation keeps (extension/src/review/conversation.ts, MAX_FEEDBACK_ITEMS): more would push out the first. */
 export const MAX_IMPORTED_REPLIES = 2000;
 
@@ -89,9 +87,7 @@ export const ImportReviewParams = z
   .object({
     title: z.string().max(500).optional(),
     markdown: z.string().refine((text) => !isBlankReview(text), { message: BLANK_REVIEW_MESSAGE }),
-    findings: z
-      .array(ImportedFinding)
-      .max(MAX_IMPORTED_FINDINGS, `a review shows at most ${MAX_IMPORTED_FINDINGS} findings`),
+    findings: z.array(ImportedFinding).max(MAX_FINDINGS, `a review shows at most ${MAX_FINDINGS} findings`),
     /** Where the log's relative paths start. */
     cwd: z.string().max(MAX_CWD_CHARS).optional(),
     assistant: Assistant,

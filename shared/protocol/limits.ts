@@ -5,10 +5,9 @@
 export const PROTOCOL_VERSION = 2;
 export const MAX_REVIEW_BYTES = 10 * 1024 * 1024;
 /**
- * A present-review this large takes long enough to follow: about 0.4 s at 256 KiB and 4.5 s at
- * 5 MiB, where a smaller one is done in well under 0.2 s, i.e. one or two progress updates at
- * ten a second. The window renders such a review before showing it, so that a cancel can stop it
- * (extension/src/bridge/presentReview.ts), and the MCP server asks for its progress.
+ * A present-review this large takes long enough to be worth following, where a smaller one is done
+ * within a progress update or two. The window renders such a review before showing it, so that a
+ * cancel can stop it (extension/src/bridge/presentReview.ts), and the MCP server asks for its progress.
  */
 export const LARGE_REVIEW_BYTES = 256 * 1024;
 /** Bounds on the other strings of present-review, so that the frame limit below can cover it. */
@@ -24,6 +23,8 @@ export const MAX_ASSISTANT_CHARS = 200;
  * the envelope. A review the schema accepts is then never cut off by the framing.
  */
 export const MAX_FRAME_BYTES = 6 * MAX_REVIEW_BYTES + 1024 * 1024;
+/** Findings a review lists at most, each with a thread and a read of its lines; an import brings no more. */
+export const MAX_FINDINGS = 1000;
 export const DEFAULT_TIMEOUT_MS = 10_000;
 /** The longest a client may wait for one request (REDLINE_TIMEOUT_MS), and so the longest the window works on it. */
 export const MAX_REQUEST_TIMEOUT_MS = 600_000;

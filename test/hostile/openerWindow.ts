@@ -4,6 +4,7 @@
 
 import { LocationOpener } from '../../extension/src/editor/locationOpener';
 import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
+import type { Logger } from '../../shared/logger';
 import { startHost, type Host } from '../integration/harness';
 import { RawPeer, type WireReply } from '../integration/rawPeer';
 
@@ -17,9 +18,13 @@ export class OpenerWindow {
     private readonly client: RawPeer,
   ) {}
 
-  static async start(options?: Parameters<typeof startHost>[0]): Promise<OpenerWindow> {
-    const host = await startHost(options);
-    const renderer = new ReviewRenderer(() => [host.workspace]);
+  /** `rendererLog`: where the window's renderer tells what it did not believe. */
+  static async start(
+    options: Parameters<typeof startHost>[0] & { readonly rendererLog?: Logger } = {},
+  ): Promise<OpenerWindow> {
+    const { rendererLog, ...hostOptions } = options;
+    const host = await startHost(hostOptions);
+    const renderer = new ReviewRenderer(() => [host.workspace], { log: rendererLog });
     const opener = new LocationOpener(
       (cwd) => renderer.roots(cwd),
       () => undefined,
@@ -44,7 +49,7 @@ export class OpenerWindow {
   async stop(): Promise<void> {
     this.client.socket.destroy();
     await this.opener.dispose();
-    this.renderer.dispose();
+    await this.renderer.dispose();
     await this.host.stop();
   }
 }

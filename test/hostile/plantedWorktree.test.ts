@@ -18,6 +18,7 @@ import { OUTSIDE_ROOTS } from '../../extension/src/render/referenceResolver';
 import { NoWindowError, WindowLocator } from '../../mcp-server/src/windowLocator';
 import { DISCOVERY_VERSION, discoveryFileName, writeDiscoveryFile } from '../../shared/discovery';
 import { registeredWorktrees, worktreeHolding } from '../../shared/gitWorktrees';
+import { Logger } from '../../shared/logger';
 import { systemTrust, type TrustContext } from '../../shared/repositoryTrust';
 import { ErrorCode } from '../../shared/protocol';
 import { seen } from '../unit/vscodeStub';
@@ -85,8 +86,8 @@ describe('a window whose folder is D/ws, with the planted record', () => {
   let window: OpenerWindow;
   const told: string[] = [];
   beforeAll(async () => {
-    window = await OpenerWindow.start({ workspace: ws });
-    window.renderer.onDistrust = (why) => told.push(why);
+    const rendererLog = new Logger({ write: ({ level, message }) => told.push(`${level}: ${message}`) }, 'renderer');
+    window = await OpenerWindow.start({ workspace: ws, rendererLog });
   });
   afterAll(async () => {
     await window?.stop();
@@ -106,7 +107,9 @@ describe('a window whose folder is D/ws, with the planted record', () => {
     expect(window.renderer.roots(cwd)).toEqual([ws]);
     expect(window.renderer.worktreeOf(cwd)).toBeUndefined();
     // The window's log hears why, once however often it is asked.
-    expect(told).toEqual([`the repository above ${ws} is not trusted: ${plantedWhy()}`]);
+    expect(told).toEqual([
+      `warn: the repository above ${ws} is not trusted: ${plantedWhy()}. A repository counts only when you own it and no one else may write to it, as git's safe.directory decides.`,
+    ]);
   });
 
   it('open-location of a file outside the workspace asks first, from cwd "/"', async () => {

@@ -10,7 +10,7 @@ import * as os from 'os';
 import * as path from 'path';
 import type * as Sarif from 'sarif';
 import { FINGERPRINT_KEY, RESULT_PROPERTY } from '../../shared/exchange/sarifExport';
-import { EXPORT_PAGE_CHARS, ErrorCode, MAX_IMPORTED_FINDINGS } from '../../shared/protocol';
+import { EXPORT_PAGE_CHARS, ErrorCode, MAX_FINDINGS } from '../../shared/protocol';
 import { IpcClient } from '../../mcp-server/src/ipcClient';
 import { silentLogger } from '../../shared/logger';
 import { assertBuilt, connectMcp, hostEnv, MCP_SERVER, startHost, type Host } from './harness';
@@ -325,11 +325,11 @@ describe('export-review and import-review on the bridge', () => {
     await expect(
       client.request('import-review', {
         markdown: '# Too many',
-        findings: Array.from({ length: MAX_IMPORTED_FINDINGS + 1 }, () => finding),
+        findings: Array.from({ length: MAX_FINDINGS + 1 }, () => finding),
       }),
     ).rejects.toMatchObject({
       code: ErrorCode.InvalidParams,
-      message: expect.stringContaining(`a review shows at most ${MAX_IMPORTED_FINDINGS} findings`),
+      message: expect.stringContaining(`a review shows at most ${MAX_FINDINGS} findings`),
     });
     expect(host.store.current).toBe(before);
   });

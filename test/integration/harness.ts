@@ -173,7 +173,7 @@ export async function startHost(
   const socketPath = options.socketPath ?? path.join(root, 's.sock');
   const token = options.token ?? createToken();
   // As the window does: renders run in the worker pool, off this thread.
-  const renderer = new ReviewRenderer(() => [workspace], new RenderWorkerPool(RENDER_WORKER));
+  const renderer = new ReviewRenderer(() => [workspace], { engine: new RenderWorkerPool(RENDER_WORKER) });
   // As the window does: one review per assistant, in files when `durable`.
   const reviews = await AssistantReviews.open({
     root: options.durable ? path.join(root, 'storage') : undefined,
@@ -234,7 +234,7 @@ export async function startHost(
       await server.dispose();
       await Promise.all(reviews.all.map((review) => review.conversation.flushed()));
       await reviews.dispose();
-      renderer.dispose();
+      await renderer.dispose();
       fs.rmSync(root, { recursive: true, force: true });
     },
   };

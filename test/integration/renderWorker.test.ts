@@ -86,7 +86,7 @@ describe('the render worker pool', () => {
       await pool.render(job(`# Two\n\n${'Some prose. '.repeat(100)}`));
       expect(pool.started).toBe(1);
     } finally {
-      pool.dispose();
+      await pool.dispose();
     }
   });
 
@@ -106,7 +106,7 @@ describe('the render worker pool', () => {
       expect({ ...streamed, html: streamed.html.length }).toEqual({ ...plain, html: plain.html.length });
       expect(streamed.html).toBe(plain.html);
     } finally {
-      pool.dispose();
+      await pool.dispose();
     }
   });
 
@@ -121,7 +121,7 @@ describe('the render worker pool', () => {
       });
       expect(pool.started).toBe(1);
     } finally {
-      pool.dispose();
+      await pool.dispose();
     }
   });
 
@@ -155,7 +155,7 @@ describe('the render worker pool', () => {
       });
       expect(pool.started).toBe(2);
     } finally {
-      pool.dispose();
+      await pool.dispose();
     }
   }, 60_000);
 
@@ -172,7 +172,7 @@ describe('the render worker pool', () => {
       });
       expect(pool.started).toBe(2);
     } finally {
-      pool.dispose();
+      await pool.dispose();
     }
   }, 60_000);
 
@@ -188,7 +188,7 @@ describe('the render worker pool', () => {
       await expect(pool.render(job(largeReview(64 * 1024)))).resolves.toBeDefined();
       expect(pool.started).toBe(1);
     } finally {
-      pool.dispose();
+      await pool.dispose();
     }
   }, 60_000);
 });

@@ -41,7 +41,7 @@ describe('the findings of a stored review, at the next start', () => {
       log: (message) => warnings.push(message),
     });
     const engine = new CountingEngine();
-    const renderer = new ReviewRenderer(() => [root], engine);
+    const renderer = new ReviewRenderer(() => [root], { engine });
     const kept = new FindingsFile(conversation, (message) => warnings.push(message));
     const findings = new ReviewFindings(
       store,

@@ -48,7 +48,7 @@ describe('buildExportedReview', () => {
 
   afterEach(async () => {
     await reviews.dispose();
-    renderer.dispose();
+    await renderer.dispose();
     fs.rmSync(root, { recursive: true, force: true });
   });
 

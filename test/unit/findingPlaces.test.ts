@@ -42,6 +42,6 @@ it('numbers a repeated finding in an appended part after the ones above it, with
     expect(part.html).toContain(`data-finding="${original.id}-2"`);
     expect(whole.findings.map((f) => f.id)).toEqual([original.id, `${original.id}-2`]);
   } finally {
-    renderer.dispose();
+    await renderer.dispose();
   }
 });

@@ -45,7 +45,7 @@ function setup() {
     },
     dispose: () => undefined,
   };
-  const renderer = new ReviewRenderer(() => ['/ws'], engine);
+  const renderer = new ReviewRenderer(() => ['/ws'], { engine });
   const store = ReviewStore.inMemory({ historySize: 5 });
   const owner = { store, findings: { presented: async () => [] }, incoming: new IncomingReview() };
   const reviews = { existing: () => owner, forAssistant: async () => owner } as unknown as Parameters<

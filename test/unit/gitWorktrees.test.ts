@@ -52,7 +52,7 @@ it('says which worktree holds a place, only for worktrees the repository lists',
   expect(worktreeHolding(repo, [repo])).toBeUndefined();
 });
 
-it("lets a worktree's cwd say where references start, and names the worktree; never another place", () => {
+it("lets a worktree's cwd say where references start, and names the worktree; never another place", async () => {
   const renderer = new ReviewRenderer(() => [repo]);
   try {
     expect(renderer.roots(path.join(worktree, 'src'))).toEqual([path.join(worktree, 'src'), worktree, repo]);
@@ -64,6 +64,6 @@ it("lets a worktree's cwd say where references start, and names the worktree; ne
       expect(renderer.worktreeOf(place)).toBeUndefined();
     }
   } finally {
-    renderer.dispose();
+    await renderer.dispose();
   }
 });

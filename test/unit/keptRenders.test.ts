@@ -24,7 +24,7 @@ class CountingEngine implements RenderEngine {
 describe("the window's kept renders", () => {
   it("let go of a replaced review's render at once, and keep each assistant's current one", async () => {
     const engine = new CountingEngine();
-    const renderer = new ReviewRenderer(() => [], engine);
+    const renderer = new ReviewRenderer(() => [], { engine });
     const reviews = await AssistantReviews.open({
       root: undefined,
       historySize: 5,
@@ -53,7 +53,7 @@ describe("the window's kept renders", () => {
       expect(engine.rendered).toEqual(['# Large\n\nevery call site', '# Codex', '# Large\n\nevery call site']);
     } finally {
       await reviews.dispose();
-      renderer.dispose();
+      await renderer.dispose();
     }
   });
 });

@@ -510,7 +510,7 @@ describe('a page in slices: the first screen, then the rest', () => {
       `${'para\n\n'.repeat(150)}> a\n> b\n\n${'x\n\n'.repeat(150)}`,
     ]) {
       const tokens = md.parse(markdown, {});
-      const split = renderInSlices(md, tokens, {});
+      const split = renderInSlices(md, tokens, { env: {} });
       expect(split.slices).toBeDefined();
       expect(split.html).toBe(md.renderer.render(tokens, md.options, {}));
     }
@@ -523,7 +523,7 @@ describe('a page in slices: the first screen, then the rest', () => {
       (_, i) => (i % 500 === 0 ? `## Part ${i}\n\n` : '') + `Paragraph ${i} with *some* words in it.\n`,
     ).join('\n');
     const tokens = md.parse(markdown, {});
-    const { html, slices = [] } = renderInSlices(md, tokens, {});
+    const { html, slices = [] } = renderInSlices(md, tokens, { env: {} });
     expect(html).toBe(md.renderer.render(tokens, md.options, {}));
     expect(slices.length).toBeGreaterThan(4);
     const bounds = [0, ...slices, html.length];

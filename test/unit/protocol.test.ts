@@ -16,10 +16,9 @@ import {
   methods,
   ImportReviewParams,
   MAX_FEEDBACK_TEXT,
-  MAX_IMPORTED_FINDINGS,
+  MAX_FINDINGS,
   MAX_IMPORTED_REPLIES,
 } from '../../shared/protocol';
-import { MAX_FINDINGS } from '../../extension/src/render/findings';
 import { MAX_FEEDBACK_ITEMS } from '../../extension/src/review/conversation';
 
 describe('protocol schemas', () => {
@@ -149,7 +148,7 @@ describe('protocol schemas', () => {
     expect(
       ImportReviewParams.safeParse({
         markdown: 'x',
-        findings: Array.from({ length: MAX_IMPORTED_FINDINGS + 1 }, () => finding(0)),
+        findings: Array.from({ length: MAX_FINDINGS + 1 }, () => finding(0)),
       }).success,
     ).toBe(false);
     expect(
@@ -163,7 +162,6 @@ describe('protocol schemas', () => {
       false,
     );
     expect(MAX_IMPORTED_REPLIES).toBe(MAX_FEEDBACK_ITEMS);
-    expect(MAX_IMPORTED_FINDINGS).toBe(MAX_FINDINGS);
   });
 
   it('checks the shape of results: a present-review without a reference report, or a review with a negative revision, is refused', () => {

@@ -15,7 +15,7 @@ beforeAll(() => {
   script = path.join(dir, 'busyWorker.js');
   fs.writeFileSync(script, "require('worker_threads').parentPort.on('message', () => undefined);\n");
 });
-afterEach(() => pools.splice(0).forEach((pool) => pool.dispose()));
+afterEach(() => Promise.all(pools.splice(0).map((pool) => pool.dispose())));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 /** A pool of one worker, and markdown large enough to go to it. */
@@ -30,8 +30,10 @@ it('fails every render still waiting for a worker when the pool shuts down, with
   const pool = busyPool();
   const running = settlement(pool.render(job));
   const waiting = [settlement(pool.render(job)), settlement(pool.render(job))];
-  pool.dispose();
+  const shutDown = pool.dispose();
   await until(() => running.settled && waiting.every((render) => render.settled), 'every render to settle');
+  // The dispose resolves once its worker has exited.
+  await shutDown;
   expect(running.error).toBeInstanceOf(RenderWorkerError);
   for (const render of waiting) {
     expect(render.settled).toBe(true);
@@ -51,8 +53,9 @@ it('a cancel after the shutdown changes nothing, and a cancel while waiting remo
   await until(() => second.settled, 'the cancelled render to settle');
   expect((second.error as Error).message).toBe('not wanted');
   expect([first.settled, third.settled]).toEqual([false, false]);
-  pool.dispose();
+  const shutDown = pool.dispose();
   await until(() => running.settled && first.settled && third.settled, 'the other renders to settle');
+  await shutDown;
   // Cancelled after they failed: no other render is touched, and nothing throws.
   cancels[0].abort(new Error('too late'));
   cancels[2].abort(new Error('too late'));

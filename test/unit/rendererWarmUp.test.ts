@@ -16,13 +16,15 @@ describe('RendererWarmUp', () => {
     const engine = new InThreadRenderEngine();
     const outcomes: Array<Awaited<ReturnType<InThreadRenderEngine['render']>>> = [];
     const renderer = new ReviewRenderer(() => [workspace], {
-      render: async (job) => {
-        jobs.push(job);
-        const outcome = await engine.render(job);
-        outcomes.push(outcome);
-        return outcome;
+      engine: {
+        render: async (job) => {
+          jobs.push(job);
+          const outcome = await engine.render(job);
+          outcomes.push(outcome);
+          return outcome;
+        },
+        dispose: () => undefined,
       },
-      dispose: () => undefined,
     });
     try {
       const warmUp = new RendererWarmUp(renderer);

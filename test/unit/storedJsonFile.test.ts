@@ -8,7 +8,7 @@ import * as path from 'path';
 import { AnchorFile } from '../../extension/src/review/anchorFile';
 import { FindingsFile } from '../../extension/src/review/findingsFile';
 import { LOCK_FILE } from '../../extension/src/review/folderLock';
-import type { ReviewFinding } from '../../extension/src/render/findings';
+import type { ReviewFinding } from '../../extension/src/render/findingExtraction';
 import { expectDurablyReplaced, watchFileEvents } from './durableWrites';
 
 const finding: ReviewFinding = {

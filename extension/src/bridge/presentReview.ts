@@ -19,7 +19,7 @@ import { yieldThread } from '../../../shared/threadYield';
 import { RenderBudgetError, type RenderedReview, type RenderStep } from '../render/markdownRenderer';
 import type { FindingPlace, ReviewRenderer } from '../render/reviewRenderer';
 import { countNewlines, withoutLeadingBlankLines } from '../render/sections';
-import { numberAfter, type ReviewFinding } from '../render/findings';
+import { numberAfter, type ReviewFinding } from '../render/findingExtraction';
 import { StreamedPage } from '../render/streamedPage';
 import { ArrivalOrder } from '../review/arrivalOrder';
 import type { KnownSections } from '../review/compose';

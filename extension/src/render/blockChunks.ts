@@ -1,14 +1,12 @@
-// Cuts a long top-level paragraph or table into consecutive blocks, as listChunks.ts does for
-// lists, and refuses a review with a top-level block still too large for the panel to lay out. A
-// browser lays out a paragraph or a table as one block, and nothing in it can be skipped. As
-// chunks, each is a top-level block of its own, which the panel lays out only near the viewport
-// (`content-visibility` in review.css) and which pageSlices.ts can cut the page between. A
-// paragraph is cut where no emphasis or link is open, a table between rows; review.css closes the
-// gaps, so the text reads as one.
+// Cuts a long top-level paragraph or table into consecutive blocks, as listChunks.ts does for lists,
+// so that the panel lays out only the chunks near the viewport and pageSlices.ts can cut the page
+// between them. A paragraph is cut where no emphasis or link is open, a table between rows. A
+// top-level block still too large for the panel to lay out refuses the review.
 
 import type MarkdownIt from 'markdown-it';
 import { describeExcess, RENDER_BUDGET, refusalOf } from '../../../shared/reviewBudget';
 import { RenderBudgetError } from './pageBudget';
+import { closingOf } from './listChunks';
 import { counterOf, isElement } from './renderBudget';
 
 type Token = MarkdownIt.Token;
@@ -45,7 +43,7 @@ export function cutLongBlocks(tokens: Token[], TokenClass: TokenConstructor): To
       tokens[i + 1]?.children &&
       countElements(tokens[i + 1].children!) > PARAGRAPH_CHUNK_ELEMENTS
     ) {
-      append(out, cutParagraph(token, tokens[i + 1], tokens[i + 2], TokenClass));
+      append(out, cutParagraph({ open: token, inline: tokens[i + 1], close: tokens[i + 2] }, TokenClass));
       changed = true;
       i += 2;
     } else if (token.level === 0 && token.type === 'table_open') {
@@ -61,12 +59,19 @@ export function cutLongBlocks(tokens: Token[], TokenClass: TokenConstructor): To
   return changed ? out : tokens;
 }
 
+/** A paragraph's three tokens: its opening, its inline content and its closing. */
+interface ParagraphTokens {
+  readonly open: Token;
+  readonly inline: Token;
+  readonly close: Token;
+}
+
 /**
  * The paragraph as consecutive paragraphs of about PARAGRAPH_CHUNK_ELEMENTS each, cut where
  * nothing inline is open, or, when the text gives no such place for long, inside the emphasis and
  * links that are open, which are closed at the cut and opened again after it.
  */
-function cutParagraph(open: Token, inline: Token, close: Token, TokenClass: TokenConstructor): Token[] {
+function cutParagraph({ open, inline, close }: ParagraphTokens, TokenClass: TokenConstructor): Token[] {
   const out: Token[] = [];
   let piece: Token[] = [];
   let elements = 0;
@@ -79,7 +84,7 @@ function cutParagraph(open: Token, inline: Token, close: Token, TokenClass: Toke
     chunkInline.map = inline.map;
     chunkInline.level = inline.level;
     chunkInline.content = '';
-    out.push(chunkOpen, chunkInline, closing(close, TokenClass));
+    out.push(chunkOpen, chunkInline, closingOf(close, TokenClass));
     piece = [];
     elements = 0;
   };
@@ -132,7 +137,7 @@ function cutTable(table: Token[], TokenClass: TokenConstructor): Token[] {
   for (let r = rowsPerChunk; r < rowStarts.length; r += rowsPerChunk) {
     const cut = rowStarts[r];
     append(out, table.slice(from, cut));
-    out.push(closing(bodyOpen, TokenClass), closing(tableOpen, TokenClass));
+    out.push(closingOf(bodyOpen, TokenClass), closingOf(tableOpen, TokenClass));
     const next = continuation(tableOpen, TokenClass, table[cut].map);
     const nextBody = new TokenClass('tbody_open', 'tbody', 1);
     nextBody.block = true;
@@ -146,14 +151,12 @@ function cutTable(table: Token[], TokenClass: TokenConstructor): Token[] {
 
 /** Refuses a top-level block that still holds more elements than the panel can lay out at once. */
 export function checkBlockSizes(tokens: readonly Token[]): void {
-  const { limit, what } = RENDER_BUDGET.blockElements;
+  const budget = RENDER_BUDGET.blockElements;
   let elements = 0;
   let line = 0;
   const check = () => {
-    if (elements > limit)
-      throw new RenderBudgetError(
-        refusalOf(`one block of ${describeExcess(what, elements, limit)}, from line ${line}`),
-      );
+    if (elements > budget.limit)
+      throw new RenderBudgetError(refusalOf(`one block of ${describeExcess(budget, elements)}, from line ${line}`));
   };
   for (const token of tokens) {
     if (token.level === 0 && token.nesting !== -1) {
@@ -176,13 +179,6 @@ function countElements(tokens: readonly Token[]): number {
   let elements = 0;
   for (const token of tokens) if (isElement(token)) elements++;
   return elements;
-}
-
-function closing(open: Token, TokenClass: TokenConstructor): Token {
-  const close = new TokenClass(open.type.replace('_open', '_close'), open.tag, -1);
-  close.block = true;
-  close.level = open.level;
-  return close;
 }
 
 function continuation(open: Token, TokenClass: TokenConstructor, map: [number, number] | null = open.map): Token {

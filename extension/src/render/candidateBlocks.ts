@@ -1,11 +1,11 @@
 // Which blocks of a review can be findings, found while the renderer walks markdown-it's block
 // tokens: outermost list items and paragraphs outside lists, each with the references recorded
 // inside it and the ```suggestion blocks that belong to it. Which of them are findings is
-// findingsOf's to say (findings.ts).
+// findingsOf's to say (findingExtraction.ts).
 
 import type MarkdownIt from 'markdown-it';
 import type { ReferenceMeta } from './referenceAnswers';
-import type { FindingCandidate } from './findings';
+import type { FindingCandidate } from './findingExtraction';
 import { isSuggestionFence } from './suggestions';
 
 type Token = MarkdownIt.Token;

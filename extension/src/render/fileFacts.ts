@@ -22,13 +22,13 @@ export type FileFacts =
 export const MAX_COUNTED_BYTES = 50 * 1024 * 1024;
 const READ_CHUNK_BYTES = 256 * 1024;
 const NEWLINE = 0x0a;
-/** About 200 bytes an entry: 20,000 line counts are a few MiB, and more files than any review names. */
+/** A few MiB at most, and more files than any review names. */
 const CACHED_COUNTS = 20_000;
 
 /**
- * One render's allowance. 2,000 files covers the largest real reviews (a few hundred distinct files)
- * with room for every root to be tried; 64 MiB of line counting is well under a second from a warm
- * disk; 1.5 s keeps the panel responsive on a cold or network disk. Past it, references are "not checked".
+ * One render's allowance: files for the largest real reviews with room for every root to be tried,
+ * bytes of line counting that a warm disk reads quickly, and a deadline that keeps the panel
+ * responsive on a cold or network disk. Past it, references are "not checked".
  */
 export interface IoBudget {
   files: number;

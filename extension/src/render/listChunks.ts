@@ -1,10 +1,8 @@
 // Cuts a long top-level list into consecutive lists of LIST_CHUNK_ITEMS items (fewer when they hold
-// more than LIST_CHUNK_ELEMENTS elements). A browser lays out a list as one block: 70,000 findings
-// in one <ul> took 2–4 s to appear, because nothing in it could be skipped. As chunks, each is a
-// top-level block of its own, so the panel lays out only those on screen (`content-visibility` in
-// review.css) and paints the first screen before parsing the rest (pageSlices.ts cuts between
-// top-level blocks). Ordered lists keep their numbering through `start`; review.css closes the
-// gaps between chunks, so the list reads as one.
+// more than LIST_CHUNK_ELEMENTS elements). A browser lays out a list as one block; as chunks, the
+// panel lays out only those on screen (`content-visibility` in review.css) and pageSlices.ts can cut
+// the page between them. Ordered lists keep their numbering through `start`, and review.css closes
+// the gaps, so the list reads as one.
 
 import type MarkdownIt from 'markdown-it';
 import { isElement } from './renderBudget';
@@ -43,6 +41,16 @@ export function installListChunks(md: MarkdownIt): void {
   });
 }
 
+/** A top-level list being read: where it starts, and its items and elements so far. */
+interface OpenList {
+  readonly token: Token;
+  readonly start: number;
+  items: number;
+  chunked: boolean;
+  chunkItems: number;
+  chunkElements: number;
+}
+
 /**
  * A cut falls before every LIST_CHUNK_ITEMS-th item of a list, counted from its first, and in
  * between once a chunk holds LIST_CHUNK_ELEMENTS elements: the counted cuts do not move with the
@@ -53,9 +61,7 @@ export function chunkLongLists(tokens: Token[], TokenClass: TokenConstructor, pa
   if (part?.listContinues) markList(lastOf(tokens, isTopLevelList), CHUNK_CLASS);
   if (!hasLongList(tokens)) return tokens;
   const out: Token[] = [];
-  let open:
-    | { token: Token; start: number; items: number; chunked: boolean; chunkItems: number; chunkElements: number }
-    | undefined;
+  let open: OpenList | undefined;
   for (const token of tokens) {
     if (isTopLevelList(token)) {
       open = {
@@ -70,7 +76,7 @@ export function chunkLongLists(tokens: Token[], TokenClass: TokenConstructor, pa
       if ((open.items > 0 && open.items % LIST_CHUNK_ITEMS === 0) || open.chunkElements >= LIST_CHUNK_ELEMENTS) {
         if (!open.chunked) open.token.attrJoin('class', CHUNK_CLASS);
         open.chunked = true;
-        out.push(closing(open.token, TokenClass), continuation(open.token, open.start + open.items, token, TokenClass));
+        out.push(closingOf(open.token, TokenClass), continuation(open, token, TokenClass));
         open.chunkItems = 0;
         open.chunkElements = 0;
       }
@@ -125,19 +131,22 @@ function elementsOf(token: Token): number {
   return elements;
 }
 
-function closing(list: Token, TokenClass: TokenConstructor): Token {
-  const close = new TokenClass(list.type.replace('_open', '_close'), list.tag, -1);
+/** The closing token of `open`, at its level. */
+export function closingOf(open: Token, TokenClass: TokenConstructor): Token {
+  const close = new TokenClass(open.type.replace('_open', '_close'), open.tag, -1);
   close.block = true;
-  close.markup = list.markup;
+  close.level = open.level;
+  close.markup = open.markup;
   return close;
 }
 
-function continuation(list: Token, start: number, firstItem: Token, TokenClass: TokenConstructor): Token {
-  const open = new TokenClass(list.type, list.tag, 1);
+/** A new opening of `list`, numbered on from the items before `firstItem`. */
+function continuation(list: OpenList, firstItem: Token, TokenClass: TokenConstructor): Token {
+  const open = new TokenClass(list.token.type, list.token.tag, 1);
   open.block = true;
-  open.markup = list.markup;
+  open.markup = list.token.markup;
   open.map = firstItem.map ? [firstItem.map[0], firstItem.map[0]] : null;
   open.attrJoin('class', `${CHUNK_CLASS} ${CONTINUED_CLASS}`);
-  if (list.type === 'ordered_list_open') open.attrSet('start', String(start));
+  if (list.token.type === 'ordered_list_open') open.attrSet('start', String(list.start + list.items));
   return open;
 }

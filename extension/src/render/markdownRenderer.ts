@@ -3,34 +3,33 @@
 
 import MarkdownIt from 'markdown-it';
 import type { ReferenceReport } from '../../../shared/protocol';
-import { formatReference } from '../../../shared/links';
 import { yieldThread } from '../../../shared/threadYield';
 import { PageParts } from './pageParts';
 import { renderInSlices } from './pageSlices';
 import { reviewParts, type ReviewPart } from './reviewParts';
 import { countNewlines } from './sections';
 import { installLabelGuard } from './labelGuard';
-import { findingsOf, type FindingCandidate, type ReviewFinding } from './findings';
-import { attachOriginals, renderSuggestion } from './suggestions';
+import { findingsOf, type FindingCandidate, type ReviewFinding } from './findingExtraction';
+import { attachOriginals } from './suggestions';
 import { CodeHighlighter } from './codeHighlight';
 import { installListChunks, LIST_PART, type ListPart } from './listChunks';
 import { installBlockChunks } from './blockChunks';
 import { counterOf, countingEnv, installRenderBudget, type RenderCost } from './renderBudget';
-import { addSourceLines, classifyLinks, linkMeta, RENDER_STATE, type RenderState } from './parseSteps';
+import { addSourceLines, classifyLinks, RENDER_STATE, type RenderState } from './parseSteps';
+import { installRenderRules } from './renderRules';
 import { MAX_BROKEN_LISTED, ReferenceTally, resolveAll, type ReferenceMeta, type Resolver } from './referenceAnswers';
 
 export { MAX_BROKEN_LISTED, type Resolver };
 export { RenderBudgetError } from './pageBudget';
 
 type Token = MarkdownIt.Token;
-type RendererOptions = MarkdownIt.Options;
 
 export interface RenderedReview {
   html: string;
   /** Where in `html` each slice the panel receives on its own ends (pageSlices.ts); absent for one slice. */
   slices?: readonly number[];
   references: ReferenceReport;
-  /** The blocks that point at code (findings.ts), each marked in `html` with `data-finding`. */
+  /** The blocks that point at code (findingExtraction.ts), each marked in `html` with `data-finding`. */
   findings: ReviewFinding[];
   /** What the render counted against RENDER_BUDGET (renderBudget.ts). */
   cost: RenderCost;
@@ -66,7 +65,6 @@ export type RenderStep =
   | { readonly step: 'written'; readonly share: number };
 
 const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
-const { escapeHtml, unescapeAll } = md.utils;
 // Every destination is accepted here so a refused link still shows its text rather than its raw
 // markdown. Safety does not rest on this: `classifyLinks` removes every href from the tokens, and
 // the rules below only ever write `href="#"`.
@@ -86,10 +84,7 @@ md.core.ruler.push('redline_source_lines', addSourceLines);
 md.core.ruler.push('redline_links', classifyLinks);
 installListChunks(md);
 installBlockChunks(md);
-md.renderer.rules.link_open = renderLinkOpen;
-md.renderer.rules.link_close = (tokens, idx) => (linkMeta(tokens[idx]).kind === 'plain' ? '' : '</a>');
-md.renderer.rules.image = renderImage;
-md.renderer.rules.fence = renderFence;
+installRenderRules(md);
 
 /**
  * Two phases: markdown-it parses and collects every reference; they are all resolved (async, each
@@ -139,7 +134,7 @@ export async function renderReview(
     // Before rendering: a finding's block carries its id into the HTML, and its suggestions a diff.
     tell?.({ step: 'findings', candidates: candidates.length });
     // Numbered after the parts above, as the whole review numbers a repeated text.
-    const found = findingsOf(candidates, text.split(/\r\n?|\n/), state.lineOffset, taken);
+    const found = findingsOf(candidates, { sourceLines: text.split(/\r\n?|\n/), lineOffset: state.lineOffset, taken });
     for (const finding of found) {
       taken.add(finding.id);
       findings.push(finding);
@@ -160,7 +155,7 @@ export async function renderReview(
     );
     if (signal) await yieldThread(signal);
     tell?.({ step: 'writing' });
-    renderInSlices(md, tokens, env, { firstScreen: k === 0, onSlice: (html) => page.add(html) });
+    renderInSlices(md, tokens, { env, firstScreen: k === 0, onSlice: (html) => page.add(html) });
     if (parts.length > 1) onProgress?.({ step: 'written', share: parts[k].to / markdown.length });
   }
   return { ...page.finish(), references: tally.report(), findings, cost: counterOf(env)!.total() };
@@ -239,81 +234,4 @@ function endsWhereCut(tokens: readonly Token[], text: string, part: ReviewPart):
     list.map![0] + part.line === part.listFrom &&
     list.map![1] >= lines
   );
-}
-
-// ---- core rules -----------------------------------------------------------------------------
-
-/**
- * `data-line` (0-based) on every block, as VS Code's preview does, so the panel can scroll to a
- * line. Also turns table cells' `style="text-align:…"` into a class: the panel's CSP allows no
- * inline styles.
- */
-
-function referenceTitle(meta: ReferenceMeta): { title: string; className: string } {
-  const resolution = meta.resolution ?? { status: 'unchecked', reason: 'not checked' };
-  switch (resolution.status) {
-    case 'broken':
-      return { title: resolution.reason, className: 'redline-ref redline-broken' };
-    case 'unchecked':
-      return { title: `Open ${formatReference(meta.reference)} (${resolution.reason})`, className: 'redline-ref' };
-    case 'resolved': {
-      const clamped = resolution.clamped ? ` (the file ends at line ${resolution.lineCount})` : '';
-      return { title: `Open ${formatReference(meta.reference)}${clamped}`, className: 'redline-ref' };
-    }
-  }
-}
-
-function renderLinkOpen(tokens: Token[], idx: number): string {
-  const meta = linkMeta(tokens[idx]);
-  switch (meta.kind) {
-    case 'reference': {
-      const { title, className } = referenceTitle(meta);
-      return `<a class="${className}" href="#" data-ref="${escapeHtml(meta.raw)}" title="${escapeHtml(title)}">`;
-    }
-    case 'external':
-      return `<a class="redline-external" href="#" data-external="${escapeHtml(meta.url)}" title="${escapeHtml(meta.url)}">`;
-    case 'plain':
-      return '';
-  }
-}
-
-/** Images would be network requests or local file reads; the panel promises neither, so show the alt text. */
-function renderImage(
-  tokens: Token[],
-  idx: number,
-  options: RendererOptions,
-  env: unknown,
-  self: MarkdownIt.Renderer,
-): string {
-  const alt = self.renderInlineAsText(tokens[idx].children ?? [], options, env);
-  return `<span class="redline-image">${escapeHtml(alt || 'image')}</span>`;
-}
-
-/**
- * `data-line` goes on the `<pre>` (the default rule puts attributes on `<code>`). A block in a
- * known language is written plain with `data-highlight`, its grammar: the panel highlights it when
- * it nears the screen (webview/codeHighlighting.ts), so the page is not held back by highlighting.
- */
-function renderFence(
-  tokens: Token[],
-  idx: number,
-  _options: RendererOptions,
-  env: unknown,
-  self: MarkdownIt.Renderer,
-): string {
-  const token = tokens[idx];
-  const suggestion = renderSuggestion(token, self.renderAttrs(token));
-  if (suggestion !== undefined) return suggestion;
-  const language = unescapeAll(token.info).trim().split(/\s+/)[0];
-  // A diagram: drawn by the webview (webview/mermaidDiagrams.ts); until then, and if it cannot be, its source reads as code.
-  if (language.toLowerCase() === 'mermaid') {
-    return `<pre class="redline-mermaid"${self.renderAttrs(token)}><code class="language-mermaid">${escapeHtml(token.content)}</code></pre>\n`;
-  }
-  const grammar = language.toLowerCase();
-  const highlight =
-    language !== '' &&
-    (env as Record<symbol, RenderState | undefined>)[RENDER_STATE]?.highlighter.admit(token.content, grammar) === true;
-  const classAttribute = language ? ` class="language-${escapeHtml(language)}"` : '';
-  const highlightAttribute = highlight ? ` data-highlight="${escapeHtml(grammar)}"` : '';
-  return `<pre${self.renderAttrs(token)}><code${classAttribute}${highlightAttribute}>${escapeHtml(token.content)}</code></pre>\n`;
 }

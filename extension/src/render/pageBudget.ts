@@ -1,5 +1,5 @@
 // The last of a review's cost limits, checked on the page itself: whatever made it, HTML past this
-// size costs the panel's thread seconds of layout (27.5 MiB of <em> froze it for 34 s).
+// size would freeze the panel's thread in layout.
 
 import { MAX_RENDERED_HTML_BYTES, SPLIT_ADVICE } from '../../../shared/reviewBudget';
 import { mib } from '../../../shared/byteSize';

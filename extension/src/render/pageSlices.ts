@@ -1,12 +1,8 @@
-// Cuts a review's page into slices that the panel receives and adds one at a time: first the
-// blocks of the first screen, then the rest in slices that start at about SLICE_CHARS and double
-// up to MAX_SLICE_CHARS. A 25 MiB page posted whole held the extension host's thread for 400 ms
-// while VS Code serialized it, and the panel's for seconds while it parsed it. Small slices first
-// put the next screens in place at once; larger ones later keep the number of posts, each a
-// round trip through VS Code, low. A slice also holds at most SLICE_ELEMENTS elements, whatever
-// their characters: the panel parses and styles a slice in one task. The cuts fall between
-// top-level blocks, where markdown-it's output for the parts joined is its output for the whole;
-// no top-level block is larger than a slice (blockChunks.ts refuses one that would be).
+// Cuts a review's page into slices that the panel adds one at a time: the first screen, then slices
+// from about SLICE_CHARS doubling up to MAX_SLICE_CHARS, each of at most SLICE_ELEMENTS elements.
+// Small slices first put the next screens in place at once; larger ones later keep the posts (each
+// a round trip through VS Code) few. Cuts fall between top-level blocks, where markdown-it's output
+// for the parts joined is its output for the whole.
 
 import type MarkdownIt from 'markdown-it';
 import { RENDER_BUDGET } from '../../../shared/reviewBudget';
@@ -16,7 +12,7 @@ import { isElement } from './renderBudget';
 export const FIRST_SCREEN_LINES = 200;
 /** The first slice after the first screen: about what the panel parses, and VS Code serializes, within a frame. */
 export const SLICE_CHARS = 256 * 1024;
-/** The largest slice: about 30 ms of VS Code's serializing on the host's thread. */
+/** The largest slice: VS Code serializes a post on the host's thread, so no slice may hold it for long. */
 export const MAX_SLICE_CHARS = 2 * 1024 * 1024;
 /** Elements that more than fill a first screen, however few lines they came from (one long paragraph). */
 export const FIRST_SCREEN_ELEMENTS = 2000;
@@ -32,18 +28,16 @@ export interface SlicedPage {
 }
 
 export interface SliceOptions {
+  /** The env `tokens` were parsed with: the render rules read it. */
+  readonly env: object;
   /** The tokens start the page, so the first slice is its first screen (else they continue a page). */
   readonly firstScreen?: boolean;
   /** Told each slice as soon as it is written, in order. */
   readonly onSlice?: (html: string) => void;
 }
 
-export function renderInSlices(
-  md: MarkdownIt,
-  tokens: MarkdownIt.Token[],
-  env: object,
-  options: SliceOptions = {},
-): SlicedPage {
+export function renderInSlices(md: MarkdownIt, tokens: MarkdownIt.Token[], options: SliceOptions): SlicedPage {
+  const { env } = options;
   const render = (from: number, to: number) => md.renderer.render(tokens.slice(from, to), md.options, env);
   const parts: string[] = [];
   const emit = (html: string) => {

@@ -4,10 +4,10 @@
 // What they decide travels on the tokens (linkMeta) to the render rules in markdownRenderer.ts.
 
 import MarkdownIt from 'markdown-it';
-import { findReferences, parseLinkTarget, type FileReference } from '../../../shared/links';
+import { findReferences, parseLinkTarget } from '../../../shared/links';
 import { CandidateBlocks } from './candidateBlocks';
 import type { CodeHighlighter } from './codeHighlight';
-import type { FindingCandidate } from './findings';
+import type { FindingCandidate } from './findingExtraction';
 import type { ReferenceMeta } from './referenceAnswers';
 import { counterOf, type RenderCounter } from './renderBudget';
 
@@ -31,6 +31,11 @@ export interface RenderState {
 export const RENDER_STATE = Symbol('redline.renderState');
 const WHITESPACE = /\s/;
 
+/**
+ * `data-line` (0-based) on every block, as VS Code's preview does, so the panel can scroll to a
+ * line. Also turns table cells' `style="text-align:…"` into a class: the panel's CSP allows no
+ * inline styles.
+ */
 export function addSourceLines(state: MarkdownIt.StateCore): void {
   const offset = (state.env[RENDER_STATE] as RenderState | undefined)?.lineOffset ?? 0;
   for (const token of state.tokens) {
@@ -56,14 +61,22 @@ export function classifyLinks(state: MarkdownIt.StateCore): void {
   if (render === undefined) return;
   let line = 1;
   const candidates = new CandidateBlocks(render);
-  const counter = counterOf(state.env);
+  const parse: ParseContext = { render, TokenClass: state.Token, counter: counterOf(state.env) };
   for (const block of state.tokens) {
     if (block.map) line = block.map[0] + 1 + render.lineOffset;
     candidates.see(block);
     if (block.type === 'inline' && block.children) {
-      block.children = new InlineLinker(line, render, state.Token, counter).run(block.children);
+      block.children = new InlineLinker(parse, line).run(block.children);
     }
   }
+}
+
+/** What every inline token of one parse is linked with. */
+interface ParseContext {
+  readonly render: RenderState;
+  readonly TokenClass: MarkdownIt.StateCore['Token'];
+  /** Each reference linked adds to the render's counts, which stop it past their limits. */
+  readonly counter: RenderCounter | undefined;
 }
 
 /** Rebuilds one inline token's children with links classified and references wrapped in links. */
@@ -71,14 +84,19 @@ class InlineLinker {
   private readonly output: Token[] = [];
   /** The links we are inside: text there is already a link's text, so it is not linked again. */
   private readonly open: LinkMeta[] = [];
+  private readonly render: RenderState;
+  private readonly TokenClass: MarkdownIt.StateCore['Token'];
+  private readonly counter: RenderCounter | undefined;
 
+  /** `line`: the 1-based line of the review the inline token starts on. */
   constructor(
+    { render, TokenClass, counter }: ParseContext,
     private line: number,
-    private readonly render: RenderState,
-    private readonly TokenClass: MarkdownIt.StateCore['Token'],
-    /** Each reference linked here adds to the render's counts, which stop it past their limits. */
-    private readonly counter: RenderCounter | undefined,
-  ) {}
+  ) {
+    this.render = render;
+    this.TokenClass = TokenClass;
+    this.counter = counter;
+  }
 
   run(children: Token[]): Token[] {
     for (const token of children) {
@@ -135,7 +153,10 @@ class InlineLinker {
       for (const hit of findReferences(from === 0 && to === content.length ? content : content.slice(from, to))) {
         found = true;
         if (hit.start + from > at) this.output.push(this.text(content.slice(at, hit.start + from)));
-        this.wrap(referenceMeta(hit.text, hit.reference, this.line, this.render), this.text(hit.text));
+        this.wrap(
+          recordReference(this.render, { raw: hit.text, reference: hit.reference, line: this.line }),
+          this.text(hit.text),
+        );
         at = hit.end + from;
       }
       from = to;
@@ -178,7 +199,12 @@ function linkTargetMeta(href: string, line: number, render: RenderState): LinkMe
   if (target === undefined) return { kind: 'plain' };
   if (target.kind === 'external') return { kind: 'external', url: target.url };
   // markdown-it percent-encodes destinations; the report shows the reference as the assistant wrote it.
-  return referenceMeta(href, target, line, render, () => plain.normalizeLinkText(href));
+  return recordReference(render, {
+    raw: href,
+    reference: target,
+    line,
+    asWritten: () => plain.normalizeLinkText(href),
+  });
 }
 
 /**
@@ -189,19 +215,23 @@ function inlineCodeMeta(content: string, line: number, render: RenderState): Lin
   if (WHITESPACE.test(content)) return undefined;
   const target = parseLinkTarget(content);
   if (target?.kind !== 'file') return undefined;
-  return referenceMeta(content, target, line, render, undefined, target.line === undefined);
+  return recordReference(render, {
+    raw: content,
+    reference: target,
+    line,
+    onlyIfResolved: target.line === undefined,
+  });
 }
 
-/** `asWritten` is only needed for the report of a broken reference, so it is computed only then. */
-function referenceMeta(
-  raw: string,
-  reference: FileReference,
-  line: number,
+/**
+ * A reference, added to the render's. `asWritten` is only needed for the report of a broken
+ * reference, so it is computed only then.
+ */
+function recordReference(
   render: RenderState,
-  asWritten?: () => string,
-  onlyIfResolved = false,
+  found: Omit<ReferenceMeta, 'kind' | 'onlyIfResolved' | 'resolution'> & { readonly onlyIfResolved?: boolean },
 ): LinkMeta {
-  const meta: ReferenceMeta = { kind: 'reference', raw, reference, line, asWritten, onlyIfResolved };
+  const meta: ReferenceMeta = { kind: 'reference', onlyIfResolved: false, ...found };
   render.references.push(meta);
   return meta;
 }

@@ -61,8 +61,8 @@ export class ReferenceResolver {
 
   /**
    * The budget's clock starts at the first lookup, not when the resolver is made: a render makes it
-   * before parsing, and the parse of a 5 MiB review alone takes longer than the 1.5 s the budget
-   * gives the disk, which left every reference of such a review unchecked.
+   * before parsing, and the parse of a large review alone can outlast the time the budget gives the
+   * disk, which would leave every reference of such a review unchecked.
    */
   private get lookup(): FileFactsLookup {
     return (this.lookupMade ??=

@@ -5,7 +5,13 @@
 // parse cannot run unbounded: the render worker's counts, not the estimate before the parse, decide.
 
 import type MarkdownIt from 'markdown-it';
-import { describeExcess, RENDER_BUDGET, refusalOf, type RenderMeasure } from '../../../shared/reviewBudget';
+import {
+  describeExcess,
+  RENDER_BUDGET,
+  refusalOf,
+  type Budget,
+  type RenderMeasure,
+} from '../../../shared/reviewBudget';
 import { RenderBudgetError } from './pageBudget';
 
 type Token = MarkdownIt.Token;
@@ -83,9 +89,9 @@ export class RenderCounter {
 
   /** `references` have been found so far (parseSteps.ts). */
   checkReferences(references: number): void {
-    const { limit, what } = RENDER_BUDGET.references;
-    if (references > limit)
-      throw new RenderBudgetError(refusalOf(describeExcess(what, references, limit, { atLeast: true })));
+    const budget = RENDER_BUDGET.references;
+    if (references > budget.limit)
+      throw new RenderBudgetError(refusalOf(describeExcess(budget, references, { atLeast: true })));
   }
 
   /** The next part of the review is parsed with this env; it lies at `from` (0–1), a `share` of the review's text. */
@@ -150,29 +156,27 @@ export class RenderCounter {
   }
 
   private checkRow(cells: number): void {
-    const { limit, what } = RENDER_BUDGET.tableColumns;
-    if (cells > limit)
-      throw new RenderBudgetError(refusalOf(`a table row of ${describeExcess(what, cells, limit, { atLeast: true })}`));
+    const budget = RENDER_BUDGET.tableColumns;
+    if (cells > budget.limit)
+      throw new RenderBudgetError(refusalOf(`a table row of ${describeExcess(budget, cells, { atLeast: true })}`));
   }
 
   private check(progress: () => number): void {
     const earlier = this.earlier[this.stage];
     for (const measure of ['tokens', 'elements', 'linkBytes'] as const satisfies readonly RenderMeasure[]) {
-      const { limit, what } = RENDER_BUDGET[measure];
+      const budget = RENDER_BUDGET[measure];
       const count = this[measure] + (measure === 'linkBytes' ? 0 : earlier[measure]);
-      if (count > limit)
-        throw new RenderBudgetError(
-          refusalOf(estimate(count, this.span.from + this.span.share * progress(), what, limit)),
-        );
+      if (count > budget.limit)
+        throw new RenderBudgetError(refusalOf(estimate(budget, count, this.span.from + this.span.share * progress())));
     }
   }
 }
 
 /** The count extrapolated to the whole review from how far the parse got, or "more than" when it cannot say. */
-function estimate(count: number, progress: number, what: string, limit: number): string {
-  if (progress >= 0.999) return describeExcess(what, count, limit);
-  if (progress < 0.01) return describeExcess(what, count, limit, { atLeast: true });
-  return `${describeExcess(what, Math.round(count / progress), limit)} (estimated from the first ${Math.round(progress * 100)}% of the review)`;
+function estimate(budget: Budget, count: number, progress: number): string {
+  if (progress >= 0.999) return describeExcess(budget, count);
+  if (progress < 0.01) return describeExcess(budget, count, { atLeast: true });
+  return `${describeExcess(budget, Math.round(count / progress))} (estimated from the first ${Math.round(progress * 100)}% of the review)`;
 }
 
 export function counterOf(env: unknown): RenderCounter | undefined {
@@ -181,13 +185,13 @@ export function counterOf(env: unknown): RenderCounter | undefined {
 
 /**
  * A parse env that counts: pass it to md.parse. The lines of `markdown` are counted first, exactly:
- * past their limit the parse's per-line tables alone would cost seconds before any token is made.
+ * past their limit the parse's per-line tables alone would take long before any token is made.
  */
 export function countingEnv<T extends object>(env: T, markdown: string): T {
   let lines = 1;
   for (let at = markdown.indexOf('\n'); at !== -1; at = markdown.indexOf('\n', at + 1)) lines++;
-  const { limit, what } = RENDER_BUDGET.lines;
-  if (lines > limit) throw new RenderBudgetError(refusalOf(describeExcess(what, lines, limit)));
+  const budget = RENDER_BUDGET.lines;
+  if (lines > budget.limit) throw new RenderBudgetError(refusalOf(describeExcess(budget, lines)));
   return Object.assign(env, { [COUNTER]: new RenderCounter() });
 }
 
@@ -207,9 +211,10 @@ export function installRenderBudget(md: MarkdownIt): void {
     }
   }
   class CountingInlineState extends md.inline.State {
-    constructor(src: string, mdInstance: MarkdownIt, env: unknown, outTokens: Token[]) {
-      super(src, mdInstance, env, outTokens);
-      counterOf(env)?.nextInline(src.length);
+    // markdown-it's own arguments, passed on as they come: the source, the instance, the env, the tokens.
+    constructor(...state: ConstructorParameters<typeof md.inline.State>) {
+      super(...state);
+      counterOf(this.env)?.nextInline(this.src.length);
     }
 
     override push(type: string, tag: string, nesting: Token['nesting']): Token {

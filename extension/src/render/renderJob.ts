@@ -4,6 +4,7 @@
 // (renderWorkerPool.ts), which the window uses so that its thread is never held, and this
 // thread, which unit tests and benchmarks use to measure the render itself.
 
+import { Disposable, type IDisposable } from '../../../shared/lifecycle';
 import { budgetRefusal } from '../../../shared/reviewBudget';
 import { LineCountCache } from './fileFacts';
 import { RenderBudgetError } from './pageBudget';
@@ -30,7 +31,7 @@ export interface RenderJob {
 export interface RenderOutcome extends RenderedReview {
   /**
    * The sections (Section[]) as JSON: one string crosses from the worker to the window's thread
-   * several times faster than tens of thousands of small objects, which held that thread.
+   * much faster than tens of thousands of small objects, which held that thread.
    */
   readonly sectionsJson?: string;
 }
@@ -48,9 +49,9 @@ export interface RenderControl {
   readonly slicesOnly?: boolean;
 }
 
-export interface RenderEngine {
+/** Runs renders; its owner (the ReviewRenderer) releases it. */
+export interface RenderEngine extends IDisposable {
   render(job: RenderJob, control?: RenderControl): Promise<RenderOutcome>;
-  dispose(): void;
 }
 
 /** Host → worker. */
@@ -94,13 +95,13 @@ export async function runRenderJob(
   };
 }
 
-/** On this thread: for unit tests and the render benchmark, never the window. */
-export class InThreadRenderEngine implements RenderEngine {
-  constructor(private readonly cache = new LineCountCache()) {}
+/** On this thread: for unit tests, the render benchmark and the window's small renders; it holds nothing to release. */
+export class InThreadRenderEngine extends Disposable implements RenderEngine {
+  constructor(private readonly cache = new LineCountCache()) {
+    super();
+  }
 
   render(job: RenderJob, control?: RenderControl): Promise<RenderOutcome> {
     return runRenderJob(job, this.cache, control);
   }
-
-  dispose(): void {}
 }

@@ -1,12 +1,12 @@
 // Runs renders in worker threads, so that a review's parse, file checks, findings and HTML never
-// hold the extension host's thread, which every extension in the window shares. Workers start
-// when the first render needs one, each runs one job at a time, and an idle one ends after a
-// while. A cancel terminates the job's worker at once; a worker that crashes (or runs out of
-// its memory limit) fails only its job, and the next render starts a new one. A small render
-// (a few KiB: a short review, one append) stays on this thread, where it takes about a
-// millisecond, less than a worker's round trip.
+// hold the extension host's thread, which every extension in the window shares. Workers start when
+// the first render needs one, each runs one job at a time, and an idle one ends after a while. A
+// cancel terminates the job's worker; a worker that crashes (or runs out of memory) fails only its
+// job. A small render (a short review, one append) stays on this thread: it costs less than a
+// worker's round trip.
 
 import { Worker } from 'worker_threads';
+import { Disposable, toDisposable } from '../../../shared/lifecycle';
 import { RenderBudgetError } from './pageBudget';
 import { joinSlices, type SlicedPage } from './pageSlices';
 import {
@@ -29,15 +29,15 @@ export interface RenderWorkerPoolOptions {
   /**
    * Markdown shorter than this (in UTF-16 units) renders on this thread, where a worker's round
    * trip would cost more than the render. Kept small: the host's thread rarely renders, so its
-   * code is cold, and an 11 KiB first screen took 29 ms there in a real window.
+   * code is cold there.
    */
   readonly inThreadBelow?: number;
 }
 
 /**
- * Each worker's heap, in MiB: a backstop under the render budget, which keeps what it accepts to
- * about half of this (bench/budget.mjs measures a 10 MiB review). Two renders at once take at most
- * twice this; a worker that reaches it fails its call with a refusal, never the window.
+ * Each worker's heap, in MiB: a backstop under the render budget, which keeps what it accepts well
+ * within this (bench/budget.mjs). Two renders at once take at most twice this; a worker that
+ * reaches it fails its call with a refusal, never the window.
  */
 export const RENDER_WORKER_HEAP_MB = 1536;
 
@@ -62,15 +62,15 @@ interface Waiter {
   readonly fail: (error: Error) => void;
 }
 
-export class RenderWorkerPool implements RenderEngine {
+/** Disposing it ends every worker; renders in flight fail, and so do renders still waiting for a worker. */
+export class RenderWorkerPool extends Disposable implements RenderEngine {
   private readonly options: typeof DEFAULTS;
   private readonly idle: PooledWorker[] = [];
   private readonly busy = new Set<PooledWorker>();
   /** Renders waiting for a worker, oldest first. */
   private readonly waiting: Waiter[] = [];
   private nextId = 0;
-  private disposed = false;
-  private readonly inThread = new InThreadRenderEngine();
+  private readonly inThread = this.register(new InThreadRenderEngine());
   /** Workers started so far: a crashed one is replaced, which tests and the bench can see. */
   started = 0;
 
@@ -78,7 +78,9 @@ export class RenderWorkerPool implements RenderEngine {
     private readonly script: string,
     options: RenderWorkerPoolOptions = {},
   ) {
+    super();
     this.options = { ...DEFAULTS, ...options };
+    this.register(toDisposable(() => this.endAll()));
   }
 
   async render(job: RenderJob, control: RenderControl = {}): Promise<RenderOutcome> {
@@ -136,22 +138,23 @@ export class RenderWorkerPool implements RenderEngine {
 
   /**
    * Starts a worker ahead of need, when none is running: a worker's first render also loads its
-   * code, about 200 ms that an assistant's first large review would otherwise wait for.
+   * code, which an assistant's first large review would otherwise wait for.
    */
   warm(): void {
-    if (this.disposed || this.idle.length > 0 || this.busy.size > 0) return;
+    if (this.isDisposed || this.idle.length > 0 || this.busy.size > 0) return;
     this.release(this.spawn());
   }
 
-  /** Ends every worker; renders in flight fail, and so do renders still waiting for a worker. */
-  dispose(): void {
-    this.disposed = true;
+  /** Fails the waiting renders and ends every worker, resolving once each has exited. */
+  private async endAll(): Promise<void> {
     for (const waiter of this.waiting.splice(0)) waiter.fail(shutDown());
-    for (const pooled of [...this.idle, ...this.busy]) this.discard(pooled);
+    const workers = [...this.idle, ...this.busy];
+    for (const pooled of workers) this.discard(pooled);
+    await Promise.all(workers.map(({ worker }) => worker.terminate()));
   }
 
   private acquire(signal: AbortSignal | undefined): Promise<PooledWorker> {
-    if (this.disposed) return Promise.reject(shutDown());
+    if (this.isDisposed) return Promise.reject(shutDown());
     const ready = this.idle.pop();
     if (ready) {
       clearTimeout(ready.idleTimer);
@@ -197,7 +200,7 @@ export class RenderWorkerPool implements RenderEngine {
 
   private release(pooled: PooledWorker): void {
     // A job that ends after the pool shut down does not keep its worker.
-    if (this.disposed) return this.discard(pooled);
+    if (this.isDisposed) return this.discard(pooled);
     this.busy.delete(pooled);
     const next = this.waiting.shift();
     if (next) {
@@ -214,7 +217,7 @@ export class RenderWorkerPool implements RenderEngine {
     this.forget(pooled);
     void pooled.worker.terminate();
     // A render that waited for this worker's place gets a new one (none wait once the pool is shut down).
-    const next = this.disposed ? undefined : this.waiting.shift();
+    const next = this.isDisposed ? undefined : this.waiting.shift();
     if (next) next.grant(this.spawn());
   }
 

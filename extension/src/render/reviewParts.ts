@@ -1,12 +1,8 @@
 // Where a review can be cut into parts that markdown-it parses one after another, so that the first
-// screen is rendered (and shown) before the rest is parsed. A cheap scan of the lines finds the cuts:
-//   - at a blank line outside a top-level fence, before a line that starts no container and no
-//     fence: no block of CommonMark runs on across such a line, except a top-level fence, which
-//     markdownRenderer.ts checks on the parsed part (endsWhereCut) and joins it to the rest if it ran on;
-//   - inside a long tight bullet list, every LIST_CHUNK_ITEMS items, where listChunks.ts cuts the
-//     list of the whole review too, so the parts' lists are the whole one's chunks.
-// Link reference definitions apply to the whole review: every part must see them all, so no cut
-// falls before the last line that could hold one (the parts share one env, which carries them on).
+// screen is shown before the rest is parsed. A cheap scan of the lines cuts at a blank line before a
+// line that starts no container and no fence (markdownRenderer.ts joins a part to the next when a
+// fence ran past its cut), and inside a long tight bullet list where listChunks.ts cuts it too. No
+// cut falls before the last line that could hold a link reference definition, which every part sees.
 
 import { FIRST_SCREEN_LINES } from './pageSlices';
 import { LIST_CHUNK_ITEMS } from './listChunks';
@@ -141,7 +137,7 @@ function scanCuts(markdown: string): { cuts: Cut[]; definitionsEnd: number } {
     if (bracket !== -1 && bracket < textEnd && DEFINITION_PREFIX.test(markdown.slice(at, bracket))) {
       DEFINITION_LABEL.lastIndex = bracket;
       if (DEFINITION_LABEL.test(markdown))
-        definitionsEnd = Math.max(definitionsEnd, lineOf(markdown, at, line, DEFINITION_LABEL.lastIndex));
+        definitionsEnd = Math.max(definitionsEnd, lineOf(markdown, { line, at }, DEFINITION_LABEL.lastIndex));
     }
     if (fence) {
       const close = text === '' ? undefined : FENCE_CLOSE.exec(text)?.[1];
@@ -203,8 +199,9 @@ function startsPlain(markdown: string, at: number, first: number): boolean {
   return !ORDERED_MARKER.test(markdown);
 }
 
-/** The 0-based line of offset `to`, counting on from `line` at offset `from`. */
-function lineOf(markdown: string, from: number, line: number, to: number): number {
-  for (let at = markdown.indexOf('\n', from); at !== -1 && at < to; at = markdown.indexOf('\n', at + 1)) line++;
+/** The 0-based line of offset `to`, counting on from a place known to be 0-based `line` at offset `at`. */
+function lineOf(markdown: string, known: { readonly line: number; readonly at: number }, to: number): number {
+  let line = known.line;
+  for (let at = markdown.indexOf('\n', known.at); at !== -1 && at < to; at = markdown.indexOf('\n', at + 1)) line++;
   return line;
 }

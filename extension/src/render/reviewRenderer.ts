@@ -2,11 +2,13 @@
 // references against the assistant's cwd first (when it lies in a workspace folder) and then the
 // workspace folders. One per window: it keeps the last few full renders (the report, the panel and
 // the findings share one pass) and the line counts of files for single lookups (a click). The
-// render itself runs in its engine: the window's is a pool of worker threads.
+// render itself runs in its engine, which it owns: the window's is a pool of worker threads.
 
 import * as path from 'path';
 import { worktreeHolding } from '../../../shared/gitWorktrees';
+import { Disposable } from '../../../shared/lifecycle';
 import type { FileReference } from '../../../shared/links';
+import { silentLogger, type Logger } from '../../../shared/logger';
 import { isWithin, refusedPathReason } from '../../../shared/pathSafety';
 import { realpathOr } from '../../../shared/realpath';
 import { LineCountCache } from './fileFacts';
@@ -21,14 +23,23 @@ export interface RenderableReview {
 }
 
 /**
- * Two assistants' reviews each get a render the panel and the findings share, and a third may be
- * on its way in; a render of a 10 MiB review holds tens of megabytes, so no more are kept.
+ * Renders kept: one for each of two assistants' reviews (the panel and the findings share it), and
+ * one on its way in. A large review's render holds tens of megabytes, so no more are kept.
  */
 const MAX_KEPT_RENDERS = 3;
-/** How long where a cwd lies is trusted: `git worktree add` or `remove`, or a changed link, shows within this. */
+/** How long a cwd's place is kept: a `git worktree add` or `remove`, or a changed link, shows after this. */
 const PLACE_KEPT_MS = 2000;
 /** A window tells its log of this many repositories or records not believed, at most. */
 const MAX_DISTRUST_TOLD = 100;
+
+export interface ReviewRendererOptions {
+  /** Runs the renders, and is released with the renderer: this thread's, sharing the line counts, unless given (the window passes its worker pool). */
+  readonly engine?: RenderEngine;
+  /** Files open with unsaved changes, as [path, text]: a suggestion applies to that text, so its diff is shown against it. */
+  readonly unsavedDocuments?: () => ReadonlyArray<readonly [string, string]>;
+  /** Told, once each, why a repository or a worktree record above a cwd was not believed. */
+  readonly log?: Logger;
+}
 
 /** A finding's id and the 0-based line of the review its block starts on. */
 export interface FindingPlace {
@@ -36,7 +47,7 @@ export interface FindingPlace {
   readonly line: number;
 }
 
-export class ReviewRenderer {
+export class ReviewRenderer extends Disposable {
   /** The last few full renders, newest first: one per assistant's review that is being shown or tracked. */
   private recent: Array<{ review: RenderableReview; rendered: Promise<RenderedReview> }> = [];
   /**
@@ -48,25 +59,27 @@ export class ReviewRenderer {
   private placeSeen: { key: string; at: number; place: Place } | undefined;
   /** Lives across renders: re-rendering a review re-stats its files but does not recount their lines. */
   readonly lineCounts = new LineCountCache();
-  /** Told, once each, why a repository or a worktree record above a cwd was not believed: for the window's log. */
-  onDistrust: ((why: string) => void) | undefined;
   private readonly distrustTold = new Set<string>();
-
   private readonly engine: RenderEngine;
+  private readonly unsavedDocuments: () => ReadonlyArray<readonly [string, string]>;
+  private readonly log: Logger;
 
-  /** `engine`: this thread's, sharing the line counts, unless given; the window passes its worker pool. */
   constructor(
     private readonly workspaceFolders: () => readonly string[],
-    engine?: RenderEngine,
-    /** Files open with unsaved changes, as [path, text]: a suggestion applies to that text, so its diff is shown against it. */
-    private readonly unsavedDocuments: () => ReadonlyArray<readonly [string, string]> = () => [],
+    options: ReviewRendererOptions = {},
   ) {
-    this.engine = engine ?? new InThreadRenderEngine(this.lineCounts);
+    super();
+    this.engine = this.register(options.engine ?? new InThreadRenderEngine(this.lineCounts));
+    this.unsavedDocuments = options.unsavedDocuments ?? (() => []);
+    this.log = options.log ?? silentLogger;
   }
 
   render(review: RenderableReview): Promise<RenderedReview> {
-    const entry = this.recent.find((candidate) => sameReview(candidate.review, review));
-    return this.keep(review, entry?.rendered ?? this.renderFragment(review.markdown, review.cwd));
+    const rendered =
+      this.recent.find((candidate) => sameReview(candidate.review, review))?.rendered ??
+      this.renderFragment(review.markdown, review.cwd);
+    this.keep(review, rendered);
+    return rendered;
   }
 
   /**
@@ -126,18 +139,14 @@ export class ReviewRenderer {
   }
 
   /**
-   * Keeps only the renders of `reviews` (the ones on screen or tracked): a replaced review's render
-   * (tens of megabytes for a 10 MiB review) is let go at once, not after the next few reviews.
+   * Keeps only the renders of `reviews` (the ones on screen or tracked): a replaced review's render,
+   * which can hold tens of megabytes, is let go at once, not after the next few reviews.
    */
   keepOnly(reviews: readonly RenderableReview[]): void {
     this.recent = this.recent.filter((entry) => reviews.some((review) => sameReview(review, entry.review)));
   }
 
-  dispose(): void {
-    this.engine.dispose();
-  }
-
-  private keep(review: RenderableReview, rendered: Promise<RenderedReview>): Promise<RenderedReview> {
+  private keep(review: RenderableReview, rendered: Promise<RenderedReview>): void {
     if (!this.findingPlaces.has(review))
       this.noteFindingPlaces(
         review,
@@ -151,7 +160,6 @@ export class ReviewRenderer {
       rendered.catch(() => (this.recent = this.recent.filter((candidate) => candidate !== made)));
     }
     this.recent = [entry, ...this.recent.filter((candidate) => candidate !== entry)].slice(0, MAX_KEPT_RENDERS);
-    return rendered;
   }
 
   /** One reference, e.g. for a click or open-location; shares this window's line counts. */
@@ -204,7 +212,9 @@ export class ReviewRenderer {
   private tellDistrust(why: string): void {
     if (this.distrustTold.has(why) || this.distrustTold.size >= MAX_DISTRUST_TOLD) return;
     this.distrustTold.add(why);
-    this.onDistrust?.(why);
+    this.log.warn(
+      `${why}. A repository counts only when you own it and no one else may write to it, as git's safe.directory decides.`,
+    );
   }
 }
 

@@ -5,7 +5,7 @@
 
 import * as path from 'path';
 import { z } from 'zod';
-import { MAX_FINDINGS } from '../render/findings';
+import { MAX_FINDINGS } from '../../../shared/protocol';
 import { REMEMBERED_LINE_CHARS, REMEMBERED_LINES } from './anchorText';
 import { StoredJsonFile } from './storedJsonFile';
 

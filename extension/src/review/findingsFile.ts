@@ -4,9 +4,9 @@
 // capped, a bad file moved aside, and a file of another revision ignored: that review is rendered.
 
 import { z } from 'zod';
-import { FINDING_SEVERITIES } from '../../../shared/protocol';
+import { FINDING_SEVERITIES, MAX_FINDINGS } from '../../../shared/protocol';
 import { StoredJsonFile } from './storedJsonFile';
-import { MAX_FINDINGS, type ReviewFinding } from '../render/findings';
+import type { ReviewFinding } from '../render/findingExtraction';
 
 const FILE = 'findings.json';
 /** Findings' text is a review's blocks: a file larger than this is not written, and the review is rendered instead. */

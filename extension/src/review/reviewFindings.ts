@@ -9,7 +9,7 @@ import type { ReviewRenderer } from '../render/reviewRenderer';
 import type { Conversation } from './conversation';
 import type { Review, ReviewStore } from './reviewStore';
 import type { AnchoredPosition, FindingAnchors } from './findingAnchors';
-import type { ReviewFinding } from '../render/findings';
+import type { ReviewFinding } from '../render/findingExtraction';
 import type { FindingsFile } from './findingsFile';
 
 /** A finding with what the editor needs to show it. */

@@ -1,5 +1,5 @@
-import { fromSarif, MAX_IMPORTED_RESULTS, SarifImportError } from '../../../shared/exchange/sarifImport';
-import { MAX_FINDINGS } from '../../../extension/src/render/findings';
+import { fromSarif, SarifImportError } from '../../../shared/exchange/sarifImport';
+import { MAX_FINDINGS } from '../../../shared/protocol';
 
 /** A log of one run of `tool` with these results, and whatever else the run should have. */
 const logOf = (
@@ -221,10 +221,9 @@ describe('fromSarif: what a result says', () => {
 
 describe('fromSarif: an untrusted log', () => {
   it('lists at most as many results as the renderer makes findings, and says how many it left out', () => {
-    expect(MAX_IMPORTED_RESULTS).toBe(MAX_FINDINGS);
-    const results = Array.from({ length: MAX_IMPORTED_RESULTS + 5 }, (_, i) => result(`r${i}`, [at('a.ts', i + 1)]));
+    const results = Array.from({ length: MAX_FINDINGS + 5 }, (_, i) => result(`r${i}`, [at('a.ts', i + 1)]));
     const imported = fromSarif(logOf(results));
-    expect(imported.findings).toHaveLength(MAX_IMPORTED_RESULTS);
+    expect(imported.findings).toHaveLength(MAX_FINDINGS);
     expect(imported.markdown).toContain('> 5 more results were left out: a review lists at most 1,000.');
   });
 

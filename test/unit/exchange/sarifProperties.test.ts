@@ -3,7 +3,7 @@
 // review or a SarifImportError.
 
 import fc from 'fast-check';
-import { labelOf } from '../../../extension/src/render/findings';
+import { labelOf } from '../../../shared/findingLabel';
 import { renderReview, type Resolver } from '../../../extension/src/render/markdownRenderer';
 import { findingFingerprint, type ExportedFinding, type ExportedReview } from '../../../shared/exchange/exportedReview';
 import { toSarif } from '../../../shared/exchange/sarifExport';

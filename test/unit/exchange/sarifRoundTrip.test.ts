@@ -1,4 +1,4 @@
-import { labelOf } from '../../../extension/src/render/findings';
+import { labelOf } from '../../../shared/findingLabel';
 import { renderReview, type Resolver } from '../../../extension/src/render/markdownRenderer';
 import { findingFingerprint } from '../../../shared/exchange/exportedReview';
 import { fromSarif } from '../../../shared/exchange/sarifImport';

@@ -1,16 +1,13 @@
-// Findings: the list items and paragraphs of a review that point at code. A block is a finding when
-// its first file reference resolves; it is anchored at that reference's lines. The renderer records
-// candidate blocks while it parses and turns them into findings once references are resolved.
+// Finding extraction: the list items and paragraphs of a review that point at code. A block is a
+// finding when its first file reference resolves, and is anchored at that reference's lines. The
+// renderer records candidate blocks while it parses and turns them into findings here.
 
 import { createHash } from 'crypto';
-import { FINDING_SEVERITIES, type FindingSeverity } from '../../../shared/protocol';
+import { labelOf } from '../../../shared/findingLabel';
+import { MAX_FINDINGS, type FindingSeverity } from '../../../shared/protocol';
 import type MarkdownIt from 'markdown-it';
 import type { ReferenceMeta } from './referenceAnswers';
 import { suggestionText } from './suggestions';
-
-/** A review with more findings than this lists the first ones: each costs a thread and a read of its lines. */
-export const MAX_FINDINGS = 1000;
-const MAX_TITLE_CHARS = 120;
 
 /** A block that may be a finding: its 0-based source lines in the markdown rendered, and its references. */
 export interface FindingCandidate {
@@ -46,16 +43,22 @@ export interface ReviewFinding {
   readonly suggestionTokens: readonly MarkdownIt.Token[];
 }
 
+/** Where candidates come from: the markdown rendered, as lines, and what the review around it holds. */
+export interface CandidateSource {
+  readonly sourceLines: readonly string[];
+  /** The line of the whole review that the markdown's first line is. */
+  readonly lineOffset: number;
+  /** Ids already used in the review (for an append), so that a repeated text gets a new one. */
+  readonly taken?: ReadonlySet<string>;
+}
+
 /**
  * The candidates whose first reference (the first that became a link) resolved, with stable ids:
  * a hash of the block's text, so the same text keeps its id through appends and section updates.
- * `taken` holds ids already used in the review (for an append), so a repeated text gets a new one.
  */
 export function findingsOf(
   candidates: readonly FindingCandidate[],
-  sourceLines: readonly string[],
-  lineOffset: number,
-  taken: ReadonlySet<string> = new Set(),
+  { sourceLines, lineOffset, taken = new Set() }: CandidateSource,
 ): ReviewFinding[] {
   const findings: ReviewFinding[] = [];
   const used = new Set(taken);
@@ -119,23 +122,4 @@ function uniqueId(id: string, used: Set<string>, nextSuffix: Map<string, number>
   nextSuffix.set(id, n);
   used.add(unique);
   return unique;
-}
-
-/** A block quote's `>` and a list item's marker, before a finding's label. */
-const LEADING_MARKS = /^\s*(?:>\s*)*(?:(?:[-*+]|\d{1,9}[.)])\s+)?/;
-// `**bug**:`, `**bug:**`, `bug:`, `_nit_:`; one label, then a colon, at the very start.
-const LABEL = new RegExp(`^(\\*\\*|__|\\*|_)?(${FINDING_SEVERITIES.join('|')})(:)?\\1(:)?\\s*`, 'i');
-
-/** The severity label at the start of a finding, and its first line without marker, label or emphasis. */
-export function labelOf(markdown: string): { severity: FindingSeverity | null; title: string } {
-  const firstLine = markdown.split('\n', 1)[0].replace(LEADING_MARKS, '');
-  const label = LABEL.exec(firstLine);
-  const hasColon = label !== null && (label[3] === ':') !== (label[4] === ':');
-  const severity = hasColon ? (label![2].toLowerCase() as FindingSeverity) : null;
-  const rest = hasColon ? firstLine.slice(label![0].length) : firstLine;
-  const plain = rest
-    .replace(/[*_`]+/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return { severity, title: plain.length > MAX_TITLE_CHARS ? `${plain.slice(0, MAX_TITLE_CHARS - 1)}…` : plain };
 }

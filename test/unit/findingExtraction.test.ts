@@ -1,4 +1,6 @@
-import { findingId, labelOf, MAX_FINDINGS } from '../../extension/src/render/findings';
+import { findingId } from '../../extension/src/render/findingExtraction';
+import { MAX_FINDINGS } from '../../shared/protocol';
+import { labelOf } from '../../shared/findingLabel';
 import { renderReview, type Resolver } from '../../extension/src/render/markdownRenderer';
 import type { FileReference } from '../../shared/links';
 
