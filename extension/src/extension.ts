@@ -30,6 +30,8 @@ import { AssistantReviews } from './review/assistantReviews';
 import { describeDrop } from './review/historyBudget';
 import type { ReviewStore } from './review/reviewStore';
 import { onDidChangeSettings, readSettings } from './settings';
+import { Logger } from '../../shared/logger';
+import { outputChannelSink } from './outputChannelLog';
 
 /** What the extension-host tests read; not a public API. */
 export interface RedlineTestApi {
@@ -51,6 +53,7 @@ let activeReviews: AssistantReviews | undefined;
 export async function activate(context: vscode.ExtensionContext): Promise<RedlineTestApi> {
   const activationStarted = performance.now();
   const log = vscode.window.createOutputChannel('Redline', { log: true });
+  const logger = new Logger(outputChannelSink(log), 'redline');
   void publishStableServerPath(context.extensionUri.fsPath, log);
   const settings = readSettings();
   const storageRoot = (context.storageUri ?? context.globalStorageUri).fsPath;
@@ -80,7 +83,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
   const reviews = await AssistantReviews.open({
     root: storageRoot,
     historySize: settings.historySize,
-    log: (message) => log.warn(message),
+    log: logger.for('reviews'),
     renderer,
     attachFindings: (review) => findings.attach(review),
   });

@@ -6,6 +6,7 @@ import * as path from 'path';
 import { Conversation } from '../../extension/src/review/conversation';
 import { until } from '../support/until';
 import { durableSession } from './harness';
+import { silentLogger } from '../../shared/logger';
 
 const REVIEW = [
   '# Review',
@@ -147,7 +148,7 @@ describe('findings and feedback', () => {
     await session.host.conversation.flushed();
     const reopened = await Conversation.open(
       path.join(session.host.workspace, '..', 'storage', 'conversation'),
-      () => undefined,
+      silentLogger,
     );
     expect(reopened.since('0')).toEqual(before);
     const [bug] = (await call('get-review')).structuredContent.findings;

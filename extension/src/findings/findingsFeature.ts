@@ -4,6 +4,9 @@
 // (attach); the editor's views show those of the review the panel shows (follow).
 
 import * as vscode from 'vscode';
+import { DisposableStore } from '../../../shared/lifecycle';
+import { Logger } from '../../../shared/logger';
+import { outputChannelSink } from '../outputChannelLog';
 import type { FindingState } from '../../../shared/findingTerms';
 import { HAS_FINDINGS_CONTEXT, NavigationCommands } from '../constants';
 import { codeColumnBeside } from '../editor/locationOpener';
@@ -112,35 +115,28 @@ export class FindingsFeature implements vscode.Disposable {
 
   /** One review's findings and anchors, made when the review is. */
   attach(review: AssistantReview): FindingsAttachment {
-    const anchors = new FindingAnchors(
-      openDocumentLines,
-      new AnchorFile(review.folders?.conversation, (message) => this.deps.log.warn(message)),
-    );
-    const findings = new ReviewFindings(
-      review.store,
-      this.deps.renderer,
-      review.conversation,
+    const log = new Logger(outputChannelSink(this.deps.log), 'findings');
+    const conversationFolder = review.folders?.conversation;
+    const anchors = new FindingAnchors(openDocumentLines, new AnchorFile(conversationFolder, log.for('anchors')));
+    const findings = new ReviewFindings({
+      store: review.store,
+      renderer: this.deps.renderer,
+      conversation: review.conversation,
       anchors,
-      (message, error) => this.deps.log.error(message, error),
+      log,
       // Only the review on screen waits for the panel; the others have nothing drawn.
-      (revision) => (this.active === review ? panelShown(revision) : Promise.resolve()),
-      new FindingsFile(review.folders?.conversation, (message) => this.deps.log.warn(message)),
-    );
-    const subscriptions = [
-      followEditor(anchors),
-      findings.onDidChange((list) => this.active === review && this.publish(list)),
+      readyToPublish: (revision) => (this.active === review ? panelShown(revision) : Promise.resolve()),
+      kept: new FindingsFile(conversationFolder, log),
+    });
+    const feeds = new DisposableStore();
+    feeds.add(followEditor(anchors));
+    feeds.add(findings.onDidChange((list) => this.active === review && this.publish(list)));
+    feeds.add(
       review.conversation.onDidAdd(
         (item) => item.kind === 'reply' && this.active === review && this.threads.update(findings.all),
       ),
-    ];
-    return {
-      findings,
-      dispose: async () => {
-        for (const subscription of subscriptions) subscription.dispose();
-        findings.dispose();
-        await anchors.dispose();
-      },
-    };
+    );
+    return { findings, feeds };
   }
 
   /** From now on the threads, the Problems view and the panel's marks show the active review's findings. */

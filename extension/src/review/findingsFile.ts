@@ -4,6 +4,7 @@
 // capped, a bad file moved aside, and a file of another revision ignored: that review is rendered.
 
 import { z } from 'zod';
+import type { Logger } from '../../../shared/logger';
 import { FINDING_SEVERITIES } from '../../../shared/protocol';
 import { StoredJsonFile } from './storedJsonFile';
 import { MAX_FINDINGS, type ReviewFinding } from '../render/findings';
@@ -36,7 +37,7 @@ type Stored = z.infer<typeof Stored>;
 export class FindingsFile {
   private readonly file: StoredJsonFile<Stored>;
 
-  constructor(directory: string | undefined, warn: (message: string) => void) {
+  constructor(directory: string | undefined, log: Logger) {
     this.file = new StoredJsonFile({
       directory,
       name: FILE,
@@ -44,7 +45,7 @@ export class FindingsFile {
       maxBytes: MAX_FILE_BYTES,
       what: 'kept findings of the review',
       lost: 'The review will be rendered again at the next start.',
-      warn,
+      log,
     });
   }
 

@@ -12,6 +12,7 @@ import * as path from 'path';
 import { utf8Bytes } from '../../../shared/byteSize';
 import { MAX_REVIEW_BYTES } from '../../../shared/protocol';
 import { syncDirectory, TEMP_PREFIX, writeTemp } from '../../../shared/atomicFile';
+import type { Logger } from '../../../shared/logger';
 import { withFolderLock, type FolderLockHold } from './folderLock';
 import {
   classifyFile,
@@ -73,7 +74,7 @@ export class ReviewFiles {
 
   constructor(
     readonly directory: string,
-    private readonly warn: (message: string) => void,
+    private readonly log: Logger,
   ) {}
 
   /** Sweeps temp files a crash left, moves unknown ones aside, and reads current.json. */
@@ -200,12 +201,12 @@ export class ReviewFiles {
       check,
       maxBytes: MAX_STORED_FILE_BYTES,
       what: 'stored review',
-      warn: this.warn,
+      log: this.log,
     });
   }
 
   private moveAside(name: string, reason: string): Promise<void> {
-    return moveAside(path.join(this.directory, name), reason, { what: 'stored review', warn: this.warn });
+    return moveAside(path.join(this.directory, name), reason, { what: 'stored review', log: this.log });
   }
 }
 
