@@ -1,7 +1,7 @@
 // The findings the renderer found in a review, kept beside its conversation, so that a window that
 // opens on a stored review draws its threads and Problems entries from them and renders nothing
-// until the panel asks (a 10 MiB review took 2 s to render). Read as untrusted: validated and
-// capped, a bad file moved aside, and a file of another revision ignored: that review is rendered.
+// until the panel asks. Read as untrusted: validated and capped, a bad file moved aside, and a
+// file of another revision ignored (that review is rendered instead).
 
 import { z } from 'zod';
 import type { Logger } from '../../../shared/logger';

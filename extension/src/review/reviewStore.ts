@@ -32,15 +32,11 @@ export interface ReviewStoreOptions {
 
 export const MAX_HISTORY_SIZE = 200;
 
+/** A store in memory: its own budget may be given a size (tests). */
+type InMemoryOptions = Omit<ReviewStoreOptions, 'directory'> & { readonly maxHistoryBytes?: number };
+
 /** What a store is made of, once its files (if any) are known. */
-interface StoreParts {
-  readonly files: ReviewFiles | undefined;
-  readonly historySize: number;
-  readonly log: Logger;
-  /** Shared with the other assistants' stores, or undefined for a budget of the store's own. */
-  readonly budget?: HistoryBudget;
-  readonly maxHistoryBytes?: number;
-}
+type StoreParts = InMemoryOptions & { readonly files: ReviewFiles | undefined; readonly log: Logger };
 
 export class ReviewStore extends Disposable {
   private currentReview: Review | undefined;
@@ -111,12 +107,7 @@ export class ReviewStore extends Disposable {
   }
 
   /** A store that keeps everything in memory, for tests that need no disk. */
-  static inMemory(options: {
-    historySize: number;
-    maxHistoryBytes?: number;
-    log?: Logger;
-    budget?: HistoryBudget;
-  }): ReviewStore {
+  static inMemory(options: InMemoryOptions): ReviewStore {
     return new ReviewStore({ ...options, files: undefined, log: options.log ?? silentLogger });
   }
 

@@ -1,8 +1,8 @@
 // update-section without parsing the whole review again: the review's sections are known, so only
-// the new content is parsed, and the sections after it move by the lines it added or removed. A
-// 10 MiB review was parsed twice on the host's thread for each update (0.8–1.5 s). Whenever the
-// known sections do not match the text (stored state is untrusted), or the new content could
-// change how the text after it parses (an unclosed fence), the whole review is parsed as before.
+// the new content is parsed, and the sections after it move by the lines it added or removed; a
+// large review is not parsed again on the host's thread for each update. When the known sections
+// do not match the text (stored state is untrusted), or the new content could change how the text
+// after it parses (an unclosed fence), the whole review is parsed.
 
 import type { Section } from '../../../shared/protocol';
 import {
