@@ -89,7 +89,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
   const reviews = await AssistantReviews.open({
     root: storageRoot,
     historySize: settings.historySize,
-    log: (message) => log.warn(message),
+    log: logger.for('reviews'),
     renderer,
     attachFindings: (review) => findings.attach(review),
   });

@@ -10,6 +10,7 @@ import type { PresentReviewParams } from '../../shared/protocol';
 import { ReviewStore, type Review } from '../../extension/src/review/reviewStore';
 import { assertBuilt, connectMcp, startHost, type Host } from '../integration/harness';
 import { RawPeer, type WireReply } from '../integration/rawPeer';
+import { Logger } from '../../shared/logger';
 
 /** Authenticated raw clients. */
 async function rawClients(host: Host, count: number): Promise<RawPeer[]> {
@@ -205,9 +206,14 @@ describe('a window reload keeps the review and its history', () => {
     ReviewStore.open({
       directory: dir,
       historySize: 5,
-      log: (message) => {
-        throw new Error(`unexpected warning: ${message}`);
-      },
+      log: new Logger(
+        {
+          write: ({ message }) => {
+            throw new Error(`unexpected warning: ${message}`);
+          },
+        },
+        'test',
+      ),
     });
   /** Every earlier review, read back from its file, newest first. */
   const history = async (store: ReviewStore): Promise<Review[]> =>

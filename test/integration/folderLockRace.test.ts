@@ -14,6 +14,7 @@ import { Conversation } from '../../extension/src/review/conversation';
 import { LOCK_FILE } from '../../extension/src/review/folderLock';
 import { bundleForChild } from './childBundle';
 import type { LockRaceMessage, LockRaceRequest, LockRaceSetup } from './lockRaceProcess';
+import { logTo } from '../support/loggedLines';
 
 const WINDOWS = 4;
 const ROUNDS = 200;
@@ -135,7 +136,7 @@ it(`${WINDOWS} windows × ${ROUNDS} rounds, each after a stale lock was planted:
   const acknowledged = results.flatMap((result) => ('id' in result.added ? [result.added] : []));
   const failedAdds = results.flatMap((result) => ('failure' in result.added ? [result.added.failure] : []));
   const warnings: string[] = [];
-  const conversation = await Conversation.open(folder, (message) => warnings.push(message));
+  const conversation = await Conversation.open(folder, logTo(warnings));
   const onDisk = conversation.since().items;
   const byId = new Map<string, string[]>();
   for (const item of onDisk) byId.set(item.id, [...(byId.get(item.id) ?? []), item.text ?? '']);

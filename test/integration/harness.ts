@@ -36,6 +36,8 @@ import type { Conversation } from '../../extension/src/review/conversation';
 import { AssistantReviews } from '../../extension/src/review/assistantReviews';
 import { FindingAnchors } from '../../extension/src/review/findingAnchors';
 import { ReviewFindings } from '../../extension/src/review/reviewFindings';
+import { silentLogger } from '../../shared/logger';
+import { stderrLogger } from '../support/loggedLines';
 
 /** The built server; the benchmark, bundled elsewhere, names it through the environment. */
 export const MCP_SERVER = process.env.REDLINE_MCP_SERVER ?? path.resolve(__dirname, '../../dist/mcp-server.js');
@@ -178,17 +180,12 @@ export async function startHost(
   const reviews = await AssistantReviews.open({
     root: options.durable ? path.join(root, 'storage') : undefined,
     historySize: options.historySize ?? 5,
-    log: () => undefined,
+    log: silentLogger,
     renderer,
     attachFindings: (review) => {
-      const findings = new ReviewFindings(
-        review.store,
-        renderer,
-        review.conversation,
-        new FindingAnchors(),
-        (message, error) => console.error(message, error),
-      );
-      return { findings, dispose: () => findings.dispose() };
+      const { store, conversation } = review;
+      const log = stderrLogger('findings');
+      return { findings: new ReviewFindings({ store, renderer, conversation, anchors: new FindingAnchors(), log }) };
     },
   });
   const editor = new FakeEditor();

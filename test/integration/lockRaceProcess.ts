@@ -7,6 +7,7 @@
 import { promises as fs } from 'fs';
 import { Conversation } from '../../extension/src/review/conversation';
 import { setFolderLockTimingForTests, withFolderLock } from '../../extension/src/review/folderLock';
+import { stderrLogger } from '../support/loggedLines';
 
 export interface LockRaceSetup {
   readonly folder: string;
@@ -30,9 +31,7 @@ async function main(): Promise<void> {
   const setup = JSON.parse(process.argv[2]) as LockRaceSetup;
   setFolderLockTimingForTests(setup.timing);
   const send = (message: LockRaceMessage) => process.send?.(message);
-  const conversation = await Conversation.open(setup.folder, (message) =>
-    process.stderr.write(`${setup.name}: ${message}\n`),
-  );
+  const conversation = await Conversation.open(setup.folder, stderrLogger(setup.name));
   const mark = (line: string) => fs.appendFile(setup.log, `${line}\n`, { flag: 'a' });
 
   process.on('message', (message: LockRaceRequest) => {

@@ -4,10 +4,12 @@
 // id is given twice.
 
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { Conversation } from '../../extension/src/review/conversation';
 import { ReviewStore } from '../../extension/src/review/reviewStore';
 import { StoreChild, storeChildren } from './storeChild';
+import { logTo } from '../support/loggedLines';
 
 const work = storeChildren();
 
@@ -37,7 +39,7 @@ it('two windows presenting and adding feedback at once lose nothing', async () =
   const store = await ReviewStore.open({
     directory: folders.reviews,
     historySize: 50,
-    log: (message) => warnings.push(message),
+    log: logTo(warnings),
   });
   const history = await store.listHistory();
   const texts = [
@@ -48,7 +50,7 @@ it('two windows presenting and adding feedback at once lose nothing', async () =
   expect([...texts].sort()).toEqual([...expected].sort());
   expect(new Set(history.map((entry) => entry.revision)).size).toBe(history.length);
 
-  const conversation = await Conversation.open(folders.conversation, (message) => warnings.push(message));
+  const conversation = await Conversation.open(folders.conversation, logTo(warnings));
   const items = conversation.since().items;
   expect(items.map((item) => item.text).sort()).toEqual(
     [0, 1].flatMap((w) => Array.from({ length: rounds }, (_, i) => `window ${w} says ${i}`)).sort(),
@@ -70,7 +72,7 @@ it('a lock left by a window that was killed does not stop the next one', async (
   // As if it died holding the lock: its pid is gone.
   fs.writeFileSync(
     path.join(folders.reviews, '.lock'),
-    JSON.stringify({ pid: first.process.pid, host: require('os').hostname(), token: 'dead' }),
+    JSON.stringify({ pid: first.process.pid, host: os.hostname(), token: 'dead' }),
   );
   const store = await ReviewStore.open({ directory: folders.reviews, historySize: 5 });
   await store.present({ content: '# After', mode: 'replace' });

@@ -5,6 +5,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ReviewStore } from '../../extension/src/review/reviewStore';
 import { StoreChild, storeChildren } from './storeChild';
+import { logTo } from '../support/loggedLines';
 
 const work = storeChildren();
 
@@ -16,7 +17,7 @@ describe('a host killed right after a reply', () => {
 
   async function reopen(): Promise<{ store: ReviewStore; warnings: string[] }> {
     const warnings: string[] = [];
-    const store = await ReviewStore.open({ directory, historySize: 5, log: (message) => warnings.push(message) });
+    const store = await ReviewStore.open({ directory, historySize: 5, log: logTo(warnings) });
     return { store, warnings };
   }
 

@@ -4,6 +4,7 @@
 
 import { Conversation } from '../../extension/src/review/conversation';
 import { ReviewStore, type PresentRequest } from '../../extension/src/review/reviewStore';
+import { stderrLogger } from '../support/loggedLines';
 
 export interface StoreProcessFolders {
   readonly reviews: string;
@@ -21,7 +22,7 @@ export type StoreProcessMessage =
 async function main(): Promise<void> {
   const folders = JSON.parse(process.argv[2]) as StoreProcessFolders;
   const send = (message: StoreProcessMessage) => process.send?.(message);
-  const log = (message: string) => process.stderr.write(`${message}\n`);
+  const log = stderrLogger('store-process');
   const store = await ReviewStore.open({ directory: folders.reviews, historySize: folders.historySize ?? 5, log });
   const conversation = folders.conversation ? await Conversation.open(folders.conversation, log) : undefined;
   process.on('message', (message: StoreProcessRequest) => {

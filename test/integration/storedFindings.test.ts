@@ -13,6 +13,7 @@ import { InThreadRenderEngine, type RenderEngine, type RenderJob } from '../../e
 import { Conversation } from '../../extension/src/review/conversation';
 import { ReviewStore } from '../../extension/src/review/reviewStore';
 import { typicalReview, writeFixtureFiles } from '../../bench/reviewFixtures';
+import { logTo } from '../support/loggedLines';
 
 const TEN_MIB = 10 * 1024 * 1024 - 64 * 1024;
 
@@ -38,23 +39,22 @@ describe('the findings of a stored review, at the next start', () => {
     const store = await ReviewStore.open({
       directory: reviews,
       historySize: 10,
-      log: (message) => warnings.push(message),
+      log: logTo(warnings),
     });
     const engine = new CountingEngine();
     const renderer = new ReviewRenderer(() => [root], { engine });
-    const kept = new FindingsFile(conversation, (message) => warnings.push(message));
-    const findings = new ReviewFindings(
+    const kept = new FindingsFile(conversation, logTo(warnings));
+    const findings = new ReviewFindings({
       store,
       renderer,
-      Conversation.inMemory(),
-      new FindingAnchors(),
-      (message, error) => warnings.push(`${message}: ${error}`),
-      undefined,
+      conversation: Conversation.inMemory(),
+      anchors: new FindingAnchors(),
+      log: logTo(warnings),
       kept,
-    );
+    });
     const published = new Promise<readonly ShownFinding[]>((resolve) => findings.onDidChange(resolve));
     const stop = async () => {
-      findings.dispose();
+      await findings.dispose();
       await kept.idle();
       await store.dispose();
     };
@@ -116,7 +116,7 @@ describe('the findings of a stored review, at the next start', () => {
     try {
       expect((await next.published).length).toBe(kept.findings.length);
       expect(next.engine.jobs).toHaveLength(1);
-      expect(warnings.join('\n')).toMatch(/could not read the kept findings of the review .*findings\.json/);
+      expect(warnings.join('\n')).toMatch(/could not read the kept findings of the review;.* file=.*findings\.json/);
       expect((await fs.readdir(conversation)).some((name) => name.startsWith('findings.json.corrupt-'))).toBe(true);
     } finally {
       await next.stop();

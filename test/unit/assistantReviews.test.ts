@@ -8,17 +8,19 @@ import { AssistantIndex, INDEX_FILE, MAX_ASSISTANTS } from '../../extension/src/
 import { AssistantReviews } from '../../extension/src/review/assistantReviews';
 import { ReviewStore } from '../../extension/src/review/reviewStore';
 import type { ReviewFindings } from '../../extension/src/review/reviewFindings';
+import { silentLogger, type Logger } from '../../shared/logger';
+import { logTo } from '../support/loggedLines';
 
 const renderer = { render: jest.fn(), renderFragment: jest.fn() };
 
-function open(root: string | undefined, log: (message: string) => void = () => undefined, maxHistoryBytes?: number) {
+function open(root: string | undefined, log: Logger = silentLogger, maxHistoryBytes?: number) {
   return AssistantReviews.open({
     root,
     historySize: 5,
     maxHistoryBytes,
     log,
     renderer,
-    attachFindings: () => ({ findings: {} as ReviewFindings, dispose: () => undefined }),
+    attachFindings: () => ({ findings: { dispose: () => undefined } as unknown as ReviewFindings }),
   });
 }
 
@@ -49,7 +51,7 @@ describe('AssistantReviews', () => {
 
   it("keeps every assistant's earlier reviews within one budget, dropping the oldest first whoever's they are", async () => {
     const logs: string[] = [];
-    const reviews = await open(root, (message) => logs.push(message), 4_500);
+    const reviews = await open(root, logTo(logs), 4_500);
     const drops: number[] = [];
     reviews.onDidDropHistory((drop) => drops.push(drop.count));
     try {
@@ -150,10 +152,10 @@ describe('AssistantReviews', () => {
       JSON.stringify({ version: 1, assistants: [{ name: 'evil', dir: '../../etc' }] }),
     );
     const warnings: string[] = [];
-    const reviews = await open(root, (message) => warnings.push(message));
+    const reviews = await open(root, logTo(warnings));
     try {
       expect(reviews.all.map((review) => review.name)).toEqual([undefined]);
-      expect(warnings.join('\n')).toMatch(/could not read the list of assistants .* moved it aside/);
+      expect(warnings.join('\n')).toMatch(/could not read the list of assistants; it moved it aside/);
       expect(fs.readdirSync(root).some((name) => name.startsWith(`${INDEX_FILE}.corrupt-`))).toBe(true);
     } finally {
       await reviews.dispose();

@@ -4,6 +4,8 @@ import * as path from 'path';
 import { Conversation, MAX_FEEDBACK_ITEMS } from '../../extension/src/review/conversation';
 import { JOURNAL_FILE } from '../../extension/src/review/feedbackJournal';
 import { MAX_FEEDBACK_TEXT } from '../../shared/protocol';
+import { silentLogger } from '../../shared/logger';
+import { logTo } from '../support/loggedLines';
 
 describe('the conversation', () => {
   let dir: string;
@@ -13,7 +15,7 @@ describe('the conversation', () => {
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('keeps items in order with increasing ids, and states by finding', async () => {
-    const conversation = await Conversation.open(dir, () => undefined);
+    const conversation = await Conversation.open(dir, silentLogger);
     const seen: string[] = [];
     conversation.onDidAdd((item) => seen.push(item.id));
     await conversation.add({ kind: 'reply', findingId: 'f-a', text: 'why?' });
@@ -30,12 +32,12 @@ describe('the conversation', () => {
   });
 
   it('is on disk when add resolves, and a new window reads it back', async () => {
-    const conversation = await Conversation.open(dir, () => undefined);
+    const conversation = await Conversation.open(dir, silentLogger);
     await Promise.all([
       conversation.add({ kind: 'state', findingId: 'f-a', state: 'resolved' }),
       conversation.add({ kind: 'message', text: 'one' }),
     ]);
-    const reopened = await Conversation.open(dir, () => undefined);
+    const reopened = await Conversation.open(dir, silentLogger);
     expect(reopened.since()).toEqual(conversation.since());
     expect(reopened.stateOf('f-a')).toBe('resolved');
     expect((await reopened.add({ kind: 'message', text: 'two' })).id).toBe('3');
@@ -44,7 +46,7 @@ describe('the conversation', () => {
   it('moves a corrupt file aside with one warning, and starts empty', async () => {
     fs.writeFileSync(path.join(dir, 'conversation.json'), '{"version":1,"next":"x"}');
     const warnings: string[] = [];
-    const conversation = await Conversation.open(dir, (message) => warnings.push(message));
+    const conversation = await Conversation.open(dir, logTo(warnings));
     expect(conversation.since()).toEqual({ cursor: '0', items: [] });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain('moved it aside');
@@ -61,14 +63,14 @@ describe('the conversation', () => {
       JSON.stringify({ version: 1, next: Number.MAX_SAFE_INTEGER, items, states: [] }),
     );
     const warnings: string[] = [];
-    const conversation = await Conversation.open(dir, (m) => warnings.push(m));
+    const conversation = await Conversation.open(dir, logTo(warnings));
     expect(conversation.since().items.map((item) => [item.id, item.text])).toEqual([
       ['1', 'first'],
       ['2', 'second'],
     ]);
     expect(warnings).toEqual([expect.stringContaining('renumbered the stored feedback')]);
     expect((await conversation.add({ kind: 'message', text: 'third' })).id).toBe('3');
-    const reopened = await Conversation.open(dir, () => undefined);
+    const reopened = await Conversation.open(dir, silentLogger);
     expect(reopened.since().items.map((item) => item.text)).toEqual(['first', 'second', 'third']);
   });
 
@@ -76,7 +78,7 @@ describe('the conversation', () => {
     const stored = { version: 1, next: 2, items: [{ id: '5', kind: 'message', text: 'x', at: 'now' }], states: [] };
     fs.writeFileSync(path.join(dir, 'conversation.json'), JSON.stringify(stored));
     const warnings: string[] = [];
-    expect((await Conversation.open(dir, (m) => warnings.push(m))).since().items).toEqual([]);
+    expect((await Conversation.open(dir, logTo(warnings))).since().items).toEqual([]);
     expect(warnings[0]).toContain('newer than the next id');
   });
 
@@ -93,7 +95,7 @@ describe('the conversation', () => {
   });
 
   it("saves the user's reply after another window appended a quarter of a million items", async () => {
-    const conversation = await Conversation.open(dir, () => undefined);
+    const conversation = await Conversation.open(dir, silentLogger);
     await conversation.add({ kind: 'message', text: 'first' });
     // What another window on the same folder appended meanwhile: far more items than a function's
     // arguments may hold, so nothing may spread them into one call.
@@ -106,7 +108,7 @@ describe('the conversation', () => {
     fs.appendFileSync(path.join(dir, JOURNAL_FILE), theirs.join(''));
     const added = await conversation.add({ kind: 'reply', findingId: 'f-a', text: 'still saved' });
     expect(added.id).toBe('250002');
-    const reopened = await Conversation.open(dir, () => undefined);
+    const reopened = await Conversation.open(dir, silentLogger);
     expect(reopened.since('250001').items.map((item) => item.text)).toEqual(['still saved']);
   });
 
@@ -114,13 +116,13 @@ describe('the conversation', () => {
     const file = path.join(dir, 'blocked');
     fs.writeFileSync(file, 'not a folder');
     const warnings: string[] = [];
-    const conversation = await Conversation.open(file, (m) => warnings.push(m));
+    const conversation = await Conversation.open(file, logTo(warnings));
     await expect(conversation.add({ kind: 'message', text: 'hi' })).rejects.toThrow(/could not save your feedback/);
     expect(warnings.at(-1)).toContain('could not save the feedback');
     // Taken back: the assistant never reads what was not saved, and the user's retry is the only copy.
     expect(conversation.since().items).toEqual([]);
     fs.rmSync(file);
     await conversation.add({ kind: 'message', text: 'hi' });
-    expect((await Conversation.open(file, () => undefined)).since().items.map((i) => i.text)).toEqual(['hi']);
+    expect((await Conversation.open(file, silentLogger)).since().items.map((i) => i.text)).toEqual(['hi']);
   });
 });

@@ -10,6 +10,7 @@ import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
 import { AssistantReviews } from '../../extension/src/review/assistantReviews';
 import { FindingAnchors } from '../../extension/src/review/findingAnchors';
 import { ReviewFindings } from '../../extension/src/review/reviewFindings';
+import { silentLogger } from '../../shared/logger';
 
 describe('buildExportedReview', () => {
   let root: string;
@@ -31,17 +32,19 @@ describe('buildExportedReview', () => {
     reviews = await AssistantReviews.open({
       root: undefined,
       historySize: 5,
-      log: () => undefined,
+      log: silentLogger,
       renderer,
       attachFindings: (review) => {
-        const findings = new ReviewFindings(
-          review.store,
-          renderer,
-          review.conversation,
-          new FindingAnchors(),
-          () => undefined,
-        );
-        return { findings, dispose: () => findings.dispose() };
+        const { store, conversation } = review;
+        return {
+          findings: new ReviewFindings({
+            store,
+            renderer,
+            conversation,
+            anchors: new FindingAnchors(),
+            log: silentLogger,
+          }),
+        };
       },
     });
   });

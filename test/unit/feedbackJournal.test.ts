@@ -10,6 +10,8 @@ import { MAX_FINDING_STATES } from '../../extension/src/review/recentStates';
 import { MAX_FEEDBACK_TEXT } from '../../shared/protocol';
 import { shortWrites } from './durableWrites';
 import { monitorThreadHolds } from '../support/threadHolds';
+import { silentLogger } from '../../shared/logger';
+import { logTo } from '../support/loggedLines';
 
 jest.setTimeout(60_000);
 
@@ -23,7 +25,7 @@ describe('the feedback journal', () => {
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('appends one line per item, in place, and a new window reads the same items and states', async () => {
-    const conversation = await Conversation.open(dir, () => undefined);
+    const conversation = await Conversation.open(dir, silentLogger);
     await conversation.add({ kind: 'reply', findingId: 'f-a', text: 'why?' });
     const { ino, size } = fs.statSync(journal);
     const item = await conversation.add({ kind: 'state', findingId: 'f-a', state: 'accepted' });
@@ -31,22 +33,22 @@ describe('the feedback journal', () => {
     // The same file, longer by exactly the new item's line: nothing was rewritten.
     expect(after.ino).toBe(ino);
     expect(after.size - size).toBe(Buffer.byteLength(`${JSON.stringify({ item })}\n`));
-    const reopened = await Conversation.open(dir, () => undefined);
+    const reopened = await Conversation.open(dir, silentLogger);
     expect(reopened.since()).toEqual(conversation.since());
     expect(reopened.stateOf('f-a')).toBe('accepted');
     expect((await reopened.add({ kind: 'message', text: 'next' })).id).toBe('3');
   });
 
   it('skips a line a crash cut short, and the next item starts a line of its own', async () => {
-    const conversation = await Conversation.open(dir, () => undefined);
+    const conversation = await Conversation.open(dir, silentLogger);
     await conversation.add({ kind: 'message', text: 'kept' });
     fs.appendFileSync(journal, '{"item":{"id":"2","kind":"mess');
     const warnings: string[] = [];
-    const reopened = await Conversation.open(dir, (m) => warnings.push(m));
+    const reopened = await Conversation.open(dir, logTo(warnings));
     expect(reopened.since().items.map((i) => i.text)).toEqual(['kept']);
     expect(warnings).toEqual([expect.stringContaining('skipped 1 unreadable line')]);
     await reopened.add({ kind: 'message', text: 'after the crash' });
-    const third = await Conversation.open(dir, () => undefined);
+    const third = await Conversation.open(dir, silentLogger);
     expect(third.since().items.map((i) => i.text)).toEqual(['kept', 'after the crash']);
   });
 
@@ -65,7 +67,7 @@ describe('the feedback journal', () => {
     expect(bytes).toBeGreaterThan(MAX_JOURNAL_READ_BYTES);
     const warnings: string[] = [];
     const started = performance.now();
-    const conversation = await Conversation.open(dir, (m) => warnings.push(m));
+    const conversation = await Conversation.open(dir, logTo(warnings));
     const openMs = performance.now() - started;
     const ids = conversation.since().items.map((i) => Number(i.id));
     process.stdout.write(
@@ -84,7 +86,7 @@ describe('the feedback journal', () => {
       `[journal] first append to it (compacting): ${(performance.now() - appendStarted).toFixed(0)} ms, ${(before / 1024 / 1024).toFixed(1)} → ${(after / 1024 / 1024).toFixed(1)} MiB\n`,
     );
     expect(after).toBeLessThan(MAX_JOURNAL_READ_BYTES);
-    const reopened = await Conversation.open(dir, () => undefined);
+    const reopened = await Conversation.open(dir, silentLogger);
     expect(reopened.since().items.at(-1)).toMatchObject({ id: '2101', text: 'one more' });
   });
 
@@ -108,7 +110,7 @@ describe('the feedback journal', () => {
     const stalls = monitorThreadHolds();
     stalls.enable();
     const started = performance.now();
-    const conversation = await Conversation.open(dir, () => undefined);
+    const conversation = await Conversation.open(dir, silentLogger);
     const openMs = performance.now() - started;
     // A stall at the very end is only seen once the loop gets its next turn.
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -126,27 +128,27 @@ describe('the feedback journal', () => {
   });
 
   it('compacts now and then: the header keeps the next id and the states, and items stay in order', async () => {
-    const conversation = await Conversation.open(dir, () => undefined);
+    const conversation = await Conversation.open(dir, silentLogger);
     const big = 'y'.repeat(MAX_FEEDBACK_TEXT);
     await conversation.add({ kind: 'state', findingId: 'f-keep', state: 'wont-fix' });
     // Past the compaction threshold (16 MiB appended).
     for (let i = 0; i < 1_100; i++) await conversation.add({ kind: 'reply', findingId: 'f-x', text: big });
     const firstLine = fs.readFileSync(journal, 'utf8').split('\n', 1)[0];
     expect(JSON.parse(firstLine)).toMatchObject({ v: 1, states: [['f-keep', 'wont-fix']] });
-    const reopened = await Conversation.open(dir, () => undefined);
+    const reopened = await Conversation.open(dir, silentLogger);
     expect(reopened.stateOf('f-keep')).toBe('wont-fix');
     expect(reopened.since().items.at(-1)!.id).toBe('1101');
     expect((await reopened.add({ kind: 'message', text: 'after' })).id).toBe('1102');
   });
 
   it('writes every byte of an item when the disk takes a few at a time, and fails the add when it takes none', async () => {
-    const conversation = await Conversation.open(dir, () => undefined);
+    const conversation = await Conversation.open(dir, silentLogger);
     await conversation.add({ kind: 'message', text: 'before' });
     // A disk whose write(2) takes at most `limit` bytes a call, as a full disk or a signal can.
     let limit = 7;
     const disk = await shortWrites(() => limit);
     const warnings: string[] = [];
-    const texts = async () => (await Conversation.open(dir, (m) => warnings.push(m))).since().items.map((i) => i.text);
+    const texts = async () => (await Conversation.open(dir, logTo(warnings))).since().items.map((i) => i.text);
     try {
       await conversation.add({ kind: 'reply', findingId: 'f-a', text: 'every byte of this reply' });
       expect(await texts()).toEqual(['before', 'every byte of this reply']);
@@ -173,11 +175,11 @@ describe('the feedback journal', () => {
       states: [['f', 'resolved']],
     };
     fs.writeFileSync(path.join(dir, 'conversation.json'), JSON.stringify(stored));
-    const conversation = await Conversation.open(dir, () => undefined);
+    const conversation = await Conversation.open(dir, silentLogger);
     expect(fs.existsSync(path.join(dir, 'conversation.json'))).toBe(false);
     expect(fs.existsSync(journal)).toBe(true);
     expect(conversation.since().items.map((i) => i.id)).toEqual(['1', '2']);
-    const reopened = await Conversation.open(dir, () => undefined);
+    const reopened = await Conversation.open(dir, silentLogger);
     expect(reopened.stateOf('f')).toBe('resolved');
     expect((await reopened.add({ kind: 'message', text: 'new' })).id).toBe('3');
   });

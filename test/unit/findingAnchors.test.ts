@@ -4,6 +4,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { FindingAnchors } from '../../extension/src/review/findingAnchors';
 import { AnchorFile } from '../../extension/src/review/anchorFile';
+import { silentLogger } from '../../shared/logger';
+import { logTo } from '../support/loggedLines';
 
 describe('finding anchors on disk', () => {
   let dir: string;
@@ -35,16 +37,17 @@ describe('finding anchors on disk', () => {
   });
 
   it('follows the open document, saved or not, without reading the disk', async () => {
-    let open: string[] | undefined;
-    const anchors = new FindingAnchors(() => open);
+    // Not open at first: the lines are read from disk.
+    const editor: { open?: string[] } = {};
+    const anchors = new FindingAnchors(() => editor.open);
     await anchors.remember([{ id: 'f-1', file, line: 10, endLine: 11 }]);
-    open = ['a', 'b', ...lines];
+    editor.open = ['a', 'b', ...lines];
     const moved: number[] = [];
     anchors.onDidMove(() => moved.push(1));
     anchors.followEdits(
       file,
       [{ startLine: 0, startCharacter: 0, endLine: 0, endCharacter: 0, text: 'a\nb\n' }],
-      () => open!,
+      () => editor.open!,
     );
     expect(anchors.known().get('f-1')).toEqual({ file, line: 12, endLine: 13, stale: false });
     expect(moved).toHaveLength(1);
@@ -69,7 +72,7 @@ describe('what findings remember, across a reload', () => {
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   const finding = { id: 'f-answer', file: '', line: 3, endLine: 3 };
-  const anchorsIn = (folder: string) => new FindingAnchors(undefined, new AnchorFile(folder, () => undefined));
+  const anchorsIn = (folder: string) => new FindingAnchors(undefined, new AnchorFile(folder, silentLogger));
 
   it('still looks for the lines it was presented with: code changed while VS Code was closed stays "code changed"', async () => {
     const before = anchorsIn(path.join(dir, 'conversation'));
@@ -106,9 +109,9 @@ describe('what findings remember, across a reload', () => {
 
     fs.writeFileSync(path.join(conversation, 'anchors.json'), '{"version":1,"anchors":[{"id":');
     const warnings: string[] = [];
-    const reread = new FindingAnchors(undefined, new AnchorFile(conversation, (message) => warnings.push(message)));
+    const reread = new FindingAnchors(undefined, new AnchorFile(conversation, logTo(warnings)));
     await reread.track([{ ...finding, file: source }]);
-    expect(warnings.join('\n')).toMatch(/remembered lines of the findings .* moved it aside/);
+    expect(warnings.join('\n')).toMatch(/remembered lines of the findings; it moved it aside/);
     await reread.dispose();
   });
 });

@@ -5,6 +5,7 @@ import type { RenderEngine, RenderJob, RenderOutcome } from '../../extension/src
 import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
 import { AssistantReviews } from '../../extension/src/review/assistantReviews';
 import type { ReviewFindings } from '../../extension/src/review/reviewFindings';
+import { silentLogger } from '../../shared/logger';
 
 /** Renders nothing, and counts what it was asked to render. */
 class CountingEngine implements RenderEngine {
@@ -28,9 +29,9 @@ describe("the window's kept renders", () => {
     const reviews = await AssistantReviews.open({
       root: undefined,
       historySize: 5,
-      log: () => undefined,
+      log: silentLogger,
       renderer,
-      attachFindings: () => ({ findings: {} as ReviewFindings, dispose: () => undefined }),
+      attachFindings: () => ({ findings: { dispose: () => undefined } as unknown as ReviewFindings }),
     });
     try {
       const first = await reviews.forAssistant('claude');

@@ -10,6 +10,7 @@ import { Section } from '../../shared/protocol';
 import { isSectionList } from '../../extension/src/review/storedState';
 import { ReviewStore } from '../../extension/src/review/reviewStore';
 import { monitorThreadHolds } from '../support/threadHolds';
+import { logTo } from '../support/loggedLines';
 
 let dir: string;
 let warnings: string[];
@@ -26,7 +27,7 @@ afterEach(async () => {
 });
 
 async function open(historySize = 3): Promise<ReviewStore> {
-  const store = await ReviewStore.open({ directory: dir, historySize, log: (message) => warnings.push(message) });
+  const store = await ReviewStore.open({ directory: dir, historySize, log: logTo(warnings) });
   opened.push(store);
   return store;
 }
@@ -286,7 +287,8 @@ describe('ReviewStore on disk', () => {
 
   it('moves aside a history file with an absurd revision, which never stops revisions from increasing', async () => {
     write('current.json', { version: 2, revision: 2, current: stored(2) });
-    write('history-9999999999999999.json', stored(9999999999999999));
+    // Past Number.MAX_SAFE_INTEGER: the number 9999999999999999 reads as 1e16.
+    write('history-9999999999999999.json', stored(1e16));
     const store = await open();
     expect(store.revision).toBe(2);
     expect(warnings).toEqual([expect.stringContaining('history-9999999999999999.json')]);

@@ -4,6 +4,7 @@
 import { ReviewStore, ReviewTooLargeError, type ReviewChange } from '../../extension/src/review/reviewStore';
 import { appendMarkdown, findSections, withoutLeadingBlankLines } from '../../extension/src/render/sections';
 import { replaceSection } from '../../extension/src/review/sectionUpdate';
+import { logTo } from '../support/loggedLines';
 
 const newStore = (historySize = 3) => ReviewStore.inMemory({ historySize });
 const historyTexts = async (store: ReviewStore) =>
@@ -200,7 +201,7 @@ describe("the history's size on disk", () => {
     const store = ReviewStore.inMemory({
       historySize: 50,
       maxHistoryBytes: 3_000,
-      log: (message) => logs.push(message),
+      log: logTo(logs),
     });
     for (let i = 1; i <= 6; i++)
       await store.present({ content: `# Review ${i}\n\n${'x'.repeat(990)}`, mode: 'replace' });

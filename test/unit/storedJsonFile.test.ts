@@ -10,6 +10,8 @@ import { FindingsFile } from '../../extension/src/review/findingsFile';
 import { LOCK_FILE } from '../../extension/src/review/folderLock';
 import type { ReviewFinding } from '../../extension/src/render/findingExtraction';
 import { expectDurablyReplaced, watchFileEvents } from './durableWrites';
+import { silentLogger, type Logger } from '../../shared/logger';
+import { logTo } from '../support/loggedLines';
 
 const finding: ReviewFinding = {
   id: 'f-1',
@@ -37,14 +39,14 @@ const anchor = {
 const kinds = [
   {
     name: 'anchors.json',
-    open: (directory: string, warn: (message: string) => void) => new AnchorFile(directory, warn),
+    open: (directory: string, log: Logger) => new AnchorFile(directory, log),
     save: (file: AnchorFile | FindingsFile) => (file as AnchorFile).save([anchor]),
     load: async (file: AnchorFile | FindingsFile) => (file as AnchorFile).load(),
     saved: [anchor],
   },
   {
     name: 'findings.json',
-    open: (directory: string, warn: (message: string) => void) => new FindingsFile(directory, warn),
+    open: (directory: string, log: Logger) => new FindingsFile(directory, log),
     save: (file: AnchorFile | FindingsFile) => (file as FindingsFile).save(7, [finding]),
     load: async (file: AnchorFile | FindingsFile) => (file as FindingsFile).load(7),
     saved: [finding],
@@ -60,7 +62,7 @@ afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 describe.each(kinds)('$name', ({ name, open, save, load, saved }) => {
   it('is written under the folder lock, crash-safely, and read back by the next window', async () => {
     const directory = path.join(root, 'conversation');
-    const file = open(directory, () => undefined);
+    const file = open(directory, silentLogger);
     const watch = await watchFileEvents();
     const lockHeld: boolean[] = [];
     // The watch's own spy on rename, told to look at the lock before each rename it passes on.
@@ -77,7 +79,7 @@ describe.each(kinds)('$name', ({ name, open, save, load, saved }) => {
     }
     expect(lockHeld).toEqual([true]);
     expectDurablyReplaced(watch.events, path.join(directory, name));
-    expect(await load(open(directory, () => undefined))).toEqual(saved);
+    expect(await load(open(directory, silentLogger))).toEqual(saved);
   });
 
   it('rejects a save it could not write, with one warning naming the file, and a later save still works', async () => {
@@ -85,13 +87,13 @@ describe.each(kinds)('$name', ({ name, open, save, load, saved }) => {
     fs.writeFileSync(blocker, 'a file where the conversation folder should be');
     const directory = path.join(blocker, 'conversation');
     const warnings: string[] = [];
-    const file = open(directory, (message) => warnings.push(message));
+    const file = open(directory, logTo(warnings));
     await expect(save(file)).rejects.toThrow();
     expect(warnings).toEqual([expect.stringContaining(path.join(directory, name))]);
     await file.idle();
 
     fs.rmSync(blocker);
     await save(file);
-    expect(await load(open(directory, () => undefined))).toEqual(saved);
+    expect(await load(open(directory, silentLogger))).toEqual(saved);
   });
 });

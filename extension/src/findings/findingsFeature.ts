@@ -5,7 +5,7 @@
 
 import * as vscode from 'vscode';
 import type { FindingState } from '../../../shared/findingTerms';
-import { Disposable, type IDisposable } from '../../../shared/lifecycle';
+import { Disposable, DisposableStore } from '../../../shared/lifecycle';
 import type { Logger } from '../../../shared/logger';
 import { HAS_FINDINGS_CONTEXT, NavigationCommands } from '../constants';
 import { codeColumnBeside } from '../editor/locationOpener';
@@ -111,29 +111,28 @@ export class FindingsFeature extends Disposable {
 
   /** One review's findings and anchors, made when the review is. */
   attach(review: AssistantReview): FindingsAttachment {
-    const anchors = new FindingAnchors(
-      openDocumentLines,
-      new AnchorFile(review.folders?.conversation, (message) => this.deps.log.warn(message)),
-    );
-    const findings = new ReviewFindings(
-      review.store,
-      this.deps.renderer,
-      review.conversation,
+    const log = this.deps.log;
+    const conversationFolder = review.folders?.conversation;
+    const anchors = new FindingAnchors(openDocumentLines, new AnchorFile(conversationFolder, log.for('anchors')));
+    const findings = new ReviewFindings({
+      store: review.store,
+      renderer: this.deps.renderer,
+      conversation: review.conversation,
       anchors,
-      (message, error) => this.deps.log.error(message, { error }),
+      log,
       // Only the review on screen waits for the panel; the others have nothing drawn.
-      (revision) => (this.active === review ? panelShown(revision) : Promise.resolve()),
-      new FindingsFile(review.folders?.conversation, (message) => this.deps.log.warn(message)),
-    );
-    return new ReviewAttachment(findings, [
-      anchors,
-      findings,
-      followEditor(anchors),
-      findings.onDidChange((list) => this.active === review && this.publish(list)),
+      readyToPublish: (revision) => (this.active === review ? panelShown(revision) : Promise.resolve()),
+      kept: new FindingsFile(conversationFolder, log),
+    });
+    const feeds = new DisposableStore();
+    feeds.add(followEditor(anchors));
+    feeds.add(findings.onDidChange((list) => this.active === review && this.publish(list)));
+    feeds.add(
       review.conversation.onDidAdd(
         (item) => item.kind === 'reply' && this.active === review && this.threads.update(findings.all),
       ),
-    ]);
+    );
+    return { findings, feeds };
   }
 
   /** From now on the threads, the Problems view and the panel's marks show the active review's findings. */
@@ -163,17 +162,6 @@ export class FindingsFeature extends Disposable {
     this.threads.update(list);
     this.diagnostics.update(list);
     this.marksChanged.fire();
-  }
-}
-
-/** One review's findings and what keeps them up to date, released together (the anchors last). */
-class ReviewAttachment extends Disposable implements FindingsAttachment {
-  constructor(
-    readonly findings: ReviewFindings,
-    owned: readonly IDisposable[],
-  ) {
-    super();
-    for (const item of owned) this.register(item);
   }
 }
 

@@ -3,8 +3,8 @@
 // (and is still "code changed" if that code is gone), not for whatever the file holds by then.
 // Read as untrusted: validated, capped, and a bad file is moved aside.
 
-import * as path from 'path';
 import { z } from 'zod';
+import type { Logger } from '../../../shared/logger';
 import { MAX_FINDINGS } from '../../../shared/protocol';
 import { REMEMBERED_LINE_CHARS, REMEMBERED_LINES } from './anchorText';
 import { StoredJsonFile } from './storedJsonFile';
@@ -26,7 +26,7 @@ const Stored = z.object({ version: z.literal(1), anchors: z.array(StoredAnchor).
 export class AnchorFile {
   private readonly file: StoredJsonFile<z.infer<typeof Stored>>;
 
-  constructor(directory: string | undefined, warn: (message: string) => void) {
+  constructor(directory: string | undefined, log: Logger) {
     this.file = new StoredJsonFile({
       directory,
       name: FILE,
@@ -34,7 +34,7 @@ export class AnchorFile {
       maxBytes: 64 * 1024 * 1024,
       what: 'remembered lines of the findings',
       lost: 'They are saved again with the next change.',
-      warn,
+      log,
     });
   }
 

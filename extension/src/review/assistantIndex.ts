@@ -8,6 +8,7 @@ import * as path from 'path';
 import { z } from 'zod';
 import { MAX_ASSISTANT_CHARS } from '../../../shared/protocol';
 import { replaceFile } from '../../../shared/atomicFile';
+import { silentLogger, type Logger } from '../../../shared/logger';
 import { withFolderLock } from './folderLock';
 import { describeProblem } from './storedState';
 import { readValidFile } from './validatedFile';
@@ -38,16 +39,16 @@ export class AssistantIndex {
   private constructor(
     private readonly root: string | undefined,
     private entries: readonly AssistantEntry[],
-    private readonly warn: (message: string) => void,
+    private readonly log: Logger,
   ) {}
 
   /** Never fails because of what is stored: a bad file is moved aside and the window starts without it. */
-  static async load(root: string, warn: (message: string) => void): Promise<AssistantIndex> {
-    return new AssistantIndex(root, await readIndex(root, warn), warn);
+  static async load(root: string, log: Logger): Promise<AssistantIndex> {
+    return new AssistantIndex(root, await readIndex(root, log), log);
   }
 
   static inMemory(): AssistantIndex {
-    return new AssistantIndex(undefined, [], () => undefined);
+    return new AssistantIndex(undefined, [], silentLogger);
   }
 
   get all(): readonly AssistantEntry[] {
@@ -85,7 +86,7 @@ export class AssistantIndex {
     const target = path.join(root, INDEX_FILE);
     try {
       await withFolderLock(root, async (hold) => {
-        const onDisk = (await readIndex(root, this.warn)).filter(
+        const onDisk = (await readIndex(root, this.log)).filter(
           (theirs) => !this.entries.some((ours) => ours.name === theirs.name || ours.dir === theirs.dir),
         );
         const entries = [...this.entries, ...onDisk].filter(
@@ -98,7 +99,7 @@ export class AssistantIndex {
         this.entries = [...entries, entry];
       });
     } catch (error) {
-      this.warn(`Redline could not save its list of assistants to ${target}: ${describeProblem(error)}.`);
+      this.log.warn('Redline could not save its list of assistants.', { file: target, error: describeProblem(error) });
       throw new Error(
         `Redline could not save its list of assistants (${describeProblem(error)}); check that ${root} is writable.`,
       );
@@ -106,12 +107,12 @@ export class AssistantIndex {
   }
 }
 
-async function readIndex(root: string, warn: (message: string) => void): Promise<AssistantEntry[]> {
+async function readIndex(root: string, log: Logger): Promise<AssistantEntry[]> {
   const stored = await readValidFile(path.join(root, INDEX_FILE), {
     schema: IndexFile,
     maxBytes: 64 * 1024,
     what: 'list of assistants',
-    warn,
+    log,
     check: ({ assistants }) => {
       const names = new Set(assistants.map((entry) => entry.name));
       const dirs = new Set(assistants.map((entry) => entry.dir));

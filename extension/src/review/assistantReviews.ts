@@ -2,23 +2,25 @@
 // replaces the other's review. Each has its store, its conversation and its findings; the panel
 // shows one at a time (the active one) as a tab. Plain TypeScript (no `vscode`).
 
-import { IncomingReview } from './incomingReview';
+import { Disposable, type IDisposable } from '../../../shared/lifecycle';
+import type { Logger } from '../../../shared/logger';
+import type { FeedbackItem } from '../../../shared/protocol';
 import { Emitter, type Event } from '../emitter';
-import type { IDisposable } from '../../../shared/lifecycle';
-import { ReviewHistory } from './reviewHistory';
-import type { ReviewFindings } from './reviewFindings';
 import type { ReviewRenderer } from '../render/reviewRenderer';
 import { AssistantIndex, MAX_ASSISTANTS, PRIMARY_DIR, type AssistantFolders } from './assistantIndex';
 import { Conversation } from './conversation';
 import { describeDrop, HistoryBudget, type HistoryDrop } from './historyBudget';
+import { IncomingReview } from './incomingReview';
+import type { ReviewFindings } from './reviewFindings';
+import { ReviewHistory } from './reviewHistory';
 import { ReviewStore, type ReviewChange } from './reviewStore';
-import type { FeedbackItem } from '../../../shared/protocol';
 
 /** What each assistant's review needs from the editor: its findings, anchored in the code. */
 export interface FindingsAttachment {
+  /** Owned by the review from then on; its dispose() resolves once what the findings remember is on disk. */
   readonly findings: ReviewFindings;
-  /** Resolves once what the findings remember is on disk. */
-  dispose(): Promise<void> | void;
+  /** What keeps the findings current from outside (the editor's listeners): released before them. */
+  readonly feeds?: IDisposable;
 }
 
 export interface AssistantReviewsOptions {
@@ -27,30 +29,49 @@ export interface AssistantReviewsOptions {
   readonly historySize: number;
   /** What all assistants' earlier reviews may hold together (historyBudget.ts; tests set a small one). */
   readonly maxHistoryBytes?: number;
-  readonly log: (message: string) => void;
+  readonly log: Logger;
   readonly renderer: Pick<ReviewRenderer, 'render' | 'renderFragment'> & Partial<Pick<ReviewRenderer, 'keepOnly'>>;
   readonly attachFindings: (review: AssistantReview) => FindingsAttachment;
 }
 
-export class AssistantReview {
-  /** Set once the anchors and the findings are attached (right after the review is made). */
-  findings!: ReviewFindings;
+/** What one assistant's review is made of; its store and conversation are owned by it from then on. */
+export interface AssistantReviewParts {
+  /** Identifies the review in the window (the tab): its folder, '' for the first assistant's. */
+  readonly key: string;
+  /** The assistant's MCP client name; undefined until the first assistant says its name. */
+  readonly name: string | undefined;
+  readonly store: ReviewStore;
+  readonly conversation: Conversation;
+  /** Where its files are; undefined when kept in memory. */
+  readonly folders: AssistantFolders | undefined;
+  readonly renderer: Pick<ReviewRenderer, 'render' | 'renderFragment'>;
+  /** Called once the rest is in place, to attach the findings. */
+  readonly attachFindings: (review: AssistantReview) => FindingsAttachment;
+}
+
+export class AssistantReview extends Disposable {
+  readonly key: string;
+  name: string | undefined;
+  readonly store: ReviewStore;
+  readonly conversation: Conversation;
+  readonly folders: AssistantFolders | undefined;
   readonly history: ReviewHistory;
   /** A large review of this assistant's that is still being rendered, shown meanwhile. */
-  readonly incoming = new IncomingReview();
+  readonly incoming: IncomingReview;
+  readonly findings: ReviewFindings;
 
-  constructor(
-    /** Identifies the review in the window (the tab): its folder, '' for the first assistant's. */
-    readonly key: string,
-    /** The assistant's MCP client name; undefined until the first assistant says its name. */
-    public name: string | undefined,
-    readonly store: ReviewStore,
-    readonly conversation: Conversation,
-    /** Where its files are; undefined when kept in memory. */
-    readonly folders: AssistantFolders | undefined,
-    renderer: Pick<ReviewRenderer, 'render' | 'renderFragment'>,
-  ) {
-    this.history = new ReviewHistory(store, renderer, (id) => conversation.stateOf(id));
+  constructor(parts: AssistantReviewParts) {
+    super();
+    this.key = parts.key;
+    this.name = parts.name;
+    this.store = this.register(parts.store);
+    this.conversation = this.register(parts.conversation);
+    this.folders = parts.folders;
+    this.incoming = this.register(new IncomingReview());
+    this.history = new ReviewHistory(this.store, parts.renderer, (id) => this.conversation.stateOf(id));
+    const { findings, feeds } = parts.attachFindings(this);
+    this.findings = this.register(findings);
+    if (feeds) this.register(feeds);
   }
 
   /** The tab's label. */
@@ -64,18 +85,24 @@ export interface AssistantReviewChange {
   readonly change: ReviewChange;
 }
 
-export class AssistantReviews {
+/** Where the reviews are opened: the same for every assistant's. */
+interface ReviewSetup {
+  readonly options: AssistantReviewsOptions;
+  readonly index: AssistantIndex;
+  /** One budget for every assistant's earlier reviews in this workspace. */
+  readonly budget: HistoryBudget;
+}
+
+export class AssistantReviews extends Disposable {
   private readonly reviews: AssistantReview[] = [];
-  private readonly attachments: FindingsAttachment[] = [];
-  private readonly subscriptions: IDisposable[] = [];
   private activeReview: AssistantReview;
   /** Assistants whose review is being set up, so that two first calls at once make one. */
   private readonly opening = new Map<string, Promise<AssistantReview>>();
-  private readonly changed = new Emitter<AssistantReviewChange>();
-  private readonly activeChanged = new Emitter<AssistantReview>();
-  private readonly feedbackAdded = new Emitter<{ review: AssistantReview; item: FeedbackItem }>();
-  private readonly listChanged = new Emitter<void>();
-  private readonly incomingChanged = new Emitter<AssistantReview>();
+  private readonly changed = this.register(new Emitter<AssistantReviewChange>());
+  private readonly activeChanged = this.register(new Emitter<AssistantReview>());
+  private readonly feedbackAdded = this.register(new Emitter<{ review: AssistantReview; item: FeedbackItem }>());
+  private readonly listChanged = this.register(new Emitter<void>());
+  private readonly incomingChanged = this.register(new Emitter<AssistantReview>());
   /** Every change to any assistant's review; the active review has already moved to a replaced one. */
   readonly onDidChangeReview = this.changed.event;
   readonly onDidChangeActive = this.activeChanged.event;
@@ -88,33 +115,27 @@ export class AssistantReviews {
   readonly onDidDropHistory: Event<HistoryDrop>;
 
   private constructor(
-    private readonly options: AssistantReviewsOptions,
-    private readonly index: AssistantIndex,
-    private readonly budget: HistoryBudget,
+    private readonly setup: ReviewSetup,
     primary: AssistantReview,
   ) {
+    super();
+    this.register(setup.budget);
+    this.register(setup.budget.onDidDrop((drop) => setup.options.log.warn(describeDrop(drop))));
+    this.onDidDropHistory = setup.budget.onDidDrop;
     this.activeReview = primary;
-    this.onDidDropHistory = budget.onDidDrop;
-    this.subscriptions.push(
-      budget,
-      budget.onDidDrop((drop) => options.log(describeDrop(drop))),
-    );
   }
 
   static async open(options: AssistantReviewsOptions): Promise<AssistantReviews> {
     const index = options.root ? await AssistantIndex.load(options.root, options.log) : AssistantIndex.inMemory();
-    // One budget for every assistant's earlier reviews in this workspace.
-    const budget = new HistoryBudget(options.maxHistoryBytes);
+    const setup: ReviewSetup = { options, index, budget: new HistoryBudget(options.maxHistoryBytes) };
     const primaryEntry = index.all.find((entry) => entry.dir === PRIMARY_DIR);
-    const primary = await openReview(options, budget, index.folders(PRIMARY_DIR), PRIMARY_DIR, primaryEntry?.name);
+    const primary = await openReview(setup, { dir: PRIMARY_DIR, name: primaryEntry?.name });
     // Before the list existed, the first assistant was the one its current review names.
     primary.name ??= primary.store.current?.assistant;
-    const reviews = new AssistantReviews(options, index, budget, primary);
+    const reviews = new AssistantReviews(setup, primary);
     reviews.adopt(primary);
     const others = await Promise.all(
-      index.all
-        .filter((entry) => entry.dir !== PRIMARY_DIR)
-        .map((entry) => openReview(options, budget, index.folders(entry.dir), entry.dir, entry.name)),
+      index.all.filter((entry) => entry.dir !== PRIMARY_DIR).map((entry) => openReview(setup, entry)),
     );
     for (const review of others) reviews.adopt(review);
     // The panel opens on the review presented last.
@@ -178,28 +199,10 @@ export class AssistantReviews {
     await Promise.all(this.reviews.map((review) => review.store.setHistorySize(size)));
   }
 
-  /** Resolves when every store's last write is done, for `deactivate`. */
-  async dispose(): Promise<void> {
-    for (const subscription of this.subscriptions) subscription.dispose();
-    await Promise.all(this.attachments.map((attachment) => attachment.dispose()));
-    this.changed.dispose();
-    this.activeChanged.dispose();
-    this.feedbackAdded.dispose();
-    this.listChanged.dispose();
-    this.incomingChanged.dispose();
-    await Promise.all(
-      this.reviews.map(async (review) => {
-        review.conversation.dispose();
-        review.incoming.dispose();
-        await review.store.dispose();
-      }),
-    );
-  }
-
   private async add(name: string): Promise<AssistantReview> {
     if (this.primary.name === undefined) {
       // The window's first assistant to say its name takes the first review.
-      await this.index.add({ name, dir: PRIMARY_DIR });
+      await this.setup.index.add({ name, dir: PRIMARY_DIR });
       this.primary.name = name;
       this.listChanged.fire();
       return this.primary;
@@ -211,31 +214,30 @@ export class AssistantReviews {
       );
     }
     const dir = AssistantIndex.dirFor(name);
-    const review = await openReview(this.options, this.budget, this.index.folders(dir), dir, name);
+    const review = await openReview(this.setup, { dir, name });
     // Listed only once its folders could be read, and before its first reply says "done".
-    await this.index.add({ name, dir });
+    await this.setup.index.add({ name, dir });
     this.adopt(review);
     this.listChanged.fire();
     return review;
   }
 
+  /** Takes ownership of `review`; its listeners go before it (dispose() resolves once its store's last write is done). */
   private adopt(review: AssistantReview): void {
-    const attachment = this.options.attachFindings(review);
-    review.findings = attachment.findings;
     this.reviews.push(review);
-    this.attachments.push(attachment);
-    this.subscriptions.push(
+    this.register(review);
+    this.register(
       review.store.onDidChange((change) => {
         // What was replaced is no longer drawn from: its render goes before the new one is made.
-        this.options.renderer.keepOnly?.(this.reviews.flatMap((each) => each.store.current ?? []));
+        this.setup.options.renderer.keepOnly?.(this.reviews.flatMap((each) => each.store.current ?? []));
         // A new review is what the user wants to see: its tab comes to the front.
         if (change.kind === 'replace') this.activate(review);
         this.changed.fire({ review, change });
         if (change.kind === 'replace' || change.kind === 'clear') this.listChanged.fire();
       }),
-      review.conversation.onDidAdd((item) => this.feedbackAdded.fire({ review, item })),
-      review.incoming.onDidChange(() => this.incomingChanged.fire(review)),
     );
+    this.register(review.conversation.onDidAdd((item) => this.feedbackAdded.fire({ review, item })));
+    this.register(review.incoming.onDidChange(() => this.incomingChanged.fire(review)));
   }
 
   private activate(review: AssistantReview): void {
@@ -245,18 +247,28 @@ export class AssistantReviews {
   }
 }
 
+/** Opens the review kept in `entry.dir`; the folder is its key in the window. */
 async function openReview(
-  options: AssistantReviewsOptions,
-  budget: HistoryBudget,
-  folders: AssistantFolders | undefined,
-  key: string,
-  name: string | undefined,
+  { options, index, budget }: ReviewSetup,
+  entry: { readonly dir: string; readonly name: string | undefined },
 ): Promise<AssistantReview> {
+  const folders = index.folders(entry.dir);
+  const { historySize, log, renderer, attachFindings } = options;
   const store = folders
-    ? await ReviewStore.open({ directory: folders.reviews, historySize: options.historySize, log: options.log, budget })
-    : ReviewStore.inMemory({ historySize: options.historySize, budget });
-  const conversation = folders ? await Conversation.open(folders.conversation, options.log) : Conversation.inMemory();
-  return new AssistantReview(key, name, store, conversation, folders, options.renderer);
+    ? await ReviewStore.open({ directory: folders.reviews, historySize, log: log.for('store'), budget })
+    : ReviewStore.inMemory({ historySize, budget });
+  const conversation = folders
+    ? await Conversation.open(folders.conversation, log.for('conversation'))
+    : Conversation.inMemory();
+  return new AssistantReview({
+    key: entry.dir,
+    name: entry.name,
+    store,
+    conversation,
+    folders,
+    renderer,
+    attachFindings,
+  });
 }
 
 function newer(a: AssistantReview, b: AssistantReview): number {

@@ -8,8 +8,8 @@ import { updateSection } from './sectionUpdate';
 
 /**
  * Sections already found for one text (present-review's early render finds them in the render
- * worker; an earlier review brings its own), so that composing does not parse that text again
- * on the host's thread: a 10 MiB review's take about 300 ms.
+ * worker; an earlier review brings its own), so that composing does not parse a large review
+ * again on the host's thread.
  */
 export interface KnownSections {
   readonly markdown: string;

@@ -7,8 +7,9 @@ import { promises as fs } from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
 import { FeedbackItem, FindingState, MAX_FEEDBACK_TEXT, type GetReviewFeedbackResult } from '../../../shared/protocol';
+import { Disposable } from '../../../shared/lifecycle';
+import { silentLogger, type Logger } from '../../../shared/logger';
 import { Emitter } from '../emitter';
-import type { IDisposable } from '../../../shared/lifecycle';
 import { FeedbackJournal, type JournalContents } from './feedbackJournal';
 import { withFolderLock } from './folderLock';
 import { GroupCommit } from './groupCommit';
@@ -33,14 +34,14 @@ type Stored = z.infer<typeof Stored>;
 /** What a new item says; its id and time are given by the conversation. */
 export type NewFeedback = Omit<FeedbackItem, 'id' | 'at'>;
 
-export class Conversation implements IDisposable {
+export class Conversation extends Disposable {
   private items: FeedbackItem[] = [];
   private next = 1;
   /** The newest id on disk: readers see nothing newer, so they never read what a crash could lose. */
   private savedThrough = 0;
   /** What the user decided about each finding, the most recent kept (recentStates.ts). */
   private readonly states = new RecentStates();
-  private readonly added = new Emitter<FeedbackItem>();
+  private readonly added = this.register(new Emitter<FeedbackItem>());
   private readonly commit = new GroupCommit(() => this.write());
   /** Added since the last write began: what the next one appends. */
   private unsaved: FeedbackItem[] = [];
@@ -51,13 +52,15 @@ export class Conversation implements IDisposable {
 
   private constructor(
     private readonly journal: FeedbackJournal | undefined,
-    private readonly warn: (message: string) => void,
-  ) {}
+    private readonly log: Logger,
+  ) {
+    super();
+  }
 
   /** Loads what an earlier session said; a bad file or line is skipped or moved aside, never fatal. */
-  static async open(directory: string, warn: (message: string) => void): Promise<Conversation> {
-    const { journal, contents } = await FeedbackJournal.read(directory, warn);
-    const conversation = new Conversation(journal, warn);
+  static async open(directory: string, log: Logger): Promise<Conversation> {
+    const { journal, contents } = await FeedbackJournal.read(directory, log);
+    const conversation = new Conversation(journal, log);
     if (contents) {
       conversation.restore(contents);
       await fs.rm(path.join(directory, OLD_FILE), { force: true }).catch(() => undefined);
@@ -69,20 +72,21 @@ export class Conversation implements IDisposable {
 
   /** conversation.json, as earlier versions kept it: read, written as the journal, then removed. */
   private async migrate(directory: string): Promise<void> {
-    const warn = this.warn;
     const stored = await readValidFile(path.join(directory, OLD_FILE), {
       schema: Stored,
       maxBytes: 64 * 1024 * 1024,
       what: 'stored feedback',
-      warn,
+      log: this.log,
       check: (s) => s.items.every((item) => Number(item.id) < s.next) || 'an item is newer than the next id',
     });
     if (!stored) return;
     const absurd = stored.next > MAX_STORED_COUNTER;
     if (absurd)
-      warn(
-        `Redline renumbered the stored feedback in ${directory}: its next id, ${stored.next}, is past any real count (${MAX_STORED_COUNTER}).`,
-      );
+      this.log.warn('Redline renumbered the stored feedback: its next id is past any real count.', {
+        directory,
+        next: stored.next,
+        max: MAX_STORED_COUNTER,
+      });
     this.restore({
       // Not a count Redline reached: the items are kept, numbered again from 1.
       items: absurd ? stored.items.map((item, index) => ({ ...item, id: String(index + 1) })) : stored.items,
@@ -94,7 +98,10 @@ export class Conversation implements IDisposable {
       await fs.rm(path.join(directory, OLD_FILE), { force: true });
     } catch (error) {
       // conversation.json stays, and is read again next time.
-      warn(`Redline could not move the stored feedback in ${directory} to its journal: ${describeProblem(error)}.`);
+      this.log.warn('Redline could not move the stored feedback to its journal.', {
+        directory,
+        error: describeProblem(error),
+      });
     }
   }
 
@@ -110,7 +117,7 @@ export class Conversation implements IDisposable {
   }
 
   static inMemory(): Conversation {
-    return new Conversation(undefined, () => undefined);
+    return new Conversation(undefined, silentLogger);
   }
 
   stateOf(findingId: string): FindingState {
@@ -176,10 +183,6 @@ export class Conversation implements IDisposable {
     return this.commit.idle();
   }
 
-  dispose(): void {
-    this.added.dispose();
-  }
-
   /**
    * Items another window saved: kept in order after ours that are saved, and before ours that are
    * not, which are numbered again after them (add() hands back the renumbered item).
@@ -216,7 +219,7 @@ export class Conversation implements IDisposable {
       // Another window on the same folder appends to the same journal: under the folder's lock, its
       // items are taken in first, and ours numbered after them, so that no id is given twice.
       await withFolderLock(path.dirname(journal.file), async (hold) => {
-        const theirs = await journal.catchUp(this.warn);
+        const theirs = await journal.catchUp(this.log);
         if (theirs) this.takeIn(theirs);
         hold.assertHeld();
         const batch = this.unsaved.splice(0);
@@ -224,7 +227,7 @@ export class Conversation implements IDisposable {
         this.savedThrough = highestId(batch, this.savedThrough);
       });
     } catch (error) {
-      this.warn(`Redline could not save the feedback to ${this.journal.file}: ${describeProblem(error)}.`);
+      this.log.warn('Redline could not save the feedback.', { file: journal.file, error: describeProblem(error) });
       throw new Error(
         `Redline could not save your feedback (${describeProblem(error)}); check that ${path.dirname(this.journal.file)} is writable.`,
       );

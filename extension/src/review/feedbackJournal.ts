@@ -1,11 +1,9 @@
 // Where a conversation's feedback lives on disk: feedback.jsonl, an append-only journal. Saving an
 // item appends its line and fsyncs, so a reply costs O(item), not a rewrite of everything said so
-// far (2,100 maximal replies took 391 s when each rewrote the whole file). Now and then the file is
-// compacted: rewritten atomically with a header (the next id and the finding states) and the kept
-// items, newest last, within a byte budget. Reading it is as forgiving as a journal must be: a torn
-// last line (a crash mid-append) or a bad line is skipped, and a file over the read limit keeps
-// its newest items rather than none. Reading and compacting go a slice at a time (shared/threadYield.ts):
-// the file is stored state, and half a million short lines took 7.5 s to read in one piece.
+// far. Now and then the file is compacted: rewritten atomically with a header (the next id and the
+// finding states) and the newest items that fit a byte budget. Reading forgives what a journal
+// must: a torn last line or a bad line is skipped, and an oversized file keeps its newest items.
+// Reading and compacting yield the thread between slices, as the file may be long.
 
 import { constants as fsConstants, promises as fs } from 'fs';
 import * as path from 'path';
@@ -16,6 +14,7 @@ import { RecentStates } from './recentStates';
 import { MAX_STORED_COUNTER } from './storedState';
 import { mib } from '../../../shared/byteSize';
 import { TimeSlices } from '../../../shared/threadYield';
+import type { Logger } from '../../../shared/logger';
 
 export const JOURNAL_FILE = 'feedback.jsonl';
 /** Only this much of the journal's end is read: the newest items, and memory bounded. */
@@ -52,42 +51,56 @@ export interface JournalContents {
   readonly states: Array<[string, FindingState]>;
 }
 
-export class FeedbackJournal {
-  private constructor(
-    readonly file: string,
-    /** Bytes appended since the file was last compacted (or read). */
-    private appended: number,
-    /** The file ends in a line a crash cut short: the next append starts a new line first. */
-    private torn: boolean,
-    /** Where this journal's reading ended, and the file it read: what lies past it another window appended. */
-    private seen: { size: number; ino: number },
-  ) {}
+/** Where a journal stands in its file when it is made. */
+interface JournalPosition {
+  readonly file: string;
+  /** Bytes appended since the file was last compacted (or read). */
+  readonly appended: number;
+  /** The file ends in a line a crash cut short: the next append starts a new line first. */
+  readonly torn: boolean;
+  /** Where this journal's reading ended, and the file it read: what lies past it another window appended. */
+  readonly seen: { size: number; ino: number };
+}
 
-  /** The journal's contents, or undefined when there is none; skipped lines are reported through `warn`. */
+export class FeedbackJournal {
+  readonly file: string;
+  private appended: number;
+  private torn: boolean;
+  private seen: { size: number; ino: number };
+
+  private constructor(position: JournalPosition) {
+    this.file = position.file;
+    this.appended = position.appended;
+    this.torn = position.torn;
+    this.seen = position.seen;
+  }
+
+  /** The journal's contents, or undefined when there is none; skipped lines are logged as warnings. */
   static async read(
     directory: string,
-    warn: (message: string) => void,
+    log: Logger,
   ): Promise<{ journal: FeedbackJournal; contents: JournalContents | undefined }> {
     const file = path.join(directory, JOURNAL_FILE);
-    const { data, size, ino } = await readTail(file, warn);
+    const { data, size, ino } = await readTail(file, log);
     // A file larger than a compaction leaves (one an earlier version, or a long session, grew) is
     // compacted at the first append, so that it is not read from its end again and again.
-    const journal = new FeedbackJournal(file, Math.max(0, size - MAX_COMPACTED_BYTES), endsTorn(data), { size, ino });
-    return { journal, contents: data === undefined ? undefined : await parseJournal(data, file, warn) };
+    const appended = Math.max(0, size - MAX_COMPACTED_BYTES);
+    const journal = new FeedbackJournal({ file, appended, torn: endsTorn(data), seen: { size, ino } });
+    return { journal, contents: data === undefined ? undefined : await parseJournal(data, file, log) };
   }
 
   /**
    * What another window on the same folder wrote since this journal last read or wrote: the lines
    * it appended, or (after it compacted) the whole file again. Called under the folder's lock.
    */
-  async catchUp(warn: (message: string) => void): Promise<JournalContents | undefined> {
+  async catchUp(log: Logger): Promise<JournalContents | undefined> {
     const now = await fs.stat(this.file).catch(() => undefined);
     if (!now || (now.ino === this.seen.ino && now.size === this.seen.size)) return undefined;
     const from = now.ino === this.seen.ino && now.size > this.seen.size ? this.seen.size : 0;
-    const { data, size, ino } = await readTail(this.file, warn, from);
+    const { data, size, ino } = await readTail(this.file, log, from);
     this.seen = { size, ino };
     this.torn = endsTorn(data);
-    return data === undefined ? undefined : parseJournal(data, this.file, warn);
+    return data === undefined ? undefined : parseJournal(data, this.file, log);
   }
 
   /** Appends the items and fsyncs; compacts instead when due. On failure the file is as it was. */
@@ -147,34 +160,31 @@ export class FeedbackJournal {
  * The file's bytes from `from`, or its last MAX_JOURNAL_READ_BYTES from the first whole line, its
  * size and inode; no bytes when it does not exist or cannot be read.
  */
-async function readTail(
-  file: string,
-  warn: (message: string) => void,
-  from = 0,
-): Promise<{ data?: Buffer; size: number; ino: number }> {
+async function readTail(file: string, log: Logger, from = 0): Promise<{ data?: Buffer; size: number; ino: number }> {
   let handle: fs.FileHandle;
   try {
     handle = await fs.open(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-      warn(
-        `Redline could not read the stored feedback ${file} (${(error as Error).message}); it carries on without it.`,
-      );
+      log.warn('Redline could not read the stored feedback; it carries on without it.', { file, error });
     }
     return { size: 0, ino: -1 };
   }
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) {
-      warn(`Redline did not read the stored feedback ${file}: it is not a regular file.`);
+      log.warn('Redline did not read the stored feedback: it is not a regular file.', { file });
       return { size: 0, ino: -1 };
     }
     const start = Math.max(from, stats.size - MAX_JOURNAL_READ_BYTES);
     const buffer = Buffer.alloc(stats.size - start);
     await handle.read(buffer, 0, buffer.length, start);
     if (start === from) return { data: buffer, size: stats.size, ino: stats.ino };
-    warn(
-      `The stored feedback ${file} is ${mib(stats.size, 0)} MiB; Redline read its newest ${mib(MAX_JOURNAL_READ_BYTES, 0)} MiB.`,
+    log.warn(
+      `The stored feedback is ${mib(stats.size, 0)} MiB; Redline read its newest ${mib(MAX_JOURNAL_READ_BYTES, 0)} MiB.`,
+      {
+        file,
+      },
     );
     const firstWhole = buffer.indexOf(0x0a) + 1;
     return { data: buffer.subarray(firstWhole), size: stats.size, ino: stats.ino };
@@ -194,7 +204,7 @@ function endsTorn(data: Buffer | undefined): boolean {
 }
 
 /** The journal's lines, read a slice at a time; each line is decoded on its own, never the whole file at once. */
-async function parseJournal(data: Buffer, file: string, warn: (message: string) => void): Promise<JournalContents> {
+async function parseJournal(data: Buffer, file: string, log: Logger): Promise<JournalContents> {
   let next = 1;
   const states = new RecentStates();
   const items: FeedbackItem[] = [];
@@ -243,8 +253,11 @@ async function parseJournal(data: Buffer, file: string, warn: (message: string) 
       states.set(item.findingId, item.state);
   }
   if (skipped > 0)
-    warn(
-      `Redline skipped ${skipped} unreadable line(s) of the stored feedback ${file} (a write a crash cut short, or an edit).`,
+    log.warn(
+      `Redline skipped ${skipped} unreadable line(s) of the stored feedback (a write a crash cut short, or an edit).`,
+      {
+        file,
+      },
     );
   return { next, items, states: states.entries() };
 }

@@ -6,6 +6,8 @@
 // Free of the editor API (editorAnchors.ts feeds it the editor's events), so it runs in tests.
 
 import { promises as fs } from 'fs';
+import { Disposable, toDisposable } from '../../../shared/lifecycle';
+import { silentLogger } from '../../../shared/logger';
 import { Emitter } from '../emitter';
 import { AnchorFile, type StoredAnchor } from './anchorFile';
 import { relocate, rememberLines, shiftForEdit, type AnchorRange, type LineEdit } from './anchorText';
@@ -38,7 +40,7 @@ interface Anchor {
 /** The lines of a file as open in the editor (saved or not), if it is open. */
 export type OpenDocumentLines = (file: string) => string[] | undefined;
 
-export class FindingAnchors {
+export class FindingAnchors extends Disposable {
   private readonly anchors = new Map<string, Anchor>();
   private readonly moved = new Emitter<void>();
   /** Fires when an edit moved a finding or made it stale (or found it again). */
@@ -54,8 +56,19 @@ export class FindingAnchors {
 
   constructor(
     private readonly openLines: OpenDocumentLines = () => undefined,
-    private readonly file: AnchorFile = new AnchorFile(undefined, () => undefined),
-  ) {}
+    private readonly file: AnchorFile = new AnchorFile(undefined, silentLogger),
+  ) {
+    super();
+    // Moves are saved here, not as they happen (edits come a keystroke at a time): what a finding
+    // remembers is what finds it again, and its last place only picks the nearest of several matches.
+    this.register(
+      toDisposable(async () => {
+        if (this.movedSinceSave) await this.save().catch(() => undefined);
+        await this.file.idle();
+      }),
+    );
+    this.register(this.moved);
+  }
 
   /** Keeps anchors for these findings only; a new one remembers its lines as the file is now. */
   async track(findings: readonly TrackedFinding[]): Promise<void> {
@@ -172,17 +185,6 @@ export class FindingAnchors {
   fileOpened(file: string, lines: readonly string[]): void {
     this.seenOnDisk.delete(file);
     if (this.relocateIn(file, lines)) this.moved.fire();
-  }
-
-  /**
-   * Saves where the findings moved to. Moves are not saved as they happen (edits come a keystroke
-   * at a time): what a finding remembers is what finds it again, and its last place only picks
-   * the nearest of several matches.
-   */
-  async dispose(): Promise<void> {
-    this.moved.dispose();
-    if (this.movedSinceSave) await this.save().catch(() => undefined);
-    await this.file.idle();
   }
 
   private async loadStored(): Promise<Map<string, StoredAnchor>> {

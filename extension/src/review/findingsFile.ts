@@ -1,9 +1,10 @@
 // The findings the renderer found in a review, kept beside its conversation, so that a window that
 // opens on a stored review draws its threads and Problems entries from them and renders nothing
-// until the panel asks (a 10 MiB review took 2 s to render). Read as untrusted: validated and
-// capped, a bad file moved aside, and a file of another revision ignored: that review is rendered.
+// until the panel asks. Read as untrusted: validated and capped, a bad file moved aside, and a
+// file of another revision ignored (that review is rendered instead).
 
 import { z } from 'zod';
+import type { Logger } from '../../../shared/logger';
 import { FINDING_SEVERITIES, MAX_FINDINGS } from '../../../shared/protocol';
 import { StoredJsonFile } from './storedJsonFile';
 import type { ReviewFinding } from '../render/findingExtraction';
@@ -36,7 +37,7 @@ type Stored = z.infer<typeof Stored>;
 export class FindingsFile {
   private readonly file: StoredJsonFile<Stored>;
 
-  constructor(directory: string | undefined, warn: (message: string) => void) {
+  constructor(directory: string | undefined, log: Logger) {
     this.file = new StoredJsonFile({
       directory,
       name: FILE,
@@ -44,7 +45,7 @@ export class FindingsFile {
       maxBytes: MAX_FILE_BYTES,
       what: 'kept findings of the review',
       lost: 'The review will be rendered again at the next start.',
-      warn,
+      log,
     });
   }
 

@@ -1,18 +1,13 @@
 // One writer at a time per storage folder. Two extension hosts share a folder when two windows
 // (two code-server tabs) open one workspace, or while a reloaded window's old host finishes its
-// last writes; each of them takes this lock around a commit, reads what the other wrote, and
-// merges before writing. A lock file with the holder's pid, rather than proper-lockfile: that
-// library hooks the process's exit signals (signal-exit), and the extension host is every
-// extension's process.
+// last writes; each takes this lock around a commit, reads what the other wrote, and merges
+// before writing. A lock file of Redline's own rather than proper-lockfile, which hooks the
+// process's exit signals: the extension host is every extension's process.
 //
-// Why it cannot be held twice: `.lock` is only ever made with O_EXCL, with a new random token each
-// time, and nothing is ever renamed or linked onto it; so while a holder's file is in place, no one
-// else can make one. It is removed only behind its gate `.lock.end-<token>` (also O_EXCL), by
-// whoever reads it again there and finds it exactly as judged (token, inode, time): two takers of
-// one stale lock cannot both pass the gate, and a late one finds a newer lock and leaves it. A
-// holder refreshes its file and checks its gate while it holds, writes only while that check is
-// recent (assertHeld), and succeeds only if its own file is still in place when it lets go; so two
-// holds that both succeed never overlapped, even when a stalled holder was taken over.
+// Exclusive because `.lock` is only ever made with O_EXCL and a fresh token, and only removed
+// behind its gate (lockTakeover.ts); a holder writes only while it confirmed its lock recently and
+// succeeds only if the lock is still its own when it lets go (heldLock.ts), so two holds that both
+// succeed never overlapped.
 
 import { promises as fs } from 'fs';
 import * as path from 'path';

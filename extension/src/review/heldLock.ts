@@ -48,19 +48,33 @@ export class FolderLockLostError extends Error {
 /** Folders whose old gates this process has cleared once (see sweepGates). */
 const swept = new Set<string>();
 
+/** The lock file as this hold made it. */
+interface TakenLock {
+  readonly file: string;
+  readonly holder: LockHolder;
+  readonly fileId: string;
+  /** When (steady clock) it was made. */
+  readonly takenAt: number;
+}
+
 export class HeldLock implements FolderLockHold {
   private lost: FolderLockLostError | undefined;
   private refreshing: Promise<void> | undefined;
   private readonly timer: NodeJS.Timeout;
+  private readonly file: string;
+  private readonly holder: LockHolder;
+  private readonly fileId: string;
+  /** When (steady clock) the lock last looked fresh to everyone: made, or refreshed and seen to be ours. */
+  private confirmedAt: number;
 
   private constructor(
-    private readonly file: string,
-    private readonly holder: LockHolder,
-    private readonly fileId: string,
-    /** When (steady clock) the lock last looked fresh to everyone: made, or refreshed and seen to be ours. */
-    private confirmedAt: number,
+    taken: TakenLock,
     private readonly timing: LockTiming,
   ) {
+    this.file = taken.file;
+    this.holder = taken.holder;
+    this.fileId = taken.fileId;
+    this.confirmedAt = taken.takenAt;
     this.timer = setInterval(
       () => (this.refreshing ??= this.refresh().finally(() => (this.refreshing = undefined))),
       timing.refreshEveryMs,
@@ -81,7 +95,7 @@ export class HeldLock implements FolderLockHold {
       const startedAt = performance.now();
       const fileId = await createLock(file, holder);
       if (fileId) {
-        const held = new HeldLock(file, holder, fileId, startedAt, timing);
+        const held = new HeldLock({ file, holder, fileId, takenAt: startedAt }, timing);
         await held.sweepGates(tookOver);
         return held;
       }

@@ -3,8 +3,8 @@
 // without one budget that is tens of GiB. Past it the oldest earlier reviews go first, whichever
 // assistant's they are, and the window says so.
 
+import { Disposable, toDisposable, type IDisposable } from '../../../shared/lifecycle';
 import { Emitter } from '../emitter';
-import type { IDisposable } from '../../../shared/lifecycle';
 import type { HistoryEntry } from './reviewFiles';
 import { formatSize } from '../../../shared/byteSize';
 
@@ -24,17 +24,20 @@ export interface HistoryDrop {
   readonly maxBytes: number;
 }
 
-export class HistoryBudget implements IDisposable {
+export class HistoryBudget extends Disposable {
   private readonly members = new Set<BudgetedHistory>();
-  private readonly dropped = new Emitter<HistoryDrop>();
+  private readonly dropped = this.register(new Emitter<HistoryDrop>());
   /** Fires when earlier reviews were dropped to stay within the budget. */
   readonly onDidDrop = this.dropped.event;
 
-  constructor(readonly maxBytes = MAX_HISTORY_BYTES) {}
+  constructor(readonly maxBytes = MAX_HISTORY_BYTES) {
+    super();
+    this.register(toDisposable(() => this.members.clear()));
+  }
 
   join(member: BudgetedHistory): IDisposable {
     this.members.add(member);
-    return { dispose: () => void this.members.delete(member) };
+    return toDisposable(() => void this.members.delete(member));
   }
 
   /** Drops the oldest earlier reviews until all of them fit; each member that lost some is told once, through `drop`. */
@@ -62,11 +65,6 @@ export class HistoryBudget implements IDisposable {
     }
     for (const [member, revisions] of drops) member.drop(revisions);
     this.dropped.fire({ count, bytes, maxBytes: this.maxBytes });
-  }
-
-  dispose(): void {
-    this.members.clear();
-    this.dropped.dispose();
   }
 }
 

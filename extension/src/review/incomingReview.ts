@@ -2,6 +2,7 @@
 // from the first screen, instead of the review it replaces. Not stored, and gone as soon as the
 // call stages its review, fails or is cancelled: until then, nothing changed.
 
+import { Disposable } from '../../../shared/lifecycle';
 import { Emitter } from '../emitter';
 import type { StreamedPage } from '../render/streamedPage';
 
@@ -15,9 +16,9 @@ export interface IncomingReviewState {
   readonly page: StreamedPage;
 }
 
-export class IncomingReview {
+export class IncomingReview extends Disposable {
   private state: IncomingReviewState | undefined;
-  private readonly changed = new Emitter<void>();
+  private readonly changed = this.register(new Emitter<void>());
   readonly onDidChange = this.changed.event;
 
   /** The review on its way in, once its first slice is written: until then the panel keeps what it shows. */
@@ -43,9 +44,5 @@ export class IncomingReview {
       this.state = undefined;
       this.changed.fire();
     };
-  }
-
-  dispose(): void {
-    this.changed.dispose();
   }
 }

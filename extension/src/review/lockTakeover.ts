@@ -22,6 +22,8 @@ const MAX_DEPTH = 3;
 export interface TakeoverContext {
   readonly watch: LockWatch;
   readonly staleAfterMs: number;
+  /** How many gates deep this takeover is (a gate of a gate); 0 for the lock itself. */
+  readonly depth?: number;
 }
 
 /**
@@ -32,14 +34,9 @@ export interface TakeoverContext {
 export type TakeoverOutcome = 'ended' | 'busy' | 'changed';
 
 /** Removes `file` if it is still exactly `judged`, which the caller found stale. */
-export async function endStaleLock(
-  file: string,
-  judged: LockLook,
-  context: TakeoverContext,
-  depth = 0,
-): Promise<TakeoverOutcome> {
+export async function endStaleLock(file: string, judged: LockLook, context: TakeoverContext): Promise<TakeoverOutcome> {
   const gate = gateFor(file, judged.incarnation);
-  const entered = await enterGate(gate, context, depth);
+  const entered = await enterGate(gate, context);
   if (!entered) return 'busy';
   try {
     const now = await readLock(file);
@@ -55,17 +52,14 @@ export async function endStaleLock(
 }
 
 /** Creates the gate; when another process holds it, clears it only if that process is gone. */
-async function enterGate(
-  gate: string,
-  context: TakeoverContext,
-  depth: number,
-): Promise<{ token: string; at: number } | undefined> {
+async function enterGate(gate: string, context: TakeoverContext): Promise<{ token: string; at: number } | undefined> {
   const holder = newHolder();
   const at = performance.now();
   if (await createLock(gate, holder)) return { token: holder.token, at };
   const other = await readLock(gate);
+  const depth = context.depth ?? 0;
   if (other && depth < MAX_DEPTH && isStale(other, context.watch.unchangedFor(gate, other), context.staleAfterMs)) {
-    await endStaleLock(gate, other, context, depth + 1);
+    await endStaleLock(gate, other, { ...context, depth: depth + 1 });
   }
   return undefined;
 }
@@ -81,7 +75,7 @@ export async function enterOwnGate(
 ): Promise<string | undefined> {
   const deadline = performance.now() + waitAtMostMs;
   for (let pause = 2; performance.now() < deadline; pause = Math.min(pause * 2, 50)) {
-    const entered = await enterGate(gate, context, 0);
+    const entered = await enterGate(gate, { ...context, depth: 0 });
     if (entered) return entered.token;
     await new Promise((resolve) => setTimeout(resolve, pause));
   }

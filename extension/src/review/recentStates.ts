@@ -36,9 +36,9 @@ export class RecentStates {
   }
 
   /**
-   * Down to MAX_FINDING_STATES, in one walk from the oldest. Dropping one per new state instead made
-   * every drop walk past the slots the earlier drops left (a Map keeps them until it is rebuilt):
-   * 400,000 stored decisions took 2.6 s on the host's thread to load.
+   * Down to MAX_FINDING_STATES, in one walk from the oldest. Dropping one per new state would make
+   * every drop walk past the slots the earlier drops left (a Map keeps them until it is rebuilt),
+   * which is quadratic in the number of stored decisions.
    */
   private dropOldest(): void {
     let excess = this.byFinding.size - MAX_FINDING_STATES;

@@ -12,6 +12,7 @@ import * as path from 'path';
 import { utf8Bytes } from '../../../shared/byteSize';
 import { MAX_REVIEW_BYTES } from '../../../shared/protocol';
 import { syncDirectory, TEMP_PREFIX, writeTemp } from '../../../shared/atomicFile';
+import type { Logger } from '../../../shared/logger';
 import { withFolderLock, type FolderLockHold } from './folderLock';
 import {
   classifyFile,
@@ -73,7 +74,7 @@ export class ReviewFiles {
 
   constructor(
     readonly directory: string,
-    private readonly warn: (message: string) => void,
+    private readonly log: Logger,
   ) {}
 
   /** Sweeps temp files a crash left, moves unknown ones aside, and reads current.json. */
@@ -200,21 +201,21 @@ export class ReviewFiles {
       check,
       maxBytes: MAX_STORED_FILE_BYTES,
       what: 'stored review',
-      warn: this.warn,
+      log: this.log,
     });
   }
 
   private moveAside(name: string, reason: string): Promise<void> {
-    return moveAside(path.join(this.directory, name), reason, { what: 'stored review', warn: this.warn });
+    return moveAside(path.join(this.directory, name), reason, { what: 'stored review', log: this.log });
   }
 }
 
-/** A part of a review file is encoded on the window's thread at once: about a millisecond's worth. */
+/** How much of a review file is encoded on the window's thread at once. */
 const PART_CHARS = 512 * 1024;
 
 /**
  * Head line, sections line, then the markdown as it is, in parts that writeTemp encodes and writes
- * one at a time: a 10 MiB review encoded at once held the thread for tens of milliseconds.
+ * one at a time, so that a large review does not hold the thread while it is encoded.
  */
 function* serializeReview(review: StoredReview): Generator<string> {
   const { revision, title, cwd, assistant, updatedAt, markdown, sections } = review;
@@ -235,8 +236,8 @@ export function* partsOf(text: string, chars: number): Generator<string> {
 }
 
 /**
- * A review file, read in steps with a turn for the event loop between them: a 10 MiB review's
- * sections (50,000 headings) and markdown each take tens of ms to decode, on the window's thread.
+ * A review file, read in steps with a turn for the event loop between them: a large review's
+ * sections and markdown are each a long decode on the window's thread.
  */
 async function parseReviewFile(data: Buffer): Promise<StoredReview> {
   const headEnd = data.indexOf(0x0a);

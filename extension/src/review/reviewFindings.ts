@@ -3,8 +3,9 @@
 // The threads, the Problems view and the panel all draw from the list this publishes.
 
 import type { Finding } from '../../../shared/protocol';
+import { Disposable, toDisposable } from '../../../shared/lifecycle';
+import type { Logger } from '../../../shared/logger';
 import { Emitter } from '../emitter';
-import type { IDisposable } from '../../../shared/lifecycle';
 import type { ReviewRenderer } from '../render/reviewRenderer';
 import type { Conversation } from './conversation';
 import type { Review, ReviewStore } from './reviewStore';
@@ -28,36 +29,53 @@ export interface ShownFinding extends Finding {
 /** How long a burst of changes (appends, keystrokes) is let settle before the views are redrawn. */
 const SETTLE_MS = 50;
 
-export class ReviewFindings implements IDisposable {
+export interface ReviewFindingsOptions {
+  readonly store: ReviewStore;
+  readonly renderer: ReviewRenderer;
+  readonly conversation: Conversation;
+  /** Owned from then on: released after the findings. */
+  readonly anchors: FindingAnchors;
+  readonly log: Logger;
+  /**
+   * Resolves when the views may be redrawn for this revision. The window lets the panel paint a
+   * new review first: a thousand findings' threads and diagnostics would hold the review back.
+   */
+  readonly readyToPublish?: (revision: number) => Promise<void>;
+  /** The findings as last found, kept on disk: a window that starts does not render the review to know them. */
+  readonly kept?: FindingsFile;
+}
+
+export class ReviewFindings extends Disposable {
   private shown: readonly ShownFinding[] = [];
   private rendered: { revision: number; findings: readonly ReviewFinding[]; review: Review } | undefined;
   private readonly changed = new Emitter<readonly ShownFinding[]>();
   /** Fires with the whole list whenever the review, a position or a state changed. */
   readonly onDidChange = this.changed.event;
-  private readonly subscriptions: IDisposable[];
   private settle: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> = Promise.resolve();
+  private readonly store: ReviewStore;
+  private readonly renderer: ReviewRenderer;
+  private readonly conversation: Conversation;
+  private readonly anchors: FindingAnchors;
+  private readonly log: Logger;
+  private readonly readyToPublish: (revision: number) => Promise<void>;
+  private readonly kept: FindingsFile | undefined;
 
-  constructor(
-    private readonly store: ReviewStore,
-    private readonly renderer: ReviewRenderer,
-    private readonly conversation: Conversation,
-    private readonly anchors: FindingAnchors,
-    private readonly log: (message: string, error: unknown) => void,
-    /**
-     * Resolves when the views may be redrawn for this revision. The window waits for the panel
-     * to paint a new review first: a thousand findings' threads and diagnostics kept the
-     * workbench busy long enough to hold back the review itself.
-     */
-    private readonly readyToPublish: (revision: number) => Promise<void> = () => Promise.resolve(),
-    /** The findings as last found, kept on disk: a window that starts does not render the review to know them. */
-    private readonly kept?: FindingsFile,
-  ) {
-    this.subscriptions = [
-      store.onDidChange(() => this.schedule()),
-      anchors.onDidMove(() => this.schedule()),
-      conversation.onDidAdd((item) => item.kind === 'state' && this.schedule()),
-    ];
+  constructor(options: ReviewFindingsOptions) {
+    super();
+    this.store = options.store;
+    this.renderer = options.renderer;
+    this.conversation = options.conversation;
+    this.anchors = options.anchors;
+    this.log = options.log;
+    this.readyToPublish = options.readyToPublish ?? (() => Promise.resolve());
+    this.kept = options.kept;
+    this.register(this.anchors);
+    this.register(this.changed);
+    this.register(toDisposable(() => clearTimeout(this.settle)));
+    this.register(this.store.onDidChange(() => this.schedule()));
+    this.register(this.anchors.onDidMove(() => this.schedule()));
+    this.register(this.conversation.onDidAdd((item) => item.kind === 'state' && this.schedule()));
     this.schedule();
   }
 
@@ -90,12 +108,6 @@ export class ReviewFindings implements IDisposable {
     return this.describe(findings, this.anchors.known()).map(toFinding);
   }
 
-  dispose(): void {
-    clearTimeout(this.settle);
-    this.changed.dispose();
-    for (const subscription of this.subscriptions) subscription.dispose();
-  }
-
   private schedule(): void {
     clearTimeout(this.settle);
     this.settle = setTimeout(() => {
@@ -105,7 +117,7 @@ export class ReviewFindings implements IDisposable {
           this.shown = this.describe(this.rendered?.findings ?? [], this.anchors.known());
           this.changed.fire(this.shown);
         })
-        .catch((error) => this.log('Could not update the findings', error));
+        .catch((error: unknown) => this.log.error('Could not update the findings', { error }));
     }, SETTLE_MS);
   }
 

@@ -6,8 +6,9 @@
 import { utf8Bytes } from '../../../shared/byteSize';
 import { MAX_REVIEW_BYTES } from '../../../shared/protocol';
 import { measureReview, overBudget, type ReviewCost } from '../../../shared/reviewBudget';
+import { Disposable, toDisposable } from '../../../shared/lifecycle';
+import { silentLogger, type Logger } from '../../../shared/logger';
 import { Emitter } from '../emitter';
-import type { IDisposable } from '../../../shared/lifecycle';
 import { compose, composedCost, type KnownSections } from './compose';
 import { ReviewTooLargeError, type PresentRequest, type Review, type ReviewChange } from './review';
 import { GroupCommit } from './groupCommit';
@@ -24,14 +25,20 @@ export { ReviewTooLargeError, type PresentRequest, type Review, type ReviewChang
 export interface ReviewStoreOptions {
   readonly directory: string;
   readonly historySize: number;
-  readonly log?: (message: string) => void;
+  readonly log?: Logger;
   /** The workspace's budget for earlier reviews, shared with the other assistants' stores; a store of its own otherwise. */
   readonly budget?: HistoryBudget;
 }
 
 export const MAX_HISTORY_SIZE = 200;
 
-export class ReviewStore implements IDisposable {
+/** A store in memory: its own budget may be given a size (tests). */
+type InMemoryOptions = Omit<ReviewStoreOptions, 'directory'> & { readonly maxHistoryBytes?: number };
+
+/** What a store is made of, once its files (if any) are known. */
+type StoreParts = InMemoryOptions & { readonly files: ReviewFiles | undefined; readonly log: Logger };
+
+export class ReviewStore extends Disposable {
   private currentReview: Review | undefined;
   private lastRevision = 0;
   /** Reviews' costs as measured when they were made, so that an append measures only what it adds. */
@@ -41,23 +48,30 @@ export class ReviewStore implements IDisposable {
   private readonly folder: StoreFolder | undefined;
   /** Settles when the review files found on open have been listed. */
   private historyReady: Promise<void> = Promise.resolve();
-  private readonly disposables: IDisposable[] = [];
   private readonly commit = new GroupCommit(() => this.writeBatch());
   private readonly changed = new Emitter<ReviewChange>();
   /** Fires after every change, before it is on disk, so the panel shows it at once. */
   readonly onDidChange = this.changed.event;
+  private readonly log: Logger;
+  private readonly budget: HistoryBudget;
 
-  private constructor(
-    files: ReviewFiles | undefined,
-    historySize: number,
-    private readonly log: (message: string) => void,
-    private readonly budget: HistoryBudget,
-    ownBudget: boolean,
-  ) {
-    this.earlier = new EarlierReviews(historySize);
-    this.folder = files && new StoreFolder(files, this.folderState());
-    this.disposables.push(
-      budget.join({
+  private constructor(parts: StoreParts) {
+    super();
+    this.log = parts.log;
+    this.earlier = new EarlierReviews(clampHistorySize(parts.historySize));
+    this.folder = parts.files && new StoreFolder(parts.files, this.folderState());
+    // Released last: dispose() resolves once the last write is done (it never rejects: a failure
+    // is logged). History still being read on open is left unread.
+    this.register(
+      toDisposable(async () => {
+        await this.historyReady;
+        await this.commit.idle();
+      }),
+    );
+    this.budget = parts.budget ?? this.register(new HistoryBudget(parts.maxHistoryBytes));
+    if (!parts.budget) this.register(this.budget.onDidDrop((drop) => this.log.warn(describeDrop(drop))));
+    this.register(
+      this.budget.join({
         entries: () => this.earlier.list(),
         drop: (revisions) => {
           this.earlier.drop(revisions);
@@ -65,31 +79,23 @@ export class ReviewStore implements IDisposable {
         },
       }),
     );
-    if (ownBudget)
-      this.disposables.push(
-        budget,
-        budget.onDidDrop((drop) => log(describeDrop(drop))),
-      );
+    this.register(this.changed);
+    this.register(toDisposable(() => this.folder?.stop()));
   }
 
   /** Loads the directory. Never fails because of what is stored: bad files are moved aside and logged. */
   static async open(options: ReviewStoreOptions): Promise<ReviewStore> {
-    const log = options.log ?? (() => undefined);
+    const log = options.log ?? silentLogger;
     const files = new ReviewFiles(options.directory, log);
-    const store = new ReviewStore(
-      files,
-      clampHistorySize(options.historySize),
-      log,
-      options.budget ?? new HistoryBudget(),
-      !options.budget,
-    );
+    const store = new ReviewStore({ files, historySize: options.historySize, log, budget: options.budget });
     let disk: DiskState = { pointer: undefined, names: [] };
     try {
       disk = await files.load();
     } catch (error) {
-      log(
-        `Redline could not read its reviews in ${options.directory} (${describeProblem(error)}); it starts with none.`,
-      );
+      log.warn('Redline could not read its reviews; it starts with none.', {
+        directory: options.directory,
+        error: describeProblem(error),
+      });
     }
     const { current, revision, convert } = await store.folder!.open(disk);
     store.currentReview = current;
@@ -101,20 +107,8 @@ export class ReviewStore implements IDisposable {
   }
 
   /** A store that keeps everything in memory, for tests that need no disk. */
-  static inMemory(options: {
-    historySize: number;
-    maxHistoryBytes?: number;
-    log?: (message: string) => void;
-    budget?: HistoryBudget;
-  }): ReviewStore {
-    const budget = options.budget ?? new HistoryBudget(options.maxHistoryBytes);
-    return new ReviewStore(
-      undefined,
-      clampHistorySize(options.historySize),
-      options.log ?? (() => undefined),
-      budget,
-      !options.budget,
-    );
+  static inMemory(options: InMemoryOptions): ReviewStore {
+    return new ReviewStore({ ...options, files: undefined, log: options.log ?? silentLogger });
   }
 
   get current(): Review | undefined {
@@ -242,18 +236,6 @@ export class ReviewStore implements IDisposable {
     return this.commit.request();
   }
 
-  /**
-   * Resolves when the last write is done (never rejects: a failure is logged), for `deactivate`
-   * to hand VS Code. History still being read on open is left unread.
-   */
-  async dispose(): Promise<void> {
-    this.folder?.stop();
-    this.changed.dispose();
-    for (const disposable of this.disposables.splice(0)) disposable.dispose();
-    await this.historyReady;
-    await this.commit.idle();
-  }
-
   private change(review: Review | undefined): Promise<void> {
     this.currentReview = review;
     this.folder?.currentDidChange();
@@ -277,7 +259,7 @@ export class ReviewStore implements IDisposable {
     try {
       await this.folder?.commit(() => this.trimHistory());
     } catch (error) {
-      this.log((error as Error).message);
+      this.log.warn((error as Error).message);
       throw error;
     }
   }
@@ -290,15 +272,10 @@ export class ReviewStore implements IDisposable {
   }
 
   private folderState(): StoreState {
-    const store = this;
     return {
-      get current() {
-        return store.currentReview;
-      },
+      current: () => this.currentReview,
       earlier: this.earlier,
-      get lastRevision() {
-        return store.lastRevision;
-      },
+      lastRevision: () => this.lastRevision,
       sawRevision: (revision) => void (this.lastRevision = Math.max(this.lastRevision, revision)),
       nextRevision: () => ++this.lastRevision,
     };

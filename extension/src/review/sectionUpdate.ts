@@ -1,8 +1,8 @@
 // update-section without parsing the whole review again: the review's sections are known, so only
-// the new content is parsed, and the sections after it move by the lines it added or removed. A
-// 10 MiB review was parsed twice on the host's thread for each update (0.8–1.5 s). Whenever the
-// known sections do not match the text (stored state is untrusted), or the new content could
-// change how the text after it parses (an unclosed fence), the whole review is parsed as before.
+// the new content is parsed, and the sections after it move by the lines it added or removed; a
+// large review is not parsed again on the host's thread for each update. When the known sections
+// do not match the text (stored state is untrusted), or the new content could change how the text
+// after it parses (an unclosed fence), the whole review is parsed.
 
 import type { Section } from '../../../shared/protocol';
 import {
@@ -56,7 +56,16 @@ export function updateSection(
     if (kept === '')
       return { markdown: result, sections: toSections(findSections(result)), removed: '', changedFrom: 0 };
     // The same arithmetic as an append: the kept text, one blank line, then the addition.
-    return joined(result, spans, withoutLeadingBlankLines(added), countNewlines(kept) + 2, [], 0, '');
+    const body = withoutLeadingBlankLines(added);
+    return joined({
+      result,
+      before: spans,
+      body,
+      bodyStart: countNewlines(kept) + 2,
+      after: [],
+      shift: 0,
+      removed: '',
+    });
   }
   const target = spans[index];
   const next = spans.slice(index + 1).find((span) => span.level <= target.level);
@@ -72,7 +81,7 @@ export function updateSection(
   const tailStart = body === '' ? bodyStart : bodyStart + countNewlines(body) + 2;
   const before = spans.filter((span) => span.headingStart < cut);
   const after = next ? spans.slice(spans.indexOf(next)) : [];
-  return joined(result, before, body, bodyStart, after, tailStart - (next?.headingStart ?? 0), removed);
+  return joined({ result, before, body, bodyStart, after, shift: tailStart - (next?.headingStart ?? 0), removed });
 }
 
 /** replaceSection's text alone, for callers that do not keep sections. */
@@ -80,16 +89,22 @@ export function replaceSection(markdown: string, section: string, content: strin
   return updateSection({ markdown }, section, content).markdown;
 }
 
+/** A section update's result, with where its parts came from. */
+interface JoinedParts {
+  readonly result: string;
+  /** Sections kept as they were, before the body. */
+  readonly before: readonly SectionSpan[];
+  readonly body: string;
+  /** The body's first line in `result`. */
+  readonly bodyStart: number;
+  /** Sections after the body, each moved by `shift` lines. */
+  readonly after: readonly SectionSpan[];
+  readonly shift: number;
+  readonly removed: string;
+}
+
 /** The sections of `result`, from those kept before the body, the body's own, and those after it, moved. */
-function joined(
-  result: string,
-  before: readonly SectionSpan[],
-  body: string,
-  bodyStart: number,
-  after: readonly SectionSpan[],
-  shift: number,
-  removed: string,
-): SectionUpdate {
+function joined({ result, before, body, bodyStart, after, shift, removed }: JoinedParts): SectionUpdate {
   // A heading after the body proves that the body closed everything it opened (a fence, a comment).
   const probe = findSections(`${body}\n\n# end\n`);
   const closed =

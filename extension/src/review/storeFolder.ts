@@ -12,9 +12,9 @@ import { classifyFile, historyFileName, reviewFileName, toReview, toStored, type
 
 /** What the folder needs of the store it keeps. */
 export interface StoreState {
-  readonly current: Review | undefined;
+  current(): Review | undefined;
   readonly earlier: EarlierReviews;
-  readonly lastRevision: number;
+  lastRevision(): number;
   /** Keeps the revision counter at or above `revision` (another window counts on its own). */
   sawRevision(revision: number): void;
   /** Issues the next revision. */
@@ -111,12 +111,12 @@ export class StoreFolder {
       await this.files.commit(async (disk) => {
         await this.catchUp(disk);
         trim();
-        current = this.state.current;
+        current = this.state.current();
         const currentFile = current && (this.fileOf.get(current) ?? reviewFileName(current.revision, this.writer));
         // Only a change here moves current.json: another window's newer review stays on its screen and on disk.
         const pointer =
           this.currentChanged || disk.pointer?.version === 2
-            ? { revision: this.state.lastRevision, current: currentFile ?? null }
+            ? { revision: this.state.lastRevision(), current: currentFile ?? null }
             : undefined;
         const onScreen = pointer ? pointer.current : disk.pointer?.version === 3 ? disk.pointer.current : null;
         const { write, remove } = earlier.plan((revision) => reviewFileName(revision, this.writer), onScreen);
@@ -149,7 +149,8 @@ export class StoreFolder {
 
   /** `revision`, or a new one when a review here has it already. */
   private freeRevision(revision: number): number {
-    if (this.state.current?.revision === revision || this.state.earlier.has(revision)) return this.state.nextRevision();
+    if (this.state.current()?.revision === revision || this.state.earlier.has(revision))
+      return this.state.nextRevision();
     this.state.sawRevision(revision);
     return revision;
   }

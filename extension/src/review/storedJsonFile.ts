@@ -6,6 +6,7 @@
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import { replaceFile } from '../../../shared/atomicFile';
+import type { Logger } from '../../../shared/logger';
 import { withFolderLock } from './folderLock';
 import { GroupCommit } from './groupCommit';
 import { describeProblem } from './storedState';
@@ -22,7 +23,7 @@ export interface StoredJsonFileOptions<T> {
   readonly what: string;
   /** What a failed save costs, told with its warning. */
   readonly lost: string;
-  readonly warn: (message: string) => void;
+  readonly log: Logger;
 }
 
 export class StoredJsonFile<T> {
@@ -33,10 +34,10 @@ export class StoredJsonFile<T> {
 
   /** What was kept; undefined when nothing was, or it was bad (then moved aside, with a warning). Never throws. */
   async load(): Promise<T | undefined> {
-    const { directory, name, schema, maxBytes, what, warn } = this.options;
+    const { directory, name, schema, maxBytes, what, log } = this.options;
     if (!directory) return undefined;
     // Not under the lock: a write renames a whole file into place, so a read sees one file or the other.
-    return readValidFile(path.join(directory, name), { schema, maxBytes, what, warn });
+    return readValidFile(path.join(directory, name), { schema, maxBytes, what, log });
   }
 
   /**
@@ -54,7 +55,7 @@ export class StoredJsonFile<T> {
   }
 
   private async write(): Promise<void> {
-    const { directory, name, maxBytes, what, lost, warn } = this.options;
+    const { directory, name, maxBytes, what, lost, log } = this.options;
     if (!directory || this.latest === undefined) return;
     const target = path.join(directory, name);
     try {
@@ -66,7 +67,7 @@ export class StoredJsonFile<T> {
         else await replaceFile(target, data);
       });
     } catch (error) {
-      warn(`Redline could not save the ${what} to ${target}: ${describeProblem(error)}. ${lost}`);
+      log.warn(`Redline could not save the ${what}. ${lost}`, { file: target, error: describeProblem(error) });
       throw error;
     }
   }

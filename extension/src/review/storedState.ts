@@ -32,9 +32,8 @@ export const MAX_STORED_SECTIONS = REVIEW_BUDGET.headings.limit;
 
 /**
  * A review's stored sections, checked by one loop instead of zod's machinery per heading: a review
- * may have 50,000 headings, and a store is opened on the window's thread, where zod took a second
- * over them. It accepts exactly what the protocol's Section does (test/unit/reviewFiles.test.ts
- * holds the two together).
+ * may have tens of thousands of headings, and a store is opened on the window's thread. It accepts
+ * exactly what the protocol's Section does (test/unit/reviewFiles.test.ts holds the two together).
  */
 export function isSectionList(value: unknown): value is Section[] {
   if (!Array.isArray(value) || value.length > MAX_STORED_SECTIONS) return false;
@@ -55,7 +54,7 @@ function isSection(value: unknown): boolean {
 }
 const StoredSections = z.custom<Section[]>(isSectionList, 'sections are not a list of headings');
 
-/** A review as stored. Its sections are a cache: parsing 10 MiB of markdown again costs about a second. */
+/** A review as stored. Its sections are a cache, so that a large review's markdown is not parsed again on load. */
 export const StoredReview = z.object({
   revision: Revision,
   title: z.string().optional(),

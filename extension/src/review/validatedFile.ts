@@ -6,6 +6,7 @@ import { constants as fsConstants, promises as fs } from 'fs';
 import * as path from 'path';
 import { describeProblem } from './storedState';
 import { mib } from '../../../shared/byteSize';
+import type { Logger } from '../../../shared/logger';
 
 export interface ValidatedRead<T> {
   readonly schema: { parse(value: unknown): T };
@@ -13,7 +14,7 @@ export interface ValidatedRead<T> {
   readonly maxBytes: number;
   /** What the warning calls the file, e.g. "stored review". */
   readonly what: string;
-  readonly warn: (message: string) => void;
+  readonly log: Logger;
   /** A check beyond the schema: true, or what is wrong. */
   readonly check?: (value: T) => true | string;
 }
@@ -37,18 +38,22 @@ export async function readValidFile<T>(file: string, read: ValidatedRead<T>): Pr
 export async function moveAside(
   file: string,
   reason: string,
-  { what, warn }: Pick<ValidatedRead<unknown>, 'what' | 'warn'>,
+  { what, log }: Pick<ValidatedRead<unknown>, 'what' | 'log'>,
 ): Promise<void> {
   const aside = `${path.basename(file)}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   try {
     await fs.rename(file, path.join(path.dirname(file), aside));
-    warn(
-      `Redline could not read the ${what} ${file} (${reason}); it moved it aside as ${aside} and carries on without it.`,
-    );
+    log.warn(`Redline could not read the ${what}; it moved it aside and carries on without it.`, {
+      file,
+      reason,
+      aside,
+    });
   } catch (error) {
-    warn(
-      `Redline could not read the ${what} ${file} (${reason}) and could not move it aside either (${describeProblem(error)}); it carries on without it.`,
-    );
+    log.warn(`Redline could not read the ${what}, nor move it aside; it carries on without it.`, {
+      file,
+      reason,
+      error: describeProblem(error),
+    });
   }
 }
 
