@@ -3,11 +3,9 @@
 // and the window counts the MCP servers that proved they hold its token, as they come and go.
 
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import * as fs from 'fs';
 import { ActivityLog } from '../../extension/src/activity/activityLog';
 import type { RequestHandlers } from '../../extension/src/ipc/ipcConnection';
 import { createToken } from '../../extension/src/ipc/token';
-import { IpcClient } from '../../mcp-server/src/ipcClient';
 import { ClientName } from '../../mcp-server/src/clientName';
 import { createServer } from '../../mcp-server/src/server';
 import { ErrorCode, IpcError } from '../../shared/protocol';
@@ -20,7 +18,7 @@ jest.setTimeout(30_000);
 
 interface Logged {
   readonly event: string;
-  readonly fields: Record<string, any>;
+  readonly fields: Record<string, unknown>;
 }
 
 /** A window's IPC server whose requests an ActivityLog observes, as the extension wires it. */
@@ -73,7 +71,7 @@ describe("the correlation id, from the MCP server's log to the Activity view", (
     expect(entry).toMatchObject({ id: sent.fields.id, method: 'get-review', client: 'Claude Code', status: 'ok' });
     expect(entry.durationMs).toBeGreaterThanOrEqual(0);
     // The window's time is part of the MCP server's, which also spans the socket both ways.
-    expect(entry.durationMs!).toBeLessThanOrEqual(replied.fields.durationMs + 1);
+    expect(entry.durationMs!).toBeLessThanOrEqual((replied.fields.durationMs as number) + 1);
   });
 
   it('a call that fails: the same id, the error and its code on both sides', async () => {

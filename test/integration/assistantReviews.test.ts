@@ -8,6 +8,7 @@ import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
 import { ReviewFindings } from '../../extension/src/review/reviewFindings';
 import { FindingAnchors } from '../../extension/src/review/findingAnchors';
 import { assertBuilt, connectMcp, hostEnv, startHost, type Host, type ToolResult } from './harness';
+import type { FeedbackItem, Finding } from '../../shared/protocol';
 
 type Mcp = Awaited<ReturnType<typeof connectMcp>>;
 
@@ -46,9 +47,9 @@ describe('several assistants in one window', () => {
     const claudeReview = (await call(claude, 'get-review')).structuredContent;
     const codexReview = (await call(codex, 'get-review')).structuredContent;
     expect(claudeReview.markdown).toMatch(/^# Claude/);
-    expect(claudeReview.findings.map((f: any) => f.severity)).toEqual(['bug']);
+    expect(claudeReview.findings.map((f: Finding) => f.severity)).toEqual(['bug']);
     expect(codexReview.markdown).toMatch(/^# Codex/);
-    expect(codexReview.findings.map((f: any) => f.severity)).toEqual(['nit']);
+    expect(codexReview.findings.map((f: Finding) => f.severity)).toEqual(['nit']);
 
     expect(host.reviews.all.map((review) => [review.label, review.store.current?.title])).toEqual([
       ['claude-code', 'Claude'],
@@ -70,13 +71,13 @@ describe('several assistants in one window', () => {
       reference: claudeBug.reference,
     });
     const claudeItems = (await call(claude, 'get-review-feedback')).structuredContent.items;
-    expect(claudeItems.map((item: any) => [item.kind, item.state])).toEqual([['state', 'resolved']]);
+    expect(claudeItems.map((item: FeedbackItem) => [item.kind, item.state])).toEqual([['state', 'resolved']]);
     expect((await call(codex, 'get-review-feedback', { since: codexStart })).structuredContent.items).toEqual([]);
 
     await host.reviews.all[1].conversation.add({ kind: 'message', text: 'Codex, rename it.' });
     const woken = (await waiting).structuredContent;
     expect(woken.timedOut).toBe(false);
-    expect(woken.items.map((item: any) => item.text)).toEqual(['Codex, rename it.']);
+    expect(woken.items.map((item: FeedbackItem) => item.text)).toEqual(['Codex, rename it.']);
   });
 
   it('keeps both reviews, their feedback and which folder is whose across a restart', async () => {
@@ -84,7 +85,7 @@ describe('several assistants in one window', () => {
     await Promise.all(host.reviews.all.map((review) => review.conversation.flushed()));
     const storage = path.join(host.workspace, '..', 'storage');
     const list = JSON.parse(fs.readFileSync(path.join(storage, 'assistants.json'), 'utf8'));
-    expect(list.assistants.map((entry: any) => entry.name)).toEqual(['claude-code', 'codex']);
+    expect(list.assistants.map((entry: { name: string }) => entry.name)).toEqual(['claude-code', 'codex']);
     // The first assistant keeps the folders a window with one assistant always had.
     expect(list.assistants[0].dir).toBe('');
     expect(list.assistants[1].dir).toMatch(/^assistants\/codex-[0-9a-f]{12}$/);

@@ -21,7 +21,7 @@ describe('bridge under load', () => {
       clientInfo: { name: 'load', version: '1' },
     });
     try {
-      host.store.clear();
+      await host.store.clear();
       const started = Date.now();
       const results = await Promise.all(
         Array.from({ length: 1000 }, (_, i) =>
@@ -48,7 +48,7 @@ describe('bridge under load', () => {
       await mcp.client
         .callTool({ name: 'present-review', arguments: { content: '', mode: 'replace' } })
         .catch(() => undefined);
-      host.store.clear();
+      await host.store.clear();
       const started = Date.now();
       const results = await inFlightAtMost(
         MAX_CALLS_IN_FLIGHT,
@@ -74,7 +74,7 @@ describe('bridge under load', () => {
   });
 
   it('1,000 appends from 4 clients at once, 64 in flight each, end with exactly 1,000 intact sections', async () => {
-    host.store.clear();
+    await host.store.clear();
     const clients = await Promise.all(Array.from({ length: 4 }, () => connectMcp(hostEnv(host), host.workspace)));
     try {
       await Promise.all(

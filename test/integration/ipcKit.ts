@@ -6,12 +6,9 @@ import * as fs from 'fs';
 import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
-import { clientProof, createNonce } from '../../shared/authProof';
-import { encodeLine } from '../../shared/framing';
 import {
   ErrorCode,
   IpcError as IpcErrorClass,
-  PROTOCOL_VERSION,
   type IpcError,
   type GetSelectionResult,
   type PresentReviewResult,

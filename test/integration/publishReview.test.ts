@@ -2,6 +2,7 @@
 // real Octokit, and a stand-in for GitHub that checks every request and answer against GitHub's
 // OpenAPI description and refuses a comment outside the diff as GitHub does.
 
+import * as fs from 'fs';
 import type { ExportedFinding } from '../../shared/exchange/exportedReview';
 import { readBranchFacts } from '../../extension/src/publish/branchFacts';
 import { parsePatch } from '../../extension/src/publish/diffHunks';
@@ -276,7 +277,7 @@ test('a branch that is not pushed, or has commits the pull request lacks, is ref
 
 test("a file with changes not in the pull request takes no comment: its lines may not be the pull request's", async () => {
   repo.git('checkout', '-q', 'feature');
-  require('fs').appendFileSync(`${repo.root}/src/app.ts`, 'const local = 1;\n');
+  fs.appendFileSync(`${repo.root}/src/app.ts`, 'const local = 1;\n');
   await publish([inDiff, renamed]);
   expect(github.comments.map((c) => c.path)).toEqual(['src/renamed.ts']);
   expect(github.reviews[0].body).toContain('in a file with changes that are not in the pull request');

@@ -6,6 +6,7 @@ import * as path from 'path';
 import { Conversation } from '../../extension/src/review/conversation';
 import { until } from '../support/until';
 import { durableSession } from './harness';
+import type { FeedbackItem, Finding } from '../../shared/protocol';
 
 const REVIEW = [
   '# Review',
@@ -30,7 +31,9 @@ describe('findings and feedback', () => {
     const result = await call('present-review', { content: REVIEW });
     expect(result.isError).toBeFalsy();
     const findings = result.structuredContent.findings;
-    expect(findings.map((f: any) => [f.severity, f.reference, f.file, f.line, f.endLine, f.state, f.stale])).toEqual([
+    expect(
+      findings.map((f: Finding) => [f.severity, f.reference, f.file, f.line, f.endLine, f.state, f.stale]),
+    ).toEqual([
       ['bug', 'src/example.ts:42-43', example(), 42, 43, 'open', false],
       ['nit', 'src/example.ts:10', example(), 10, 10, 'open', false],
     ]);
@@ -45,7 +48,7 @@ describe('findings and feedback', () => {
     try {
       fs.writeFileSync(example(), `// one\n// two\n// three\n${original}`);
       const { structuredContent } = await call('get-review');
-      expect(structuredContent.findings.map((f: any) => [f.line, f.endLine, f.stale])).toEqual([
+      expect(structuredContent.findings.map((f: Finding) => [f.line, f.endLine, f.stale])).toEqual([
         [45, 46, false],
         [13, 13, false],
       ]);
@@ -53,7 +56,7 @@ describe('findings and feedback', () => {
       // so, and stays where it was last seen; the other follows its code back.
       fs.writeFileSync(example(), original.replace('export const line42 = 42;', 'export const renamed = 42;'));
       const after = (await call('get-review')).structuredContent.findings;
-      expect(after.map((f: any) => [f.line, f.stale])).toEqual([
+      expect(after.map((f: Finding) => [f.line, f.stale])).toEqual([
         [45, true],
         [10, false],
       ]);
@@ -61,7 +64,7 @@ describe('findings and feedback', () => {
     } finally {
       fs.writeFileSync(example(), original);
     }
-    expect((await call('get-review')).structuredContent.findings.map((f: any) => f.stale)).toEqual([false, false]);
+    expect((await call('get-review')).structuredContent.findings.map((f: Finding) => f.stale)).toEqual([false, false]);
   });
 
   it('get-review-feedback returns what the user said, in order, once per cursor', async () => {
@@ -81,14 +84,14 @@ describe('findings and feedback', () => {
     });
     await session.host.conversation.add({ kind: 'message', text: 'Also look at the tests.' });
     const first = (await call('get-review-feedback', { since: start })).structuredContent;
-    expect(first.items.map((i: any) => [i.kind, i.findingId, i.state ?? i.text])).toEqual([
+    expect(first.items.map((i: FeedbackItem) => [i.kind, i.findingId, i.state ?? i.text])).toEqual([
       ['state', bug.id, 'resolved'],
       ['reply', nit.id, 'I prefer the short name.'],
       ['message', undefined, 'Also look at the tests.'],
     ]);
     expect((await call('get-review-feedback', { since: first.cursor })).structuredContent.items).toEqual([]);
     // The state shows in get-review too.
-    expect((await call('get-review')).structuredContent.findings.map((f: any) => f.state)).toEqual([
+    expect((await call('get-review')).structuredContent.findings.map((f: Finding) => f.state)).toEqual([
       'resolved',
       'open',
     ]);
@@ -113,7 +116,7 @@ describe('findings and feedback', () => {
     // Woken by the window's event, not by the 15 s re-check.
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(result.structuredContent.timedOut).toBe(false);
-    expect(result.structuredContent.items.map((i: any) => [i.kind, i.state])).toEqual([['state', 'wont-fix']]);
+    expect(result.structuredContent.items.map((i: FeedbackItem) => [i.kind, i.state])).toEqual([['state', 'wont-fix']]);
     expect(result.content[0].text).toContain('marked the finding on src/example.ts:10');
   });
 

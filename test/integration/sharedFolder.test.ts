@@ -4,6 +4,7 @@
 // id is given twice.
 
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { Conversation } from '../../extension/src/review/conversation';
 import { ReviewStore } from '../../extension/src/review/reviewStore';
@@ -70,7 +71,7 @@ it('a lock left by a window that was killed does not stop the next one', async (
   // As if it died holding the lock: its pid is gone.
   fs.writeFileSync(
     path.join(folders.reviews, '.lock'),
-    JSON.stringify({ pid: first.process.pid, host: require('os').hostname(), token: 'dead' }),
+    JSON.stringify({ pid: first.process.pid, host: os.hostname(), token: 'dead' }),
   );
   const store = await ReviewStore.open({ directory: folders.reviews, historySize: 5 });
   await store.present({ content: '# After', mode: 'replace' });

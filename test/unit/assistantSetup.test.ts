@@ -29,12 +29,17 @@ import {
 import { WORKSPACE_ENV } from '../../shared/discovery';
 import { SERVER_ENV_NAMES } from '../../shared/environment';
 
-// smol-toml ships CommonJS for `require` but types that TypeScript's Node16 mode reads as ESM only.
-const { parse: parseToml } = require('smol-toml') as typeof import('smol-toml', {
-  with: { 'resolution-mode': 'import' },
+// smol-toml's types are ES-module only to TypeScript's Node16 mode, so this CommonJS file imports it dynamically.
+let parseToml: (typeof import('smol-toml', { with: { 'resolution-mode': 'import' } }))['parse'];
+beforeAll(async () => {
+  ({ parse: parseToml } = await import('smol-toml'));
 });
 
 const NODE: NodeCommand = { command: 'node', env: {} };
+
+/** A config's servers as these tests read them. */
+type Servers = Record<string, { command: string; args: string[]; env?: Record<string, string>; type?: string }>;
+type CodexConfig = { mcp_servers: Servers };
 const TOKEN = '0123456789abcdef0123456789abcdef';
 const POSIX_IPC = { path: '/run/user/1000/redline/0123456789ab.sock', token: TOKEN };
 const WINDOWS_IPC = { path: '\\\\.\\pipe\\redline-0123456789ab', token: TOKEN };
@@ -323,7 +328,7 @@ describe('Codex CLI', () => {
   it("is a [mcp_servers.redline] table that parses and runs the real file, and passes Redline's variables through", () => {
     const result = setup('codex');
     expect(result.language).toBe('toml');
-    const server = (parseToml(result.text) as any).mcp_servers.redline;
+    const server = (parseToml(result.text) as CodexConfig).mcp_servers.redline;
     expect(server).toEqual({ command: 'node', args: [serverPath], env_vars: [...SERVER_ENV_NAMES] });
     expect(fs.existsSync(server.args[0])).toBe(true);
     expect(result.note).toContain("env_vars passes Redline's through");
@@ -335,7 +340,7 @@ describe('Codex CLI', () => {
       nodeCommand: { command: WINDOWS_CODE, env: { ELECTRON_RUN_AS_NODE: '1' } },
       shell: 'powershell',
     });
-    const server = (parseToml(result.text) as any).mcp_servers.redline;
+    const server = (parseToml(result.text) as CodexConfig).mcp_servers.redline;
     expect(server.command).toBe(WINDOWS_CODE);
     expect(server.args).toEqual([WINDOWS_SERVER]);
     expect(server.env).toEqual({ ELECTRON_RUN_AS_NODE: '1' });
@@ -370,7 +375,7 @@ describe('tomlString', () => {
     );
     fc.assert(
       fc.property(fc.oneof(fc.string({ unit: 'grapheme' }), fc.string({ unit: awkward })), (value) => {
-        expect((parseToml(`value = ${tomlString(value)}`) as any).value).toBe(value);
+        expect(parseToml(`value = ${tomlString(value)}`).value).toBe(value);
       }),
     );
   });
@@ -403,8 +408,8 @@ describe('Gemini CLI', () => {
 // ---- Cursor and VS Code: user-level files, the same entry as the config writers put there ------
 
 describe.each([
-  ['cursor', (doc: any) => doc.mcpServers.redline, '~/.cursor/mcp.json'],
-  ['vscode', (doc: any) => doc.servers.redline, 'user mcp.json'],
+  ['cursor', (doc: { mcpServers: Servers }) => doc.mcpServers.redline, '~/.cursor/mcp.json'],
+  ['vscode', (doc: { servers: Servers }) => doc.servers.redline, 'user mcp.json'],
 ] as const)('%s', (id, entry, file) => {
   it("parses, runs the real file, and is meant for the user's own file, not a project's", () => {
     const result = setup(id);

@@ -23,7 +23,7 @@ const { escapeHtml } = new MarkdownIt().utils;
 
 /** highlight.js as the renderer used it when it highlighted in the render: its core and these grammars. */
 const hljs = core.newInstance();
-for (const name of [
+const GRAMMARS = [
   'bash',
   'c',
   'cpp',
@@ -47,9 +47,11 @@ for (const name of [
   'typescript',
   'xml',
   'yaml',
-]) {
-  hljs.registerLanguage(name, require(`highlight.js/lib/languages/${name}`));
-}
+];
+beforeAll(async () => {
+  for (const name of GRAMMARS)
+    hljs.registerLanguage(name, (await import(`highlight.js/lib/languages/${name}`)).default);
+});
 
 /** Everything is a file that does not exist: references do not matter here. */
 const resolver = { resolve: () => ({ status: 'broken' as const, reason: 'none' }) };

@@ -26,9 +26,10 @@ import { SERVER_ENV_NAMES } from '../../shared/environment';
 import { stableServerPath, updateStableServerPath } from '../../extension/src/assistants/stableServerPath';
 import { expectDurablyReplaced, watchFileEvents } from './durableWrites';
 
-// smol-toml ships CommonJS for `require` but types that TypeScript's Node16 mode reads as ESM only.
-const { parse: parseToml } = require('smol-toml') as typeof import('smol-toml', {
-  with: { 'resolution-mode': 'import' },
+// smol-toml's types are ES-module only to TypeScript's Node16 mode, so this CommonJS file imports it dynamically.
+let parseToml: (typeof import('smol-toml', { with: { 'resolution-mode': 'import' } }))['parse'];
+beforeAll(async () => {
+  ({ parse: parseToml } = await import('smol-toml'));
 });
 
 const NODE: NodeCommand = { command: process.execPath, env: {} };
@@ -134,7 +135,12 @@ describe('Connect an Assistant writes a merged config into a temporary HOME, and
   it.each([
     ['cursor', '.cursor/mcp.json', CURSOR, (text: string) => parseJsonc(text).mcpServers],
     ['gemini', '.gemini/settings.json', GEMINI, (text: string) => parseJsonc(text).mcpServers],
-    ['codex', '.codex/config.toml', CODEX, (text: string) => parseToml(text).mcp_servers as Record<string, any>],
+    [
+      'codex',
+      '.codex/config.toml',
+      CODEX,
+      (text: string) => parseToml(text).mcp_servers as Record<string, Record<string, unknown>>,
+    ],
   ] as const)('%s: %s', async (assistant, relative, original, servers) => {
     const file = path.join(home, relative);
     write(file, original, 0o600);

@@ -35,7 +35,8 @@ describe('finding anchors on disk', () => {
   });
 
   it('follows the open document, saved or not, without reading the disk', async () => {
-    let open: string[] | undefined;
+    // Closed at first; open, with two lines added, once the edit comes.
+    let open: string[] | undefined = undefined;
     const anchors = new FindingAnchors(() => open);
     await anchors.remember([{ id: 'f-1', file, line: 10, endLine: 11 }]);
     open = ['a', 'b', ...lines];

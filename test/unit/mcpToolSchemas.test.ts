@@ -3,7 +3,7 @@
 // entry answers: `server/discover` and the per-request envelope of 2026-07-28, and `initialize`
 // for the older revisions, in the orders real clients send them.
 
-import { McpServer, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import { McpServer, SUPPORTED_PROTOCOL_VERSIONS, type Tool } from '@modelcontextprotocol/server';
 import * as fs from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
@@ -46,7 +46,7 @@ function typeArrays(schema: unknown, at = '#'): string[] {
 }
 
 describe('the tools the MCP server publishes', () => {
-  let tools: Array<Record<string, any>>;
+  let tools: Tool[];
   beforeAll(async () => {
     const server = new BuiltServer();
     server.send(initialize(1), initialized, toolsList(2));
@@ -55,13 +55,21 @@ describe('the tools the MCP server publishes', () => {
   });
 
   it('holds each tool as its file registers it, with the JSON Schema its zod schemas convert to', () => {
-    const registered: Array<{ name: string; config: any }> = [];
+    /** What a tool file passes to registerTool. */
+    type ToolConfig = {
+      title?: string;
+      description?: string;
+      inputSchema: z.ZodObject;
+      outputSchema: z.ZodObject;
+      annotations?: Tool['annotations'];
+    };
+    const registered: Array<{ name: string; config: ToolConfig }> = [];
     const spy = jest.spyOn(McpServer.prototype, 'registerTool').mockImplementation(function (
       this: McpServer,
       name: string,
-      config: any,
+      config: unknown,
     ) {
-      registered.push({ name, config });
+      registered.push({ name, config: config as ToolConfig });
       return undefined as never;
     });
     try {

@@ -286,7 +286,7 @@ describe('ReviewStore on disk', () => {
 
   it('moves aside a history file with an absurd revision, which never stops revisions from increasing', async () => {
     write('current.json', { version: 2, revision: 2, current: stored(2) });
-    write('history-9999999999999999.json', stored(9999999999999999));
+    write('history-9999999999999999.json', stored(Number('9999999999999999')));
     const store = await open();
     expect(store.revision).toBe(2);
     expect(warnings).toEqual([expect.stringContaining('history-9999999999999999.json')]);

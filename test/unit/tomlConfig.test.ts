@@ -4,8 +4,11 @@
 import { editTomlConfig } from '../../extension/src/assistants/configFiles/tomlConfig';
 import type { ConfigEditResult, ServerEntry } from '../../extension/src/assistants/configFiles/configEdit';
 
-// smol-toml ships CommonJS for `require` but types that TypeScript's Node16 mode reads as ESM only.
-const { parse } = require('smol-toml') as typeof import('smol-toml', { with: { 'resolution-mode': 'import' } });
+// smol-toml's types are ES-module only to TypeScript's Node16 mode, so this CommonJS file imports it dynamically.
+let parse: (typeof import('smol-toml', { with: { 'resolution-mode': 'import' } }))['parse'];
+beforeAll(async () => {
+  ({ parse } = await import('smol-toml'));
+});
 
 const ENTRY: ServerEntry = { command: 'node', args: ['/home/jane/.redline/mcp-server.js'] };
 const PATH = ['mcp_servers', 'redline'] as const;
