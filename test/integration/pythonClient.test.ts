@@ -15,7 +15,7 @@ import {
 import { MCP_SERVER, assertBuilt, connectMcp, hostEnv, startHost, type Host } from './harness';
 
 const CLIENT_NAME = 'redline-python-test';
-/** The whole Python run: twelve servers started one after another, on a slow machine (about 8 s here). */
+/** The whole Python run: twelve servers started one after another, with room for a slow machine. */
 const DRIVE_TIMEOUT_SECONDS = 180;
 const REVIEW = [
   '# Python client review',
