@@ -63,8 +63,10 @@ export default tseslint.config(
   },
   {
     // CommonJS files: the desktop suite, which VS Code loads with require, and config files.
+    // globalReturn gives the file its own scope, as Node's module wrapper does, so a top-level name
+    // such as `run` does not redeclare a global.
     files: ['**/*.cjs', 'test/e2e/suite/**/*.js', 'jest.config.js'],
-    languageOptions: { sourceType: 'commonjs' },
+    languageOptions: { sourceType: 'commonjs', parserOptions: { ecmaFeatures: { globalReturn: true } } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {

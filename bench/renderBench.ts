@@ -6,6 +6,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { pathToFileURL } from 'url';
 import hljs from 'highlight.js';
 import MarkdownIt from 'markdown-it';
 import { denseReview, findingsReview, imageOpeners, writeFixtureFiles } from './reviewFixtures';
@@ -40,13 +41,17 @@ async function main() {
   try {
     writeFixtureFiles(root);
     const builds: Array<{ label: string; bundle: string }> = JSON.parse(process.env.REDLINE_BENCH_RENDERERS ?? '[]');
+    const redline = await Promise.all(
+      builds.map(async ({ label, bundle }): Promise<[string, Render]> => {
+        // A CommonJS bundle: its module.exports is the namespace's default.
+        const subject = (await import(pathToFileURL(bundle).href)).default as typeof import('./renderSubject');
+        return [label, subject.createRender(root)];
+      }),
+    );
     const subjects: Array<[string, Render]> = [
       ['markdown-it', (markdown) => markdownIt.render(markdown)],
       ['markdown-it + highlight.js', (markdown) => markdownItHljs.render(markdown)],
-      ...builds.map(({ label, bundle }): [string, Render] => [
-        label,
-        (require(bundle) as typeof import('./renderSubject')).createRender(root),
-      ]),
+      ...redline,
     ];
     // Small reviews vary most from one render to the next: they get more rounds, which cost little.
     const cases = [

@@ -8,8 +8,8 @@
 //       (cd /tmp/before && node scripts/build.mjs --production)
 //   --only render|delivered|cold-start|stdin   one part (repeatable); BENCH_RUNS=n (default 3) runs each
 //
-// A delivered run takes 2–3 minutes per build on a loaded 2-core machine (most of it the 10 MiB
-// reviews), the render part about a minute: BENCH_RUNS=1 for a quick look.
+// A delivered run takes minutes per build (most of it the 10 MiB reviews): BENCH_RUNS=1 for a
+// quick look.
 //
 // Render: markdown-it alone, with highlight.js, and each build's renderer, in one process on one
 // thread (bench/renderBench.ts). Delivered: call → reply through the built MCP server and the

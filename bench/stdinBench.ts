@@ -45,7 +45,7 @@ function viaSdkReadBuffer(chunks: Buffer[]): void {
 
 const report = [10, 60].map((mib) => {
   const input = message(mib * 1024 * 1024);
-  // The SDK's buffer takes about 20 s for 60 MiB here: once is enough to see it.
+  // The SDK's buffer is slow on 60 MiB: once is enough to see it.
   return {
     mib,
     lineDecoderMs: time(viaLineDecoder, input, mib > 10 ? 3 : 5),

@@ -11,7 +11,6 @@ import { assertBuilt, connectMcp, startHost, type Host } from '../integration/ha
 import { publishWindow } from './windowDiscovery';
 import {
   forkWindowHost,
-  leaveStaleSocket,
   removeHostBundle,
   startWindowHost,
   useRuntimeDir,

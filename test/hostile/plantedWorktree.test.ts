@@ -8,7 +8,9 @@
 // with an injected ownership lookup, and drives the window with a planted repository every user may
 // write to.
 
-jest.mock('vscode', () => require('../unit/vscodeStub').vscode, { virtual: true });
+jest.mock('vscode', () => jest.requireActual<typeof import('../unit/vscodeStub')>('../unit/vscodeStub').vscode, {
+  virtual: true,
+});
 
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';

@@ -3,7 +3,9 @@
 // it does not become a place references start from, and opening through it asks first. A link
 // that stays inside the workspace keeps working. Driven over a real window's socket.
 
-jest.mock('vscode', () => require('../unit/vscodeStub').vscode, { virtual: true });
+jest.mock('vscode', () => jest.requireActual<typeof import('../unit/vscodeStub')>('../unit/vscodeStub').vscode, {
+  virtual: true,
+});
 
 import * as fs from 'fs';
 import * as path from 'path';

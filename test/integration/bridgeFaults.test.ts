@@ -2,7 +2,6 @@
 
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
-import * as net from 'net';
 import { ErrorCode } from '../../shared/protocol';
 import { IpcServer } from '../../extension/src/ipc/ipcServer';
 import { assertBuilt, connectMcp, hostEnv, startHost, type Host } from './harness';

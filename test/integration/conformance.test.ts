@@ -263,20 +263,19 @@ function checkWire({ received, sentCalls }: Wire): string[] {
   if (!listed) return ['no tools/list reply was seen'];
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   const validators = new Map<string, ValidateFunction>(
-    listed.result.tools.map((tool: { name: string; outputSchema: object }) => [
-      tool.name,
-      ajv.compile(tool.outputSchema),
-    ]),
+    listed.result!.tools!.map((tool) => [tool.name, ajv.compile(tool.outputSchema!)]),
   );
   for (const { id, name } of sentCalls) {
     const reply = received.find(
       (message) => message.id === id && (message.result !== undefined || message.error !== undefined),
     );
     if (!reply) continue; // A cancelled call: the server answers nothing, as MCP asks.
-    const result = reply.result;
-    if (reply.error)
+    if (reply.error) {
       problems.push(`${name} (id ${id}) was answered with JSON-RPC error ${reply.error.code}: ${reply.error.message}`);
-    else if (result.isError) {
+      continue;
+    }
+    const result = reply.result!;
+    if (result.isError) {
       if (result.structuredContent !== undefined)
         problems.push(
           `${name} (id ${id}) failed with structured content ${JSON.stringify(result.structuredContent).slice(0, 200)}`,

@@ -4,15 +4,11 @@
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import * as fs from 'fs';
-import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
-import { clientProof, createNonce } from '../../shared/authProof';
-import { LineDecoder, encodeLine } from '../../shared/framing';
 import {
   ErrorCode,
   IpcError,
-  PROTOCOL_VERSION,
   type GetDiagnosticsParams,
   type GetDiagnosticsResult,
   type GetSelectionResult,

@@ -145,7 +145,7 @@ describe('before the handshake', () => {
     bridge = await startBridge();
     const client = bridge.client();
     await client.request('get-review', {});
-    client.dispose();
+    await client.dispose();
     await until(() => bridge.server.connectionCount === 0, 'the window to see the client go');
     const events = bridge.logs.map((l) => l.event);
     expect(events).toEqual(expect.arrayContaining(['listening', 'client-authenticated', 'connection-closed']));

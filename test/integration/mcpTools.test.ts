@@ -302,7 +302,7 @@ describe('MCP tools over the real bridge', () => {
   });
 
   it('get-review with nothing shown says so', async () => {
-    host.store.clear();
+    await host.store.clear();
     const result = await call('get-review');
     expect(result.structuredContent.markdown).toBe('');
     expect(result.content[0].text).toMatch(/No review is shown/);

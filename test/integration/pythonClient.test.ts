@@ -4,7 +4,7 @@
 // speaks, a plain session's tool calls, and the high-level Client, which opens with
 // server/discover and so speaks 2026-07-28 with Redline.
 
-import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type Tool } from '@modelcontextprotocol/server';
 import {
   driveWithPython,
   installPythonMcp,
@@ -15,7 +15,7 @@ import {
 import { MCP_SERVER, assertBuilt, connectMcp, hostEnv, startHost, type Host } from './harness';
 
 const CLIENT_NAME = 'redline-python-test';
-/** The whole Python run: twelve servers started one after another, on a slow machine (about 8 s here). */
+/** The whole Python run: twelve servers started one after another, with room for a slow machine. */
 const DRIVE_TIMEOUT_SECONDS = 180;
 const REVIEW = [
   '# Python client review',
@@ -114,7 +114,7 @@ describe('the built MCP server, driven by the official Python MCP SDK', () => {
         capabilities: reference.client.getServerCapabilities(),
         instructions: reference.client.getInstructions(),
       });
-      const shape = (tools: any[]) =>
+      const shape = (tools: readonly Tool[]) =>
         tools.map(({ name, inputSchema, outputSchema, annotations }) => ({
           name,
           inputSchema,
@@ -152,7 +152,7 @@ describe('the built MCP server, driven by the official Python MCP SDK', () => {
       title: 'From Python',
       references: { total: 3, resolved: 2, broken: [{ reference: 'src/gone.ts:3', line: 6 }] },
     });
-    expect(presented.findings.map((f: { severity: string }) => f.severity)).toEqual(['bug', 'nit']);
+    expect((presented.findings as Array<{ severity: string }>).map((f) => f.severity)).toEqual(['bug', 'nit']);
 
     // The window got it, as this client's review: the entry passed the client's name on to the SDK server.
     const review = host.reviews.all.find((r) => r.label === CLIENT_NAME);

@@ -2,6 +2,10 @@
 // built MCP server, with the real store, renderer and conversation behind it.
 
 import { durableSession } from './harness';
+import type { ReviewComparison } from '../../shared/protocol';
+
+type ComparedFinding = ReviewComparison['new'][number];
+type FixedFinding = ReviewComparison['fixed'][number];
 
 const FIRST = [
   '# First pass',
@@ -49,10 +53,10 @@ describe('get-review compareWithPrevious', () => {
     const { comparison } = result.structuredContent;
     expect(comparison.revision).toBe(second.revision);
     expect(comparison.previous).toMatchObject({ revision: second.revision - 1, title: 'First pass' });
-    expect(comparison.new.map((f: any) => f.id)).toEqual([question.id]);
-    expect(comparison.fixed.map((f: any) => [f.severity, f.how])).toEqual([['risk', 'gone']]);
-    expect(comparison.stillOpen.map((f: any) => f.id)).toEqual([loop.id]);
-    expect(comparison.declined.map((f: any) => [f.id, f.state])).toEqual([[nit.id, 'wont-fix']]);
+    expect(comparison.new.map((f: ComparedFinding) => f.id)).toEqual([question.id]);
+    expect(comparison.fixed.map((f: FixedFinding) => [f.severity, f.how])).toEqual([['risk', 'gone']]);
+    expect(comparison.stillOpen.map((f: ComparedFinding) => f.id)).toEqual([loop.id]);
+    expect(comparison.declined.map((f: ComparedFinding) => [f.id, f.state])).toEqual([[nit.id, 'wont-fix']]);
 
     await session.host.conversation.add({
       kind: 'state',
@@ -61,7 +65,7 @@ describe('get-review compareWithPrevious', () => {
       reference: loop.reference,
     });
     const after = (await call('get-review', { compareWithPrevious: true })).structuredContent.comparison;
-    expect(after.fixed.map((f: any) => [f.id, f.how])).toEqual([
+    expect(after.fixed.map((f: FixedFinding) => [f.id, f.how])).toEqual([
       [loop.id, 'resolved'],
       [expect.any(String), 'gone'],
     ]);

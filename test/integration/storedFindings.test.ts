@@ -1,6 +1,6 @@
 // A window that opens on a stored review draws the findings' threads and Problems entries from
-// the findings kept on disk, and renders nothing until the panel asks: a 10 MiB review took 2 s.
-// A missing, stale or bad file costs a render, never the findings.
+// the findings kept on disk, and renders nothing until the panel asks, since rendering a large
+// review costs seconds. A missing, stale or bad file costs a render, never the findings.
 
 import { promises as fs } from 'fs';
 import * as os from 'os';

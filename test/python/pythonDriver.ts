@@ -3,6 +3,7 @@
 // (install.mjs, a no-op once done), then the script, each bounded in time and failing with its
 // whole stderr, which for the script includes the stderr of every server it started.
 
+import type { DiscoverResult, InitializeResult, ListToolsResult, Tool } from '@modelcontextprotocol/server';
 import { spawn } from 'child_process';
 import * as path from 'path';
 
@@ -81,12 +82,13 @@ export interface DriverConfig {
   readonly timeoutSeconds: number;
 }
 
-type Json = Record<string, any>;
+/** A JSON-RPC reply as the server wrote it. */
+type Reply<T> = { readonly result: T };
 
 export interface ToolCallReport {
   readonly name: string;
   readonly isError: boolean;
-  readonly structuredContent: Json | null;
+  readonly structuredContent: Record<string, unknown> | null;
   readonly text: string[];
   readonly validatedAgainstOutputSchema: boolean;
 }
@@ -95,8 +97,8 @@ export interface ToolCallReport {
 export interface HandshakeReport {
   readonly requested: string;
   readonly negotiated: string;
-  readonly initialize: Json;
-  readonly toolsList: Json;
+  readonly initialize: Reply<InitializeResult>;
+  readonly toolsList: Reply<ListToolsResult>;
   /** Every line the client wrote to the server's stdin. */
   readonly sent: string[];
 }
@@ -105,8 +107,13 @@ export interface HandshakeReport {
 export interface DriverReport {
   readonly sdk: { mcp: string; python: string; supportedProtocolVersions: string[]; latestHandshakeVersion: string };
   readonly versions: readonly HandshakeReport[];
-  readonly plain: { negotiated: string; tools: Json[]; calls: ToolCallReport[]; sent: string[] };
-  readonly auto: { negotiated: string; methods: Array<string | undefined>; discover: Json; calls: ToolCallReport[] };
+  readonly plain: { negotiated: string; tools: Tool[]; calls: ToolCallReport[]; sent: string[] };
+  readonly auto: {
+    negotiated: string;
+    methods: Array<string | undefined>;
+    discover: Reply<DiscoverResult>;
+    calls: ToolCallReport[];
+  };
 }
 
 /** Runs drive_server.py with the venv's python; the whole run is bounded by `config.timeoutSeconds` (and a little more here). */

@@ -2,10 +2,13 @@
 // which paths were fsynced and which renamed, in order, through fs's synchronous calls and its
 // promise API alike. Also the file handles' prototype, for a disk whose writes come up short.
 
-// The module object itself, not a copy of its members: the spies must replace what the code under test calls.
-import fs = require('fs');
+import type { Mode, OpenMode, PathLike } from 'fs';
+import type { FileHandle } from 'fs/promises';
 import * as os from 'os';
 import * as path from 'path';
+
+// The module object itself, not a copy of its members: the spies must replace what the code under test calls.
+const fs = jest.requireActual<typeof import('fs')>('fs');
 
 export type FileEvent =
   | { readonly kind: 'fsync'; readonly path: string }
@@ -24,7 +27,7 @@ export async function watchFileEvents(): Promise<{ readonly events: FileEvent[];
   const renameSync = fs.renameSync;
   const rename = fs.promises.rename;
   const spies = [
-    jest.spyOn(fs, 'openSync').mockImplementation(((file: fs.PathLike, flags?: fs.OpenMode, mode?: fs.Mode) => {
+    jest.spyOn(fs, 'openSync').mockImplementation(((file: PathLike, flags?: OpenMode, mode?: Mode) => {
       const fd = openSync(file, flags ?? 'r', mode);
       fdPaths.set(fd, path.resolve(String(file)));
       return fd;
@@ -33,24 +36,24 @@ export async function watchFileEvents(): Promise<{ readonly events: FileEvent[];
       fsyncSync(fd);
       events.push({ kind: 'fsync', path: fdPaths.get(fd) ?? `fd ${fd}` });
     }),
-    jest.spyOn(fs, 'renameSync').mockImplementation((from: fs.PathLike, to: fs.PathLike) => {
+    jest.spyOn(fs, 'renameSync').mockImplementation((from: PathLike, to: PathLike) => {
       renameSync(from, to);
       events.push({ kind: 'rename', from: path.resolve(String(from)), to: path.resolve(String(to)) });
     }),
     jest.spyOn(fs.promises, 'open').mockImplementation((async (
-      file: fs.PathLike,
+      file: PathLike,
       flags?: string | number,
-      mode?: fs.Mode,
+      mode?: Mode,
     ) => {
       const handle = await open(file, flags, mode);
       handlePaths.set(handle, path.resolve(String(file)));
       return handle;
     }) as typeof fs.promises.open),
-    jest.spyOn(prototype, 'sync').mockImplementation(async function (this: fs.promises.FileHandle) {
+    jest.spyOn(prototype, 'sync').mockImplementation(async function (this: FileHandle) {
       await sync.call(this);
       events.push({ kind: 'fsync', path: handlePaths.get(this) ?? `fd ${this.fd}` });
     }),
-    jest.spyOn(fs.promises, 'rename').mockImplementation(async (from: fs.PathLike, to: fs.PathLike) => {
+    jest.spyOn(fs.promises, 'rename').mockImplementation(async (from: PathLike, to: PathLike) => {
       await rename(from, to);
       events.push({ kind: 'rename', from: path.resolve(String(from)), to: path.resolve(String(to)) });
     }),
@@ -79,10 +82,10 @@ export function expectDurablyReplaced(events: readonly FileEvent[], target: stri
 }
 
 /** The prototype every `fs.promises` file handle shares, for a spy on its methods. */
-export async function fileHandlePrototype(): Promise<fs.promises.FileHandle> {
+export async function fileHandlePrototype(): Promise<FileHandle> {
   const probe = await fs.promises.open(os.devNull, 'r');
   await probe.close();
-  return Object.getPrototypeOf(probe) as fs.promises.FileHandle;
+  return Object.getPrototypeOf(probe) as FileHandle;
 }
 
 /**
@@ -93,7 +96,7 @@ export async function shortWrites(limit: () => number): Promise<{ restore(): voi
   const prototype = await fileHandlePrototype();
   const write = prototype.write as (...args: unknown[]) => Promise<{ bytesWritten: number }>;
   const spy = jest.spyOn(prototype, 'write' as never).mockImplementation(function (
-    this: fs.promises.FileHandle,
+    this: FileHandle,
     data: Buffer | string,
     offset?: number,
     length?: number,

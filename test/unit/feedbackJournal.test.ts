@@ -91,8 +91,8 @@ describe('the feedback journal', () => {
   });
 
   it("reads a journal of 200,000 decisions a slice at a time, keeping the newest findings' states", async () => {
-    // Stored state is untrusted: a journal of this many short lines held the host's thread 9.5 s in
-    // one piece (400,000 lines), most of it dropping the oldest state one at a time.
+    // Stored state is untrusted: a journal of this many short lines (400,000) once held the host's
+    // thread for seconds in one piece, most of it dropping the oldest state one at a time.
     const lines: string[] = [];
     for (let id = 1; id <= 200_000; id++)
       lines.push(

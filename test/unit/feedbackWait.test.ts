@@ -1,4 +1,4 @@
-import { waitForFeedback } from '../../mcp-server/src/feedbackWait';
+import { waitForFeedback, type FeedbackWait } from '../../mcp-server/src/feedbackWait';
 import type { FeedbackItem } from '../../shared/protocol';
 import { until } from '../support/until';
 
@@ -14,6 +14,7 @@ function fakeBridge() {
       items.push({ id: String(items.length + 1), kind: 'message', text, at: 'now' });
       for (const listener of [...listeners]) listener('feedback-added');
     },
+    // IpcClient's request is generic over every method; this fake answers the one the wait sends.
     bridge: {
       request: async (_method: string, params: { since?: string }) => {
         requests.push(params.since);
@@ -24,7 +25,7 @@ function fakeBridge() {
         listeners.add(listener);
         return { dispose: () => listeners.delete(listener) };
       },
-    } as any,
+    } as unknown as FeedbackWait['bridge'],
   };
 }
 

@@ -10,8 +10,7 @@ import { MAX_SLICE_CHARS, renderInSlices, SLICE_ELEMENTS } from '../../extension
 import { renderReview, type Resolver } from '../../extension/src/render/markdownRenderer';
 import { ReferenceResolver, type Resolution } from '../../extension/src/render/referenceResolver';
 import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
-import { denseReview, imageOpeners, writeFixtureFiles } from '../../bench/reviewFixtures';
-import { growthAt4x } from './growth';
+import { denseReview, writeFixtureFiles } from '../../bench/reviewFixtures';
 import { MAX_HIGHLIGHTED_BLOCK, MAX_HIGHLIGHTED_PER_RENDER } from '../../extension/src/render/codeHighlight';
 
 /** Files that exist, by path, with their line counts; everything else is missing. */
@@ -436,19 +435,6 @@ describe('adversarial brackets', () => {
     expect(await htmlOf('![x](y) [z] ![![')).toBe(
       '<p data-line="0"><span class="redline-image">x</span> [z] ![![</p>\n',
     );
-  });
-
-  it.each([
-    ['`![` with no `]`', (n: number) => imageOpeners(n)],
-    ['`![` closed once at the end', (n: number) => `${imageOpeners(n)}]`],
-    ['lines of `![` each closed once', (n: number) => `${imageOpeners(50)}]\n`.repeat(n / 50)],
-  ])('takes linear time on %s (4x the input, well under 16x the time)', async (_name, make) => {
-    const ratio = await growthAt4x((n) => {
-      const markdown = make(n);
-      return () => renderReview(markdown, files);
-    }, 20_000);
-    // Linear is ~4; quadratic would be ~16.
-    expect(ratio).toBeLessThan(10);
   });
 });
 

@@ -1,5 +1,5 @@
 // Review handling stays linear in the size of the review whatever whitespace an assistant sends:
-// 200 KB of blank lines before a heading once blocked update-section for 31 s, because
+// 200 KB of blank lines before a heading once blocked update-section for half a minute, because
 // .replace(/\s+$/, '') restarts its scan at every whitespace character. Timings are compared as
 // ratios (4× the input must cost well under 16× the time), never against absolute limits; see growth.ts.
 
@@ -78,7 +78,7 @@ describe('review handling is linear in adversarial whitespace', () => {
     process.stdout.write(
       `update-section after 200,000 blank lines vs after 200,000 lines of text: ×${ratio.toFixed(2)}\n`,
     );
-    // Same number of lines; the old regex made the blank ones take 31 s, thousands of times longer.
+    // Same number of lines; the old regex made the blank ones thousands of times slower.
     expect(ratio).toBeLessThan(4);
   });
 });

@@ -47,7 +47,6 @@ describe('socket location', () => {
 
   describe('when every private name is taken, falls back to a fresh mkdtemp directory and still starts', () => {
     const uid = process.getuid!();
-    const tmpNamed = path.join(os.tmpdir(), `redline-${uid}`);
     const made: string[] = [];
     afterEach(() => {
       for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });

@@ -4,10 +4,10 @@
 import { editTomlConfig } from '../../extension/src/assistants/configFiles/tomlConfig';
 import type { ConfigEditResult, ServerEntry } from '../../extension/src/assistants/configFiles/configEdit';
 
-// smol-toml's types are those of an ES module, which this CommonJS test loads with import().
-let parse: typeof import('smol-toml', { with: { 'resolution-mode': 'import' } }).parse;
+// smol-toml's types are ES-module only to TypeScript's Node16 mode, so this CommonJS file imports it dynamically.
+let parse: (typeof import('smol-toml', { with: { 'resolution-mode': 'import' } }))['parse'];
 beforeAll(async () => {
-  ({ parse: parse } = await import('smol-toml'));
+  ({ parse } = await import('smol-toml'));
 });
 
 const ENTRY: ServerEntry = { command: 'node', args: ['/home/jane/.redline/mcp-server.js'] };

@@ -1,6 +1,6 @@
 // The slice of the `vscode` API that the location opener uses, for running the real LocationOpener
 // under jest: it records what was opened and every question asked, and answers each question as
-// the test says. Use with jest.mock('vscode', () => require('./vscodeStub').vscode, { virtual: true }).
+// the test says. Use with jest.mock('vscode', () => jest.requireActual('./vscodeStub').vscode, { virtual: true }).
 
 import * as fs from 'fs';
 

@@ -141,7 +141,6 @@ async function connectMcp({ serverPath, env, cwd, era = 'legacy' }) {
       return result.structuredContent;
     },
     raw,
-    stderr: () => stderr,
     close: () => client.close(),
   };
 }

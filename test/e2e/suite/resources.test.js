@@ -6,7 +6,7 @@ const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const vscode = require('vscode');
-const { connectPackagedMcp, redline, repoRequire, waitFor, workspaceRoot } = require('./helpers');
+const { connectPackagedMcp, redline, waitFor, workspaceRoot } = require('./helpers');
 
 describe('MCP resources and prompts in a real extension host', () => {
   let watcher;

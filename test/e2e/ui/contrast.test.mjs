@@ -61,8 +61,8 @@ async function seriousViolations(s) {
   const frame = await s.reviewFrame();
   await frame.evaluate(AXE_SOURCE);
   return frame.evaluate(async () => {
-    // @ts-ignore axe is the page's global now
-    const results = await window.axe.run(document, { resultTypes: ['violations'] });
+    // axe is the page's global now.
+    const results = await /** @type {any} */ (window).axe.run(document, { resultTypes: ['violations'] });
     return results.violations
       .filter((/** @type {any} */ v) => v.impact === 'serious' || v.impact === 'critical')
       .map((/** @type {any} */ v) => {

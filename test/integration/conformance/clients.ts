@@ -49,7 +49,19 @@ export interface Wire {
   readonly sentCalls: ReadonlyArray<{ id: unknown; name: string }>;
 }
 
-export type RawMessage = { id?: unknown; method?: string; result?: any; error?: { code: number; message: string } };
+/** A JSON-RPC message as it crossed the connection: the fields the checks read. */
+export interface RawMessage {
+  readonly id?: unknown;
+  readonly method?: string;
+  readonly params?: { readonly name?: string };
+  readonly result?: {
+    readonly tools?: readonly ListedTool[];
+    readonly isError?: boolean;
+    readonly structuredContent?: unknown;
+    readonly content?: ReadonlyArray<{ readonly type: string; readonly text?: string }>;
+  };
+  readonly error?: { readonly code: number; readonly message: string };
+}
 
 export interface ConformanceClient {
   readonly name: string;
@@ -64,7 +76,7 @@ export const CALL_BOUND_MS = 60_000;
 class LineTransport {
   readonly received: RawMessage[] = [];
   readonly sentCalls: Array<{ id: unknown; name: string }> = [];
-  onmessage?: (message: any) => void;
+  onmessage?: (message: unknown) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
   private child?: ChildProcessWithoutNullStreams;
@@ -82,7 +94,7 @@ class LineTransport {
       const lines = (this.buffered + chunk).split('\n');
       this.buffered = lines.pop()!;
       for (const line of lines) {
-        const message = JSON.parse(line);
+        const message = JSON.parse(line) as RawMessage;
         this.received.push(message);
         this.onmessage?.(message);
       }
@@ -93,8 +105,9 @@ class LineTransport {
     child.on('close', () => this.onclose?.());
   }
 
-  async send(message: any): Promise<void> {
-    if (message.method === 'tools/call') this.sentCalls.push({ id: message.id, name: message.params.name });
+  async send(message: unknown): Promise<void> {
+    const { method, id, params } = message as RawMessage;
+    if (method === 'tools/call') this.sentCalls.push({ id, name: String(params?.name) });
     this.child!.stdin.write(JSON.stringify(message) + '\n');
   }
 
@@ -107,14 +120,12 @@ class LineTransport {
   }
 }
 
-type SdkCall = (name: string, args: Record<string, unknown>, signal?: AbortSignal) => Promise<any>;
+type SdkCall = (name: string, args: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>;
 
-async function outcomeOf(call: Promise<any>): Promise<Outcome> {
+async function outcomeOf(call: Promise<unknown>): Promise<Outcome> {
   try {
-    const result = await call;
-    const text = (result.content ?? [])
-      .filter((item: { type: string }) => item.type === 'text')
-      .map((item: { text: string }) => item.text);
+    const result = (await call) as NonNullable<RawMessage['result']>;
+    const text = (result.content ?? []).filter((item) => item.type === 'text').map((item) => item.text ?? '');
     return { kind: 'result', isError: result.isError === true, text, structuredContent: result.structuredContent };
   } catch (error) {
     return { kind: 'thrown', message: String((error as Error)?.message ?? error) };
@@ -152,7 +163,7 @@ export const sdkV1: ConformanceClient = {
   connect: (launch) =>
     typeScriptConnection(launch, async (transport) => {
       const client = new ClientV1({ name: 'redline-conformance-v1', version: '1.0.0' });
-      await client.connect(transport as any);
+      await client.connect(transport);
       return {
         callTool: (name, args, signal) =>
           client.callTool({ name, arguments: args }, undefined, { signal, timeout: CALL_BOUND_MS }),
@@ -172,7 +183,7 @@ export const sdkV2: ConformanceClient = {
         { name: 'redline-conformance-v2', version: '1.0.0' },
         { versionNegotiation: { mode: 'auto' } },
       );
-      await client.connect(transport as any);
+      await client.connect(transport);
       if (client.getProtocolEra() !== 'modern')
         throw new Error(`the v2 client negotiated ${client.getNegotiatedProtocolVersion()}, not 2026-07-28`);
       return {
@@ -200,10 +211,22 @@ export function pythonClient(python: string): ConformanceClient {
 
 const DRIVER = path.resolve(__dirname, '../../python/drive_server.py');
 
+/** A line drive_server.py answers with: which fields are set depends on the command. */
+interface DriverAnswer {
+  readonly ref: string;
+  readonly thrown?: string;
+  readonly cancelled?: boolean;
+  readonly session?: string;
+  readonly tools?: readonly ListedTool[];
+  readonly result?: { readonly isError: boolean; readonly text: string[]; readonly structuredContent?: unknown };
+  readonly received?: readonly RawMessage[];
+  readonly sent?: readonly RawMessage[];
+}
+
 /** drive_server.py --interactive: commands as JSON lines on its stdin, answers as JSON lines on its stdout. */
 class PythonDriver {
   private readonly child: ChildProcessWithoutNullStreams;
-  private readonly waiting = new Map<string, (answer: any) => void>();
+  private readonly waiting = new Map<string, (answer: DriverAnswer) => void>();
   private buffered = '';
   private stderr = '';
   private next = 0;
@@ -220,7 +243,7 @@ class PythonDriver {
       const lines = (this.buffered + chunk).split('\n');
       this.buffered = lines.pop()!;
       for (const line of lines) {
-        const answer = JSON.parse(line);
+        const answer = JSON.parse(line) as DriverAnswer;
         this.waiting.get(answer.ref)?.(answer);
         this.waiting.delete(answer.ref);
       }
@@ -231,9 +254,9 @@ class PythonDriver {
     });
   }
 
-  private ask(command: Record<string, unknown>): { ref: string; answer: Promise<any> } {
+  private ask(command: Record<string, unknown>): { ref: string; answer: Promise<DriverAnswer> } {
     const ref = String(this.next++);
-    const answer = new Promise<any>((resolve) => this.waiting.set(ref, resolve));
+    const answer = new Promise<DriverAnswer>((resolve) => this.waiting.set(ref, resolve));
     this.child.stdin.write(JSON.stringify({ ...command, ref }) + '\n');
     return { ref, answer };
   }
@@ -247,15 +270,15 @@ class PythonDriver {
     };
     const connected = await this.ask({ op: 'connect', server, clientName: 'redline-conformance-python' }).answer;
     if (connected.thrown) throw new Error(`The Python SDK did not connect: ${connected.thrown}`);
-    const session = connected.session as string;
-    const outcome = (answer: any): Outcome =>
+    const session = connected.session!;
+    const outcome = (answer: DriverAnswer): Outcome =>
       answer.cancelled
         ? { kind: 'cancelled' }
         : answer.thrown !== undefined
           ? { kind: 'thrown', message: answer.thrown }
-          : { kind: 'result', ...answer.result };
+          : { kind: 'result', ...answer.result! };
     return {
-      tools: connected.tools,
+      tools: connected.tools!,
       call: async (name, args) => outcome(await this.ask({ op: 'call', session, name, arguments: args }).answer),
       callAndCancel: async (name, args, when) => {
         const { ref, answer } = this.ask({ op: 'call', session, name, arguments: args });
@@ -264,10 +287,10 @@ class PythonDriver {
       },
       wire: async () => {
         const { received, sent } = await this.ask({ op: 'wire', session }).answer;
-        const sentCalls = (sent as RawMessage[])
+        const sentCalls = sent!
           .filter((m) => m.method === 'tools/call')
-          .map((m: any) => ({ id: m.id, name: m.params.name }));
-        return { received, sentCalls };
+          .map((m) => ({ id: m.id, name: String(m.params?.name) }));
+        return { received: received!, sentCalls };
       },
       close: async () => void (await this.ask({ op: 'close', session }).answer),
     };

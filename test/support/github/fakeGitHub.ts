@@ -46,6 +46,24 @@ export interface StoredReview {
   readonly login: string;
 }
 
+/** A review comment as a request carries it. */
+interface CommentBody {
+  readonly path: string;
+  readonly line: number;
+  readonly start_line?: number;
+  readonly side?: string;
+  readonly start_side?: string;
+  readonly body: string;
+}
+
+/** The fields this stand-in reads from a request body that passed the OpenAPI check. */
+interface RequestBody {
+  readonly body?: string;
+  readonly event?: string;
+  readonly commit_id?: string;
+  readonly comments?: readonly CommentBody[];
+}
+
 export interface SeenRequest {
   readonly method: string;
   readonly operationId: string;
@@ -192,7 +210,7 @@ export class FakeGitHub {
             status: 422,
             body: { message: 'Validation Failed', errors: problems, documentation_url: 'https://docs.github.com/rest' },
           }
-        : this.answer(operation, params, url.searchParams, body);
+        : this.answer(operation, params, url.searchParams, (body ?? {}) as RequestBody);
     record(answer.status);
     this.send(res, operation, answer.status, answer.body, answer.headers);
   }
@@ -201,7 +219,7 @@ export class FakeGitHub {
     operation: Operation,
     params: Record<string, string>,
     query: URLSearchParams,
-    body: any,
+    body: RequestBody,
   ): { status: number; body: unknown; headers?: Record<string, string> } {
     const pull = this.pulls.find((p) => p.number === Number(params.pull_number));
     const notFound = { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' } };
@@ -240,7 +258,7 @@ export class FakeGitHub {
           `/repos/${this.owner}/${this.repo}/pulls/${pull.number}/reviews`,
         );
       case 'pulls/create-review':
-        return pull ? this.createReview(pull, body ?? {}) : notFound;
+        return pull ? this.createReview(pull, body) : notFound;
       case 'pulls/update-review': {
         const review = this.reviews.find((r) => r.id === Number(params.review_id) && r.pull === pull?.number);
         if (!review) return notFound;
@@ -267,7 +285,7 @@ export class FakeGitHub {
   }
 
   /** GitHub's rules for a review: a comment lies in one hunk of its file, on the side it names. */
-  private createReview(pull: FakePull, body: any): { status: number; body: unknown } {
+  private createReview(pull: FakePull, body: RequestBody): { status: number; body: unknown } {
     const refuse = (message: string) => ({
       status: 422,
       body: { message: 'Unprocessable Entity', errors: [message], documentation_url: 'https://docs.github.com/rest' },
@@ -275,7 +293,7 @@ export class FakeGitHub {
     if (pull.state !== 'open') return refuse('Can not add a review to a closed pull request');
     if ((body.event === 'COMMENT' || body.event === 'REQUEST_CHANGES') && !body.body)
       return refuse('Body is required for this event');
-    const comments: any[] = body.comments ?? [];
+    const comments = body.comments ?? [];
     for (const comment of comments) {
       const file = pull.files.find((f) => f.filename === comment.path);
       const hunks = file?.patch ? (parsePatch(file.patch) ?? []) : [];
