@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'fs';
 import MarkdownIt from 'markdown-it';
 import { monitorEventLoopDelay } from 'perf_hooks';
 import { BroadcastChannel } from 'worker_threads';
-import type { RequestObserver } from '../extension/src/ipc/ipcConnection';
+import type { RequestObserver } from '../extension/src/ipc/requestContract';
 import { MAX_CALLS_IN_FLIGHT } from '../mcp-server/src/callLimit';
 import { connectMcp, hostEnv, inFlightAtMost, startHost, type Host } from '../test/integration/harness';
 import { findingsReview, type FindingPlace } from './reviewFixtures';

@@ -4,7 +4,7 @@
 
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { ActivityLog } from '../../extension/src/activity/activityLog';
-import type { RequestHandlers } from '../../extension/src/ipc/ipcConnection';
+import type { RequestHandlers } from '../../extension/src/ipc/requestContract';
 import { createToken } from '../../extension/src/ipc/token';
 import { ClientName } from '../../mcp-server/src/clientName';
 import { createServer } from '../../mcp-server/src/server';

@@ -22,7 +22,7 @@ import {
 import { broadcastReviewEvents } from '../../extension/src/bridge/reviewEvents';
 import { completeFilePath } from '../../extension/src/editor/fileCompletion';
 import { createRequestHandlers, type EditorSide } from '../../extension/src/bridge/requestHandlers';
-import type { RequestObserver } from '../../extension/src/ipc/ipcConnection';
+import type { RequestObserver } from '../../extension/src/ipc/requestContract';
 import { IpcServer, type IpcLimits } from '../../extension/src/ipc/ipcServer';
 import { createToken } from '../../extension/src/ipc/token';
 import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';

@@ -16,7 +16,7 @@ import {
 } from '../../shared/protocol';
 import { Logger, type LogLevel } from '../../shared/logger';
 import { IpcServer, type IpcLimits } from '../../extension/src/ipc/ipcServer';
-import type { RequestHandlers, RequestObserver } from '../../extension/src/ipc/ipcConnection';
+import type { RequestHandlers, RequestObserver } from '../../extension/src/ipc/requestContract';
 import { createToken } from '../../extension/src/ipc/token';
 import { IpcClient, type IpcClientOptions } from '../../mcp-server/src/ipcClient';
 

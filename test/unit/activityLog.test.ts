@@ -4,7 +4,7 @@
 import * as v8 from 'v8';
 import * as vm from 'vm';
 import { ACTIVITY_CAPACITY, ActivityLog, MAX_ERROR_CHARS, clampText } from '../../extension/src/activity/activityLog';
-import type { ObservedRequest } from '../../extension/src/ipc/ipcConnection';
+import type { ObservedRequest } from '../../extension/src/ipc/requestContract';
 import { MAX_ASSISTANT_CHARS } from '../../shared/protocol';
 
 let serial = 0;

@@ -4,7 +4,7 @@
 // has seen the first screen posted to a fake webview.
 
 import { presentReviewHandler } from '../../extension/src/bridge/presentReview';
-import type { RequestContext } from '../../extension/src/ipc/ipcConnection';
+import type { RequestContext } from '../../extension/src/ipc/requestContract';
 import { ReviewDelivery } from '../../extension/src/panel/reviewDelivery';
 import type { PanelReview } from '../../extension/src/panel/panelUpdates';
 import type { HostToWebviewMessage } from '../../extension/src/panel/webviewMessages';

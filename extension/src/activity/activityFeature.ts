@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { Disposable } from '../../../shared/lifecycle';
 import type { Logger } from '../../../shared/logger';
 import { ACTIVITY_VIEW, ActivityCommands } from '../constants';
-import type { RequestObserver } from '../ipc/ipcConnection';
+import type { RequestObserver } from '../ipc/requestContract';
 import { ActivityLog, type ActivityEntry } from './activityLog';
 import { ActivityTreeProvider, emptyMessage, pickCall } from './activityView';
 import { shortId } from './activityText';

@@ -5,7 +5,7 @@
 import { Disposable } from '../../../shared/lifecycle';
 import { MAX_ASSISTANT_CHARS } from '../../../shared/protocol';
 import { Emitter, type Event } from '../emitter';
-import type { ObservedRequest, RequestObserver, RequestOutcome, RequestStatus } from '../ipc/ipcConnection';
+import type { ObservedRequest, RequestObserver, RequestOutcome, RequestStatus } from '../ipc/requestContract';
 
 export const ACTIVITY_CAPACITY = 200;
 /** Longer error messages are cut: the view shows one line, and the MCP server's log has the rest. */

@@ -5,7 +5,7 @@
 
 import type { Logger } from '../../../shared/logger';
 import { ErrorCode, MAX_ASSISTANT_CHARS } from '../../../shared/protocol';
-import type { ObservedRequest, RequestObserver, RequestOutcome } from '../ipc/ipcConnection';
+import type { ObservedRequest, RequestObserver, RequestOutcome } from '../ipc/requestContract';
 import { clampText, MAX_ID_CHARS, MAX_METHOD_CHARS } from './activityLog';
 
 const CODE_NAMES = new Map<number, string>(Object.entries(ErrorCode).map(([name, code]) => [code, name]));

@@ -10,7 +10,7 @@ import { REDLINE_VERSION } from '../../../shared/version';
 import { Disposable } from '../../../shared/lifecycle';
 import type { Logger } from '../../../shared/logger';
 import type { Event } from '../emitter';
-import type { RequestHandlers, RequestObserver } from '../ipc/ipcConnection';
+import type { RequestHandlers, RequestObserver } from '../ipc/requestContract';
 import { IpcServer } from '../ipc/ipcServer';
 import { removeDeadHostSockets, socketLocation, type SocketLocation } from '../ipc/socketLocation';
 import { createToken } from '../ipc/token';

@@ -13,7 +13,7 @@ import {
 import { findingFingerprint } from '../../../shared/exchange/exportedReview';
 import { matchImported, type ImportMatch } from '../exchange/importMatching';
 import { relativeToRoot, repositoryRoot } from '../exchange/repositoryRoot';
-import type { RequestContext } from '../ipc/ipcConnection';
+import type { RequestContext } from '../ipc/requestContract';
 import type { ReviewRenderer } from '../render/reviewRenderer';
 import type { AssistantReviews } from '../review/assistantReviews';
 import type { Conversation } from '../review/conversation';

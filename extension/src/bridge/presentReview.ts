@@ -14,7 +14,7 @@ import {
   type ValidParamsOf,
 } from '../../../shared/protocol';
 import { budgetRefusal, formatCount } from '../../../shared/reviewBudget';
-import type { RequestContext } from '../ipc/ipcConnection';
+import type { RequestContext } from '../ipc/requestContract';
 import { yieldThread } from '../../../shared/threadYield';
 import { RenderBudgetError, type RenderedReview, type RenderStep } from '../render/markdownRenderer';
 import type { FindingPlace, ReviewRenderer } from '../render/reviewRenderer';

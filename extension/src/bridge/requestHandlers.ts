@@ -15,7 +15,7 @@ import {
   type ListOpenEditorsResult,
   type OpenLocationResult,
 } from '../../../shared/protocol';
-import type { RequestHandlers } from '../ipc/ipcConnection';
+import type { RequestHandlers } from '../ipc/requestContract';
 import type { ReviewRenderer } from '../render/reviewRenderer';
 import type { AssistantReviews } from '../review/assistantReviews';
 import { exportReviewHandler } from './exportReview';

@@ -10,7 +10,7 @@ import {
   type ResultOf,
   type ValidParamsOf,
 } from '../../../shared/protocol';
-import type { RequestContext, RequestHandlers } from '../ipc/ipcConnection';
+import type { RequestContext, RequestHandlers } from '../ipc/requestContract';
 
 export function windowRequest<M extends Method>(
   handlers: RequestHandlers,

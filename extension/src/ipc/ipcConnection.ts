@@ -11,15 +11,6 @@ import { ClientMessage, ErrorCode, describeIssues, type EventName, type EventPay
 import { RequestRunner, type Reply } from './requestRunner';
 import { idOf, ServerHandshake } from './serverHandshake';
 
-export type {
-  ObservedRequest,
-  RequestContext,
-  RequestHandlers,
-  RequestObserver,
-  RequestOutcome,
-  RequestStatus,
-} from './requestContract';
-
 export interface ConnectionEvents {
   authenticated(connection: IpcConnection): void;
   closed(connection: IpcConnection): void;

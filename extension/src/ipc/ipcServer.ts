@@ -12,7 +12,8 @@ import { silentLogger, type Logger } from '../../../shared/logger';
 import { Emitter, type Event } from '../emitter';
 import { OffThreadLineParser } from './lineParser';
 import type { ConnectionLimits } from './connectionOptions';
-import { IpcConnection, type RequestHandlers, type RequestObserver } from './ipcConnection';
+import { IpcConnection } from './ipcConnection';
+import type { RequestHandlers, RequestObserver } from './requestContract';
 import { RefusalLog } from './refusalLog';
 import { pastAuthenticatedCap, pastUnsentCap, type WindowCaps } from './windowCaps';
 

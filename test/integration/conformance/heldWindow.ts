@@ -4,7 +4,7 @@
 // socket and token, as a reloaded window does.
 
 import * as fs from 'fs';
-import type { RequestHandlers } from '../../../extension/src/ipc/ipcConnection';
+import type { RequestHandlers } from '../../../extension/src/ipc/requestContract';
 import { IpcServer } from '../../../extension/src/ipc/ipcServer';
 import { createToken } from '../../../extension/src/ipc/token';
 import { methodNames } from '../../../shared/protocol';
