@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import type { PresentReviewParams } from '../../shared/protocol';
+import type { PresentReviewParams, PresentReviewResult } from '../../shared/protocol';
 import { ReviewStore, type Review } from '../../extension/src/review/reviewStore';
 import { assertBuilt, connectMcp, startHost, type Host } from '../integration/harness';
 import { RawPeer, type WireReply } from '../integration/rawPeer';
@@ -23,12 +23,16 @@ async function rawClients(host: Host, count: number): Promise<RawPeer[]> {
   );
 }
 
-/** The replies to these ids, once all have come. */
-async function repliesTo(raw: RawPeer, ids: readonly string[], timeoutMs = 20_000): Promise<WireReply[]> {
+/** The replies to these present-review requests (requestLine), once all have come. */
+async function repliesTo(
+  raw: RawPeer,
+  ids: readonly string[],
+  timeoutMs = 20_000,
+): Promise<WireReply<PresentReviewResult>[]> {
   const wanted = new Set(ids);
   await raw.waitFor(() => raw.replies.filter((r) => wanted.has(r.id ?? '')).length === ids.length, timeoutMs);
   const byId = new Map(raw.replies.filter((r) => wanted.has(r.id ?? '')).map((r) => [r.id, r]));
-  return ids.map((id) => byId.get(id)!);
+  return ids.map((id) => byId.get(id) as WireReply<PresentReviewResult>);
 }
 
 function requestLine(id: string, params: PresentReviewParams): string {
@@ -79,7 +83,7 @@ describe('4 raw clients × 250 pipelined requests, each written in one burst', (
     const review = host.store.current!;
     expect(review.sections).toHaveLength(1000);
     for (let c = 0; c < 4; c++) {
-      const revisions = replies[c].map((r) => r.result.revision as number);
+      const revisions = replies[c].map((r) => r.result!.revision);
       // One connection's requests run in the order they were written.
       expect(revisions).toEqual([...revisions].sort((a, b) => a - b));
       for (let i = 0; i < 250; i++) expect(review.markdown).toContain(`## C${c}-${i}\n\n${body(c, i)}`);
@@ -89,7 +93,7 @@ describe('4 raw clients × 250 pipelined requests, each written in one burst', (
     }
     const replayed = await replaySerially(
       calls.flatMap((list, c) =>
-        list.map((call, i) => ({ params: call.params, revision: replies[c][i].result.revision })),
+        list.map((call, i) => ({ params: call.params, revision: replies[c][i].result!.revision })),
       ),
     );
     expect(review.markdown).toBe(replayed.current!.markdown);
@@ -171,9 +175,7 @@ describe('update-section racing append', () => {
             const ids = list.map((_, i) => `r${round}w${w}-${i}`);
             raw.socket.write(list.map((params, i) => requestLine(ids[i], params)).join(''));
             const replies = repliesTo(raw, ids);
-            list.forEach((params, i) =>
-              sent.push({ params, revision: replies.then((r) => r[i].result.revision as number) }),
-            );
+            list.forEach((params, i) => sent.push({ params, revision: replies.then((r) => r[i].result!.revision) }));
           });
           const done = await Promise.all(sent.map(async (s) => ({ params: s.params, revision: await s.revision })));
           totalCalls += done.length;

@@ -3,7 +3,7 @@
 // line must get exactly the error reply the protocol prescribes, or the connection a clean close.
 
 import fc from 'fast-check';
-import { Challenge, ErrorCode, ResponseMessage } from '../../shared/protocol';
+import { Challenge, ErrorCode, ResponseMessage, type ResultOf } from '../../shared/protocol';
 import { startHost, type Host } from '../integration/harness';
 import {
   expectedBeforeAuth,
@@ -202,12 +202,12 @@ describe('fuzzing the IPC server', () => {
             stats.afterClose += lines.length - consumed;
           }
 
-          const appended = await bystander.waitFor(byId(`append-${n}`));
-          const read = await bystander.waitFor(byId(`read-${n}`));
+          const appended = (await bystander.waitFor(byId(`append-${n}`))) as WireReply<ResultOf<'present-review'>>;
+          const read = (await bystander.waitFor(byId(`read-${n}`))) as WireReply<ResultOf<'get-review'>>;
           // Only the bystander ever changes the review: no fuzz line got through.
-          expect(appended.result.revision).toBe(n + 1);
-          expect(read.result.revision).toBe(n + 1);
-          expect(read.result.markdown).toMatch(new RegExp(`## Bystander ${n}\\n\\nserved during session ${n}$`));
+          expect(appended.result!.revision).toBe(n + 1);
+          expect(read.result!.revision).toBe(n + 1);
+          expect(read.result!.markdown).toMatch(new RegExp(`## Bystander ${n}\\n\\nserved during session ${n}$`));
           stats.bystanderReplies += 2;
         } finally {
           raw.destroy();

@@ -6,6 +6,7 @@ import { LocationOpener } from '../../extension/src/editor/locationOpener';
 import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
 import type { Logger } from '../../shared/logger';
 import { startHost, type Host } from '../integration/harness';
+import type { Method, ParamsOf, ResultOf } from '../../shared/protocol';
 import { RawPeer, type WireReply } from '../integration/rawPeer';
 
 export class OpenerWindow {
@@ -40,10 +41,8 @@ export class OpenerWindow {
     return this.host.workspace;
   }
 
-  async request(method: string, params: Record<string, unknown>): Promise<WireReply> {
-    const id = `o${++this.requests}`;
-    this.client.send({ type: 'request', id, method, params });
-    return await this.client.reply(id);
+  request<M extends Method>(method: M, params: ParamsOf<M>): Promise<WireReply<ResultOf<M>>> {
+    return this.client.request(method, params, { id: `o${++this.requests}` });
   }
 
   async stop(): Promise<void> {

@@ -101,8 +101,8 @@ describe('a window whose folder is D/ws, with the planted record', () => {
       content: '- /etc/passwd:9999\n- /etc/nonexistent:1\n- `src/a.ts:1`\n',
       cwd,
     });
-    expect(reply.result.references).toMatchObject({ total: 3, resolved: 1 });
-    expect(reply.result.references.broken.map((broken: { reason: string }) => broken.reason)).toEqual([
+    expect(reply.result!.references).toMatchObject({ total: 3, resolved: 1 });
+    expect(reply.result!.references.broken.map((broken: { reason: string }) => broken.reason)).toEqual([
       `/etc/passwd is ${OUTSIDE_ROOTS}`,
       `/etc/nonexistent is ${OUTSIDE_ROOTS}`,
     ]);

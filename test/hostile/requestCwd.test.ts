@@ -7,6 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { OUTSIDE_ROOTS } from '../../extension/src/render/referenceResolver';
 import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
+import type { ResultOf } from '../../shared/protocol';
 import { startHost, type Host } from '../integration/harness';
 import { RawPeer, type WireReply } from '../integration/rawPeer';
 
@@ -39,9 +40,8 @@ describe("the request's cwd", () => {
       await host.stop();
     });
 
-    async function present(id: string, content: string, cwd: string): Promise<WireReply> {
-      client.send({ type: 'request', id, method: 'present-review', params: { content, cwd } });
-      return await client.waitFor((reply) => reply.id === id);
+    async function present(id: string, content: string, cwd: string): Promise<WireReply<ResultOf<'present-review'>>> {
+      return await client.request('present-review', { content, cwd }, { id });
     }
 
     it('with cwd "/", nothing outside the workspace is looked up: no existence, no length', async () => {
@@ -51,7 +51,7 @@ describe("the request's cwd", () => {
         `- \`${relative}:99999\`\n- ${secretDir}/passwd:99999\n- ${secretDir}/none:1\n- \`src/example.ts:2\`\n`,
         '/',
       );
-      const { references } = reply.result;
+      const { references } = reply.result!;
       expect(references).toMatchObject({ total: 4, resolved: 1 });
       expect(references.broken.map((broken: { reason: string }) => broken.reason)).toEqual([
         // Relative to the workspace, not to "/": there is no such file there.
@@ -64,7 +64,7 @@ describe("the request's cwd", () => {
 
     it('a cwd inside the workspace still resolves relative references from there', async () => {
       const reply = await present('inside', '- `example.ts:3`\n', path.join(host.workspace, 'src'));
-      expect(reply.result.references).toMatchObject({ total: 1, resolved: 1, broken: [] });
+      expect(reply.result!.references).toMatchObject({ total: 1, resolved: 1, broken: [] });
     });
   });
 });

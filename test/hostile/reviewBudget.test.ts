@@ -2,7 +2,7 @@
 // is parsed, naming the limit and by how much, with the window's thread and memory untouched and
 // the review already shown kept. The suite prints each one's longest stall and peak heap.
 
-import { ErrorCode } from '../../shared/protocol';
+import { ErrorCode, type ParamsOf, type ResultOf } from '../../shared/protocol';
 import { budgetRefusal, measureReview, overBudget, REVIEW_BUDGET } from '../../shared/reviewBudget';
 import { RenderBudgetError, renderReview } from '../../extension/src/render/markdownRenderer';
 import { ReferenceResolver } from '../../extension/src/render/referenceResolver';
@@ -97,16 +97,17 @@ describe('the cost budget, in the window', () => {
     await host.stop();
   });
 
-  async function present(content: string, mode = 'replace'): Promise<WireReply> {
-    const id = `call-${++calls}`;
-    client.send({ type: 'request', id, method: 'present-review', params: { content, mode } });
-    return await client.waitFor((reply) => reply.id === id, 60_000);
+  async function present(
+    content: string,
+    mode: ParamsOf<'present-review'>['mode'] = 'replace',
+  ): Promise<WireReply<ResultOf<'present-review'>>> {
+    return await client.request('present-review', { content, mode }, { id: `call-${++calls}`, timeoutMs: 60_000 });
   }
 
   it.each(PATHOLOGICAL)(
     '%s: refused with the host alive, its thread and heap spared, the shown review kept',
     async (name, make, message) => {
-      expect((await present('# Shown before\n\nsrc/example.ts:3\n')).result.revision).toBeGreaterThan(0);
+      expect((await present('# Shown before\n\nsrc/example.ts:3\n')).result!.revision).toBeGreaterThan(0);
       const shown = host.store.current!;
       const content = make();
       const heapBefore = process.memoryUsage().heapUsed;
@@ -128,7 +129,7 @@ describe('the cost budget, in the window', () => {
       // costs far less; the bound is loose because jest's other workers share the machine's cores.
       expect(longestStallMs).toBeLessThan(1_000);
       expect(host.store.current).toBe(shown);
-      expect((await present('# Still here\n')).result.revision).toBe(shown.revision + 1);
+      expect((await present('# Still here\n')).result!.revision).toBe(shown.revision + 1);
     },
   );
 
@@ -148,12 +149,12 @@ describe('the cost budget, in the window', () => {
   it('refuses an append that would put the review over budget, though each part is within it', async () => {
     const part = 'a\n\n'.repeat(REVIEW_BUDGET.blocks.limit * 0.6);
     const first = await present(part);
-    expect(first.result.revision).toBeGreaterThan(0);
+    expect(first.result!.revision).toBeGreaterThan(0);
     const second = await present(part, 'append');
     expect(second.error?.code).toBe(ErrorCode.TooLarge);
     expect(second.error?.message).toMatch(
       /^This append would make the review hold about 300,00\d blocks .*the limit is 250,000 \(1\.2× over\), so it was not applied\./,
     );
-    expect(host.store.current!.revision).toBe(first.result.revision);
+    expect(host.store.current!.revision).toBe(first.result!.revision);
   });
 });

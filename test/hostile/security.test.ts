@@ -49,9 +49,9 @@ describe('tokens', () => {
     const raw = await RawPeer.connect(host.socketPath);
     const clientNonce = createNonce();
     raw.send(hello(clientNonce));
-    const challenge = await raw.waitFor(byId('hello-1'));
+    const challenge = await raw.challenge('hello-1');
     raw.sendRaw(
-      line({ type: 'auth', id: 'auth-1', clientProof: proofFor(challenge.result, clientNonce) }) + line(smuggled),
+      line({ type: 'auth', id: 'auth-1', clientProof: proofFor(challenge.result!, clientNonce) }) + line(smuggled),
     );
     await raw.whenClosed();
     expect(host.store.revision).toBe(0);
@@ -128,8 +128,8 @@ describe('tokens', () => {
     const wrong = await raw.hello('0'.repeat(32), 'hello-3');
     expect(wrong.error?.code).toBe(ErrorCode.InvalidMessage);
     // Still the same authenticated connection: neither hello de-authenticated it nor closed it.
-    raw.send({ type: 'request', id: 'after', method: 'present-review', params: { content: '# still mine' } });
-    expect((await raw.waitFor(byId('after'))).result.revision).toBe(1);
+    const after = await raw.request('present-review', { content: '# still mine' }, { id: 'after' });
+    expect(after.result!.revision).toBe(1);
     expect(raw.closed).toBe(false);
     raw.destroy();
   });
@@ -147,11 +147,11 @@ describe('tokens', () => {
       const clientNonce = createNonce();
       const honest = await RawPeer.connect(socketPath);
       honest.send(hello(clientNonce, 'captured'));
-      const challenge = await honest.waitFor(byId('captured'));
+      const challenge = await honest.challenge('captured');
       const capturedAuth = line({
         type: 'auth',
         id: 'captured-auth',
-        clientProof: clientProof(oldToken, challenge.result.serverNonce, clientNonce),
+        clientProof: clientProof(oldToken, challenge.result!.serverNonce, clientNonce),
       });
       honest.sendRaw(capturedAuth);
       expect((await honest.waitFor(byId('captured-auth'))).result).toBeDefined();

@@ -10,7 +10,7 @@ jest.mock('vscode', () => jest.requireActual<typeof import('../unit/vscodeStub')
 import * as fs from 'fs';
 import * as path from 'path';
 import { OUTSIDE_ROOTS } from '../../extension/src/render/referenceResolver';
-import { ErrorCode } from '../../shared/protocol';
+import { ErrorCode, type ResultOf } from '../../shared/protocol';
 import { seen } from '../unit/vscodeStub';
 import type { WireReply } from '../integration/rawPeer';
 import { OpenerWindow } from './openerWindow';
@@ -32,13 +32,14 @@ afterAll(async () => {
 });
 beforeEach(() => seen.reset());
 
-const reasons = (reply: WireReply) => reply.result.references.broken.map((broken: { reason: string }) => broken.reason);
+const reasons = (reply: WireReply<ResultOf<'present-review'>>) =>
+  reply.result!.references.broken.map((broken: { reason: string }) => broken.reason);
 
 it('reports nothing about a file reached through a link that leads out of the workspace: no line count, no existence', async () => {
   const content =
     '- rootlink/etc/passwd:1\n- rootlink/etc/passwd:99999\n- rootlink/etc/nonexistent:1\n- `inner/example.ts:3`\n';
   const reply = await window.request('present-review', { content, cwd: ws });
-  expect(reply.result.references).toMatchObject({ total: 4, resolved: 1 });
+  expect(reply.result!.references).toMatchObject({ total: 4, resolved: 1 });
   expect(reasons(reply)).toEqual([
     `rootlink/etc/passwd is ${OUTSIDE_ROOTS}`,
     `rootlink/etc/passwd is ${OUTSIDE_ROOTS}`,
@@ -59,7 +60,7 @@ it('keeps a link that stays inside the workspace working, as a reference and as 
     content: '- inner/example.ts:60\n- example.ts:61\n',
     cwd: path.join(ws, 'inner'),
   });
-  expect(reply.result.references).toMatchObject({ total: 2, resolved: 1 });
+  expect(reply.result!.references).toMatchObject({ total: 2, resolved: 1 });
   expect(reasons(reply)).toEqual(['line 61 is past the end of example.ts (60 lines)']);
   const opened = await window.request('open-location', { reference: 'example.ts:3', cwd: path.join(ws, 'inner') });
   expect(opened.result).toMatchObject({ path: path.join(ws, 'inner', 'example.ts'), start: { line: 3 } });

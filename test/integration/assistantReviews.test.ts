@@ -7,7 +7,7 @@ import { AssistantReviews } from '../../extension/src/review/assistantReviews';
 import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
 import { ReviewFindings } from '../../extension/src/review/reviewFindings';
 import { FindingAnchors } from '../../extension/src/review/findingAnchors';
-import { assertBuilt, connectMcp, hostEnv, startHost, type Host, type ToolResult } from './harness';
+import { assertBuilt, callTool, connectMcp, hostEnv, startHost, type Host, type ToolName } from './harness';
 import { silentLogger } from '../../shared/logger';
 import type { FeedbackItem, Finding } from '../../shared/protocol';
 
@@ -17,8 +17,8 @@ describe('several assistants in one window', () => {
   let host: Host;
   let claude: Mcp;
   let codex: Mcp;
-  const call = (mcp: Mcp, name: string, args: Record<string, unknown> = {}) =>
-    mcp.client.callTool({ name, arguments: args }) as Promise<ToolResult>;
+  const call = <N extends ToolName>(mcp: Mcp, name: N, args: Record<string, unknown> = {}) =>
+    callTool(mcp.client, name, args);
 
   beforeAll(async () => {
     assertBuilt();
@@ -43,10 +43,10 @@ describe('several assistants in one window', () => {
     });
     expect([fromClaude.isError, fromCodex.isError]).toEqual([undefined, undefined]);
     // Each counts its own revisions.
-    expect([fromClaude.structuredContent.revision, fromCodex.structuredContent.revision]).toEqual([1, 1]);
+    expect([fromClaude.structuredContent!.revision, fromCodex.structuredContent!.revision]).toEqual([1, 1]);
 
-    const claudeReview = (await call(claude, 'get-review')).structuredContent;
-    const codexReview = (await call(codex, 'get-review')).structuredContent;
+    const claudeReview = (await call(claude, 'get-review')).structuredContent!;
+    const codexReview = (await call(codex, 'get-review')).structuredContent!;
     expect(claudeReview.markdown).toMatch(/^# Claude/);
     expect(claudeReview.findings.map((f: Finding) => f.severity)).toEqual(['bug']);
     expect(codexReview.markdown).toMatch(/^# Codex/);
@@ -61,9 +61,9 @@ describe('several assistants in one window', () => {
   });
 
   it("answers the feedback tools for the caller's review only", async () => {
-    const codexStart = (await call(codex, 'get-review-feedback')).structuredContent.cursor;
+    const codexStart = (await call(codex, 'get-review-feedback')).structuredContent!.cursor;
     const waiting = call(codex, 'await-review-feedback', { timeoutSeconds: 30 });
-    const [claudeBug] = (await call(claude, 'get-review')).structuredContent.findings;
+    const [claudeBug] = (await call(claude, 'get-review')).structuredContent!.findings;
     // Feedback on Claude's review wakes Codex's wait, which finds nothing of its own and waits on.
     await host.reviews.all[0].conversation.add({
       kind: 'state',
@@ -71,12 +71,12 @@ describe('several assistants in one window', () => {
       state: 'resolved',
       reference: claudeBug.reference,
     });
-    const claudeItems = (await call(claude, 'get-review-feedback')).structuredContent.items;
+    const claudeItems = (await call(claude, 'get-review-feedback')).structuredContent!.items;
     expect(claudeItems.map((item: FeedbackItem) => [item.kind, item.state])).toEqual([['state', 'resolved']]);
-    expect((await call(codex, 'get-review-feedback', { since: codexStart })).structuredContent.items).toEqual([]);
+    expect((await call(codex, 'get-review-feedback', { since: codexStart })).structuredContent!.items).toEqual([]);
 
     await host.reviews.all[1].conversation.add({ kind: 'message', text: 'Codex, rename it.' });
-    const woken = (await waiting).structuredContent;
+    const woken = (await waiting).structuredContent!;
     expect(woken.timedOut).toBe(false);
     expect(woken.items.map((item: FeedbackItem) => item.text)).toEqual(['Codex, rename it.']);
   });
@@ -130,7 +130,7 @@ describe('several assistants in one window', () => {
   it('reads nothing for an assistant that never presented, and makes it no review', async () => {
     const gemini = await connectMcp(hostEnv(host), host.workspace, 'gemini');
     try {
-      const review = (await call(gemini, 'get-review')).structuredContent;
+      const review = (await call(gemini, 'get-review')).structuredContent!;
       expect(review).toMatchObject({ revision: 0, markdown: '', findings: [] });
       expect((await call(gemini, 'get-review-feedback')).structuredContent).toMatchObject({ cursor: '0', items: [] });
       expect(host.reviews.all).toHaveLength(2);

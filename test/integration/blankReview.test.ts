@@ -4,7 +4,7 @@
 
 import { Readable } from 'stream';
 import { runCli, Exit, type CliIo } from '../../mcp-server/src/cli';
-import { assertBuilt, connectMcp, hostEnv, startHost, type Host, type ToolResult } from './harness';
+import { assertBuilt, callTool, connectMcp, hostEnv, startHost, type Host } from './harness';
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const BLANK_INPUTS: Array<[string, Buffer]> = [
@@ -70,22 +70,19 @@ describe('a review with nothing in it', () => {
     const mcp = await connectMcp(hostEnv(host), host.workspace);
     try {
       // The CLI presented as the window's first assistant; this client has a review of its own.
-      const first = (await mcp.client.callTool({
-        name: 'present-review',
-        arguments: { content: shown },
-      })) as ToolResult;
+      const first = await callTool(mcp.client, 'present-review', { content: shown });
       expect(first.isError).toBeFalsy();
-      const revision = first.structuredContent.revision;
+      const revision = first.structuredContent!.revision;
       for (const content of ['   \n\t\n', '\ufeff', '\ufeff \n\n']) {
-        const result = (await mcp.client.callTool({ name: 'present-review', arguments: { content } })) as ToolResult;
+        const result = await callTool(mcp.client, 'present-review', { content });
         expect(result.isError).toBe(true);
         expect(result.content[0].text).toContain(
           'content holds only whitespace: there is nothing to present, and the review shown is left as it is.',
         );
       }
-      const review = (await mcp.client.callTool({ name: 'get-review', arguments: {} })) as ToolResult;
-      expect(review.structuredContent.revision).toBe(revision);
-      expect(review.structuredContent.markdown).toBe(shown);
+      const review = await callTool(mcp.client, 'get-review', {});
+      expect(review.structuredContent!.revision).toBe(revision);
+      expect(review.structuredContent!.markdown).toBe(shown);
     } finally {
       await mcp.close();
     }

@@ -2,10 +2,10 @@
 
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
-import { ErrorCode } from '../../shared/protocol';
+import { ErrorCode, type ResultOf } from '../../shared/protocol';
 import { IpcServer } from '../../extension/src/ipc/ipcServer';
 import { assertBuilt, connectMcp, hostEnv, startHost, type Host } from './harness';
-import { RawPeer, byId } from './rawPeer';
+import { RawPeer, byId, type WireReply } from './rawPeer';
 import { until } from '../support/until';
 
 describe('bridge faults', () => {
@@ -65,9 +65,8 @@ describe('bridge faults', () => {
       '\u0000\u0001\u0002',
     ];
     for (let i = 0; i < 1000; i++) raw.sendRaw(garbage[i % garbage.length] + '\n');
-    raw.send({ type: 'request', id: 'valid', method: 'present-review', params: { content: '# Still here' } });
-    const reply = await raw.waitFor(byId('valid'));
-    expect(reply.result.revision).toBeGreaterThan(0);
+    const reply = await raw.request('present-review', { content: '# Still here' }, { id: 'valid' });
+    expect(reply.result!.revision).toBeGreaterThan(0);
     const errors = raw.replies.filter((r) => r.error);
     expect(errors).toHaveLength(1000);
     expect(errors.some((e) => e.error!.code === ErrorCode.MethodNotFound)).toBe(true);
@@ -176,7 +175,8 @@ describe('bridge faults', () => {
     raw.send({ type: 'request', id: 'beside', method: 'present-review', params: { content: '# beside' } });
     raw.send({ type: 'cancel', id: 'slow' });
     expect((await raw.waitFor(byId('slow'))).error?.code).toBe(ErrorCode.Cancelled);
-    expect((await raw.waitFor(byId('beside'))).result.revision).toBeGreaterThan(0);
+    const beside = (await raw.waitFor(byId('beside'))) as WireReply<ResultOf<'present-review'>>;
+    expect(beside.result!.revision).toBeGreaterThan(0);
     raw.destroy();
   });
 });

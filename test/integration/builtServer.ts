@@ -15,7 +15,11 @@ export const PUBLISHED_TOOLS: readonly string[] = JSON.parse(
   fs.readFileSync(path.join(__dirname, 'publishedTools.json'), 'utf8'),
 );
 
-export type Reply = { id?: string | number; result?: any; error?: { code: number; message: string } };
+/** A JSON-RPC reply from the server; `T`, its result where the test knows what was asked. */
+export type Reply<T = unknown> = { id?: string | number; result?: T; error?: { code: number; message: string } };
+
+/** A tools/call result as the tests read it: the server's tools answer in text. */
+export type ToolText = { isError?: boolean; content: Array<{ type: string; text: string }> };
 
 /** The built server over stdio, spoken to line by line. */
 export class BuiltServer {

@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/client';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import type { z } from 'zod';
 import {
   ErrorCode,
   IpcError,
@@ -18,7 +19,11 @@ import {
   type ListGitRefsResult,
   type ListOpenEditorsResult,
   type OpenLocationResult,
+  type ResultOf,
 } from '../../shared/protocol';
+import type { WINDOW_HINT } from '../../mcp-server/src/tools/resultHints';
+import type { AwaitReviewFeedbackResult } from '../../mcp-server/src/tools/reviewFeedbackTools';
+import type { NEXT_STEPS } from '../../mcp-server/src/tools/toolResult';
 import { broadcastReviewEvents } from '../../extension/src/bridge/reviewEvents';
 import { completeFilePath } from '../../extension/src/editor/fileCompletion';
 import { createRequestHandlers, type EditorSide } from '../../extension/src/bridge/requestHandlers';
@@ -274,8 +279,38 @@ export function hostEnv(host: Host, extra: Record<string, string> = {}): Record<
   return { REDLINE_IPC_PATH: host.socketPath, REDLINE_IPC_TOKEN: host.token, ...extra };
 }
 
-/** A tool's result as the SDK client returns it. */
-export type ToolResult = { isError?: boolean; structuredContent?: any; content: Array<{ type: string; text: string }> };
+type WindowHint = z.infer<z.ZodObject<typeof WINDOW_HINT>>;
+type WithNextSteps = z.infer<z.ZodObject<typeof NEXT_STEPS>> & WindowHint;
+
+/** Each published tool's structured content on success, as its output schema declares it. */
+export type ToolOutputs = {
+  'present-review': ResultOf<'present-review'> & WithNextSteps;
+  'get-review': ResultOf<'get-review'> & WithNextSteps;
+  'get-review-feedback': ResultOf<'get-review-feedback'> & WithNextSteps;
+  'await-review-feedback': z.infer<typeof AwaitReviewFeedbackResult> & WithNextSteps;
+  'get-selection': ResultOf<'get-selection'> & WindowHint;
+  'open-location': ResultOf<'open-location'> & WindowHint;
+  'get-diagnostics': ResultOf<'get-diagnostics'> & WindowHint;
+  'list-open-editors': ResultOf<'list-open-editors'> & WindowHint;
+  'get-workspace-folders': ResultOf<'get-workspace-folders'> & WindowHint;
+};
+export type ToolName = keyof ToolOutputs;
+
+/** A tool's result as the SDK client returns it: structured content on success only. */
+export type ToolResult<N extends ToolName = ToolName> = {
+  isError?: boolean;
+  structuredContent?: ToolOutputs[N];
+  content: Array<{ type: string; text: string }>;
+};
+
+/** Calls the tool `name` through `client`, its result typed by the tool's output schema. */
+export function callTool<N extends ToolName>(
+  client: Client,
+  name: N,
+  args: Record<string, unknown> = {},
+): Promise<ToolResult<N>> {
+  return client.callTool({ name, arguments: args }) as Promise<ToolResult<N>>;
+}
 
 /**
  * For a describe block: a host that keeps its reviews in files, as VS Code does, and one MCP
@@ -284,7 +319,7 @@ export type ToolResult = { isError?: boolean; structuredContent?: any; content: 
 export function durableSession(): {
   readonly host: Host;
   readonly client: Client;
-  call(name: string, args?: Record<string, unknown>): Promise<ToolResult>;
+  call<N extends ToolName>(name: N, args?: Record<string, unknown>): Promise<ToolResult<N>>;
   /** What the MCP server wrote to stderr so far (debug lines included). */
   stderr(): string;
 } {
@@ -308,7 +343,7 @@ export function durableSession(): {
       if (!mcp) throw new Error('the client connects in beforeAll');
       return mcp.client;
     },
-    call: (name, args = {}) => mcp!.client.callTool({ name, arguments: args }) as Promise<ToolResult>,
+    call: (name, args) => callTool(mcp!.client, name, args),
     stderr: () => mcp?.stderr() ?? '',
   };
 }

@@ -1,10 +1,10 @@
 // The closed door before the token: what a peer that has not authenticated can cost the window.
 
 import { clientProof, createNonce } from '../../shared/authProof';
-import { ErrorCode, PROTOCOL_VERSION } from '../../shared/protocol';
+import { ErrorCode, PROTOCOL_VERSION, type HelloResult } from '../../shared/protocol';
 import { until } from '../support/until';
 import { startBridge, type Bridge } from './ipcKit';
-import { RawPeer } from './rawPeer';
+import { RawPeer, type WireReply } from './rawPeer';
 
 describe('before the handshake', () => {
   let bridge: Bridge;
@@ -45,7 +45,7 @@ describe('before the handshake', () => {
       protocolVersion: 2,
       client: { name: 'x', version: '1', pid: 1 },
     });
-    expect((await halfway.reply('hello')).result?.serverNonce).toBeDefined();
+    expect((await halfway.challenge('hello')).result?.serverNonce).toBeDefined();
     await halfway.whenClosed();
 
     // An honest client inside the deadline is unaffected, and stays connected after it.
@@ -71,16 +71,16 @@ describe('before the handshake', () => {
       protocolVersion: PROTOCOL_VERSION,
       client: { name: 'x', version: '1', pid: 1 },
     });
-    const challenge = await peer.reply('hello');
+    const challenge = await peer.challenge('hello');
     const auth = JSON.stringify({
       type: 'auth',
       id: 'auth',
-      clientProof: clientProof(bridge.token, challenge.result.serverNonce, clientNonce),
+      clientProof: clientProof(bridge.token, challenge.result!.serverNonce, clientNonce),
     });
     peer.socket.write(
       auth + '\n' + JSON.stringify({ type: 'request', id: 'right-behind', method: 'get-selection', params: {} }) + '\n',
     );
-    expect((await peer.reply('auth')).result.server.name).toBe('redline');
+    expect(((await peer.reply('auth')) as WireReply<HelloResult>).result!.server.name).toBe('redline');
     expect((await peer.reply('right-behind')).result).toEqual({ editor: null });
     peer.destroy();
   });

@@ -6,7 +6,17 @@ import * as path from 'path';
 import type { LoggingMessageNotification } from '@modelcontextprotocol/server';
 import { until } from '../support/until';
 import { PUBLISHED_TOOLS } from './builtServer';
-import { assertBuilt, connectMcp, exampleSelection, hostEnv, startHost, type Host, type ToolResult } from './harness';
+import {
+  assertBuilt,
+  callTool,
+  connectMcp,
+  exampleSelection,
+  hostEnv,
+  startHost,
+  type Host,
+  type ToolName,
+  type ToolResult,
+} from './harness';
 
 describe('MCP tools over the real bridge', () => {
   let host: Host;
@@ -22,11 +32,10 @@ describe('MCP tools over the real bridge', () => {
     await host?.stop();
   });
 
-  const call = (name: string, args: Record<string, unknown> = {}) =>
-    mcp.client.callTool({ name, arguments: args }) as Promise<ToolResult>;
+  const call = <N extends ToolName>(name: N, args: Record<string, unknown> = {}) => callTool(mcp.client, name, args);
   /** The tool's own data: its structured content without the window hint every result carries. */
-  const data = ({ structuredContent }: ToolResult) => {
-    const { window: _window, ...rest } = structuredContent;
+  const data = <N extends ToolName>({ structuredContent }: ToolResult<N>) => {
+    const { window: _window, ...rest } = structuredContent!;
     return rest;
   };
 
@@ -155,7 +164,7 @@ describe('MCP tools over the real bridge', () => {
     ].join('\n');
     const result = await call('present-review', { content, title: 'Example' });
     expect(result.isError).toBeFalsy();
-    const report = result.structuredContent;
+    const report = result.structuredContent!;
     expect(report.revision).toBe(host.store.revision);
     expect(report.sections.map((s: { title: string }) => s.title)).toEqual(['Review', 'Problems']);
     expect(report.sectionCount).toBe(2);
@@ -172,7 +181,7 @@ describe('MCP tools over the real bridge', () => {
       expect.stringMatching(/^Fix the 2 reference\(s\) in references\.broken .* then present again\.$/),
       expect.stringContaining('get-review-feedback'),
     ]);
-    const feedback = (await call('get-review-feedback')).structuredContent;
+    const feedback = (await call('get-review-feedback')).structuredContent!;
     expect(feedback.nextSteps).toEqual([`Pass "${feedback.cursor}" as "since" next time to get only newer items.`]);
     expect(host.store.current?.markdown).toBe(content);
     expect(host.store.current?.title).toBe('Example');
@@ -185,27 +194,27 @@ describe('MCP tools over the real bridge', () => {
     await call('present-review', { content: 'new body', mode: 'update-section', section: 'A' });
     const appended = await call('present-review', { content: '## C\n\nlast', mode: 'append' });
     // An append reports the sections it added, and how many there are in all.
-    expect(appended.structuredContent.sections.map((s: { title: string }) => s.title)).toEqual(['C']);
-    expect(appended.structuredContent.sectionCount).toBe(4);
+    expect(appended.structuredContent!.sections.map((s: { title: string }) => s.title)).toEqual(['C']);
+    expect(appended.structuredContent!.sectionCount).toBe(4);
     const review = await call('get-review');
-    expect(review.structuredContent.markdown).toBe('# R\n\n## A\n\nnew body\n\n## B\n\nkeep\n\n## C\n\nlast');
-    expect(review.structuredContent.revision).toBe(appended.structuredContent.revision);
+    expect(review.structuredContent!.markdown).toBe('# R\n\n## A\n\nnew body\n\n## B\n\nkeep\n\n## C\n\nlast');
+    expect(review.structuredContent!.revision).toBe(appended.structuredContent!.revision);
   });
 
   it("gives a repeated finding the same id in present-review's reply as in get-review, after an append and a section update", async () => {
     const same = '- **bug**: the total ignores coupons at src/example.ts:3';
     const first = await call('present-review', { content: `# R\n\n## A\n\n${same}\n\n## B\n\nnothing yet` });
-    const [original] = first.structuredContent.findings;
+    const [original] = first.structuredContent!.findings;
     const appended = await call('present-review', { content: `## C\n\n${same}\n\n${same}`, mode: 'append' });
     const updated = await call('present-review', { content: same, mode: 'update-section', section: 'B' });
-    const all = (await call('get-review')).structuredContent.findings.map((finding: { id: string }) => finding.id);
+    const all = (await call('get-review')).structuredContent!.findings.map((finding: { id: string }) => finding.id);
     // In the review's order: A's, B's (updated), then C's two.
     expect(all).toEqual([original.id, `${original.id}-2`, `${original.id}-3`, `${original.id}-4`]);
-    expect(appended.structuredContent.findings.map((finding: { id: string }) => finding.id)).toEqual([
+    expect(appended.structuredContent!.findings.map((finding: { id: string }) => finding.id)).toEqual([
       `${original.id}-2`,
       `${original.id}-3`,
     ]);
-    expect(updated.structuredContent.findings.map((finding: { id: string }) => finding.id)).toEqual([
+    expect(updated.structuredContent!.findings.map((finding: { id: string }) => finding.id)).toEqual([
       `${original.id}-2`,
     ]);
   });
@@ -219,9 +228,9 @@ describe('MCP tools over the real bridge', () => {
   });
 
   it('says in every result which window answered and how it was found', async () => {
-    for (const tool of ['get-selection', 'get-review', 'get-workspace-folders']) {
+    for (const tool of ['get-selection', 'get-review', 'get-workspace-folders'] as const) {
       const result = await call(tool);
-      expect([tool, result.structuredContent.window]).toEqual([tool, 'the window named by REDLINE_IPC_PATH']);
+      expect([tool, result.structuredContent!.window]).toEqual([tool, 'the window named by REDLINE_IPC_PATH']);
     }
   });
 
@@ -238,7 +247,7 @@ describe('MCP tools over the real bridge', () => {
       true,
     );
     const some = await call('get-selection');
-    expect(some.structuredContent.editor.selections[0].text).toBe('selected text');
+    expect(some.structuredContent!.editor!.selections[0].text).toBe('selected text');
     expect(some.content[0].text).toContain('src/example.ts (typescript, unsaved changes)');
     expect(some.content[0].text).toContain('Selected 3:1-4:5');
   });
@@ -269,7 +278,7 @@ describe('MCP tools over the real bridge', () => {
     };
     const cut = await call('get-selection');
     expect(cut.isError).toBeFalsy();
-    expect(cut.structuredContent.editor.selections[0].truncated).toBe(true);
+    expect(cut.structuredContent!.editor!.selections[0].truncated).toBe(true);
     expect(cut.content[0].text).toMatch(/the start\n\[Cut here: get-selection returns at most 64 KiB of text/);
 
     host.editor.selection = {
@@ -281,7 +290,7 @@ describe('MCP tools over the real bridge', () => {
       },
     };
     const withheld = await call('get-selection');
-    expect(withheld.structuredContent.editor.selections[0].withheld).toBe(true);
+    expect(withheld.structuredContent!.editor!.selections[0].withheld).toBe(true);
     expect(withheld.content[0].text).toContain('Selected 3:1-3:9; its text is withheld');
     expect(withheld.content[0].text).toContain('Ask the user to select the lines');
   });
@@ -294,7 +303,7 @@ describe('MCP tools over the real bridge', () => {
 
   it('open-location passes the reference and the cwd, and reports a missing file as a tool error', async () => {
     const ok = await call('open-location', { reference: 'src/example.ts:42' });
-    expect(ok.structuredContent.start.line).toBe(42);
+    expect(ok.structuredContent!.start.line).toBe(42);
     expect(host.editor.opened.at(-1)).toEqual({ reference: 'src/example.ts:42', cwd: host.workspace });
     const missing = await call('open-location', { reference: 'src/missing.ts:1' });
     expect(missing.isError).toBe(true);
@@ -304,7 +313,7 @@ describe('MCP tools over the real bridge', () => {
   it('get-review with nothing shown says so', async () => {
     await host.store.clear();
     const result = await call('get-review');
-    expect(result.structuredContent.markdown).toBe('');
+    expect(result.structuredContent!.markdown).toBe('');
     expect(result.content[0].text).toMatch(/No review is shown/);
   });
 });
@@ -327,10 +336,7 @@ describe('MCP server without a VS Code to talk to', () => {
     try {
       const { tools } = await mcp.client.listTools();
       expect(tools).toHaveLength(9);
-      const result = (await mcp.client.callTool({
-        name: 'present-review',
-        arguments: { content: '# x' },
-      })) as ToolResult;
+      const result = await callTool(mcp.client, 'present-review', { content: '# x' });
       expect(result.isError).toBe(true);
       expect(result.content[0].text).toMatch(/^No VS Code window/);
       expect(result.content[0].text).toMatch(/Open the project in VS Code|Choose one/);
@@ -354,7 +360,7 @@ describe('MCP server without a VS Code to talk to', () => {
       TMPDIR: runtime,
     });
     try {
-      const result = (await mcp.client.callTool({ name: 'get-review', arguments: {} })) as ToolResult;
+      const result = await callTool(mcp.client, 'get-review', {});
       expect(result.isError).toBe(true);
       expect(result.content[0].text).toMatch(
         /^No VS Code window listens at \/tmp\/redline-does-not-exist.sock any more/,

@@ -5,10 +5,22 @@
 import * as net from 'net';
 import { clientProof, createNonce } from '../../shared/authProof';
 import { encodeLine, LineDecoder } from '../../shared/framing';
-import { PROTOCOL_VERSION } from '../../shared/protocol';
+import {
+  PROTOCOL_VERSION,
+  type Challenge,
+  type HelloResult,
+  type Method,
+  type ParamsOf,
+  type ResultOf,
+} from '../../shared/protocol';
 
-/** A line from the window, as a test looks at it. */
-export type WireReply = { type?: string; id?: string | null; result?: any; error?: { code: number; message: string } };
+/** A line from the window, as a test looks at it; `T`, its result where the test knows what was asked. */
+export type WireReply<T = unknown> = {
+  type?: string;
+  id?: string | null;
+  result?: T;
+  error?: { code: number; message: string };
+};
 
 /** Matches the reply with this id. */
 export const byId =
@@ -49,7 +61,11 @@ export class RawPeer {
    * The whole handshake with `token`: hello, then auth with the proof over the server's nonce.
    * Resolves with the answer to the auth (id `<id>-auth`), or with the refusal of the hello.
    */
-  async hello(token: string, id = 'hello-1', protocolVersion: number = PROTOCOL_VERSION): Promise<WireReply> {
+  async hello(
+    token: string,
+    id = 'hello-1',
+    protocolVersion: number = PROTOCOL_VERSION,
+  ): Promise<WireReply<HelloResult>> {
     const clientNonce = createNonce();
     this.send({
       type: 'hello',
@@ -58,14 +74,29 @@ export class RawPeer {
       protocolVersion,
       client: { name: 'raw', version: '1', pid: process.pid },
     });
-    const challenge = await this.reply(id);
-    if (!challenge.result) return challenge;
+    const { result: challenge, ...refusal } = await this.challenge(id);
+    if (!challenge) return refusal;
     this.send({
       type: 'auth',
       id: `${id}-auth`,
-      clientProof: clientProof(token, challenge.result.serverNonce, clientNonce),
+      clientProof: clientProof(token, challenge.serverNonce, clientNonce),
     });
-    return this.reply(`${id}-auth`);
+    return this.reply(`${id}-auth`) as Promise<WireReply<HelloResult>>;
+  }
+
+  /** The window's answer to the hello with this id: its challenge, or a refusal. */
+  challenge(id: string): Promise<WireReply<Challenge>> {
+    return this.reply(id) as Promise<WireReply<Challenge>>;
+  }
+
+  /** Sends a request for `method` with this id and resolves with its reply, the result typed by the method. */
+  request<M extends Method>(
+    method: M,
+    params: ParamsOf<M>,
+    options: { readonly id: string; readonly timeoutMs?: number },
+  ): Promise<WireReply<ResultOf<M>>> {
+    this.send({ type: 'request', id: options.id, method, params });
+    return this.reply(options.id, options.timeoutMs) as Promise<WireReply<ResultOf<M>>>;
   }
 
   send(message: unknown): void {

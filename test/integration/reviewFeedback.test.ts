@@ -31,7 +31,7 @@ describe('findings and feedback', () => {
   it('present-review lists the findings with severity, place and state, and names its assistant', async () => {
     const result = await call('present-review', { content: REVIEW });
     expect(result.isError).toBeFalsy();
-    const findings = result.structuredContent.findings;
+    const findings = result.structuredContent!.findings;
     expect(
       findings.map((f: Finding) => [f.severity, f.reference, f.file, f.line, f.endLine, f.state, f.stale]),
     ).toEqual([
@@ -49,14 +49,14 @@ describe('findings and feedback', () => {
     try {
       fs.writeFileSync(example(), `// one\n// two\n// three\n${original}`);
       const { structuredContent } = await call('get-review');
-      expect(structuredContent.findings.map((f: Finding) => [f.line, f.endLine, f.stale])).toEqual([
+      expect(structuredContent!.findings.map((f: Finding) => [f.line, f.endLine, f.stale])).toEqual([
         [45, 46, false],
         [13, 13, false],
       ]);
       // The three lines gone again and the first finding's line rewritten: it cannot be found, says
       // so, and stays where it was last seen; the other follows its code back.
       fs.writeFileSync(example(), original.replace('export const line42 = 42;', 'export const renamed = 42;'));
-      const after = (await call('get-review')).structuredContent.findings;
+      const after = (await call('get-review')).structuredContent!.findings;
       expect(after.map((f: Finding) => [f.line, f.stale])).toEqual([
         [45, true],
         [10, false],
@@ -65,12 +65,12 @@ describe('findings and feedback', () => {
     } finally {
       fs.writeFileSync(example(), original);
     }
-    expect((await call('get-review')).structuredContent.findings.map((f: Finding) => f.stale)).toEqual([false, false]);
+    expect((await call('get-review')).structuredContent!.findings.map((f: Finding) => f.stale)).toEqual([false, false]);
   });
 
   it('get-review-feedback returns what the user said, in order, once per cursor', async () => {
-    const [bug, nit] = (await call('get-review')).structuredContent.findings;
-    const start = (await call('get-review-feedback')).structuredContent.cursor;
+    const [bug, nit] = (await call('get-review')).structuredContent!.findings;
+    const start = (await call('get-review-feedback')).structuredContent!.cursor;
     await session.host.conversation.add({
       kind: 'state',
       findingId: bug.id,
@@ -84,15 +84,15 @@ describe('findings and feedback', () => {
       reference: nit.reference,
     });
     await session.host.conversation.add({ kind: 'message', text: 'Also look at the tests.' });
-    const first = (await call('get-review-feedback', { since: start })).structuredContent;
+    const first = (await call('get-review-feedback', { since: start })).structuredContent!;
     expect(first.items.map((i: FeedbackItem) => [i.kind, i.findingId, i.state ?? i.text])).toEqual([
       ['state', bug.id, 'resolved'],
       ['reply', nit.id, 'I prefer the short name.'],
       ['message', undefined, 'Also look at the tests.'],
     ]);
-    expect((await call('get-review-feedback', { since: first.cursor })).structuredContent.items).toEqual([]);
+    expect((await call('get-review-feedback', { since: first.cursor })).structuredContent!.items).toEqual([]);
     // The state shows in get-review too.
-    expect((await call('get-review')).structuredContent.findings.map((f: Finding) => f.state)).toEqual([
+    expect((await call('get-review')).structuredContent!.findings.map((f: Finding) => f.state)).toEqual([
       'resolved',
       'open',
     ]);
@@ -101,8 +101,8 @@ describe('findings and feedback', () => {
   });
 
   it('await-review-feedback returns as soon as the user answers', async () => {
-    const cursor = (await call('get-review-feedback')).structuredContent.cursor;
-    const [, nit] = (await call('get-review')).structuredContent.findings;
+    const cursor = (await call('get-review-feedback')).structuredContent!.cursor;
+    const [, nit] = (await call('get-review')).structuredContent!.findings;
     const before = feedbackReads();
     const started = Date.now();
     const waiting = call('await-review-feedback', { since: cursor, timeoutSeconds: 60 });
@@ -116,8 +116,10 @@ describe('findings and feedback', () => {
     const result = await waiting;
     // Woken by the window's event, not by the 15 s re-check.
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(result.structuredContent.timedOut).toBe(false);
-    expect(result.structuredContent.items.map((i: FeedbackItem) => [i.kind, i.state])).toEqual([['state', 'wont-fix']]);
+    expect(result.structuredContent!.timedOut).toBe(false);
+    expect(result.structuredContent!.items.map((i: FeedbackItem) => [i.kind, i.state])).toEqual([
+      ['state', 'wont-fix'],
+    ]);
     expect(result.content[0].text).toContain('marked the finding on src/example.ts:10');
   });
 
@@ -146,7 +148,7 @@ describe('findings and feedback', () => {
       nextSteps,
       window: _window,
       ...before
-    } = (await call('get-review-feedback', { since: '0' })).structuredContent;
+    } = (await call('get-review-feedback', { since: '0' })).structuredContent!;
     expect(nextSteps).toEqual([`Pass "${before.cursor}" as "since" next time to get only newer items.`]);
     await session.host.conversation.flushed();
     const reopened = await Conversation.open(
@@ -154,7 +156,7 @@ describe('findings and feedback', () => {
       silentLogger,
     );
     expect(reopened.since('0')).toEqual(before);
-    const [bug] = (await call('get-review')).structuredContent.findings;
+    const [bug] = (await call('get-review')).structuredContent!.findings;
     expect(reopened.stateOf(bug.id)).toBe('resolved');
   });
 });

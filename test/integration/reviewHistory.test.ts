@@ -32,14 +32,14 @@ describe('get-review compareWithPrevious', () => {
     await call('present-review', { content: FIRST, title: 'First pass' });
     const result = await call('get-review', { compareWithPrevious: true });
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent.comparison).toBeNull();
+    expect(result.structuredContent!.comparison).toBeNull();
     expect(result.content[0].text).toContain('There is no earlier review in this window to compare with.');
     // Not asked: no comparison at all.
     expect((await call('get-review')).structuredContent).not.toHaveProperty('comparison');
   });
 
   it('lists new, fixed, still open and declined findings against the review replaced', async () => {
-    const second = (await call('present-review', { content: SECOND, title: 'Second pass' })).structuredContent;
+    const second = (await call('present-review', { content: SECOND, title: 'Second pass' })).structuredContent!;
     const [loop, nit, question] = second.findings;
     await session.host.conversation.add({
       kind: 'state',
@@ -50,7 +50,7 @@ describe('get-review compareWithPrevious', () => {
 
     const result = await call('get-review', { compareWithPrevious: true });
     expect(result.isError).toBeFalsy();
-    const { comparison } = result.structuredContent;
+    const comparison = result.structuredContent!.comparison!;
     expect(comparison.revision).toBe(second.revision);
     expect(comparison.previous).toMatchObject({ revision: second.revision - 1, title: 'First pass' });
     expect(comparison.new.map((f: ComparedFinding) => f.id)).toEqual([question.id]);
@@ -64,7 +64,7 @@ describe('get-review compareWithPrevious', () => {
       state: 'resolved',
       reference: loop.reference,
     });
-    const after = (await call('get-review', { compareWithPrevious: true })).structuredContent.comparison;
+    const after = (await call('get-review', { compareWithPrevious: true })).structuredContent!.comparison!;
     expect(after.fixed.map((f: FixedFinding) => [f.id, f.how])).toEqual([
       [loop.id, 'resolved'],
       [expect.any(String), 'gone'],

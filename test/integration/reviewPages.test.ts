@@ -8,7 +8,7 @@ import { Readable } from 'stream';
 import { Exit, runCli } from '../../mcp-server/src/cli';
 import { MAX_FEEDBACK_TEXT, MAX_REVIEW_BYTES, MAX_SECTION_CHARS } from '../../shared/protocol';
 import { until } from '../support/until';
-import { assertBuilt, hostEnv, MCP_SERVER, startHost, type Host, type ToolResult } from './harness';
+import { assertBuilt, callTool, hostEnv, MCP_SERVER, startHost, type Host, type ToolResult } from './harness';
 
 /** Codex CLI's MAX_MCP_STDIO_LINE_BYTES: the smallest line limit of the clients Redline is tested with. */
 const STRICTEST_LINE_BYTES = 8 * 1024 * 1024;
@@ -49,8 +49,7 @@ describe('get-review of a 10 MiB review of control characters', () => {
   /** The size of each line the server wrote, as it wrote it (JSON.stringify, then a newline). */
   const lineBytes: number[] = [];
   let serverLog = '';
-  const call = (args: Record<string, unknown>) =>
-    client.callTool({ name: 'get-review', arguments: args }) as Promise<ToolResult>;
+  const call = (args: Record<string, unknown>) => callTool(client, 'get-review', args);
 
   beforeAll(async () => {
     assertBuilt();
@@ -83,32 +82,32 @@ describe('get-review of a 10 MiB review of control characters', () => {
     const presented = (await client.callTool(
       { name: 'present-review', arguments: { content: review } },
       { timeout: 120_000 },
-    )) as ToolResult;
+    )) as ToolResult<'present-review'>;
     expect(presented.isError).toBeFalsy();
 
     lineBytes.length = 0;
-    const pages: ToolResult[] = [];
+    const pages: ToolResult<'get-review'>[] = [];
     let cursor: string | undefined;
     do {
       const page = await call(cursor === undefined ? {} : { cursor });
       expect(page.isError).toBeFalsy();
       pages.push(page);
-      cursor = page.structuredContent.nextCursor;
+      cursor = page.structuredContent!.nextCursor;
     } while (cursor !== undefined && pages.length < 1000);
 
-    expect(pages.map((page) => page.structuredContent.markdown).join('')).toBe(review);
+    expect(pages.map((page) => page.structuredContent!.markdown).join('')).toBe(review);
     expect(pages.length).toBeGreaterThan(1);
     // The lines of one page follow on from the last, with the heading on the first.
-    const first = pages[0].structuredContent;
+    const first = pages[0].structuredContent!;
     const totalLines = review.split('\n').length - (review.endsWith('\n') ? 1 : 0);
     expect(first.page).toMatchObject({ fromLine: 1, totalLines });
     expect(first.sections).toEqual([{ level: 1, title: 'Control characters', line: 1 }]);
     for (let i = 1; i < pages.length; i++)
-      expect(pages[i].structuredContent.page.fromLine).toBe(pages[i - 1].structuredContent.page.toLine + 1);
+      expect(pages[i].structuredContent!.page!.fromLine).toBe(pages[i - 1].structuredContent!.page!.toLine! + 1);
     expect(pages[0].content[0].text).toMatch(
       new RegExp(`^Revision \\d+, lines 1-\\d+ of ${totalLines}:\n\n# Control characters\n`),
     );
-    expect(pages[0].structuredContent.nextSteps).toEqual([
+    expect(pages[0].structuredContent!.nextSteps).toEqual([
       expect.stringContaining(`Call get-review with cursor "${first.nextCursor}"`),
     ]);
 
@@ -133,7 +132,7 @@ describe('get-review of a 10 MiB review of control characters', () => {
     await expect(resource).rejects.toThrow(
       /redline:\/\/review\/current is too large to read in one piece \(\d+ bytes as JSON, more than 6291456\)\. The get-review tool reads the current review in pages\./,
     );
-    expect((await call({})).structuredContent.page.fromLine).toBe(1);
+    expect((await call({})).structuredContent!.page!.fromLine).toBe(1);
   }, 180_000);
 
   it('refuses a cursor it did not give, and one of an earlier revision, saying what to do', async () => {
@@ -144,7 +143,7 @@ describe('get-review of a 10 MiB review of control characters', () => {
         `"${cursor}" is not a cursor get-review gave. Pass the "nextCursor" of your last get-review result as it was, or call get-review without a cursor to read the review from its first page.`,
       );
     }
-    const { nextCursor, revision } = (await call({})).structuredContent;
+    const { nextCursor, revision } = (await call({})).structuredContent!;
     await client.callTool({ name: 'present-review', arguments: { content: '# Replaced\n' } });
     const stale = await call({ cursor: nextCursor });
     expect(stale.isError).toBe(true);
@@ -156,7 +155,7 @@ describe('get-review of a 10 MiB review of control characters', () => {
       markdown: '# Replaced\n',
       page: { fromLine: 1, toLine: 1, totalLines: 1 },
     });
-    expect(whole.structuredContent.nextCursor).toBeUndefined();
+    expect(whole.structuredContent!.nextCursor).toBeUndefined();
     expect(whole.content[0].text).toBe(`Revision ${revision + 1}:\n\n# Replaced\n`);
   });
 
@@ -171,16 +170,16 @@ describe('get-review of a 10 MiB review of control characters', () => {
     for (const text of texts) await conversation.add({ kind: 'message', text });
 
     lineBytes.length = 0;
-    const read: string[] = [];
+    const read: Array<string | undefined> = [];
     let since = start.cursor;
     for (let more = true; more;) {
-      const answer = (await client.callTool({ name: 'get-review-feedback', arguments: { since } })) as ToolResult;
+      const answer = await callTool(client, 'get-review-feedback', { since });
       expect(answer.isError).toBeFalsy();
-      read.push(...answer.structuredContent.items.map((item: { text: string }) => item.text));
-      since = answer.structuredContent.cursor;
-      more = answer.structuredContent.more === true;
+      read.push(...answer.structuredContent!.items.map((item) => item.text));
+      since = answer.structuredContent!.cursor;
+      more = answer.structuredContent!.more === true;
       if (more)
-        expect(answer.structuredContent.nextSteps).toEqual([
+        expect(answer.structuredContent!.nextSteps).toEqual([
           `More feedback is waiting than one answer holds: call get-review-feedback with "${since}" as "since" to read on.`,
         ]);
     }
@@ -196,14 +195,11 @@ describe('get-review of a 10 MiB review of control characters', () => {
     const answers = lineBytes.length;
     const replies = () => serverLog.match(/"event":"reply"[^\n]*"method":"get-review-feedback"/g)?.length ?? 0;
     const before = replies();
-    const waiting = client.callTool({
-      name: 'await-review-feedback',
-      arguments: { timeoutSeconds: 60 },
-    }) as Promise<ToolResult>;
+    const waiting = callTool(client, 'await-review-feedback', { timeoutSeconds: 60 });
     await until(() => replies() >= before + answers + 1, 'the window to answer every get-review-feedback call', 30_000);
     await conversation.add({ kind: 'message', text: 'after the backlog' });
-    const awaited = (await waiting).structuredContent;
-    expect(awaited.items.map((item: { text: string }) => item.text)).toEqual(['after the backlog']);
+    const awaited = (await waiting).structuredContent!;
+    expect(awaited.items.map((item) => item.text)).toEqual(['after the backlog']);
   });
 
   it("cuts a heading's title in present-review's reply and in get-review to what update-section takes", async () => {
@@ -212,12 +208,12 @@ describe('get-review of a 10 MiB review of control characters', () => {
     const presented = (await client.callTool(
       { name: 'present-review', arguments: { content: `# ${heading}\n\nbody\n` } },
       { timeout: 120_000 },
-    )) as ToolResult;
+    )) as ToolResult<'present-review'>;
     expect(presented.isError).toBeFalsy();
-    const [section] = presented.structuredContent.sections;
+    const [section] = presented.structuredContent!.sections;
     expect(section.title).toHaveLength(MAX_SECTION_CHARS);
     expect(section.title.endsWith('…')).toBe(true);
-    expect((await call({})).structuredContent.sections).toEqual([section]);
+    expect((await call({})).structuredContent!.sections).toEqual([section]);
     expect(Math.max(...lineBytes)).toBeLessThan(STRICTEST_LINE_BYTES);
   }, 180_000);
 });

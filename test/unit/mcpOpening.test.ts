@@ -12,7 +12,7 @@ import {
   type HandOff,
   type PublishedOpening,
 } from '../../mcp-server/src/opening/openingResponder';
-import { BuiltServer, type Reply } from '../integration/builtServer';
+import { BuiltServer, type Reply, type ToolText } from '../integration/builtServer';
 import { until } from '../support/until';
 
 const envelope = {
@@ -380,7 +380,7 @@ describe('the built server: the entry answers as the full server does, and nothi
       {},
     ]);
     expect(byId(2)[0].result).toEqual(byId(4)[0].result);
-    expect(byId(3)[0].result.content[0].text).toMatch(/No VS Code window/);
+    expect((byId(3)[0] as Reply<ToolText>).result!.content[0].text).toMatch(/No VS Code window/);
     expect(await server.endInput()).toBe(0);
   });
 });

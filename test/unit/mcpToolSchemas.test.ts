@@ -3,14 +3,14 @@
 // entry answers: `server/discover` and the per-request envelope of 2026-07-28, and `initialize`
 // for the older revisions, in the orders real clients send them.
 
-import { McpServer, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import { McpServer, SUPPORTED_PROTOCOL_VERSIONS, type DiscoverResult } from '@modelcontextprotocol/server';
 import * as fs from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
 import { createServer } from '../../mcp-server/src/server';
 import { unreachableBridge } from '../../mcp-server/src/tools/toolContext';
 import { silentLogger } from '../../shared/logger';
-import { BuiltServer, PUBLISHED_TOOLS } from '../integration/builtServer';
+import { BuiltServer, PUBLISHED_TOOLS, type Reply, type ToolText } from '../integration/builtServer';
 
 const MODERN = '2026-07-28';
 const envelope = (protocolVersion = MODERN) => ({
@@ -70,7 +70,7 @@ describe('the tools the MCP server publishes', () => {
   beforeAll(async () => {
     const server = new BuiltServer();
     server.send(initialize(1), initialized, toolsList(2));
-    tools = (await server.waitForReplies(2))[1].result.tools;
+    tools = ((await server.waitForReplies(2))[1] as Reply<{ tools: PublishedTool[] }>).result!.tools;
     await server.endInput();
   });
 
@@ -149,12 +149,12 @@ describe('the built MCP server, in both protocol eras', () => {
   it('answers server/discover with its versions, capabilities, identity and instructions', async () => {
     const server = new BuiltServer();
     server.send(modern(1, 'server/discover'));
-    const [reply] = await server.waitForReplies(1);
-    expect(reply.result.supportedVersions).toContain(MODERN);
-    expect(reply.result.capabilities).toMatchObject({ tools: {}, prompts: {}, resources: { subscribe: true } });
+    const [reply] = (await server.waitForReplies(1)) as Array<Reply<DiscoverResult>>;
+    expect(reply.result!.supportedVersions).toContain(MODERN);
+    expect(reply.result!.capabilities).toMatchObject({ tools: {}, prompts: {}, resources: { subscribe: true } });
     // Logging is not part of 2026-07-28: nothing to declare there.
-    expect(reply.result.capabilities.logging).toBeUndefined();
-    expect(reply.result.instructions).toMatch(/present-review/);
+    expect(reply.result!.capabilities.logging).toBeUndefined();
+    expect(reply.result!.instructions).toMatch(/present-review/);
     expect(JSON.stringify(reply.result)).toContain(`"version":${JSON.stringify(version)}`);
     expect(await server.endInput()).toBe(0);
   });
@@ -168,12 +168,13 @@ describe('the built MCP server, in both protocol eras', () => {
       modern(4, 'resources/templates/list'),
     );
     const replies = await server.waitForReplies(4);
-    const byId = (id: number) => replies.find((reply) => reply.id === id)!.result;
+    type Listed = { ttlMs: number; tools?: Array<{ name: string }>; resources?: Array<{ uri: string }> };
+    const byId = (id: number) => (replies.find((reply) => reply.id === id) as Reply<Listed>).result!;
     for (const id of [1, 2, 3, 4]) expect(byId(id)).toMatchObject({ resultType: 'complete', cacheScope: 'private' });
     expect(byId(1).ttlMs).toBe(3_600_000);
-    expect(byId(1).tools.map((tool: { name: string }) => tool.name)).toContain('present-review');
+    expect(byId(1).tools!.map((tool: { name: string }) => tool.name)).toContain('present-review');
     expect(byId(2).ttlMs).toBe(0);
-    expect(byId(2).resources.map((resource: { uri: string }) => resource.uri)).toEqual([
+    expect(byId(2).resources!.map((resource: { uri: string }) => resource.uri)).toEqual([
       'redline://review/current',
       'redline://review/current.sarif',
       'redline://selection',
@@ -222,7 +223,8 @@ describe('the built MCP server, in both protocol eras', () => {
     const server = new BuiltServer();
     server.send(initialize(1, '2025-06-18'), initialized, ...requests);
     const replies = await server.waitForReplies(1 + requests.length);
-    expect(replies.find((reply) => reply.id === 2)?.result[listed as string].length).toBeGreaterThan(0);
+    const answer = replies.find((reply) => reply.id === 2) as Reply<Record<string, unknown[]>> | undefined;
+    expect(answer?.result![listed as string].length).toBeGreaterThan(0);
     expect(replies.every((reply) => reply.error === undefined)).toBe(true);
     expect(await server.endInput()).toBe(0);
   });
@@ -238,7 +240,8 @@ describe('the built MCP server, in both protocol eras', () => {
     });
     const replies = await server.waitForReplies(3);
     // It reached the tool whole: the tool's answer, not a size or parse error.
-    expect(replies.find((reply) => reply.id === 3)?.result.content[0].text).toMatch(/No VS Code window/);
+    const answer = replies.find((reply) => reply.id === 3) as Reply<ToolText> | undefined;
+    expect(answer?.result!.content[0].text).toMatch(/No VS Code window/);
     expect(await server.endInput()).toBe(0);
   });
 
@@ -247,7 +250,8 @@ describe('the built MCP server, in both protocol eras', () => {
     server.send({ jsonrpc: '2.0', id: 'x', method: 'no/such-method' }, call(2, 'open-location'));
     const replies = await server.waitForReplies(2);
     expect(replies.find((reply) => reply.id === 'x')?.error?.code).toBe(-32601);
-    expect(replies.find((reply) => reply.id === 2)?.result.isError).toBe(true);
+    const answer = replies.find((reply) => reply.id === 2) as Reply<ToolText> | undefined;
+    expect(answer?.result!.isError).toBe(true);
     expect(await server.endInput()).toBe(0);
   });
 
