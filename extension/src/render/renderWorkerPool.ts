@@ -41,7 +41,10 @@ export interface RenderWorkerPoolOptions {
  */
 export const RENDER_WORKER_HEAP_MB = 1536;
 
-const DEFAULTS = { size: 2, idleMs: 60_000, maxHeapMb: RENDER_WORKER_HEAP_MB, inThreadBelow: 4 * 1024 };
+/** The default of `inThreadBelow`. */
+export const IN_THREAD_BELOW_CHARS = 4 * 1024;
+
+const DEFAULTS = { size: 2, idleMs: 60_000, maxHeapMb: RENDER_WORKER_HEAP_MB, inThreadBelow: IN_THREAD_BELOW_CHARS };
 
 /** The worker stopped while it rendered: it crashed, ran out of memory, or was terminated. */
 export class RenderWorkerError extends Error {
