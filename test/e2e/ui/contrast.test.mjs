@@ -45,7 +45,7 @@ async function useTheme(s, name) {
 async function cursorToTop(s, lineText) {
   await s.page.locator('.monaco-editor .view-line', { hasText: lineText }).first().click();
   await s.page.keyboard.press('Control+Home');
-  await s.page.locator('.statusbar-item', { hasText: /Ln 1, Col 1\b/ }).waitFor({ state: 'visible', timeout: 15_000 });
+  await s.waitForCursor(1, { timeoutMs: 15_000 });
 }
 
 /** The name of the theme the panel is drawn in. @param {RedlineSession} s */
@@ -208,9 +208,7 @@ describe('Contrast of the panel in every state and theme', () => {
     // In the editor: lines typed at the top move every finding of example.ts, and an edit to
     // line 24 leaves the two findings there without their code.
     await runCommand(s.page, 'Redline: Next Finding');
-    await s.page
-      .locator('.statusbar-item', { hasText: /Ln 58, Col 1\b/ })
-      .waitFor({ state: 'visible', timeout: 10_000 });
+    await s.waitForCursor(58);
     await cursorToTop(s, 'export function totalOf');
     for (let i = 0; i < TYPED_LINES; i++) await s.page.keyboard.press('Enter');
     for (let i = 1; i < EDITED_LINE; i++) await s.page.keyboard.press('ArrowDown');
@@ -286,9 +284,7 @@ describe('Contrast of the panel in every state and theme', () => {
     const s = session();
     // The second finding (the bug, line 42 moved to 45) shows example.ts around its lines.
     await runCommand(s.page, 'Redline: Next Finding');
-    await s.page
-      .locator('.statusbar-item', { hasText: new RegExp(`Ln ${42 + TYPED_LINES}, Col 1\\b`) })
-      .waitFor({ state: 'visible', timeout: 10_000 });
+    await s.waitForCursor(42 + TYPED_LINES);
     assert.equal(await s.activeEditorTab(), 'example.ts');
     await cursorToTop(s, 'export function discountFor');
     for (let i = 0; i < TYPED_LINES; i++) await s.page.keyboard.press('Delete');

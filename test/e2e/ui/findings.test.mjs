@@ -107,9 +107,7 @@ describe('Findings in the panel and in the code', () => {
     const frame = await s.reviewFrame();
     // The finding's text, not its link: the finding's own place opens, with its thread.
     await frame.locator(`#review [data-finding="${findings[1].id}"]`).click({ position: { x: 5, y: 5 } });
-    await s.page
-      .locator('.statusbar-item', { hasText: /Ln 31, Col 1\b/ })
-      .waitFor({ state: 'visible', timeout: 10_000 });
+    await s.waitForCursor(31);
     assert.equal(await s.activeEditorTab(), 'example.ts');
     await s.page
       .locator('.review-widget', { hasText: 'subtotal could use reduce' })
@@ -234,9 +232,7 @@ describe('Findings in the panel and in the code', () => {
     await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
     // Made in the file's editor (code-server's default auto save then writes it, as it writes the
     // user's own edits); the assistant hears the finding resolved, and its old lines are gone.
-    await s.page
-      .locator('.statusbar-item', { hasText: /Ln 47, Col 1\b/ })
-      .waitFor({ state: 'visible', timeout: 10_000 });
+    await s.waitForCursor(47);
     const review = await waitFor(async () => {
       const r = await s.call('get-review');
       return r.findings[0]?.state === 'resolved' && r.findings[0].stale && r;
@@ -320,9 +316,7 @@ describe('Findings in the panel and in the code', () => {
         .locator('#review [data-finding]')
         .first()
         .click({ position: { x: 5, y: 5 } });
-      await s.page
-        .locator('.statusbar-item', { hasText: /Ln 46, Col 1\b/ })
-        .waitFor({ state: 'visible', timeout: 10_000 });
+      await s.waitForCursor(46);
       await s.page
         .locator('.review-widget', { hasText: 'round before tax' })
         .first()

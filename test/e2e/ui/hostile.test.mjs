@@ -206,9 +206,7 @@ describe('A hostile review', () => {
       await s.page
         .locator('.editor-group-container.active .tab.active', { hasText: 'util.ts' })
         .waitFor({ state: 'visible', timeout: 10_000 });
-      await s.page
-        .locator('.statusbar-item', { hasText: /Ln 7, Col 1\b/ })
-        .waitFor({ state: 'visible', timeout: 10_000 });
+      await s.waitForCursor(7);
       await s.page.locator('.tabs-container .tab', { hasText: 'Review: Hostile review' }).click();
       await frame.evaluate(() => console.log('redline-e2e-console-last'));
       await waitFor(

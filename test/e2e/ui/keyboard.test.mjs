@@ -9,19 +9,11 @@ import { runCommand } from '../harness/workbench.mjs';
 import { RedlineSession, session, waitFor } from './session.mjs';
 
 const EXAMPLE = 'src/example.ts';
-/** @param {RedlineSession} s @param {number} line */
-const waitForLine = (s, line) =>
-  s.page
-    .locator('.statusbar-item', { hasText: new RegExp(`Ln ${line}, Col 1\\b`) })
-    .waitFor({ state: 'visible', timeout: 10_000 });
 
-/**
- * Puts the keyboard in example.ts's editor: a click in the panel can leave it in the panel's webview.
- * @param {RedlineSession} s
- */
 /**
  * A click into example.ts's text: its discountFor line, or once a Ctrl+Home has scrolled that away,
  * its first line. `\s`, because the editor draws spaces as no-break spaces.
+ * @param {RedlineSession} s
  */
 const focusCode = (s) =>
   s.page
@@ -40,9 +32,7 @@ async function cursorToTop(s) {
     await focusCode(s);
     await s.page.keyboard.press('Control+Home');
     try {
-      return await s.page
-        .locator('.statusbar-item', { hasText: /Ln 1, Col 1\b/ })
-        .waitFor({ state: 'visible', timeout: 3_000 });
+      return await s.waitForCursor(1, { timeoutMs: 3_000 });
     } catch (error) {
       if (attempt === 3) throw error;
     }
@@ -70,22 +60,22 @@ describe('The review from the keyboard', () => {
     assert.equal(findings.length, 2);
     await s.waitForReviewText(marker);
     await runCommand(s.page, 'Redline: Next Finding');
-    await waitForLine(s, 42);
+    await s.waitForCursor(42);
     assert.equal(await s.activeEditorTab(), 'example.ts');
     await s.page
       .locator('.review-widget', { hasText: 'unknown coupon still gives nothing' })
       .first()
       .waitFor({ state: 'visible', timeout: 10_000 });
     await runCommand(s.page, 'Redline: Next Finding');
-    await waitForLine(s, 47);
+    await s.waitForCursor(47);
     // Ctrl+F8 is its key (F8 and Alt+F8 are VS Code's problem navigation); past the last, the first.
     await s.page.keyboard.press('Control+F8');
-    await waitForLine(s, 42);
+    await s.waitForCursor(42);
     await s.page
       .locator('.notifications-toasts', { hasText: 'past the last finding, back at the first (1 of 2)' })
       .waitFor({ state: 'visible', timeout: 10_000 });
     await s.page.keyboard.press('Control+Shift+F8');
-    await waitForLine(s, 47);
+    await s.waitForCursor(47);
     await s.screenshot('30-next-finding');
   });
 
@@ -128,7 +118,7 @@ describe('The review from the keyboard', () => {
     );
     // Enter shows it in the code.
     await second.press('Enter');
-    await waitForLine(s, 47);
+    await s.waitForCursor(47);
   });
 
   it('three lines typed above a finding make both the finding and its own link open where its code is now', async function () {
@@ -138,7 +128,7 @@ describe('The review from the keyboard', () => {
     const original = readFileSync(file, 'utf8');
     try {
       await runCommand(s.page, 'Redline: Next Finding');
-      await waitForLine(s, 42);
+      await s.waitForCursor(42);
       await s.page.keyboard.press('Control+Home');
       for (let i = 0; i < 3; i++) await s.page.keyboard.press('Enter');
       await waitFor(
@@ -148,13 +138,13 @@ describe('The review from the keyboard', () => {
       const frame = await s.reviewFrame();
       const finding = frame.locator(`#review [data-finding="${findings[0].id}"]`);
       await finding.click({ position: { x: 5, y: 5 } });
-      await waitForLine(s, 45);
+      await s.waitForCursor(45);
       await cursorToTop(s);
       // The link says src/example.ts:42, where the code was when the review was written.
       const link = finding.locator('a[data-ref]');
       assert.equal(await link.getAttribute('data-ref'), `${EXAMPLE}:42`);
       await link.click();
-      await waitForLine(s, 45);
+      await s.waitForCursor(45);
       await s.screenshot('31-link-follows-code');
       // Take the three lines out again, as the user would; auto save writes the file back as it was.
       await cursorToTop(s);

@@ -70,9 +70,7 @@ describe('open-location of a file outside the workspace', () => {
     await s.page
       .locator('.editor-group-container.active .tab.active', { hasText: FILE_NAME })
       .waitFor({ state: 'visible' });
-    await s.page
-      .locator('.statusbar-item', { hasText: /Ln 3, Col 1\b/ })
-      .waitFor({ state: 'visible', timeout: 10_000 });
+    await s.waitForCursor(3);
     await s.screenshot('10b-outside-opened');
 
     // The tool selected line 3; the user has not selected anything in the file.
@@ -93,9 +91,7 @@ describe('open-location of a file outside the workspace', () => {
     await s.page.keyboard.press('Home');
     await s.page.keyboard.press('Shift+End');
     const line = `the third line holds ${secret}`;
-    await s.page
-      .locator('.statusbar-item', { hasText: `Ln 3, Col ${line.length + 1} (${line.length} selected)` })
-      .waitFor({ state: 'visible', timeout: 10_000 });
+    await s.waitForCursor(3, { column: line.length + 1, selected: line.length });
     // The selection reaches the extension host a moment after the keypress.
     const editor = await waitFor(async () => {
       const found = (await s.call('get-selection')).editor;

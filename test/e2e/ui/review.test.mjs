@@ -95,9 +95,7 @@ describe('A review in the panel', () => {
     await s.page
       .locator('.editor-group-container.active .tab.active', { hasText: 'example.ts' })
       .waitFor({ state: 'visible' });
-    await s.page
-      .locator('.statusbar-item', { hasText: /Ln 42, Col 1\b/ })
-      .waitFor({ state: 'visible', timeout: 10_000 });
+    await s.waitForCursor(42);
     assert.equal(await s.activeEditorTab(), 'example.ts');
     assert.match(await s.cursorStatus(), /^Ln 42, Col 1\b/);
     // The panel stays open beside the file.
@@ -112,9 +110,7 @@ describe('A review in the panel', () => {
     const lines = readFileSync(join(s.workspace, EXAMPLE), 'utf8').split('\n').slice(9, 20);
     const selectedText = lines.join('\n');
     // VS Code's own status bar: the cursor on the range's first line, and the selection's size.
-    await s.page
-      .locator('.statusbar-item', { hasText: `Ln 10, Col 1 (${selectedText.length} selected)` })
-      .waitFor({ state: 'visible', timeout: 10_000 });
+    await s.waitForCursor(10, { selected: selectedText.length });
     assert.equal(await s.activeEditorTab(), 'example.ts');
     // And read back through the assistant's own tool.
     const { editor } = await s.call('get-selection');

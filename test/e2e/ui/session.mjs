@@ -279,6 +279,43 @@ export class RedlineSession {
     ).trim();
   }
 
+  /**
+   * Waits for the status bar's cursor item to read `Ln <line>, Col <column>` (and "(<n> selected)"
+   * when given): the text editor is active with its cursor there. On a timeout the error says what
+   * the workbench showed instead, with a screenshot, so that a failure in CI explains itself.
+   * @param {number} line
+   * @param {{ column?: number, selected?: number, timeoutMs?: number }} [options]
+   */
+  async waitForCursor(line, { column = 1, selected, timeoutMs = 10_000 } = {}) {
+    const wanted = `Ln ${line}, Col ${column}` + (selected === undefined ? '' : ` (${selected} selected)`);
+    const escaped = wanted.replace(/[()]/g, '\\$&');
+    try {
+      await this.page
+        .locator('.statusbar-item', { hasText: new RegExp(`${escaped}(?!\\d)`) })
+        .waitFor({ state: 'visible', timeout: timeoutMs });
+    } catch (error) {
+      throw new Error(`The status bar never read "${wanted}": ${await this._cursorReport()}`, { cause: error });
+    }
+  }
+
+  /** What the workbench shows of the cursor and the focus, for an error. */
+  async _cursorReport() {
+    const name = `cursor-timeout-${Date.now()}`;
+    await this.screenshot(name).catch(() => {});
+    const shown = await this.page.evaluate(() => {
+      const cursor = [...document.querySelectorAll('.statusbar-item')]
+        .map((item) => item.textContent?.trim() ?? '')
+        .find((text) => /Ln \d+, Col \d+/.test(text));
+      const focused = document.activeElement;
+      return {
+        cursor: cursor ?? 'none (the active editor is not a text editor)',
+        activeTab: document.querySelector('.editor-group-container.active .tab.active')?.textContent?.trim(),
+        focus: focused ? `${focused.tagName.toLowerCase()}.${[...focused.classList].join('.')}` : 'none',
+      };
+    });
+    return `it read ${shown.cursor}; active tab ${shown.activeTab}; focus in ${shown.focus}; screenshot e2e-ui-${name}.png`;
+  }
+
   /** Labels of every open editor tab, in every group. */
   async editorTabs() {
     return (await this.page.locator('.tabs-container .tab').allInnerTexts()).map((label) => label.replace(/\s+/g, ''));
