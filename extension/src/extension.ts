@@ -19,6 +19,7 @@ import { registerCommands } from './commands';
 import { buildExportedReview } from './exchange/exportedReviewBuilder';
 import { CompletionSources } from './editor/completionSources';
 import { getDiagnostics, getWorkspaceFolders, listOpenEditors } from './editor/editorContext';
+import { EditorInFront } from './editor/editorInFront';
 import { LocationOpener } from './editor/locationOpener';
 import { unsavedDocuments } from './editor/unsavedDocuments';
 import { FindingsFeature } from './findings/findingsFeature';
@@ -74,14 +75,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     new ReviewRenderer(workspaceFolders, { engine: renderPool, unsavedDocuments, log: logger.for('renderer') }),
   );
   const selection = new SelectionTracker();
+  const inFront = root.add(new EditorInFront(logger.for('editor')));
   const opener = new LocationOpener(
     (cwd) => renderer.roots(cwd),
     () => ReviewPanel.current?.viewColumn,
-    selection.withheld,
+    { withheld: selection.withheld, inFront },
   );
   let bridge: BridgeHost | undefined;
   const findings = new FindingsFeature({
     renderer,
+    inFront,
     log: logger.for('findings'),
     showInPanel: (id) => showPanel().showFinding(id),
     markInPanel: (id) => ReviewPanel.current?.showFinding(id, { preserveFocus: true }),
@@ -96,7 +99,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
   root.add(reviews);
   findings.follow(reviews);
 
-  const panelDeps = createPanelDeps({ reviews, renderer, opener, findings: findings.panel });
+  const panelDeps = createPanelDeps({ reviews, renderer, opener, inFront, findings: findings.panel });
   const panelSetup = { extensionUri: context.extensionUri, deps: panelDeps, log: logger.for('panel') };
   const showPanel = (preserveFocus = false) => ReviewPanel.createOrShow(panelSetup, { preserveFocus });
 

@@ -223,6 +223,8 @@ function announce(region: HTMLElement, text: string): void {
 }
 
 interceptLinkClicks(document, post);
+// Before the click's own message: the host then knows the focus the panel takes is the user's.
+document.addEventListener('pointerdown', () => post({ type: 'pointerDown' }), { capture: true, passive: true });
 
 saveOnScroll(saveState);
 

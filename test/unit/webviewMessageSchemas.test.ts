@@ -113,3 +113,9 @@ describe('tab messages', () => {
     }
   });
 });
+
+describe('pointer messages', () => {
+  it('carries nothing but its type', () => {
+    expect(parseWebviewMessage({ type: 'pointerDown', x: 3, target: 'a' })).toEqual({ type: 'pointerDown' });
+  });
+});

@@ -8,6 +8,7 @@ import { formatReference, parseLinkTarget, type FileReference } from '../../../s
 import { ErrorCode, IpcError, type OpenLocationResult } from '../../../shared/protocol';
 import { resolveOne, type Resolution } from '../render/referenceResolver';
 import { isInsideRoots } from './containment';
+import type { EditorInFront } from './editorInFront';
 import type { WithheldDocuments } from './withheldDocuments';
 
 const HIGHLIGHT_MS = 1500;
@@ -27,8 +28,12 @@ export class LocationOpener extends Disposable {
     private readonly roots: (cwd: string | undefined) => string[],
     /** The column the review panel is in, so that files open beside it rather than over it. */
     private readonly panelColumn: () => vscode.ViewColumn | undefined,
-    /** Told of every file opened outside the roots, whose text get-selection then holds back. */
-    private readonly withheld?: WithheldDocuments,
+    private readonly options: {
+      /** Told of every file opened outside the roots, whose text get-selection then holds back. */
+      readonly withheld?: WithheldDocuments;
+      /** Keeps the opened editor in front of a late focus change: a closing modal's, the panel's. */
+      readonly inFront?: EditorInFront;
+    } = {},
   ) {
     super();
     this.register(toDisposable(() => clearTimeout(this.clearHighlight)));
@@ -43,8 +48,7 @@ export class LocationOpener extends Disposable {
         `"${target}" is not a file reference. Use path:line, path:start-end, path#L10-L20 or an absolute path.`,
       );
     }
-    let asked = false;
-    const resolution = await this.resolveWithConsent(reference, this.roots(cwd), () => (asked = true));
+    const resolution = await this.resolveWithConsent(reference, this.roots(cwd));
     if (resolution.status !== 'resolved')
       throw new IpcError(ErrorCode.NotFound, `Cannot open ${formatReference(reference)}: ${resolution.reason}`);
     if (!(await isFile(resolution.absolutePath))) {
@@ -62,7 +66,7 @@ export class LocationOpener extends Disposable {
     editor.selection = new vscode.Selection(range.end, range.start);
     editor.revealRange(range, vscode.TextEditorRevealType.InCenter);
     this.flash(editor, range);
-    if (asked) await keepFocusAfterModal(editor);
+    this.options.inFront?.hold(editor);
     if (clampedFrom !== undefined) {
       void vscode.window.showInformationMessage(
         `Line ${clampedFrom} is past the end of ${vscode.workspace.asRelativePath(document.uri)} (${document.lineCount} lines); showing the last line.`,
@@ -81,7 +85,7 @@ export class LocationOpener extends Disposable {
    * it is found without asking; outside them, including through a link, only after the user's yes,
    * and it is then marked so that get-selection withholds its text.
    */
-  private async resolveWithConsent(reference: FileReference, roots: string[], asking: () => void): Promise<Resolution> {
+  private async resolveWithConsent(reference: FileReference, roots: string[]): Promise<Resolution> {
     const file: FileReference = { kind: 'file', path: reference.path };
     const inside = await resolveOne(roots, file, { outsideRoots: 'refuse' });
     const outside =
@@ -89,12 +93,11 @@ export class LocationOpener extends Disposable {
         ? inside.outside === true
         : inside.status === 'resolved' && !(await isInsideRoots(inside.absolutePath, roots));
     if (!outside) return inside;
-    asking();
     await this.askToOpenOutside(reference.path);
     const resolution =
       inside.status === 'resolved' ? inside : await resolveOne(roots, file, { outsideRoots: 'lookUp' });
     if (resolution.status === 'resolved')
-      this.withheld?.openedForAssistant(vscode.Uri.file(resolution.absolutePath).toString());
+      this.options.withheld?.openedForAssistant(vscode.Uri.file(resolution.absolutePath).toString());
     return resolution;
   }
 
@@ -161,22 +164,4 @@ async function isFile(absolutePath: string): Promise<boolean> {
 /** Where code opens from the panel: the first column, or the second when the panel is in the first, so the panel stays in view. */
 export function codeColumnBeside(panel: vscode.ViewColumn | undefined): vscode.ViewColumn {
   return panel === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One;
-}
-
-/** How long a closing modal may take to give focus back to where it was. */
-const MODAL_FOCUS_SETTLE_MS = 150;
-
-/**
- * A closing modal gives focus back to what had it before (often the review panel), sometimes after
- * the editor opened behind it took focus: then the editor is shown again.
- */
-async function keepFocusAfterModal(editor: vscode.TextEditor): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, MODAL_FOCUS_SETTLE_MS));
-  if (vscode.window.activeTextEditor?.document !== editor.document) {
-    await vscode.window.showTextDocument(editor.document, {
-      viewColumn: editor.viewColumn,
-      preview: false,
-      preserveFocus: false,
-    });
-  }
 }

@@ -8,6 +8,7 @@ import { Disposable, toDisposable } from '../../../shared/lifecycle';
 import type { FeedbackItem, FindingState } from '../../../shared/protocol';
 import type { ShownFinding } from '../review/reviewFindings';
 import { threadBody } from './threadMarkdown';
+import type { EditorInFront } from '../editor/editorInFront';
 
 export const COMMENT_CONTROLLER_ID = 'redline';
 /**
@@ -38,6 +39,8 @@ export class FindingThreads extends Disposable {
     private readonly repliesTo: (findingId: string) => readonly FeedbackItem[],
     /** The column code opens in: not the panel's, so the panel stays in view. */
     private readonly codeColumn: () => vscode.ViewColumn,
+    /** Keeps the finding's editor in front of the panel's late focus change. */
+    private readonly inFront: EditorInFront,
   ) {
     super();
     // Disposing the controller disposes its threads.
@@ -107,6 +110,7 @@ export class FindingThreads extends Disposable {
       preview: false,
     });
     editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    this.inFront.hold(editor);
     const thread = this.threads.get(finding.id)?.thread;
     if (thread) thread.collapsibleState = vscode.CommentThreadCollapsibleState.Expanded;
   }

@@ -25,10 +25,13 @@ import { FindingFeedback } from './findingFeedback';
 import { FindingThreads } from './findingThreads';
 import { SuggestionApplier } from './suggestionApplier';
 import { ReviewFindings, type ShownFinding } from '../review/reviewFindings';
+import type { EditorInFront } from '../editor/editorInFront';
 
 export interface FindingsFeatureDeps {
   readonly renderer: ReviewRenderer;
   readonly log: Logger;
+  /** Keeps a finding's editor in front of the panel's late focus change. */
+  readonly inFront: EditorInFront;
   /** Scrolls the panel to a finding, opening the panel if needed. */
   readonly showInPanel: (findingId: string) => void;
   /** Points a finding out in the panel if it is open, leaving the focus where it is. */
@@ -51,7 +54,9 @@ export class FindingsFeature extends Disposable {
   constructor(private readonly deps: FindingsFeatureDeps) {
     super();
     const codeColumn = () => codeColumnBeside(ReviewPanel.current?.viewColumn);
-    this.threads = this.register(new FindingThreads((id) => this.active?.conversation.repliesTo(id) ?? [], codeColumn));
+    this.threads = this.register(
+      new FindingThreads((id) => this.active?.conversation.repliesTo(id) ?? [], codeColumn, deps.inFront),
+    );
     this.suggestions = this.register(new SuggestionApplier((id) => this.active?.findings.find(id), codeColumn));
     const feedback = () => this.feedback();
     const settle = async (action: Promise<unknown>) => void (await action);

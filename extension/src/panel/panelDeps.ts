@@ -7,6 +7,7 @@ import type { ReviewRenderer } from '../render/reviewRenderer';
 import type { AssistantReviews } from '../review/assistantReviews';
 import type { ReviewChange } from '../review/reviewStore';
 import { copyReviewToClipboard, openExternalLink, openReferenceForUser } from '../reviewActions';
+import type { EditorInFront } from '../editor/editorInFront';
 import type { LocationOpener } from '../editor/locationOpener';
 import type { PanelFindingDeps } from './panelFindings';
 import { historyPanelDeps } from './panelHistory';
@@ -19,10 +20,11 @@ export interface PanelDepsSources {
   readonly reviews: AssistantReviews;
   readonly renderer: ReviewRenderer;
   readonly opener: LocationOpener;
+  readonly inFront: EditorInFront;
   readonly findings: PanelFindingDeps & Pick<ReviewPanelDeps, 'onDidChangeFindings'>;
 }
 
-export function createPanelDeps({ reviews, renderer, opener, findings }: PanelDepsSources): WindowPanelDeps {
+export function createPanelDeps({ reviews, renderer, opener, inFront, findings }: PanelDepsSources): WindowPanelDeps {
   const owned = new DisposableStore();
   const reviewChanged = owned.add(new vscode.EventEmitter<ReviewChange>());
   const switched = owned.add(new vscode.EventEmitter<void>());
@@ -53,6 +55,7 @@ export function createPanelDeps({ reviews, renderer, opener, findings }: PanelDe
         .filter((review) => review.store.current || review === reviews.active)
         .map(({ key, label }) => ({ key, label, active: key === reviews.active.key })),
     selectTab: (key) => void reviews.select(key),
+    userInPanel: () => inFront.release(),
     onDidChangeTabs: tabsChanged.event,
     render: (review) => renderer.render(review),
     renderPart: async (review, part) => {

@@ -41,6 +41,8 @@ export interface ReviewPanelDeps extends PanelRenderers, PanelFindingDeps, Panel
   /** One tab per assistant's review. */
   tabs(): readonly ReviewTab[];
   selectTab(key: string): void;
+  /** The user clicked in the panel: an editor Redline just showed is no longer held in front. */
+  userInPanel(): void;
   readonly onDidChangeTabs: vscode.Event<void>;
 }
 
@@ -248,6 +250,9 @@ export class ReviewPanel extends Disposable {
         return;
       case 'selectTab':
         this._deps.selectTab(message.key);
+        return;
+      case 'pointerDown':
+        this._deps.userInPanel();
         return;
       default: {
         const unexpected: never = message;

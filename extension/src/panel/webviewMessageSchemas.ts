@@ -79,6 +79,9 @@ const CompareMessage = z.object({ type: z.literal('compare') });
 /** A tab was clicked: show that assistant's review. */
 const SelectTabMessage = z.object({ type: z.literal('selectTab'), key: TabKey });
 
+/** A pointer went down in the panel: the focus the panel takes next is the user's, not a late one. */
+const PointerDownMessage = z.object({ type: z.literal('pointerDown') });
+
 export const WebviewToHostMessage = z.discriminatedUnion('type', [
   ReadyMessage,
   RenderedMessage,
@@ -94,6 +97,7 @@ export const WebviewToHostMessage = z.discriminatedUnion('type', [
   RestoreEarlierMessage,
   CompareMessage,
   SelectTabMessage,
+  PointerDownMessage,
 ]);
 export type WebviewToHostMessage = z.infer<typeof WebviewToHostMessage>;
 

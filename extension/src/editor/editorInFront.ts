@@ -1,0 +1,54 @@
+// Keeps the editor Redline just showed for the user in front of a focus change that nobody asked for.
+// VS Code's webview reports its focus by polling and takes focus by a message to another process,
+// and a closing modal or command palette hands focus back to what had it, often the review panel.
+// Any of these can land just after the editor was shown: then the panel, not the editor the user
+// asked for, has the keyboard and the status bar. So for a moment after Redline shows an editor, a
+// switch to an editor that is not a text editor (the panel) shows it again, once. A switch to
+// another text editor, or a click in the panel, is the user's own choice and ends the hold.
+
+import * as vscode from 'vscode';
+import { Disposable } from '../../../shared/lifecycle';
+import type { Logger } from '../../../shared/logger';
+
+/** Longer than the webview's focus poll (250 ms) and a message's way back on a busy machine, shorter than a person's next click. */
+export const HOLD_MS = 1_000;
+
+interface Held {
+  readonly editor: vscode.TextEditor;
+  readonly until: number;
+}
+
+export class EditorInFront extends Disposable {
+  private held: Held | undefined;
+
+  constructor(
+    private readonly log: Logger,
+    private readonly now: () => number = Date.now,
+  ) {
+    super();
+    this.register(vscode.window.onDidChangeActiveTextEditor((active) => this.activeChanged(active)));
+  }
+
+  /** Called right after showing `editor` because the user (or their assistant) asked for it. */
+  hold(editor: vscode.TextEditor): void {
+    this.held = { editor, until: this.now() + HOLD_MS };
+  }
+
+  /** The user acted in the panel (a click): whatever becomes active next is their choice. */
+  release(): void {
+    this.held = undefined;
+  }
+
+  private activeChanged(active: vscode.TextEditor | undefined): void {
+    const held = this.held;
+    if (!held) return;
+    if (active?.document === held.editor.document) return;
+    this.held = undefined;
+    if (active !== undefined || this.now() > held.until) return;
+    // The view state is kept: the editor comes back with the selection and scroll it was shown with.
+    vscode.window.showTextDocument(held.editor.document, { viewColumn: held.editor.viewColumn, preview: false }).then(
+      () => this.log.info('gave the focus back to the editor shown', { file: held.editor.document.fileName }),
+      (error: unknown) => this.log.warn('could not give the focus back to the editor shown', { error }),
+    );
+  }
+}

@@ -1,0 +1,88 @@
+// EditorInFront against a stand-in for VS Code's window: which switches of the active editor
+// bring back the editor Redline showed, and which are left to the user.
+
+type ActiveListener = (editor: unknown) => void;
+const mockListeners = new Set<ActiveListener>();
+const mockShown: Array<{ document: unknown; options: unknown }> = [];
+
+jest.mock(
+  'vscode',
+  () => ({
+    window: {
+      onDidChangeActiveTextEditor: (listener: ActiveListener) => {
+        mockListeners.add(listener);
+        return { dispose: () => mockListeners.delete(listener) };
+      },
+      showTextDocument: async (document: unknown, options: unknown) => {
+        mockShown.push({ document, options });
+      },
+    },
+  }),
+  { virtual: true },
+);
+
+import type * as vscode from 'vscode';
+import { EditorInFront, HOLD_MS } from '../../extension/src/editor/editorInFront';
+import { silentLogger } from '../../shared/logger';
+
+const editorOf = (fileName: string, viewColumn = 1) =>
+  ({ document: { fileName }, viewColumn }) as unknown as vscode.TextEditor;
+const activate = (editor: vscode.TextEditor | undefined) => mockListeners.forEach((listener) => listener(editor));
+
+describe('EditorInFront', () => {
+  let clock: number;
+  let inFront: EditorInFront;
+
+  beforeEach(() => {
+    clock = 1_000_000;
+    mockShown.length = 0;
+    inFront = new EditorInFront(silentLogger, () => clock);
+  });
+  afterEach(() => inFront.dispose());
+
+  it('shows the editor again, once, in its own column, when the panel takes the focus just after', () => {
+    const code = editorOf('/w/src/example.ts', 2);
+    inFront.hold(code);
+    activate(code); // the show's own event keeps the hold
+    clock += HOLD_MS - 1;
+    activate(undefined); // the panel, a webview, became the active editor
+    activate(undefined);
+    expect(mockShown).toEqual([{ document: code.document, options: { viewColumn: 2, preview: false } }]);
+  });
+
+  it('leaves the panel in front once the moment has passed', () => {
+    inFront.hold(editorOf('/w/src/example.ts'));
+    clock += HOLD_MS + 1;
+    activate(undefined);
+    expect(mockShown).toEqual([]);
+  });
+
+  it('leaves alone a switch to another text editor, and anything after it', () => {
+    inFront.hold(editorOf('/w/src/example.ts'));
+    activate(editorOf('/w/src/util.ts'));
+    activate(undefined);
+    expect(mockShown).toEqual([]);
+  });
+
+  it('leaves the panel in front after the user clicked in it', () => {
+    inFront.hold(editorOf('/w/src/example.ts'));
+    inFront.release();
+    activate(undefined);
+    expect(mockShown).toEqual([]);
+  });
+
+  it('holds only the editor shown last', () => {
+    const first = editorOf('/w/src/example.ts');
+    const second = editorOf('/w/src/util.ts');
+    inFront.hold(first);
+    inFront.hold(second);
+    activate(second);
+    activate(undefined);
+    expect(mockShown.map((shown) => shown.document)).toEqual([second.document]);
+  });
+
+  it('stops listening when disposed', async () => {
+    await inFront.dispose();
+    expect(mockListeners.size).toBe(0);
+  });
+});
