@@ -4,11 +4,15 @@
 type ActiveListener = (editor: unknown) => void;
 const mockListeners = new Set<ActiveListener>();
 const mockShown: Array<{ document: unknown; options: unknown }> = [];
+const mockVisible: unknown[] = [];
 
 jest.mock(
   'vscode',
   () => ({
     window: {
+      get visibleTextEditors() {
+        return mockVisible;
+      },
       onDidChangeActiveTextEditor: (listener: ActiveListener) => {
         mockListeners.add(listener);
         return { dispose: () => mockListeners.delete(listener) };
@@ -25,8 +29,12 @@ import type * as vscode from 'vscode';
 import { EditorInFront, HOLD_MS } from '../../extension/src/editor/editorInFront';
 import { silentLogger } from '../../shared/logger';
 
-const editorOf = (fileName: string, viewColumn = 1) =>
-  ({ document: { fileName }, viewColumn }) as unknown as vscode.TextEditor;
+/** An editor Redline showed, still visible in its column unless the test closes it. */
+const editorOf = (fileName: string, viewColumn = 1) => {
+  const editor = { document: { fileName }, viewColumn } as unknown as vscode.TextEditor;
+  mockVisible.push(editor);
+  return editor;
+};
 const activate = (editor: vscode.TextEditor | undefined) => mockListeners.forEach((listener) => listener(editor));
 
 describe('EditorInFront', () => {
@@ -36,6 +44,7 @@ describe('EditorInFront', () => {
   beforeEach(() => {
     clock = 1_000_000;
     mockShown.length = 0;
+    mockVisible.length = 0;
     inFront = new EditorInFront(silentLogger, () => clock);
   });
   afterEach(() => inFront.dispose());
@@ -67,6 +76,13 @@ describe('EditorInFront', () => {
   it('leaves the panel in front after the user clicked in it', () => {
     inFront.hold(editorOf('/w/src/example.ts'));
     inFront.release();
+    activate(undefined);
+    expect(mockShown).toEqual([]);
+  });
+
+  it('leaves alone an editor the user closed, or put another tab in front of', () => {
+    inFront.hold(editorOf('/w/src/example.ts'));
+    mockVisible.length = 0;
     activate(undefined);
     expect(mockShown).toEqual([]);
   });

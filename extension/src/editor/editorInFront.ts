@@ -4,7 +4,7 @@
 // Any of these can land just after the editor was shown: then the panel, not the editor the user
 // asked for, has the keyboard and the status bar. So for a moment after Redline shows an editor, a
 // switch to an editor that is not a text editor (the panel) shows it again, once. A switch to
-// another text editor, or a click in the panel, is the user's own choice and ends the hold.
+// another text editor, a click in the panel, or closing the editor is the user's own choice.
 
 import * as vscode from 'vscode';
 import { Disposable } from '../../../shared/lifecycle';
@@ -45,6 +45,11 @@ export class EditorInFront extends Disposable {
     if (active?.document === held.editor.document) return;
     this.held = undefined;
     if (active !== undefined || this.now() > held.until) return;
+    // Closed by the user, or another tab in front of it in its group: nothing was taken from it.
+    const stillShown = vscode.window.visibleTextEditors.some(
+      (editor) => editor.document === held.editor.document && editor.viewColumn === held.editor.viewColumn,
+    );
+    if (!stillShown) return;
     // The view state is kept: the editor comes back with the selection and scroll it was shown with.
     vscode.window.showTextDocument(held.editor.document, { viewColumn: held.editor.viewColumn, preview: false }).then(
       () => this.log.info('gave the focus back to the editor shown', { file: held.editor.document.fileName }),
