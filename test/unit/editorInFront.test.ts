@@ -5,11 +5,15 @@ type ActiveListener = (editor: unknown) => void;
 const mockListeners = new Set<ActiveListener>();
 const mockShown: Array<{ document: unknown; options: unknown }> = [];
 const mockVisible: unknown[] = [];
+const mockWindow = { active: undefined as unknown };
 
 jest.mock(
   'vscode',
   () => ({
     window: {
+      get activeTextEditor() {
+        return mockWindow.active;
+      },
       get visibleTextEditors() {
         return mockVisible;
       },
@@ -33,9 +37,13 @@ import { silentLogger } from '../../shared/logger';
 const editorOf = (fileName: string, viewColumn = 1) => {
   const editor = { document: { fileName }, viewColumn } as unknown as vscode.TextEditor;
   mockVisible.push(editor);
+  mockWindow.active = editor;
   return editor;
 };
-const activate = (editor: vscode.TextEditor | undefined) => mockListeners.forEach((listener) => listener(editor));
+const activate = (editor: vscode.TextEditor | undefined) => {
+  mockWindow.active = editor;
+  mockListeners.forEach((listener) => listener(editor));
+};
 
 describe('EditorInFront', () => {
   let clock: number;
@@ -57,6 +65,13 @@ describe('EditorInFront', () => {
     activate(undefined); // the panel, a webview, became the active editor
     activate(undefined);
     expect(mockShown).toEqual([{ document: code.document, options: { viewColumn: 2, preview: false } }]);
+  });
+
+  it('shows the editor again when the panel had taken the focus before the hold began', () => {
+    const code = editorOf('/w/src/example.ts');
+    mockWindow.active = undefined;
+    inFront.hold(code);
+    expect(mockShown.map((shown) => shown.document)).toEqual([code.document]);
   });
 
   it('leaves the panel in front once the moment has passed', () => {

@@ -10,8 +10,11 @@ import * as vscode from 'vscode';
 import { Disposable } from '../../../shared/lifecycle';
 import type { Logger } from '../../../shared/logger';
 
-/** Longer than the webview's focus poll (250 ms) and a message's way back on a busy machine, shorter than a person's next click. */
-export const HOLD_MS = 1_000;
+/**
+ * Longer than the webview's focus poll (250 ms) and a message's way back on a loaded machine;
+ * shorter than a person's next deliberate move to the panel (a click in it ends the hold anyway).
+ */
+export const HOLD_MS = 2_000;
 
 interface Held {
   readonly editor: vscode.TextEditor;
@@ -32,6 +35,8 @@ export class EditorInFront extends Disposable {
   /** Called right after showing `editor` because the user (or their assistant) asked for it. */
   hold(editor: vscode.TextEditor): void {
     this.held = { editor, until: this.now() + HOLD_MS };
+    // The panel may have taken the focus before the show's answer reached this process.
+    this.activeChanged(vscode.window.activeTextEditor);
   }
 
   /** The user acted in the panel (a click): whatever becomes active next is their choice. */
