@@ -5,10 +5,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { AssistantReviews } from '../../extension/src/review/assistantReviews';
 import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
-import { ReviewFindings } from '../../extension/src/review/reviewFindings';
-import { FindingAnchors } from '../../extension/src/review/findingAnchors';
 import { assertBuilt, callTool, connectMcp, hostEnv, startHost, type Host, type ToolName } from './harness';
 import { silentLogger } from '../../shared/logger';
+import { findingsAttacher } from '../support/findingsAttacher';
 import type { FeedbackItem, Finding } from '../../shared/protocol';
 
 type Mcp = Awaited<ReturnType<typeof connectMcp>>;
@@ -97,18 +96,7 @@ describe('several assistants in one window', () => {
       historySize: 5,
       log: silentLogger,
       renderer,
-      attachFindings: (review) => {
-        const { store, conversation } = review;
-        return {
-          findings: new ReviewFindings({
-            store,
-            renderer,
-            conversation,
-            anchors: new FindingAnchors(),
-            log: silentLogger,
-          }),
-        };
-      },
+      attachFindings: findingsAttacher(renderer),
     });
     try {
       expect(

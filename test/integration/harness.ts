@@ -35,9 +35,9 @@ import { RenderWorkerPool } from '../../extension/src/render/renderWorkerPool';
 import type { ReviewStore } from '../../extension/src/review/reviewStore';
 import type { Conversation } from '../../extension/src/review/conversation';
 import { AssistantReviews } from '../../extension/src/review/assistantReviews';
-import { FindingAnchors } from '../../extension/src/review/findingAnchors';
-import { ReviewFindings } from '../../extension/src/review/reviewFindings';
 import { silentLogger } from '../../shared/logger';
+import type { ReviewFindings } from '../../extension/src/review/reviewFindings';
+import { findingsAttacher } from '../support/findingsAttacher';
 import { stderrLogger } from '../support/loggedLines';
 
 /** The built server; the benchmark, bundled elsewhere, names it through the environment. */
@@ -183,11 +183,7 @@ export async function startHost(
     historySize: options.historySize ?? 5,
     log: silentLogger,
     renderer,
-    attachFindings: (review) => {
-      const { store, conversation } = review;
-      const log = stderrLogger('findings');
-      return { findings: new ReviewFindings({ store, renderer, conversation, anchors: new FindingAnchors(), log }) };
-    },
+    attachFindings: findingsAttacher(renderer, stderrLogger('findings')),
   });
   const editor = new FakeEditor();
   const handlers = createRequestHandlers(reviews, renderer, editor);

@@ -8,9 +8,8 @@ import { findingFingerprint } from '../../shared/exchange/exportedReview';
 import { buildExportedReview } from '../../extension/src/exchange/exportedReviewBuilder';
 import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
 import { AssistantReviews } from '../../extension/src/review/assistantReviews';
-import { FindingAnchors } from '../../extension/src/review/findingAnchors';
-import { ReviewFindings } from '../../extension/src/review/reviewFindings';
 import { silentLogger } from '../../shared/logger';
+import { findingsAttacher } from '../support/findingsAttacher';
 
 describe('buildExportedReview', () => {
   let root: string;
@@ -34,18 +33,7 @@ describe('buildExportedReview', () => {
       historySize: 5,
       log: silentLogger,
       renderer,
-      attachFindings: (review) => {
-        const { store, conversation } = review;
-        return {
-          findings: new ReviewFindings({
-            store,
-            renderer,
-            conversation,
-            anchors: new FindingAnchors(),
-            log: silentLogger,
-          }),
-        };
-      },
+      attachFindings: findingsAttacher(renderer),
     });
   });
 
