@@ -49,7 +49,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['extension/webview/**/*.ts'],
+    files: ['extension/webview/**/*.ts', 'mcp-server/view/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } },
   },
   {

@@ -112,6 +112,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     getWorkspaceFolders,
     listGitRefs: (prefix) => completions.gitRefs(prefix),
     findWorkspaceFiles: (prefix) => completions.workspaceFiles(prefix),
+    revealReview: (assistant, findingId) => {
+      const owner = reviews.lookup(assistant);
+      if (!owner?.store.current || !reviews.select(owner.key)) return false;
+      const panel = showPanel();
+      if (findingId !== undefined) panel.showFinding(findingId);
+      return true;
+    },
   });
 
   const mcpServer = new RedlineMcpServerProvider(serverScriptPath(context.extensionUri.fsPath), resolveNodeCommand());

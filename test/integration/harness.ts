@@ -118,6 +118,15 @@ export class FakeEditor implements EditorSide {
     return completeFilePath(this.files, prefix);
   }
 
+  /** What reveal-review asked for; `revealable` says whether the panel has the review to show. */
+  readonly revealed: Array<{ assistant: string | undefined; findingId: string | undefined }> = [];
+  revealable = true;
+
+  revealReview(assistant: string | undefined, findingId: string | undefined): boolean {
+    this.revealed.push({ assistant, findingId });
+    return this.revealable;
+  }
+
   async openLocation(reference: string, cwd: string | undefined): Promise<OpenLocationResult> {
     this.opened.push({ reference, cwd });
     if (reference.includes('missing')) throw new IpcError(ErrorCode.NotFound, `Cannot open ${reference}: no such file`);
