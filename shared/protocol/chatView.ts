@@ -30,7 +30,7 @@ export const ViewFinding = Finding.pick({
   state: true,
   stale: true,
 }).extend({
-  /** The finding's first lines as plain text; absent past VIEW_EXCERPTS_CHARS. */
+  /** The finding's first lines after its title, as plain text; absent for one line, and past VIEW_EXCERPTS_CHARS. */
   excerpt: z.string().optional(),
   /** The user's replies to it, how many are kept. */
   replies: z.number().int().min(0),

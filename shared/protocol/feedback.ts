@@ -18,6 +18,10 @@ export const FeedbackItem = z.object({
   /** The finding's reference, so the assistant need not look it up. */
   reference: z.string().optional(),
   at: z.string(),
+  /** Where the user said it: the window (panel, thread, quick fix), a chat's view, or an imported log; absent on items stored before, read as 'window'. */
+  source: z.enum(['window', 'chat', 'import']).optional(),
+  /** For an import: where it came from, in words ("imported from results.sarif, written by CodeQL 2.19.0"). */
+  origin: z.string().optional(),
 });
 export type FeedbackItem = z.infer<typeof FeedbackItem>;
 

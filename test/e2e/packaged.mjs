@@ -75,6 +75,7 @@ export function checkVsixContents(vsixPath) {
     /^extension\/(package\.json|readme\.md|changelog\.md|LICENSE\.txt)$/,
     /^extension\/dist\/(extension|webview|highlighter|renderWorker|mcp-server|mcp-server-full|mermaid\.min)\.js$/,
     /^extension\/dist\/mcp-server-opening\.json$/,
+    /^extension\/dist\/review-view\.html$/,
     /^extension\/dist\/toml-edit\.wasm$/,
     /^extension\/extension\/media\/[\w.-]+\.(css|png)$/,
     /^extension\/extension\/media\/walkthrough\/[\w.-]+\.md$/,

@@ -156,6 +156,7 @@ function checkPackage(vsixPath) {
     'extension/dist/renderWorker.js',
     'extension/dist/mcp-server.js',
     'extension/dist/mcp-server-opening.json',
+    'extension/dist/review-view.html',
     'extension/dist/mcp-server-full.js',
     'extension/dist/mermaid.min.js',
     'extension/package.json',

@@ -21,7 +21,7 @@ import type { ShownFinding } from '../review/reviewFindings';
 
 type ReviewsSide = Pick<AssistantReviews, 'lookup'>;
 
-/** The lines of a finding the view shows under its title. */
+/** The lines of a finding the view shows under its title, at most. */
 const EXCERPT_LINES = 3;
 /** A list item's marker, and the blockquote and heading marks, which the view has no use for. */
 const LEADING_MARKS = /^\s*(?:[-*+]|\d{1,9}[.)])?\s*(?:>\s*)*(?:#{1,6}\s+)?/;
@@ -93,11 +93,17 @@ function placeOf(finding: ShownFinding): Pick<ViewFinding, 'id' | 'title' | 'ref
   };
 }
 
-/** The finding's first lines as the review wrote them, without the marks that make it a list item. */
+/**
+ * The finding's first lines after its title (which is its first line), as the review wrote them,
+ * without the marks that make them a list item; empty for a finding of one line.
+ */
 export function excerptOf(markdown: string): string {
   const lines: string[] = [];
   // Only the first lines are looked at: a finding may be a page long.
-  for (const line of markdown.slice(0, VIEW_EXCERPT_CHARS * 4).split('\n')) {
+  for (const line of markdown
+    .slice(0, VIEW_EXCERPT_CHARS * 4)
+    .split('\n')
+    .slice(1)) {
     const text = line.replace(LEADING_MARKS, '').trim();
     if (text !== '') lines.push(text);
     if (lines.length === EXCERPT_LINES) break;

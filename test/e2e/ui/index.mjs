@@ -26,6 +26,7 @@ const FILES = [
   'reload.test.mjs',
   'storage.test.mjs',
   'exchange.test.mjs',
+  'chatView.test.mjs',
   'publish.test.mjs',
 ];
 

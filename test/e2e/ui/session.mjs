@@ -139,24 +139,11 @@ export class RedlineSession {
    * @returns {Promise<Client>}
    */
   async connectAssistant(name, onStderr = () => {}) {
-    const { REDLINE_IPC_PATH, REDLINE_IPC_TOKEN, TMPDIR, XDG_RUNTIME_DIR } = /** @type {Record<string, string>} */ (
-      this.terminalEnv
-    );
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [/** @type {string} */ (this.serverPath)],
       cwd: this.workspace,
-      env: {
-        PATH: process.env.PATH ?? '',
-        REDLINE_IPC_PATH,
-        REDLINE_IPC_TOKEN,
-        // Routine events on stderr too: tests read its request and connected lines.
-        REDLINE_LOG: 'debug',
-        ...(TMPDIR ? { TMPDIR } : {}),
-        ...(XDG_RUNTIME_DIR ? { XDG_RUNTIME_DIR } : {}),
-        // run.mjs finds processes left behind by this marker.
-        ...(process.env.REDLINE_E2E_RUN ? { REDLINE_E2E_RUN: process.env.REDLINE_E2E_RUN } : {}),
-      },
+      env: this.assistantEnv(),
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (chunk) => onStderr(chunk.toString('utf8')));
@@ -164,6 +151,27 @@ export class RedlineSession {
     const client = new Client({ name, version: '0.0.0' }, { versionNegotiation: { mode: 'auto' } });
     await client.connect(transport);
     return client;
+  }
+
+  /**
+   * The environment an assistant started in this window's terminal gives its MCP server.
+   * @returns {Record<string, string>}
+   */
+  assistantEnv() {
+    const { REDLINE_IPC_PATH, REDLINE_IPC_TOKEN, TMPDIR, XDG_RUNTIME_DIR } = /** @type {Record<string, string>} */ (
+      this.terminalEnv
+    );
+    return {
+      PATH: process.env.PATH ?? '',
+      REDLINE_IPC_PATH,
+      REDLINE_IPC_TOKEN,
+      // Routine events on stderr too: tests read its request and connected lines.
+      REDLINE_LOG: 'debug',
+      ...(TMPDIR ? { TMPDIR } : {}),
+      ...(XDG_RUNTIME_DIR ? { XDG_RUNTIME_DIR } : {}),
+      // run.mjs finds processes left behind by this marker.
+      ...(process.env.REDLINE_E2E_RUN ? { REDLINE_E2E_RUN: process.env.REDLINE_E2E_RUN } : {}),
+    };
   }
 
   /** The private directory that holds the windows' sockets and discovery files. */
