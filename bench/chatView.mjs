@@ -6,6 +6,7 @@
 //
 //   node scripts/build.mjs --production && node bench/chatView.mjs
 
+/* global window, document, requestAnimationFrame -- used in the functions run in the page */
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';

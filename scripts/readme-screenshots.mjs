@@ -16,6 +16,7 @@ const SHOTS = {
   'compare-with-previous': '20-compare-with-previous', // history.test.mjs: new, fixed and still open findings
   'mermaid-diagram': '17-mermaid-light', // mermaid.test.mjs: a diagram drawn in the panel
   'second-window': '23-second-window', // windows.test.mjs: another window's review, from a server started with no variables
+  'chat-view': '62-chat-view', // chatView.test.mjs: the review's view in a chat (an MCP App in a browser host)
 };
 
 const artifacts = fileURLToPath(new URL('../test-artifacts', import.meta.url));

@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { runCommand, screenshot } from '../harness/workbench.mjs';
+import { join } from 'node:path';
+import { ARTIFACTS_DIR, runCommand } from '../harness/workbench.mjs';
 import { bundleHost, openChatHost } from './chatHost/chatHost.mjs';
 import { session, waitFor } from './session.mjs';
 
@@ -86,7 +87,6 @@ describe('the review in a chat (an MCP App in a browser host)', () => {
   });
 
   it('present-review shows the view with the findings, their places and states, connected to the window', async () => {
-    const s = session();
     const result = await host.page.evaluate((args) => window.chatHost.callAndShow('present-review', args), {
       content: REVIEW,
       title: 'Pricing review',
@@ -102,7 +102,8 @@ describe('the review in a chat (an MCP App in a browser host)', () => {
     assert.equal(await first.locator('.place').innerText(), 'src/example.ts:26-27');
     assert.equal(await first.locator('.state').innerText(), 'Open');
     assert.equal(await first.locator('.excerpt').innerText(), 'so a customer pays tax on the full price.');
-    await screenshot(host.page, 'e2e-ui-62-chat-view');
+    // The view as the chat shows it, for the README.
+    await host.page.locator('#view').screenshot({ path: join(ARTIFACTS_DIR, 'e2e-ui-62-chat-view.png') });
   });
 
   it("a finding's place opens the editor at its line, through the host", async () => {
@@ -158,7 +159,6 @@ describe('the review in a chat (an MCP App in a browser host)', () => {
   });
 
   it('follows the host’s light and dark themes, at 4.5:1 contrast in both', async () => {
-    const s = session();
     for (const theme of ['light', 'dark']) {
       await host.page.evaluate((t) => window.chatHost.setTheme(t), theme);
       await frame.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
@@ -170,7 +170,8 @@ describe('the review in a chat (an MCP App in a browser host)', () => {
         );
       });
       assert.deepEqual(violations, [], `contrast in the ${theme} theme`);
-      if (theme === 'dark') await screenshot(host.page, 'e2e-ui-63-chat-view-dark');
+      if (theme === 'dark')
+        await host.page.locator('#view').screenshot({ path: join(ARTIFACTS_DIR, 'e2e-ui-63-chat-view-dark.png') });
     }
     await host.page.evaluate(() => window.chatHost.setTheme('light'));
   });
