@@ -162,48 +162,41 @@ async function captureOpening() {
  * validator says so should that ever change, and starts without compiling Ajv first.
  */
 function withoutJsonSchemaValidator() {
-  return {
-    name: 'without-json-schema-validator',
-    setup(build) {
-      build.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({
-        path: 'sdk-node-shim',
-        namespace: 'redline',
-      }));
-      build.onLoad({ filter: /^sdk-node-shim$/, namespace: 'redline' }, () => ({
-        loader: 'js',
-        contents: `
-          import process from 'node:process';
-          export { process };
-          export class DefaultJsonSchemaValidator {
-            getValidator() {
-              throw new Error('Redline does not elicit, so its server carries no JSON Schema validator (scripts/build.mjs).');
-            }
-          }`,
-      }));
-    },
-  };
+  return sdkShimWithoutValidator('server', {
+    exports: "import process from 'node:process';\nexport { process };",
+    why: 'Redline does not elicit, so its server carries no JSON Schema validator',
+  });
 }
 
 /**
  * The MCP client's Protocol, under the view's App class, brings a JSON Schema validator for the
  * results of tools with an output schema, which the view's App never checks (it reads the results
- * with the protocol's zod schemas). The same stand-in as the server's, for the browser's shim.
+ * with the protocol's zod schemas). The same stand-in as the server's, in the browser's shim.
  */
 function withoutClientJsonSchemaValidator() {
+  return sdkShimWithoutValidator('client', {
+    exports: 'export const CORS_IS_POSSIBLE = true;',
+    why: 'The review view carries no JSON Schema validator',
+  });
+}
+
+/** The SDK package's `_shims` with `exports` and a validator that throws, saying `why`. */
+function sdkShimWithoutValidator(sdkPackage, { exports, why }) {
+  const shim = `sdk-${sdkPackage}-shim`;
   return {
-    name: 'without-client-json-schema-validator',
+    name: `without-${sdkPackage}-json-schema-validator`,
     setup(build) {
-      build.onResolve({ filter: /^@modelcontextprotocol\/client\/_shims$/ }, () => ({
-        path: 'sdk-browser-shim',
+      build.onResolve({ filter: new RegExp(`^@modelcontextprotocol/${sdkPackage}/_shims$`) }, () => ({
+        path: shim,
         namespace: 'redline',
       }));
-      build.onLoad({ filter: /^sdk-browser-shim$/, namespace: 'redline' }, () => ({
+      build.onLoad({ filter: new RegExp(`^${shim}$`), namespace: 'redline' }, () => ({
         loader: 'js',
         contents: `
-          export const CORS_IS_POSSIBLE = true;
+          ${exports}
           export class DefaultJsonSchemaValidator {
             getValidator() {
-              throw new Error('The review view carries no JSON Schema validator (scripts/build.mjs).');
+              throw new Error(${JSON.stringify(`${why} (scripts/build.mjs).`)});
             }
           }`,
       }));

@@ -44,19 +44,23 @@ describe('the MCP server as installed, through the launcher', () => {
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   });
 
-  it('ships every file the entry loads', () => {
-    const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8'));
-    for (const file of SERVER_FILES) expect(manifest.files).toContain(`dist/${file}`);
-  });
-
-  it('serves the 1.x SDK client: it lists, and a present-review reaches the window', async () => {
-    const transport = new StdioClientTransport({
+  /** The installed server, started through the launcher from elsewhere, as an assistant starts it. */
+  const throughLauncher = () =>
+    new StdioClientTransport({
       command: process.execPath,
       args: [stableServerPath(home)],
       cwd: elsewhere,
       env: { PATH: process.env.PATH ?? '', ...hostEnv(host) },
       stderr: 'pipe',
     });
+
+  it('ships every file the entry loads', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8'));
+    for (const file of SERVER_FILES) expect(manifest.files).toContain(`dist/${file}`);
+  });
+
+  it('serves the 1.x SDK client: it lists, and a present-review reaches the window', async () => {
+    const transport = throughLauncher();
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const client = new Client({ name: 'installed-test', version: '1.0.0' });
@@ -78,13 +82,7 @@ describe('the MCP server as installed, through the launcher', () => {
   });
 
   it("gives a chat that renders MCP Apps the review's view from beside itself", async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [stableServerPath(home)],
-      cwd: elsewhere,
-      env: { PATH: process.env.PATH ?? '', ...hostEnv(host) },
-      stderr: 'pipe',
-    });
+    const transport = throughLauncher();
     const client = new Client(
       { name: 'installed-chat', version: '1.0.0' },
       { capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } } },
