@@ -11,7 +11,7 @@
 //   extension/webview/  the panel's page: shared/ and the panel's message types only
 
 const FEATURES =
-  '^extension/src/(activity|assistants|bridge|editor|exchange|findings|ipc|panel|publish)/|^extension/src/(commands|reviewActions|settings|constants)\\.ts$';
+  '^extension/src/(activity|assistants|bridge|editor|exchange|findings|ipc|panel|publish|sample)/|^extension/src/(commands|reviewActions|settings|constants)\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
