@@ -27,6 +27,7 @@ const FILES = [
   'storage.test.mjs',
   'exchange.test.mjs',
   'publish.test.mjs',
+  'readmePictures.test.mjs',
 ];
 
 /**
