@@ -81,7 +81,7 @@ const SMOKE_TEST_DRIVER_FLAGS = ['--vscode-option', 'enable-smoke-test-driver'];
  * @returns {Promise<CodeServer>}
  */
 export async function startCodeServer(options = {}) {
-  const installed = await ensureTestVsCode();
+  const installed = await ensureTestVsCode({ inspector: false });
   const sessionDir = makeTempDir('redline-code-server-');
   const userDataDir = options.userDataDir ? resolve(options.userDataDir) : join(sessionDir, 'user-data');
   const extensionsDir = options.extensionsDir ? resolve(options.extensionsDir) : join(sessionDir, 'extensions');
@@ -204,7 +204,7 @@ export async function listExtensions(extensionsDir) {
 
 /** @param {string[]} args @param {string} what @returns {Promise<string>} */
 async function runCli(args, what) {
-  const installed = await ensureTestVsCode();
+  const installed = await ensureTestVsCode({ inspector: false });
   const sessionDir = makeTempDir('redline-code-server-cli-');
   try {
     const logFile = join(sessionDir, 'cli.log');
