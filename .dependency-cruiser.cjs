@@ -12,7 +12,7 @@
 //   mcp-server/view/  the review's view in a chat (an MCP App): shared/ only
 
 const FEATURES =
-  '^extension/src/(activity|assistants|bridge|editor|exchange|findings|ipc|panel|publish)/|^extension/src/(commands|reviewActions|settings|constants)\\.ts$';
+  '^extension/src/(activity|assistants|bridge|editor|exchange|findings|ipc|panel|publish|sample)/|^extension/src/(commands|reviewActions|settings|constants)\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

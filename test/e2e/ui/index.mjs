@@ -28,6 +28,7 @@ const FILES = [
   'exchange.test.mjs',
   'chatView.test.mjs',
   'publish.test.mjs',
+  'readmePictures.test.mjs',
 ];
 
 /**

@@ -29,6 +29,8 @@ const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'fish']);
  * @property {string} serverPath        the installed extension's dist/mcp-server.js
  * @property {string} workspaceTemplate copied, so that the tests never touch the fixture
  * @property {NodeJS.ProcessEnv} [env] more environment for code-server and its extension hosts
+ * @property {string} [assistant]      the MCP client name of the session's assistant (its tab, its comments' author)
+ * @property {Record<string, unknown>} [settings] user settings, over the quiet ones
  */
 
 /** @type {RedlineSession | undefined} */
@@ -98,12 +100,18 @@ export class RedlineSession {
   }
 
   /** @param {SessionOptions} options */
-  async start({ extensionsDir, serverPath, workspaceTemplate, env }) {
+  async start({ extensionsDir, serverPath, workspaceTemplate, env, settings, assistant = 'redline-e2e-ui' }) {
     this.workspace = join(/** @type {string} */ (this.tempDir), 'workspace');
     cpSync(workspaceTemplate, this.workspace, { recursive: true });
     // Without the smoke-test driver, which the extension-host suite needs but which hides
     // notification toasts: this window should look the way it does for a user.
-    this.server = await startCodeServer({ extensionsDir, workspace: this.workspace, smokeTestDriver: false, env });
+    this.server = await startCodeServer({
+      extensionsDir,
+      workspace: this.workspace,
+      smokeTestDriver: false,
+      env,
+      settings,
+    });
     /** @type {Page} */
     this.page = await openWorkbench(this.server.url, this.workspace, { beforeGoto: (page) => this.watch(page) });
     await this.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: this.server.url });
@@ -127,7 +135,7 @@ export class RedlineSession {
 
     this.serverPath = serverPath;
     this.mcpStderr = '';
-    this.mcp = await this.connectAssistant('redline-e2e-ui', (chunk) => {
+    this.mcp = await this.connectAssistant(assistant, (chunk) => {
       this.mcpStderr = (this.mcpStderr + chunk).slice(-4000);
     });
   }
