@@ -4,7 +4,9 @@
  * growth runs, 10 MiB stored reviews, and the clients that need the Python SDK); `assistants` (the
  * real assistant CLIs). `npx jest` runs all three, as `npm test` does. test:unit and test:slow run
  * a worker per core: jest's default leaves one idle, and most of these tests wait on processes.
+ * How long a test may run is test/support/deadlines.cjs's, for every test: no test sets its own.
  */
+const { TEST_DEADLINE_MS } = require('./test/support/deadlines.cjs');
 const SLOW = [
   'test/hostile/data.test.ts',
   'test/hostile/ipcFuzz.test.ts',
@@ -32,7 +34,7 @@ const common = {
 };
 
 module.exports = {
-  testTimeout: 30000,
+  testTimeout: TEST_DEADLINE_MS,
   globalSetup: '<rootDir>/test/support/runtimeDirSetup.cjs',
   globalTeardown: '<rootDir>/test/support/runtimeDirTeardown.cjs',
   projects: [

@@ -17,6 +17,7 @@ import { planConfigChange, writeConfigChange } from '../../extension/src/assista
 import { configTarget, serverEntry, type ConfigTarget } from '../../extension/src/assistants/configFiles/configTargets';
 import { assertBuilt, MCP_SERVER, startHost, type Host } from '../integration/harness';
 import { FakeModel, type FakeModelScript } from './fakeModel';
+import { WAIT_DEADLINE_MS } from '../support/deadlines.cjs';
 
 const INSTALLER = path.resolve(__dirname, '../e2e/harness/install.mjs');
 
@@ -150,13 +151,9 @@ export class Stage {
     return target;
   }
 
-  /** Runs one of the installed CLIs in the workspace with stdin closed, killing it after `timeoutMs`. */
-  run(
-    cli: 'claude' | 'gemini' | 'codex',
-    args: readonly string[],
-    env: Record<string, string>,
-    timeoutMs = 120_000,
-  ): Promise<RunResult> {
+  /** Runs one of the installed CLIs in the workspace with stdin closed, killing it once it counts as hung (deadlines.cjs). */
+  run(cli: 'claude' | 'gemini' | 'codex', args: readonly string[], env: Record<string, string>): Promise<RunResult> {
+    const timeoutMs = WAIT_DEADLINE_MS;
     const started = Date.now();
     let serverEnv: Record<string, string> | undefined;
     // The server lives only as long as the run: look for it while it does.

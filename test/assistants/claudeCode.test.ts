@@ -8,9 +8,6 @@ import { NODE_ON_PATH, REFUSAL_CODE, REFUSAL_REASON, REFUSED_REVIEW, Stage } fro
 
 const REVIEW = '# Review of example.ts\n\n- src/example.ts:3 declares a constant nobody reads.';
 
-// A real CLI starts in seconds, but a loaded CI machine may take many times that.
-jest.setTimeout(180_000);
-
 /** Claude Code's environment in a VS Code terminal, against the stage's fake model. */
 function claudeEnv(stage: Stage): Record<string, string> {
   return stage.env({

@@ -12,9 +12,6 @@ import { NODE_ON_PATH, REFUSAL_CODE, REFUSAL_REASON, REFUSED_REVIEW, Stage } fro
 const REVIEW = '# Review of example.ts\n\n- src/example.ts:12 repeats line 11.';
 const TIMEOUT_SETTING = 'get-selection=1500';
 
-// A real CLI starts in seconds, but a loaded CI machine may take many times that.
-jest.setTimeout(180_000);
-
 /** The user's own config: a model provider (here the stage's fake one), to which Connect adds Redline's entry. */
 function userConfig(stage: Stage): string {
   return [

@@ -16,9 +16,6 @@ const REVIEW = '# Review of example.ts\n\n- src/example.ts:7 could be a loop.';
 const USER_SETTINGS =
   '{\n  // signed in with GEMINI_API_KEY\n  "security": { "auth": { "selectedType": "gemini-api-key" } }\n}\n';
 
-// A real CLI starts in seconds, but a loaded CI machine may take many times that.
-jest.setTimeout(180_000);
-
 /** Gemini CLI's environment in a VS Code terminal, against the stage's fake model. */
 function geminiEnv(stage: Stage): Record<string, string> {
   return stage.env({

@@ -24,13 +24,9 @@ async function rawClients(host: Host, count: number): Promise<RawPeer[]> {
 }
 
 /** The replies to these present-review requests (requestLine), once all have come. */
-async function repliesTo(
-  raw: RawPeer,
-  ids: readonly string[],
-  timeoutMs = 20_000,
-): Promise<WireReply<PresentReviewResult>[]> {
+async function repliesTo(raw: RawPeer, ids: readonly string[]): Promise<WireReply<PresentReviewResult>[]> {
   const wanted = new Set(ids);
-  await raw.waitFor(() => raw.replies.filter((r) => wanted.has(r.id ?? '')).length === ids.length, timeoutMs);
+  await raw.waitFor(() => raw.replies.filter((r) => wanted.has(r.id ?? '')).length === ids.length);
   const byId = new Map(raw.replies.filter((r) => wanted.has(r.id ?? '')).map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id) as WireReply<PresentReviewResult>);
 }

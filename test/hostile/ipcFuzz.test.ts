@@ -242,7 +242,7 @@ describe('fuzzing the IPC server', () => {
         `${stats.bystanderReplies} bystander replies checked, deepest nesting ${stats.maxDepth}\n` +
         `  by kind: ${[...byKind].map(([k, v]) => `${k} ${v}`).join(', ')}\n`,
     );
-  }, 60_000);
+  });
 });
 
 describe('deep nesting at the default line limit', () => {
@@ -265,7 +265,7 @@ describe('deep nesting at the default line limit', () => {
           JSON.stringify({ type: 'request', id: 'after', method: 'get-review', params: {} }),
         ].join('\n') + '\n',
       );
-      expect((await raw.waitFor(byId('after'), 30_000)).result).toBeDefined();
+      expect((await raw.waitFor(byId('after'))).result).toBeDefined();
       // Bad lines are answered on arrival and requests in turn, so the order depends on how reads fall.
       // After the two answers of the handshake (the challenge, then the auth's).
       const answered = raw.replies.slice(2).map((r) => asPair({ id: r.id ?? null, code: r.error?.code ?? 0 }));

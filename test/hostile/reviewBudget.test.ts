@@ -11,8 +11,6 @@ import { startHost, type Host } from '../integration/harness';
 import { RawPeer, type WireReply } from '../integration/rawPeer';
 import { monitorThreadHolds } from '../support/threadHolds';
 
-jest.setTimeout(120_000);
-
 const MiB = 1024 * 1024;
 
 /** The audit's inputs: 10 MiB or 5 MiB of one tiny block or mark, repeated. */
@@ -101,7 +99,7 @@ describe('the cost budget, in the window', () => {
     content: string,
     mode: ParamsOf<'present-review'>['mode'] = 'replace',
   ): Promise<WireReply<ResultOf<'present-review'>>> {
-    return await client.request('present-review', { content, mode }, { id: `call-${++calls}`, timeoutMs: 60_000 });
+    return await client.request('present-review', { content, mode }, { id: `call-${++calls}` });
   }
 
   it.each(PATHOLOGICAL)(

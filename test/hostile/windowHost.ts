@@ -14,6 +14,7 @@ import { bundleForChild } from '../integration/childBundle';
 import { RENDER_WORKER, startHost, type Host } from '../integration/harness';
 import type { ChildHostMessage, ChildHostOptions } from './hostProcess';
 import { publishWindow } from './windowDiscovery';
+import { WAIT_DEADLINE_MS } from '../support/deadlines.cjs';
 
 export interface WindowHost {
   readonly host: Host;
@@ -101,7 +102,10 @@ export function forkWindowHost(runtimeDir: string, token: string, folder: string
   let onSelection!: () => void;
   const selectionRequested = new Promise<void>((resolve) => (onSelection = resolve));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the child host did not start within 10 s')), 10_000);
+    const timer = setTimeout(
+      () => reject(new Error(`the child host did not start within ${WAIT_DEADLINE_MS / 1000} s`)),
+      WAIT_DEADLINE_MS,
+    );
     child.once('exit', (code, signal) => reject(new Error(`the child host exited early (${code ?? signal})`)));
     child.on('message', (message: ChildHostMessage) => {
       if (message.type === 'selection-requested') onSelection();
@@ -147,5 +151,5 @@ export function useRuntimeDir(): { readonly dir: string; restore(): void } {
 /** Binds `socketPath` in a process that is then SIGKILLed, so the socket file stays behind. */
 export function leaveStaleSocket(socketPath: string): void {
   const script = `require('net').createServer().listen(${JSON.stringify(socketPath)}, () => process.kill(process.pid, 'SIGKILL'))`;
-  spawnSync(process.execPath, ['-e', script], { timeout: 10_000 });
+  spawnSync(process.execPath, ['-e', script], { timeout: WAIT_DEADLINE_MS });
 }

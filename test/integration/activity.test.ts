@@ -15,8 +15,6 @@ import { until } from '../support/until';
 import { failure, startBridge } from './ipcKit';
 import { RawPeer } from './rawPeer';
 
-jest.setTimeout(30_000);
-
 interface Logged {
   readonly event: string;
   readonly fields: Record<string, unknown>;

@@ -144,7 +144,7 @@ describe('bridge under load', () => {
     } finally {
       await mcp.close();
     }
-  }, 120_000);
+  });
 
   it('refuses a review over 10 MiB with a clear error and keeps the current one', async () => {
     const before = host.store.current;
@@ -160,5 +160,5 @@ describe('bridge under load', () => {
     } finally {
       await mcp.close();
     }
-  }, 60_000);
+  });
 });

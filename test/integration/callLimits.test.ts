@@ -5,8 +5,6 @@ import { ActivityLog } from '../../extension/src/activity/activityLog';
 import { until } from '../support/until';
 import { assertBuilt, connectMcp, hostEnv, startHost, type Host, type ToolResult } from './harness';
 
-jest.setTimeout(60_000);
-
 describe('limits an assistant meets', () => {
   let host: Host;
   const activity = new ActivityLog(1000);
@@ -76,9 +74,8 @@ describe('limits an assistant meets', () => {
       ['--timeout', 'open-location=0'],
     );
     try {
-      const started = Date.now();
+      // The message names the timeout that ended the call: this tool's 250 ms, not its default.
       const hung = (await mcp.client.callTool({ name: 'get-selection', arguments: {} })) as ToolResult;
-      expect(Date.now() - started).toBeLessThan(5_000);
       expect(hung.isError).toBe(true);
       expect(hung.content[0].text).toMatch(/did not answer get-selection within 250 ms/);
       // The others keep their defaults and work.

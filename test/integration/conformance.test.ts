@@ -303,8 +303,6 @@ const BY_SITUATION = (Object.keys(SITUATIONS) as SituationName[]).map(
   (situation) => [situation, TABLE.filter((row) => row.situation === situation)] as const,
 );
 
-jest.setTimeout(90_000);
-
 let windows: Windows;
 beforeAll(async () => {
   assertBuilt();

@@ -177,4 +177,4 @@ it(`${WINDOWS} windows × ${ROUNDS} rounds, each after a stale lock was planted:
   // Every window got through every planted lock: a failed commit is loud, but it is not what this
   // lock is for, and only a window stalled past the bound may see one.
   expect(acknowledged.length).toBeGreaterThan(ROUNDS * WINDOWS * 0.95);
-}, 180_000);
+});

@@ -40,6 +40,8 @@ import type { ReviewFindings } from '../../extension/src/review/reviewFindings';
 import { findingsAttacher } from '../support/findingsAttacher';
 import { discoveryEnv, NO_DISCOVERY_DEFAULT } from '../support/discoveryEnv';
 import { stderrLogger } from '../support/loggedLines';
+import { WAIT_DEADLINE_MS } from '../support/deadlines.cjs';
+import { TIMEOUT_ENV } from '../../shared/environment';
 
 /** The built server; the benchmark, bundled elsewhere, names it through the environment. */
 export const MCP_SERVER = process.env.REDLINE_MCP_SERVER ?? path.resolve(__dirname, '../../dist/mcp-server.js');
@@ -286,9 +288,19 @@ export async function connectMcp(
   return { client, stderr: () => stderr, close: () => client.close() };
 }
 
-/** What a terminal of the host's window has: its socket and token, and where its discovery file is. */
+/**
+ * What a terminal of the host's window has: its socket and token, and where its discovery file is;
+ * and, unless `extra` says otherwise, a timeout for every tool that only a hang reaches
+ * (test/support/deadlines.cjs): a busy machine must not turn a slow answer into a failed call.
+ */
 export function hostEnv(host: Host, extra: Record<string, string> = {}): Record<string, string> {
-  return { REDLINE_IPC_PATH: host.socketPath, REDLINE_IPC_TOKEN: host.token, ...discoveryEnv(), ...extra };
+  return {
+    REDLINE_IPC_PATH: host.socketPath,
+    REDLINE_IPC_TOKEN: host.token,
+    [TIMEOUT_ENV]: String(WAIT_DEADLINE_MS),
+    ...discoveryEnv(),
+    ...extra,
+  };
 }
 
 type WindowHint = z.infer<z.ZodObject<typeof WINDOW_HINT>>;

@@ -8,8 +8,6 @@ import { until } from '../support/until';
 import { failure, presented, startBridge, type Bridge } from './ipcKit';
 import { RawPeer } from './rawPeer';
 
-jest.setTimeout(60_000);
-
 describe('one byte limit, checked where it bites', () => {
   let bridge: Bridge;
   afterEach(async () => bridge?.stop());

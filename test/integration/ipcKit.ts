@@ -19,6 +19,7 @@ import { IpcServer, type IpcLimits } from '../../extension/src/ipc/ipcServer';
 import type { RequestHandlers, RequestObserver } from '../../extension/src/ipc/requestContract';
 import { createToken } from '../../extension/src/ipc/token';
 import { IpcClient, type IpcClientOptions } from '../../mcp-server/src/ipcClient';
+import { WAIT_DEADLINE_MS } from '../support/deadlines.cjs';
 
 export const presented = (content: string): PresentReviewResult => ({
   revision: 1,
@@ -117,6 +118,8 @@ export async function startBridge(
         clientInfo: { name: 'test', version: '1' },
         retryDelaysMs: [],
         log: silentLogger,
+        // A reply only a hang would not bring: a busy machine must not fail a slow one.
+        timeouts: { all: WAIT_DEADLINE_MS },
         ...overrides,
       });
       clients.push(client);

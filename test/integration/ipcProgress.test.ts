@@ -13,8 +13,6 @@ import type { BridgeProgress } from '../../mcp-server/src/pendingRequests';
 import { until } from '../support/until';
 import { FakeListener, presented, startBridge, tempSocketPath, type Bridge } from './ipcKit';
 
-jest.setTimeout(30_000);
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('progress over the socket', () => {

@@ -255,7 +255,7 @@ describe('MCP resources and prompts over the real bridge', () => {
       await watcher.client.subscribeResource({ uri: 'redline://review/current' });
       await until(() => host.server.authenticatedCount >= 3, 'the watcher connecting to the window');
       await host.restart();
-      await until(() => heard.updated.includes('redline://review/current'), 'the update after reconnecting', 15_000);
+      await until(() => heard.updated.includes('redline://review/current'), 'the update after reconnecting');
       heard.updated.length = 0;
       await present('# After the restart\n');
       await until(() => heard.updated.includes('redline://review/current'), 'the update after a present');

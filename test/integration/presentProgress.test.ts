@@ -11,14 +11,10 @@ import { PROGRESS_INTERVAL_MS } from '../../shared/progressThrottle';
 import { until } from '../support/until';
 import { assertBuilt, connectMcp, hostEnv, startHost, type Host } from './harness';
 
-jest.setTimeout(120_000);
-
 type Progress = { progress: number; total?: number; message?: string; at: number };
 
 const FIVE_MIB = 5 * 1024 * 1024;
 /** The MCP server waits for the window as long as these tests' client waits for it: the tests follow progress, not speed. */
-const PATIENT = { REDLINE_TIMEOUT_MS: 'present-review=120000' };
-
 describe('a large present-review, followed and cancelled', () => {
   let host: Host;
   let mcp: Awaited<ReturnType<typeof connectMcp>>;
@@ -34,7 +30,7 @@ describe('a large present-review, followed and cancelled', () => {
     const observerErrors = new Logger({ write: ({ fields }) => clientErrors.push(fields?.error as Error) }, 'activity');
     host = await startHost({ durable: true, observer: allOf([activity, lines], observerErrors) });
     writeFixtureFiles(host.workspace);
-    mcp = await connectMcp(hostEnv(host, PATIENT), host.workspace);
+    mcp = await connectMcp(hostEnv(host), host.workspace);
     // The SDK reports a progress notification for a token it no longer knows (one after the reply) here.
     mcp.client.onerror = (error) => clientErrors.push(error);
   });
@@ -93,7 +89,7 @@ describe('a large present-review, followed and cancelled', () => {
   });
 
   it('reports the same steps to a client of the older revisions', async () => {
-    const legacy = await connectMcp(hostEnv(host, PATIENT), host.workspace, undefined, [], 'legacy');
+    const legacy = await connectMcp(hostEnv(host), host.workspace, undefined, [], 'legacy');
     try {
       const seen: Progress[] = [];
       const result = await legacy.client.callTool(
@@ -212,7 +208,6 @@ async function settledEntry(activity: ActivityLog, method: string, status: strin
   await until(
     () => newest()?.status === status,
     () => `a ${status} ${method} in the activity: ${JSON.stringify(activity.entries().slice(0, 3))}`,
-    20_000,
   );
   return newest()!;
 }

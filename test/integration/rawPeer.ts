@@ -3,6 +3,7 @@
 // the bridge alone (ipcKit.ts) and against a whole window (harness.ts) alike.
 
 import * as net from 'net';
+import { WAIT_DEADLINE_MS } from '../support/deadlines.cjs';
 import { clientProof, createNonce } from '../../shared/authProof';
 import { encodeLine, LineDecoder } from '../../shared/framing';
 import {
@@ -93,10 +94,10 @@ export class RawPeer {
   request<M extends Method>(
     method: M,
     params: ParamsOf<M>,
-    options: { readonly id: string; readonly timeoutMs?: number },
+    options: { readonly id: string },
   ): Promise<WireReply<ResultOf<M>>> {
     this.send({ type: 'request', id: options.id, method, params });
-    return this.reply(options.id, options.timeoutMs) as Promise<WireReply<ResultOf<M>>>;
+    return this.reply(options.id) as Promise<WireReply<ResultOf<M>>>;
   }
 
   send(message: unknown): void {
@@ -107,15 +108,18 @@ export class RawPeer {
     this.socket.write(text);
   }
 
-  /** The reply with this id, once it has come; rejects when the socket closes first or time runs out. */
-  reply(id: string | null, timeoutMs?: number): Promise<WireReply> {
-    return this.waitFor(byId(id), timeoutMs);
+  /** The reply with this id, once it has come; rejects when the socket closes first or it never comes (deadlines.cjs). */
+  reply(id: string | null): Promise<WireReply> {
+    return this.waitFor(byId(id));
   }
 
-  /** The first reply matching, once it has come; rejects when the socket closes first or time runs out. */
-  waitFor(match: (reply: WireReply) => boolean, timeoutMs = 10_000): Promise<WireReply> {
+  /** The first reply matching, once it has come; rejects when the socket closes first or it never comes (deadlines.cjs). */
+  waitFor(match: (reply: WireReply) => boolean): Promise<WireReply> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching reply in ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no matching reply in ${WAIT_DEADLINE_MS / 1000} s`)),
+        WAIT_DEADLINE_MS,
+      ).unref();
       const check = () => {
         const found = this.replies.find(match);
         if (found === undefined && !this.closed) return this.waiters.push(check);
@@ -127,10 +131,13 @@ export class RawPeer {
     });
   }
 
-  whenClosed(timeoutMs = 5_000): Promise<void> {
+  /** Once the window has closed this socket; rejects when it stays open past the wait deadline (deadlines.cjs). */
+  whenClosed(): Promise<void> {
     return Promise.race([
       this.closedPromise,
-      new Promise<void>((_, reject) => setTimeout(() => reject(new Error('socket stayed open')), timeoutMs).unref()),
+      new Promise<void>((_, reject) =>
+        setTimeout(() => reject(new Error('socket stayed open')), WAIT_DEADLINE_MS).unref(),
+      ),
     ]);
   }
 

@@ -117,4 +117,4 @@ it("routes by the client's MCP roots when the working directory names no window,
   } finally {
     await lost.close();
   }
-}, 60_000);
+});

@@ -8,8 +8,6 @@ import { MAX_FRAME_BYTES } from '../../shared/protocol';
 import { MAX_STDIN_MESSAGE_BYTES } from '../../mcp-server/src/stdioTransport';
 import { assertBuilt, hostEnv, MCP_SERVER, startHost, type Host } from './harness';
 
-jest.setTimeout(120_000);
-
 /** The fields of the replies these tests read: initialize's, a tool call's and tools/list's. */
 type ReplyResult = {
   serverInfo?: { name: string };

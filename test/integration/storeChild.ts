@@ -6,6 +6,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { bundleForChild } from './childBundle';
+import { WAIT_DEADLINE_MS } from '../support/deadlines.cjs';
 import type { PresentRequest } from '../../extension/src/review/reviewStore';
 import type { StoreProcessFolders, StoreProcessMessage, StoreProcessRequest } from './storeProcess';
 
@@ -43,7 +44,10 @@ export class StoreChild {
       fork(bundle, [JSON.stringify(folders)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }),
     );
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the store process did not start within 10 s')), 10_000);
+      const timer = setTimeout(
+        () => reject(new Error(`the store process did not start within ${WAIT_DEADLINE_MS / 1000} s`)),
+        WAIT_DEADLINE_MS,
+      );
       child.process.once('exit', (code, signal) =>
         reject(new Error(`the store process exited early (${code ?? signal})`)),
       );

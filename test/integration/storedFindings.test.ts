@@ -73,7 +73,7 @@ describe('the findings of a stored review, at the next start', () => {
     expect(shown.length).toBeGreaterThan(100);
     expect(first.engine.jobs).toHaveLength(1);
     await first.stop();
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await fs.rm(root, { recursive: true, force: true });
@@ -92,7 +92,7 @@ describe('the findings of a stored review, at the next start', () => {
     } finally {
       await next.stop();
     }
-  }, 60_000);
+  });
 
   it('renders the review when the kept findings are of another revision', async () => {
     const kept = await readKept();
@@ -106,7 +106,7 @@ describe('the findings of a stored review, at the next start', () => {
     }
     // That render kept its findings again, for the start after.
     expect((await readKept()).revision).toBe(kept.revision);
-  }, 60_000);
+  });
 
   it('moves a bad file aside with a warning and renders instead', async () => {
     const kept = await readKept();
@@ -121,7 +121,7 @@ describe('the findings of a stored review, at the next start', () => {
     } finally {
       await next.stop();
     }
-  }, 60_000);
+  });
 
   const readKept = async () => JSON.parse(await fs.readFile(path.join(conversation, 'findings.json'), 'utf8'));
   const writeKept = (value: unknown) => fs.writeFile(path.join(conversation, 'findings.json'), JSON.stringify(value));

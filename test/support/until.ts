@@ -1,19 +1,18 @@
 // Waiting in a test for a condition, never for a time: on a busy machine a fixed sleep ends before
 // the thing it waited for, and the test fails on correct code. One helper for every jest suite.
 
+import { WAIT_DEADLINE_MS } from './deadlines.cjs';
+
 /** How often the condition is polled: often enough not to slow a test, rarely enough to cost nothing. */
 const POLL_MS = 5;
 
 /**
- * Resolves once `condition` holds. Rejects after `timeoutMs` with an error naming `what` was
- * awaited (a function is asked only then, so it can describe the state the test was left in).
- * The default timeout is generous, and shorter than jest's, so that it is this message that fails.
+ * Resolves once `condition` holds. Rejects after the hang deadline of deadlines.cjs with an error
+ * naming `what` was awaited (a function is asked only then, so it can describe the state the test
+ * was left in). The deadline is shorter than a test's, so that it is this message that fails.
  */
-export async function until(
-  condition: () => boolean | Promise<boolean>,
-  what: string | (() => string),
-  timeoutMs = 10_000,
-): Promise<void> {
+export async function until(condition: () => boolean | Promise<boolean>, what: string | (() => string)): Promise<void> {
+  const timeoutMs = WAIT_DEADLINE_MS;
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline)

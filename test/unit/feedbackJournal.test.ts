@@ -13,8 +13,6 @@ import { monitorThreadHolds } from '../support/threadHolds';
 import { silentLogger } from '../../shared/logger';
 import { logTo } from '../support/loggedLines';
 
-jest.setTimeout(60_000);
-
 describe('the feedback journal', () => {
   let dir: string;
   let journal: string;

@@ -17,8 +17,6 @@ import { until } from '../support/until';
 import { InThreadRenderEngine } from '../../extension/src/render/renderJob';
 import { findSections, toSections } from '../../extension/src/render/sections';
 
-jest.setTimeout(60_000);
-
 describe('ArrivalOrder', () => {
   it('lets each turn go when every earlier one has left, and one that is first at once', async () => {
     const order = new ArrivalOrder();

@@ -12,8 +12,6 @@ import { RenderBudgetError } from '../../extension/src/render/pageBudget';
 import { ReferenceResolver } from '../../extension/src/render/referenceResolver';
 import { SLICE_ELEMENTS } from '../../extension/src/render/pageSlices';
 
-jest.setTimeout(180_000);
-
 const word = fc.constantFrom(
   'a',
   'review',

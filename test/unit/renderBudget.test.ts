@@ -9,8 +9,6 @@ import { RenderBudgetError, renderReview, type RenderedReview } from '../../exte
 import { ReferenceResolver } from '../../extension/src/render/referenceResolver';
 import { AUDIT_ROWS } from '../../bench/reviewFixtures';
 
-jest.setTimeout(120_000);
-
 const MiB = 1024 * 1024;
 const render = (markdown: string) => renderReview(markdown, new ReferenceResolver([]));
 

@@ -21,6 +21,8 @@ export interface ConnectionEvents {
 /** A retired connection closes once its client has sent nothing for this long. */
 const RETIRED_QUIET_MS = 500;
 
+const RETIRED_MESSAGE = "The window's token changed; send this request again on a new connection.";
+
 export class IpcConnection {
   private handshake: ServerHandshake | undefined;
   private decoder: LineDecoder | undefined;
@@ -92,8 +94,9 @@ export class IpcConnection {
     return this.socket.writableLength;
   }
 
+  /** Nothing on a retired connection: what the old token may still read is the replies to its own running calls. */
   sendEvent<E extends EventName>(event: E, payload: EventPayload<E>): void {
-    if (this.runner) this.write({ type: 'event', event, payload });
+    if (this.runner && !this.retiring) this.write({ type: 'event', event, payload });
   }
 
   close(): void {
@@ -102,18 +105,19 @@ export class IpcConnection {
   }
 
   /**
-   * For a token rotation: runs no further request (each is refused unrun, and the client sends it
-   * again on a new connection), answers those already running, then closes, so that no assistant
-   * loses the reply to a call that has done its work. A connection still proving itself closes at
-   * once, and one kept open longer than `graceMs` is closed then: the old token must not keep a
-   * door open.
+   * For a token rotation: runs no further request (each is refused unrun, those waiting for a slot
+   * too, and the client sends them again on a new connection), answers those already running,
+   * however long they take, then closes: no assistant loses the reply to a call the window accepted,
+   * which may already have changed the review. The old token keeps no door open: a connection still
+   * proving itself closes at once, a retired one hears no more events, and each running request
+   * ends by its own deadline (requestRunner.ts), which bounds how long the connection stays.
    */
-  retire(graceMs = 10_000): void {
+  retire(): void {
     if (!this.runner) return this.close();
-    this.retiring = true;
     // Told first, so that the client sends nothing more here; what it sent already is still read.
     this.sendEvent('connection-retiring', {});
-    setTimeout(() => this.close(), graceMs).unref();
+    this.retiring = true;
+    this.runner.refuseWaiting(ErrorCode.Retired, RETIRED_MESSAGE);
     this.closeIfRetiredAndIdle();
   }
 
@@ -213,11 +217,7 @@ export class IpcConnection {
         // Refused unrun rather than left unread: the client sends it again at once on a new connection.
         if (!this.retiring) this.runner!.submit(message);
         else {
-          this.reject(
-            message.id,
-            ErrorCode.Retired,
-            "The window's token changed; send this request again on a new connection.",
-          );
+          this.reject(message.id, ErrorCode.Retired, RETIRED_MESSAGE);
           this.closeIfRetiredAndIdle();
         }
         return;

@@ -179,6 +179,15 @@ export class RequestRunner {
     this.finish(id, { error: { code: ErrorCode.Cancelled, message: 'Cancelled by the client.' } });
   }
 
+  /** Answers every request still waiting for a slot with this error, unrun; those running go on. */
+  refuseWaiting(code: number, message: string): void {
+    const waiting = this.queue;
+    if (waiting.length === 0) return;
+    this.queue = [];
+    for (const tracked of waiting) this.fail(tracked, code, message);
+    this.onSaturated(false);
+  }
+
   /** The connection is gone: abort every handler, answer nothing. */
   abortAll(): void {
     const dropped: Tracked[] = [...this.inFlight.values(), ...this.queue];

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startCodeServer } from './codeServer.mjs';
 import { closeWorkbench, openWorkbench } from './workbench.mjs';
+import { RUN_DEADLINE_MS } from '../../support/deadlines.cjs';
 
 /**
  * @typedef {object} ExtensionTestOptions
@@ -14,7 +15,7 @@ import { closeWorkbench, openWorkbench } from './workbench.mjs';
  * @property {Record<string, string>} [env]     environment for the extension host (extensionEnvironment)
  * @property {string} [extensionsDir]           other installed extensions; default: none
  * @property {Record<string, unknown>} [settings] user settings over the quiet defaults
- * @property {number} [timeoutMs]               whole run, default 5 min
+ * @property {number} [timeoutMs]               whole run; by default, a run's hang deadline (test/support/deadlines.cjs)
  * @property {NodeJS.WritableStream} [output]   where the suite's output goes; default stdout
  */
 
@@ -26,7 +27,7 @@ import { closeWorkbench, openWorkbench } from './workbench.mjs';
  * @returns {Promise<number>}
  */
 export async function runExtensionTests(options) {
-  const timeoutMs = options.timeoutMs ?? 5 * 60_000;
+  const timeoutMs = options.timeoutMs ?? RUN_DEADLINE_MS;
   const output = options.output ?? process.stdout;
   const verbose = Boolean(process.env.E2E_VERBOSE);
   const deadline = Date.now() + timeoutMs;

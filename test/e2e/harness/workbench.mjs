@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_PATH, REPO_ROOT } from './install.mjs';
 import { makeTempDir, removeTempDir, sleep } from './processes.mjs';
+import { WAIT_DEADLINE_MS } from '../../support/deadlines.cjs';
 
 /** @typedef {import('playwright-core').Page} Page */
 /** @typedef {import('playwright-core').Frame} Frame */
@@ -39,7 +40,7 @@ const timings = new WeakMap();
  * @property {Array<[string, string]>} [payload]  workbench payload entries (see extensionTests.mjs)
  * @property {(page: Page) => Promise<void>} [beforeGoto]  e.g. page.exposeFunction(...)
  * @property {{width: number, height: number}} [viewport]  default 1280x800
- * @property {number} [timeoutMs]  for the workbench to show; default 60 s
+ * @property {number} [timeoutMs]  for the workbench to show; by default the wait deadline of test/support/deadlines.cjs
  */
 
 /**
@@ -62,7 +63,7 @@ export async function openWorkbench(url, folder, options = {}) {
       executablePath: CHROMIUM_PATH,
       args: CHROMIUM_ARGS,
       headless: true,
-      timeout: 30_000,
+      timeout: WAIT_DEADLINE_MS,
       env,
     });
   } catch (error) {
@@ -73,12 +74,13 @@ export async function openWorkbench(url, folder, options = {}) {
   try {
     const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 } });
     const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
+    // Every wait of a test's (a locator, a click) counts as hung only at the deadline of test/support/deadlines.cjs.
+    page.setDefaultTimeout(WAIT_DEADLINE_MS);
     if (process.env.E2E_VERBOSE) {
       page.on('console', (message) => process.stderr.write(`[browser ${message.type()}] ${message.text()}\n`));
     }
     await options.beforeGoto?.(page);
-    const timeoutMs = options.timeoutMs ?? 60_000;
+    const timeoutMs = options.timeoutMs ?? WAIT_DEADLINE_MS;
     const started = Date.now();
     await page.goto(workbenchUrl(url, folder, options.payload), { waitUntil: 'load', timeout: timeoutMs });
     const loadMs = Date.now() - started;
@@ -118,7 +120,7 @@ export async function closeWorkbench(page) {
  * `opensPicker`: the command shows a quick pick of its own, so the widget stays open.
  * @param {Page} page @param {string} title @param {{timeoutMs?: number, opensPicker?: boolean}} [options]
  */
-export async function runCommand(page, title, { timeoutMs = 15_000, opensPicker = false } = {}) {
+export async function runCommand(page, title, { timeoutMs = WAIT_DEADLINE_MS, opensPicker = false } = {}) {
   const deadline = Date.now() + timeoutMs;
   const widget = page.locator('.quick-input-widget');
   const input = widget.locator('input[type="text"], input:not([type])').first();
@@ -178,7 +180,7 @@ export async function runCommand(page, title, { timeoutMs = 15_000, opensPicker 
  * @param {{ hasText?: string | RegExp, has?: import('playwright-core').Locator }} row
  * @param {{ timeoutMs?: number }} [options]
  */
-export async function runCommandAndPick(page, title, row, { timeoutMs = 30_000 } = {}) {
+export async function runCommandAndPick(page, title, row, { timeoutMs = WAIT_DEADLINE_MS } = {}) {
   const deadline = Date.now() + timeoutMs;
   const widget = page.locator('.quick-input-widget');
   for (;;) {
@@ -201,7 +203,7 @@ export async function runCommandAndPick(page, title, row, { timeoutMs = 30_000 }
  * waits for its editor tab.
  * @param {Page} page @param {string} relativePath e.g. 'src/a.ts' @param {{timeoutMs?: number}} [options]
  */
-export async function openFile(page, relativePath, { timeoutMs = 15_000 } = {}) {
+export async function openFile(page, relativePath, { timeoutMs = WAIT_DEADLINE_MS } = {}) {
   const widget = page.locator('.quick-input-widget');
   await page.keyboard.press('Control+P');
   const input = widget.locator('input[type="text"], input:not([type])').first();
@@ -225,7 +227,7 @@ export async function openFile(page, relativePath, { timeoutMs = 15_000 } = {}) 
  * @param {Page} page @param {string} selector any Playwright selector @param {{timeoutMs?: number}} [options]
  * @returns {Promise<Frame>}
  */
-export async function findWebviewFrame(page, selector, { timeoutMs = 15_000 } = {}) {
+export async function findWebviewFrame(page, selector, { timeoutMs = WAIT_DEADLINE_MS } = {}) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     for (const frame of page.frames()) {
@@ -247,7 +249,7 @@ export async function findWebviewFrame(page, selector, { timeoutMs = 15_000 } = 
  * @param {Page} page @param {{timeoutMs?: number}} [options]
  * @returns {Promise<{line: number, column: number}>}
  */
-export async function statusBarCursor(page, { timeoutMs = 10_000 } = {}) {
+export async function statusBarCursor(page, { timeoutMs = WAIT_DEADLINE_MS } = {}) {
   const item = page
     .locator('.statusbar-item')
     .filter({ hasText: /Ln \d+, Col \d+/ })
@@ -277,7 +279,7 @@ export async function screenshot(page, name) {
  * @param {Page} page @param {string[]} names @param {{timeoutMs?: number}} [options]
  * @returns {Promise<Record<string, string | undefined>>}
  */
-export async function readTerminalEnv(page, names, { timeoutMs = 30_000 } = {}) {
+export async function readTerminalEnv(page, names, { timeoutMs = WAIT_DEADLINE_MS } = {}) {
   for (const name of names) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
       throw new Error(`Not an environment variable name: ${JSON.stringify(name)}`);

@@ -28,7 +28,6 @@ describe("VS Code's agent mode", () => {
   });
 
   it("starts Redline's server from its registration and offers its nine tools to models", async function () {
-    this.timeout(60_000);
     // code-server starts with VS Code's AI features off, and with them its MCP servers.
     await vscode.workspace
       .getConfiguration('chat')
@@ -52,7 +51,6 @@ describe("VS Code's agent mode", () => {
   });
 
   it('a present-review that VS Code calls reaches this window, and VS Code gets its result', async function () {
-    this.timeout(60_000);
     const present = redlineTools().find((tool) => /present.review/.test(tool.name));
     assert.ok(present, 'the tool is registered');
     const result = await vscode.lm.invokeTool(present.name, {

@@ -77,7 +77,7 @@ describe('Findings and feedback', () => {
 
   it('a reply typed in a thread reaches an assistant waiting in await-review-feedback', async () => {
     const { cursor } = await mcp.call('get-review-feedback');
-    const waiting = mcp.call('await-review-feedback', { since: cursor, timeoutSeconds: 60 }, { timeoutMs: 70_000 });
+    const waiting = mcp.call('await-review-feedback', { since: cursor, timeoutSeconds: 60 });
     const thread = api.findings.threads.threadOf(findings[0].id);
     await vscode.commands.executeCommand('redline.finding.reply', {
       thread,
@@ -158,7 +158,6 @@ describe('Findings and feedback', () => {
     await waitFor(
       () => editor.document.getText() === saved,
       "the reverted text in the extension host's copy of the document",
-      30_000,
     );
     const reverted = await mcp.call('get-review');
     assert.deepEqual(

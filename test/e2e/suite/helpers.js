@@ -6,6 +6,8 @@ const path = require('node:path');
 const { createRequire } = require('node:module');
 const vscode = require('vscode');
 
+const { WAIT_DEADLINE_MS } = require('../../support/deadlines.cjs');
+
 const REPO_ROOT = path.resolve(__dirname, '../../..');
 /** Resolves packages from the repo's node_modules: the extension host has none of its own. */
 const repoRequire = createRequire(path.join(REPO_ROOT, 'package.json'));
@@ -28,11 +30,13 @@ function runEnvironment() {
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Polls `probe` until it returns something truthy; throws with `what` after `timeoutMs`.
- * @template T @param {() => T | Promise<T>} probe @param {string} what @param {number} [timeoutMs]
+ * Polls `probe` until it returns something truthy; throws with `what` once it counts as hung
+ * (test/support/deadlines.cjs).
+ * @template T @param {() => T | Promise<T>} probe @param {string} what
  * @returns {Promise<T>}
  */
-async function waitFor(probe, what, timeoutMs = 10_000) {
+async function waitFor(probe, what) {
+  const timeoutMs = WAIT_DEADLINE_MS;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -72,7 +76,7 @@ async function readTerminalEnv(names) {
     shellArgs: ['-c', `{ ${script}; } > '${outFile}.tmp' && mv '${outFile}.tmp' '${outFile}'`],
   });
   try {
-    await waitFor(() => fs.existsSync(outFile), `the terminal's shell to write ${outFile}`, 20_000);
+    await waitFor(() => fs.existsSync(outFile), `the terminal's shell to write ${outFile}`);
     /** @type {Record<string, string | undefined>} */
     const values = {};
     for (const line of fs.readFileSync(outFile, 'utf8').split('\n')) {
@@ -127,7 +131,7 @@ async function connectMcp({ serverPath, env, cwd, era = 'legacy' }) {
    * The raw CallToolResult, tool errors included; a dead server's stderr is in the error.
    * @param {string} name @param {Record<string, unknown>} [args] @param {{ timeoutMs?: number }} [options]
    */
-  const raw = async (name, args = {}, { timeoutMs = 30_000 } = {}) => {
+  const raw = async (name, args = {}, { timeoutMs = WAIT_DEADLINE_MS } = {}) => {
     try {
       return await client.callTool({ name, arguments: args }, { timeout: timeoutMs });
     } catch (error) {

@@ -4,6 +4,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { repoRequire } = require('./helpers');
+const { TEST_DEADLINE_MS } = require('../../support/deadlines.cjs');
 
 const FIRST = 'redline.test.js';
 
@@ -11,7 +12,7 @@ function run() {
   // mocha is an ES module; the extension host's Node loads it with require(esm).
   const mochaModule = repoRequire('mocha');
   const Mocha = mochaModule.default ?? mochaModule;
-  const mocha = new Mocha({ ui: 'bdd', color: false, reporter: 'spec', timeout: 30_000 });
+  const mocha = new Mocha({ ui: 'bdd', color: false, reporter: 'spec', timeout: TEST_DEADLINE_MS });
   const grep = process.env.REDLINE_E2E_GREP;
   if (grep) mocha.grep(grep);
   // redline.test.js first: it starts from a fresh window (no panel open yet); the rest in name order.

@@ -6,8 +6,6 @@ const vscode = require('vscode');
 const { connectPackagedMcp, redline } = require('./helpers');
 
 const CONTROL_CHARACTERS = 6_000_000;
-/** Generous: 36 MB crosses stdio and the socket on a busy 2-core machine. */
-const BIG_CALL_TIMEOUT_MS = 90_000;
 
 describe('A review of 6,000,000 control characters', () => {
   /** @type {any} */
@@ -27,13 +25,12 @@ describe('A review of 6,000,000 control characters', () => {
     await vscode.commands.executeCommand('redline.clearReview');
   });
 
-  it('is delivered or refused for its size, and the call beside it succeeds', async function () {
-    this.timeout(BIG_CALL_TIMEOUT_MS + 30_000);
+  it('is delivered or refused for its size, and the call beside it succeeds', async () => {
     const before = api.store.revision;
     const content = '\u0001'.repeat(CONTROL_CHARACTERS);
     const started = Date.now();
     const [big, neighbour] = await Promise.all([
-      mcp.raw('present-review', { content, title: 'Control characters' }, { timeoutMs: BIG_CALL_TIMEOUT_MS }),
+      mcp.raw('present-review', { content, title: 'Control characters' }),
       mcp.raw('get-selection'),
     ]);
 

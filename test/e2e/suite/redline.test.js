@@ -217,7 +217,6 @@ describe('Redline in a real extension host', () => {
     });
 
     it("get-diagnostics reports TypeScript's type error, list-open-editors its editor, get-workspace-folders the folder", async function () {
-      this.timeout(120_000);
       const file = path.join(workspaceRoot(), 'src/typeError.ts');
       fs.writeFileSync(file, "export const count: number = 'three';\n");
       try {

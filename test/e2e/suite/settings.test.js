@@ -42,7 +42,6 @@ describe('A change to redline.requestTimeoutMs', () => {
   });
 
   it('shows in a new terminal as REDLINE_TIMEOUT_MS, and its removal too, without a reload', async function () {
-    this.timeout(90_000);
     const before = await readTerminalEnv(['REDLINE_TIMEOUT_MS']);
     assert.equal(before.REDLINE_TIMEOUT_MS, undefined, 'unset while the setting is at its default (0)');
 

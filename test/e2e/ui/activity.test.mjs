@@ -34,7 +34,7 @@ describe('Seeing the connection', () => {
       .locator('.statusbar-item')
       .filter({ hasText: /Redline: (\d+ connected|listening|bridge failed)/ })
       .first();
-    await item.waitFor({ state: 'visible', timeout: 10_000 });
+    await item.waitFor({ state: 'visible' });
     await waitFor(
       async () => (await item.innerText()).includes('Redline: 1 connected'),
       'the status bar to say "Redline: 1 connected"',
@@ -60,7 +60,7 @@ describe('Seeing the connection', () => {
       .locator('.part.panel .monaco-list-row')
       .filter({ hasText: id.slice(0, 8) })
       .first();
-    await row.waitFor({ state: 'visible', timeout: 10_000 });
+    await row.waitFor({ state: 'visible' });
     const text = await row.innerText();
     assert.match(text, /get-review/);
     assert.match(text, new RegExp(`${ASSISTANT} · ok · [\\d.]+ m?s · ${id.slice(0, 8)}`));

@@ -37,7 +37,7 @@ describe('Several assistants in one window', () => {
     });
     const frame = await s.waitForReviewText(theirs);
     const tabs = frame.locator('#tabs .redline-tab');
-    await frame.locator('#tabs').waitFor({ state: 'visible', timeout: 10_000 });
+    await frame.locator('#tabs').waitFor({ state: 'visible' });
     assert.deepEqual(await tabs.allInnerTexts(), [FIRST, SECOND]);
     assert.equal(await frame.locator(`#tabs .redline-tab[aria-selected="true"]`).innerText(), SECOND);
     // Each reads its own review.
@@ -55,7 +55,7 @@ describe('Several assistants in one window', () => {
     await frame
       .locator('#review .redline-finding-actions button', { hasText: 'Resolve' })
       .first()
-      .waitFor({ state: 'visible', timeout: 10_000 });
+      .waitFor({ state: 'visible' });
     assert.doesNotMatch(await frame.locator('#review').innerText(), new RegExp(theirs));
   });
 
@@ -67,9 +67,7 @@ describe('Several assistants in one window', () => {
     const mineBefore = (await s.call('get-review-feedback')).cursor;
     const theirsBefore = (await callCodex('get-review-feedback')).cursor;
     await frame.locator('#review .redline-finding-actions button', { hasText: 'Resolve' }).first().click();
-    await frame
-      .locator('#review .redline-finding-badge', { hasText: 'Resolved' })
-      .waitFor({ state: 'visible', timeout: 10_000 });
+    await frame.locator('#review .redline-finding-badge', { hasText: 'Resolved' }).waitFor({ state: 'visible' });
     const heard = await callCodex('get-review-feedback', { since: theirsBefore });
     assert.deepEqual(
       heard.items.map((/** @type {any} */ i) => [i.kind, i.state]),
@@ -82,12 +80,12 @@ describe('Several assistants in one window', () => {
     const s = session();
     const frame = await s.reviewFrame();
     await runCommand(s.page, 'Redline: Clear Review');
-    await frame.locator('#empty').waitFor({ state: 'visible', timeout: 10_000 });
+    await frame.locator('#empty').waitFor({ state: 'visible' });
     assert.match((await s.call('get-review')).markdown, new RegExp(mine), "the first assistant's review is untouched");
     assert.equal((await callCodex('get-review')).revision, 0);
     await frame.locator('#tabs .redline-tab', { hasText: FIRST }).click();
     await s.waitForReviewText(mine);
     // One review left: no tabs to choose between.
-    await frame.locator('#tabs').waitFor({ state: 'hidden', timeout: 10_000 });
+    await frame.locator('#tabs').waitFor({ state: 'hidden' });
   });
 });

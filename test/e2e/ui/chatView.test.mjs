@@ -58,7 +58,6 @@ describe('the review in a chat (an MCP App in a browser host)', () => {
   let findings;
 
   before(async function () {
-    this.timeout(120_000);
     const s = session();
     // A context of its own in the same browser: the session closes any page opened in the window's.
     const browser = /** @type {import('playwright-core').Browser} */ (s.page.context().browser());
@@ -94,7 +93,7 @@ describe('the review in a chat (an MCP App in a browser host)', () => {
     findings = result.structuredContent.findings;
     assert.equal(findings.length, 3);
     frame = await host.viewFrame();
-    await frame.locator('#status[data-state="connected"]').waitFor({ timeout: 15_000 });
+    await frame.locator('#status[data-state="connected"]').waitFor();
     assert.equal(await frame.locator('#title').innerText(), 'Pricing review');
     assert.equal(await frame.locator('li.finding').count(), 3);
     assert.deepEqual(await frame.locator('#counts li').allInnerTexts(), ['1 bug', '1 risk', '1 nit']);
@@ -108,24 +107,23 @@ describe('the review in a chat (an MCP App in a browser host)', () => {
 
   it("a finding's place opens the editor at its line, through the host", async function () {
     // The host, the server and the window each take their turn on a busy machine.
-    this.timeout(120_000);
     const s = session();
     await frame.locator('li.finding').nth(1).locator('.place').click();
     // The finding's line, selected.
-    await s.waitForCursor(24, { selected: 'const TAX_RATE = 0.2;'.length, timeoutMs: 15_000 });
+    await s.waitForCursor(24, { selected: 'const TAX_RATE = 0.2;'.length });
     assert.match(await s.activeEditorTab(), /example\.ts/);
-    await frame.locator('#status', { hasText: 'Opened' }).waitFor({ timeout: 30_000 });
+    await frame.locator('#status', { hasText: 'Opened' }).waitFor();
   });
 
   it('Resolve in the view: the panel shows it resolved, and get-review-feedback has it with the source "chat"', async () => {
     const s = session();
     const row = frame.locator(`li.finding[data-id="${findings[0].id}"]`);
     await row.locator('button', { hasText: 'Resolve' }).click();
-    await row.locator('.state', { hasText: 'Resolved' }).waitFor({ timeout: 10_000 });
+    await row.locator('.state', { hasText: 'Resolved' }).waitFor();
     const panel = await s.reviewFrame();
     await panel
       .locator(`#review [data-finding="${findings[0].id}"] .redline-finding-badge`, { hasText: 'Resolved' })
-      .waitFor({ state: 'visible', timeout: 15_000 });
+      .waitFor({ state: 'visible' });
     const feedback = await host.page.evaluate(() => window.chatHost.callTool('get-review-feedback'));
     assert.deepEqual(
       feedback.structuredContent.items.map((/** @type {any} */ i) => [i.kind, i.findingId, i.state, i.source]),
@@ -134,7 +132,6 @@ describe('the review in a chat (an MCP App in a browser host)', () => {
   });
 
   it("a reply in the view is the finding's reply, and Open in Redline brings the panel forward", async function () {
-    this.timeout(120_000);
     const s = session();
     const row = frame.locator(`li.finding[data-id="${findings[1].id}"]`);
     await row.locator('button', { hasText: 'Reply' }).click();
@@ -152,7 +149,7 @@ describe('the review in a chat (an MCP App in a browser host)', () => {
     });
     // Earlier tests may leave an unsaved editor, so the panel is not closed first: the call is what is checked.
     await frame.locator('#open-in-redline').click();
-    await frame.locator('#status', { hasText: 'Shown in VS Code' }).waitFor({ timeout: 30_000 });
+    await frame.locator('#status', { hasText: 'Shown in VS Code' }).waitFor();
     await s.waitForReviewText('Pricing review');
     // Every call the view made went through the host, and was one the view may make.
     const called = new Set(
@@ -187,7 +184,7 @@ describe('the review in a chat (an MCP App in a browser host)', () => {
       [hostileReview(), HOSTILE_TITLE],
     );
     frame = await host.viewFrame();
-    await frame.locator('#status[data-state="connected"]').waitFor({ timeout: 30_000 });
+    await frame.locator('#status[data-state="connected"]').waitFor();
     const shown = await frame.locator('li.finding').count();
     const measured = (await renders(frame)).filter((r) => r.findings === shown);
     assert.ok(shown >= 1000, `the view lists the findings the window keeps (${shown})`);

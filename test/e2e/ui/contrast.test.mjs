@@ -45,7 +45,7 @@ async function useTheme(s, name) {
 async function cursorToTop(s, lineText) {
   await s.page.locator('.monaco-editor .view-line', { hasText: lineText }).first().click();
   await s.page.keyboard.press('Control+Home');
-  await s.waitForCursor(1, { timeoutMs: 15_000 });
+  await s.waitForCursor(1);
 }
 
 /** The name of the theme the panel is drawn in. @param {RedlineSession} s */
@@ -150,7 +150,6 @@ describe('Contrast of the panel in every state and theme', () => {
   const exampleFile = () => join(/** @type {string} */ (session().workspace), EXAMPLE);
 
   after(async function () {
-    this.timeout(60_000);
     const s = session();
     // A failure part-way leaves the edits, or another theme: the later suites need neither.
     if (original !== undefined && readFileSync(exampleFile(), 'utf8') !== original)
@@ -159,7 +158,6 @@ describe('Contrast of the panel in every state and theme', () => {
   });
 
   it('a review holds every severity and every finding state, made from the panel and the editor', async function () {
-    this.timeout(120_000);
     const s = session();
     original = readFileSync(exampleFile(), 'utf8');
     themeBefore = await themeOf(s);
@@ -197,13 +195,11 @@ describe('Contrast of the panel in every state and theme', () => {
       [past[2], "Won't fix", "Won't fix"],
     ])) {
       await block(target).locator('.redline-finding-actions button', { hasText: button }).click();
-      await block(target)
-        .locator('.redline-finding-badge', { hasText: badge })
-        .waitFor({ state: 'visible', timeout: 10_000 });
+      await block(target).locator('.redline-finding-badge', { hasText: badge }).waitFor({ state: 'visible' });
     }
     assert.equal(await frame.locator('#review .redline-suggestion').count(), 1);
     assert.equal(await frame.locator('#review a.redline-broken').count(), 1);
-    await frame.locator('#review .redline-mermaid-error').waitFor({ state: 'visible', timeout: 30_000 });
+    await frame.locator('#review .redline-mermaid-error').waitFor({ state: 'visible' });
 
     // In the editor: lines typed at the top move every finding of example.ts, and an edit to
     // line 24 leaves the two findings there without their code.
@@ -237,19 +233,17 @@ describe('Contrast of the panel in every state and theme', () => {
         ['praise', 'open', false],
       ],
     );
-    await block(finding.nit).locator('.redline-finding-badge-stale').waitFor({ state: 'visible', timeout: 15_000 });
-    await block(finding.question)
-      .locator('.redline-finding-badge-stale')
-      .waitFor({ state: 'visible', timeout: 15_000 });
+    await block(finding.nit).locator('.redline-finding-badge-stale').waitFor({ state: 'visible' });
+    await block(finding.question).locator('.redline-finding-badge-stale').waitFor({ state: 'visible' });
 
     // A notice (the message box's "Sent"), and the comparison with the review before.
     await frame.locator('#message').fill('Checked every state.');
     await frame.locator('#send').click();
-    await frame.locator('#send-status', { hasText: 'Sent' }).waitFor({ state: 'visible', timeout: 10_000 });
+    await frame.locator('#send-status', { hasText: 'Sent' }).waitFor({ state: 'visible' });
     await runCommand(s.page, 'Redline: Compare with Previous Review');
     await frame
       .locator('#comparison h2', { hasText: `Compared with revision ${previousRevision}` })
-      .waitFor({ state: 'visible', timeout: 10_000 });
+      .waitFor({ state: 'visible' });
     // The bug resolved and the nit gone are fixed; everything else is new.
     assert.deepEqual(await frame.locator('#comparison h3').allInnerTexts(), [
       `New (${THREADED + 4})`,
@@ -261,7 +255,6 @@ describe('Contrast of the panel in every state and theme', () => {
   });
 
   it('has no serious or critical accessibility violation in any state, in the light, dark and high-contrast themes', async function () {
-    this.timeout(240_000);
     const s = session();
     const frame = await s.reviewFrame();
     // Under the pointer, as while the user reads it: the declined finding whose code changed.
@@ -270,17 +263,14 @@ describe('Contrast of the panel in every state and theme', () => {
     const found = await violationsInThemes(s, THEMES, 'every-state', hoverDeclined);
     // An earlier review, read-only, under its banner; the themes in reverse, to switch one fewer time.
     await frame.locator('#history').selectOption(String(previousRevision));
-    await frame
-      .locator('#earlier', { hasText: `revision ${previousRevision}` })
-      .waitFor({ state: 'visible', timeout: 10_000 });
+    await frame.locator('#earlier', { hasText: `revision ${previousRevision}` }).waitFor({ state: 'visible' });
     found.push(...(await violationsInThemes(s, [...THEMES].reverse(), 'earlier-review')));
     await frame.locator('#back').click();
-    await frame.locator('#earlier').waitFor({ state: 'hidden', timeout: 10_000 });
+    await frame.locator('#earlier').waitFor({ state: 'hidden' });
     assert.deepEqual(found, []);
   });
 
   it('the edits are taken back in the editor, and the findings find their code again', async function () {
-    this.timeout(60_000);
     const s = session();
     // The second finding (the bug, line 42 moved to 45) shows example.ts around its lines.
     await runCommand(s.page, 'Redline: Next Finding');

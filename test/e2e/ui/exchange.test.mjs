@@ -8,6 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCommand } from '../harness/workbench.mjs';
 import { RedlineSession, session, waitFor } from './session.mjs';
+import { WAIT_DEADLINE_MS } from '../../support/deadlines.cjs';
 
 const EXAMPLE = 'src/example.ts';
 const IMPORT_TAB = 'SARIF import';
@@ -19,13 +20,10 @@ const IMPORT_TAB = 'SARIF import';
 async function answerFileDialog(page, file) {
   const widget = page.locator('.quick-input-widget');
   const input = widget.locator('input[type="text"], input:not([type])').first();
-  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  await input.waitFor({ state: 'visible' });
   // The dialog fills its box, and then lists the folder: typed after both, the path is ours.
   await waitFor(async () => (await input.inputValue()).startsWith('/'), 'the file dialog to show its folder', 15_000);
-  await widget
-    .locator('.quick-input-list .monaco-list-row', { hasText: 'src' })
-    .first()
-    .waitFor({ state: 'visible', timeout: 15_000 });
+  await widget.locator('.quick-input-list .monaco-list-row', { hasText: 'src' }).first().waitFor({ state: 'visible' });
   await input.fill(file);
   let shown = '';
   await waitFor(
@@ -33,7 +31,7 @@ async function answerFileDialog(page, file) {
     `${file} in the file dialog (it shows ${JSON.stringify(shown)})`,
   );
   await page.keyboard.press('Enter');
-  await widget.waitFor({ state: 'hidden', timeout: 15_000 });
+  await widget.waitFor({ state: 'hidden' });
 }
 
 /**
@@ -42,7 +40,7 @@ async function answerFileDialog(page, file) {
  * dismissed with whatever replaced it, and the command run again.
  * @param {import('playwright-core').Page} page @param {string} title @param {string} rowText
  */
-async function runCommandPicking(page, title, rowText, timeoutMs = 45_000) {
+async function runCommandPicking(page, title, rowText, timeoutMs = WAIT_DEADLINE_MS) {
   const deadline = Date.now() + timeoutMs;
   const widget = page.locator('.quick-input-widget');
   for (;;) {
@@ -98,7 +96,7 @@ describe('Export and import from the palette', () => {
       .locator('.notifications-toasts .notification-toast', {
         hasText: `exported 2 findings as SARIF to exchange-${marker}.sarif`,
       })
-      .waitFor({ state: 'visible', timeout: 15_000 });
+      .waitFor({ state: 'visible' });
 
     assert.ok(existsSync(exported), `${exported} was written`);
     const log = JSON.parse(readFileSync(exported, 'utf8'));
@@ -124,7 +122,7 @@ describe('Export and import from the palette', () => {
     await answerFileDialog(s.page, exported);
     await s.page
       .locator('.notifications-toasts .notification-toast', { hasText: 'opened as revision' })
-      .waitFor({ state: 'visible', timeout: 15_000 });
+      .waitFor({ state: 'visible' });
     // The log holds the findings, not the review's prose: its heading is the review's title.
     const frame = await s.waitForReviewText('the name at');
     await waitFor(
@@ -138,7 +136,7 @@ describe('Export and import from the palette', () => {
     await frame
       .locator('#review .redline-finding-actions', { hasText: 'Reopen' })
       .first()
-      .waitFor({ state: 'visible', timeout: 10_000 });
+      .waitFor({ state: 'visible' });
 
     // What an assistant of that name would read: the findings, at their places, the answer kept.
     importTab = await s.connectAssistant(IMPORT_TAB);
@@ -166,7 +164,7 @@ describe('Export and import from the palette', () => {
     await answerFileDialog(s.page, notSarif);
     await s.page
       .locator('.notifications-toasts .notification-toast', { hasText: 'is not a SARIF log' })
-      .waitFor({ state: 'visible', timeout: 15_000 });
+      .waitFor({ state: 'visible' });
     const after = /** @type {any} */ (await importTab?.callTool({ name: 'get-review', arguments: {} }))
       ?.structuredContent.revision;
     assert.equal(after, before);

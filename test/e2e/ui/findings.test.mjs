@@ -76,9 +76,7 @@ describe('Findings in the panel and in the code', () => {
     const frame = await s.reviewFrame();
     const first = frame.locator(`#review [data-finding="${findings[0].id}"]`);
     await first.locator('button', { hasText: 'Resolve' }).click();
-    await first
-      .locator('.redline-finding-badge', { hasText: 'Resolved' })
-      .waitFor({ state: 'visible', timeout: 10_000 });
+    await first.locator('.redline-finding-badge', { hasText: 'Resolved' }).waitFor({ state: 'visible' });
     assert.match((await first.getAttribute('class')) ?? '', /redline-finding-closed/);
     const { items } = await s.call('get-review-feedback', { since: start });
     assert.deepEqual(
@@ -93,7 +91,7 @@ describe('Findings in the panel and in the code', () => {
     const cursor = (await s.call('get-review-feedback')).cursor;
     await frame.locator('#message').fill('Please also add a test for the rounding.');
     await frame.locator('#send').click();
-    await frame.locator('#send-status', { hasText: 'Sent' }).waitFor({ state: 'visible', timeout: 10_000 });
+    await frame.locator('#send-status', { hasText: 'Sent' }).waitFor({ state: 'visible' });
     assert.equal(await frame.locator('#message').inputValue(), '', 'the box is emptied once the message is saved');
     const { items } = await s.call('get-review-feedback', { since: cursor });
     assert.deepEqual(
@@ -112,11 +110,11 @@ describe('Findings in the panel and in the code', () => {
     await s.page
       .locator('.review-widget', { hasText: 'subtotal could use reduce' })
       .first()
-      .waitFor({ state: 'visible', timeout: 10_000 });
+      .waitFor({ state: 'visible' });
     await s.screenshot('07-finding-thread-in-code');
     await runCommand(s.page, 'Comments: Focus on Comments View');
     const view = s.page.locator('.comments-panel, .pane-body .comments-panel-container').first();
-    await view.locator('text=subtotal could use reduce').first().waitFor({ state: 'visible', timeout: 10_000 });
+    await view.locator('text=subtotal could use reduce').first().waitFor({ state: 'visible' });
     await s.screenshot('08-comments-view');
   });
 
@@ -141,30 +139,25 @@ describe('Findings in the panel and in the code', () => {
         return r.findings[1].stale && r;
       }, 'get-review to call the second finding stale');
       assert.equal(review.findings[0].stale, false);
-      await second
-        .locator('.redline-finding-badge-stale', { hasText: 'code changed' })
-        .waitFor({ state: 'visible', timeout: 15_000 });
+      await second.locator('.redline-finding-badge-stale', { hasText: 'code changed' }).waitFor({ state: 'visible' });
       const decoration = await second.evaluate((element) => getComputedStyle(element).textDecorationLine);
       assert.equal(decoration, 'line-through');
       await s.screenshot('09-finding-code-changed');
     } finally {
       writeFileSync(file, original);
     }
-    await second.locator('.redline-finding-badge-stale').waitFor({ state: 'detached', timeout: 15_000 });
+    await second.locator('.redline-finding-badge-stale').waitFor({ state: 'detached' });
   });
 
   it('after a reload, the findings, their states and the feedback are all there', async function () {
-    this.timeout(180_000);
     const s = session();
     await s.page.reload({ waitUntil: 'load' });
-    await s.page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+    await s.page.locator('.monaco-workbench').waitFor({ state: 'visible' });
     await s.waitForOneExtensionHost();
     await s.waitForBridge();
-    const frame = await s.reviewFrame({ timeoutMs: 60_000 });
+    const frame = await s.reviewFrame();
     const first = frame.locator(`#review [data-finding="${findings[0].id}"]`);
-    await first
-      .locator('.redline-finding-badge', { hasText: 'Resolved' })
-      .waitFor({ state: 'visible', timeout: 30_000 });
+    await first.locator('.redline-finding-badge', { hasText: 'Resolved' }).waitFor({ state: 'visible' });
     const review = await s.call('get-review');
     assert.deepEqual(
       review.findings.map((/** @type {any} */ f) => [f.id, f.state]),
@@ -184,14 +177,13 @@ describe('Findings in the panel and in the code', () => {
       .first()
       .locator('text=subtotal could use reduce')
       .first()
-      .waitFor({ state: 'visible', timeout: 15_000 });
+      .waitFor({ state: 'visible' });
     await s.screenshot('10-findings-after-reload');
     // Leave the window as the later suites expect it: the bottom panel closed.
     await runCommand(s.page, 'View: Toggle Panel Visibility');
   });
 
   it('a suggestion shows as a diff, opens in the diff editor, and is applied only when the user says Apply', async function () {
-    this.timeout(90_000);
     const s = session();
     const marker = RedlineSession.marker('SUGGEST');
     const content = [
@@ -219,17 +211,15 @@ describe('Findings in the panel and in the code', () => {
     await s.screenshot('14-suggestion-in-panel');
     await suggestion.locator('button.redline-apply').click();
     // The diff editor opens with the change, and a dialog asks before anything is written.
-    await s.page
-      .locator('.tabs-container .tab', { hasText: 'now ↔ suggested' })
-      .waitFor({ state: 'visible', timeout: 15_000 });
+    await s.page.locator('.tabs-container .tab', { hasText: 'now ↔ suggested' }).waitFor({ state: 'visible' });
     const dialog = s.page.locator('.monaco-dialog-box', { hasText: `Apply the suggested change to ${EXAMPLE}:47?` });
-    await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+    await dialog.waitFor({ state: 'visible' });
     await s.screenshot('15-suggestion-diff');
     const file = join(s.workspace, EXAMPLE);
     const original = readFileSync(file, 'utf8');
     assert.ok(!original.includes('roundCents'), 'nothing is written before the answer');
     await dialog.locator('.monaco-button', { hasText: 'Apply' }).click();
-    await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+    await dialog.waitFor({ state: 'hidden' });
     // Made in the file's editor (code-server's default auto save then writes it, as it writes the
     // user's own edits); the assistant hears the finding resolved, and its old lines are gone.
     await s.waitForCursor(47);
@@ -265,7 +255,6 @@ describe('Findings in the panel and in the code', () => {
   });
 
   it('highlights code in the colours of the theme, light and dark', async function () {
-    this.timeout(120_000);
     const s = session();
     const marker = RedlineSession.marker('HIGHLIGHT');
     const content = [
@@ -317,10 +306,7 @@ describe('Findings in the panel and in the code', () => {
         .first()
         .click({ position: { x: 5, y: 5 } });
       await s.waitForCursor(46);
-      await s.page
-        .locator('.review-widget', { hasText: 'round before tax' })
-        .first()
-        .waitFor({ state: 'visible', timeout: 10_000 });
+      await s.page.locator('.review-widget', { hasText: 'round before tax' }).first().waitFor({ state: 'visible' });
       await s.screenshot('13-thread-dark');
     } finally {
       await runCommand(s.page, 'Preferences: Color Theme', { opensPicker: true });
@@ -331,7 +317,6 @@ describe('Findings in the panel and in the code', () => {
   });
 
   it('highlights a code block when it nears the screen, into the markup the renderer wrote when it highlighted', async function () {
-    this.timeout(60_000);
     const s = session();
     const marker = RedlineSession.marker('NEAR');
     const top = 'const total = items.reduce((sum, item) => sum + item.price, 0); // "<b>" & \'cents\'\n';
@@ -358,7 +343,7 @@ describe('Findings in the panel and in the code', () => {
         return /** @type {Element} */ (template.content.firstElementChild).outerHTML;
       }, html);
     const topCode = frame.locator('#review pre code.language-ts');
-    await frame.locator('#review pre code.language-ts.hljs').waitFor({ state: 'attached', timeout: 10_000 });
+    await frame.locator('#review pre code.language-ts.hljs').waitFor({ state: 'attached' });
     assert.equal(
       await topCode.evaluate((code) => code.outerHTML),
       await parsed(`<code class="hljs language-ts">${highlightedAsRendered(top, 'ts')}</code>`),
@@ -373,7 +358,7 @@ describe('Findings in the panel and in the code', () => {
     await bottomCode.evaluate((code) =>
       window.scrollTo(0, code.getBoundingClientRect().top + window.scrollY - 1.5 * window.innerHeight),
     );
-    await frame.locator('#review pre code.language-python.hljs').waitFor({ state: 'attached', timeout: 10_000 });
+    await frame.locator('#review pre code.language-python.hljs').waitFor({ state: 'attached' });
     assert.ok(
       await bottomCode.evaluate((code) => code.getBoundingClientRect().top > window.innerHeight),
       'highlighted while still below the screen',

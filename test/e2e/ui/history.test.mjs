@@ -57,10 +57,7 @@ describe('Review history', () => {
       0,
       'no Resolve/Accept buttons on an earlier review',
     );
-    await s.page
-      .locator('.tab', { hasText: 'Review: First pass (earlier)' })
-      .first()
-      .waitFor({ state: 'visible', timeout: 10_000 });
+    await s.page.locator('.tab', { hasText: 'Review: First pass (earlier)' }).first().waitFor({ state: 'visible' });
     // The assistant still reads the current review.
     assert.equal((await s.call('get-review')).revision, secondRevision);
     await s.screenshot('19-earlier-review');
@@ -75,7 +72,7 @@ describe('Review history', () => {
     await frame
       .locator('#review .redline-finding-actions button', { hasText: 'Resolve' })
       .first()
-      .waitFor({ state: 'visible', timeout: 10_000 });
+      .waitFor({ state: 'visible' });
     assert.equal(await frame.locator('#history').inputValue(), '');
   });
 
@@ -85,14 +82,12 @@ describe('Review history', () => {
     await frame.locator('#history').selectOption(String(firstRevision));
     await frame.locator('#earlier').waitFor({ state: 'visible' });
     await frame.locator('#restore').click();
-    await frame.locator('#earlier').waitFor({ state: 'hidden', timeout: 10_000 });
+    await frame.locator('#earlier').waitFor({ state: 'hidden' });
     const review = await s.call('get-review');
     assert.equal(review.title, 'First pass');
     assert.ok(review.revision > secondRevision, `restored as revision ${review.revision}, after ${secondRevision}`);
     assert.match(review.markdown, new RegExp(first));
-    await frame
-      .locator('#revision', { hasText: `Revision ${review.revision}` })
-      .waitFor({ state: 'visible', timeout: 10_000 });
+    await frame.locator('#revision', { hasText: `Revision ${review.revision}` }).waitFor({ state: 'visible' });
   });
 
   it('"Compare with previous" lists new, fixed and still open findings, as get-review does', async () => {
@@ -100,7 +95,7 @@ describe('Review history', () => {
     const frame = await s.reviewFrame();
     await frame.locator('#compare').click();
     const box = frame.locator('#comparison');
-    await box.waitFor({ state: 'visible', timeout: 10_000 });
+    await box.waitFor({ state: 'visible' });
     // The restored first pass against the second: the negative total is back (new), the question
     // is gone (fixed) and the loop is in both (still open).
     assert.match(
@@ -129,9 +124,7 @@ describe('Review history', () => {
     });
     await s.waitForReviewText(second);
     const frame = await s.reviewFrame();
-    await frame
-      .locator('#earlier', { hasText: `revision ${secondRevision}` })
-      .waitFor({ state: 'visible', timeout: 10_000 });
+    await frame.locator('#earlier', { hasText: `revision ${secondRevision}` }).waitFor({ state: 'visible' });
     await frame.locator('#back').click();
     await frame.locator('#earlier').waitFor({ state: 'hidden' });
   });

@@ -205,7 +205,7 @@ describe('A hostile review', () => {
       await frame.locator(`#review a.redline-ref[data-ref="${CONTROL_REFERENCE}"]`).click();
       await s.page
         .locator('.editor-group-container.active .tab.active', { hasText: 'util.ts' })
-        .waitFor({ state: 'visible', timeout: 10_000 });
+        .waitFor({ state: 'visible' });
       await s.waitForCursor(7);
       await s.page.locator('.tabs-container .tab', { hasText: 'Review: Hostile review' }).click();
       await frame.evaluate(() => console.log('redline-e2e-console-last'));

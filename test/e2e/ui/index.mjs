@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import Mocha from 'mocha';
 import { ARTIFACTS_DIR } from '../harness/workbench.mjs';
 import { closeSession, openSession, session } from './session.mjs';
+import { TEST_DEADLINE_MS } from '../../support/deadlines.cjs';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const FILES = [
@@ -40,12 +41,11 @@ export async function runUiSuite({ grep, ...sessionOptions }) {
   removeOldScreenshots();
   /** @type {Record<string, string>} */
   let figures = {};
-  const mocha = new Mocha({ ui: 'bdd', color: false, reporter: 'spec', timeout: 60_000, slow: 10_000 });
+  const mocha = new Mocha({ ui: 'bdd', color: false, reporter: 'spec', timeout: TEST_DEADLINE_MS, slow: 10_000 });
   if (grep) mocha.grep(grep);
   mocha.rootHooks({
     beforeAll: [
       async function openWindow() {
-        this.timeout(180_000);
         await openSession(sessionOptions);
       },
     ],
@@ -61,7 +61,6 @@ export async function runUiSuite({ grep, ...sessionOptions }) {
     ],
     afterAll: [
       async function closeWindow() {
-        this.timeout(30_000);
         try {
           figures = { ...session().figures };
         } catch {

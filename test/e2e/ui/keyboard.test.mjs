@@ -46,7 +46,6 @@ describe('The review from the keyboard', () => {
   let marker;
 
   it('Redline: Next Finding goes to the first finding and then the next; its key wraps around with a notice', async function () {
-    this.timeout(90_000);
     const s = session();
     marker = RedlineSession.marker('KEYBOARD');
     const content = [
@@ -65,7 +64,7 @@ describe('The review from the keyboard', () => {
     await s.page
       .locator('.review-widget', { hasText: 'unknown coupon still gives nothing' })
       .first()
-      .waitFor({ state: 'visible', timeout: 10_000 });
+      .waitFor({ state: 'visible' });
     await runCommand(s.page, 'Redline: Next Finding');
     await s.waitForCursor(47);
     // Ctrl+F8 is its key (F8 and Alt+F8 are VS Code's problem navigation); past the last, the first.
@@ -73,14 +72,13 @@ describe('The review from the keyboard', () => {
     await s.waitForCursor(42);
     await s.page
       .locator('.notifications-toasts', { hasText: 'past the last finding, back at the first (1 of 2)' })
-      .waitFor({ state: 'visible', timeout: 10_000 });
+      .waitFor({ state: 'visible' });
     await s.page.keyboard.press('Control+Shift+F8');
     await s.waitForCursor(47);
     await s.screenshot('30-next-finding');
   });
 
   it('in the panel, the arrow keys move between findings, R resolves and O reopens, and a screen reader hears each', async function () {
-    this.timeout(60_000);
     const s = session();
     const frame = await s.reviewFrame();
     const [first, second] = findings.map((finding) => frame.locator(`#review [data-finding="${finding.id}"]`));
@@ -95,19 +93,11 @@ describe('The review from the keyboard', () => {
     );
     const cursor = (await s.call('get-review-feedback')).cursor;
     await second.press('r');
-    await frame
-      .locator('#announcer', { hasText: 'Finding 2 of 2 marked resolved.' })
-      .waitFor({ state: 'attached', timeout: 10_000 });
-    await second
-      .locator('.redline-finding-badge', { hasText: 'Resolved' })
-      .waitFor({ state: 'visible', timeout: 10_000 });
+    await frame.locator('#announcer', { hasText: 'Finding 2 of 2 marked resolved.' }).waitFor({ state: 'attached' });
+    await second.locator('.redline-finding-badge', { hasText: 'Resolved' }).waitFor({ state: 'visible' });
     await second.press('o');
-    await frame
-      .locator('#announcer', { hasText: 'Finding 2 of 2 reopened.' })
-      .waitFor({ state: 'attached', timeout: 10_000 });
-    await second
-      .locator('.redline-finding-actions button', { hasText: 'Resolve' })
-      .waitFor({ state: 'visible', timeout: 10_000 });
+    await frame.locator('#announcer', { hasText: 'Finding 2 of 2 reopened.' }).waitFor({ state: 'attached' });
+    await second.locator('.redline-finding-actions button', { hasText: 'Resolve' }).waitFor({ state: 'visible' });
     const { items } = await s.call('get-review-feedback', { since: cursor });
     assert.deepEqual(
       items.map((/** @type {any} */ i) => [i.findingId, i.state]),
@@ -122,7 +112,6 @@ describe('The review from the keyboard', () => {
   });
 
   it('three lines typed above a finding make both the finding and its own link open where its code is now', async function () {
-    this.timeout(90_000);
     const s = session();
     const file = join(/** @type {string} */ (s.workspace), EXAMPLE);
     const original = readFileSync(file, 'utf8');

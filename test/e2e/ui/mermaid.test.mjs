@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { runCommand } from '../harness/workbench.mjs';
 import { RedlineSession, session, waitFor } from './session.mjs';
+import { WAIT_DEADLINE_MS } from '../../support/deadlines.cjs';
 
 /** @typedef {import('playwright-core').Frame} Frame */
 
@@ -56,7 +57,7 @@ function cspViolations(frame) {
  * Waits until the panel shows a drawn diagram whose text contains `text`.
  * @param {Frame} frame @param {string} text @param {number} [timeoutMs]
  */
-function diagramWith(frame, text, timeoutMs = 30_000) {
+function diagramWith(frame, text, timeoutMs = WAIT_DEADLINE_MS) {
   return frame.waitForFunction(
     (wanted) =>
       [...document.querySelectorAll('#review .redline-mermaid-diagram svg')].some((svg) =>
@@ -140,7 +141,6 @@ describe('Diagrams in a review', () => {
   });
 
   it('draws a flowchart as an SVG with its labels visible, and shows the source and the reason for one it cannot draw', async function () {
-    this.timeout(90_000);
     const s = session();
     const marker = RedlineSession.marker('FLOW');
     const content = [
@@ -166,7 +166,7 @@ describe('Diagrams in a review', () => {
     const coldMs = performance.now() - started;
     await diagramWith(frame, 'present-review');
     const error = frame.locator('#review .redline-mermaid-error');
-    await error.waitFor({ state: 'visible', timeout: 30_000 });
+    await error.waitFor({ state: 'visible' });
 
     // The flowchart: an <svg> in the panel, shapes filled, labels drawn, the source put away.
     const looks = await frame.evaluate(diagramLooks, marker);
@@ -223,7 +223,6 @@ describe('Diagrams in a review', () => {
   });
 
   it(`is drawn within a moment of present-review (median of ${TIMING_RUNS})`, async function () {
-    this.timeout(120_000);
     const s = session();
     const frame = await s.reviewFrame();
     /** @type {number[]} */
@@ -248,7 +247,6 @@ describe('Diagrams in a review', () => {
   });
 
   it('runs nothing a hostile diagram carries, follows none of its links, and the CSP reports nothing', async function () {
-    this.timeout(90_000);
     const s = session();
     const frame = await s.reviewFrame();
     await cspViolations(frame);
@@ -331,7 +329,6 @@ describe('Diagrams in a review', () => {
   });
 
   it('draws at most 50 diagrams of a review and none past 50,000 characters; the rest stay source', async function () {
-    this.timeout(120_000);
     const s = session();
     const frame = await s.reviewFrame();
     const marker = RedlineSession.marker('MANY');
@@ -347,7 +344,7 @@ describe('Diagrams in a review', () => {
     await frame.waitForFunction(
       () => document.querySelectorAll('#review pre.redline-mermaid:not([data-diagram="queued"])').length === 52,
       null,
-      { polling: 500, timeout: 90_000 },
+      { polling: 500 },
     );
     const states = await frame.evaluate(() => ({
       blocks: [...document.querySelectorAll('#review pre.redline-mermaid')].map(
@@ -366,7 +363,6 @@ describe('Diagrams in a review', () => {
   });
 
   it('draws again in the colours of a dark theme', async function () {
-    this.timeout(120_000);
     const s = session();
     const marker = RedlineSession.marker('THEMED');
     const frame = await s.reviewFrame();

@@ -35,7 +35,7 @@ describe('open-location of a file outside the workspace', () => {
     const tabs = await s.editorTabs();
     const call = s.rawCall('open-location', { reference: `${outsideFile}:3` });
     const dialog = askDialog();
-    await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+    await dialog.waitFor({ state: 'visible' });
     const question = await dialog.innerText();
     assert.ok(question.includes(FILE_NAME), `the question names the file: ${question}`);
     await s.screenshot('10a-outside-asked');
@@ -56,7 +56,7 @@ describe('open-location of a file outside the workspace', () => {
     const s = session();
     const call = s.rawCall('open-location', { reference: `${outsideFile}:3` });
     const dialog = askDialog();
-    await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+    await dialog.waitFor({ state: 'visible' });
     await dialog.locator('.monaco-button', { hasText: /^\s*Open\s*$/ }).click();
     await dialog.waitFor({ state: 'hidden' });
 

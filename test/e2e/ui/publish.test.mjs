@@ -45,7 +45,6 @@ describe('Publish Review to Pull Request', () => {
   let tempDir;
 
   before(async function () {
-    this.timeout(180_000);
     tempDir = makeTempDir('redline-e2e-publish-');
     const kit = await loadGitHubKit(tempDir);
     github = new kit.FakeGitHub('octo', 'app', {
@@ -89,7 +88,6 @@ describe('Publish Review to Pull Request', () => {
   });
 
   after(async function () {
-    this.timeout(60_000);
     await s?.close();
     await github?.stop();
     if (tempDir) removeTempDir(tempDir);
@@ -98,7 +96,7 @@ describe('Publish Review to Pull Request', () => {
   /** VS Code's prompt "The extension 'Redline' wants to sign in using GitHub (test sign-in)", answered. */
   async function answerSignIn(button) {
     const dialog = s.page.locator('.monaco-dialog-box', { hasText: 'wants to sign in' });
-    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+    await dialog.waitFor({ state: 'visible' });
     await s.screenshot(`publish-sign-in-${button}`);
     await dialog.getByRole('button', { name: button, exact: true }).click();
   }
@@ -106,7 +104,7 @@ describe('Publish Review to Pull Request', () => {
   /** @param {string | RegExp} text */
   async function toast(text) {
     const found = s.page.locator('.notification-toast', { hasText: text });
-    await found.first().waitFor({ state: 'visible', timeout: 60_000 });
+    await found.first().waitFor({ state: 'visible' });
     return (await found.first().innerText()).replace(/\s+/g, ' ');
   }
 

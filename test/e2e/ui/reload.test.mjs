@@ -19,12 +19,10 @@ describe('After a window reload', () => {
     });
     // No wait at all: a user may reload the moment the review appears.
     await s.page.reload({ waitUntil: 'load' });
-    await s.page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
-    const frame = await s.reviewFrame({ timeoutMs: 60_000 });
-    await s.waitForReviewText(marker, { timeoutMs: 30_000 });
-    await frame
-      .locator('#revision', { hasText: `Revision ${presented.revision}` })
-      .waitFor({ state: 'visible', timeout: 10_000 });
+    await s.page.locator('.monaco-workbench').waitFor({ state: 'visible' });
+    const frame = await s.reviewFrame();
+    await s.waitForReviewText(marker);
+    await frame.locator('#revision', { hasText: `Revision ${presented.revision}` }).waitFor({ state: 'visible' });
     assert.equal(await frame.locator('#title').innerText(), 'Just before reload');
     await s.screenshot('12-after-reload');
 
@@ -45,7 +43,7 @@ describe('After a window reload', () => {
       title: 'After reload',
     });
     assert.equal(result.revision, presented.revision + 1);
-    await s.waitForReviewText(next, { timeoutMs: 15_000 });
+    await s.waitForReviewText(next);
     await s.screenshot('13-presented-after-reload');
   });
 });

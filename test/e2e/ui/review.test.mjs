@@ -134,12 +134,12 @@ describe('A review in the panel', () => {
     const tabs = await s.editorTabs();
     await frame.locator('#review a.redline-ref.redline-broken').click();
     const toast = s.page.locator('.notifications-toasts .notification-toast', { hasText: 'src/missing.ts' });
-    await toast.waitFor({ state: 'visible', timeout: 10_000 });
+    await toast.waitFor({ state: 'visible' });
     assert.match(await toast.innerText(), /Cannot open src\/missing\.ts:5/);
     assert.deepEqual(await s.editorTabs(), tabs, 'no editor opened or closed');
     await s.screenshot('05-clicked-broken-reference');
     await runCommand(s.page, 'Notifications: Clear All Notifications');
-    await toast.waitFor({ state: 'hidden', timeout: 5_000 });
+    await toast.waitFor({ state: 'hidden' });
   });
 
   it('keeps the scroll position when the assistant appends', async () => {
@@ -178,7 +178,7 @@ describe('A review in the panel', () => {
     const frame = await s.reviewFrame();
     const { markdown } = await s.call('get-review');
     await frame.locator('#copy').click();
-    await frame.locator('#copy', { hasText: 'Copied' }).waitFor({ state: 'visible', timeout: 5_000 });
+    await frame.locator('#copy', { hasText: 'Copied' }).waitFor({ state: 'visible' });
     await s.screenshot('07-copied');
 
     // Paste where a user would: a new untitled editor in the file's group, not over the panel.
@@ -190,9 +190,7 @@ describe('A review in the panel', () => {
     await s.page.locator('.editor-group-container.active .monaco-editor .view-lines').click();
     await s.page.keyboard.press('Control+V');
     // The untitled editor turns dirty once the paste lands.
-    await s.page
-      .locator('.editor-group-container.active .tab.active.dirty')
-      .waitFor({ state: 'visible', timeout: 5_000 });
+    await s.page.locator('.editor-group-container.active .tab.active.dirty').waitFor({ state: 'visible' });
     await s.page.keyboard.press('Control+A');
     // The selection reaches the extension host a moment after the keypress.
     const editor = await waitFor(async () => {

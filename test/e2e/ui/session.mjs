@@ -16,11 +16,12 @@ import {
   runCommand,
   screenshot,
 } from '../harness/workbench.mjs';
+import { WAIT_DEADLINE_MS } from '../../support/deadlines.cjs';
 
 /** @typedef {import('playwright-core').Page} Page */
 /** @typedef {import('playwright-core').Frame} Frame */
 
-const TOOL_TIMEOUT_MS = 30_000;
+const TOOL_TIMEOUT_MS = WAIT_DEADLINE_MS;
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'fish']);
 
 /**
@@ -60,7 +61,7 @@ export async function closeSession() {
  * @template T @param {() => T | Promise<T>} probe @param {string} what @param {number} [timeoutMs]
  * @returns {Promise<T>}
  */
-export async function waitFor(probe, what, timeoutMs = 10_000) {
+export async function waitFor(probe, what, timeoutMs = WAIT_DEADLINE_MS) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -118,7 +119,7 @@ export class RedlineSession {
 
     // The command activates Redline if onStartupFinished has not yet, so the terminal opened
     // next is one of "every integrated terminal" that gets the bridge's variables.
-    await runCommand(this.page, 'Redline: Show Review', { timeoutMs: 60_000 });
+    await runCommand(this.page, 'Redline: Show Review');
     // The temp and runtime dirs too: a server started in a terminal inherits them, and discovery looks under them.
     this.terminalEnv = await readTerminalEnv(this.page, [
       'REDLINE_IPC_PATH',
@@ -255,7 +256,7 @@ export class RedlineSession {
    * @param {{ timeoutMs?: number }} [options]
    * @returns {Promise<Frame>}
    */
-  async reviewFrame({ timeoutMs = 15_000 } = {}) {
+  async reviewFrame({ timeoutMs = WAIT_DEADLINE_MS } = {}) {
     if (this.frame && !this.frame.isDetached()) return this.frame;
     this.frame = await findWebviewFrame(this.page, '#review', { timeoutMs });
     return this.frame;
@@ -265,7 +266,7 @@ export class RedlineSession {
    * Waits until the panel's text contains `text`, polling on every animation frame.
    * @param {string} text @param {{ timeoutMs?: number }} [options]
    */
-  async waitForReviewText(text, { timeoutMs = 15_000 } = {}) {
+  async waitForReviewText(text, { timeoutMs = WAIT_DEADLINE_MS } = {}) {
     const frame = await this.reviewFrame();
     await frame.waitForFunction(
       (wanted) => document.getElementById('review')?.textContent?.includes(wanted) ?? false,
@@ -301,7 +302,7 @@ export class RedlineSession {
    * @param {number} line
    * @param {{ column?: number, selected?: number, timeoutMs?: number }} [options]
    */
-  async waitForCursor(line, { column = 1, selected, timeoutMs = 10_000 } = {}) {
+  async waitForCursor(line, { column = 1, selected, timeoutMs = WAIT_DEADLINE_MS } = {}) {
     const wanted = `Ln ${line}, Col ${column}` + (selected === undefined ? '' : ` (${selected} selected)`);
     const escaped = wanted.replace(/[()]/g, '\\$&');
     try {
@@ -355,7 +356,7 @@ export class RedlineSession {
    * the assistant from now on is the new window's host, which read its state from disk.
    * @param {{ timeoutMs?: number }} [options]
    */
-  async waitForOneExtensionHost({ timeoutMs = 30_000 } = {}) {
+  async waitForOneExtensionHost({ timeoutMs = WAIT_DEADLINE_MS } = {}) {
     await waitFor(
       () => this.extensionHostPids().length === 1,
       'the old extension host to exit after the reload',
@@ -368,7 +369,7 @@ export class RedlineSession {
    * that retries would: after a reload the panel can be back before the bridge is listening.
    * @param {{ timeoutMs?: number }} [options]
    */
-  async waitForBridge({ timeoutMs = 60_000 } = {}) {
+  async waitForBridge({ timeoutMs = WAIT_DEADLINE_MS } = {}) {
     await waitFor(
       async () => (await this.rawCall('get-review')).isError !== true,
       "the window's bridge to answer get-review",

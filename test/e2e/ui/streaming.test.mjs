@@ -20,7 +20,7 @@ describe('A large review streaming into the panel', () => {
     const s = session();
     const presented = await s.call('present-review', { content: denseReview(), title: 'Dense' });
     assert.equal(presented.references.total, ITEMS);
-    const frame = await s.waitForReviewText(LAST_LINE, { timeoutMs: 60_000 });
+    const frame = await s.waitForReviewText(LAST_LINE);
     const page = await frame.evaluate(() => {
       const items = [...document.querySelectorAll('#review .redline-page li')];
       return {
@@ -50,7 +50,7 @@ describe('A large review streaming into the panel', () => {
     await frame.waitForFunction(
       () => document.querySelectorAll('#review li, #review .redline-page-retired').length === 0,
       undefined,
-      { polling: 'raf', timeout: 15_000 },
+      { polling: 'raf' },
     );
     assert.deepEqual(await frame.locator('#review h1').allInnerTexts(), ['Small after large']);
     await s.screenshot('streaming-02-small-after-large');

@@ -8,10 +8,11 @@ import { performance } from 'node:perf_hooks';
 import { runCommand } from '../harness/workbench.mjs';
 import { markdownItFloor, median, printAndWrite, record } from './performanceFigures.mjs';
 import { RedlineSession, session, waitFor } from './session.mjs';
+import { WAIT_DEADLINE_MS } from '../../support/deadlines.cjs';
 
 const SMALL_CALLS = 20;
 /** A large review's calls and waits: generous, for a busy 2-core machine. */
-const LARGE_TIMEOUT_MS = 180_000;
+const LARGE_TIMEOUT_MS = WAIT_DEADLINE_MS;
 
 /** @typedef {import('playwright-core').Frame} Frame */
 
@@ -93,7 +94,6 @@ describe('present-review to visible text', () => {
   after(() => printAndWrite(process.env.REDLINE_E2E_VSIX));
 
   it(`is measured for a small review on a fresh panel, over ${SMALL_CALLS} calls`, async function () {
-    this.timeout(LARGE_TIMEOUT_MS);
     const s = session();
     // A panel of its own: closed (it is the active editor once shown) and opened again.
     await runCommand(s.page, 'Redline: Show Review');
@@ -106,7 +106,7 @@ describe('present-review to visible text', () => {
     await runCommand(s.page, 'View: Close Editor');
     await waitFor(() => old.isDetached(), 'the review panel to close');
     await runCommand(s.page, 'Redline: Show Review');
-    await s.reviewFrame({ timeoutMs: 30_000 });
+    await s.reviewFrame();
     const samples = await smallReviewsVisible('FRESH');
     record('smallFreshPanel', {
       measure: `small review, call → visible, fresh panel, median of ${SMALL_CALLS}`,
@@ -118,7 +118,6 @@ describe('present-review to visible text', () => {
   });
 
   it('is measured for a 2.4 MiB review with 70,000 references: first screen, then all of it', async function () {
-    this.timeout(LARGE_TIMEOUT_MS * 2);
     const s = session();
     const frame = await s.reviewFrame();
     const first = RedlineSession.marker('LARGE-FIRST');
@@ -156,7 +155,6 @@ describe('present-review to visible text', () => {
   });
 
   it('is measured around a 10 MiB review: delivered, its first screen, and a second assistant meanwhile', async function () {
-    this.timeout(LARGE_TIMEOUT_MS * 2);
     const s = session();
     const frame = await s.reviewFrame();
     const second = await s.connectAssistant('redline-e2e-timing-second');
@@ -209,7 +207,6 @@ describe('present-review to visible text', () => {
   });
 
   it(`is measured for a small review right after the large reviews, over ${SMALL_CALLS} calls`, async function () {
-    this.timeout(LARGE_TIMEOUT_MS * 2);
     const samples = await smallReviewsVisible('AFTER-LARGE');
     record('smallAfterLarge', {
       measure: `small review, call → visible, right after the large reviews, median of ${SMALL_CALLS}`,

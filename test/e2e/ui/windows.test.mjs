@@ -29,14 +29,13 @@ describe('Two windows, and assistants started outside VS Code', () => {
   const servers = [];
 
   before(async function () {
-    this.timeout(120_000);
     const s = session();
     secondFolder = join(/** @type {string} */ (s.tempDir), 'second-project');
     mkdirSync(join(secondFolder, 'src'), { recursive: true });
     writeFileSync(join(secondFolder, 'src', 'other.ts'), 'export const other = 1;\n');
     second = await openWorkbench(s.server.url, secondFolder);
     // Activates Redline in the second window now rather than at onStartupFinished.
-    await runCommand(second, 'Redline: Show Review', { timeoutMs: 60_000 });
+    await runCommand(second, 'Redline: Show Review');
     await waitFor(() => windowOf(secondFolder), "the second window's discovery file", 60_000);
   });
 
@@ -78,13 +77,10 @@ describe('Two windows, and assistants started outside VS Code', () => {
     await presentOk(inSecond.client, `# Second window\n\n${secondMarker}\n`);
 
     await s.waitForReviewText(firstMarker);
-    const secondFrame = await findWebviewFrame(/** @type {any} */ (second), '#review', { timeoutMs: 30_000 });
+    const secondFrame = await findWebviewFrame(/** @type {any} */ (second), '#review');
     await secondFrame.waitForFunction(
       (wanted) => document.getElementById('review')?.textContent?.includes(wanted) ?? false,
       secondMarker,
-      {
-        timeout: 15_000,
-      },
     );
     await screenshot(/** @type {any} */ (second), 'e2e-ui-23-second-window');
 

@@ -124,13 +124,13 @@ export class ClientServers {
         return connection.callAndCancel(
           tool,
           args,
-          until(() => held.holding > before, 'the held window to have the call', 20_000),
+          until(() => held.holding > before, 'the held window to have the call'),
         );
       }
       case 'windowGoes': {
         const before = held.holding;
         const call = connection.call(tool, args);
-        await until(() => held.holding > before, 'the held window to have the call', 20_000);
+        await until(() => held.holding > before, 'the held window to have the call');
         await held.goAwayAndReturn();
         return call;
       }
@@ -145,7 +145,6 @@ export class ClientServers {
     await until(
       () => held.holding === before + CALLS_IN_FLIGHT,
       () => `${CALLS_IN_FLIGHT} calls held in the window (${held.holding - before} so far)`,
-      30_000,
     );
   }
 

@@ -97,5 +97,5 @@ describe('a SARIF log written by ESLint', () => {
         .find((line) => line.startsWith('### '));
       expect(heading).toContain(match!.rule);
     }
-  }, 60_000);
+  });
 });

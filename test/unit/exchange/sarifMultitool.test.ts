@@ -68,5 +68,5 @@ describe('SARIF Multitool validate', () => {
     expect(found.review.filter((finding) => /^(error|warning) /.test(finding))).toEqual([]);
     expect(found.broken).toContain('error JSON1002: runs[0].results[0], message');
     expect(found.elsewhere).toBeUndefined();
-  }, 120_000);
+  });
 });
