@@ -18,6 +18,10 @@ export const FeedbackItem = z.object({
   /** The finding's reference, so the assistant need not look it up. */
   reference: z.string().optional(),
   at: z.string(),
+  /** Where it was said: the window, a chat view, or imported from a file. Absent: stored before sources existed, read as 'window'. */
+  source: z.enum(['window', 'chat', 'import']).optional(),
+  /** For an import, where it came from: "imported from results.sarif, written by CodeQL 2.19.0". */
+  origin: z.string().optional(),
 });
 export type FeedbackItem = z.infer<typeof FeedbackItem>;
 
