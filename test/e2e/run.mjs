@@ -154,6 +154,7 @@ function checkPackage(vsixPath) {
     'extension/dist/webview.js',
     'extension/dist/highlighter.js',
     'extension/dist/renderWorker.js',
+    'extension/dist/sarifImportWorker.js',
     'extension/dist/mcp-server.js',
     'extension/dist/mcp-server-opening.json',
     'extension/dist/mcp-server-full.js',

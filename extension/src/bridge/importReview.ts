@@ -1,16 +1,19 @@
 // import-review: a review read from a SARIF log is shown as present-review shows one (stored before
 // the answer, its findings as threads and Problems entries). Each finding then gets back, through
-// the conversation, the state the user gave it and the replies, so that a review that went out as
-// SARIF comes back as it was. These too are on disk before the answer.
+// the conversation, the state and replies the log carries, recorded as imported (source 'import',
+// with the file and the tool that wrote it), never as the user's own; and what the log was is kept
+// beside the review for its export (review/importedLogFile.ts). These too are on disk before the answer.
 
 import {
   ErrorCode,
   IpcError,
+  type ImportedLog,
   type ImportReviewResult,
   type PresentReviewResult,
   type ValidParamsOf,
 } from '../../../shared/protocol';
 import { findingFingerprint } from '../../../shared/exchange/exportedReview';
+import { importOrigin } from '../../../shared/exchange/importedLogText';
 import { matchImported, type ImportMatch } from '../exchange/importMatching';
 import { relativeToRoot, repositoryRoot } from '../exchange/repositoryRoot';
 import type { RequestContext } from '../ipc/requestContract';
@@ -51,7 +54,18 @@ export function importReviewHandler(
     const references = new Map(presented.findings.map((finding) => [finding.id, finding.reference]));
     let restored: ImportReviewResult['restored'];
     try {
-      restored = await restoreAnswers(owner.conversation, matches, references);
+      const [answers] = await Promise.all([
+        restoreAnswers(owner.conversation, matches, { references, log: params.log }),
+        params.log === undefined
+          ? undefined
+          : owner.importedLog.save({
+              version: 1,
+              revision: presented.revision,
+              log: params.log,
+              findingIds: findingIdsOf(params.log, matches),
+            }),
+      ]);
+      restored = answers;
     } catch (error) {
       throw new IpcError(
         ErrorCode.Internal,
@@ -69,20 +83,34 @@ export function importReviewHandler(
   };
 }
 
+/** For each of the log's results, the finding it became here, or null. */
+function findingIdsOf(log: ImportedLog, matches: readonly ImportMatch[]): Array<string | null> {
+  const ids: Array<string | null> = log.results.map(() => null);
+  for (const { imported, shownId } of matches) if (imported.result !== undefined) ids[imported.result] = shownId;
+  return ids;
+}
+
 /**
  * Each finding's state, where it differs from what the window has for that text, and each reply it
- * does not hold already (importing the same log twice adds nothing). States go first, so that the
- * replies are the newest items and the last a conversation would let go of. All are added at once:
- * the conversation writes them together, and resolves each once it is on disk.
+ * does not hold already (importing the same log twice adds nothing), all recorded as imported from
+ * the log and the tool that wrote the result. States go first, so that the replies are the newest
+ * items and the last a conversation would let go of. All are added at once: the conversation writes
+ * them together, and resolves each once it is on disk.
  */
 async function restoreAnswers(
   conversation: Conversation,
   matches: readonly ImportMatch[],
-  references: ReadonlyMap<string, string>,
+  { references, log }: { references: ReadonlyMap<string, string>; log: ImportedLog | undefined },
 ): Promise<ImportReviewResult['restored']> {
   const saving: Array<Promise<unknown>> = [];
+  const now = new Date();
+  const originOf = (match: ImportMatch): string => {
+    const result = match.imported.result === undefined ? undefined : log?.results[match.imported.result];
+    return importOrigin(log?.name ?? 'a SARIF log', result === undefined ? undefined : log?.tools[result.tool]);
+  };
   let states = 0;
-  for (const { imported, shownId } of matches) {
+  for (const match of matches) {
+    const { imported, shownId } = match;
     if (conversation.stateOf(shownId) === imported.state) continue;
     states += imported.state === 'open' ? 0 : 1;
     saving.push(
@@ -91,11 +119,14 @@ async function restoreAnswers(
         findingId: shownId,
         state: imported.state,
         reference: references.get(shownId),
+        source: 'import',
+        origin: originOf(match),
       }),
     );
   }
   let replies = 0;
-  for (const { imported, shownId } of matches) {
+  for (const match of matches) {
+    const { imported, shownId } = match;
     const held = new Set(conversation.repliesTo(shownId).map((item) => item.text));
     for (const reply of imported.replies) {
       if (held.has(reply.text)) continue;
@@ -103,12 +134,25 @@ async function restoreAnswers(
       replies++;
       saving.push(
         conversation.add(
-          { kind: 'reply', findingId: shownId, text: reply.text, reference: references.get(shownId) },
-          new Date(reply.at),
+          {
+            kind: 'reply',
+            findingId: shownId,
+            text: reply.text,
+            reference: references.get(shownId),
+            source: 'import',
+            origin: originOf(match),
+          },
+          writtenAt(reply.at, now),
         ),
       );
     }
   }
   await Promise.all(saving);
   return { states, replies };
+}
+
+/** When the log says a reply was written, if that is a time at all and not after the import. */
+function writtenAt(at: string, now: Date): Date {
+  const written = new Date(at);
+  return Number.isNaN(written.getTime()) || written > now ? now : written;
 }
