@@ -5,7 +5,6 @@
 // reading, whatever the file's size said, so a file that grows is cut off too.
 
 import { constants, promises as fs, type Stats } from 'fs';
-import { formatSize } from '../byteSize';
 
 /** A log that could not be read: the message names the file, says why and what to do. */
 export class LogFileError extends Error {
@@ -43,7 +42,7 @@ export async function readLogFile(
       total += bytesRead;
       if (total > maxBytes) {
         throw new LogFileError(
-          `${name} is larger than the ${formatSize(maxBytes)} a SARIF log may be to open as a review. Filter it (by rule, severity or folder) and open it again.`,
+          `${name} is larger than the ${maxBytes / 1024 / 1024} MiB a SARIF log may be to open as a review. Filter it (by rule, severity or folder) and open it again.`,
         );
       }
       chunks.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead));
