@@ -3,15 +3,9 @@
 // published text, so that the test does not share the code's patterns.
 
 import MarkdownIt from 'markdown-it';
-import {
-  importedAnswersOf,
-  importedQuestion,
-  withoutImportedAnswers,
-} from '../../../extension/src/publish/importedAnswers';
-import { inert } from '../../../extension/src/publish/inertText';
-import { bodySections, commentText } from '../../../extension/src/publish/publishMarkdown';
+import { bodySections, commentText, inert } from '../../../extension/src/publish/publishMarkdown';
 import { composeReviewBody } from '../../../extension/src/publish/reviewBody';
-import { finding, reviewOf } from './publishFixtures';
+import { finding } from './publishFixtures';
 
 const md = new MarkdownIt('default', { html: true, linkify: true });
 type Token = ReturnType<MarkdownIt['parse']>[number];
@@ -107,16 +101,5 @@ describe('replies and states a file brought in', () => {
     expect(text).toContain('_Resolved (imported from evil.sarif');
     expect(text).not.toMatch(/\*\*Reply\*\*[^\n]*I approve/);
     expect(mentioned(text)).toEqual([]);
-  });
-
-  it('are counted for the question publishing asks, and left out when the user says so', () => {
-    const review = reviewOf([imported, finding('src/b.ts', 1, 'y')]);
-    const answers = importedAnswersOf(review);
-    expect(answers).toEqual({ replies: 1, states: 1, origin });
-    expect(importedQuestion(answers)).toContain('1 reply and 1 state in this review were imported from evil.sarif');
-    const without = withoutImportedAnswers(review).findings[0];
-    expect(without.state).toBe('open');
-    expect(without.replies.map((reply) => reply.text)).toEqual(['Mine.']);
-    expect(without.stateOrigin).toBeUndefined();
   });
 });
