@@ -7,6 +7,7 @@ import { formatCount } from '../reviewBudget';
 import { oneLine } from '../plainText';
 import {
   describeIssues,
+  ImportedLog,
   ImportReviewParams,
   type ImportReviewResult,
   MAX_FEEDBACK_TEXT,
@@ -78,6 +79,9 @@ export async function sarifImportRequest(
   const checked = ImportReviewParams.safeParse(params);
   if (!checked.success)
     throw new ImportRequestError(`${name} cannot be shown as a review: ${describeIssues(checked.error)}.`);
+  // The window checks the log's results a few at a time; here, off its thread, they are checked whole.
+  const log = ImportedLog.safeParse(imported.log);
+  if (!log.success) throw new ImportRequestError(`${name} cannot be kept as it was: ${describeIssues(log.error)}.`);
   return { params, summary: imported.summary };
 }
 

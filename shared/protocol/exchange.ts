@@ -12,7 +12,7 @@ import {
   MAX_CURSOR_CHARS,
 } from './reviews';
 import { MAX_CWD_CHARS, MAX_FINDINGS, MAX_REVIEW_BYTES } from './limits';
-import { ImportedLog, ImportedReply } from './importedLog';
+import { ImportedLogParams, ImportedReply } from './importedLog';
 
 export const EXPORT_FORMATS = ['sarif', 'rdjsonl', 'markdown'] as const;
 export const ExportFormat = z.enum(EXPORT_FORMATS);
@@ -102,7 +102,7 @@ export const ImportReviewParams = z
     cwd: z.string().max(MAX_CWD_CHARS).optional(),
     assistant: Assistant,
     /** What the log was: its tools, rules and results, for the export to give back (importedLog.ts). */
-    log: ImportedLog.optional(),
+    log: ImportedLogParams.optional(),
   })
   .strict()
   .refine(

@@ -134,3 +134,20 @@ export const ImportedLog = z
   .strict()
   .refine((log) => log.results.every((result) => result.tool < log.tools.length), 'a result names no tool');
 export type ImportedLog = z.infer<typeof ImportedLog>;
+
+/**
+ * The log as import-review's params carry it: checked whole but for its results, which the window
+ * checks one at a time between turns of its thread (a thousand of them take zod tens of
+ * milliseconds), with ImportedResult, in extension/src/bridge/importReview.ts. The command line and
+ * the import worker check it whole (ImportedLog) before they send it.
+ */
+export const ImportedLogParams = z
+  .object({
+    name: text(255),
+    tools: z.array(ImportedTool).max(MAX_IMPORTED_RUNS),
+    results: z
+      .custom<unknown[]>((value) => Array.isArray(value), 'expected an array of results')
+      .refine((results) => results.length <= MAX_FINDINGS, `at most ${MAX_FINDINGS} results`),
+  })
+  .strict();
+export type ImportedLogParams = z.infer<typeof ImportedLogParams>;

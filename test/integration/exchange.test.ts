@@ -345,6 +345,14 @@ describe('export-review and import-review on the bridge', () => {
     });
     expect(host.store.current).toBe(before);
   });
+  it('refuses an import whose log holds a result that is not one, before showing anything', async () => {
+    const before = host.store.current;
+    const log = { name: 'forged.sarif', tools: [{ name: 'Tool', rules: [] }], results: [{ tool: 7, state: 'open' }] };
+    await expect(
+      client.request('import-review', { markdown: '# Forged\n\n- **bug**: src/example.ts:3\n', findings: [], log }),
+    ).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('log.results[0]') });
+    expect(host.store.current).toBe(before);
+  });
 });
 
 /** The review's markdown in a file, for `present FILE`. */

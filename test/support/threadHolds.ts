@@ -67,6 +67,8 @@ export function monitorThreadHolds(): ThreadHolds {
       timer = setInterval(sample, RESOLUTION_MS);
     },
     disable() {
+      // A hold that ended just now (the work measured, right before this call) has had no sample after it yet.
+      if (timer) sample();
       clearInterval(timer);
       timer = undefined;
     },

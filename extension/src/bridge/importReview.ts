@@ -4,10 +4,14 @@
 // with the file and the tool that wrote it), never as the user's own; and what the log was is kept
 // beside the review for its export (review/importedLogFile.ts). These too are on disk before the answer.
 
+import { TimeSlices } from '../../../shared/threadYield';
 import {
+  describeIssues,
   ErrorCode,
+  ImportedResult,
   IpcError,
   type ImportedLog,
+  type ImportedLogParams,
   type ImportReviewResult,
   type PresentReviewResult,
   type ValidParamsOf,
@@ -31,6 +35,7 @@ export function importReviewHandler(
 ) {
   return async (params: Params, context: RequestContext): Promise<ImportReviewResult> => {
     const { assistant, cwd, title, markdown } = params;
+    const log = params.log === undefined ? undefined : await checkedLog(params.log, context.signal);
     const presented = await present({ content: markdown, mode: 'replace', title, cwd, assistant }, context);
     const owner = reviews.existing(assistant);
     if (!owner)
@@ -55,14 +60,14 @@ export function importReviewHandler(
     let restored: ImportReviewResult['restored'];
     try {
       const [answers] = await Promise.all([
-        restoreAnswers(owner.conversation, matches, { references, log: params.log }),
-        params.log === undefined
+        restoreAnswers(owner.conversation, matches, { references, log }),
+        log === undefined
           ? undefined
           : owner.importedLog.save({
               version: 1,
               revision: presented.revision,
-              log: params.log,
-              findingIds: findingIdsOf(params.log, matches),
+              log,
+              findingIds: findingIdsOf(log, matches),
             }),
       ]);
       restored = answers;
@@ -81,6 +86,25 @@ export function importReviewHandler(
       restored,
     };
   };
+}
+
+/**
+ * The log's results, each checked as it is read, the thread given a turn between slices: a
+ * thousand results of a large log take zod longer than a frame. A bad one refuses the import.
+ */
+async function checkedLog(log: ImportedLogParams, signal: AbortSignal): Promise<ImportedLog> {
+  const slices = new TimeSlices();
+  const results: ImportedResult[] = [];
+  for (const [index, raw] of log.results.entries()) {
+    const result = ImportedResult.safeParse(raw);
+    if (!result.success)
+      throw new IpcError(ErrorCode.InvalidParams, `log.results[${index}]: ${describeIssues(result.error)}`);
+    if (result.data.tool >= log.tools.length)
+      throw new IpcError(ErrorCode.InvalidParams, `log.results[${index}].tool names no tool of the log`);
+    results.push(result.data);
+    await slices.yieldIfDue(signal);
+  }
+  return { name: log.name, tools: log.tools, results };
 }
 
 /** For each of the log's results, the finding it became here, or null. */

@@ -87,6 +87,14 @@ describe('fromSarif: where a result points', () => {
   });
 });
 
+describe('fromSarif: a root file without an extension', () => {
+  it('is a finding, written as ./gradlew so that the link grammar reads it as a path', () => {
+    const { markdown, findings } = fromSarif(logOf([result('Double quote this.', [at('gradlew', 30)])]));
+    expect(findings.map(({ file, line }) => [file, line])).toEqual([['gradlew', 30]]);
+    expect(markdown).toContain('- **risk**: `./gradlew:30` Double quote this.');
+  });
+});
+
 describe('fromSarif: what a result says', () => {
   it('labels another tool’s result by its kind, its level, else its rule’s default level', () => {
     const results = [
