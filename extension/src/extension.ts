@@ -30,6 +30,7 @@ import { createPanelDeps } from './panel/panelDeps';
 import { ReviewPanel } from './panel/reviewPanel';
 import { ReviewRenderer } from './render/reviewRenderer';
 import { RendererWarmUp } from './bridge/rendererWarmUp';
+import { sampleWorkspace } from './sample/showSampleReview';
 import { RenderWorkerPool } from './render/renderWorkerPool';
 import { AssistantReviews } from './review/assistantReviews';
 import { describeDrop } from './review/historyBudget';
@@ -78,7 +79,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     new SarifImportRunner(path.join(context.extensionUri.fsPath, 'dist', 'sarifImportWorker.js')),
   );
   const renderer = root.add(
-    new ReviewRenderer(workspaceFolders, { engine: renderPool, unsavedDocuments, log: logger.for('renderer') }),
+    new ReviewRenderer(workspaceFolders, {
+      engine: renderPool,
+      unsavedDocuments,
+      log: logger.for('renderer'),
+      bundledFolders: [sampleWorkspace(context.extensionUri.fsPath)],
+    }),
   );
   const selection = new SelectionTracker();
   const inFront = root.add(new EditorInFront(logger.for('editor')));
@@ -118,6 +124,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     getWorkspaceFolders,
     listGitRefs: (prefix) => completions.gitRefs(prefix),
     findWorkspaceFiles: (prefix) => completions.workspaceFiles(prefix),
+    revealReview: (assistant, findingId) => {
+      const owner = reviews.lookup(assistant);
+      if (!owner?.store.current || !reviews.select(owner.key)) return false;
+      const panel = showPanel();
+      if (findingId !== undefined) panel.showFinding(findingId);
+      return true;
+    },
   });
 
   const mcpServer = new RedlineMcpServerProvider(serverScriptPath(context.extensionUri.fsPath), resolveNodeCommand());
@@ -148,6 +161,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
         runImport: (job) => sarifImports.run(job),
         located: new LocatedPrefixes(context.workspaceState),
       },
+      presentReview: windowRequest(handlers, 'present-review'),
     }),
     reviews.onDidChangeReview(({ change }) => {
       // A new review brings a closed or hidden panel to the front once, without taking focus from

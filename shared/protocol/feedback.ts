@@ -3,7 +3,7 @@
 
 import { z } from 'zod';
 import { MAX_FEEDBACK_TEXT } from '../findingTerms';
-import { Assistant, FindingState } from './reviews';
+import { Assistant, FindingState } from './findings';
 
 export { MAX_FEEDBACK_TEXT };
 

@@ -151,7 +151,7 @@ async function main() {
  * @returns {SuiteResult}
  */
 function checkPackage(vsixPath) {
-  const { files, bytes, unexpected } = checkVsixContents(vsixPath);
+  const { files, bytes, unexpected, brokenImages } = checkVsixContents(vsixPath);
   const needed = [
     'extension/dist/extension.js',
     'extension/dist/webview.js',
@@ -160,16 +160,19 @@ function checkPackage(vsixPath) {
     'extension/dist/sarifImportWorker.js',
     'extension/dist/mcp-server.js',
     'extension/dist/mcp-server-opening.json',
+    'extension/dist/review-view.html',
     'extension/dist/mcp-server-full.js',
     'extension/dist/mermaid.min.js',
     'extension/package.json',
     'extension/extension/media/icon.png',
+    'extension/extension/sample/review.md',
   ];
   const missing = needed.filter((file) => !files.includes(file));
   say(`== package ==\n${files.length} files, ${(bytes / 1024).toFixed(0)} KiB`);
   const notes = [
     ...unexpected.map((file) => `should not be packaged: ${file}`),
     ...missing.map((file) => `missing from the package: ${file}`),
+    ...brokenImages.map((url) => `the packaged README's image would not load: ${url}`),
   ];
   for (const note of notes) say(`  ${note}`);
   return { name: 'package', passed: notes.length === 0 ? 1 : 0, failed: notes.length === 0 ? 0 : 1, ms: 0, notes };

@@ -2,7 +2,7 @@
 // real socket, a stand-in for the editor side, and the real built MCP server over stdio.
 
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { Client } from '@modelcontextprotocol/client';
+import { Client, type ClientCapabilities } from '@modelcontextprotocol/client';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -117,6 +117,15 @@ export class FakeEditor implements EditorSide {
 
   findWorkspaceFiles(prefix: string): FindWorkspaceFilesResult {
     return completeFilePath(this.files, prefix);
+  }
+
+  /** What reveal-review asked for; `revealable` says whether the panel has the review to show. */
+  readonly revealed: Array<{ assistant: string | undefined; findingId: string | undefined }> = [];
+  revealable = true;
+
+  revealReview(assistant: string | undefined, findingId: string | undefined): boolean {
+    this.revealed.push({ assistant, findingId });
+    return this.revealable;
   }
 
   async openLocation(reference: string, cwd: string | undefined): Promise<OpenLocationResult> {
@@ -257,6 +266,8 @@ export async function connectMcp(
   /** Arguments after the server's path, as an assistant's config gives them. */
   args: readonly string[] = [],
   era: ClientEra = 'auto',
+  /** What the client declares, e.g. the MCP Apps extension of a chat that renders views. */
+  capabilities: ClientCapabilities = {},
 ): Promise<{ client: Client; stderr: () => string; close(): Promise<void> }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -273,7 +284,7 @@ export async function connectMcp(
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const mode = era === 'modern' ? { pin: '2026-07-28' } : era;
-  const client = new Client({ name: clientName, version: '1.0.0' }, { versionNegotiation: { mode } });
+  const client = new Client({ name: clientName, version: '1.0.0' }, { versionNegotiation: { mode }, capabilities });
   await client.connect(transport);
   return { client, stderr: () => stderr, close: () => client.close() };
 }

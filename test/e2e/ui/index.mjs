@@ -26,7 +26,9 @@ const FILES = [
   'reload.test.mjs',
   'storage.test.mjs',
   'exchange.test.mjs',
+  'chatView.test.mjs',
   'publish.test.mjs',
+  'readmePictures.test.mjs',
 ];
 
 /**

@@ -29,6 +29,8 @@ const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'fish']);
  * @property {string} serverPath        the installed extension's dist/mcp-server.js
  * @property {string} workspaceTemplate copied, so that the tests never touch the fixture
  * @property {NodeJS.ProcessEnv} [env] more environment for code-server and its extension hosts
+ * @property {string} [assistant]      the MCP client name of the session's assistant (its tab, its comments' author)
+ * @property {Record<string, unknown>} [settings] user settings, over the quiet ones
  */
 
 /** @type {RedlineSession | undefined} */
@@ -98,12 +100,18 @@ export class RedlineSession {
   }
 
   /** @param {SessionOptions} options */
-  async start({ extensionsDir, serverPath, workspaceTemplate, env }) {
+  async start({ extensionsDir, serverPath, workspaceTemplate, env, settings, assistant = 'redline-e2e-ui' }) {
     this.workspace = join(/** @type {string} */ (this.tempDir), 'workspace');
     cpSync(workspaceTemplate, this.workspace, { recursive: true });
     // Without the smoke-test driver, which the extension-host suite needs but which hides
     // notification toasts: this window should look the way it does for a user.
-    this.server = await startCodeServer({ extensionsDir, workspace: this.workspace, smokeTestDriver: false, env });
+    this.server = await startCodeServer({
+      extensionsDir,
+      workspace: this.workspace,
+      smokeTestDriver: false,
+      env,
+      settings,
+    });
     /** @type {Page} */
     this.page = await openWorkbench(this.server.url, this.workspace, { beforeGoto: (page) => this.watch(page) });
     await this.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: this.server.url });
@@ -127,7 +135,7 @@ export class RedlineSession {
 
     this.serverPath = serverPath;
     this.mcpStderr = '';
-    this.mcp = await this.connectAssistant('redline-e2e-ui', (chunk) => {
+    this.mcp = await this.connectAssistant(assistant, (chunk) => {
       this.mcpStderr = (this.mcpStderr + chunk).slice(-4000);
     });
   }
@@ -139,23 +147,11 @@ export class RedlineSession {
    * @returns {Promise<Client>}
    */
   async connectAssistant(name, onStderr = () => {}) {
-    const { REDLINE_IPC_PATH, REDLINE_IPC_TOKEN, TMPDIR, XDG_RUNTIME_DIR } = /** @type {Record<string, string>} */ (
-      this.terminalEnv
-    );
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [/** @type {string} */ (this.serverPath)],
       cwd: this.workspace,
-      env: {
-        PATH: process.env.PATH ?? '',
-        REDLINE_IPC_PATH,
-        REDLINE_IPC_TOKEN,
-        // Routine events on stderr too: tests read its request and connected lines.
-        REDLINE_LOG: 'debug',
-        ...(TMPDIR ? { TMPDIR } : {}),
-        ...(XDG_RUNTIME_DIR ? { XDG_RUNTIME_DIR } : {}),
-        ...runEnvironment(),
-      },
+      env: this.assistantEnv(),
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (chunk) => onStderr(chunk.toString('utf8')));
@@ -163,6 +159,26 @@ export class RedlineSession {
     const client = new Client({ name, version: '0.0.0' }, { versionNegotiation: { mode: 'auto' } });
     await client.connect(transport);
     return client;
+  }
+
+  /**
+   * The environment an assistant started in this window's terminal gives its MCP server.
+   * @returns {Record<string, string>}
+   */
+  assistantEnv() {
+    const { REDLINE_IPC_PATH, REDLINE_IPC_TOKEN, TMPDIR, XDG_RUNTIME_DIR } = /** @type {Record<string, string>} */ (
+      this.terminalEnv
+    );
+    return {
+      PATH: process.env.PATH ?? '',
+      REDLINE_IPC_PATH,
+      REDLINE_IPC_TOKEN,
+      // Routine events on stderr too: tests read its request and connected lines.
+      REDLINE_LOG: 'debug',
+      ...(TMPDIR ? { TMPDIR } : {}),
+      ...(XDG_RUNTIME_DIR ? { XDG_RUNTIME_DIR } : {}),
+      ...runEnvironment(),
+    };
   }
 
   /** The private directory that holds the windows' sockets and discovery files. */
