@@ -45,6 +45,16 @@ const builds = [
     target: 'node20',
   },
   {
+    // The SARIF import worker (extension/src/exchange/sarifImportRunner.ts starts one per import).
+    ...common,
+    entryPoints: ['extension/src/exchange/sarifImportWorker.ts'],
+    outfile: 'dist/sarifImportWorker.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    plugins: [withoutZodLocales()],
+  },
+  {
     ...common,
     entryPoints: ['extension/webview/main.ts'],
     outfile: 'dist/webview.js',

@@ -15,7 +15,7 @@ import { copyReviewToClipboard } from './reviewActions';
 import type { AssistantReviews } from './review/assistantReviews';
 import { publishReviewToPullRequest, type PublishDeps } from './publish/publishCommand';
 import { exportReviewToFile, type ExportTarget } from './exchange/exportCommand';
-import { openSarifAsReview, type ImportReview } from './exchange/importCommand';
+import { openSarifAsReview, type SarifImportDeps } from './exchange/importCommand';
 import { showSampleReview, type PresentReview } from './sample/showSampleReview';
 
 const NO_BRIDGE = 'Redline: the bridge is not running in this window; see the "Redline" output for why.';
@@ -32,8 +32,8 @@ export interface CommandDeps {
   readonly publish: PublishDeps;
   /** Where a review's references are looked for (the renderer's roots): an export's paths start there. */
   readonly roots: (cwd: string | undefined) => readonly string[];
-  /** The bridge's import-review, made by the window itself. */
-  readonly importReview: ImportReview;
+  /** Open SARIF as Review: the bridge's import-review, the import worker, and the prefixes the user located. */
+  readonly sarifImport: SarifImportDeps;
   /** The bridge's present-review, made by the window itself (the sample review). */
   readonly presentReview: PresentReview;
 }
@@ -63,7 +63,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     rotateToken: () => rotateToken(deps),
     publishReview: () => publishReviewToPullRequest(deps.publish),
     exportReview: (target?: ExportTarget) => exportReviewToFile(deps.reviews.active, deps.roots, target),
-    openSarifAsReview: (uri?: vscode.Uri) => openSarifAsReview(deps.importReview, uri),
+    openSarifAsReview: (uri?: vscode.Uri) => openSarifAsReview(deps.sarifImport, uri),
     showSampleReview: async () => {
       const shown = await showSampleReview(deps.context.extensionUri, deps.presentReview);
       if (shown) deps.showPanel();

@@ -17,6 +17,8 @@ import { broadcastSelectionEvents } from './bridge/selectionEvents';
 import { windowRequest } from './bridge/windowRequests';
 import { registerCommands } from './commands';
 import { buildExportedReview } from './exchange/exportedReviewBuilder';
+import { LocatedPrefixes } from './exchange/locatedPrefixes';
+import { SarifImportRunner } from './exchange/sarifImportRunner';
 import { CompletionSources } from './editor/completionSources';
 import { getDiagnostics, getWorkspaceFolders, listOpenEditors } from './editor/editorContext';
 import { EditorInFront } from './editor/editorInFront';
@@ -72,6 +74,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
   // Renders run in worker threads (dist/renderWorker.js, beside this file): never on the host's thread.
   const renderPool = new RenderWorkerPool(path.join(context.extensionUri.fsPath, 'dist', 'renderWorker.js'));
+  // SARIF logs are read and converted in a worker of their own (dist/sarifImportWorker.js).
+  const sarifImports = root.add(
+    new SarifImportRunner(path.join(context.extensionUri.fsPath, 'dist', 'sarifImportWorker.js')),
+  );
   const renderer = root.add(
     new ReviewRenderer(workspaceFolders, {
       engine: renderPool,
@@ -150,7 +156,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
         log: logger.for('publish'),
       },
       roots: (cwd) => renderer.roots(cwd),
-      importReview: windowRequest(handlers, 'import-review'),
+      sarifImport: {
+        importReview: windowRequest(handlers, 'import-review'),
+        runImport: (job) => sarifImports.run(job),
+        located: new LocatedPrefixes(context.workspaceState),
+      },
       presentReview: windowRequest(handlers, 'present-review'),
     }),
     reviews.onDidChangeReview(({ change }) => {

@@ -1,5 +1,6 @@
 // The findings in the panel: each finding's block gets its state, a "code changed" badge when its
-// code is gone, and buttons to resolve, accept or reopen it. A click on a finding's text shows its
+// code is gone, an "imported" badge when its state or a reply came from a file (a SARIF log) rather
+// than from the user, and buttons to resolve, accept or reopen it. A click on a finding's text shows its
 // thread in the code. From the keyboard, the findings are one tab stop: the arrow keys move between
 // them, Enter shows one in the code, and R, A, W and O resolve, accept, won't-fix and reopen it,
 // each said to a screen reader. Everything is built with DOM calls: the CSP allows no inline script
@@ -164,11 +165,16 @@ function decorate(block: HTMLElement, mark: FindingMark): void {
   block.classList.toggle('redline-finding-stale', mark.stale);
   block.title = 'Click to show this finding in the code';
   const bar = actionsBar(block);
-  const key = `${mark.state}/${mark.stale}`;
+  const key = `${mark.state}/${mark.stale}/${mark.importedFrom ?? ''}`;
   if (bar.dataset.shows === key) return;
   bar.dataset.shows = key;
   const parts: HTMLElement[] = [];
   if (mark.stale) parts.push(badge('code changed', 'redline-finding-badge redline-finding-badge-stale'));
+  if (mark.importedFrom !== undefined) {
+    const imported = badge('imported', 'redline-finding-badge redline-finding-badge-imported');
+    imported.title = `Its answer or replies were ${mark.importedFrom}: not your own words.`;
+    parts.push(imported);
+  }
   if (mark.state === 'open') {
     for (const [state, label, tooltip] of OPEN_ACTIONS) parts.push(button(label, tooltip, state));
   } else {

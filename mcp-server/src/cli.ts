@@ -1,8 +1,11 @@
 // `node mcp-server.js <command>`: the same bridge without an assistant, for scripts and git hooks.
 // It finds the window the way the server does (windowLocator.ts) and says which one, and why.
 // Exit codes: 0 done, 1 failed, 2 usage (a bad argument, a missing file), 3 no window, 4 refused.
+// Every message it writes (not the data: a review's markdown, an export) has its control characters
+// taken out, since a message may quote a file, a log or a review, and a terminal obeys what it prints.
 
 import { silentLogger } from '../../shared/logger';
+import { withoutControls } from '../../shared/plainText';
 import { ErrorCode, IPC_PATH_ENV, IPC_TOKEN_ENV, IpcError, TIMEOUT_ENV, type ReviewMode } from '../../shared/protocol';
 import { REDLINE_VERSION } from '../../shared/version';
 import { exportReview, presentSarif } from './exchangeCommands';
@@ -51,6 +54,8 @@ export interface CliIo {
 }
 
 type Parsed = { command: string; positional: string[]; options: Map<string, string | true> };
+/** The command line's io, with `data` for what a command outputs as is (stdout, unchanged). */
+type DataIo = CliIo & { readonly data: (text: string) => void };
 
 const VALUED = new Set([
   '--mode',
@@ -88,7 +93,14 @@ export function parseArgs(argv: readonly string[]): Parsed {
   return { command, positional, options };
 }
 
-export async function runCli(io: CliIo): Promise<number> {
+export async function runCli(given: CliIo): Promise<number> {
+  // Messages only: get-review and export write their data through `data`.
+  const io: CliIo & { readonly data: (text: string) => void } = {
+    ...given,
+    stdout: (text) => given.stdout(withoutControls(text)),
+    stderr: (text) => given.stderr(withoutControls(text)),
+    data: given.stdout,
+  };
   let parsed: Parsed;
   try {
     parsed = parseArgs(io.argv);
@@ -173,10 +185,10 @@ async function present(parsed: Parsed, io: CliIo, client: IpcClient): Promise<nu
   return Exit.ok;
 }
 
-async function getReview(parsed: Parsed, io: CliIo, client: IpcClient): Promise<number> {
+async function getReview(parsed: Parsed, io: DataIo, client: IpcClient): Promise<number> {
   if (parsed.positional.length > 0) throw new UsageError('get-review takes no file.');
   const review = await readWholeReview((params) => client.request('get-review', params));
-  io.stdout(
+  io.data(
     parsed.options.has('--json')
       ? `${JSON.stringify(review, null, 2)}\n`
       : review.markdown.endsWith('\n') || review.markdown === ''
@@ -186,7 +198,7 @@ async function getReview(parsed: Parsed, io: CliIo, client: IpcClient): Promise<
   return Exit.ok;
 }
 
-async function exportCommand(parsed: Parsed, io: CliIo, client: IpcClient): Promise<number> {
+async function exportCommand(parsed: Parsed, io: DataIo, client: IpcClient): Promise<number> {
   if (parsed.positional.length > 0) throw new UsageError('export takes no file; name where to write with --output.');
   const format = parsed.options.get('--format');
   const output = parsed.options.get('--output');
@@ -195,7 +207,7 @@ async function exportCommand(parsed: Parsed, io: CliIo, client: IpcClient): Prom
       format: typeof format === 'string' ? format : undefined,
       output: typeof output === 'string' ? output : undefined,
     },
-    io,
+    { cwd: io.cwd, stdout: io.data, stderr: io.stderr },
     (method, params) => client.request(method, params),
   );
   return Exit.ok;

@@ -1,11 +1,11 @@
 // The command line's exchange commands: `export` writes the window's current review as SARIF,
-// rdjsonl or markdown (to stdout, or atomically to a file), and `present --sarif FILE` opens a SARIF
-// log as a review. The window does the work (export-review, import-review); this reads and writes.
+// rdjsonl or markdown (to stdout, or crash-safely to a file, through a link to its target), and
+// `present --sarif FILE` opens a SARIF log as a review. The window does the export (export-review)
+// and shows the import (import-review); the log is read and converted here, in this process, with
+// its paths looked for in the window's folders, so the window's thread never holds it.
 
-import * as fs from 'fs';
 import * as path from 'path';
 import { EXPORT_FORMATS, type ExportFormat, type Method, type ParamsOf, type ResultOf } from '../../shared/protocol';
-import { replaceFile } from '../../shared/atomicFile';
 import {
   describeImport,
   describeOmitted,
@@ -13,7 +13,9 @@ import {
   MAX_SARIF_FILE_BYTES,
   sarifImportRequest,
 } from '../../shared/exchange/importRequest';
-import { ReviewInputError, readBounded } from './reviewInput';
+import { LogFileError, readLogFile } from '../../shared/exchange/logFile';
+import { UserFileError, writeUserFile } from '../../shared/userFile';
+import { ReviewInputError } from './reviewInput';
 import { readWholeExport } from './wholeReview';
 import { UsageError } from './usageError';
 
@@ -43,53 +45,54 @@ export async function exportReview(
   );
   if (exported.revision === 0)
     throw new Error('The window shows no review to export; present one first. Nothing was written.');
-  const cut = exported.omitted ? ` ${describeOmitted(exported.omitted)}` : '';
+  const cut = [...(exported.omitted ? [describeOmitted(exported.omitted)] : []), ...(exported.leftOut ?? [])].join(' ');
+  const kept = exported.withoutFile
+    ? `, and ${exported.withoutFile} results without a file in the workspace, where the log put them`
+    : '';
   if (output === undefined) {
     io.stdout(exported.text);
-    if (cut) io.stderr(`redline:${cut}\n`);
+    if (cut) io.stderr(`redline: ${cut}\n`);
     return;
   }
   const target = path.resolve(io.cwd, output);
   try {
-    // Readable by others as any file the user makes (0666 less the umask), not the store's 0600.
-    await replaceFile(target, exported.text, { mode: 0o666 });
+    await writeUserFile(target, exported.text);
   } catch (error) {
     throw new ReviewInputError(
-      `Cannot write ${output}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Nothing was written.`,
+      error instanceof UserFileError
+        ? `${error.message} Nothing was written.`
+        : `Cannot write ${output}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Nothing was written.`,
     );
   }
   io.stderr(
-    `Exported revision ${exported.revision} (${exported.findings} findings) as ${format} to ${target}.${cut}\n`,
+    `Exported revision ${exported.revision} (${exported.findings} findings${kept}) as ${format} to ${target}.${cut ? ` ${cut}` : ''}\n`,
   );
 }
 
-/** `present --sarif FILE`: read with a cap, converted here, shown by the window. */
+/** `present --sarif FILE`: read with a cap, converted here with its paths found in the window's folders, shown by the window. */
 export async function presentSarif(file: string, io: ExchangeIo, request: Request): Promise<void> {
-  let bytes: Buffer | 'too-large';
+  let bytes: Buffer;
   try {
-    bytes = await readBounded(
-      fs.createReadStream(path.resolve(io.cwd, file), { start: 0, end: MAX_SARIF_FILE_BYTES }),
-      MAX_SARIF_FILE_BYTES,
-    );
+    bytes = await readLogFile(path.resolve(io.cwd, file), { maxBytes: MAX_SARIF_FILE_BYTES, name: file });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message;
-    throw new ReviewInputError(`Cannot read ${file}: ${why}.`);
+    if (error instanceof LogFileError) throw new ReviewInputError(error.message);
+    throw error;
   }
-  if (bytes === 'too-large') {
-    throw new ReviewInputError(
-      `${file} is larger than the ${MAX_SARIF_FILE_BYTES / 1024 / 1024} MiB a SARIF log may be to open as a review. Filter it (by rule, severity or folder) and open it again.`,
-    );
-  }
-  let params;
+  const { folders } = await request('get-workspace-folders', {});
+  const roots = folders.length > 0 ? folders.map((folder) => folder.path) : [io.cwd];
+  let imported;
   try {
-    params = sarifImportRequest(bytes, file, { cwd: io.cwd });
+    imported = await sarifImportRequest(bytes, path.basename(file), { workspace: { roots, cwd: io.cwd } });
   } catch (error) {
     if (error instanceof ImportRequestError) throw new ReviewInputError(error.message);
     throw error;
   }
-  const result = await request('import-review', params);
-  io.stdout(`${describeImport(result, params.findings.length)}\n`);
+  const result = await request('import-review', imported.params);
+  io.stdout(`${describeImport(result, imported.summary)}\n`);
   for (const reference of result.references.broken)
     io.stdout(`  broken: ${reference.reference} at line ${reference.line} (${reference.reason})\n`);
+  if (imported.summary.notFound.length > 0)
+    io.stdout(
+      '  To map the rest, open the log in the window with "Redline: Open SARIF as Review…" and locate one of these files.\n',
+    );
 }

@@ -7,6 +7,7 @@ import * as fs from 'fs';
 import { createRequire } from 'module';
 import * as path from 'path';
 import { Logger } from '../../shared/logger';
+import { withoutControls } from '../../shared/plainText';
 import { IPC_PATH_ENV } from '../../shared/environment';
 import { REDLINE_VERSION } from '../../shared/version';
 import { isCliInvocation } from './cliCommand';
@@ -86,7 +87,7 @@ function runCommandLine(): void {
     .then(
       (code) => (process.exitCode = code),
       (error: unknown) => {
-        process.stderr.write(`redline: ${String(error)}\n`);
+        process.stderr.write(`redline: ${withoutControls(String(error))}\n`);
         process.exitCode = 1;
       },
     );

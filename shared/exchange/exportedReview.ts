@@ -5,12 +5,17 @@
 
 import { createHash } from 'crypto';
 import type { FindingSeverity, FindingState } from '../findingTerms';
+import type { FeedbackSource, ImportedResult, ImportedTool } from '../protocol';
 
-/** One of the user's replies in a finding's thread. */
+/** One reply in a finding's thread: the user's, or one imported from a log. */
 export interface ExportedReply {
   readonly text: string;
   /** ISO 8601. */
   readonly at: string;
+  /** Absent: the window's (the user's own). */
+  readonly source?: FeedbackSource;
+  /** For an imported reply: "imported from results.sarif, written by CodeQL 2.19.0". */
+  readonly origin?: string;
 }
 
 export interface ExportedFinding {
@@ -33,6 +38,19 @@ export interface ExportedFinding {
   readonly replies: readonly ExportedReply[];
   /** What its ```suggestion blocks propose in place of lines line..endLine. */
   readonly suggestions: readonly string[];
+  /** It is about its whole file (its reference names no line): written without lines. */
+  readonly fileLevel?: boolean;
+  /** Where its state came from, when it was imported from a log rather than given in the window. */
+  readonly stateOrigin?: string;
+  /** The result of an imported log it was: the tool's rule, level and fingerprints, exported unchanged. */
+  readonly sarif?: ImportedResult;
+}
+
+/** A result of an imported log that is no finding here (no file, or one not in the workspace). */
+export interface UnplacedResult {
+  readonly sarif: ImportedResult;
+  /** Its item in the review, as a message of its own (the export's fallback for its text). */
+  readonly message: string;
 }
 
 export interface ExportedReview {
@@ -46,6 +64,10 @@ export interface ExportedReview {
   readonly findings: readonly ExportedFinding[];
   /** Redline's version, for the SARIF tool driver. */
   readonly toolVersion: string;
+  /** The log the review was imported from: its name and tools, for its findings' `sarif`. */
+  readonly importedLog?: { readonly name: string; readonly tools: readonly ImportedTool[] };
+  /** That log's results that are no finding here: kept, exported where the log put them. */
+  readonly unplaced?: readonly UnplacedResult[];
 }
 
 /**

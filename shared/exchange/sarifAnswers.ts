@@ -1,7 +1,8 @@
-// What a SARIF result says in Redline's terms: its severity label, the user's answer (state) and
-// replies, and its id. Redline's own export writes these in the result's property bag
-// (sarifExport.ts) and they are read back from there, checked; any other tool's result gets a label
-// from its kind and level, and a state from its suppressions and baseline state.
+// What a SARIF result says in Redline's terms: its severity label, an answer (state) and replies,
+// and its id. Redline's export writes these in the result's property bag (sarifKeys.ts) and they
+// are read back from there, checked, whichever tool's run holds them; any other tool's result gets
+// a label from its kind and level, and a state from its suppressions and baseline state. None of it
+// is the user's: whatever a file says is kept as imported (the window records where it came from).
 
 import { z } from 'zod';
 import {
@@ -12,7 +13,7 @@ import {
   type FindingState,
 } from '../findingTerms';
 import type { ExportedReply } from './exportedReview';
-import { RESULT_PROPERTY } from './sarifExport';
+import { RESULT_PROPERTY } from './sarifKeys';
 import type { SarifLevel, SarifResult, SarifRule } from './sarifShape';
 
 /** Replies read back per finding; a thread in the window holds no more than this either. */
@@ -71,7 +72,7 @@ export function stateOf(result: SarifResult): FindingState {
   return 'open';
 }
 
-/** The replies Redline wrote, each checked; anything else in the bag is not a reply. */
+/** The replies the log carries in Redline's property, each checked; anything else in the bag is not a reply. */
 export function repliesOf(result: SarifResult): ExportedReply[] {
   const written = result.properties?.[RESULT_PROPERTY.replies];
   if (!Array.isArray(written)) return [];

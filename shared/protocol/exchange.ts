@@ -12,7 +12,7 @@ import {
   MAX_CURSOR_CHARS,
 } from './reviews';
 import { MAX_CWD_CHARS, MAX_FINDINGS, MAX_REVIEW_BYTES } from './limits';
-import { MAX_FEEDBACK_TEXT } from '../findingTerms';
+import { ImportedLogParams, ImportedReply } from './importedLog';
 
 export const EXPORT_FORMATS = ['sarif', 'rdjsonl', 'markdown'] as const;
 export const ExportFormat = z.enum(EXPORT_FORMATS);
@@ -46,6 +46,10 @@ export const ExportReviewResult = z.object({
   findings: z.number().int().min(0),
   /** Findings left out to keep within the format's limits (SARIF's results per run); absent means none. */
   omitted: z.number().int().min(1).optional(),
+  /** What else the export left out, and why, each as a sentence (results reviewdog has no place for). */
+  leftOut: z.array(z.string().max(500)).max(10).optional(),
+  /** Results an imported log had that point at no file here, exported where the log put them. */
+  withoutFile: z.number().int().min(1).optional(),
   /** Pass it as `cursor` to read the next page; absent on the last. */
   nextCursor: z.string().optional(),
 });
@@ -53,8 +57,6 @@ export type ExportReviewResult = z.infer<typeof ExportReviewResult>;
 
 /** As many items as a conversation keeps (extension/src/review/conversation.ts, MAX_FEEDBACK_ITEMS): more would push out the first. */
 export const MAX_IMPORTED_REPLIES = 2000;
-
-const ImportedReply = z.object({ text: z.string().min(1).max(MAX_FEEDBACK_TEXT), at: z.string().max(40) }).strict();
 
 const ImportedFinding = z
   .object({
@@ -67,6 +69,10 @@ const ImportedFinding = z
     markdownLine: z.number().int().min(1),
     state: FindingState,
     replies: z.array(ImportedReply).max(MAX_IMPORTED_REPLIES),
+    /** The result is about the whole file: the export writes it without lines. */
+    fileLevel: z.boolean().optional(),
+    /** Its result in the params' `log`. */
+    result: z.number().int().min(0).max(MAX_FINDINGS).optional(),
   })
   .strict();
 export type ImportedFindingParams = z.infer<typeof ImportedFinding>;
@@ -74,13 +80,17 @@ export type ImportedFindingParams = z.infer<typeof ImportedFinding>;
 const utf8Bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
 /** What the import sends besides its envelope: held to the review's limit, so that the frame limit covers it as it covers present-review. */
-function importedBytes(params: { markdown: string; findings: readonly ImportedFindingParams[] }): number {
+function importedBytes(params: {
+  markdown: string;
+  findings: readonly ImportedFindingParams[];
+  log?: unknown;
+}): number {
   let bytes = utf8Bytes(params.markdown);
   for (const finding of params.findings) {
     bytes += utf8Bytes(finding.file);
     for (const reply of finding.replies) bytes += utf8Bytes(reply.text);
   }
-  return bytes;
+  return bytes + (params.log === undefined ? 0 : utf8Bytes(JSON.stringify(params.log)));
 }
 
 export const ImportReviewParams = z
@@ -91,8 +101,19 @@ export const ImportReviewParams = z
     /** Where the log's relative paths start. */
     cwd: z.string().max(MAX_CWD_CHARS).optional(),
     assistant: Assistant,
+    /** What the log was: its tools, rules and results, for the export to give back (importedLog.ts). */
+    log: ImportedLogParams.optional(),
   })
   .strict()
+  .refine(
+    (params) =>
+      params.findings.every(
+        (finding) => finding.result === undefined || finding.result < (params.log?.results.length ?? 0),
+      ),
+    {
+      message: 'a finding names a result the log does not have',
+    },
+  )
   .refine((params) => importedBytes(params) <= MAX_REVIEW_BYTES, {
     message: `the review with its replies is larger than ${MAX_REVIEW_BYTES / 1024 / 1024} MiB`,
   })

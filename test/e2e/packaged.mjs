@@ -73,7 +73,7 @@ export function checkVsixContents(vsixPath) {
     /^extension\.vsixmanifest$/,
     /^\[Content_Types\]\.xml$/,
     /^extension\/(package\.json|readme\.md|changelog\.md|LICENSE\.txt)$/,
-    /^extension\/dist\/(extension|webview|highlighter|renderWorker|mcp-server|mcp-server-full|mermaid\.min)\.js$/,
+    /^extension\/dist\/(extension|webview|highlighter|renderWorker|sarifImportWorker|mcp-server|mcp-server-full|mermaid\.min)\.js$/,
     /^extension\/dist\/mcp-server-opening\.json$/,
     /^extension\/dist\/review-view\.html$/,
     /^extension\/dist\/toml-edit\.wasm$/,

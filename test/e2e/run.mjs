@@ -158,6 +158,7 @@ function checkPackage(vsixPath) {
     'extension/dist/webview.js',
     'extension/dist/highlighter.js',
     'extension/dist/renderWorker.js',
+    'extension/dist/sarifImportWorker.js',
     'extension/dist/mcp-server.js',
     'extension/dist/mcp-server-opening.json',
     'extension/dist/review-view.html',

@@ -175,7 +175,7 @@ describe('exporting and importing a review', () => {
       expect(opened).toMatchObject({
         code: 0,
         stderr: '',
-        stdout: 'Opened as revision 1: 3 findings. Restored 3 states and 2 replies.\n',
+        stdout: 'Opened as revision 1: 3 findings. Restored 3 states and 2 replies, marked as imported.\n',
       });
       const findings = await other.findings.current();
       expect(findings.map((f) => [path.relative(other.workspace, f.file), f.line, f.endLine, f.state])).toEqual([
@@ -187,9 +187,21 @@ describe('exporting and importing a review', () => {
         'Fixed: the loop starts at 0 now.',
       ]);
 
-      // Out again: the same findings, places, states, replies and fingerprints.
+      // Out again: the same findings, places, states, replies and fingerprints; the replies now say where they came from.
       const again = await cli(other, ['export', '--format', 'sarif']);
-      expect(resultsOf(again.stdout).map(placeAndAnswers)).toEqual(exported.map(placeAndAnswers));
+      const replyTexts = (answers: ReturnType<typeof placeAndAnswers>) => ({
+        ...answers,
+        replies: (answers.replies as Array<{ text: string; at: string }>).map(({ text, at }) => ({ text, at })),
+      });
+      expect(resultsOf(again.stdout).map(placeAndAnswers).map(replyTexts)).toEqual(
+        exported.map(placeAndAnswers).map(replyTexts),
+      );
+      expect(resultsOf(again.stdout)[0].properties![RESULT_PROPERTY.replies]).toEqual([
+        expect.objectContaining({
+          source: 'import',
+          origin: expect.stringMatching(/^imported from review\.sarif, written by Redline \d/),
+        }),
+      ]);
 
       // Opening the same log twice adds no reply twice.
       const twice = await cli(other, ['present', '--sarif', log]);
@@ -210,7 +222,7 @@ describe('exporting and importing a review', () => {
     };
     const cases: Array<[string, RegExp]> = [
       [path.join(dir, 'missing.sarif'), /Cannot read .*missing\.sarif: no such file\./],
-      [dir, /Cannot read .*: it is a folder\./],
+      [dir, /rl-exchange-\w+ is a folder, not a regular file, so it is not read\./],
       [file('broken.sarif', '{"version": "2.1.0", "runs": ['), /is not JSON/],
       [file('other.json', JSON.stringify({ name: 'package', version: '1.0.0' })), /is not a SARIF log/],
       [file('old.sarif', JSON.stringify({ version: '1.0.0', runs: [] })), /Redline reads SARIF 2\.1\.0/],
@@ -331,6 +343,14 @@ describe('export-review and import-review on the bridge', () => {
       code: ErrorCode.InvalidParams,
       message: expect.stringContaining(`a review shows at most ${MAX_FINDINGS} findings`),
     });
+    expect(host.store.current).toBe(before);
+  });
+  it('refuses an import whose log holds a result that is not one, before showing anything', async () => {
+    const before = host.store.current;
+    const log = { name: 'forged.sarif', tools: [{ name: 'Tool', rules: [] }], results: [{ tool: 7, state: 'open' }] };
+    await expect(
+      client.request('import-review', { markdown: '# Forged\n\n- **bug**: src/example.ts:3\n', findings: [], log }),
+    ).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('log.results[0]') });
     expect(host.store.current).toBe(before);
   });
 });

@@ -27,7 +27,7 @@ import type { NEXT_STEPS } from '../../mcp-server/src/tools/toolResult';
 import { broadcastReviewEvents } from '../../extension/src/bridge/reviewEvents';
 import { completeFilePath } from '../../extension/src/editor/fileCompletion';
 import { createRequestHandlers, type EditorSide } from '../../extension/src/bridge/requestHandlers';
-import type { RequestObserver } from '../../extension/src/ipc/requestContract';
+import type { RequestHandlers, RequestObserver } from '../../extension/src/ipc/requestContract';
 import { IpcServer, type IpcLimits } from '../../extension/src/ipc/ipcServer';
 import { createToken } from '../../extension/src/ipc/token';
 import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
@@ -154,6 +154,8 @@ export interface Host {
   readonly socketPath: string;
   readonly token: string;
   readonly workspace: string;
+  /** The window's request handlers, for a command that makes a request of the window itself (windowRequest). */
+  readonly handlers: RequestHandlers;
   restart(): Promise<IpcServer>;
   stop(): Promise<void>;
 }
@@ -231,6 +233,7 @@ export async function startHost(
     socketPath,
     token,
     workspace,
+    handlers,
     async restart() {
       await server.dispose();
       server = await start();

@@ -20,12 +20,14 @@ export function exportReviewHandler(reviews: ReviewsSide, renderer: Pick<ReviewR
     if (params.cursor !== undefined) return pages.next(params.cursor, params.assistant);
     const owner = reviews.lookup(params.assistant);
     const review = (owner && (await buildExportedReview(owner, roots))) ?? nothingShown(roots(undefined)[0]);
-    const { text, omitted } = await exportText(review, params.format);
+    const { text, omitted, leftOut, withoutFile } = await exportText(review, params.format);
     const summary = {
       revision: review.revision,
       format: params.format,
       findings: review.findings.length - omitted,
       ...(omitted > 0 ? { omitted } : {}),
+      ...(leftOut.length > 0 ? { leftOut: [...leftOut] } : {}),
+      ...(withoutFile > 0 ? { withoutFile } : {}),
     };
     return pages.first(text, summary, params.assistant);
   };

@@ -5,7 +5,7 @@
 
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { replaceFile } from '../../../shared/atomicFile';
+import { writeUserFile } from '../../../shared/userFile';
 import { describeOmitted } from '../../../shared/exchange/importRequest';
 import { EXPORT_FORMATS, type ExportFormat } from '../../../shared/protocol';
 import type { AssistantReview } from '../review/assistantReviews';
@@ -21,6 +21,10 @@ export interface ExportOutcome {
   readonly uri: vscode.Uri;
   readonly findings: number;
   readonly omitted: number;
+  /** What else the format left out, as the notification said it. */
+  readonly leftOut: readonly string[];
+  /** Results of an imported log kept without a file of the workspace. */
+  readonly withoutFile: number;
 }
 
 export async function exportReviewToFile(
@@ -38,15 +42,18 @@ export async function exportReviewToFile(
   const uri = target.uri ?? (await pickFile(format, review.repositoryRoot, owner.label));
   if (!uri) return undefined;
   try {
-    const { text, omitted } = await exportText(review, format);
+    const { text, omitted, leftOut, withoutFile } = await exportText(review, format);
     await writeText(uri, text);
     const findings = review.findings.length - omitted;
-    const said = `Redline: exported ${findings} findings as ${FORMAT_FILES[format].name} to ${path.basename(uri.fsPath)}.${omitted > 0 ? ` ${describeOmitted(omitted)}` : ''}`;
+    const kept =
+      withoutFile > 0 ? `, and ${withoutFile} results without a file in the workspace, where the log put them` : '';
+    const cut = [...(omitted > 0 ? [describeOmitted(omitted)] : []), ...leftOut].map((note) => ` ${note}`).join('');
+    const said = `Redline: exported ${findings} findings${kept} as ${FORMAT_FILES[format].name} to ${path.basename(uri.fsPath)}.${cut}`;
     // Not awaited: the offer stays in the notification centre as long as the user likes.
     void vscode.window.showInformationMessage(said, 'Open').then(async (choice) => {
       if (choice === 'Open') await vscode.window.showTextDocument(uri);
     });
-    return { uri, findings, omitted };
+    return { uri, findings, omitted, leftOut, withoutFile };
   } catch (error) {
     void vscode.window.showErrorMessage(
       `Redline could not export the review to ${uri.fsPath}: ${(error as Error)?.message ?? error}. Nothing was written.`,
@@ -74,8 +81,11 @@ function pickFile(format: ExportFormat, root: string, label: string): Thenable<v
   });
 }
 
-/** A local file is replaced whole (never half-written); any other is written through the editor's file system. */
+/**
+ * A local file is replaced whole (never half-written), through a link to its target and keeping its
+ * mode (shared/userFile.ts); any other is written through the editor's file system.
+ */
 async function writeText(uri: vscode.Uri, text: string): Promise<void> {
-  if (uri.scheme === 'file') await replaceFile(uri.fsPath, text, { mode: 0o666 });
+  if (uri.scheme === 'file') await writeUserFile(uri.fsPath, text);
   else await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
 }

@@ -12,6 +12,10 @@ export interface ExportText {
   readonly text: string;
   /** Findings the format's limits left out (SARIF's results per run). */
   readonly omitted: number;
+  /** What else the format left out, and why, each a sentence. */
+  readonly leftOut: readonly string[];
+  /** Results of an imported log exported without a file of the workspace (where the log put them). */
+  readonly withoutFile: number;
 }
 
 /** What a file of each format is called, for a save dialog. */
@@ -27,13 +31,21 @@ export const FORMAT_FILES: Record<
 export async function exportText(review: ExportedReview, format: ExportFormat): Promise<ExportText> {
   switch (format) {
     case 'sarif': {
-      const { log, omitted } = toSarif(review);
+      const { log, omitted, withoutFile } = toSarif(review);
       // The findings' markdown, and the review's, may run to megabytes: escaped a slice per task.
-      return { text: `${(await jsonInSlices(log)).join('')}\n`, omitted };
+      return { text: `${(await jsonInSlices(log)).join('')}\n`, omitted, leftOut: [], withoutFile };
     }
-    case 'rdjsonl':
-      return { text: toRdjsonl(review), omitted: 0 };
+    case 'rdjsonl': {
+      const unplaced = review.unplaced?.length ?? 0;
+      const leftOut =
+        unplaced > 0
+          ? [
+              `${unplaced} results of the imported log name no file in the workspace; reviewdog needs a file for each, so they are left out (the SARIF export keeps them).`,
+            ]
+          : [];
+      return { text: toRdjsonl(review), omitted: 0, leftOut, withoutFile: 0 };
+    }
     case 'markdown':
-      return { text: toMarkdown(review), omitted: 0 };
+      return { text: toMarkdown(review), omitted: 0, leftOut: [], withoutFile: 0 };
   }
 }

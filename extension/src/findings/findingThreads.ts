@@ -5,6 +5,7 @@
 
 import * as vscode from 'vscode';
 import { Disposable, toDisposable } from '../../../shared/lifecycle';
+import { oneLine } from '../../../shared/plainText';
 import type { FeedbackItem, FindingState } from '../../../shared/protocol';
 import type { ShownFinding } from '../review/reviewFindings';
 import { threadBody } from './threadMarkdown';
@@ -152,8 +153,16 @@ export class FindingThreads extends Disposable {
   }
 }
 
+/** A reply: the user's, or one imported from a file, which says so where the author's name goes. */
 function replyComment(item: FeedbackItem): vscode.Comment {
   const body = new vscode.MarkdownString();
   body.appendText(item.text ?? '');
-  return { body, mode: vscode.CommentMode.Preview, author: { name: 'You' }, timestamp: new Date(item.at) };
+  const imported = item.source === 'import';
+  return {
+    body,
+    mode: vscode.CommentMode.Preview,
+    author: { name: imported ? 'Imported' : 'You' },
+    ...(imported ? { label: oneLine(item.origin ?? 'imported from a file', 160) } : {}),
+    timestamp: new Date(item.at),
+  };
 }

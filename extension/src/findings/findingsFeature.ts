@@ -61,7 +61,13 @@ export class FindingsFeature extends Disposable {
     const feedback = () => this.feedback();
     const settle = async (action: Promise<unknown>) => void (await action);
     this.panel = {
-      findingMarks: () => (this.active?.findings.all ?? []).map(({ id, state, stale }) => ({ id, state, stale })),
+      findingMarks: () => {
+        const imported = this.active?.conversation.importedAnswers() ?? new Map<string, string>();
+        return (this.active?.findings.all ?? []).map(({ id, state, stale }) => {
+          const importedFrom = imported.get(id);
+          return { id, state, stale, ...(importedFrom !== undefined ? { importedFrom } : {}) };
+        });
+      },
       onDidChangeFindings: this.marksChanged.event,
       setFindingState: (id: string, state: FindingState) => settle(feedback().setState(id, state)),
       revealFinding: (id: string) => this.reveal(id),

@@ -67,6 +67,8 @@ export interface FindingMark {
   readonly id: string;
   readonly state: FindingState;
   readonly stale: boolean;
+  /** Set when its state or a reply came from an imported file, not the user: where from (plain text). */
+  readonly importedFrom?: string;
 }
 
 export interface FindingsMessage {

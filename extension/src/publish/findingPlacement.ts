@@ -2,6 +2,7 @@
 // hunk of the diff on the new side, else the review's body. Decided before anything is sent, so a
 // comment GitHub would refuse (and with it the whole review) is never written.
 
+import { createHash } from 'crypto';
 import type { ExportedFinding, ExportedReview } from '../../../shared/exchange/exportedReview';
 import { rightHunkHolding, type FileDiff } from './diffHunks';
 
@@ -10,8 +11,13 @@ export type BodyReason = 'outside-diff' | 'file-not-changed' | 'no-patch' | 'sta
 
 /** A finding with the key its marker carries and its path in the repository. */
 export interface PublishItem {
-  /** The fingerprint, with "-2", "-3"… for a second or third finding that shares it. */
+  /**
+   * The fingerprint; for findings that share one, the fingerprint and a hash of the finding's own
+   * id, so that no finding's key depends on another's being there (see keysOf).
+   */
   readonly key: string;
+  /** Keys it may have been published under before: the other form, and the fingerprint alone. */
+  readonly earlierKeys: readonly string[];
   readonly finding: ExportedFinding;
   /** Relative to the repository's root, with forward slashes. */
   readonly path: string;
@@ -43,9 +49,9 @@ export function placeFindings(input: PlacementInput): PlacementResult {
   for (const finding of input.review.findings) {
     const path = input.pathOf(finding);
     if (path === undefined) outsideRepository.push(finding);
-    else items.push({ key: finding.fingerprint, finding, path });
+    else items.push({ key: finding.fingerprint, earlierKeys: [], finding, path });
   }
-  const placements = withDistinctKeys(items).map((item) => place(item, byPath.get(item.path), input.changedLocally));
+  const placements = keysOf(items).map((item) => place(item, byPath.get(item.path), input.changedLocally));
   return { placements, outsideRepository };
 }
 
@@ -64,17 +70,18 @@ function place(item: PublishItem, diff: FileDiff | undefined, changedLocally: Re
 }
 
 /**
- * Two findings of one file with the same title share a fingerprint. Each gets a key of its own,
- * numbered in the order of their lines, so that publishing again finds each one's comment.
+ * Two findings of one file with the same title share a fingerprint. Each of them is keyed by the
+ * fingerprint and a hash of its own id (the finding's text), never by its rank among them: fixing
+ * one must not hand its comment to another. A finding alone with its fingerprint keeps the
+ * fingerprint as its key; either form finds the comment written under the other (publishPlan.ts).
  */
-function withDistinctKeys(items: readonly PublishItem[]): PublishItem[] {
-  const order = [...items].sort((a, b) => a.finding.line - b.finding.line || a.finding.endLine - b.finding.endLine);
-  const seen = new Map<string, number>();
-  const keys = new Map<PublishItem, string>();
-  for (const item of order) {
-    const count = (seen.get(item.key) ?? 0) + 1;
-    seen.set(item.key, count);
-    keys.set(item, count === 1 ? item.key : `${item.key}-${count}`);
-  }
-  return items.map((item) => ({ ...item, key: keys.get(item) ?? item.key }));
+function keysOf(items: readonly PublishItem[]): PublishItem[] {
+  const count = new Map<string, number>();
+  for (const item of items) count.set(item.key, (count.get(item.key) ?? 0) + 1);
+  return items.map((item) => {
+    const own = `${item.key}-${createHash('sha256').update(item.finding.id).digest('hex').slice(0, 10)}`;
+    return (count.get(item.key) ?? 0) > 1
+      ? { ...item, key: own, earlierKeys: [item.key] }
+      : { ...item, earlierKeys: [own] };
+  });
 }

@@ -1,13 +1,19 @@
 // The text publishing writes to GitHub: a comment per finding and the review's body, each with a
 // hidden marker that carries the finding's key, so that publishing again finds what it wrote.
-// A finding's text is the assistant's, so nothing in it may pass for a marker.
+// A finding's text is the assistant's, and a reply or a state may come from an imported file: all of
+// it is made inert (inertText.ts), so nothing in it may pass for a marker or notify anyone, and what
+// a file brought in says so, in its own words, rather than speaking as the user.
 
-import type { ExportedFinding } from '../../../shared/exchange/exportedReview';
+import type { ExportedFinding, ExportedReply } from '../../../shared/exchange/exportedReview';
+import { oneLine } from '../../../shared/plainText';
 import type { BodyReason, PublishItem } from './findingPlacement';
+import { inert } from './inertText';
+
+export { inert };
 
 export const REVIEW_MARKER = '<!-- redline:review -->';
 const SECTION_END = '<!-- /redline:finding -->';
-const KEY = '[0-9a-f]{8,64}(?:-\\d{1,5})?';
+const KEY = '[0-9a-f]{8,64}(?:-\\d{1,5}|-[0-9a-f]{10})?';
 const COMMENT_MARKER = new RegExp(`\\n<!-- redline:finding (${KEY}) -->\\s*$`);
 const SECTION = new RegExp(`<!-- redline:finding (${KEY}) -->\\n([\\s\\S]*?)\\n${escapeRegExp(SECTION_END)}`, 'g');
 
@@ -70,29 +76,30 @@ const STATE_TEXT: Record<string, string> = {
   'wont-fix': "Won't fix",
 };
 
-/** The finding's markdown, its state when the user decided, and the user's replies. */
+/** The finding's markdown, its state once decided, and its replies; what came from a file says where from. */
 function findingText(finding: ExportedFinding): string {
   const parts = [inert(cut(finding.markdown.trim(), MAX_FINDING_TEXT))];
   const state = STATE_TEXT[finding.state];
-  if (state) parts.push(`_${state}._`);
-  for (const reply of finding.replies) {
-    const text = inert(cut(reply.text.trim(), MAX_REPLY_TEXT)).replace(/\n/g, '\n> ');
-    parts.push(`> **Reply** (${reply.at.slice(0, 10)}): ${text}`);
-  }
+  if (state)
+    parts.push(
+      finding.stateOrigin === undefined ? `_${state}._` : `_${state} (${inertWords(finding.stateOrigin, 160)})._`,
+    );
+  for (const reply of finding.replies) parts.push(replyText(reply));
   return parts.join('\n\n');
 }
 
-/**
- * The assistant's text made inert on GitHub: an HTML comment opened in it could hide the rest or
- * pass for a marker, and an @mention would notify whoever it names. Code keeps its text: GitHub
- * neither notifies nor hides anything inside it.
- */
-export function inert(text: string): string {
-  return text
-    .split(/(```[\s\S]*?(?:```|$)|`[^`\n]*`)/)
-    .map((part, i) => (i % 2 === 1 ? part : part.replace(/(^|[^\w`])@(?=[A-Za-z0-9])/g, '$1@\u2060')))
-    .join('')
-    .replace(/<!--/g, '&lt;!--');
+/** A reply as a quote: the user's, or, from a file, headed with where it came from. */
+function replyText(reply: ExportedReply): string {
+  const text = inert(cut(reply.text.trim(), MAX_REPLY_TEXT)).replace(/\n/g, '\n> ');
+  const day = /^\d{4}-\d{2}-\d{2}/.exec(reply.at)?.[0];
+  if (reply.source === 'import')
+    return `> **Imported reply** (${inertWords(reply.origin ?? 'imported from a file', 160)}${day === undefined ? '' : `, ${day}`}): ${text}`;
+  return `> **Reply**${day === undefined ? '' : ` (${day})`}: ${text}`;
+}
+
+/** Words from outside (an assistant's name, a tool's) on one line, as plain text: no markdown of their own, inert. */
+export function inertWords(text: string, max: number): string {
+  return inert(oneLine(text, max).replace(/[\\`*_[\]<>#|~]/g, '\\$&'));
 }
 
 function cut(text: string, max: number): string {

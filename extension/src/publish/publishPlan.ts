@@ -1,6 +1,9 @@
 // What publishing must send, worked out from what the pull request already holds: a finding whose
 // marker is already there is updated in place when its text changed and left when it did not; only
 // the others are added. So publishing twice, or again after a failure part-way, adds nothing twice.
+// A finding finds what was written for it by its key first; then, among what no finding claimed, by
+// a key it had before (its fingerprint alone, or with its own hash: findingPlacement.ts), preferring
+// the finding whose text the comment holds. Each comment or section goes to one finding at most.
 
 import type { Placement } from './findingPlacement';
 import {
@@ -59,6 +62,7 @@ export function planPublish(input: PlanInput): PublishPlan {
     for (const [key, section] of bodySections(review.body))
       if (!reviewOfKey.has(key)) reviewOfKey.set(key, { id: review.id, section });
   }
+  const found = foundKeys(input.placements, (key) => commentsByKey.get(key)?.body ?? reviewOfKey.get(key)?.section);
 
   const plan = {
     newComments: [] as Array<PublishPlan['newComments'][number]>,
@@ -72,8 +76,9 @@ export function planPublish(input: PlanInput): PublishPlan {
     const text = placement.kind === 'comment' ? commentText(placement.item) : undefined;
     const section =
       placement.kind === 'body' ? bodySection(placement.item, placement.reason, input.linkOf(placement)) : undefined;
-    const comment = commentsByKey.get(key);
-    const inReview = reviewOfKey.get(key);
+    const written = found.get(placement.item);
+    const comment = written === undefined ? undefined : commentsByKey.get(written);
+    const inReview = written === undefined || comment ? undefined : reviewOfKey.get(written);
     if (comment) {
       // A finding keeps the place it was first published in: GitHub cannot move a comment.
       const wanted = text ?? commentText(placement.item);
@@ -87,9 +92,9 @@ export function planPublish(input: PlanInput): PublishPlan {
           'outside-diff',
           input.linkOf({ kind: 'body', item: placement.item, reason: 'outside-diff' }),
         );
-      if (sameSection(inReview.section, wanted)) plan.unchanged.push(key);
+      if (sameSection(inReview.section, wanted) && written === key) plan.unchanged.push(key);
       else {
-        const body = replaceSection(reviewBodies.get(inReview.id) ?? '', key, wanted);
+        const body = replaceSection(reviewBodies.get(inReview.id) ?? '', written!, wanted);
         reviewBodies.set(inReview.id, body);
         changedReviews.set(inReview.id, [...(changedReviews.get(inReview.id) ?? []), key]);
       }
@@ -98,6 +103,40 @@ export function planPublish(input: PlanInput): PublishPlan {
   }
   const reviewUpdates = [...changedReviews].map(([id, keys]) => ({ id, keys, body: reviewBodies.get(id) as string }));
   return { ...plan, reviewUpdates };
+}
+
+/**
+ * The key each placement's earlier comment or section was written under, if any: its own key
+ * first; then, for what is left, a key it had before, the one whose text the writing holds first.
+ */
+function foundKeys(
+  placements: readonly Placement[],
+  writingOf: (key: string) => string | undefined,
+): Map<Placement['item'], string> {
+  const found = new Map<Placement['item'], string>();
+  const claimed = new Set<string>();
+  for (const { item } of placements) {
+    if (writingOf(item.key) !== undefined && !claimed.has(item.key)) {
+      found.set(item, item.key);
+      claimed.add(item.key);
+    }
+  }
+  const rest = placements.map((placement) => placement.item).filter((item) => !found.has(item));
+  // A finding whose text the writing holds is the one it was written for; then the rest, in order.
+  const holds = (item: Placement['item'], key: string) =>
+    normalized(writingOf(key) ?? '').includes(normalized(commentText({ ...item, key: '' }).split('\n\n')[0]));
+  for (const pass of [true, false]) {
+    for (const item of rest) {
+      if (found.has(item)) continue;
+      const key = item.earlierKeys.find(
+        (earlier) => writingOf(earlier) !== undefined && !claimed.has(earlier) && (!pass || holds(item, earlier)),
+      );
+      if (key === undefined) continue;
+      found.set(item, key);
+      claimed.add(key);
+    }
+  }
+  return found;
 }
 
 function normalized(text: string): string {

@@ -12,11 +12,20 @@ import type { ServerChoice } from './githubServer';
  */
 export const TEST_API_ENV = 'REDLINE_TEST_GITHUB_API_URL';
 
+/**
+ * `github-enterprise.uri` as the user set it, in their own settings only: a repository's workspace
+ * settings (.vscode/settings.json, which a clone brings) could name a host to send the token to.
+ */
+export function userEnterpriseUri(inspected: { readonly globalValue?: unknown } | undefined): string | undefined {
+  const value = inspected?.globalValue;
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
 export function serverChoice(): ServerChoice {
-  const enterpriseUri = vscode.workspace.getConfiguration('github-enterprise').get<unknown>('uri');
+  const enterpriseUri = userEnterpriseUri(vscode.workspace.getConfiguration('github-enterprise').inspect('uri'));
   const testApiUrl = process.env[TEST_API_ENV];
   return {
-    ...(typeof enterpriseUri === 'string' && enterpriseUri ? { enterpriseUri } : {}),
+    ...(enterpriseUri !== undefined ? { enterpriseUri } : {}),
     ...(testApiUrl ? { testApiUrl } : {}),
   };
 }

@@ -4,7 +4,7 @@
 
 import { FINDING_SEVERITIES } from '../../../shared/findingTerms';
 import type { ExportedFinding } from '../../../shared/exchange/exportedReview';
-import { MAX_BODY, REVIEW_MARKER } from './publishMarkdown';
+import { inertWords, MAX_BODY, REVIEW_MARKER } from './publishMarkdown';
 
 export interface ReviewBodyInput {
   /** Whose review and which revision, for the heading. */
@@ -26,7 +26,8 @@ export interface ReviewBody {
 
 export function composeReviewBody(input: ReviewBodyInput): ReviewBody {
   const all = [...input.commentFindings, ...input.sections.map((s) => s.finding)];
-  const by = input.assistant ? ` by ${input.assistant}` : '';
+  // The assistant's name is its own words (MCP clientInfo): plain and inert, like any text from outside.
+  const by = input.assistant ? ` by ${inertWords(input.assistant, 200)}` : '';
   const heading = input.addsToEarlier
     ? `**Redline review**${by}, revision ${input.revision}: ${count(all.length, 'more finding')} since the earlier review (${severityCounts(all)}).`
     : `**Redline review**${by}, revision ${input.revision}: ${count(all.length, 'finding')} (${severityCounts(all)}).`;

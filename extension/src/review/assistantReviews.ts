@@ -3,13 +3,14 @@
 // shows one at a time (the active one) as a tab. Plain TypeScript (no `vscode`).
 
 import { Disposable, type IDisposable } from '../../../shared/lifecycle';
-import type { Logger } from '../../../shared/logger';
+import { silentLogger, type Logger } from '../../../shared/logger';
 import type { FeedbackItem } from '../../../shared/protocol';
 import { Emitter, type Event } from '../emitter';
 import type { ReviewRenderer } from '../render/reviewRenderer';
 import { AssistantIndex, MAX_ASSISTANTS, PRIMARY_DIR, type AssistantFolders } from './assistantIndex';
 import { Conversation } from './conversation';
 import { describeDrop, HistoryBudget, type HistoryDrop } from './historyBudget';
+import { ImportedLogFile } from './importedLogFile';
 import { IncomingReview } from './incomingReview';
 import type { ReviewFindings } from './reviewFindings';
 import { ReviewHistory } from './reviewHistory';
@@ -45,6 +46,8 @@ export interface AssistantReviewParts {
   /** Where its files are; undefined when kept in memory. */
   readonly folders: AssistantFolders | undefined;
   readonly renderer: Pick<ReviewRenderer, 'render' | 'renderFragment'>;
+  /** What a SARIF log imported as this review was; in memory when absent. */
+  readonly importedLog?: ImportedLogFile;
   /** Called once the rest is in place, to attach the findings. */
   readonly attachFindings: (review: AssistantReview) => FindingsAttachment;
 }
@@ -59,6 +62,8 @@ export class AssistantReview extends Disposable {
   /** A large review of this assistant's that is still being rendered, shown meanwhile. */
   readonly incoming: IncomingReview;
   readonly findings: ReviewFindings;
+  /** What a SARIF log imported as this review was, for its export (importedLogFile.ts). */
+  readonly importedLog: ImportedLogFile;
 
   constructor(parts: AssistantReviewParts) {
     super();
@@ -67,6 +72,7 @@ export class AssistantReview extends Disposable {
     this.store = this.register(parts.store);
     this.conversation = this.register(parts.conversation);
     this.folders = parts.folders;
+    this.importedLog = parts.importedLog ?? new ImportedLogFile(undefined, silentLogger);
     this.incoming = this.register(new IncomingReview());
     this.history = new ReviewHistory(this.store, parts.renderer, (id) => this.conversation.stateOf(id));
     const { findings, feeds } = parts.attachFindings(this);
@@ -267,6 +273,7 @@ async function openReview(
     conversation,
     folders,
     renderer,
+    importedLog: new ImportedLogFile(folders?.conversation, log.for('imported-log')),
     attachFindings,
   });
 }

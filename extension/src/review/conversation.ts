@@ -124,6 +124,24 @@ export class Conversation extends Disposable {
     return this.states.get(findingId) ?? 'open';
   }
 
+  /**
+   * The findings whose latest state, or a reply, came from an imported file, with where from (the
+   * latest such origin): what the panel marks as not the user's own. One pass over the items.
+   */
+  importedAnswers(): Map<string, string> {
+    const states = new Map<string, string | undefined>();
+    const replies = new Map<string, string>();
+    for (const item of this.items) {
+      if (item.findingId === undefined) continue;
+      const origin = item.source === 'import' ? (item.origin ?? 'imported') : undefined;
+      if (item.kind === 'state') states.set(item.findingId, origin);
+      else if (item.kind === 'reply' && origin !== undefined) replies.set(item.findingId, origin);
+    }
+    const imported = new Map(replies);
+    for (const [id, origin] of states) if (origin !== undefined) imported.set(id, origin);
+    return imported;
+  }
+
   /** The user's replies to one finding that are still kept, oldest first. */
   repliesTo(findingId: string): FeedbackItem[] {
     return this.items.filter((item) => item.kind === 'reply' && item.findingId === findingId);

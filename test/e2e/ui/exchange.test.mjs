@@ -1,10 +1,12 @@
 // A review out of the window and back, from the Command Palette, through code-server's own file
 // dialogs: "Redline: Export Review…" (its format picker, then the save dialog) writes the review
 // the panel shows as SARIF with the answer given in the panel, and "Redline: Open SARIF as
-// Review…" (the open dialog) shows that log again as the "SARIF import" tab, the answer kept; a
-// file that is not SARIF is refused with the reason and the review shown stays.
+// Review…" (the open dialog) shows that log again as the "SARIF import" tab, the answer kept and
+// marked as imported; a file that is not SARIF is refused with the reason and the review shown
+// stays; a log written on another machine finds its files by the end of their paths, and one whose
+// file the workspace holds twice is placed once the user locates it, from the notification.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCommand } from '../harness/workbench.mjs';
 import { RedlineSession, session, waitFor } from './session.mjs';
@@ -137,6 +139,13 @@ describe('Export and import from the palette', () => {
       .locator('#review .redline-finding-actions', { hasText: 'Reopen' })
       .first()
       .waitFor({ state: 'visible' });
+    // The answer came from the file, not from the user: the panel says so, and where from.
+    const badge = frame.locator('#review .redline-finding-badge-imported').first();
+    await badge.waitFor({ state: 'visible' });
+    assert.match(
+      (await badge.getAttribute('title')) ?? '',
+      new RegExp(`imported from exchange-${marker}\\.sarif, written by Redline`),
+    );
 
     // What an assistant of that name would read: the findings, at their places, the answer kept.
     importTab = await s.connectAssistant(IMPORT_TAB);
@@ -168,5 +177,70 @@ describe('Export and import from the palette', () => {
     const after = /** @type {any} */ (await importTab?.callTool({ name: 'get-review', arguments: {} }))
       ?.structuredContent.revision;
     assert.equal(after, before);
+  });
+
+  it('a log from another machine: its files found by the end of their path, and one the workspace holds twice placed once located', async () => {
+    const s = session();
+    const workspace = /** @type {string} */ (s.workspace);
+    // The workspace holds two index.ts: the log's /Users/ci/app/index.ts could be either.
+    for (const folder of ['lib/a', 'lib/b']) {
+      mkdirSync(join(workspace, folder), { recursive: true });
+      writeFileSync(join(workspace, folder, 'index.ts'), `export const ${folder.replace('/', '_')} = 1;\n`.repeat(20));
+    }
+    const log = join(workspace, `ci-${marker}.sarif`);
+    writeFileSync(
+      log,
+      JSON.stringify({
+        version: '2.1.0',
+        runs: [
+          {
+            tool: { driver: { name: 'Lint', rules: [{ id: 'no-loop', helpUri: 'https://lint.example/no-loop' }] } },
+            results: [
+              ['file:///home/runner/work/app/app/src/example.ts', 42, `the loop never stops ${marker}`],
+              ['file:///Users/ci/app/index.ts', 3, `the export is unused ${marker}`],
+            ].map(([uri, startLine, text]) => ({
+              ruleId: 'no-loop',
+              level: 'warning',
+              message: { text },
+              locations: [{ physicalLocation: { artifactLocation: { uri }, region: { startLine } } }],
+            })),
+          },
+        ],
+      }),
+    );
+    await runCommand(s.page, 'Redline: Open SARIF as Review…', { opensPicker: true });
+    await answerFileDialog(s.page, log);
+    const toast = s.page.locator('.notifications-toasts .notification-toast', {
+      hasText: `ci-${marker}.sarif opened as revision`,
+    });
+    await toast.waitFor({ state: 'visible' });
+    const frame = await s.waitForReviewText(`the loop never stops ${marker}`);
+    // The first found by the end of its path; the review says how.
+    await frame
+      .locator('#review', { hasText: 'this is the one file in the workspace whose path ends in “src/example.ts”' })
+      .waitFor({ state: 'visible' });
+    await s.screenshot('62-sarif-from-another-machine');
+
+    // The second is not guessed: the notification offers to locate it; the user picks lib/b/index.ts.
+    await toast.locator('.monaco-button', { hasText: 'Locate index.ts…' }).click();
+    await answerFileDialog(s.page, join(workspace, 'lib/b/index.ts'));
+    await s.page
+      .locator('.notifications-toasts .notification-toast', { hasText: `ci-${marker}.sarif opened as revision` })
+      .last()
+      .waitFor({ state: 'visible' });
+    importTab ??= await s.connectAssistant(IMPORT_TAB);
+    await waitFor(
+      async () => {
+        const review = /** @type {any} */ (await importTab?.callTool({ name: 'get-review', arguments: {} }))
+          ?.structuredContent;
+        return (review?.findings ?? []).some(
+          (/** @type {any} */ f) => f.file.endsWith(join('lib', 'b', 'index.ts')) && f.line === 3,
+        );
+      },
+      'the located finding at lib/b/index.ts:3',
+      20_000,
+    );
+    await s.waitForReviewText('found through the folder you located');
+    await s.screenshot('63-sarif-located');
   });
 });

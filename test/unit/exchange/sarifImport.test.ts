@@ -80,7 +80,18 @@ describe('fromSarif: where a result points', () => {
     const imported = fromSarif(log);
     expect(imported.findings).toEqual([]);
     expect(imported.markdown).toContain('- **risk**: (in Acme.Billing.Charge) only logical');
-    expect(imported.markdown).toContain('- **risk**: (no location) remote');
+    expect(imported.markdown).toContain(
+      '- **risk**: (no file here, a URI that is not a file: https://example.com/a.ts) remote',
+    );
+    expect(imported.markdown).toContain('- **risk**: (no location) artifact index out of range');
+  });
+});
+
+describe('fromSarif: a root file without an extension', () => {
+  it('is a finding, written as ./gradlew so that the link grammar reads it as a path', () => {
+    const { markdown, findings } = fromSarif(logOf([result('Double quote this.', [at('gradlew', 30)])]));
+    expect(findings.map(({ file, line }) => [file, line])).toEqual([['gradlew', 30]]);
+    expect(markdown).toContain('- **risk**: `./gradlew:30` Double quote this.');
   });
 });
 
@@ -227,7 +238,7 @@ describe('fromSarif: an untrusted log', () => {
     expect(imported.markdown).toContain('> 5 more results were left out: a review lists at most 1,000.');
   });
 
-  it('leaves out the results that are not valid, says so, and keeps the rest', () => {
+  it('leaves out the results that are not valid, says so, and keeps the rest; line 0 is the whole file', () => {
     const imported = fromSarif(
       logOf([
         result('ok', [at('a.ts', 1)]),
@@ -237,8 +248,14 @@ describe('fromSarif: an untrusted log', () => {
         result('ok too', [at('b.ts', 2)]),
       ]),
     );
-    expect(imported.findings.map((finding) => finding.file)).toEqual(['a.ts', 'b.ts']);
-    expect(imported.markdown).toContain('> 3 results were left out because they are not valid SARIF results.');
+    expect(imported.findings.map(({ file, fileLevel }) => [file, fileLevel])).toEqual([
+      ['a.ts', false],
+      ['a.ts', true],
+      ['b.ts', false],
+    ]);
+    expect(imported.markdown).toContain('- **risk**: `a.ts` zero line');
+    expect(imported.markdown).toContain('> 2 results were left out because they are not valid SARIF results.');
+    expect(imported.markdown).not.toContain('The log has no results');
   });
 
   it('refuses, saying why and what to do: too large, not JSON, not SARIF, another version, a bad run', () => {
@@ -305,9 +322,9 @@ describe('fromSarif: inputs that would make a careless reader slow', () => {
   const MiB = 1024 * 1024;
 
   it('a message of unclosed brackets, or of whitespace runs, is read in one pass', () => {
-    // Read, then refused for what it would cost to show: each bracket may open a link.
+    // Cut to the longest message kept, then refused for what it would cost to show: each bracket may open a link.
     expect(refusal(() => fromSarif(logOf([result(`[${'['.repeat(2 * MiB)}`, [at('a.ts', 1)])])))).toMatch(
-      /^The review has about 2,097,\d+ inline marks/,
+      /^The review has one block of about 32,7\d\d elements/,
     );
     const spaced = `first\nsecond${' '.repeat(2 * MiB)}x\n${'\t '.repeat(MiB)}`;
     const imported = fromSarif(logOf([result(spaced, [at('a.ts', 1)])]));

@@ -60,13 +60,18 @@ test('every other finding goes in the body, saying why', () => {
   expect(outsideRepository.map((f) => f.title)).toEqual(['outside']);
 });
 
-test('findings that share a fingerprint get keys of their own, in the order of their lines', () => {
+test('findings that share a fingerprint get keys of their own, from their own text, whatever is beside them', () => {
   const late = finding('src/a.ts', 12, 'same words');
   const early = finding('src/a.ts', 9, 'same words');
   const { placements } = place([late, early]);
   expect(late.fingerprint).toBe(early.fingerprint);
-  expect(placements.map((p) => [p.item.finding.line, p.item.key])).toEqual([
-    [12, `${late.fingerprint}-2`],
-    [9, late.fingerprint],
-  ]);
+  const keys = placements.map((p) => p.item.key);
+  expect(keys).toEqual([expect.stringMatching(new RegExp(`^${late.fingerprint}-[0-9a-f]{10}$`)), expect.any(String)]);
+  expect(new Set(keys).size).toBe(2);
+  // The later one alone (the earlier fixed) keeps the fingerprint as its key, and knows its own key as an earlier one.
+  const [alone] = place([late]).placements;
+  expect(alone.item.key).toBe(late.fingerprint);
+  expect(alone.item.earlierKeys).toEqual([keys[0]]);
+  // Nothing about a finding's key depends on the other's place: reorder them and each keeps its key.
+  expect(place([early, late]).placements.map((p) => p.item.key)).toEqual([keys[1], keys[0]]);
 });

@@ -95,7 +95,9 @@ test("the assistant's text cannot pass for a marker, nor hide what follows it", 
   const text = commentText(placements[0].item);
   expect(commentKey(text)).toBe(hostile.fingerprint);
   expect(text).not.toContain(`<!-- redline:finding ${other.fingerprint}`);
-  expect(text).toContain('&lt;!-- hide');
+  // Reads the same, opens no comment.
+  expect(text).toContain('<!\u2060-- hide');
+  expect(text).not.toMatch(/<!--(?! redline:finding [0-9a-f]+ -->$)/m);
   // Someone else's comment with a marker is not in the list the publisher passes (it keeps only the user's own).
   expect(commentKey('a comment\n<!-- redline:finding zz -->')).toBeUndefined();
 });
@@ -105,6 +107,42 @@ test("an @mention in the assistant's text notifies no one; code and e-mail addre
   expect(text).toBe(
     'ask @\u2060octocat or @\u2060org/team, not me@example.com; `@Decorator()`\n```ts\n@Injectable()\n```',
   );
+});
+
+test("fixing one of two findings that share a title leaves the other with its own comment, never the fixed one's", () => {
+  const first = finding('src/a.ts', 2, 'same words', { markdown: '**bug**: same words `src/a.ts:2`' });
+  const second = finding('src/a.ts', 3, 'same words', { markdown: '**bug**: same words `src/a.ts:3`' });
+  const { plan: published } = plan([first, second]);
+  const comments = published.newComments.map((c, i) => ({ id: 10 + i, body: c.body }));
+  expect(comments.map((c) => c.body)).toEqual([
+    expect.stringContaining('src/a.ts:2'),
+    expect.stringContaining('src/a.ts:3'),
+  ]);
+  // The first is fixed and gone from the review: the second updates its own comment (id 11), or nothing.
+  const { plan: again } = plan([{ ...second, state: 'resolved' }], comments);
+  expect(again.commentUpdates).toEqual([
+    { id: 11, key: second.fingerprint, body: expect.stringContaining('src/a.ts:3') },
+  ]);
+  expect(again.newComments).toEqual([]);
+  // And once updated, publishing again finds it by its new key and changes nothing.
+  const updated = comments.map((c) => (c.id === 11 ? { id: 11, body: again.commentUpdates[0].body } : c));
+  const { plan: third } = plan([{ ...second, state: 'resolved' }], updated);
+  expect(third.unchanged).toEqual([second.fingerprint]);
+  expect(third.commentUpdates).toEqual([]);
+});
+
+test('a comment published before findings were keyed by their own text is found by the finding whose text it holds', () => {
+  const first = finding('src/a.ts', 2, 'same words', { markdown: '**bug**: same words `src/a.ts:2`' });
+  const second = finding('src/a.ts', 3, 'same words', { markdown: '**bug**: same words `src/a.ts:3`' });
+  // As an earlier version wrote them: the fingerprint, then "-2", by the order of their lines.
+  const comments = [
+    { id: 1, body: `**bug**: same words \`src/a.ts:3\`\n\n<!-- redline:finding ${second.fingerprint}-2 -->` },
+    { id: 2, body: `**bug**: same words \`src/a.ts:2\`\n\n<!-- redline:finding ${first.fingerprint} -->` },
+  ];
+  const { plan: again } = plan([second, first], comments);
+  // The plain fingerprint's comment goes to the finding it holds the text of; the other is new (its old key was a rank).
+  expect(again.commentUpdates.map((u) => [u.id, u.body.includes('src/a.ts:2')])).toEqual([[2, true]]);
+  expect(again.newComments.map((c) => c.placement.item.finding.line)).toEqual([3]);
 });
 
 test("a body past GitHub's limit keeps what fits and says how many are left for the next publish", () => {
