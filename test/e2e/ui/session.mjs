@@ -29,6 +29,9 @@ const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'fish']);
  * @property {string} serverPath        the installed extension's dist/mcp-server.js
  * @property {string} workspaceTemplate copied, so that the tests never touch the fixture
  * @property {NodeJS.ProcessEnv} [env] more environment for code-server and its extension hosts
+ * @property {Array<[string, string]>} [payload] workbench payload entries (the bench's `inspect-extensions`,
+ *   which the workbench reads only with the smoke-test driver on)
+ * @property {boolean} [smokeTestDriver] default false: the window looks as it does for a user (toasts shown)
  */
 
 /** @type {RedlineSession | undefined} */
@@ -98,14 +101,17 @@ export class RedlineSession {
   }
 
   /** @param {SessionOptions} options */
-  async start({ extensionsDir, serverPath, workspaceTemplate, env }) {
+  async start({ extensionsDir, serverPath, workspaceTemplate, env, payload, smokeTestDriver = false }) {
     this.workspace = join(/** @type {string} */ (this.tempDir), 'workspace');
     cpSync(workspaceTemplate, this.workspace, { recursive: true });
     // Without the smoke-test driver, which the extension-host suite needs but which hides
     // notification toasts: this window should look the way it does for a user.
-    this.server = await startCodeServer({ extensionsDir, workspace: this.workspace, smokeTestDriver: false, env });
+    this.server = await startCodeServer({ extensionsDir, workspace: this.workspace, smokeTestDriver, env });
     /** @type {Page} */
-    this.page = await openWorkbench(this.server.url, this.workspace, { beforeGoto: (page) => this.watch(page) });
+    this.page = await openWorkbench(this.server.url, this.workspace, {
+      payload,
+      beforeGoto: (page) => this.watch(page),
+    });
     await this.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: this.server.url });
 
     // The command activates Redline if onStartupFinished has not yet, so the terminal opened
