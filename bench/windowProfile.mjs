@@ -70,6 +70,9 @@ const timeoutMs = Number(options.timeout) * 1000;
 const outDir = join(ARTIFACTS_DIR, 'window-profile', options.label);
 mkdirSync(outDir, { recursive: true });
 
+// Its assistants wait for VS Code as long as the profile waits for the page.
+process.env.REDLINE_TIMEOUT_MS ??= `present-review=${timeoutMs}`;
+
 const now = () => performance.timeOrigin + performance.now();
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
@@ -134,6 +137,8 @@ async function profileOne({ s, host, second, bytes }) {
   const last = RedlineSession.marker('PROFILE-LAST');
   const content = sizedReview(bytes, { first, last });
   const frame = await s.reviewFrame({ timeoutMs: 60_000 });
+  // A new review keeps the panel's offset: the user reads it from the top of the one before.
+  await frame.evaluate(() => window.scrollTo(0, 0));
   const browser = s.page.context().browser();
   await frame.evaluate(recordArrivals);
   /** @type {Promise<Buffer> | undefined} */
@@ -161,9 +166,11 @@ async function profileOne({ s, host, second, bytes }) {
   const presented = s.mcp
     .callTool({ name: 'present-review', arguments: { content, title: `Profile ${size}` } }, { timeout: timeoutMs })
     .then((result) => {
-      mark('the answer reached the assistant');
       if (result.isError) throw new Error(JSON.stringify(result.content).slice(0, 300));
+      mark('the answer reached the assistant');
     })
+    // A failed call is a line of the timeline, not the end of the run.
+    .catch((error) => mark(`the call failed: ${String(error.message).slice(0, 160)}`))
     .finally(() => (presenting = false));
   /** @type {number[]} */
   const answers = [];
@@ -185,7 +192,7 @@ async function profileOne({ s, host, second, bytes }) {
   } catch (error) {
     mark(`gave up waiting: ${String(error).split('\n')[0].slice(0, 120)}`);
   }
-  await presented.catch((error) => mark(`the call failed: ${error.message}`));
+  await presented;
   await calls;
   const endUs = monotonicUs();
   const after = lastShown ? await cpuAfterShown(s) : undefined;

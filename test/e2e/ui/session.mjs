@@ -162,6 +162,8 @@ export class RedlineSession {
         ...(XDG_RUNTIME_DIR ? { XDG_RUNTIME_DIR } : {}),
         // run.mjs finds processes left behind by this marker.
         ...(process.env.REDLINE_E2E_RUN ? { REDLINE_E2E_RUN: process.env.REDLINE_E2E_RUN } : {}),
+        // The bench's, for a window it loads past the usual waits.
+        ...(process.env.REDLINE_TIMEOUT_MS ? { REDLINE_TIMEOUT_MS: process.env.REDLINE_TIMEOUT_MS } : {}),
       },
       stderr: 'pipe',
     });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { runCommand } from '../harness/workbench.mjs';
 import { frameWithHeading, headingOnScreen } from './screenProbes.mjs';
-import { RedlineSession } from './session.mjs';
+import { RedlineSession, waitFor } from './session.mjs';
 import { sizedReview } from './sizedReviews.mjs';
 
 /** @typedef {{ firstMs?: number, lastMs?: number, slowestCallMs: number, calls: number, openMs?: number, deliveredMs?: number }} Shown */
@@ -101,8 +101,13 @@ export async function shownByRedline(s, second, review, timeoutMs) {
 export async function shownByPreview(s, second, review, { name, timeoutMs }) {
   writeFileSync(join(/** @type {string} */ (s.workspace), name), review.content);
   const opening = performance.now();
-  // Redline opens it beside the panel, so the panel stays in view.
-  await s.call('open-location', { reference: `${name}:1` });
+  // Redline opens it beside the panel, so the panel stays in view; a window still busy with the
+  // last review may not answer at once, and the tool says to call again.
+  await waitFor(
+    async () => (await s.rawCall('open-location', { reference: `${name}:1` })).isError !== true,
+    `open-location of ${name} to succeed`,
+    120_000,
+  );
   await s.page
     .locator('.tabs-container .tab.active', { hasText: name })
     .waitFor({ state: 'visible', timeout: 120_000 });
