@@ -9,9 +9,10 @@
 //   extension.ts      wires the features together
 //   mcp-server/src/   the MCP server and command line: shared/ only
 //   extension/webview/  the panel's page: shared/ and the panel's message types only
+//   mcp-server/view/  the review's view in a chat (an MCP App): shared/ only
 
 const FEATURES =
-  '^extension/src/(activity|assistants|bridge|editor|exchange|findings|ipc|panel|publish)/|^extension/src/(commands|reviewActions|settings|constants)\\.ts$';
+  '^extension/src/(activity|assistants|bridge|editor|exchange|findings|ipc|panel|publish|sample)/|^extension/src/(commands|reviewActions|settings|constants)\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -84,6 +85,21 @@ module.exports = {
       comment: 'The webview is a page in its own sandbox: only shared/ and the panel message types it parses.',
       from: { path: '^extension/webview/' },
       to: { path: '^extension/src/(?!panel/(webviewMessages|messageParsing)\\.ts$)' },
+    },
+    {
+      name: 'chat-view-imports-only-shared',
+      severity: 'error',
+      comment:
+        "The review's view is a page in a chat's sandbox: it reaches the server only through the host, never through its code.",
+      from: { path: '^mcp-server/view/' },
+      to: { path: '^(extension|mcp-server/src)/' },
+    },
+    {
+      name: 'mcp-server-does-not-import-the-view',
+      severity: 'error',
+      comment: 'The view is built into a page of its own (dist/review-view.html) that the server reads as a file.',
+      from: { path: '^mcp-server/src/' },
+      to: { path: '^mcp-server/view/' },
     },
   ],
   options: {

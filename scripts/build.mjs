@@ -1,7 +1,8 @@
 // Builds the bundles: the extension (CommonJS, `vscode` external), the webview script (iife), and
 // the MCP server, which runs with plain `node`: dist/mcp-server.js, a small entry that answers a
 // client's opening from dist/mcp-server-opening.json (the full server's answers, captured here),
-// then loads the rest, dist/mcp-server-full.js, with `require`.
+// then loads the rest, dist/mcp-server-full.js, with `require`; and the review's view for chats
+// that render MCP Apps, dist/review-view.html, one document with its script and style inline.
 // Type-checking is separate (`npm run typecheck`); esbuild only strips types.
 
 import * as esbuild from 'esbuild';
@@ -70,6 +71,20 @@ const builds = [
     format: 'cjs',
     target: 'node18',
     banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    // The review's view (mcp-server/view/), put into its HTML by the plugin: always minified, since
+    // every chat that renders it reads it whole.
+    ...common,
+    entryPoints: ['mcp-server/view/main.ts'],
+    outfile: 'dist/review-view.js',
+    sourcemap: false,
+    minify: true,
+    write: false,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    plugins: [withoutZodLocales(), withoutClientJsonSchemaValidator(), writeViewHtml('dist/review-view.html')],
   },
   {
     // The server and command line, loaded by the entry with `require` (mcp-server/src/index.ts).
@@ -147,24 +162,64 @@ async function captureOpening() {
  * validator says so should that ever change, and starts without compiling Ajv first.
  */
 function withoutJsonSchemaValidator() {
+  return sdkShimWithoutValidator('server', {
+    exports: "import process from 'node:process';\nexport { process };",
+    why: 'Redline does not elicit, so its server carries no JSON Schema validator',
+  });
+}
+
+/**
+ * The MCP client's Protocol, under the view's App class, brings a JSON Schema validator for the
+ * results of tools with an output schema, which the view's App never checks (it reads the results
+ * with the protocol's zod schemas). The same stand-in as the server's, in the browser's shim.
+ */
+function withoutClientJsonSchemaValidator() {
+  return sdkShimWithoutValidator('client', {
+    exports: 'export const CORS_IS_POSSIBLE = true;',
+    why: 'The review view carries no JSON Schema validator',
+  });
+}
+
+/** The SDK package's `_shims` with `exports` and a validator that throws, saying `why`. */
+function sdkShimWithoutValidator(sdkPackage, { exports, why }) {
+  const shim = `sdk-${sdkPackage}-shim`;
   return {
-    name: 'without-json-schema-validator',
+    name: `without-${sdkPackage}-json-schema-validator`,
     setup(build) {
-      build.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({
-        path: 'sdk-node-shim',
+      build.onResolve({ filter: new RegExp(`^@modelcontextprotocol/${sdkPackage}/_shims$`) }, () => ({
+        path: shim,
         namespace: 'redline',
       }));
-      build.onLoad({ filter: /^sdk-node-shim$/, namespace: 'redline' }, () => ({
+      build.onLoad({ filter: new RegExp(`^${shim}$`), namespace: 'redline' }, () => ({
         loader: 'js',
         contents: `
-          import process from 'node:process';
-          export { process };
+          ${exports}
           export class DefaultJsonSchemaValidator {
             getValidator() {
-              throw new Error('Redline does not elicit, so its server carries no JSON Schema validator (scripts/build.mjs).');
+              throw new Error(${JSON.stringify(`${why} (scripts/build.mjs).`)});
             }
           }`,
       }));
+    },
+  };
+}
+
+/** Puts the view's script and stylesheet into its HTML template, and writes the one file. */
+function writeViewHtml(file) {
+  return {
+    name: 'write-view-html',
+    setup(build) {
+      build.onEnd((result) => {
+        if (result.errors.length > 0) return;
+        // Inside a <script> element, "</script" would end it early, whatever JavaScript thought of it.
+        const script = result.outputFiles[0].text.replaceAll('</script', '<\\/script').trim();
+        const style = readFileSync('mcp-server/view/view.css', 'utf8').replaceAll('</style', '<\\/style').trim();
+        const template = readFileSync('mcp-server/view/view.html', 'utf8');
+        const html = template.replace('/*STYLE*/', () => style).replace('/*SCRIPT*/', () => script);
+        if (html === template || html.includes('/*SCRIPT*/'))
+          throw new Error('The view template lost its placeholders.');
+        writeFileSync(file, html);
+      });
     },
   };
 }

@@ -1,39 +1,40 @@
-// `npm start`: a real VS Code (code-server, the same set-up the end-to-end tests use) on
-// 127.0.0.1 with the packaged Redline installed and a sample workspace open, and a sample review
-// presented through the real MCP server, the way an assistant presents one. Runs until Ctrl-C,
-// then stops everything it started.
+// `npm start`: Redline in a real VS Code (code-server, as the end-to-end tests run it) on 127.0.0.1,
+// with the packaged extension installed and the sample workspace open. Every window that opens on
+// that workspace is shown the sample review, presented through the real MCP server as an assistant
+// presents one, so opening the printed URL is the only step. The window runs as the user's own
+// session (their HOME and temp folder): `claude` in its terminal has the user's config and login,
+// and the command line in any terminal finds the window. Runs until Ctrl-C, then stops what it started.
 
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { cpSync, readdirSync, readFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
+import { cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, relative } from 'node:path';
 import { installVsix, startCodeServer } from '../test/e2e/harness/codeServer.mjs';
+import { windowsOn } from '../test/e2e/harness/discoveryFiles.mjs';
 import { ensureTestVsCode, REPO_ROOT } from '../test/e2e/harness/install.mjs';
-import { makeTempDir, sleep } from '../test/e2e/harness/processes.mjs';
-import {
-  closeWorkbench,
-  findWebviewFrame,
-  openWorkbench,
-  readTerminalEnv,
-  screenshot,
-  workbenchUrl,
-} from '../test/e2e/harness/workbench.mjs';
+import { sleep } from '../test/e2e/harness/processes.mjs';
+import { workbenchUrl } from '../test/e2e/harness/workbench.mjs';
 
 const { version } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
 const vsix = join(REPO_ROOT, `redline-${version}.vsix`);
-const sampleReview = readFileSync(join(REPO_ROOT, 'scripts/demo/sample-review.md'), 'utf8');
-const say = (line) => process.stdout.write(`${line}\n`);
+const sampleReview = readFileSync(join(REPO_ROOT, 'extension/sample/review.md'), 'utf8');
+/** The sample's tab in the panel: SampleReview.assistant in extension/src/constants.ts, as Show Sample Review fills it. */
+const SAMPLE_ASSISTANT = 'Sample review';
+// Kept between runs (git-ignored), so that nothing printed names a temporary path: the workspace is
+// laid anew each time, the extension installed over the last one.
+const DEMO_DIR = join(REPO_ROOT, '.cache', 'demo');
+const workspace = join(DEMO_DIR, 'sample-workspace');
+const extensionsDir = join(DEMO_DIR, 'extensions');
+const say = (line = '') => process.stdout.write(`${line}\n`);
 
 let server;
-let mcp;
 let stopping = false;
 
 async function stop(code) {
   if (stopping) return;
   stopping = true;
-  say('\nStopping Redline demo…');
-  await mcp?.close().catch(() => undefined);
+  say('\nStopping the Redline demo…');
   await server?.stop();
   process.exit(code);
 }
@@ -41,103 +42,94 @@ process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
 
 try {
+  if (process.platform !== 'linux')
+    throw new Error('npm start runs code-server with Debian packages (chromium, libkrb5-dev): it needs Linux.');
   say('Checking the test VS Code (code-server; installed once into .cache/)…');
-  await ensureTestVsCode();
-
-  const workspace = join(makeTempDir('redline-demo-'), 'sample-workspace');
-  cpSync(join(REPO_ROOT, 'scripts/demo/workspace'), workspace, { recursive: true });
-  const extensionsDir = makeTempDir('redline-demo-extensions-');
+  await ensureTestVsCode({ inspector: false });
+  rmSync(workspace, { recursive: true, force: true });
+  cpSync(join(REPO_ROOT, 'extension/sample/workspace'), workspace, { recursive: true });
+  mkdirSync(extensionsDir, { recursive: true });
   await installVsix(vsix, extensionsDir);
-  server = await startCodeServer({ extensionsDir, workspace });
-  const url = workbenchUrl(server.url, workspace);
-
-  // Open the window once, headless, to read the environment its terminals get: exactly what an
-  // assistant started in that terminal sees.
-  const page = await openWorkbench(server.url, workspace);
-  // The terminal must open after Redline has activated, or it lacks Redline's variables.
-  await waitForRedline(server.userDataDir);
-  const env = await readTerminalEnv(page, ['REDLINE_IPC_PATH', 'REDLINE_IPC_TOKEN']);
-  if (!env.REDLINE_IPC_PATH || !env.REDLINE_IPC_TOKEN)
-    throw new Error('Redline did not put REDLINE_IPC_PATH/REDLINE_IPC_TOKEN into the terminal.');
-
-  const serverPath = join(
+  server = await startCodeServer({
     extensionsDir,
-    readdirSync(extensionsDir).find((name) => name.startsWith('redline-dev.redline-')),
-    'dist',
-    'mcp-server.js',
-  );
-  mcp = new Client({ name: 'redline-demo', version }, { versionNegotiation: { mode: 'auto' } });
-  await mcp.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [serverPath],
-      cwd: workspace,
-      env: { PATH: process.env.PATH, REDLINE_IPC_PATH: env.REDLINE_IPC_PATH, REDLINE_IPC_TOKEN: env.REDLINE_IPC_TOKEN },
-      stderr: 'ignore',
-    }),
-  );
-  const presented = await presentSample();
-  const frame = await findWebviewFrame(page, 'text=token-bucket rate limiter', { timeoutMs: 30_000 });
-  // The panel highlights code after the page is shown: the screenshot waits for it, as a reader would.
-  await frame
-    .locator('pre code.hljs')
-    .first()
-    .waitFor({ timeout: 10_000 })
-    .catch(() => undefined);
-  const shot = await screenshot(page, 'npm-start');
-  await closeWorkbench(page);
-
-  say('');
-  say('Redline is running in a real VS Code.');
-  say(`  Open:           ${url}`);
-  say(
-    `  Sample review:  revision ${presented.revision}, ${presented.references.resolved} of ${presented.references.total} references resolved (screenshot: ${shot})`,
-  );
-  say(`  Connect Claude: claude mcp add redline -- node ${JSON.stringify(serverPath)}`);
-  say('                  then start `claude` in a terminal of that VS Code window.');
-  say('');
-  say('The sample review is presented again in any window of this workspace that opens without one.');
-  say('Press Ctrl-C to stop.');
-
-  // Each browser tab is a window with its own extension host; the newest takes over the socket
-  // path, and this loop presents the sample there too, as an assistant would call again.
-  while (!stopping) {
-    await sleep(1000);
-    const review = await mcp.callTool({ name: 'get-review', arguments: {} }).catch(() => undefined);
-    if (
-      review &&
-      !review.isError &&
-      review.structuredContent?.revision !== undefined &&
-      review.structuredContent.markdown === ''
-    ) {
-      const again = await presentSample().catch(() => undefined);
-      if (again) say(`Presented the sample review in a newly opened window (revision ${again.revision}).`);
-    }
-  }
+    workspace,
+    smokeTestDriver: false,
+    userSession: true,
+    // The workspace lies in Redline's own repository: git's question about it would cover the review.
+    settings: { 'git.openRepositoryInParentFolders': 'never' },
+  });
+  printSteps(workbenchUrl(server.url, workspace));
+  await presentInEveryWindow();
 } catch (error) {
   process.stderr.write(`\nnpm start failed: ${error?.stack ?? error}\n`);
   await stop(1);
 }
 
-async function presentSample() {
-  const result = await mcp.callTool({
-    name: 'present-review',
-    arguments: { content: sampleReview, title: 'Sample review' },
-  });
-  if (result.isError) throw new Error(result.content?.[0]?.text ?? 'present-review failed');
-  return result.structuredContent;
+function printSteps(url) {
+  const home = homedir();
+  const shown = (path) => (path.startsWith(`${home}/`) ? `~/${relative(home, path)}` : path);
+  say();
+  say(`Redline ${version} is running in a real VS Code (code-server), with a sample workspace open.`);
+  say();
+  say(`  1. Open ${url}`);
+  say('     The sample review appears in the window by itself, in a few seconds.');
+  say('  2. Connect your assistant, once (in the window: Terminal > New Terminal; or any terminal):');
+  say('       claude mcp add --scope user redline -- node ~/.redline/mcp-server.js');
+  say('     Codex CLI, Gemini CLI, Cursor: see "Get started" in README.md.');
+  say(`  3. Start it in the sample workspace (${shown(workspace)}) and type:`);
+  say('       Review src/rateLimiter.ts and present it with present-review.');
+  say();
+  say(`From any terminal: node ~/.redline/mcp-server.js status --workspace ${shown(workspace)}`);
+  say('Press Ctrl-C to stop.');
+  say();
 }
 
-/** Waits for Redline's log (in the "Redline" output channel) to say that its bridge listens. */
-async function waitForRedline(userDataDir) {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const logs = execFileSync('find', [join(userDataDir, 'logs'), '-name', 'Redline.log'], { encoding: 'utf8' })
-      .trim()
-      .split('\n')
-      .filter(Boolean);
-    if (logs.some((file) => readFileSync(file, 'utf8').includes('[bridge] listening'))) return;
-    await sleep(250);
+/**
+ * Each browser tab is a window with its own extension host, which publishes a discovery file once
+ * Redline has started; each new one is shown the sample, as an assistant would present it there.
+ */
+async function presentInEveryWindow() {
+  const shown = new Set();
+  while (!stopping) {
+    for (const window of windowsOn(workspace)) {
+      if (shown.has(window.socketPath)) continue;
+      shown.add(window.socketPath);
+      try {
+        const presented = await presentSampleIn(window);
+        say(
+          `Showed the sample review in a new window (revision ${presented.revision}: ` +
+            `${presented.references.resolved} of ${presented.references.total} references resolved).`,
+        );
+      } catch (error) {
+        // A tab closed or reloaded at once: its successor is a window of its own.
+        say(`Could not show the sample review in a window that just opened: ${error?.message ?? error}`);
+      }
+    }
+    await sleep(500);
   }
-  throw new Error('Redline did not start its bridge within 60 s; see the "Redline" output channel.');
+}
+
+/** present-review through the built MCP server, pinned to `window` as its terminal's variables would pin it. */
+async function presentSampleIn(window) {
+  const serverPath = join(extensionsDir, `redline-dev.redline-${version}`, 'dist', 'mcp-server.js');
+  const client = new Client({ name: SAMPLE_ASSISTANT, version }, { versionNegotiation: { mode: 'auto' } });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [serverPath],
+      cwd: workspace,
+      env: { PATH: process.env.PATH, REDLINE_IPC_PATH: window.socketPath, REDLINE_IPC_TOKEN: window.token },
+      stderr: 'ignore',
+    }),
+  );
+  try {
+    const result = await client.callTool({
+      name: 'present-review',
+      arguments: { content: sampleReview, title: 'Sample review' },
+    });
+    if (result.isError) throw new Error(result.content?.[0]?.text ?? 'present-review failed');
+    return result.structuredContent;
+  } finally {
+    await client.close().catch(() => undefined);
+  }
 }

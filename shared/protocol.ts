@@ -10,6 +10,7 @@ export * from './protocol/feedback';
 export * from './protocol/editor';
 export * from './protocol/history';
 export * from './protocol/exchange';
+export * from './protocol/chatView';
 export * from './protocol/methods';
 export * from './protocol/events';
 export * from './protocol/wire';

@@ -16,6 +16,7 @@ import type { AssistantReviews } from './review/assistantReviews';
 import { publishReviewToPullRequest, type PublishDeps } from './publish/publishCommand';
 import { exportReviewToFile, type ExportTarget } from './exchange/exportCommand';
 import { openSarifAsReview, type ImportReview } from './exchange/importCommand';
+import { showSampleReview, type PresentReview } from './sample/showSampleReview';
 
 const NO_BRIDGE = 'Redline: the bridge is not running in this window; see the "Redline" output for why.';
 
@@ -33,6 +34,8 @@ export interface CommandDeps {
   readonly roots: (cwd: string | undefined) => readonly string[];
   /** The bridge's import-review, made by the window itself. */
   readonly importReview: ImportReview;
+  /** The bridge's present-review, made by the window itself (the sample review). */
+  readonly presentReview: PresentReview;
 }
 
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
@@ -61,6 +64,11 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     publishReview: () => publishReviewToPullRequest(deps.publish),
     exportReview: (target?: ExportTarget) => exportReviewToFile(deps.reviews.active, deps.roots, target),
     openSarifAsReview: (uri?: vscode.Uri) => openSarifAsReview(deps.importReview, uri),
+    showSampleReview: async () => {
+      const shown = await showSampleReview(deps.context.extensionUri, deps.presentReview);
+      if (shown) deps.showPanel();
+      return shown;
+    },
   };
   return (Object.keys(handlers) as CommandName[]).map((name) =>
     vscode.commands.registerCommand(Commands[name], handlers[name]),

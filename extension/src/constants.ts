@@ -13,6 +13,7 @@ export const Commands = {
   publishReview: 'redline.publishReview',
   exportReview: 'redline.exportReview',
   openSarifAsReview: 'redline.openSarifAsReview',
+  showSampleReview: 'redline.showSampleReview',
 } as const;
 export type CommandName = keyof typeof Commands;
 
@@ -53,3 +54,13 @@ export const Settings = {
 } as const;
 
 export const DEFAULT_HISTORY_SIZE = 20;
+
+/** The sample review Redline ships (extension/sample/), as paths inside the extension. */
+export const SampleReview = {
+  /** Its tab in the panel: the same name as npm start's presenter, so both fill one tab. */
+  assistant: 'Sample review',
+  title: 'Sample review',
+  markdown: ['extension', 'sample', 'review.md'],
+  /** The files it reviews: its references resolve here. */
+  workspace: ['extension', 'sample', 'workspace'],
+} as const;

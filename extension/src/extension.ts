@@ -28,6 +28,7 @@ import { createPanelDeps } from './panel/panelDeps';
 import { ReviewPanel } from './panel/reviewPanel';
 import { ReviewRenderer } from './render/reviewRenderer';
 import { RendererWarmUp } from './bridge/rendererWarmUp';
+import { sampleWorkspace } from './sample/showSampleReview';
 import { RenderWorkerPool } from './render/renderWorkerPool';
 import { AssistantReviews } from './review/assistantReviews';
 import { describeDrop } from './review/historyBudget';
@@ -72,7 +73,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
   // Renders run in worker threads (dist/renderWorker.js, beside this file): never on the host's thread.
   const renderPool = new RenderWorkerPool(path.join(context.extensionUri.fsPath, 'dist', 'renderWorker.js'));
   const renderer = root.add(
-    new ReviewRenderer(workspaceFolders, { engine: renderPool, unsavedDocuments, log: logger.for('renderer') }),
+    new ReviewRenderer(workspaceFolders, {
+      engine: renderPool,
+      unsavedDocuments,
+      log: logger.for('renderer'),
+      bundledFolders: [sampleWorkspace(context.extensionUri.fsPath)],
+    }),
   );
   const selection = new SelectionTracker();
   const inFront = root.add(new EditorInFront(logger.for('editor')));
@@ -112,6 +118,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     getWorkspaceFolders,
     listGitRefs: (prefix) => completions.gitRefs(prefix),
     findWorkspaceFiles: (prefix) => completions.workspaceFiles(prefix),
+    revealReview: (assistant, findingId) => {
+      const owner = reviews.lookup(assistant);
+      if (!owner?.store.current || !reviews.select(owner.key)) return false;
+      const panel = showPanel();
+      if (findingId !== undefined) panel.showFinding(findingId);
+      return true;
+    },
   });
 
   const mcpServer = new RedlineMcpServerProvider(serverScriptPath(context.extensionUri.fsPath), resolveNodeCommand());
@@ -138,6 +151,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
       },
       roots: (cwd) => renderer.roots(cwd),
       importReview: windowRequest(handlers, 'import-review'),
+      presentReview: windowRequest(handlers, 'present-review'),
     }),
     reviews.onDidChangeReview(({ change }) => {
       // A new review brings a closed or hidden panel to the front once, without taking focus from

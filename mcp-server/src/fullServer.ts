@@ -5,11 +5,13 @@
 
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import * as path from 'path';
 import type { Readable, Writable } from 'stream';
 import { DisposableStore, toDisposable } from '../../shared/lifecycle';
 import { Logger, type LogSink } from '../../shared/logger';
 import { IPC_PATH_ENV, IPC_TOKEN_ENV, TIMEOUT_ENV } from '../../shared/protocol';
 import { REDLINE_VERSION } from '../../shared/version';
+import { VIEW_FILE, viewFileReader } from './appView/reviewViewResource';
 import { ClientName } from './clientName';
 import { IpcClient } from './ipcClient';
 import type { HandOff } from './opening/openingResponder';
@@ -61,10 +63,14 @@ export function serveMcp(sink: LogSink, opening: HandOff = { received: Buffer.al
     }),
   );
   const clientName = new ClientName();
+  const viewHtml = viewFileReader(path.join(__dirname, VIEW_FILE));
   const transportLog = log.for('transport');
   const served = serveStdio(
     ({ era }) => {
-      const server = createServer({ bridge, cwd: process.cwd(), clientName: () => clientName.get(), log }, era);
+      const server = createServer(
+        { bridge, cwd: process.cwd(), clientName: () => clientName.get(), log, viewHtml },
+        era,
+      );
       protocolLog = era === 'legacy' ? new ProtocolLog(server.server) : undefined;
       if (era === 'legacy') roots.watch(server);
       return server;

@@ -1,10 +1,19 @@
 // Builds the Redline MCP server with its tools, resources and prompts, for one connection and the
 // protocol era it opened with (serveStdio in fullServer.ts decides the era and calls this once for
 // it). The same tools serve both eras; only MCP logging, which the 2026-07-28 revision dropped,
-// exists only for the older ones.
+// exists only for the older ones. A client that renders MCP Apps also gets the review's view and
+// the tools it calls (appView/uiNegotiation.ts).
 
-import { McpServer, type ProtocolEra, type ServerOptions } from '@modelcontextprotocol/server';
+import {
+  McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ProtocolEra,
+  type ServerOptions,
+} from '@modelcontextprotocol/server';
 import { REDLINE_VERSION } from '../../shared/version';
+import { reviewViewContents } from './appView/reviewViewResource';
+import { offerUiExtension } from './appView/uiNegotiation';
 import { CallsInFlight, limitToolCalls } from './callLimit';
 import { registerReviewPrompts } from './prompts/reviewPrompts';
 import { ResourceSubscriptions } from './resources/resourceSubscriptions';
@@ -16,6 +25,7 @@ import { registerOpenLocationTool } from './tools/openLocationTool';
 import { registerPresentReviewTool } from './tools/presentReviewTool';
 import { addWindowHint } from './tools/resultHints';
 import { registerReviewFeedbackTools } from './tools/reviewFeedbackTools';
+import { REVIEW_VIEW_TOOLS, registerReviewViewTools } from './tools/reviewViewTools';
 import { assistantOf, type ToolContext } from './tools/toolContext';
 
 const INSTRUCTIONS =
@@ -48,6 +58,15 @@ export function createServer(context: ToolContext, era: ProtocolEra = 'legacy'):
       cacheHints: CACHE_HINTS,
     },
   );
+  offerUiExtension(server, {
+    linkedTools: ['present-review', 'get-review'],
+    appTools: REVIEW_VIEW_TOOLS,
+    readView: () => {
+      if (!context.viewHtml)
+        throw new ProtocolError(ProtocolErrorCode.InternalError, 'This build of Redline has no view.');
+      return reviewViewContents(context.viewHtml());
+    },
+  });
   limitToolCalls(server, new CallsInFlight(context.log.for('call-limit')));
   addWindowHint(server, () => context.bridge.reachedWindow);
   registerPresentReviewTool(server, context);
@@ -56,6 +75,7 @@ export function createServer(context: ToolContext, era: ProtocolEra = 'legacy'):
   registerGetReviewTool(server, context);
   registerReviewFeedbackTools(server, context);
   registerEditorContextTools(server, context);
+  registerReviewViewTools(server, context);
   registerReviewResources(server, context);
   registerReviewPrompts(server, context);
   const log = context.log.for('subscriptions');

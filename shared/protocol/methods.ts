@@ -24,6 +24,14 @@ import { DEFAULT_TIMEOUT_MS } from './limits';
 import { GetReviewFeedbackParams, GetReviewFeedbackResult } from './feedback';
 import { GetReviewParams, GetReviewResult, PresentReviewParams, PresentReviewResult } from './reviews';
 import { ExportReviewParams, ExportReviewResult, ImportReviewParams, ImportReviewResult } from './exchange';
+import {
+  AnswerFindingParams,
+  AnswerFindingResult,
+  GetReviewViewParams,
+  GetReviewViewResult,
+  RevealReviewParams,
+  RevealReviewResult,
+} from './chatView';
 
 /** The params of a method that takes none: anything else is refused. */
 export const NoParams = z.object({}).strict();
@@ -64,6 +72,10 @@ export const methods = {
   // Each finding's place is looked up in its file, as get-review does, before the text is written.
   'export-review': { params: ExportReviewParams, result: ExportReviewResult, timeoutMs: 30_000 },
   'import-review': { params: ImportReviewParams, result: ImportReviewResult, timeoutMs: 30_000 },
+  // What the review's view in a chat asks (chatView.ts).
+  'get-review-view': { params: GetReviewViewParams, result: GetReviewViewResult, timeoutMs: DEFAULT_TIMEOUT_MS },
+  'answer-finding': { params: AnswerFindingParams, result: AnswerFindingResult, timeoutMs: DEFAULT_TIMEOUT_MS },
+  'reveal-review': { params: RevealReviewParams, result: RevealReviewResult, timeoutMs: DEFAULT_TIMEOUT_MS },
 } as const;
 export type Method = keyof typeof methods;
 export type ParamsOf<M extends Method> = z.input<(typeof methods)[M]['params']>;

@@ -3,8 +3,9 @@
 
 import { z } from 'zod';
 import { FINDING_SEVERITIES, FINDING_STATES, type FindingSeverity } from '../findingTerms';
+import { Assistant, Finding } from './findings';
 import { utf8Bytes } from '../byteSize';
-import { MAX_ASSISTANT_CHARS, MAX_CWD_CHARS, MAX_REVIEW_BYTES, MAX_SECTION_CHARS } from './limits';
+import { MAX_CWD_CHARS, MAX_REVIEW_BYTES, MAX_SECTION_CHARS } from './limits';
 
 export const ReviewMode = z.enum(['replace', 'update-section', 'append']);
 export type ReviewMode = z.infer<typeof ReviewMode>;
@@ -36,33 +37,7 @@ export const ReferenceReport = z.object({
 export type ReferenceReport = z.infer<typeof ReferenceReport>;
 
 export { FINDING_SEVERITIES, FINDING_STATES, type FindingSeverity };
-export const FindingState = z.enum(FINDING_STATES);
-export type FindingState = z.infer<typeof FindingState>;
-
-/** A list item of the review whose first file reference resolved (a paragraph also needs a severity label), anchored there. */
-export const Finding = z.object({
-  /** Stable: the same text keeps its id through appends and section updates. */
-  id: z.string(),
-  severity: z.enum(FINDING_SEVERITIES).nullable(),
-  title: z.string(),
-  /** The reference as written in the review. */
-  reference: z.string(),
-  file: z.string(),
-  /** 1-based lines where that code is now, which moves as the user edits. */
-  line: z.number().int().min(1),
-  endLine: z.number().int().min(1),
-  state: FindingState,
-  /** The code the finding pointed at is gone, or changed past recognition. */
-  stale: z.boolean(),
-});
-export type Finding = z.infer<typeof Finding>;
-
-/**
- * The calling assistant's name, from MCP clientInfo. Each assistant has its own review in the
- * window (a tab in the panel), and is the author of its findings in the editor. Absent: the
- * window's first assistant.
- */
-export const Assistant = z.string().min(1).max(MAX_ASSISTANT_CHARS).optional();
+export { Assistant, Finding, FindingState } from './findings';
 
 /**
  * Markdown with nothing to show: empty, or only whitespace and byte order marks (String.trim

@@ -75,18 +75,43 @@ export function checkVsixContents(vsixPath) {
     /^extension\/(package\.json|readme\.md|changelog\.md|LICENSE\.txt)$/,
     /^extension\/dist\/(extension|webview|highlighter|renderWorker|mcp-server|mcp-server-full|mermaid\.min)\.js$/,
     /^extension\/dist\/mcp-server-opening\.json$/,
+    /^extension\/dist\/review-view\.html$/,
     /^extension\/dist\/toml-edit\.wasm$/,
     /^extension\/extension\/media\/[\w.-]+\.(css|png)$/,
     /^extension\/extension\/media\/walkthrough\/[\w.-]+\.md$/,
+    /^extension\/extension\/sample\/(review\.md|workspace\/README\.md|workspace\/src\/[\w.-]+\.ts)$/,
   ];
-  const files = zipEntries(readFileSync(vsixPath), vsixPath)
-    .map((entry) => entry.name)
-    .filter((name) => !name.endsWith('/'));
+  const entries = zipEntries(readFileSync(vsixPath), vsixPath);
+  const files = entries.map((entry) => entry.name).filter((name) => !name.endsWith('/'));
+  const readme =
+    entries
+      .find((entry) => entry.name === 'extension/readme.md')
+      ?.read()
+      .toString('utf8') ?? '';
   return {
     files,
     bytes: statSync(vsixPath).size,
     unexpected: files.filter((name) => !allowed.some((pattern) => pattern.test(name))),
+    brokenImages: brokenReadmeImages(readme),
   };
+}
+
+/**
+ * The packaged README's images that would not load on the Marketplace or Open VSX. vsce rewrites a
+ * relative image to the repository's `raw/HEAD/<path>` (package.json's repository), and the
+ * Marketplace shows only https images that are not SVG: each must be such a URL, of a file in this
+ * repository.
+ * @param {string} readme @returns {string[]}
+ */
+function brokenReadmeImages(readme) {
+  const { repository } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
+  const base = `${String(repository?.url ?? repository).replace(/\.git$/, '')}/raw/HEAD/`;
+  return [...readme.matchAll(/!\[[^\]\n]*\]\(([^)\s]+)/g)]
+    .map((match) => match[1])
+    .filter(
+      (url) =>
+        !url.startsWith(base) || /\.svg$/i.test(url) || !existsSync(join(REPO_ROOT, decodeURI(url.slice(base.length)))),
+    );
 }
 
 /**

@@ -47,6 +47,9 @@ async function main() {
   if (unknown.length > 0) throw new Error(`Unknown suite ${unknown.join(', ')}; choose from ${SUITES.join(', ')}`);
   const runId = randomUUID();
   process.env[RUN_MARKER] = runId;
+  // The run's windows publish and look for each other only here: an open VS Code, a code-server
+  // or another test run on this machine never changes a result, and never sees these windows.
+  process.env.REDLINE_RUNTIME_DIR = makeTempDir('rl-e2e-');
 
   const hardStop = setTimeout(() => {
     say(`e2e: did not finish within ${OVERALL_TIMEOUT_MS / 60_000} min; stopping.`);
@@ -148,7 +151,7 @@ async function main() {
  * @returns {SuiteResult}
  */
 function checkPackage(vsixPath) {
-  const { files, bytes, unexpected } = checkVsixContents(vsixPath);
+  const { files, bytes, unexpected, brokenImages } = checkVsixContents(vsixPath);
   const needed = [
     'extension/dist/extension.js',
     'extension/dist/webview.js',
@@ -156,16 +159,19 @@ function checkPackage(vsixPath) {
     'extension/dist/renderWorker.js',
     'extension/dist/mcp-server.js',
     'extension/dist/mcp-server-opening.json',
+    'extension/dist/review-view.html',
     'extension/dist/mcp-server-full.js',
     'extension/dist/mermaid.min.js',
     'extension/package.json',
     'extension/extension/media/icon.png',
+    'extension/extension/sample/review.md',
   ];
   const missing = needed.filter((file) => !files.includes(file));
   say(`== package ==\n${files.length} files, ${(bytes / 1024).toFixed(0)} KiB`);
   const notes = [
     ...unexpected.map((file) => `should not be packaged: ${file}`),
     ...missing.map((file) => `missing from the package: ${file}`),
+    ...brokenImages.map((url) => `the packaged README's image would not load: ${url}`),
   ];
   for (const note of notes) say(`  ${note}`);
   return { name: 'package', passed: notes.length === 0 ? 1 : 0, failed: notes.length === 0 ? 0 : 1, ms: 0, notes };

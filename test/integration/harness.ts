@@ -2,7 +2,7 @@
 // real socket, a stand-in for the editor side, and the real built MCP server over stdio.
 
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { Client } from '@modelcontextprotocol/client';
+import { Client, type ClientCapabilities } from '@modelcontextprotocol/client';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -38,6 +38,7 @@ import { AssistantReviews } from '../../extension/src/review/assistantReviews';
 import { silentLogger } from '../../shared/logger';
 import type { ReviewFindings } from '../../extension/src/review/reviewFindings';
 import { findingsAttacher } from '../support/findingsAttacher';
+import { discoveryEnv, NO_DISCOVERY_DEFAULT } from '../support/discoveryEnv';
 import { stderrLogger } from '../support/loggedLines';
 
 /** The built server; the benchmark, bundled elsewhere, names it through the environment. */
@@ -116,6 +117,15 @@ export class FakeEditor implements EditorSide {
 
   findWorkspaceFiles(prefix: string): FindWorkspaceFilesResult {
     return completeFilePath(this.files, prefix);
+  }
+
+  /** What reveal-review asked for; `revealable` says whether the panel has the review to show. */
+  readonly revealed: Array<{ assistant: string | undefined; findingId: string | undefined }> = [];
+  revealable = true;
+
+  revealReview(assistant: string | undefined, findingId: string | undefined): boolean {
+    this.revealed.push({ assistant, findingId });
+    return this.revealable;
   }
 
   async openLocation(reference: string, cwd: string | undefined): Promise<OpenLocationResult> {
@@ -241,7 +251,10 @@ export async function startHost(
  */
 export type ClientEra = 'auto' | 'legacy' | 'modern';
 
-/** The built MCP server, started over stdio by an SDK client, the way an assistant starts it. */
+/**
+ * The built MCP server, started over stdio by an SDK client, the way an assistant starts it. It
+ * looks for windows only where `env` says (hostEnv, discoveryEnv()), never in this machine's usual places.
+ */
 export async function connectMcp(
   env: Record<string, string | undefined>,
   cwd?: string,
@@ -250,6 +263,8 @@ export async function connectMcp(
   /** Arguments after the server's path, as an assistant's config gives them. */
   args: readonly string[] = [],
   era: ClientEra = 'auto',
+  /** What the client declares, e.g. the MCP Apps extension of a chat that renders views. */
+  capabilities: ClientCapabilities = {},
 ): Promise<{ client: Client; stderr: () => string; close(): Promise<void> }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -257,7 +272,7 @@ export async function connectMcp(
     cwd,
     // Routine events on stderr too: tests match the request/reply lines by correlation id.
     env: Object.fromEntries(
-      Object.entries({ PATH: process.env.PATH, REDLINE_LOG: 'debug', ...env }).filter(
+      Object.entries({ PATH: process.env.PATH, REDLINE_LOG: 'debug', ...NO_DISCOVERY_DEFAULT, ...env }).filter(
         (e): e is [string, string] => e[1] !== undefined,
       ),
     ),
@@ -266,13 +281,14 @@ export async function connectMcp(
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const mode = era === 'modern' ? { pin: '2026-07-28' } : era;
-  const client = new Client({ name: clientName, version: '1.0.0' }, { versionNegotiation: { mode } });
+  const client = new Client({ name: clientName, version: '1.0.0' }, { versionNegotiation: { mode }, capabilities });
   await client.connect(transport);
   return { client, stderr: () => stderr, close: () => client.close() };
 }
 
+/** What a terminal of the host's window has: its socket and token, and where its discovery file is. */
 export function hostEnv(host: Host, extra: Record<string, string> = {}): Record<string, string> {
-  return { REDLINE_IPC_PATH: host.socketPath, REDLINE_IPC_TOKEN: host.token, ...extra };
+  return { REDLINE_IPC_PATH: host.socketPath, REDLINE_IPC_TOKEN: host.token, ...discoveryEnv(), ...extra };
 }
 
 type WindowHint = z.infer<z.ZodObject<typeof WINDOW_HINT>>;

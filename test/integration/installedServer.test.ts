@@ -14,8 +14,11 @@ import * as path from 'path';
 import { updateStableServerPath, stableServerPath } from '../../extension/src/assistants/stableServerPath';
 import { assertBuilt, hostEnv, MCP_SERVER, startHost, type Host } from './harness';
 
-/** The entry, and what it reads from beside itself: the captured answers and the rest of the server (mcp-server/src/index.ts). */
-const SERVER_FILES = [path.basename(MCP_SERVER), 'mcp-server-opening.json', 'mcp-server-full.js'];
+/**
+ * The entry, and what it reads from beside itself: the captured answers, the rest of the server
+ * (mcp-server/src/index.ts) and the review's view for chats that render it (appView/).
+ */
+const SERVER_FILES = [path.basename(MCP_SERVER), 'mcp-server-opening.json', 'mcp-server-full.js', 'review-view.html'];
 
 describe('the MCP server as installed, through the launcher', () => {
   let host: Host;
@@ -41,19 +44,23 @@ describe('the MCP server as installed, through the launcher', () => {
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   });
 
-  it('ships every file the entry loads', () => {
-    const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8'));
-    for (const file of SERVER_FILES) expect(manifest.files).toContain(`dist/${file}`);
-  });
-
-  it('serves the 1.x SDK client: it lists, and a present-review reaches the window', async () => {
-    const transport = new StdioClientTransport({
+  /** The installed server, started through the launcher from elsewhere, as an assistant starts it. */
+  const throughLauncher = () =>
+    new StdioClientTransport({
       command: process.execPath,
       args: [stableServerPath(home)],
       cwd: elsewhere,
       env: { PATH: process.env.PATH ?? '', ...hostEnv(host) },
       stderr: 'pipe',
     });
+
+  it('ships every file the entry loads', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8'));
+    for (const file of SERVER_FILES) expect(manifest.files).toContain(`dist/${file}`);
+  });
+
+  it('serves the 1.x SDK client: it lists, and a present-review reaches the window', async () => {
+    const transport = throughLauncher();
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const client = new Client({ name: 'installed-test', version: '1.0.0' });
@@ -69,6 +76,27 @@ describe('the MCP server as installed, through the launcher', () => {
       expect(host.store.current?.markdown).toBe('# Installed\n\nReached the window.');
       // A start and a call are routine: nothing on stderr, which assistants show as errors.
       expect(stderr).toBe('');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("gives a chat that renders MCP Apps the review's view from beside itself", async () => {
+    const transport = throughLauncher();
+    const client = new Client(
+      { name: 'installed-chat', version: '1.0.0' },
+      { capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } } },
+    );
+    await client.connect(transport);
+    try {
+      const { contents } = await client.readResource({ uri: 'ui://redline/review' });
+      expect(contents).toEqual([
+        expect.objectContaining({
+          uri: 'ui://redline/review',
+          mimeType: 'text/html;profile=mcp-app',
+          text: fs.readFileSync(path.join(path.dirname(MCP_SERVER), 'review-view.html'), 'utf8'),
+        }),
+      ]);
     } finally {
       await client.close();
     }

@@ -54,6 +54,13 @@ export const simpleHandlers: RequestHandlers = {
     unmatched: params.findings.length,
     restored: { states: 0, replies: 0 },
   }),
+  'get-review-view': () => ({
+    revision: 0,
+    counts: { blocking: 0, bug: 0, risk: 0, suggestion: 0, nit: 0, question: 0, praise: 0, none: 0 },
+    findings: [],
+  }),
+  'answer-finding': (params) => ({ findingId: params.findingId, state: params.state ?? 'open', items: [] }),
+  'reveal-review': () => ({ shown: false }),
 };
 
 export interface LogLine {

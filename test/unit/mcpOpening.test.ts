@@ -20,11 +20,13 @@ const envelope = {
   'io.modelcontextprotocol/clientCapabilities': { roots: { listChanged: true } },
   'io.modelcontextprotocol/clientInfo': { name: 'Claude Code', version: '2.1.331' },
 };
-const initialize = (id: string | number, protocolVersion = '2025-06-18') => ({
+/** What a client that renders MCP Apps declares, VS Code's way. */
+const uiCapabilities = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
+const initialize = (id: string | number, protocolVersion = '2025-06-18', capabilities: object = {}) => ({
   jsonrpc: '2.0',
   id,
   method: 'initialize',
-  params: { protocolVersion, capabilities: {}, clientInfo: { name: 'codex-mcp-client', version: '0.169.0' } },
+  params: { protocolVersion, capabilities, clientInfo: { name: 'codex-mcp-client', version: '0.169.0' } },
 });
 const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
 const request = (id: string | number, method: string, params?: object) => ({
@@ -34,30 +36,54 @@ const request = (id: string | number, method: string, params?: object) => ({
   ...(params && { params }),
 });
 const modern = (id: string | number, method: string) => request(id, method, { _meta: envelope });
+const modernWithUi = (id: string | number, method: string) =>
+  request(id, method, {
+    _meta: { ...envelope, 'io.modelcontextprotocol/clientCapabilities': { roots: {}, ...uiCapabilities } },
+  });
 const line = (message: unknown) => JSON.stringify(message);
 const bytes = (...messages: object[]) => Buffer.from(messages.map((m) => line(m) + '\n').join(''));
 
 describe('recognizeOpening', () => {
   it.each<[string, object, OpeningMessage]>([
-    ['initialize', initialize(1), { method: 'initialize', id: 1, protocolVersion: '2025-06-18' }],
+    ['initialize', initialize(1), { method: 'initialize', id: 1, protocolVersion: '2025-06-18', ui: false }],
     [
       'initialize for a version no server has',
       initialize('a', '2099-01-01'),
-      { method: 'initialize', id: 'a', protocolVersion: '2099-01-01' },
+      { method: 'initialize', id: 'a', protocolVersion: '2099-01-01', ui: false },
     ],
     ['the initialized notification', initialized, { method: 'notifications/initialized' }],
-    ['server/discover', modern(1, 'server/discover'), { method: 'server/discover', id: 1 }],
+    ['server/discover', modern(1, 'server/discover'), { method: 'server/discover', id: 1, ui: false }],
+    [
+      'initialize from a client that renders MCP Apps',
+      initialize(1, '2025-06-18', uiCapabilities),
+      { method: 'initialize', id: 1, protocolVersion: '2025-06-18', ui: true },
+    ],
+    [
+      'server/discover from a client that renders MCP Apps',
+      modernWithUi(1, 'server/discover'),
+      { method: 'server/discover', id: 1, ui: true },
+    ],
+    [
+      'a 2026-07-28 tools/list from a client that renders MCP Apps',
+      modernWithUi(2, 'tools/list'),
+      { method: 'tools/list', id: 2, modern: true, ui: true },
+    ],
+    [
+      'the extension without the content type of its views',
+      initialize(1, '2025-06-18', { extensions: { 'io.modelcontextprotocol/ui': {} } }),
+      { method: 'initialize', id: 1, protocolVersion: '2025-06-18', ui: false },
+    ],
     [
       "Codex's tools/list with a progress token",
       request(2, 'tools/list', { _meta: { progressToken: 0 } }),
-      { method: 'tools/list', id: 2, modern: false },
+      { method: 'tools/list', id: 2, modern: false, ui: false },
     ],
-    ["Gemini's prompts/list", request(2, 'prompts/list'), { method: 'prompts/list', id: 2, modern: false }],
-    ['a 2026-07-28 tools/list', modern(2, 'tools/list'), { method: 'tools/list', id: 2, modern: true }],
+    ["Gemini's prompts/list", request(2, 'prompts/list'), { method: 'prompts/list', id: 2, modern: false, ui: false }],
+    ['a 2026-07-28 tools/list', modern(2, 'tools/list'), { method: 'tools/list', id: 2, modern: true, ui: false }],
     [
       'resource templates in 2026-07-28',
       modern(3, 'resources/templates/list'),
-      { method: 'resources/templates/list', id: 3, modern: true },
+      { method: 'resources/templates/list', id: 3, modern: true, ui: false },
     ],
     [
       "the Inspector's logging/setLevel",
@@ -209,21 +235,25 @@ describe('recognizeOpening', () => {
 });
 
 describe('OpeningResponder', () => {
-  const published: PublishedOpening = {
-    initialize: { '2025-06-18': { protocolVersion: '2025-06-18' }, '2024-11-05': { protocolVersion: '2024-11-05' } },
-    initializeOtherwise: { protocolVersion: '2025-11-25' },
+  const answers = (ui: string) => ({
+    initialize: {
+      '2025-06-18': { protocolVersion: '2025-06-18', ui },
+      '2024-11-05': { protocolVersion: '2024-11-05', ui },
+    },
+    initializeOtherwise: { protocolVersion: '2025-11-25', ui },
     legacy: {
-      'tools/list': { tools: ['legacy'] },
+      'tools/list': { tools: ['legacy', ui] },
       'prompts/list': { prompts: [] },
       'resources/templates/list': { resourceTemplates: [] },
     },
     modern: {
-      'server/discover': { supportedVersions: ['2026-07-28'] },
-      'tools/list': { tools: ['modern'] },
+      'server/discover': { supportedVersions: ['2026-07-28'], ui },
+      'tools/list': { tools: ['modern', ui] },
       'prompts/list': { prompts: [], resultType: 'complete' },
       'resources/templates/list': { resourceTemplates: [], resultType: 'complete' },
     },
-  };
+  });
+  const published: PublishedOpening = { ...answers('none'), withUi: answers('apps') };
 
   function responder() {
     const written: unknown[] = [];
@@ -255,7 +285,7 @@ describe('OpeningResponder', () => {
       ),
     );
     expect(written).toEqual([
-      { result: { protocolVersion: '2024-11-05' }, jsonrpc: '2.0', id: 1 },
+      { result: { protocolVersion: '2024-11-05', ui: 'none' }, jsonrpc: '2.0', id: 1 },
       { result: {}, jsonrpc: '2.0', id: 2 },
       { result: {}, jsonrpc: '2.0', id: 3 },
       { result: { prompts: [] }, jsonrpc: '2.0', id: 4 },
@@ -265,14 +295,30 @@ describe('OpeningResponder', () => {
 
     const other = responder();
     other.r.push(bytes(initialize('a', '2001-01-01')));
-    expect(other.written).toEqual([{ result: { protocolVersion: '2025-11-25' }, jsonrpc: '2.0', id: 'a' }]);
+    expect(other.written).toEqual([{ result: { protocolVersion: '2025-11-25', ui: 'none' }, jsonrpc: '2.0', id: 'a' }]);
+  });
+
+  it("answers a client that declares MCP Apps from the answers to such a client, by its initialize or each request's envelope", () => {
+    const legacy = responder();
+    legacy.r.push(bytes(initialize(1, '2025-06-18', uiCapabilities), initialized, request(2, 'tools/list')));
+    expect(legacy.written).toEqual([
+      { result: { protocolVersion: '2025-06-18', ui: 'apps' }, jsonrpc: '2.0', id: 1 },
+      { result: { tools: ['legacy', 'apps'] }, jsonrpc: '2.0', id: 2 },
+    ]);
+    const current = responder();
+    current.r.push(bytes(modernWithUi(1, 'server/discover'), modern(2, 'prompts/list'), modernWithUi(3, 'tools/list')));
+    expect(current.written).toEqual([
+      { result: { supportedVersions: ['2026-07-28'], ui: 'apps' }, jsonrpc: '2.0', id: 1 },
+      { result: { prompts: [], resultType: 'complete' }, jsonrpc: '2.0', id: 2 },
+      { result: { tools: ['modern', 'apps'] }, jsonrpc: '2.0', id: 3 },
+    ]);
   });
 
   it('answers 2026-07-28: discover, then the lists in that form', () => {
     const { r, written } = responder();
     r.push(bytes(modern(1, 'server/discover'), modern(2, 'prompts/list')));
     expect(written).toEqual([
-      { result: { supportedVersions: ['2026-07-28'] }, jsonrpc: '2.0', id: 1 },
+      { result: { supportedVersions: ['2026-07-28'], ui: 'none' }, jsonrpc: '2.0', id: 1 },
       { result: { prompts: [], resultType: 'complete' }, jsonrpc: '2.0', id: 2 },
     ]);
   });
@@ -341,9 +387,14 @@ describe('the built server: the entry answers as the full server does, and nothi
     }
   }
 
-  it.each([...SUPPORTED_PROTOCOL_VERSIONS, '2099-01-01'])('initialize at %s and the lists', async (version) => {
+  it.each(
+    [...SUPPORTED_PROTOCOL_VERSIONS, '2099-01-01'].flatMap((version) => [
+      [version, {}],
+      [version, uiCapabilities],
+    ]),
+  )('initialize at %s declaring %j, and the lists', async (version, capabilities) => {
     const opening = [
-      initialize(1, version),
+      initialize(1, version, capabilities),
       initialized,
       request(2, 'logging/setLevel', { level: 'debug' }),
       ...lists('legacy', 3),
@@ -352,8 +403,14 @@ describe('the built server: the entry answers as the full server does, and nothi
     expect(await answers(opening)).toEqual(await answers(opening, [request(100, 'ping')]));
   });
 
-  it('server/discover and the lists in 2026-07-28', async () => {
-    const opening = [modern(1, 'server/discover'), ...lists('modern', 2)];
+  it.each([
+    ['', modern],
+    [', from a client that renders MCP Apps', modernWithUi],
+  ])('server/discover and the lists in 2026-07-28%s', async (_, form) => {
+    const opening = [
+      form(1, 'server/discover'),
+      ...['tools/list', 'prompts/list', 'resources/templates/list'].map((method, i) => form(2 + i, method)),
+    ];
     // resources/list asks the window: the entry leaves it, and all after it, to the full server.
     expect(await answers(opening)).toEqual(await answers(opening, [modern(100, 'resources/list')]));
   });

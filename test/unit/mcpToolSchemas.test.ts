@@ -7,7 +7,9 @@ import { McpServer, SUPPORTED_PROTOCOL_VERSIONS, type DiscoverResult } from '@mo
 import * as fs from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
+import { UI_EXTENSION, VIEW_MIME_TYPE } from '../../mcp-server/src/appView/uiExtension';
 import { createServer } from '../../mcp-server/src/server';
+import { REVIEW_VIEW_TOOLS } from '../../mcp-server/src/tools/reviewViewTools';
 import { unreachableBridge } from '../../mcp-server/src/tools/toolContext';
 import { silentLogger } from '../../shared/logger';
 import { BuiltServer, PUBLISHED_TOOLS, type Reply, type ToolText } from '../integration/builtServer';
@@ -29,12 +31,18 @@ const modern = (
   method,
   params: { ...params, _meta: { ...envelope(protocolVersion), ...(params._meta as object) } },
 });
-const initialize = (id: string | number, protocolVersion: string = SUPPORTED_PROTOCOL_VERSIONS[0]) => ({
+const initialize = (
+  id: string | number,
+  protocolVersion: string = SUPPORTED_PROTOCOL_VERSIONS[0],
+  capabilities: object = {},
+) => ({
   jsonrpc: '2.0',
   id,
   method: 'initialize',
-  params: { protocolVersion, capabilities: {}, clientInfo: { name: 'test', version: '1' } },
+  params: { protocolVersion, capabilities, clientInfo: { name: 'test', version: '1' } },
 });
+/** What a chat that renders MCP Apps declares: it is also published the tools only the view calls. */
+const RENDERS_VIEWS = { extensions: { [UI_EXTENSION]: { mimeTypes: [VIEW_MIME_TYPE] } } };
 const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
 const toolsList = (id: string | number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
 
@@ -66,12 +74,18 @@ interface PublishedTool {
 }
 
 describe('the tools the MCP server publishes', () => {
+  /** As a client that renders no views lists them, and as one that does. */
   let tools: PublishedTool[];
+  let toolsForViews: PublishedTool[];
   beforeAll(async () => {
-    const server = new BuiltServer();
-    server.send(initialize(1), initialized, toolsList(2));
-    tools = ((await server.waitForReplies(2))[1] as Reply<{ tools: PublishedTool[] }>).result!.tools;
-    await server.endInput();
+    const list = async (capabilities: object) => {
+      const server = new BuiltServer();
+      server.send(initialize(1, undefined, capabilities), initialized, toolsList(2));
+      const listed = ((await server.waitForReplies(2))[1] as Reply<{ tools: PublishedTool[] }>).result!.tools;
+      await server.endInput();
+      return listed;
+    };
+    [tools, toolsForViews] = await Promise.all([list({}), list(RENDERS_VIEWS)]);
   });
 
   it('holds each tool as its file registers it, with the JSON Schema its zod schemas convert to', () => {
@@ -100,23 +114,35 @@ describe('the tools the MCP server publishes', () => {
       outputSchema: jsonSchema(config.outputSchema, 'output'),
       annotations: config.annotations,
     }));
-    const fromToolFiles = tools.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({
-      name,
-      title,
-      description,
-      inputSchema,
-      outputSchema,
-      annotations,
-    }));
+    const asRegistered = (listed: PublishedTool[]) =>
+      listed.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({
+        name,
+        title,
+        description,
+        inputSchema,
+        outputSchema,
+        annotations,
+      }));
+    const viewOnly = new Set<string>(REVIEW_VIEW_TOOLS);
 
-    expect(registered.map((tool) => tool.name).sort()).toEqual(PUBLISHED_TOOLS);
-    expect(fromToolFiles).toEqual(expected);
+    // A client that renders no views is published every tool but the view's own; one that does, all.
+    expect(
+      registered
+        .map((tool) => tool.name)
+        .filter((name) => !viewOnly.has(name))
+        .sort(),
+    ).toEqual(PUBLISHED_TOOLS);
+    expect(asRegistered(tools)).toEqual(expected.filter((tool) => !viewOnly.has(tool.name)));
+    expect(asRegistered(toolsForViews)).toEqual(expected);
     // open-location changes what the user sees and may ask them first: an assistant's approval
     // rules must not treat it as a read.
     const readOnly = Object.fromEntries(
-      tools.map((tool) => [tool.name, (tool.annotations as { readOnlyHint?: boolean }).readOnlyHint]),
+      toolsForViews.map((tool) => [tool.name, (tool.annotations as { readOnlyHint?: boolean }).readOnlyHint]),
     );
     expect(readOnly).toEqual({
+      'answer-finding': false,
+      'get-review-view': true,
+      'reveal-review': false,
       'await-review-feedback': true,
       'get-diagnostics': true,
       'get-review': true,
@@ -130,7 +156,7 @@ describe('the tools the MCP server publishes', () => {
   });
 
   it('writes no type arrays, which strict clients refuse (nullable is an anyOf)', () => {
-    const found = tools.flatMap((tool) =>
+    const found = toolsForViews.flatMap((tool) =>
       [...typeArrays(tool.inputSchema), ...typeArrays(tool.outputSchema)].map((at) => `${tool.name} ${at}`),
     );
     expect(found).toEqual([]);

@@ -90,14 +90,16 @@ describe('protocol schemas', () => {
     );
   });
 
-  it('lists the fourteen methods, each with a timeout', () => {
+  it('lists the seventeen methods, each with a timeout', () => {
     expect(methodNames.sort()).toEqual([
+      'answer-finding',
       'export-review',
       'find-workspace-files',
       'get-diagnostics',
       'get-earlier-review',
       'get-review',
       'get-review-feedback',
+      'get-review-view',
       'get-selection',
       'get-workspace-folders',
       'import-review',
@@ -106,6 +108,7 @@ describe('protocol schemas', () => {
       'list-review-history',
       'open-location',
       'present-review',
+      'reveal-review',
     ]);
     for (const name of methodNames) expect(methods[name].timeoutMs).toBeGreaterThan(0);
   });

@@ -23,6 +23,7 @@ import { feedbackPage } from './feedbackPage';
 import { getReviewPage } from './getReview';
 import { importReviewHandler } from './importReview';
 import { presentReviewHandler } from './presentReview';
+import { answerFinding, getReviewView } from './reviewView';
 
 export interface EditorSide {
   getSelection(): Promise<GetSelectionResult> | GetSelectionResult;
@@ -33,6 +34,8 @@ export interface EditorSide {
   /** For completing prompt arguments: refs and files starting with (or containing) what was typed. */
   listGitRefs(prefix: string): Promise<ListGitRefsResult> | ListGitRefsResult;
   findWorkspaceFiles(prefix: string): Promise<FindWorkspaceFilesResult> | FindWorkspaceFilesResult;
+  /** Brings the panel to the front on the assistant's review (at the finding); false when it has none. */
+  revealReview(assistant: string | undefined, findingId: string | undefined): boolean;
 }
 
 /** Each assistant's review: a call reads and writes the caller's own. */
@@ -78,5 +81,8 @@ export function createRequestHandlers(
     'find-workspace-files': (params) => editor.findWorkspaceFiles(params.prefix),
     'export-review': exportReviewHandler(reviews, renderer),
     'import-review': importReviewHandler(reviews, renderer, present),
+    'get-review-view': (params) => getReviewView(reviews, params),
+    'answer-finding': (params) => answerFinding(reviews, params),
+    'reveal-review': async (params) => ({ shown: editor.revealReview(params.assistant, params.findingId) }),
   };
 }

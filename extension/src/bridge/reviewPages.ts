@@ -15,6 +15,7 @@ import {
   type ReviewPage,
   type Section,
 } from '../../../shared/protocol';
+import { clipText } from '../../../shared/textCut';
 
 /** Where a page starts: a character of the markdown and an index into the findings, of one revision. */
 export interface PageStart {
@@ -119,9 +120,7 @@ export function reviewPage(
  */
 export function shortSectionTitle(section: Section): Section {
   if (section.title.length <= MAX_SECTION_CHARS) return section;
-  const code = section.title.charCodeAt(MAX_SECTION_CHARS - 2);
-  const cut = code >= 0xd800 && code <= 0xdbff ? MAX_SECTION_CHARS - 2 : MAX_SECTION_CHARS - 1;
-  return { ...section, title: `${section.title.slice(0, cut)}…` };
+  return { ...section, title: clipText(section.title, MAX_SECTION_CHARS) };
 }
 
 /** The comparison with its lists cut to COMPARISON_BYTES in all, saying how many entries were left out. */

@@ -39,6 +39,11 @@ export interface ReviewRendererOptions {
   readonly unsavedDocuments?: () => ReadonlyArray<readonly [string, string]>;
   /** Told, once each, why a repository or a worktree record above a cwd was not believed. */
   readonly log?: Logger;
+  /**
+   * Folders shipped inside the extension (the sample review's files): a review whose cwd lies in
+   * one resolves its references there, as in a workspace folder. Only the extension names these.
+   */
+  readonly bundledFolders?: readonly string[];
 }
 
 /** A finding's id and the 0-based line of the review its block starts on. */
@@ -63,6 +68,7 @@ export class ReviewRenderer extends Disposable {
   private readonly engine: RenderEngine;
   private readonly unsavedDocuments: () => ReadonlyArray<readonly [string, string]>;
   private readonly log: Logger;
+  private readonly bundledFolders: readonly string[];
 
   constructor(
     private readonly workspaceFolders: () => readonly string[],
@@ -72,6 +78,7 @@ export class ReviewRenderer extends Disposable {
     this.engine = this.register(options.engine ?? new InThreadRenderEngine(this.lineCounts));
     this.unsavedDocuments = options.unsavedDocuments ?? (() => []);
     this.log = options.log ?? silentLogger;
+    this.bundledFolders = options.bundledFolders ?? [];
   }
 
   render(review: RenderableReview): Promise<RenderedReview> {
@@ -204,7 +211,8 @@ export class ReviewRenderer extends Disposable {
     // of the same assistant's review asks again.
     const key = [start, ...folders].join('\0');
     if (this.placeSeen?.key !== key || Date.now() - this.placeSeen.at > PLACE_KEPT_MS) {
-      this.placeSeen = { key, at: Date.now(), place: placeOnDisk(start, folders, (why) => this.tellDistrust(why)) };
+      const place = placeOnDisk(start, { folders, bundled: this.bundledFolders }, (why) => this.tellDistrust(why));
+      this.placeSeen = { key, at: Date.now(), place };
     }
     return this.placeSeen.place;
   }
@@ -225,16 +233,20 @@ interface Place {
 }
 
 /**
- * Where `start` really is: inside a workspace folder (kept as spelled when it is so spelled too,
- * else as it really is), in a worktree a folder's repository lists, or neither.
+ * Where `start` really is: inside a workspace folder or a bundled one (kept as spelled when it is
+ * so spelled too, else as it really is), in a worktree a workspace folder's repository lists, or neither.
  */
-function placeOnDisk(start: string, folders: readonly string[], onDistrust: (why: string) => void): Place {
+function placeOnDisk(
+  start: string,
+  { folders, bundled }: { readonly folders: readonly string[]; readonly bundled: readonly string[] },
+  onDistrust: (why: string) => void,
+): Place {
   // A share or a device path is not resolved at all: that alone would reach the host.
   if (refusedPathReason(start) !== undefined) return { start };
   const real = realpathOr(start);
-  const realFolders = folders.map(realpathOr);
+  const realFolders = [...folders, ...bundled].map(realpathOr);
   if (realFolders.some((folder) => isWithin(folder, real, path))) {
-    const spelledInside = folders.some((folder) => isWithin(folder, start, path));
+    const spelledInside = [...folders, ...bundled].some((folder) => isWithin(folder, start, path));
     return { start: spelledInside ? start : real, inside: true };
   }
   const worktree = worktreeHolding(real, folders, { onDistrust })?.worktree;

@@ -7,20 +7,24 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { once } from 'events';
 import { PassThrough } from 'stream';
 import { silentLogger } from '../../../shared/logger';
+import { UI_EXTENSION, VIEW_MIME_TYPE } from '../appView/uiExtension';
 import { createServer } from '../server';
 import { LineStdioTransport } from '../stdioTransport';
 import { unreachableBridge } from '../tools/toolContext';
 import { LIST_METHODS, MODERN_REVISION } from './openingMessages';
-import type { PublishedOpening } from './openingResponder';
+import type { OpeningAnswers, PublishedOpening } from './openingResponder';
 
 /** A protocol version no server supports, for the answer to a client that asks for one. */
 const UNSUPPORTED_VERSION = '1970-01-01';
 const CLIENT_INFO = { name: 'redline-build', version: '0' };
-const ENVELOPE = {
+/** What a client that renders MCP Apps declares (appView/uiExtension.ts). */
+const UI_CAPABILITIES = { extensions: { [UI_EXTENSION]: { mimeTypes: [VIEW_MIME_TYPE] } } };
+
+const envelope = (clientCapabilities: object) => ({
   'io.modelcontextprotocol/protocolVersion': MODERN_REVISION,
-  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientCapabilities': clientCapabilities,
   'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
-};
+});
 
 /** Sends `requests` (ids 1, 2, …) on a connection of its own; resolves with each result, in order. */
 async function ask(requests: ReadonlyArray<{ method: string; params?: object }>): Promise<object[]> {
@@ -49,17 +53,27 @@ async function ask(requests: ReadonlyArray<{ method: string; params?: object }>)
   }
 }
 
-const initialize = (protocolVersion: string) => ({
+const initialize = (protocolVersion: string, capabilities: object) => ({
   method: 'initialize',
-  params: { protocolVersion, capabilities: {}, clientInfo: CLIENT_INFO },
+  params: { protocolVersion, capabilities, clientInfo: CLIENT_INFO },
 });
 
 export async function captureOpening(): Promise<PublishedOpening> {
+  return { ...(await captureAnswers({})), withUi: await captureAnswers(UI_CAPABILITIES) };
+}
+
+/** The answers to a client that declares `capabilities`. */
+async function captureAnswers(capabilities: object): Promise<OpeningAnswers> {
   const versions = [...SUPPORTED_PROTOCOL_VERSIONS, UNSUPPORTED_VERSION];
-  const initialized = await Promise.all(versions.map(async (version) => (await ask([initialize(version)]))[0]));
-  const legacy = await ask([initialize(SUPPORTED_PROTOCOL_VERSIONS[0]), ...LIST_METHODS.map((method) => ({ method }))]);
+  const initialized = await Promise.all(
+    versions.map(async (version) => (await ask([initialize(version, capabilities)]))[0]),
+  );
+  const legacy = await ask([
+    initialize(SUPPORTED_PROTOCOL_VERSIONS[0], capabilities),
+    ...LIST_METHODS.map((method) => ({ method })),
+  ]);
   const modernMethods = ['server/discover', ...LIST_METHODS] as const;
-  const modern = await ask(modernMethods.map((method) => ({ method, params: { _meta: ENVELOPE } })));
+  const modern = await ask(modernMethods.map((method) => ({ method, params: { _meta: envelope(capabilities) } })));
   return {
     initialize: Object.fromEntries(SUPPORTED_PROTOCOL_VERSIONS.map((version, i) => [version, initialized[i]])),
     initializeOtherwise: initialized[versions.length - 1],

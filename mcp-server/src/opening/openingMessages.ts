@@ -3,7 +3,9 @@
 // looking further; anything unusual is left to the full server. Every check errs towards refusing:
 // a refusal only waits for the full server, while a wrong acceptance would give a wrong answer.
 
-// Its only import is a list of strings: protocolLog.ts imports nothing from the SDK but types.
+// Its imports are a list of strings and a check with no imports: protocolLog.ts imports nothing
+// from the SDK but types, and uiExtension.ts nothing at all.
+import { declaresUi } from '../appView/uiExtension';
 import { LOG_LEVELS } from '../protocolLog';
 
 /** A JSON-RPC id, as MCP allows it. */
@@ -14,11 +16,15 @@ export const MODERN_REVISION = '2026-07-28';
 export const LIST_METHODS = ['tools/list', 'prompts/list', 'resources/templates/list'] as const;
 export type ListMethod = (typeof LIST_METHODS)[number];
 
+/**
+ * `ui` says whether the client declared the MCP Apps extension (appView/uiExtension.ts): in its
+ * initialize, or in a 2026-07-28 request's envelope. A 2025-era list has no say of its own.
+ */
 export type OpeningMessage =
-  | { readonly method: 'initialize'; readonly id: RequestId; readonly protocolVersion: string }
+  | { readonly method: 'initialize'; readonly id: RequestId; readonly protocolVersion: string; readonly ui: boolean }
   | { readonly method: 'notifications/initialized' }
-  | { readonly method: 'server/discover'; readonly id: RequestId }
-  | { readonly method: ListMethod; readonly id: RequestId; readonly modern: boolean }
+  | { readonly method: 'server/discover'; readonly id: RequestId; readonly ui: boolean }
+  | { readonly method: ListMethod; readonly id: RequestId; readonly modern: boolean; readonly ui: boolean }
   | { readonly method: 'logging/setLevel' | 'ping'; readonly id: RequestId };
 
 type Json = Record<string, unknown>;
@@ -85,14 +91,14 @@ const isLegacyMeta = (meta: unknown) =>
   (isObject(meta) && hasOnlyKeys(meta, ['progressToken']) && optional(meta.progressToken, isRequestId));
 
 /** Params of a request with no parameters of its own: `_meta` at most. */
-function bareParams(params: unknown): { modern: boolean } | undefined {
-  if (params === undefined) return { modern: false };
+function bareParams(params: unknown): { modern: boolean; ui: boolean } | undefined {
+  if (params === undefined) return { modern: false, ui: false };
   if (!isObject(params) || !hasOnlyKeys(params, ['_meta'])) return undefined;
-  if (isModernMeta(params._meta)) return { modern: true };
-  return isLegacyMeta(params._meta) ? { modern: false } : undefined;
+  if (isModernMeta(params._meta)) return { modern: true, ui: declaresUi((params._meta as Json)[CLIENT_CAPABILITIES]) };
+  return isLegacyMeta(params._meta) ? { modern: false, ui: false } : undefined;
 }
 
-function isInitializeParams(params: unknown): params is { protocolVersion: string } {
+function isInitializeParams(params: unknown): params is { protocolVersion: string; capabilities: unknown } {
   return (
     isObject(params) &&
     hasOnlyKeys(params, ['protocolVersion', 'capabilities', 'clientInfo']) &&
@@ -121,7 +127,9 @@ export function recognizeOpening(line: string): OpeningMessage | undefined {
   }
   if (!hasOnlyKeys(message, ['jsonrpc', 'id', 'method', 'params']) || !isRequestId(id)) return undefined;
   if (method === 'initialize')
-    return isInitializeParams(params) ? { method, id, protocolVersion: params.protocolVersion } : undefined;
+    return isInitializeParams(params)
+      ? { method, id, protocolVersion: params.protocolVersion, ui: declaresUi(params.capabilities) }
+      : undefined;
   if (method === 'logging/setLevel') {
     const isLevel =
       isObject(params) && hasOnlyKeys(params, ['level']) && (LOG_LEVELS as readonly unknown[]).includes(params.level);
@@ -129,9 +137,9 @@ export function recognizeOpening(line: string): OpeningMessage | undefined {
   }
   const bare = bareParams(params);
   if (!bare) return undefined;
-  if (method === 'server/discover') return bare.modern ? { method, id } : undefined;
+  if (method === 'server/discover') return bare.modern ? { method, id, ui: bare.ui } : undefined;
   if (method === 'ping') return bare.modern ? undefined : { method, id };
   if ((LIST_METHODS as readonly unknown[]).includes(method))
-    return { method: method as ListMethod, id, modern: bare.modern };
+    return { method: method as ListMethod, id, modern: bare.modern, ui: bare.ui };
   return undefined;
 }

@@ -6,8 +6,8 @@
 
 import { recognizeOpening, type ListMethod, type OpeningMessage, type RequestId } from './openingMessages';
 
-/** The full server's answers, captured when the bundle is built. */
-export interface PublishedOpening {
+/** The full server's answers to one kind of client, captured when the bundle is built. */
+export interface OpeningAnswers {
   /** The initialize result for each protocol version the server accepts, keyed by that version. */
   readonly initialize: Readonly<Record<string, object>>;
   /** The initialize result when the client asks for any other version. */
@@ -16,6 +16,11 @@ export interface PublishedOpening {
   readonly legacy: Readonly<Record<ListMethod, object>>;
   /** server/discover and the lists, as answered to a request in the 2026-07-28 envelope. */
   readonly modern: Readonly<Record<ListMethod | 'server/discover', object>>;
+}
+
+/** The answers to a client that renders no views, and those to one that declares the MCP Apps extension. */
+export interface PublishedOpening extends OpeningAnswers {
+  readonly withUi: OpeningAnswers;
 }
 
 /** What the full server needs to carry on where the opening left off. */
@@ -44,6 +49,8 @@ export class OpeningResponder {
   private readonly answered: RequestId[] = [];
   /** Set by the first message that decides it, as the SDK's stdio entry decides it. */
   private era: 'legacy' | 'modern' | undefined;
+  /** Whether a 2025-era client declared the MCP Apps extension in its initialize. */
+  private legacyUi = false;
   private handedOff = false;
 
   constructor(
@@ -70,17 +77,22 @@ export class OpeningResponder {
   /** Answers `message` if it may; says when the full server must take over. */
   private answerTo(message: OpeningMessage | undefined): 'answered' | 'hand-off' {
     if (!message) return 'hand-off';
-    const { published } = this;
+    const answers = (ui: boolean): OpeningAnswers => (ui ? this.published.withUi : this.published);
     switch (message.method) {
-      case 'initialize':
+      case 'initialize': {
         if (this.era !== undefined) return 'hand-off';
         this.era = 'legacy';
+        this.legacyUi = message.ui;
+        const published = answers(message.ui);
         return this.respond(message.id, published.initialize[message.protocolVersion] ?? published.initializeOtherwise);
+      }
       case 'notifications/initialized':
         return this.era === 'legacy' ? 'answered' : 'hand-off';
       case 'server/discover':
         // A probe: it answers without deciding the era, and an initialize may still follow.
-        return this.era === 'legacy' ? 'hand-off' : this.respond(message.id, published.modern['server/discover']);
+        return this.era === 'legacy'
+          ? 'hand-off'
+          : this.respond(message.id, answers(message.ui).modern['server/discover']);
       case 'logging/setLevel':
       case 'ping':
         return this.era === 'legacy' ? this.respond(message.id, {}) : 'hand-off';
@@ -91,6 +103,7 @@ export class OpeningResponder {
         this.era = era;
         // Once the tools are out, the SDK loads while the client reads them.
         const written = message.method === 'tools/list' ? () => setImmediate(() => this.handOff()) : undefined;
+        const published = answers(era === 'legacy' ? this.legacyUi : message.ui);
         return this.respond(message.id, published[era][message.method], written);
       }
     }

@@ -14,6 +14,8 @@ export interface ToolContext {
   readonly clientName?: () => string | undefined;
   /** The server's logger; each part logs under a component of its own. */
   readonly log: Logger;
+  /** The review's view for chats that render it (appView/); absent where it is not built. */
+  readonly viewHtml?: () => string;
 }
 
 /**

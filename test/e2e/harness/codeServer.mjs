@@ -74,6 +74,9 @@ const SMOKE_TEST_DRIVER_FLAGS = ['--vscode-option', 'enable-smoke-test-driver'];
  * @property {number} [timeoutMs]      for /healthz; default 30 s
  * @property {boolean} [echo]          copy code-server's output to stderr (default: env E2E_VERBOSE)
  * @property {boolean} [smokeTestDriver] default true; extensionTestsPath runs need it, and it hides notification toasts
+ * @property {boolean} [userSession]   the user's own HOME and temp folder, for `npm start`: an assistant started in the
+ *   window's terminal sees the user's config and login, and a command line in any terminal finds the window. Tests
+ *   leave it off, so that nothing reaches the real home or the machine's other windows.
  */
 
 /**
@@ -82,13 +85,18 @@ const SMOKE_TEST_DRIVER_FLAGS = ['--vscode-option', 'enable-smoke-test-driver'];
  * @returns {Promise<CodeServer>}
  */
 export async function startCodeServer(options = {}) {
-  const installed = await ensureTestVsCode();
+  const installed = await ensureTestVsCode({ inspector: false });
   const sessionDir = makeTempDir('redline-code-server-');
   const userDataDir = options.userDataDir ? resolve(options.userDataDir) : join(sessionDir, 'user-data');
   const extensionsDir = options.extensionsDir ? resolve(options.extensionsDir) : join(sessionDir, 'extensions');
   mkdirSync(extensionsDir, { recursive: true });
-  writeSettings(userDataDir, { ...QUIET_SETTINGS, ...options.settings });
-  const env = serverEnv(installed.nodePath, sessionDir, options.env);
+  const userSession = options.userSession ?? false;
+  writeSettings(userDataDir, {
+    ...QUIET_SETTINGS,
+    ...(userSession ? { 'terminal.integrated.env.linux': usersOwnVariables() } : {}),
+    ...options.settings,
+  });
+  const env = serverEnv(installed.nodePath, sessionDir, { extra: options.env, userSession });
   const logFile = join(sessionDir, 'code-server.log');
   const echo = options.echo ?? Boolean(process.env.E2E_VERBOSE);
 
@@ -200,14 +208,14 @@ export async function listExtensions(extensionsDir) {
 
 /** @param {string[]} args @param {string} what @returns {Promise<string>} */
 async function runCli(args, what) {
-  const installed = await ensureTestVsCode();
+  const installed = await ensureTestVsCode({ inspector: false });
   const sessionDir = makeTempDir('redline-code-server-cli-');
   try {
     const logFile = join(sessionDir, 'cli.log');
     const result = await runBounded(
       installed.nodePath,
       [installed.codeServerEntry, '--user-data-dir', join(sessionDir, 'user-data'), ...args],
-      { env: serverEnv(installed.nodePath, sessionDir, {}), timeoutMs: 120_000, logFile },
+      { env: serverEnv(installed.nodePath, sessionDir), timeoutMs: 120_000, logFile },
     );
     if (result.timedOut || result.code !== 0) {
       throw new Error(
@@ -220,36 +228,61 @@ async function runCli(args, what) {
   }
 }
 
+/** What serverEnv() sets for code-server's own files, and a user session's terminals get back as they were. */
+const PRIVATE_XDG = /** @type {const} */ ({
+  XDG_CONFIG_HOME: 'xdg-config',
+  XDG_DATA_HOME: 'xdg-data',
+  XDG_CACHE_HOME: 'xdg-cache',
+  XDG_STATE_HOME: 'xdg-state',
+});
+
 /**
- * Node 24 first on PATH (code-server and its extension hosts need it), and
- * XDG and temp dirs of our own so that nothing is written to $HOME or left in /tmp.
- * @param {string} nodePath @param {string} sessionDir @param {NodeJS.ProcessEnv | undefined} extra
+ * Node 24 first on PATH (code-server and its extension hosts need it), and XDG dirs of our own so
+ * that code-server writes nothing to the user's config. Tests also get a temp dir and a HOME of
+ * their own, so that nothing is left in /tmp or written to $HOME; a user session keeps both.
+ * @param {string} nodePath @param {string} sessionDir
+ * @param {{ extra?: NodeJS.ProcessEnv, userSession?: boolean }} [options]
  * @returns {NodeJS.ProcessEnv}
  */
-function serverEnv(nodePath, sessionDir, extra) {
+function serverEnv(nodePath, sessionDir, { extra, userSession = false } = {}) {
   // A gallery without a serviceUrl turns the marketplace off, so the workbench
   // does not try to reach open-vsx.org (unreachable here) for update checks.
   /** @type {NodeJS.ProcessEnv} */
   const env = { EXTENSIONS_GALLERY: '{}', ...process.env };
   // A parent's NODE_OPTIONS (jest, a debugger) would be applied to code-server too.
   delete env.NODE_OPTIONS;
-  for (const name of ['xdg-config', 'xdg-data', 'xdg-cache', 'xdg-state', 'tmp', 'home'])
+  // npm's own variables (npm start) would change what npm does in the window's terminals.
+  if (userSession) for (const name of Object.keys(env)) if (/^npm_/i.test(name)) delete env[name];
+  for (const name of [...Object.values(PRIVATE_XDG), 'tmp', 'home'])
     mkdirSync(join(sessionDir, name), { recursive: true, mode: 0o700 });
   return {
     ...env,
     ...extra,
     PATH: `${dirname(nodePath)}:${extra?.PATH ?? env.PATH ?? ''}`,
-    XDG_CONFIG_HOME: join(sessionDir, 'xdg-config'),
-    XDG_DATA_HOME: join(sessionDir, 'xdg-data'),
-    XDG_CACHE_HOME: join(sessionDir, 'xdg-cache'),
-    XDG_STATE_HOME: join(sessionDir, 'xdg-state'),
-    // VS Code puts its IPC sockets (vscode-ipc-*.sock, vscode-git-*.sock) in
-    // the temp dir and leaves them behind; this one is removed on stop().
-    TMPDIR: join(sessionDir, 'tmp'),
-    // Redline writes ~/.redline/mcp-server.js, and "Connect an Assistant" writes assistants'
-    // configs under ~: a home of the session's own keeps both out of the real one.
-    HOME: join(sessionDir, 'home'),
+    ...Object.fromEntries(Object.entries(PRIVATE_XDG).map(([name, dir]) => [name, join(sessionDir, dir)])),
+    ...(userSession
+      ? {}
+      : {
+          // VS Code puts its IPC sockets (vscode-ipc-*.sock, vscode-git-*.sock) in
+          // the temp dir and leaves them behind; this one is removed on stop().
+          TMPDIR: join(sessionDir, 'tmp'),
+          // Redline writes ~/.redline/mcp-server.js, and "Connect an Assistant" writes assistants'
+          // configs under ~: a home of the session's own keeps both out of the real one.
+          HOME: join(sessionDir, 'home'),
+        }),
   };
+}
+
+/**
+ * For a user session's terminals (terminal.integrated.env.linux): the user's own XDG dirs back,
+ * and no marketplace switch, so that git, gh or an assistant there read the user's config. null
+ * removes a variable the user does not have.
+ * @returns {Record<string, string | null>}
+ */
+function usersOwnVariables() {
+  return Object.fromEntries(
+    [...Object.keys(PRIVATE_XDG), 'EXTENSIONS_GALLERY'].map((name) => [name, process.env[name] ?? null]),
+  );
 }
 
 /** @param {string} userDataDir @param {Record<string, unknown>} settings */

@@ -86,17 +86,20 @@ function markerIsCurrent() {
 /**
  * Makes sure the test VS Code is installed, installing what is missing. Never
  * skips: when it cannot install, it throws an Error that names the command to run.
+ * `inspector: false` leaves the MCP Inspector out, for what only runs code-server (npm start).
+ * @param {{ inspector?: boolean }} [options]
  * @returns {Promise<TestVsCode>}
  */
-export async function ensureTestVsCode() {
+export async function ensureTestVsCode({ inspector = true } = {}) {
   const paths = testVsCodePaths();
-  if (markerIsCurrent() && existsSync(CHROMIUM_PATH) && inspectorIsCurrent()) return paths;
+  const inspectorReady = () => !inspector || inspectorIsCurrent();
+  if (markerIsCurrent() && existsSync(CHROMIUM_PATH) && inspectorReady()) return paths;
 
   mkdirSync(CACHE_DIR, { recursive: true });
   await acquireInstallLock(LOCK_DIR, (owner) => progress(`waiting for install in process ${owner}`));
   try {
     // Another process may have finished the install while we waited for the lock.
-    if (markerIsCurrent() && existsSync(CHROMIUM_PATH) && inspectorIsCurrent()) return paths;
+    if (markerIsCurrent() && existsSync(CHROMIUM_PATH) && inspectorReady()) return paths;
     const started = Date.now();
     progress(`installing into ${CACHE_DIR} (log: ${LOG_FILE})`);
     writeFileSync(LOG_FILE, '');
@@ -122,7 +125,7 @@ export async function ensureTestVsCode() {
         )}\n`,
       );
     }
-    if (!inspectorIsCurrent()) await installNpmToolSet(paths, INSPECTOR);
+    if (!inspectorReady()) await installNpmToolSet(paths, INSPECTOR);
     progress(`installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return paths;
   } finally {

@@ -27,7 +27,9 @@ const FILES = [
   'reload.test.mjs',
   'storage.test.mjs',
   'exchange.test.mjs',
+  'chatView.test.mjs',
   'publish.test.mjs',
+  'readmePictures.test.mjs',
 ];
 
 /**

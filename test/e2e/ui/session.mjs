@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import { startCodeServer } from '../harness/codeServer.mjs';
-import { descendants, makeTempDir, removeTempDir, sleep } from '../harness/processes.mjs';
+import { descendants, makeTempDir, removeTempDir, runEnvironment, sleep } from '../harness/processes.mjs';
 import {
   closeWorkbench,
   findWebviewFrame,
@@ -29,6 +29,8 @@ const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'fish']);
  * @property {string} serverPath        the installed extension's dist/mcp-server.js
  * @property {string} workspaceTemplate copied, so that the tests never touch the fixture
  * @property {NodeJS.ProcessEnv} [env] more environment for code-server and its extension hosts
+ * @property {string} [assistant]      the MCP client name of the session's assistant (its tab, its comments' author)
+ * @property {Record<string, unknown>} [settings] user settings, over the quiet ones
  * @property {Array<[string, string]>} [payload] workbench payload entries (the bench's `inspect-extensions`,
  *   which the workbench reads only with the smoke-test driver on)
  * @property {boolean} [smokeTestDriver] default false: the window looks as it does for a user (toasts shown)
@@ -101,12 +103,27 @@ export class RedlineSession {
   }
 
   /** @param {SessionOptions} options */
-  async start({ extensionsDir, serverPath, workspaceTemplate, env, payload, smokeTestDriver = false }) {
+  async start({
+    extensionsDir,
+    serverPath,
+    workspaceTemplate,
+    env,
+    settings,
+    assistant = 'redline-e2e-ui',
+    payload,
+    smokeTestDriver = false,
+  }) {
     this.workspace = join(/** @type {string} */ (this.tempDir), 'workspace');
     cpSync(workspaceTemplate, this.workspace, { recursive: true });
     // Without the smoke-test driver, which the extension-host suite needs but which hides
     // notification toasts: this window should look the way it does for a user.
-    this.server = await startCodeServer({ extensionsDir, workspace: this.workspace, smokeTestDriver, env });
+    this.server = await startCodeServer({
+      extensionsDir,
+      workspace: this.workspace,
+      smokeTestDriver,
+      env,
+      settings,
+    });
     /** @type {Page} */
     this.page = await openWorkbench(this.server.url, this.workspace, {
       payload,
@@ -133,7 +150,7 @@ export class RedlineSession {
 
     this.serverPath = serverPath;
     this.mcpStderr = '';
-    this.mcp = await this.connectAssistant('redline-e2e-ui', (chunk) => {
+    this.mcp = await this.connectAssistant(assistant, (chunk) => {
       this.mcpStderr = (this.mcpStderr + chunk).slice(-4000);
     });
   }
@@ -145,26 +162,11 @@ export class RedlineSession {
    * @returns {Promise<Client>}
    */
   async connectAssistant(name, onStderr = () => {}) {
-    const { REDLINE_IPC_PATH, REDLINE_IPC_TOKEN, TMPDIR, XDG_RUNTIME_DIR } = /** @type {Record<string, string>} */ (
-      this.terminalEnv
-    );
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [/** @type {string} */ (this.serverPath)],
       cwd: this.workspace,
-      env: {
-        PATH: process.env.PATH ?? '',
-        REDLINE_IPC_PATH,
-        REDLINE_IPC_TOKEN,
-        // Routine events on stderr too: tests read its request and connected lines.
-        REDLINE_LOG: 'debug',
-        ...(TMPDIR ? { TMPDIR } : {}),
-        ...(XDG_RUNTIME_DIR ? { XDG_RUNTIME_DIR } : {}),
-        // run.mjs finds processes left behind by this marker.
-        ...(process.env.REDLINE_E2E_RUN ? { REDLINE_E2E_RUN: process.env.REDLINE_E2E_RUN } : {}),
-        // The bench's, for a window it loads past the usual waits.
-        ...(process.env.REDLINE_TIMEOUT_MS ? { REDLINE_TIMEOUT_MS: process.env.REDLINE_TIMEOUT_MS } : {}),
-      },
+      env: this.assistantEnv(),
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (chunk) => onStderr(chunk.toString('utf8')));
@@ -172,6 +174,28 @@ export class RedlineSession {
     const client = new Client({ name, version: '0.0.0' }, { versionNegotiation: { mode: 'auto' } });
     await client.connect(transport);
     return client;
+  }
+
+  /**
+   * The environment an assistant started in this window's terminal gives its MCP server.
+   * @returns {Record<string, string>}
+   */
+  assistantEnv() {
+    const { REDLINE_IPC_PATH, REDLINE_IPC_TOKEN, TMPDIR, XDG_RUNTIME_DIR } = /** @type {Record<string, string>} */ (
+      this.terminalEnv
+    );
+    return {
+      PATH: process.env.PATH ?? '',
+      REDLINE_IPC_PATH,
+      REDLINE_IPC_TOKEN,
+      // Routine events on stderr too: tests read its request and connected lines.
+      REDLINE_LOG: 'debug',
+      ...(TMPDIR ? { TMPDIR } : {}),
+      ...(XDG_RUNTIME_DIR ? { XDG_RUNTIME_DIR } : {}),
+      ...runEnvironment(),
+      // The bench's, for a window it loads past the usual waits.
+      ...(process.env.REDLINE_TIMEOUT_MS ? { REDLINE_TIMEOUT_MS: process.env.REDLINE_TIMEOUT_MS } : {}),
+    };
   }
 
   /** The private directory that holds the windows' sockets and discovery files. */
