@@ -59,8 +59,8 @@ export default tseslint.config(
     rules: { 'no-control-regex': 'off' },
   },
   {
-    // The e2e suites run under mocha; the UI tests pass functions to the browser page.
-    files: ['test/e2e/**/*.{js,mjs}'],
+    // The e2e suites run under mocha; the UI tests and the window's profile pass functions to the browser page.
+    files: ['test/e2e/**/*.{js,mjs}', 'bench/windowProfile.mjs'],
     languageOptions: { globals: { ...globals.mocha, ...globals.browser } },
   },
   {

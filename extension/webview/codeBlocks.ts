@@ -4,6 +4,6 @@
 // changes with the panel's width.
 
 /** Makes the code blocks painted since the last call focusable. */
-export function makeCodeBlocksFocusable(root: HTMLElement): void {
-  for (const block of root.querySelectorAll<HTMLElement>('pre:not([tabindex])')) block.tabIndex = 0;
+export function makeCodeBlocksFocusable(root: ParentNode): void {
+  root.querySelectorAll<HTMLElement>('pre:not([tabindex])').forEach((block) => (block.tabIndex = 0));
 }

@@ -2,6 +2,8 @@
 // and marks those it admits with `data-highlight` (the grammar; render/codeHighlight.ts), so a page
 // is shown without waiting for highlight.js. Here the marked blocks on and near the screen are
 // highlighted a few per task, after the page is painted, so scrolling and typing stay responsive.
+// A long page's blocks are watched a slice at a time, once the slice nears the screen: tens of
+// thousands of watched blocks would cost the panel time on every frame.
 // The markup is highlight.js's: `hljs` before the language's class, and spans that review.css colours.
 
 import type { HighlightCode } from '../../shared/codeGrammars';
@@ -62,6 +64,8 @@ export class CodeHighlighting {
   private readonly cache: HighlightCache;
   private readonly observer: NearScreenObserver;
   private watched = new WeakSet<Element>();
+  /** Slices watched until they near the screen, when their blocks are watched in turn. */
+  private regions = new WeakSet<Element>();
   private queue: HTMLElement[] = [];
   private pending = false;
   /** Loaded when a block first nears the screen; undefined until then, and for good if it cannot be. */
@@ -102,17 +106,26 @@ export class CodeHighlighting {
     });
   }
 
+  /** Watches a slice of the page: once it nears the screen, its marked blocks are watched (`update`). */
+  watch(slice: Element): void {
+    if (this.unavailable) return;
+    this.regions.add(slice);
+    this.observer.observe(slice);
+  }
+
   /** Another page replaces this one: none of its blocks is watched or highlighted any more. */
   reset(): void {
     this.observer.disconnect();
     this.watched = new WeakSet();
+    this.regions = new WeakSet();
     this.queue = [];
   }
 
-  private near(blocks: Element[]): void {
-    for (const block of blocks) {
-      this.observer.unobserve(block);
-      this.queue.push(block as HTMLElement);
+  private near(targets: Element[]): void {
+    for (const target of targets) {
+      this.observer.unobserve(target);
+      if (this.regions.has(target)) this.update(target);
+      else this.queue.push(target as HTMLElement);
     }
     this.schedule();
   }

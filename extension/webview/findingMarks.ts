@@ -4,10 +4,12 @@
 // thread in the code. From the keyboard, the findings are one tab stop: the arrow keys move between
 // them, Enter shows one in the code, and R, A, W and O resolve, accept, won't-fix and reopen it,
 // each said to a screen reader. Everything is built with DOM calls: the CSP allows no inline script
-// or style.
+// or style. A long page's findings are marked a few slices per task, those near the screen first.
 
 import type { FindingMark, WebviewToHostMessage } from '../src/panel/webviewMessages';
 import type { FindingState } from '../../shared/findingTerms';
+import { SliceQueue } from './sliceQueue';
+import { scrollSteadily } from './steadyScroll';
 
 const ACTIONS_CLASS = 'redline-finding-actions';
 const SHOWN_CLASS = 'redline-finding-shown';
@@ -43,23 +45,32 @@ export interface FindingMarksOptions {
    * taken apart in `root`, whose nodes every search would otherwise walk. By default, `root`.
    */
   readonly page?: () => ParentNode;
+  /** The slices of the page shown, in order (none: the page is searched whole). */
+  readonly slices?: () => Element[];
 }
 
 export class FindingMarks {
   private readonly post: (message: WebviewToHostMessage) => void;
   private readonly announce: (text: string) => void;
   private readonly page: () => ParentNode;
+  private readonly slices: () => Element[];
+  private readonly marking = new SliceQueue({ work: (slice) => this.mark(slice), done: () => this.keepTabStop() });
   private marks = new Map<string, FindingMark>();
   /** An earlier review is shown: its findings get no marks, and clicks on them do nothing. */
   private readOnly = false;
 
   /** The finding that is the panel's one tab stop among them: the last one the keyboard was on. */
   private current: string | undefined;
+  /** Its block, which alone has tabindex 0. */
+  private tabStop: HTMLElement | undefined;
+  /** A block was marked since the tab stop was last settled. */
+  private marked = false;
 
-  constructor({ root, post, announce, page = () => root }: FindingMarksOptions) {
+  constructor({ root, post, announce, page = () => root, slices = () => [] }: FindingMarksOptions) {
     this.post = post;
     this.announce = announce;
     this.page = page;
+    this.slices = slices;
     root.addEventListener('click', (event) => this.onClick(event));
     root.addEventListener('keydown', (event) => this.onKey(event));
     root.addEventListener('focusin', (event) => {
@@ -79,23 +90,53 @@ export class FindingMarks {
     this.apply();
   }
 
-  /** Marks every finding block on the page (after each paint, which brings new blocks); unmarks those without a mark. */
+  /** Marks every finding block on the page (after a paint, or new marks); unmarks those without a mark. */
   apply(): void {
-    for (const block of this.page().querySelectorAll<HTMLElement>('[data-finding]')) {
+    const slices = this.slices();
+    this.marking.run(slices.length > 0 ? slices : [this.page() as Element]);
+  }
+
+  /** Marks the findings of a slice just added to the page. */
+  added(slice: ParentNode): void {
+    this.marking.add(slice);
+  }
+
+  /** Another page replaces this one: nothing queued for it is marked. */
+  reset(): void {
+    this.marking.clear();
+  }
+
+  private mark(scope: ParentNode): void {
+    for (const block of scope.querySelectorAll<HTMLElement>('[data-finding]')) {
       const mark = this.readOnly ? undefined : this.marks.get(block.dataset.finding ?? '');
-      if (mark) decorate(block, mark);
-      else if (block.classList.contains('redline-finding')) undecorate(block);
+      if (mark) {
+        decorate(block, mark);
+        this.marked = true;
+      } else if (block.classList.contains('redline-finding')) undecorate(block);
     }
-    const blocks = this.blocks();
-    const current = blocks.find((block) => block.dataset.finding === this.current) ?? blocks[0];
-    if (current) this.makeCurrent(current);
+  }
+
+  /** After marking: the finding the keyboard was on stays the tab stop, or else the first one. */
+  private keepTabStop(): void {
+    if (!this.marked) return;
+    this.marked = false;
+    const stop = this.tabStop;
+    if (stop?.isConnected && stop.classList.contains('redline-finding') && stop.dataset.finding === this.current)
+      return;
+    const page = this.page();
+    const block =
+      (this.current === undefined
+        ? null
+        : page.querySelector<HTMLElement>(`[data-finding="${CSS.escape(this.current)}"].redline-finding`)) ??
+      page.querySelector<HTMLElement>('[data-finding].redline-finding');
+    if (block) this.makeCurrent(block);
   }
 
   /** Scrolls to a finding and points it out. */
   show(id: string): void {
     const block = this.page().querySelector<HTMLElement>(`[data-finding="${CSS.escape(id)}"]`);
     if (!block) return;
-    block.scrollIntoView({ block: 'center' });
+    scrollSteadily(block, () => (window.innerHeight - block.getBoundingClientRect().height) / 2);
     block.classList.add(SHOWN_CLASS);
     setTimeout(() => block.classList.remove(SHOWN_CLASS), SHOWN_MS);
   }
@@ -107,8 +148,9 @@ export class FindingMarks {
   /** Roving tab stop: this finding is reached by Tab, the others by the arrow keys. */
   private makeCurrent(block: HTMLElement): void {
     this.current = block.dataset.finding;
-    for (const other of this.page().querySelectorAll<HTMLElement>('[data-finding].redline-finding[tabindex="0"]'))
-      if (other !== block) other.tabIndex = -1;
+    const before = this.tabStop;
+    if (before && before !== block && before.classList.contains('redline-finding')) before.tabIndex = -1;
+    this.tabStop = block;
     block.tabIndex = 0;
   }
 

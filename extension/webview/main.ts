@@ -11,7 +11,6 @@ import {
   type SliceMessage,
   type WebviewToHostMessage,
 } from '../src/panel/webviewMessages';
-import { makeCodeBlocksFocusable } from './codeBlocks';
 import { CodeHighlighting } from './codeHighlighting';
 import { CopyButton } from './copyButton';
 import { FindingMarks } from './findingMarks';
@@ -23,7 +22,7 @@ import { interceptLinkClicks } from './linkClicks';
 import { MessageBox } from './messageBox';
 import { PageStream } from './pageStream';
 import { ReviewPages } from './pageSwap';
-import { readState, saveOnScroll, type PersistedState, type StateStore } from './persistedState';
+import { currentPlace, goTo, RenderPlaces, saveOnScroll, type StateStore } from './persistedState';
 
 interface WebviewApi extends StateStore {
   postMessage(message: WebviewToHostMessage): void;
@@ -33,7 +32,7 @@ declare function acquireVsCodeApi(): WebviewApi;
 
 const vscode = acquireVsCodeApi();
 
-/** Past this much HTML a review is laid out lazily (see `.redline-long` in review.css). */
+/** Past this much HTML a review's slices are laid out only near the screen (see `.redline-long` in review.css). */
 const LONG_REVIEW_HTML = 256 * 1024;
 
 function element<T extends HTMLElement>(id: string, type: new () => T): T {
@@ -57,6 +56,7 @@ const findingMarks = new FindingMarks({
   post: (message) => post(message),
   announce: (text) => announce(announcer, text),
   page: () => pages.shown,
+  slices: () => pages.slices(),
 });
 // While this script runs: the renderer's address and the nonce are on its <script> element.
 const diagrams = MermaidDiagrams.forPage(reviewBody, () => pages.shown);
@@ -82,15 +82,11 @@ const messageBox = new MessageBox({
 });
 
 let shownRevision = NO_REVIEW_REVISION;
-/**
- * Where the previous document of this panel was scrolled, and for which revision; used once, by
- * the first render, and only if that render shows the same revision (another review's offset
- * would land the user somewhere meaningless).
- */
-let restored: PersistedState | undefined = readState(vscode);
+const places = new RenderPlaces(vscode);
 
 function saveState(): void {
-  vscode.setState({ revision: shownRevision, scrollY: window.scrollY });
+  const { scrollX: _, ...place } = currentPlace(reviewBody);
+  vscode.setState({ revision: shownRevision, ...place });
 }
 
 function post(message: WebviewToHostMessage): void {
@@ -117,30 +113,33 @@ const pageStream = new PageStream();
 /** What the page that is arriving does once its last slice is in. */
 let finishPage: () => void = () => undefined;
 
+/** Adds a slice of the review to the page shown; its findings are marked and its code highlighted as it nears the screen. */
+function addToPage(html: string): void {
+  if (html === '') return;
+  // Trusted: the host renders with markdown-it (`html: false`) and the CSP blocks inline script.
+  const slice = pages.add(html);
+  findingMarks.added(slice);
+  codeHighlighting.watch(slice);
+}
+
 function showReview(message: RenderMessage): void {
   pageStream.reset();
   codeHighlighting.reset();
-  const scrollX = window.scrollX;
-  const scrollY = restored?.revision === message.revision ? restored.scrollY : restored ? 0 : window.scrollY;
+  findingMarks.reset();
   // A preview is too short to scroll to a saved place in; the whole review that follows restores it.
-  if (!message.preview) restored = undefined;
-  // Trusted: the host renders with markdown-it (`html: false`) and the CSP blocks inline script.
+  const place = places.opening(message.revision, message.preview === true);
   // The old page is hidden in one step, however large, and taken apart after the new one is shown.
   const page = pages.replace();
   page.classList.toggle('redline-long', message.more === true || message.html.length > LONG_REVIEW_HTML);
-  pages.add(message.html);
+  addToPage(message.html);
   reviewBody.hidden = false;
   emptyState.hidden = true;
   showHeader(message);
   copyButton.enabled = true;
-  window.scrollTo(scrollX, scrollY);
+  goTo(place, page);
   const finish = () => {
-    findingMarks.apply();
     diagrams.update();
-    makeCodeBlocksFocusable(pages.current);
-    codeHighlighting.update(pages.shown);
-    // A saved place further down than the first slice reached is reachable now.
-    window.scrollTo(scrollX, scrollY);
+    places.whole(place, page);
     shownRevision = message.revision;
     historyControls.shown(message.revision);
     saveState();
@@ -152,16 +151,13 @@ function showReview(message: RenderMessage): void {
   }
   // The first slice is on screen; the others follow, each in a task of its own, posted as this takes them.
   post({ type: 'sliceAdded', revision: message.revision });
-  findingMarks.apply();
-  makeCodeBlocksFocusable(pages.current);
-  codeHighlighting.update(pages.shown);
   finishPage = finish;
   pageStream.expect(message.revision);
 }
 
 function addSlice(message: SliceMessage): void {
   const add = () => {
-    pages.add(message.html);
+    addToPage(message.html);
     if (!message.last) post({ type: 'sliceAdded', revision: message.revision });
   };
   pageStream.slice(message, { add, done: () => finishPage() });
@@ -181,11 +177,8 @@ function addAppend(message: AppendMessage): void {
     return;
   }
   if (message.html.length > LONG_REVIEW_HTML) pages.current.classList.add('redline-long');
-  pages.add(message.html);
-  findingMarks.apply();
+  addToPage(message.html);
   diagrams.update();
-  makeCodeBlocksFocusable(pages.current);
-  codeHighlighting.update(pages.shown);
   showHeader(message);
   shownRevision = message.revision;
   historyControls.shown(message.revision);
@@ -203,13 +196,14 @@ function showHeader(message: RenderMessage | AppendMessage): void {
 function showEmpty(): void {
   pageStream.reset();
   codeHighlighting.reset();
+  findingMarks.reset();
   pages.clear();
   reviewBody.hidden = true;
   emptyState.hidden = false;
   setTitle('No review');
   revisionText.textContent = '';
   copyButton.enabled = false;
-  restored = undefined;
+  places.forget();
   shownRevision = NO_REVIEW_REVISION;
   historyControls.shown(undefined);
   saveState();

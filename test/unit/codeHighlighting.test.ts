@@ -233,6 +233,23 @@ describe('code highlighting in the panel', () => {
     expect([...panel.observer.watched].map((code) => code.textContent)).toEqual(['let a;\n', 'b = 1\n']);
   });
 
+  it("watches a long page's slice as one, and its blocks only once the slice nears the screen", async () => {
+    const { markdown } = reviewOf(
+      Array.from({ length: 3 }, (_, i) => ({ info: 'ts', code: `let s${i};\n`, was: 'highlighted' as const })),
+    );
+    const panel = panelOf(await htmlOf(markdown));
+    // The parsed page stands for one slice of a long page.
+    const slice = panel.page as unknown as Element & PageElement;
+    panel.highlighting.watch(slice);
+    expect([...panel.observer.watched]).toEqual([slice]);
+    panel.observer.near([slice]);
+    const blocks = panel.page.querySelectorAll(HIGHLIGHT_SELECTOR);
+    expect(panel.observer.watched).toEqual(new Set(blocks));
+    panel.observer.near([blocks[2]]);
+    await panel.runAll();
+    expect(panel.highlighted().map((code) => code.textContent)).toEqual(['let s2;\n']);
+  });
+
   it('drops what was queued for a page that another replaced', async () => {
     const panel = panelOf(await htmlOf('```ts\nlet a;\n```\n\n```ts\nlet b;\n```\n'));
     panel.highlighting.update();

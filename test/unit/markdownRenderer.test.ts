@@ -6,7 +6,7 @@ import * as os from 'os';
 import * as path from 'path';
 import MarkdownIt from 'markdown-it';
 import type { FileReference } from '../../shared/links';
-import { MAX_SLICE_CHARS, renderInSlices, SLICE_ELEMENTS } from '../../extension/src/render/pageSlices';
+import { renderInSlices, SLICE_CHARS, SLICE_ELEMENTS } from '../../extension/src/render/pageSlices';
 import { renderReview, type Resolver } from '../../extension/src/render/markdownRenderer';
 import { ReferenceResolver, type Resolution } from '../../extension/src/render/referenceResolver';
 import { ReviewRenderer } from '../../extension/src/render/reviewRenderer';
@@ -502,7 +502,7 @@ describe('a page in slices: the first screen, then the rest', () => {
     }
   });
 
-  it('cuts a long page into slices that grow to about MAX_SLICE_CHARS or SLICE_ELEMENTS, each of whole top-level blocks', () => {
+  it('cuts a long page into slices of about SLICE_CHARS, at most SLICE_ELEMENTS, each of whole top-level blocks', () => {
     const md = new MarkdownIt();
     const markdown = Array.from(
       { length: 200_000 },
@@ -517,15 +517,27 @@ describe('a page in slices: the first screen, then the rest', () => {
       const slice = html.slice(bounds[i - 1], bounds[i]);
       expect(slice).toMatch(/^<(p|h2)>/);
       expect(slice).toMatch(/<\/(p|h2)>\n$/);
-      // Never much past the largest slice.
-      expect(slice.length).toBeLessThan(MAX_SLICE_CHARS * 2);
+      // Never much past the panel's task's worth.
+      expect(slice.length).toBeLessThan(SLICE_CHARS * 1.5);
     }
-    // They grow, then stay near the largest (the last is what is left): here, about SLICE_ELEMENTS
-    // elements, which this page reaches before MAX_SLICE_CHARS.
-    const sizes = bounds.slice(2).map((end, i) => end - bounds[i + 1]);
-    expect(sizes[1]).toBeGreaterThan(sizes[0]);
+    // After the first screen and a first guess, each (but the last, which is what is left) is about SLICE_CHARS.
+    const sizes = bounds.slice(3, -1).map((end, i) => end - bounds[i + 2]);
+    expect(sizes.length).toBeGreaterThan(2);
+    for (const size of sizes) expect(size).toBeGreaterThan(SLICE_CHARS / 2);
     const elements = bounds.slice(1).map((end, i) => html.slice(bounds[i], end).match(/<[a-z]/g)!.length);
     expect(Math.max(...elements)).toBeLessThanOrEqual(SLICE_ELEMENTS);
-    expect(Math.max(...elements.slice(0, -1))).toBeGreaterThan(SLICE_ELEMENTS / 2);
+  });
+
+  it('cuts a slice at SLICE_ELEMENTS elements, however little HTML they make', () => {
+    const md = new MarkdownIt();
+    // Items of one character: SLICE_ELEMENTS of them are far less HTML than SLICE_CHARS.
+    const markdown = Array.from({ length: 3 * SLICE_ELEMENTS }, (_, i) => `${i % 2 ? '- ' : '* '}x\n`).join('');
+    const tokens = md.parse(markdown, {});
+    const { html, slices = [] } = renderInSlices(md, tokens, { env: {} });
+    expect(html).toBe(md.renderer.render(tokens, md.options, {}));
+    const bounds = [0, ...slices, html.length];
+    const elements = bounds.slice(1).map((end, i) => html.slice(bounds[i], end).match(/<[a-z]/g)!.length);
+    expect(elements.length).toBeGreaterThan(3);
+    expect(Math.max(...elements)).toBeLessThanOrEqual(SLICE_ELEMENTS);
   });
 });

@@ -1,6 +1,6 @@
 // Cuts a long top-level paragraph or table into consecutive blocks, as listChunks.ts does for lists,
-// so that the panel lays out only the chunks near the viewport and pageSlices.ts can cut the page
-// between them. A paragraph is cut where no emphasis or link is open, a table between rows. A
+// so that pageSlices.ts can cut the page between them and the panel lays out only the slices near
+// the viewport. A paragraph is cut where no emphasis or link is open, a table between rows. A
 // top-level block still too large for the panel to lay out refuses the review.
 
 import type MarkdownIt from 'markdown-it';

@@ -1,8 +1,8 @@
 // Cuts a long top-level list into consecutive lists of LIST_CHUNK_ITEMS items (fewer when they hold
-// more than LIST_CHUNK_ELEMENTS elements). A browser lays out a list as one block; as chunks, the
-// panel lays out only those on screen (`content-visibility` in review.css) and pageSlices.ts can cut
-// the page between them. Ordered lists keep their numbering through `start`, and review.css closes
-// the gaps, so the list reads as one.
+// more than LIST_CHUNK_ELEMENTS elements). A browser lays out a list as one block; as chunks,
+// pageSlices.ts can cut the page between them, and the panel lays out only the slices near the
+// screen (`content-visibility` in review.css). Ordered lists keep their numbering through `start`,
+// and the panel closes the gaps (webview/sliceBlocks.ts), so the list reads as one.
 
 import type MarkdownIt from 'markdown-it';
 import { isElement } from './renderBudget';
@@ -13,7 +13,7 @@ type TokenConstructor = MarkdownIt.StateCore['Token'];
 export const LIST_CHUNK_ITEMS = 100;
 /** Elements in one chunk at most, however few its items: a chunk is laid out whole. */
 export const LIST_CHUNK_ELEMENTS = 5000;
-/** On every list that was cut, so the panel can size the chunks it has not laid out yet. */
+/** On every list that was cut into chunks. */
 export const CHUNK_CLASS = 'redline-list-chunk';
 /** On every chunk after the first, which continues the list above it. */
 export const CONTINUED_CLASS = 'redline-list-continued';

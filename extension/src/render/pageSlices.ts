@@ -1,8 +1,8 @@
 // Cuts a review's page into slices that the panel adds one at a time: the first screen, then slices
-// from about SLICE_CHARS doubling up to MAX_SLICE_CHARS, each of at most SLICE_ELEMENTS elements.
-// Small slices first put the next screens in place at once; larger ones later keep the posts (each
-// a round trip through VS Code) few. Cuts fall between top-level blocks, where markdown-it's output
-// for the parts joined is its output for the whole.
+// of about SLICE_CHARS, each of at most SLICE_ELEMENTS elements. The panel parses a slice in one
+// task of the thread it shares with the whole workbench (in code-server, its webviews run on the
+// workbench's thread), so no slice may be large; the posts are cheap beside that. Cuts fall between
+// top-level blocks, where markdown-it's output for the parts joined is its output for the whole.
 
 import type MarkdownIt from 'markdown-it';
 import { RENDER_BUDGET } from '../../../shared/reviewBudget';
@@ -10,10 +10,8 @@ import { isElement } from './renderBudget';
 
 /** Source lines that more than fill a first screen on any panel height people use. */
 export const FIRST_SCREEN_LINES = 200;
-/** The first slice after the first screen: about what the panel parses, and VS Code serializes, within a frame. */
+/** A slice after the first screen: what the panel parses, out of the document, in a few frames' time. */
 export const SLICE_CHARS = 256 * 1024;
-/** The largest slice: VS Code serializes a post on the host's thread, so no slice may hold it for long. */
-export const MAX_SLICE_CHARS = 2 * 1024 * 1024;
 /** Elements that more than fill a first screen, however few lines they came from (one long paragraph). */
 export const FIRST_SCREEN_ELEMENTS = 2000;
 /** Elements in one slice at most: what the panel parses and styles in one task. One top-level block always fits. */
@@ -59,7 +57,6 @@ export function renderInSlices(md: MarkdownIt, tokens: MarkdownIt.Token[], optio
   }
   const elementsAt = (k: number) => (k < 0 ? 0 : elementsBefore[k]);
   let guess = FIRST_GUESS_TOKENS;
-  let target = SLICE_CHARS;
   while (at < tokens.length) {
     // The first block start at least `guess` tokens on, or the end; sooner if the slice would pass SLICE_ELEMENTS.
     let k = next + 1;
@@ -68,9 +65,8 @@ export function renderInSlices(md: MarkdownIt, tokens: MarkdownIt.Token[], optio
     next = k;
     const to = next < starts.length ? starts[next] : tokens.length;
     const html = emit(render(at, to));
-    // Aim the next slice at twice this one's target, from this one's HTML per token, within sane bounds.
-    target = Math.min(target * 2, MAX_SLICE_CHARS);
-    guess = Math.max(16, Math.min(1_000_000, Math.round(((to - at) * target) / Math.max(html.length, 1))));
+    // Aim the next slice at SLICE_CHARS, from this one's HTML per token, within sane bounds.
+    guess = Math.max(16, Math.min(1_000_000, Math.round(((to - at) * SLICE_CHARS) / Math.max(html.length, 1))));
     at = to;
   }
   return joinSlices(parts);

@@ -31,6 +31,10 @@ export const QUIET_SETTINGS = Object.freeze({
   'terminal.integrated.gpuAcceleration': 'off',
   // Its popup would take the Enter meant for the shell in readTerminalEnv().
   'terminal.integrated.suggest.enabled': false,
+  // The timing test scrolls a Markdown preview to its last heading; in step with its editor, the
+  // editor would scroll it back.
+  'markdown.preview.scrollEditorWithPreview': false,
+  'markdown.preview.scrollPreviewWithEditor': false,
 });
 
 const SERVER_FLAGS = [

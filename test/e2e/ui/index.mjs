@@ -22,6 +22,7 @@ const FILES = [
   'contrast.test.mjs',
   'outside.test.mjs',
   'streaming.test.mjs',
+  'longPage.test.mjs',
   'timing.test.mjs',
   'windows.test.mjs',
   'reload.test.mjs',

@@ -32,6 +32,9 @@ const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'fish']);
  * @property {NodeJS.ProcessEnv} [env] more environment for code-server and its extension hosts
  * @property {string} [assistant]      the MCP client name of the session's assistant (its tab, its comments' author)
  * @property {Record<string, unknown>} [settings] user settings, over the quiet ones
+ * @property {Array<[string, string]>} [payload] workbench payload entries (the bench's `inspect-extensions`,
+ *   which the workbench reads only with the smoke-test driver on)
+ * @property {boolean} [smokeTestDriver] default false: the window looks as it does for a user (toasts shown)
  */
 
 /** @type {RedlineSession | undefined} */
@@ -101,7 +104,16 @@ export class RedlineSession {
   }
 
   /** @param {SessionOptions} options */
-  async start({ extensionsDir, serverPath, workspaceTemplate, env, settings, assistant = 'redline-e2e-ui' }) {
+  async start({
+    extensionsDir,
+    serverPath,
+    workspaceTemplate,
+    env,
+    settings,
+    assistant = 'redline-e2e-ui',
+    payload,
+    smokeTestDriver = false,
+  }) {
     this.workspace = join(/** @type {string} */ (this.tempDir), 'workspace');
     cpSync(workspaceTemplate, this.workspace, { recursive: true });
     // Without the smoke-test driver, which the extension-host suite needs but which hides
@@ -109,12 +121,15 @@ export class RedlineSession {
     this.server = await startCodeServer({
       extensionsDir,
       workspace: this.workspace,
-      smokeTestDriver: false,
+      smokeTestDriver,
       env,
       settings,
     });
     /** @type {Page} */
-    this.page = await openWorkbench(this.server.url, this.workspace, { beforeGoto: (page) => this.watch(page) });
+    this.page = await openWorkbench(this.server.url, this.workspace, {
+      payload,
+      beforeGoto: (page) => this.watch(page),
+    });
     await this.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: this.server.url });
 
     // The command activates Redline if onStartupFinished has not yet, so the terminal opened
@@ -179,6 +194,8 @@ export class RedlineSession {
       ...(TMPDIR ? { TMPDIR } : {}),
       ...(XDG_RUNTIME_DIR ? { XDG_RUNTIME_DIR } : {}),
       ...runEnvironment(),
+      // The bench's, for a window it loads past the usual waits.
+      ...(process.env.REDLINE_TIMEOUT_MS ? { REDLINE_TIMEOUT_MS: process.env.REDLINE_TIMEOUT_MS } : {}),
     };
   }
 

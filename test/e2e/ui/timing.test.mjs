@@ -1,18 +1,29 @@
 // How long a user waits, in the webview: from the assistant's present-review call to what the user
-// sees (a small review's text on screen; a large review's first screen, and its last block in the
-// page), with a second assistant calling meanwhile. Figures for the performance table
-// (performanceFigures.mjs prints them and writes test-artifacts/e2e-ui-performance.json), not
-// pass/fail thresholds: the tests assert only that each review arrives, whole.
+// sees (a small review's text on screen; a large review's first screen, its last heading on
+// screen, and the panel's CPU after), with a second assistant calling meanwhile; then the same
+// reviews side by side with VS Code's own Markdown preview of the same text (sideBySide.mjs).
+// Figures for the performance tables (performanceFigures.mjs prints them and writes
+// test-artifacts/e2e-ui-performance.json), not pass/fail thresholds: the tests assert only that
+// each review arrives, whole. REDLINE_E2E_TIMING=full runs the side-by-side three times and adds
+// the preview of 10 MiB, which takes minutes.
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { runCommand } from '../harness/workbench.mjs';
-import { markdownItFloor, median, printAndWrite, record } from './performanceFigures.mjs';
+import { markdownItFloor, median, printAndWrite, record, recordSideBySide } from './performanceFigures.mjs';
+import { headingOnScreen, rendererBusy } from './screenProbes.mjs';
 import { RedlineSession, session, waitFor } from './session.mjs';
 import { WAIT_DEADLINE_MS } from '../../support/deadlines.cjs';
+import { reviewOfSize, shownByPreview, shownByRedline } from './sideBySide.mjs';
+import { REVIEW_SIZES, sizedReview } from './sizedReviews.mjs';
 
 const SMALL_CALLS = 20;
 /** A large review's calls and waits: generous, for a busy 2-core machine. */
 const LARGE_TIMEOUT_MS = WAIT_DEADLINE_MS;
+const FULL = process.env.REDLINE_E2E_TIMING === 'full';
+/** Rounds of the side-by-side, each Redline then the preview, or the preview then Redline. */
+const SIDE_BY_SIDE_ROUNDS = FULL ? 3 : 1;
+/** How long the preview of each size gets to show its last heading. */
+const PREVIEW_TIMEOUT_MS = FULL ? 300_000 : 120_000;
 
 /** @typedef {import('playwright-core').Frame} Frame */
 
@@ -154,17 +165,20 @@ describe('present-review to visible text', () => {
     await s.screenshot('11-timing-large');
   });
 
-  it('is measured around a 10 MiB review: delivered, its first screen, and a second assistant meanwhile', async function () {
+  it('is measured around a 10 MiB review: delivered, its first screen, its last heading, the panel after, and a second assistant meanwhile', async function () {
     const s = session();
     const frame = await s.reviewFrame();
     const second = await s.connectAssistant('redline-e2e-timing-second');
     try {
-      // Its last block is not waited for: today's panel takes minutes to lay out 10 MiB of
-      // paragraphs on a busy machine, and the issue's figure is the delivery.
       const first = RedlineSession.marker('TEN-FIRST');
-      const content = tenMiBReview(first);
+      const last = RedlineSession.marker('TEN-LAST');
+      const content = sizedReview(REVIEW_SIZES['10 MiB'], { first, last });
       const started = performance.now();
       const firstShown = shows(frame, first).then(() => performance.now() - started);
+      // Once the first screen is there, the user goes to the end.
+      const lastShown = firstShown
+        .then(() => headingOnScreen(frame, last, { jump: true, timeoutMs: LARGE_TIMEOUT_MS * 2 }))
+        .then(() => performance.now() - started);
       let presenting = true;
       const present = presentPatiently(content, 'Ten MiB').then((result) => ({
         result,
@@ -181,16 +195,33 @@ describe('present-review to visible text', () => {
         answers.push(performance.now() - asked);
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
-      const [{ result, ms: deliveredMs }, firstMs] = await Promise.all([presented, firstShown]);
+      const [{ result, ms: deliveredMs }, firstMs, lastMs] = await Promise.all([presented, firstShown, lastShown]);
       assert.equal(result.references.broken.length, 0);
+      // The panel's CPU once the review is on screen, then the end again from the top.
+      const busy = await rendererBusy(s.page);
+      await frame.evaluate(() => window.scrollTo(0, 0));
+      await shows(frame, first);
+      const jumped = performance.now();
+      await headingOnScreen(frame, last, { jump: true, timeoutMs: LARGE_TIMEOUT_MS });
+      const jumpMs = performance.now() - jumped;
       const floorMs = markdownItFloor(content);
       const size = `${(Buffer.byteLength(content) / 1024 / 1024).toFixed(2)} MiB`;
       record('tenMiBDelivered', {
-        measure: `${size} of paragraphs: delivered (call → answer)`,
+        measure: `${size} of findings: delivered (call → answer)`,
         ms: deliveredMs,
         floorMs,
       });
       record('tenMiBFirstScreen', { measure: `${size}: first screen`, ms: firstMs });
+      record('tenMiBLastHeading', { measure: `${size}: call → its last heading on screen`, ms: lastMs, floorMs });
+      record('tenMiBJump', {
+        measure: `${size}: from the top, its last heading on screen after a jump to it`,
+        ms: jumpMs,
+      });
+      record('tenMiBIdle', {
+        measure: `${size}: the panel's renderer once the review is on screen, busy until`,
+        ms: busy.idleAfterMs,
+        detail: `busy ${busy.shares.map((share) => Math.round(share * 100)).join(' ')} % per 100 ms`,
+      });
       const slowest = Math.max(...answers);
       record('secondAssistantSlowest', {
         measure: "a second assistant's slowest get-selection (one every 25 ms) during the 10 MiB present",
@@ -199,8 +230,9 @@ describe('present-review to visible text', () => {
       });
       s.figures["a second assistant's get-selection every 25 ms during a 10 MiB present"] =
         `slowest ${slowest.toFixed(0)} ms over ${answers.length} calls`;
-      s.figures['10 MiB review delivered'] =
-        `${(deliveredMs / 1000).toFixed(2)} s (markdown-it alone: ${(floorMs / 1000).toFixed(2)} s)`;
+      s.figures['10 MiB review'] =
+        `delivered ${(deliveredMs / 1000).toFixed(2)} s, last heading on screen ${(lastMs / 1000).toFixed(2)} s ` +
+        `(markdown-it alone: ${(floorMs / 1000).toFixed(2)} s)`;
     } finally {
       await second.close();
     }
@@ -219,18 +251,38 @@ describe('present-review to visible text', () => {
     session().figures['present-review call to text visible, right after the large reviews'] =
       `median ${median(samples).toFixed(0)} ms, first ${samples[0].toFixed(0)} ms`;
   });
-});
 
-/** Just under the 10 MiB limit: paragraphs, each with a reference, a link and a URL; `first` in the first. */
-function tenMiBReview(/** @type {string} */ first) {
-  const limit = 10 * 1024 * 1024 - 1024;
-  const parts = [`# A ten MiB review\n\nParagraph one: ${first}, at src/example.ts:1.\n\n`];
-  let size = parts[0].length;
-  for (let i = 0; ; i++) {
-    const part = `Paragraph ${i}: the retry at src/example.ts:${(i % 60) + 1} ignores [the limit](src/example.ts:${(i % 30) + 1}); see https://example.com/${i}.\n\n`;
-    if (size + part.length > limit) break;
-    parts.push(part);
-    size += part.length;
-  }
-  return parts.join('');
-}
+  it(`is measured side by side with VS Code's Markdown preview of the same text, ${SIDE_BY_SIDE_ROUNDS} round(s) per size`, async function () {
+    const sizes = Object.entries(REVIEW_SIZES).filter(([size]) => size !== '10 MiB');
+    this.timeout(
+      (LARGE_TIMEOUT_MS + PREVIEW_TIMEOUT_MS * 2) * sizes.length * SIDE_BY_SIDE_ROUNDS +
+        (FULL ? 2 * PREVIEW_TIMEOUT_MS : 0),
+    );
+    const s = session();
+    const second = await s.connectAssistant('redline-e2e-side-by-side');
+    try {
+      for (const [size, bytes] of FULL ? Object.entries(REVIEW_SIZES) : sizes) {
+        for (let round = 1; round <= SIDE_BY_SIDE_ROUNDS; round++) {
+          // Alternated: Redline first in odd rounds, the preview first in even ones.
+          const order = round % 2 ? ['redline', 'preview'] : ['preview', 'redline'];
+          for (const which of order) {
+            const review = reviewOfSize(bytes, `SIDE-${which}`);
+            if (which === 'redline') {
+              const shown = await shownByRedline(s, second, review, LARGE_TIMEOUT_MS);
+              assert.ok(shown.lastMs !== undefined, `Redline showed the ${size} review's last heading`);
+              recordSideBySide(size, { redline: [shown], floorMs: [markdownItFloor(review.content)] });
+            } else {
+              const name = `REVIEW-${size.replace(' ', '')}-${round}.md`;
+              const shown = await shownByPreview(s, second, review, { name, timeoutMs: PREVIEW_TIMEOUT_MS });
+              recordSideBySide(size, { preview: [shown], previewTimeoutMs: PREVIEW_TIMEOUT_MS });
+            }
+          }
+        }
+      }
+      // The preview's group is gone, and the panel is still there.
+      await s.reviewFrame({ timeoutMs: WAIT_DEADLINE_MS });
+    } finally {
+      await second.close();
+    }
+  });
+});

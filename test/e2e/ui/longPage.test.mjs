@@ -1,0 +1,130 @@
+// A long review in the panel, which lays out only the blocks near the screen: what is far below
+// is still found by the find widget, a finding there is still shown by Previous Finding, and a
+// panel hidden and shown again opens at the block it was on, though the blocks above it were
+// never laid out in the new document.
+import assert from 'node:assert/strict';
+import { openFile, runCommand } from '../harness/workbench.mjs';
+import { headingOnScreen } from './screenProbes.mjs';
+import { session, waitFor } from './session.mjs';
+import { reviewOfSize } from './sideBySide.mjs';
+import { REVIEW_SIZES } from './sizedReviews.mjs';
+
+const TIMEOUT_MS = 180_000;
+
+/** @typedef {import('playwright-core').Frame} Frame */
+
+/** Whether the browser has laid out the element: false while its group is left out (content-visibility). */
+const laidOut = (/** @type {Element} */ element) => element.checkVisibility({ contentVisibilityAuto: true });
+
+describe('A long review, laid out only near the screen', () => {
+  /** @type {{ content: string, first: string, last: string }} */
+  let review;
+  /** @type {any[]} */
+  let findings;
+
+  before(async function () {
+    this.timeout(TIMEOUT_MS);
+    const s = session();
+    review = reviewOfSize(REVIEW_SIZES['1 MiB'], 'LONG');
+    const result = await /** @type {any} */ (s.mcp).callTool(
+      { name: 'present-review', arguments: { content: review.content, title: 'Long' } },
+      { timeout: TIMEOUT_MS },
+    );
+    assert.notEqual(result.isError, true, JSON.stringify(result.content).slice(0, 300));
+    ({ findings } = result.structuredContent);
+    const frame = await s.reviewFrame();
+    await headingOnScreen(frame, review.first, { timeoutMs: TIMEOUT_MS });
+    // The whole page is in the panel, its end not laid out.
+    await frame.waitForFunction(
+      (marker) => {
+        const heading = [...document.querySelectorAll('#review .redline-page h2')].pop();
+        return heading?.textContent?.includes(marker) && !heading.checkVisibility({ contentVisibilityAuto: true });
+      },
+      review.last,
+      { timeout: TIMEOUT_MS },
+    );
+  });
+
+  it('finds text far below the screen with the find widget, and shows it', async function () {
+    this.timeout(60_000);
+    const s = session();
+    const frame = await s.reviewFrame();
+    await frame.locator('#title').click();
+    await s.page.keyboard.press('Control+F');
+    const input = s.page.locator('.simple-find-part input, .simple-find-part textarea').first();
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(review.last);
+    await input.press('Enter');
+    await frame.waitForFunction(
+      (marker) => {
+        const found = getSelection()?.anchorNode?.parentElement?.closest('h2');
+        if (!found?.textContent?.includes(marker)) return false;
+        const box = found.getBoundingClientRect();
+        return box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight;
+      },
+      review.last,
+      { timeout: 30_000 },
+    );
+    await s.screenshot('long-01-found-below');
+    await s.page.keyboard.press('Escape');
+  });
+
+  it('shows a finding far below with Previous Finding', async function () {
+    this.timeout(60_000);
+    const s = session();
+    const frame = await s.reviewFrame();
+    await frame.evaluate(() => window.scrollTo(0, 0));
+    const last = findings[findings.length - 1];
+    const selector = `#review [data-finding="${last.id}"]`;
+    assert.equal(await frame.locator(selector).evaluate(laidOut), false, 'the last finding is not laid out yet');
+    // From no finding yet, Previous Finding goes to the last one, opens its code and points it out in the panel.
+    await runCommand(s.page, 'Redline: Previous Finding');
+    await s.waitForCursor(last.line, { timeoutMs: 30_000 });
+    await (
+      await s.reviewFrame()
+    ).waitForFunction(
+      (wanted) => {
+        const box = document.querySelector(wanted)?.getBoundingClientRect();
+        return box !== undefined && box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight;
+      },
+      selector,
+      { timeout: 15_000 },
+    );
+    await s.screenshot('long-02-previous-finding');
+  });
+
+  it('opens where it was after the panel was hidden and shown again', async function () {
+    this.timeout(120_000);
+    const s = session();
+    let frame = await s.reviewFrame();
+    // A heading half-way down, at the top of the panel's review.
+    const line = await frame.evaluate(async () => {
+      const headings = document.querySelectorAll('#review .redline-page h2');
+      const heading = /** @type {HTMLElement} */ (headings[Math.floor(headings.length / 2)]);
+      const ended = new Promise((resolve) => window.addEventListener('scrollend', resolve, { once: true }));
+      heading.scrollIntoView({ block: 'center' });
+      await ended;
+      return Number(heading.dataset.line);
+    });
+    const top = await frame.evaluate(
+      (at) => document.querySelector(`#review h2[data-line="${at}"]`)?.getBoundingClientRect().top,
+      line,
+    );
+    // Another file in the panel's group hides it, and its document goes; the command brings it back.
+    await s.page.locator('.tabs-container .tab', { hasText: 'Review: Long' }).click();
+    await openFile(s.page, 'docs/notes.md');
+    await waitFor(() => frame.isDetached(), "the hidden panel's document to go");
+    await runCommand(s.page, 'Redline: Show Review');
+    frame = await s.reviewFrame({ timeoutMs: 30_000 });
+    await frame.waitForFunction(
+      ([at, was]) => {
+        const heading = document.querySelector(`#review h2[data-line="${at}"]`);
+        const box = heading?.getBoundingClientRect();
+        return box !== undefined && box.height > 0 && Math.abs(box.top - was) < 2;
+      },
+      [line, top],
+      { timeout: 60_000, polling: 100 },
+    );
+    await s.screenshot('long-03-reopened-in-place');
+  });
+});
