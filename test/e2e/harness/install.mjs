@@ -22,9 +22,11 @@ export const ASSISTANT_CLIS = {
   '@openai/codex': '0.169.0',
 };
 export const CHROMIUM_PATH = '/usr/bin/chromium';
-const APT_PACKAGES = ['chromium', 'libkrb5-dev'];
+const APT_PACKAGES = ['chromium', 'libkrb5-dev', 'acl'];
 // code-server's kerberos addon compiles against this header; libkrb5-dev ships it.
 const GSSAPI_HEADER = '/usr/include/gssapi/gssapi.h';
+// The trust tests grant another user a POSIX ACL with it (test/unit/worktreeTrust.test.ts); acl ships it.
+const SETFACL = '/usr/bin/setfacl';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const CACHE_DIR = join(REPO_ROOT, '.cache', 'vscode-server');
@@ -90,13 +92,13 @@ function markerIsCurrent() {
  */
 export async function ensureTestVsCode() {
   const paths = testVsCodePaths();
-  if (markerIsCurrent() && existsSync(CHROMIUM_PATH) && inspectorIsCurrent()) return paths;
+  if (markerIsCurrent() && existsSync(CHROMIUM_PATH) && existsSync(SETFACL) && inspectorIsCurrent()) return paths;
 
   mkdirSync(CACHE_DIR, { recursive: true });
   await acquireInstallLock(LOCK_DIR, (owner) => progress(`waiting for install in process ${owner}`));
   try {
     // Another process may have finished the install while we waited for the lock.
-    if (markerIsCurrent() && existsSync(CHROMIUM_PATH) && inspectorIsCurrent()) return paths;
+    if (markerIsCurrent() && existsSync(CHROMIUM_PATH) && existsSync(SETFACL) && inspectorIsCurrent()) return paths;
     const started = Date.now();
     progress(`installing into ${CACHE_DIR} (log: ${LOG_FILE})`);
     writeFileSync(LOG_FILE, '');
@@ -135,6 +137,7 @@ async function ensureDebianPackages(needBuildHeaders) {
   const missing = [];
   if (!existsSync(CHROMIUM_PATH)) missing.push('chromium');
   if (needBuildHeaders && !existsSync(GSSAPI_HEADER)) missing.push('libkrb5-dev');
+  if (!existsSync(SETFACL)) missing.push('acl');
   if (missing.length === 0) return;
 
   const manual = `sudo apt-get update && sudo apt-get install -y ${APT_PACKAGES.join(' ')}`;
@@ -155,6 +158,7 @@ async function ensureDebianPackages(needBuildHeaders) {
   for (const [file, pkg] of [
     [CHROMIUM_PATH, 'chromium'],
     [GSSAPI_HEADER, 'libkrb5-dev'],
+    [SETFACL, 'acl'],
   ]) {
     if (!existsSync(file)) throw new Error(`apt-get installed ${pkg} but ${file} is still missing. Run: ${manual}`);
   }
