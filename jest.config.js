@@ -33,6 +33,8 @@ const common = {
 
 module.exports = {
   testTimeout: 30000,
+  globalSetup: '<rootDir>/test/support/runtimeDirSetup.cjs',
+  globalTeardown: '<rootDir>/test/support/runtimeDirTeardown.cjs',
   projects: [
     {
       ...common,

@@ -10,6 +10,12 @@ export const IPC_TOKEN_ENV = 'REDLINE_IPC_TOKEN';
 export const TIMEOUT_ENV = 'REDLINE_TIMEOUT_MS';
 /** Chooses a window by folder instead of by the working directory. */
 export const WORKSPACE_ENV = 'REDLINE_WORKSPACE';
+/**
+ * The one folder for sockets and discovery files, instead of the usual places: both the window and
+ * the MCP server then look nowhere else. For a machine whose windows must not see each other (a
+ * test run beside an open VS Code, a sandbox); unset, every usual place is used.
+ */
+export const RUNTIME_DIR_ENV = 'REDLINE_RUNTIME_DIR';
 /** `debug` puts the MCP server's routine events (started, request, reply) on stderr too. */
 export const LOG_ENV = 'REDLINE_LOG';
 
@@ -17,4 +23,11 @@ export const LOG_ENV = 'REDLINE_LOG';
  * Every variable above: what an assistant that starts its servers with a fixed environment must
  * be told to pass through (Codex CLI's `env_vars`).
  */
-export const SERVER_ENV_NAMES = [IPC_PATH_ENV, IPC_TOKEN_ENV, TIMEOUT_ENV, WORKSPACE_ENV, LOG_ENV] as const;
+export const SERVER_ENV_NAMES = [
+  IPC_PATH_ENV,
+  IPC_TOKEN_ENV,
+  TIMEOUT_ENV,
+  WORKSPACE_ENV,
+  LOG_ENV,
+  RUNTIME_DIR_ENV,
+] as const;

@@ -5,6 +5,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { RUNTIME_DIR_ENV } from './environment';
 import { realpathOr } from './realpath';
 
 /** Unix socket paths are limited to 104–108 bytes; keep well under that. */
@@ -12,8 +13,16 @@ export const MAX_SOCKET_PATH = 100;
 
 const FRESH_PREFIX = 'redline-';
 
+/** The folder REDLINE_RUNTIME_DIR names, when set: then no other place is used or looked in. */
+function chosenDirectory(env: NodeJS.ProcessEnv): string | undefined {
+  const chosen = env[RUNTIME_DIR_ENV];
+  return chosen ? path.resolve(chosen) : undefined;
+}
+
 /** The named directories, best first: $XDG_RUNTIME_DIR/redline, <tmp>/redline-<uid>, /tmp/redline-<uid>. */
 function namedCandidates(env: NodeJS.ProcessEnv, uid: number): string[] {
+  const chosen = chosenDirectory(env);
+  if (chosen) return [chosen];
   if (process.platform === 'win32') {
     // The per-user temp folder (%LOCALAPPDATA%\Temp) is private to the user by its ACL.
     return [path.join(os.tmpdir(), 'redline')];
@@ -33,6 +42,19 @@ function namedCandidates(env: NodeJS.ProcessEnv, uid: number): string[] {
  * unguessable, so it cannot be taken in advance.
  */
 export function privateDirectory(env: NodeJS.ProcessEnv = process.env, uid: number = currentUid()): string {
+  const chosen = chosenDirectory(env);
+  if (chosen) {
+    // A folder the user chose is used or refused, never replaced by one no one else looks in.
+    const refuse = (why: string) => new Error(`${RUNTIME_DIR_ENV} names ${chosen}, which cannot be used: ${why}`);
+    if (process.platform !== 'win32' && chosen.length + 40 >= MAX_SOCKET_PATH)
+      throw refuse(`a socket path in it would be longer than ${MAX_SOCKET_PATH} characters; choose a shorter path`);
+    try {
+      ensurePrivateDirectory(chosen, uid);
+    } catch (error) {
+      throw refuse((error as Error).message);
+    }
+    return chosen;
+  }
   return namedPrivateDirectory(env, uid) ?? freshPrivateDirectory(uid);
 }
 
@@ -78,7 +100,7 @@ export function existingPrivateDirectories(env: NodeJS.ProcessEnv = process.env,
     if (!found.has(real)) found.set(real, dir);
   };
   for (const dir of namedCandidates(env, uid)) consider(dir);
-  if (process.platform !== 'win32') {
+  if (process.platform !== 'win32' && !chosenDirectory(env)) {
     // Where systemd puts XDG_RUNTIME_DIR: the editor may have it while the assistant's session
     // (tmux started early, sudo, cron) does not.
     consider(`/run/user/${uid}/redline`);

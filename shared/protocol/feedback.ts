@@ -7,6 +7,17 @@ import { Assistant, FindingState } from './reviews';
 
 export { MAX_FEEDBACK_TEXT };
 
+/**
+ * Who gave an item. `window`: the user, in the VS Code window (the panel, a comment thread, a
+ * command). `chat`: the user, in an assistant's chat, through Redline's view there. `import`: a
+ * file the user opened (a SARIF log): its words are its writer's, never the user's.
+ */
+export const FeedbackSource = z.enum(['window', 'chat', 'import']);
+export type FeedbackSource = z.infer<typeof FeedbackSource>;
+
+/** An origin longer than this is cut: it names a file and the tool that wrote it. */
+export const MAX_FEEDBACK_ORIGIN = 300;
+
 /** One thing the user said or decided about the review, in the order they happened. */
 export const FeedbackItem = z.object({
   /** Its place in the window's feedback: also a cursor. */
@@ -18,6 +29,10 @@ export const FeedbackItem = z.object({
   /** The finding's reference, so the assistant need not look it up. */
   reference: z.string().optional(),
   at: z.string(),
+  /** Absent on items kept before sources were recorded: those were given in the window. */
+  source: FeedbackSource.optional(),
+  /** For an imported item, where it came from: "imported from results.sarif, written by CodeQL 2.19.0". */
+  origin: z.string().max(MAX_FEEDBACK_ORIGIN).optional(),
 });
 export type FeedbackItem = z.infer<typeof FeedbackItem>;
 

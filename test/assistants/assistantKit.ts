@@ -9,6 +9,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { discoveryFileName, writeDiscoveryFile } from '../../shared/discovery';
+import { RUNTIME_DIR_ENV } from '../../shared/environment';
 import { budgetRefusal, REVIEW_BUDGET } from '../../shared/reviewBudget';
 import { updateStableServerPath } from '../../extension/src/assistants/stableServerPath';
 import type { NodeCommand } from '../../extension/src/assistants/serverLaunch';
@@ -92,8 +93,7 @@ export class Stage {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-stage-'));
     const home = path.join(root, 'home');
     const tmp = path.join(root, 'tmp');
-    // Where the window's socket and discovery file are, as its host makes them: <TMPDIR>/redline-<uid>, 0700.
-    const discovery = path.join(tmp, `redline-${process.getuid!()}`);
+    const discovery = discoveryFolder(tmp);
     fs.mkdirSync(home, { mode: 0o700 });
     fs.mkdirSync(discovery, { recursive: true, mode: 0o700 });
     const host = await startHost({ socketPath: path.join(discovery, 'w.sock') });
@@ -115,7 +115,8 @@ export class Stage {
 
   /**
    * The CLI's environment: this HOME and TMPDIR, Node 24 first on PATH, and `extra`. Nothing else
-   * of this machine's, so no real key, setting or REDLINE_* variable leaks in.
+   * of this machine's, so no real key, setting or REDLINE_* variable leaks in; REDLINE_RUNTIME_DIR
+   * names the window's folder, so that no other window on this machine is found.
    */
   env(extra: Record<string, string> = {}): Record<string, string> {
     const nodeBin = path.dirname(installedClis().nodePath);
@@ -123,6 +124,7 @@ export class Stage {
       PATH: `${nodeBin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
       HOME: this.home,
       TMPDIR: this.tmp,
+      [RUNTIME_DIR_ENV]: discoveryFolder(this.tmp),
       LANG: 'C.UTF-8',
       ...extra,
     };
@@ -208,4 +210,9 @@ function environmentOfProcessRunning(script: string): Record<string, string> | u
     }
   }
   return undefined;
+}
+
+/** Where the window's socket and discovery file are, as its host makes them: <TMPDIR>/redline-<uid>, 0700. */
+function discoveryFolder(tmp: string): string {
+  return path.join(tmp, `redline-${process.getuid!()}`);
 }

@@ -47,6 +47,9 @@ async function main() {
   if (unknown.length > 0) throw new Error(`Unknown suite ${unknown.join(', ')}; choose from ${SUITES.join(', ')}`);
   const runId = randomUUID();
   process.env[RUN_MARKER] = runId;
+  // The run's windows publish and look for each other only here: an open VS Code, a code-server
+  // or another test run on this machine never changes a result, and never sees these windows.
+  process.env.REDLINE_RUNTIME_DIR = makeTempDir('rl-e2e-');
 
   const hardStop = setTimeout(() => {
     say(`e2e: did not finish within ${OVERALL_TIMEOUT_MS / 60_000} min; stopping.`);

@@ -18,6 +18,7 @@ import {
   type WindowHost,
 } from './windowHost';
 import { RawPeer } from '../integration/rawPeer';
+import { discoveryEnv, NO_DISCOVERY_ENV } from '../support/discoveryEnv';
 import { until } from '../support/until';
 
 type ToolResult = {
@@ -33,10 +34,6 @@ type Mcp = Awaited<ReturnType<typeof connectMcp>>;
 /** A terminal's variables; the runtime dir is where discovery looks, as it would be in the user's session. */
 function ipcEnv(socketPath: string, token: string): Record<string, string> {
   return { REDLINE_IPC_PATH: socketPath, REDLINE_IPC_TOKEN: token, ...discoveryEnv() };
-}
-
-function discoveryEnv(): Record<string, string> {
-  return { XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR! };
 }
 
 /** A project folder: what a window has open, and where its assistant runs. */
@@ -378,8 +375,7 @@ describe('a rotated token', () => {
     const blind = await connectMcp({
       REDLINE_IPC_PATH: window.location.path,
       REDLINE_IPC_TOKEN: oldToken,
-      XDG_RUNTIME_DIR: '/nonexistent',
-      TMPDIR: '/nonexistent',
+      ...NO_DISCOVERY_ENV,
     });
     try {
       expect((await call(mcp, 'present-review', { content: '# before' })).isError).toBeFalsy();

@@ -7,6 +7,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { removeDiscoveryFile } from '../../shared/discovery';
+import { RUNTIME_DIR_ENV } from '../../shared/environment';
 import { createToken } from '../../extension/src/ipc/token';
 import { removeDeadHostSockets, socketLocation, type SocketLocation } from '../../extension/src/ipc/socketLocation';
 import { bundleForChild } from '../integration/childBundle';
@@ -32,7 +33,7 @@ export interface WindowOptions {
   readonly terminals?: number[];
 }
 
-/** A window's host in this process. `process.env.XDG_RUNTIME_DIR` decides where its socket goes. */
+/** A window's host in this process. `process.env.REDLINE_RUNTIME_DIR` decides where its socket goes. */
 export async function startWindowHost(options: WindowOptions = {}): Promise<WindowHost> {
   const location = socketLocation(createToken().slice(0, 12));
   removeDeadHostSockets(location.directory);
@@ -91,6 +92,7 @@ export function forkWindowHost(runtimeDir: string, token: string, folder: string
       PATH: process.env.PATH,
       XDG_RUNTIME_DIR: runtimeDir,
       TMPDIR: runtimeDir,
+      [RUNTIME_DIR_ENV]: path.join(runtimeDir, 'redline'),
       REDLINE_RENDER_WORKER: RENDER_WORKER,
     },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -118,16 +120,25 @@ export function forkWindowHost(runtimeDir: string, token: string, folder: string
   });
 }
 
-/** Makes a fresh runtime directory (what XDG_RUNTIME_DIR is for a user) and points this process at it. */
+/**
+ * Makes a fresh runtime directory (what XDG_RUNTIME_DIR is for a user) and points this process at
+ * it: a host started here puts its socket and discovery file in <dir>/redline, as it would under
+ * XDG_RUNTIME_DIR, and REDLINE_RUNTIME_DIR keeps the MCP servers a test starts from looking anywhere else.
+ */
 export function useRuntimeDir(): { readonly dir: string; restore(): void } {
-  const saved = process.env.XDG_RUNTIME_DIR;
+  const saved = { xdg: process.env.XDG_RUNTIME_DIR, own: process.env[RUNTIME_DIR_ENV] };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-xdg-'));
   process.env.XDG_RUNTIME_DIR = dir;
+  process.env[RUNTIME_DIR_ENV] = path.join(dir, 'redline');
+  const put = (name: string, value: string | undefined) => {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  };
   return {
     dir,
     restore() {
-      if (saved === undefined) delete process.env.XDG_RUNTIME_DIR;
-      else process.env.XDG_RUNTIME_DIR = saved;
+      put('XDG_RUNTIME_DIR', saved.xdg);
+      put(RUNTIME_DIR_ENV, saved.own);
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

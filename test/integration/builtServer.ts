@@ -4,6 +4,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
+import { NO_DISCOVERY_DEFAULT } from '../support/discoveryEnv';
 
 const BUILT_SERVER = path.resolve(__dirname, '../../dist/mcp-server.js');
 
@@ -36,7 +37,7 @@ export class BuiltServer {
     if (!fs.existsSync(BUILT_SERVER)) throw new Error(`${BUILT_SERVER} is missing: run "npm run build" first.`);
     // With debug logging, so that the "started" line says when its signal handlers are in place.
     this.child = spawn(process.execPath, [BUILT_SERVER], {
-      env: { PATH: process.env.PATH ?? '', REDLINE_LOG: 'debug', ...env },
+      env: { PATH: process.env.PATH ?? '', REDLINE_LOG: 'debug', ...NO_DISCOVERY_DEFAULT, ...env },
     });
     this.child.stdout.setEncoding('utf8');
     this.child.stdout.on('data', (chunk: string) => {

@@ -38,6 +38,7 @@ import { AssistantReviews } from '../../extension/src/review/assistantReviews';
 import { silentLogger } from '../../shared/logger';
 import type { ReviewFindings } from '../../extension/src/review/reviewFindings';
 import { findingsAttacher } from '../support/findingsAttacher';
+import { discoveryEnv, NO_DISCOVERY_DEFAULT } from '../support/discoveryEnv';
 import { stderrLogger } from '../support/loggedLines';
 
 /** The built server; the benchmark, bundled elsewhere, names it through the environment. */
@@ -241,7 +242,10 @@ export async function startHost(
  */
 export type ClientEra = 'auto' | 'legacy' | 'modern';
 
-/** The built MCP server, started over stdio by an SDK client, the way an assistant starts it. */
+/**
+ * The built MCP server, started over stdio by an SDK client, the way an assistant starts it. It
+ * looks for windows only where `env` says (hostEnv, discoveryEnv()), never in this machine's usual places.
+ */
 export async function connectMcp(
   env: Record<string, string | undefined>,
   cwd?: string,
@@ -257,7 +261,7 @@ export async function connectMcp(
     cwd,
     // Routine events on stderr too: tests match the request/reply lines by correlation id.
     env: Object.fromEntries(
-      Object.entries({ PATH: process.env.PATH, REDLINE_LOG: 'debug', ...env }).filter(
+      Object.entries({ PATH: process.env.PATH, REDLINE_LOG: 'debug', ...NO_DISCOVERY_DEFAULT, ...env }).filter(
         (e): e is [string, string] => e[1] !== undefined,
       ),
     ),
@@ -271,8 +275,9 @@ export async function connectMcp(
   return { client, stderr: () => stderr, close: () => client.close() };
 }
 
+/** What a terminal of the host's window has: its socket and token, and where its discovery file is. */
 export function hostEnv(host: Host, extra: Record<string, string> = {}): Record<string, string> {
-  return { REDLINE_IPC_PATH: host.socketPath, REDLINE_IPC_TOKEN: host.token, ...extra };
+  return { REDLINE_IPC_PATH: host.socketPath, REDLINE_IPC_TOKEN: host.token, ...discoveryEnv(), ...extra };
 }
 
 type WindowHint = z.infer<z.ZodObject<typeof WINDOW_HINT>>;

@@ -172,6 +172,7 @@ describe('MCP resources and prompts over the real bridge', () => {
         REDLINE_IPC_TOKEN: 'a'.repeat(32),
         XDG_RUNTIME_DIR: nowhere,
         TMPDIR: nowhere,
+        REDLINE_RUNTIME_DIR: nowhere,
       },
       nowhere,
     );

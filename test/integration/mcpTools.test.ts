@@ -332,6 +332,7 @@ describe('MCP server without a VS Code to talk to', () => {
       REDLINE_IPC_TOKEN: undefined,
       XDG_RUNTIME_DIR: runtime,
       TMPDIR: runtime,
+      REDLINE_RUNTIME_DIR: runtime,
     });
     try {
       const { tools } = await mcp.client.listTools();
@@ -358,6 +359,7 @@ describe('MCP server without a VS Code to talk to', () => {
       REDLINE_IPC_TOKEN: 'x'.repeat(32),
       XDG_RUNTIME_DIR: runtime,
       TMPDIR: runtime,
+      REDLINE_RUNTIME_DIR: runtime,
     });
     try {
       const result = await callTool(mcp.client, 'get-review', {});

@@ -8,6 +8,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { pathToFileURL } from 'url';
+import { discoveryEnv } from '../support/discoveryEnv';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { assertBuilt, connectMcp, MCP_SERVER } from './harness';
@@ -54,7 +55,7 @@ afterAll(async () => {
 });
 
 /** Only the runtime directory: no REDLINE_IPC_PATH, as a server a config file started. */
-const env = () => ({ XDG_RUNTIME_DIR: runtime.dir });
+const env = () => discoveryEnv();
 
 it("routes an assistant in a git worktree to the window of the worktree's repository, and resolves its references there", async () => {
   const mcp = await connectMcp(env(), path.join(worktree, 'src'), 'worktree-agent');

@@ -1,6 +1,7 @@
 import { Exit, parseArgs, runCli, USAGE, type CliIo } from '../../mcp-server/src/cli';
 import { isCliInvocation } from '../../mcp-server/src/cliCommand';
 import { Readable } from 'stream';
+import { NO_DISCOVERY_ENV } from '../support/discoveryEnv';
 
 function io(
   argv: string[],
@@ -9,7 +10,7 @@ function io(
   const captured = { out: '', err: '' };
   return Object.assign(captured, {
     argv,
-    env: { XDG_RUNTIME_DIR: '/nonexistent', TMPDIR: '/nonexistent' },
+    env: { ...NO_DISCOVERY_ENV },
     cwd: '/nonexistent/project',
     stdout: (text: string) => (captured.out += text),
     stderr: (text: string) => (captured.err += text),

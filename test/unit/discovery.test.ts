@@ -9,6 +9,7 @@ import {
   writeDiscoveryFile,
   type WindowRecord,
 } from '../../shared/discovery';
+import { RUNTIME_DIR_ENV } from '../../shared/environment';
 import { existingPrivateDirectories, privateDirectory } from '../../shared/privateDirectory';
 import { expectDurablyReplaced, watchFileEvents } from './durableWrites';
 
@@ -167,6 +168,37 @@ describe('the private directories the MCP server looks in', () => {
     expect(existingPrivateDirectories(env)).toContain(made);
     fs.chmodSync(made, 0o755);
     expect(existingPrivateDirectories(env)).not.toContain(made);
+  });
+
+  it('are only the folder REDLINE_RUNTIME_DIR names, when it is set: a window in the usual places is not seen', () => {
+    const usual = privateDirectory({ XDG_RUNTIME_DIR: runtime });
+    const chosen = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-chosen-'));
+    try {
+      const env = { XDG_RUNTIME_DIR: runtime, [RUNTIME_DIR_ENV]: chosen };
+      expect(privateDirectory(env)).toBe(chosen);
+      expect(existingPrivateDirectories(env)).toEqual([chosen]);
+      expect(existingPrivateDirectories(env)).not.toContain(usual);
+    } finally {
+      fs.rmSync(chosen, { recursive: true, force: true });
+    }
+  });
+
+  it('refuse a REDLINE_RUNTIME_DIR that is a symlink or too long for a socket, saying which and why', () => {
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'elsewhere-'));
+    const link = path.join(runtime, 'link');
+    try {
+      fs.symlinkSync(elsewhere, link);
+      expect(() => privateDirectory({ [RUNTIME_DIR_ENV]: link })).toThrow(
+        `${RUNTIME_DIR_ENV} names ${link}, which cannot be used: ${link} is not a directory`,
+      );
+      const long = path.join(runtime, 'x'.repeat(80));
+      expect(() => privateDirectory({ [RUNTIME_DIR_ENV]: long })).toThrow(
+        /longer than 100 characters; choose a shorter path/,
+      );
+      expect(fs.existsSync(long)).toBe(false);
+    } finally {
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it('never follow a symlink put in place of the directory', () => {

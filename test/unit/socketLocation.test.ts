@@ -2,16 +2,21 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { removeDeadHostSockets, socketLocation } from '../../extension/src/ipc/socketLocation';
+import { RUNTIME_DIR_ENV } from '../../shared/environment';
 import { isSafeParent, privateDirectory } from '../../shared/privateDirectory';
 
 describe('socket location', () => {
   let runtime: string;
   const savedXdg = process.env.XDG_RUNTIME_DIR;
+  // These tests are of the usual places: the test run's own folder would override them.
+  const savedRuntimeDir = process.env[RUNTIME_DIR_ENV];
   beforeEach(() => {
     runtime = fs.mkdtempSync(path.join(os.tmpdir(), 'xdg-'));
     process.env.XDG_RUNTIME_DIR = runtime;
+    delete process.env[RUNTIME_DIR_ENV];
   });
   afterEach(() => {
+    process.env[RUNTIME_DIR_ENV] = savedRuntimeDir;
     process.env.XDG_RUNTIME_DIR = savedXdg;
     fs.rmSync(runtime, { recursive: true, force: true });
   });

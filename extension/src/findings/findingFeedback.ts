@@ -56,7 +56,7 @@ export class FindingFeedback {
   /** Records the item; a failed save is shown to the user, who may try again (nothing was lost on screen). */
   private async record(feedback: NewFeedback): Promise<FeedbackItem | undefined> {
     try {
-      return await this.conversation.add(feedback);
+      return await this.conversation.add({ ...feedback, source: 'window' });
     } catch (error) {
       void vscode.window.showErrorMessage((error as Error)?.message ?? String(error));
       return undefined;

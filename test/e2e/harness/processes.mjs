@@ -33,6 +33,22 @@ function installExitHook() {
 }
 
 /**
+ * What every process a run starts inherits from it, for servers started with an environment of
+ * their own: the run's marker (test/e2e/run.mjs finds leftovers by it) and its folder of sockets
+ * and discovery files (REDLINE_RUNTIME_DIR), so that no other window on this machine is found.
+ * @returns {Record<string, string>}
+ */
+export function runEnvironment() {
+  /** @type {Record<string, string>} */
+  const env = {};
+  for (const name of ['REDLINE_E2E_RUN', 'REDLINE_RUNTIME_DIR']) {
+    const value = process.env[name];
+    if (value) env[name] = value;
+  }
+  return env;
+}
+
+/**
  * A fresh temp dir that is removed when this process exits, even on Ctrl+C,
  * unless removeTempDir() removed it first.
  * @param {string} prefix e.g. 'redline-code-server-'

@@ -13,6 +13,18 @@ const repoRequire = createRequire(path.join(REPO_ROOT, 'package.json'));
 const EXTENSION_ID = 'redline-dev.redline';
 const IPC_NAMES = ['REDLINE_IPC_PATH', 'REDLINE_IPC_TOKEN'];
 
+/**
+ * What every process of an e2e run inherits, for a server started with an environment of its own:
+ * test/e2e/run.mjs's marker (it finds leftovers by it) and the run's folder of discovery files.
+ * (harness/processes.mjs has the same for the UI side, which is an ES module.)
+ * @returns {Record<string, string>}
+ */
+function runEnvironment() {
+  const env = {};
+  for (const name of ['REDLINE_E2E_RUN', 'REDLINE_RUNTIME_DIR']) if (process.env[name]) env[name] = process.env[name];
+  return env;
+}
+
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -99,8 +111,7 @@ async function connectMcp({ serverPath, env, cwd, era = 'legacy' }) {
       ELECTRON_RUN_AS_NODE: '1',
       // Routine lines too, for the failure message.
       REDLINE_LOG: 'debug',
-      // test/e2e/run.mjs finds processes left behind by this marker.
-      ...(process.env.REDLINE_E2E_RUN ? { REDLINE_E2E_RUN: process.env.REDLINE_E2E_RUN } : {}),
+      ...runEnvironment(),
     },
     stderr: 'pipe',
   });
@@ -169,6 +180,7 @@ module.exports = {
   readTerminalEnv,
   redline,
   repoRequire,
+  runEnvironment,
   sleep,
   terminalIpcEnv,
   waitFor,

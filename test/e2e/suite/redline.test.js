@@ -6,7 +6,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const vscode = require('vscode');
-const { connectMcp, redline, terminalIpcEnv, waitFor, workspaceRoot } = require('./helpers');
+const { connectMcp, redline, runEnvironment, terminalIpcEnv, waitFor, workspaceRoot } = require('./helpers');
 const PUBLISHED_TOOLS = require('../../integration/publishedTools.json');
 
 const EXAMPLE = 'src/example.ts';
@@ -295,7 +295,7 @@ describe('Redline in a real extension host', () => {
               [path.join(extension.extensionPath, 'dist', 'mcp-server.js'), ...args],
               {
                 cwd: workspaceRoot(),
-                env: { PATH: process.env.PATH, ELECTRON_RUN_AS_NODE: '1', ...env },
+                env: { PATH: process.env.PATH, ELECTRON_RUN_AS_NODE: '1', ...runEnvironment(), ...env },
                 timeout: 30_000,
               },
               (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr }),

@@ -121,7 +121,7 @@ describe('Show Connection Info', () => {
 describe("Connect an Assistant writes Cursor's config", () => {
   const ORIGINAL =
     '{\n  // my servers\n  "mcpServers": {\n    "github": { "command": "npx", "args": ["-y", "server-github"] } // work\n  }\n}\n';
-  /** @type {Record<string, string | undefined>} the window's HOME, TMPDIR and XDG_RUNTIME_DIR, as its terminals have them */
+  /** @type {Record<string, string | undefined>} the window's HOME, TMPDIR, XDG_RUNTIME_DIR and REDLINE_RUNTIME_DIR, as its terminals have them */
   let windowEnv = {};
   const home = () => /** @type {string} */ (windowEnv.HOME);
   const cursorFile = () => join(home(), '.cursor', 'mcp.json');
@@ -134,7 +134,7 @@ describe("Connect an Assistant writes Cursor's config", () => {
   before(async function () {
     this.timeout(60_000);
     const s = session();
-    windowEnv = await readTerminalEnv(s.page, ['HOME', 'TMPDIR', 'XDG_RUNTIME_DIR']);
+    windowEnv = await readTerminalEnv(s.page, ['HOME', 'TMPDIR', 'XDG_RUNTIME_DIR', 'REDLINE_RUNTIME_DIR']);
     await runCommand(s.page, 'View: Toggle Panel Visibility');
     // These tests write in the window's home folder: never in the home of whoever runs them.
     assert.ok(

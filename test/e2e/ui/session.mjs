@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import { startCodeServer } from '../harness/codeServer.mjs';
-import { descendants, makeTempDir, removeTempDir, sleep } from '../harness/processes.mjs';
+import { descendants, makeTempDir, removeTempDir, runEnvironment, sleep } from '../harness/processes.mjs';
 import {
   closeWorkbench,
   findWebviewFrame,
@@ -154,8 +154,7 @@ export class RedlineSession {
         REDLINE_LOG: 'debug',
         ...(TMPDIR ? { TMPDIR } : {}),
         ...(XDG_RUNTIME_DIR ? { XDG_RUNTIME_DIR } : {}),
-        // run.mjs finds processes left behind by this marker.
-        ...(process.env.REDLINE_E2E_RUN ? { REDLINE_E2E_RUN: process.env.REDLINE_E2E_RUN } : {}),
+        ...runEnvironment(),
       },
       stderr: 'pipe',
     });

@@ -1,9 +1,10 @@
 // Two windows on different folders (two code-server tabs, each with an extension host of its own),
-// and MCP servers started with no REDLINE_* variable at all, as Cursor, a terminal outside VS Code
-// or any launcher starts them: each finds the window of its folder through the discovery files.
+// and MCP servers started with no REDLINE_IPC_* variable, as Cursor, a terminal outside VS Code or
+// any launcher starts them: each finds the window of its folder through the discovery files (in
+// the run's own folder of them, REDLINE_RUNTIME_DIR, so that no other window on this machine counts).
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import {
@@ -14,6 +15,7 @@ import {
   runCommand,
   screenshot,
 } from '../harness/workbench.mjs';
+import { runEnvironment } from '../harness/processes.mjs';
 import { isAlive, RedlineSession, session, waitFor } from './session.mjs';
 
 /** @typedef {ReturnType<import('./session.mjs').RedlineSession['discoveryFiles']>[number]} WindowRecord */
@@ -168,8 +170,7 @@ describe('Two windows, and assistants started outside VS Code', () => {
         PATH: process.env.PATH ?? '',
         // Its connected lines on stderr say which sockets it reached.
         REDLINE_LOG: 'debug',
-        ...discoveryEnvironment(),
-        ...(process.env.REDLINE_E2E_RUN ? { REDLINE_E2E_RUN: process.env.REDLINE_E2E_RUN } : {}),
+        ...runEnvironment(),
       },
       stderr: 'pipe',
     });
@@ -181,15 +182,6 @@ describe('Two windows, and assistants started outside VS Code', () => {
     return server;
   }
 });
-
-/**
- * What the user's session has in common with the editor: the temp dir (or XDG_RUNTIME_DIR) under
- * which Redline keeps its private directory. Nothing that names a window.
- */
-function discoveryEnvironment() {
-  const directory = session().discoveryDirectory;
-  return basename(directory) === 'redline' ? { XDG_RUNTIME_DIR: dirname(directory) } : { TMPDIR: dirname(directory) };
-}
 
 /** @param {string} folder */
 function windowOf(folder) {

@@ -5,6 +5,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { RUNTIME_DIR_ENV } from '../../../shared/environment';
 import { hostEnv, startHost, type Host } from '../harness';
 import { until } from '../../support/until';
 import { HeldWindow } from './heldWindow';
@@ -60,11 +61,11 @@ export class Windows {
   /** Each server's environment: REDLINE_LOG quiet, and a runtime folder of its own, so that no window of this machine is discovered. */
   launch(server: Situation['server']): { env: Record<string, string>; cwd: string } {
     const runtime = fs.mkdtempSync(path.join(this.root, 'run-'));
-    const isolated = { XDG_RUNTIME_DIR: runtime, TMPDIR: runtime, REDLINE_LOG: 'error' };
+    const isolated = { XDG_RUNTIME_DIR: runtime, TMPDIR: runtime, [RUNTIME_DIR_ENV]: runtime, REDLINE_LOG: 'error' };
     const held = { REDLINE_IPC_PATH: this.held.socketPath, REDLINE_IPC_TOKEN: this.held.token };
     switch (server) {
       case 'host':
-        return { env: { ...isolated, ...hostEnv(this.host) }, cwd: this.host.workspace };
+        return { env: { ...hostEnv(this.host), ...isolated }, cwd: this.host.workspace };
       case 'noWindow':
         return { env: isolated, cwd: runtime };
       case 'closedWindow':
@@ -74,7 +75,7 @@ export class Windows {
         };
       case 'wrongToken':
         return {
-          env: { ...isolated, ...hostEnv(this.host), REDLINE_IPC_TOKEN: 'y'.repeat(43) },
+          env: { ...hostEnv(this.host), ...isolated, REDLINE_IPC_TOKEN: 'y'.repeat(43) },
           cwd: this.host.workspace,
         };
       case 'held':
