@@ -62,6 +62,8 @@ async function main() {
   await ensureTestVsCode();
   const vsix = findVsix(options.vsix);
   const work = makeTempDir('redline-focus-probe-');
+  // The probe's window publishes and looks for windows only here, as the e2e runs' do (test/e2e/run.mjs).
+  process.env.REDLINE_RUNTIME_DIR = makeTempDir('rl-probe-');
   const busy = [];
   try {
     const extensionsDir = join(work, 'extensions');
