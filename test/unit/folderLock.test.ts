@@ -155,7 +155,7 @@ describe('a holder whose lock was taken from it', () => {
   beforeEach(() => (restore = setFolderLockTimingForTests({ refreshEveryMs: 20 })));
   afterEach(() => restore());
 
-  /** What a taker does to a lock it judged stale: removes it, and another window makes its own. */
+  /** What a taker does to a lock it judged abandoned: removes it, and another window makes its own. */
   const takeOver = () => {
     fs.rmSync(lockFile());
     holdAs(process.ppid, 'aaaaaaaaaaaaaaaa');

@@ -80,7 +80,7 @@ const DEFAULT_TIMING: LockTiming = {
   // Far longer than a holder goes without refreshing, even on a busy machine.
   staleAfterMs: 20_000,
   refreshEveryMs: 2_000,
-  // Longer than the bound, so that a lock only found stale by watching it is taken in one wait.
+  // Longer than the bound, so that a lock only found abandoned by watching it is taken in one wait.
   waitAtMostMs: 30_000,
 };
 let timing = DEFAULT_TIMING;

@@ -126,7 +126,7 @@ export async function removeEndMarker(marker: string, token: string): Promise<vo
 /**
  * Whether the file was left by a process that is gone (folderLock.ts, rule 3): its record names
  * this machine and its process does not run; or no one can tell, and it has not changed while
- * this process watched it for the bound. A running holder on this machine is never stale.
+ * this process watched it for the bound. A running holder on this machine is never abandoned.
  */
 export function isAbandoned(lock: LockSnapshot, unchangedForMs: number, staleAfterMs: number): boolean {
   const { holder } = lock;
