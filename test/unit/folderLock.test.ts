@@ -32,9 +32,14 @@ const lockFile = () => path.join(dir, LOCK_FILE);
 const holdAs = (pid: number, token = 'theirs', machine?: string | null) =>
   fs.writeFileSync(lockFile(), lockRecord(pid, token, machine));
 
-/** Resolves once the lock file has been tried twice (made with O_EXCL): found held, and tried again rather than taken. */
-async function triedTwice(): Promise<void> {
+/**
+ * Takes the lock while another holds it: it is tried twice (made with O_EXCL), found held and
+ * tried again rather than taken, and the work runs only once the holder let go.
+ */
+async function waitsForHolder(): Promise<void> {
+  const order: string[] = [];
   const tries = jest.spyOn(fs.promises, 'open');
+  const ran = withFolderLock(dir, async () => void order.push('ran'));
   try {
     await until(
       () => tries.mock.calls.filter(([file, flags]) => file === lockFile() && flags === 'wx').length >= 2,
@@ -43,18 +48,16 @@ async function triedTwice(): Promise<void> {
   } finally {
     tries.mockRestore();
   }
-}
-
-it('waits for another live process to let go, then runs', async () => {
-  holdAs(process.ppid);
-  const order: string[] = [];
-  const ran = withFolderLock(dir, async () => void order.push('ran'));
-  await triedTwice();
   order.push('released');
   fs.rmSync(lockFile());
   await ran;
   expect(order).toEqual(['released', 'ran']);
   expect(fs.readdirSync(dir)).toEqual([]);
+}
+
+it('waits for another live process to let go, then runs', async () => {
+  holdAs(process.ppid);
+  await waitsForHolder();
 });
 
 it('takes over a lock whose process is gone, however fresh it is', async () => {
@@ -70,13 +73,7 @@ it('waits for a holder that runs as another user (kill gives EPERM)', async () =
     if (pid === DEAD_PID) throw Object.assign(new Error('kill EPERM'), { code: 'EPERM' });
     return kill(pid, signal);
   });
-  const order: string[] = [];
-  const ran = withFolderLock(dir, async () => void order.push('ran'));
-  await triedTwice();
-  order.push('released');
-  fs.rmSync(lockFile());
-  await ran;
-  expect(order).toEqual(['released', 'ran']);
+  await waitsForHolder();
 });
 
 it('takes over at once a lock this process left behind and no longer holds, or one whose pid a newer process has', async () => {
