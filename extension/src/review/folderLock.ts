@@ -34,8 +34,10 @@
 //    folderLockClocks.test.ts "a window whose clock is an hour ahead|behind …";
 //    test/integration/folderLockNamespaces.test.ts, all three; folderLock.test.ts "waits for a
 //    holder that runs as another user (kill gives EPERM)", "takes over at once a lock whose
-//    process is a zombie", "watches a lock no one here can check, and takes it once it has not
-//    changed for the bound"; folderLockBounds.test.ts "another machine's lock dated …".
+//    process is a zombie", "takes over at once a lock this process left behind and no longer
+//    holds, or one whose pid a newer process has", "watches a lock no one here can check, and
+//    takes it once it has not changed for the bound"; folderLockBounds.test.ts "another
+//    machine's lock dated …".
 // 4. A holder refreshes every tenth of the bound: it sets a later mtime than it last set (whatever
 //    the wall clock says), then checks that no end marker of its token exists, then that the file
 //    is still its own. A waiter of 3b that read the file before the new mtime has made its end
