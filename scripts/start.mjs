@@ -45,7 +45,7 @@ try {
   if (process.platform !== 'linux')
     throw new Error('npm start runs code-server with Debian packages (chromium, libkrb5-dev): it needs Linux.');
   say('Checking the test VS Code (code-server; installed once into .cache/)…');
-  await ensureTestVsCode({ inspector: false });
+  await ensureTestVsCode({ testTools: false });
   rmSync(workspace, { recursive: true, force: true });
   cpSync(join(REPO_ROOT, 'extension/sample/workspace'), workspace, { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });

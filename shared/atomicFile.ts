@@ -18,6 +18,14 @@ export interface ReplaceOptions {
   readonly exactMode?: boolean;
 }
 
+export interface ReplaceFileOptions extends ReplaceOptions {
+  /**
+   * Called once the temp file is written and fsynced, right before the rename that commits it:
+   * throwing stops the write with nothing replaced (a folder lock confirms its hold here).
+   */
+  readonly beforeRename?: () => void;
+}
+
 /**
  * A temp name beside `target`, in its directory (a rename across file systems is no rename), and
  * unguessable: it is created with O_EXCL, so a name someone planted fails the write instead of
@@ -64,9 +72,10 @@ export async function writeAll(handle: fs.FileHandle, buffer: Buffer): Promise<v
 }
 
 /** Replaces `target` with `data` crash-safely: a temp file fsynced, renamed into place, the rename made durable. */
-export async function replaceFile(target: string, data: string, options: ReplaceOptions = {}): Promise<void> {
+export async function replaceFile(target: string, data: string, options: ReplaceFileOptions = {}): Promise<void> {
   const temp = await writeTemp(target, data, options);
   try {
+    options.beforeRename?.();
     await fs.rename(temp, target);
   } catch (error) {
     await fs.rm(temp, { force: true }).catch(() => undefined);

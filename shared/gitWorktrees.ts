@@ -203,8 +203,10 @@ function safeUserHome(): string | undefined {
   }
 }
 
+/** The path a `.git` file names: as git reads it, only from its first line, after "gitdir: ". */
 function gitdirLine(text: string | undefined): string | undefined {
-  return /^gitdir:[ \t]*(.+)$/m.exec(text ?? '')?.[1]?.trim() || undefined;
+  const first = (text ?? '').split('\n', 1)[0].replace(/\r$/, '');
+  return /^gitdir:[ \t]*(.+)$/.exec(first)?.[1]?.trim() || undefined;
 }
 
 function lstatOf(file: string, trust: TrustContext) {

@@ -101,14 +101,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<Redlin
     showInPanel: (id) => showPanel().showFinding(id),
     markInPanel: (id) => ReviewPanel.current?.showFinding(id, { preserveFocus: true }),
   });
+  const reviewsLog = logger.for('reviews');
   const reviews = await AssistantReviews.open({
     root: storageRoot,
     historySize: settings.historySize,
-    log: logger.for('reviews'),
+    log: reviewsLog,
     renderer,
     attachFindings: (review) => findings.attach(review),
   });
   root.add(reviews);
+  // Said once, so that a user (or a test) can find this window's reviews on disk.
+  reviewsLog.info('this window keeps its reviews in', { folder: path.join(storageRoot, 'reviews') });
   findings.follow(reviews);
 
   const panelDeps = createPanelDeps({ reviews, renderer, opener, inFront, findings: findings.panel });

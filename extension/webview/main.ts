@@ -19,6 +19,7 @@ import { asHostMessage } from './hostMessages';
 import { ReviewTabs } from './tabs';
 import { MermaidDiagrams } from './mermaidDiagrams';
 import { interceptLinkClicks } from './linkClicks';
+import { answerFocusQuestions } from './userMoves';
 import { MessageBox } from './messageBox';
 import { PageStream } from './pageStream';
 import { ReviewPages } from './pageSwap';
@@ -217,8 +218,7 @@ function announce(region: HTMLElement, text: string): void {
 }
 
 interceptLinkClicks(document, post);
-// Before the click's own message: the host then knows the focus the panel takes is the user's.
-document.addEventListener('pointerdown', () => post({ type: 'pointerDown' }), { capture: true, passive: true });
+answerFocusQuestions(post);
 
 saveOnScroll(saveState);
 

@@ -1,9 +1,11 @@
-// Four windows race for one folder's lock, 200 rounds, each round after a stale lock was planted:
-// one whose process is gone, one far too old, one dated in the future, one that is not JSON. Every
+// Four windows race for one folder's lock, 200 rounds, each round after an abandoned lock was
+// planted: one of this machine whose process is gone, one of another machine an hour old, one of
+// another machine dated an hour ahead, one that is not JSON. Two windows' wall clocks are off by
+// an hour, one ahead and one behind, as a clock set wrong or stepped by NTP leaves them. Every
 // window takes the lock twice a round, once marking in a shared log when it holds it and once
 // through a real Conversation adding an item (half of them first, so that Conversations race for
-// the planted lock as well). No two holds that succeeded may overlap in the log,
-// and every item whose add() resolved must be on disk once, with the id it was given.
+// the planted lock as well). No two holds that succeeded may overlap in the log, and every item
+// whose add() resolved must be on disk once, with the id it was given.
 
 import { fork, type ChildProcess } from 'child_process';
 import { randomBytes } from 'crypto';
@@ -15,15 +17,16 @@ import { LOCK_FILE } from '../../extension/src/review/folderLock';
 import { bundleForChild } from './childBundle';
 import type { LockRaceMessage, LockRaceRequest, LockRaceSetup } from './lockRaceProcess';
 import { logTo } from '../support/loggedLines';
+import { DEAD_PID, lockRecord, OTHER_MACHINE } from '../support/lockRecords';
 
 const WINDOWS = 4;
 const ROUNDS = 200;
-const KINDS = ['dead pid', 'too old', 'future mtime', 'damaged JSON'] as const;
-// Short bounds, so that the lock dated in the future (stale only once it has been watched for the
+const KINDS = ['dead pid', 'another machine, old', 'another machine, ahead', 'damaged JSON'] as const;
+/** Each window's wall clock, off by this much: an hour ahead, an hour behind, and right. */
+const CLOCK_SHIFTS = [3_600_000, -3_600_000, 0, 0];
+// Short bounds, so that a lock no one can check (abandoned only once it has been watched for the
 // bound) costs a fraction of a second a round; the wait is long enough for a busy machine.
 const TIMING = { staleAfterMs: 300, refreshEveryMs: 30, waitAtMostMs: 15_000 };
-/** A pid past the kernel's largest (pid_max is at most 2^22): no process has it. */
-const DEAD_PID = 4_194_304 + 17;
 
 let work: string;
 let bundle: string;
@@ -70,16 +73,16 @@ class RaceWindow {
   }
 }
 
-/** A stale lock of the round's kind, where the windows are about to look for the lock. */
+/** An abandoned lock of the round's kind, where the windows are about to look for the lock. */
 function plant(kind: (typeof KINDS)[number], file: string): void {
-  const holder = (pid: number) => JSON.stringify({ pid, host: os.hostname(), token: randomBytes(8).toString('hex') });
+  const token = randomBytes(8).toString('hex');
   const hour = 3600;
   const now = Date.now() / 1000;
-  if (kind === 'dead pid') fs.writeFileSync(file, holder(DEAD_PID));
-  if (kind === 'too old' || kind === 'future mtime') {
-    // This test's own process: alive, on this machine, and holding nothing.
-    fs.writeFileSync(file, holder(process.pid));
-    const time = kind === 'too old' ? now - hour : now + hour;
+  if (kind === 'dead pid') fs.writeFileSync(file, lockRecord(DEAD_PID, token));
+  if (kind === 'another machine, old' || kind === 'another machine, ahead') {
+    // This test's own pid, which runs here: only the machine in the record says it is not this one's.
+    fs.writeFileSync(file, lockRecord(process.pid, token, OTHER_MACHINE));
+    const time = kind === 'another machine, old' ? now - hour : now + hour;
     fs.utimesSync(file, time, time);
   }
   if (kind === 'damaged JSON') {
@@ -106,13 +109,15 @@ function overlapsIn(log: string, failed: ReadonlySet<string>): { overlapping: st
   return { overlapping, mostAtOnce };
 }
 
-it(`${WINDOWS} windows × ${ROUNDS} rounds, each after a stale lock was planted: never two holders, no acknowledged item lost`, async () => {
+it(`${WINDOWS} windows × ${ROUNDS} rounds, two with their clocks an hour off, each round after an abandoned lock was planted: never two holders, no acknowledged item lost`, async () => {
   const folder = path.join(work, 'conversation');
   fs.mkdirSync(folder);
   const log = path.join(work, 'holds.log');
   const lockFile = path.join(folder, LOCK_FILE);
   const windows = await Promise.all(
-    Array.from({ length: WINDOWS }, (_, w) => RaceWindow.start({ folder, log, name: `w${w}`, timing: TIMING })),
+    Array.from({ length: WINDOWS }, (_, w) =>
+      RaceWindow.start({ folder, log, name: `w${w}`, timing: TIMING, clockShiftMs: CLOCK_SHIFTS[w] }),
+    ),
   );
   const results: RoundDone[] = [];
   const leftOver: number[] = [];

@@ -2,18 +2,21 @@
 // by the test. Each round it takes the folder's lock twice at once: once to mark when it holds it
 // (an "enter" and an "exit" line appended to a shared log), and once through a real Conversation
 // adding an item, and says how each went. Which of the two comes first (and so meets the stale
-// lock) is the test's choice.
+// lock) is the test's choice. Its wall clock may be shifted, as a machine's clock that was set wrong.
 
 import { promises as fs } from 'fs';
 import { Conversation } from '../../extension/src/review/conversation';
 import { setFolderLockTimingForTests, withFolderLock } from '../../extension/src/review/folderLock';
 import { stderrLogger } from '../support/loggedLines';
+import { shiftWallClock } from '../support/shiftedClock';
 
 export interface LockRaceSetup {
   readonly folder: string;
   readonly log: string;
   readonly name: string;
   readonly timing: { readonly staleAfterMs: number; readonly refreshEveryMs: number; readonly waitAtMostMs: number };
+  /** How far this window's wall clock is off, in ms. */
+  readonly clockShiftMs?: number;
 }
 export type LockRaceRequest = { readonly type: 'round'; readonly round: number; readonly addFirst: boolean };
 export type LockRaceMessage =
@@ -29,6 +32,7 @@ export type LockRaceMessage =
 
 async function main(): Promise<void> {
   const setup = JSON.parse(process.argv[2]) as LockRaceSetup;
+  if (setup.clockShiftMs) shiftWallClock(setup.clockShiftMs);
   setFolderLockTimingForTests(setup.timing);
   const send = (message: LockRaceMessage) => process.send?.(message);
   const conversation = await Conversation.open(setup.folder, stderrLogger(setup.name));

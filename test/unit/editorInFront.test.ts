@@ -1,105 +1,257 @@
-// EditorInFront against a stand-in for VS Code's window: which switches of the active editor
-// bring back the editor Redline showed, and which are left to the user.
+// EditorInFront against a stand-in for VS Code's window and for the review panel's page (the
+// answers of webview/userMoves.ts): which moves of the focus to the panel bring back the editor
+// Redline showed (those the user did not make, however late), and which are left to the user.
+// No clock: the tests that speak of seconds let them pass on jest's fake clock, to show that
+// nothing in the rule depends on it.
 
 type ActiveListener = (editor: unknown) => void;
 const mockListeners = new Set<ActiveListener>();
 const mockShown: Array<{ document: unknown; options: unknown }> = [];
 const mockVisible: unknown[] = [];
-const mockWindow = { active: undefined as unknown };
+const mockWindow = {
+  active: undefined as unknown,
+  tabs: [] as Array<{ viewColumn: number; uri: string; preview: boolean }>,
+};
 
 jest.mock(
   'vscode',
-  () => ({
-    window: {
-      get activeTextEditor() {
-        return mockWindow.active;
+  () => {
+    class TabInputText {
+      constructor(readonly uri: { toString(): string }) {}
+    }
+    return {
+      TabInputText,
+      window: {
+        get activeTextEditor() {
+          return mockWindow.active;
+        },
+        get visibleTextEditors() {
+          return mockVisible;
+        },
+        tabGroups: {
+          get all() {
+            const columns = [...new Set(mockWindow.tabs.map((tab) => tab.viewColumn))];
+            return columns.map((viewColumn) => ({
+              viewColumn,
+              tabs: mockWindow.tabs
+                .filter((tab) => tab.viewColumn === viewColumn)
+                .map((tab) => ({ input: new TabInputText({ toString: () => tab.uri }), isPreview: tab.preview })),
+            }));
+          },
+        },
+        onDidChangeActiveTextEditor: (listener: ActiveListener) => {
+          mockListeners.add(listener);
+          return { dispose: () => mockListeners.delete(listener) };
+        },
+        showTextDocument: async (document: unknown, options: unknown) => {
+          mockShown.push({ document, options });
+        },
       },
-      get visibleTextEditors() {
-        return mockVisible;
-      },
-      onDidChangeActiveTextEditor: (listener: ActiveListener) => {
-        mockListeners.add(listener);
-        return { dispose: () => mockListeners.delete(listener) };
-      },
-      showTextDocument: async (document: unknown, options: unknown) => {
-        mockShown.push({ document, options });
-      },
-    },
-  }),
+    };
+  },
   { virtual: true },
 );
 
 import type * as vscode from 'vscode';
-import { EditorInFront, HOLD_MS } from '../../extension/src/editor/editorInFront';
+import { EditorInFront } from '../../extension/src/editor/editorInFront';
+import type { FocusCheckMessage } from '../../extension/src/panel/webviewMessages';
 import { silentLogger } from '../../shared/logger';
 
 /** An editor Redline showed, still visible in its column unless the test closes it. */
-const editorOf = (fileName: string, viewColumn = 1) => {
-  const editor = { document: { fileName }, viewColumn } as unknown as vscode.TextEditor;
+const editorOf = (fileName: string, viewColumn = 2) => {
+  const editor = {
+    document: { fileName, uri: { toString: () => `file://${fileName}` } },
+    viewColumn,
+  } as unknown as vscode.TextEditor;
   mockVisible.push(editor);
   mockWindow.active = editor;
   return editor;
 };
+
+/** The review panel and its page, which answers as webview/userMoves.ts does. */
+class FakePanel {
+  active = false;
+  private movedSinceShown = true;
+  readonly questions: number[] = [];
+  private readonly listeners = new Set<() => void>();
+
+  readonly onDidBecomeActive = (listener: () => void) => {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  };
+
+  constructor(private readonly inFront: () => EditorInFront) {}
+
+  post(message: FocusCheckMessage): void {
+    if (message.type === 'editorShown') this.movedSinceShown = false;
+    else this.questions.push(message.question);
+  }
+
+  /** A pointer or a key went down in the page, or it gained the focus from the keyboard. */
+  userMoves(): void {
+    this.movedSinceShown = true;
+  }
+
+  /** The panel becomes the active editor with the keyboard (VS Code's active text editor: none). */
+  takesFront(): void {
+    this.active = true;
+    activate(undefined);
+    this.listeners.forEach((listener) => listener());
+  }
+
+  /** VS Code puts the panel's tab in front by its late poll of an old focus: the keyboard stays in the editor. */
+  saidInFront(): void {
+    this.active = true;
+    this.listeners.forEach((listener) => listener());
+  }
+
+  /** The page's answers reach the host. */
+  answer(): void {
+    for (const question of this.questions.splice(0)) this.inFront().answered(question, this.movedSinceShown);
+  }
+}
+
 const activate = (editor: vscode.TextEditor | undefined) => {
   mockWindow.active = editor;
   mockListeners.forEach((listener) => listener(editor));
 };
 
 describe('EditorInFront', () => {
-  let clock: number;
   let inFront: EditorInFront;
+  let panel: FakePanel;
 
   beforeEach(() => {
-    clock = 1_000_000;
+    jest.useFakeTimers();
     mockShown.length = 0;
     mockVisible.length = 0;
-    inFront = new EditorInFront(silentLogger, () => clock);
+    mockWindow.tabs = [];
+    inFront = new EditorInFront(silentLogger);
+    panel = new FakePanel(() => inFront);
+    inFront.attachPanel(panel);
   });
-  afterEach(() => inFront.dispose());
+  afterEach(async () => {
+    await inFront.dispose();
+    jest.useRealTimers();
+  });
 
-  it('shows the editor again, once, in its own column, when the panel takes the focus just after', () => {
+  it('shows the editor again, in its own column, when the panel takes the front without a move of the user', () => {
     const code = editorOf('/w/src/example.ts', 2);
     inFront.hold(code);
     activate(code); // the show's own event keeps the hold
-    clock += HOLD_MS - 1;
-    activate(undefined); // the panel, a webview, became the active editor
-    activate(undefined);
+    panel.takesFront();
+    panel.answer();
     expect(mockShown).toEqual([{ document: code.document, options: { viewColumn: 2, preview: false } }]);
   });
 
-  it('shows the editor again when the panel had taken the focus before the hold began', () => {
-    const code = editorOf('/w/src/example.ts');
-    mockWindow.active = undefined;
+  it('shows the editor again when VS Code only says the panel is in front, the keyboard still in the editor', () => {
+    const code = editorOf('/w/src/example.ts', 2);
     inFront.hold(code);
-    expect(mockShown.map((shown) => shown.document)).toEqual([code.document]);
+    jest.advanceTimersByTime(3_000);
+    panel.saidInFront();
+    panel.answer();
+    expect(mockShown).toEqual([{ document: code.document, options: { viewColumn: 2, preview: false } }]);
   });
 
-  it('leaves the panel in front once the moment has passed', () => {
-    inFront.hold(editorOf('/w/src/example.ts'));
-    clock += HOLD_MS + 1;
-    activate(undefined);
+  it('undoes a late focus change 3 s after the editor was shown, and another after that', () => {
+    const code = editorOf('/w/src/example.ts');
+    inFront.hold(code);
+    jest.advanceTimersByTime(3_000);
+    panel.takesFront();
+    panel.answer();
+    expect(mockShown.map((shown) => shown.document)).toEqual([code.document]);
+    activate(code); // given back
+    jest.advanceTimersByTime(60_000);
+    panel.takesFront();
+    panel.answer();
+    expect(mockShown.map((shown) => shown.document)).toEqual([code.document, code.document]);
+  });
+
+  it('leaves the panel in front after a move to it from the keyboard within 2 s, and after it', () => {
+    const code = editorOf('/w/src/example.ts');
+    inFront.hold(code);
+    jest.advanceTimersByTime(500);
+    // Ctrl+1, or a focus command: the page gains the focus, then VS Code makes it the active editor.
+    panel.userMoves();
+    panel.takesFront();
+    panel.answer();
+    activate(code);
+    panel.takesFront();
+    panel.answer();
     expect(mockShown).toEqual([]);
+  });
+
+  it('leaves the panel in front once the user clicked or typed in it', () => {
+    inFront.hold(editorOf('/w/src/example.ts'));
+    panel.userMoves();
+    panel.takesFront();
+    panel.answer();
+    expect(mockShown).toEqual([]);
+  });
+
+  it('shows the editor again when the panel had taken the front before the hold began', () => {
+    const code = editorOf('/w/src/example.ts');
+    panel.active = true;
+    mockWindow.active = undefined;
+    inFront.hold(code);
+    panel.answer();
+    expect(mockShown.map((shown) => shown.document)).toEqual([code.document]);
   });
 
   it('leaves alone a switch to another text editor, and anything after it', () => {
     inFront.hold(editorOf('/w/src/example.ts'));
-    activate(editorOf('/w/src/util.ts'));
-    activate(undefined);
+    activate(editorOf('/w/src/util.ts', 1));
+    panel.takesFront();
+    panel.answer();
     expect(mockShown).toEqual([]);
   });
 
-  it('leaves the panel in front after the user clicked in it', () => {
+  it('leaves alone another kind of editor the user brought to the front (Settings, a preview, an image)', () => {
     inFront.hold(editorOf('/w/src/example.ts'));
-    inFront.release();
-    activate(undefined);
+    activate(undefined); // not the panel: it stays inactive
+    panel.answer();
     expect(mockShown).toEqual([]);
+    panel.takesFront();
+    panel.answer();
+    expect(mockShown).toEqual([]);
+  });
+
+  it('keeps holding when the panel has left the front again by the time it answers', () => {
+    const code = editorOf('/w/src/example.ts');
+    inFront.hold(code);
+    panel.saidInFront();
+    panel.active = false;
+    panel.answer();
+    expect(mockShown).toEqual([]);
+    panel.takesFront();
+    panel.answer();
+    expect(mockShown.map((shown) => shown.document)).toEqual([code.document]);
   });
 
   it('leaves alone an editor the user closed, or put another tab in front of', () => {
     inFront.hold(editorOf('/w/src/example.ts'));
     mockVisible.length = 0;
-    activate(undefined);
+    panel.takesFront();
+    panel.answer();
     expect(mockShown).toEqual([]);
+  });
+
+  it('gives the front back once: an answer to an old question, or to one already undone, does nothing', () => {
+    const code = editorOf('/w/src/example.ts');
+    inFront.hold(code);
+    panel.takesFront();
+    const [first] = panel.questions;
+    panel.answer();
+    inFront.answered(first, false);
+    expect(mockShown).toHaveLength(1);
+  });
+
+  it('keeps a preview tab a preview when it shows the editor again', () => {
+    const code = editorOf('/w/src/example.ts', 2);
+    mockWindow.tabs = [{ viewColumn: 2, uri: 'file:///w/src/example.ts', preview: true }];
+    inFront.hold(code);
+    panel.takesFront();
+    panel.answer();
+    expect(mockShown).toEqual([{ document: code.document, options: { viewColumn: 2, preview: true } }]);
   });
 
   it('holds only the editor shown last', () => {
@@ -108,8 +260,21 @@ describe('EditorInFront', () => {
     inFront.hold(first);
     inFront.hold(second);
     activate(second);
-    activate(undefined);
+    panel.takesFront();
+    panel.answer();
     expect(mockShown.map((shown) => shown.document)).toEqual([second.document]);
+  });
+
+  it('without a panel, nothing can take the front from the editor: the hold ends at the first change', () => {
+    const code = editorOf('/w/src/example.ts');
+    const other = new EditorInFront(silentLogger);
+    try {
+      other.hold(code);
+      activate(undefined);
+      expect(mockShown).toEqual([]);
+    } finally {
+      void other.dispose();
+    }
   });
 
   it('stops listening when disposed', async () => {

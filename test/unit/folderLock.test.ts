@@ -1,8 +1,12 @@
-// The storage folder's lock: a live holder in another process is waited for, one that is gone is
-// not, a holder that is never done leaves a clear error rather than a hang, and a holder whose lock
-// was taken from it says so instead of reporting success.
+// The storage folder's lock: a running holder in another process is waited for (another user's
+// too), one that is gone is not (a dead pid, a zombie, a pid given again, this process's own
+// leftover), one no one here can check is watched for the bound; a holder that is never done
+// leaves a clear error rather than a hang, and a holder whose lock was taken from it, while it
+// held it or while it was letting go, says so instead of reporting success.
 
+import { spawn } from 'child_process';
 import * as fs from 'fs';
+import type { PathLike } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import {
@@ -11,27 +15,34 @@ import {
   setFolderLockTimingForTests,
   withFolderLock,
 } from '../../extension/src/review/folderLock';
+import { startOfThisProcess } from '../../extension/src/review/holderProcess';
+import { endMarkerFor } from '../../extension/src/review/lockFile';
+import { DEAD_PID, lockRecord, OTHER_MACHINE } from '../support/lockRecords';
 import { until } from '../support/until';
 
 let dir: string;
 beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rl-lock-'))));
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+afterEach(() => {
+  jest.restoreAllMocks();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
 
 const lockFile = () => path.join(dir, LOCK_FILE);
-const holdAs = (pid: number, token = 'theirs') =>
-  fs.writeFileSync(lockFile(), JSON.stringify({ pid, host: os.hostname(), token }));
-/** A pid past the kernel's default pid_max: no process has it. */
-const DEAD_PID = 4_194_304 + 17;
+/** A lock as a window of this machine writes it, unless `machine` says otherwise. */
+const holdAs = (pid: number, token = 'theirs', machine?: string | null) =>
+  fs.writeFileSync(lockFile(), lockRecord(pid, token, machine));
 
-it('waits for another live process to let go, then runs', async () => {
-  holdAs(process.ppid);
+/**
+ * Takes the lock while another holds it: it is tried twice (made with O_EXCL), found held and
+ * tried again rather than taken, and the work runs only once the holder let go.
+ */
+async function waitsForHolder(): Promise<void> {
   const order: string[] = [];
   const tries = jest.spyOn(fs.promises, 'open');
   const ran = withFolderLock(dir, async () => void order.push('ran'));
   try {
-    // Tried, found held by a live process, and tried again: it waits rather than takes it.
     await until(
-      () => tries.mock.calls.filter(([file]) => file === path.join(dir, LOCK_FILE)).length >= 2,
+      () => tries.mock.calls.filter(([file, flags]) => file === lockFile() && flags === 'wx').length >= 2,
       'the lock to be tried twice',
     );
   } finally {
@@ -42,12 +53,78 @@ it('waits for another live process to let go, then runs', async () => {
   await ran;
   expect(order).toEqual(['released', 'ran']);
   expect(fs.readdirSync(dir)).toEqual([]);
+}
+
+it('waits for another live process to let go, then runs', async () => {
+  holdAs(process.ppid);
+  await waitsForHolder();
 });
 
 it('takes over a lock whose process is gone, however fresh it is', async () => {
   holdAs(DEAD_PID);
   await expect(withFolderLock(dir, async () => 'ran')).resolves.toBe('ran');
   expect(fs.readdirSync(dir)).toEqual([]);
+});
+
+it('waits for a holder that runs as another user (kill gives EPERM)', async () => {
+  holdAs(DEAD_PID);
+  const kill = process.kill.bind(process);
+  jest.spyOn(process, 'kill').mockImplementation((pid: number, signal?: string | number) => {
+    if (pid === DEAD_PID) throw Object.assign(new Error('kill EPERM'), { code: 'EPERM' });
+    return kill(pid, signal);
+  });
+  await waitsForHolder();
+});
+
+it('takes over at once a lock this process left behind and no longer holds, or one whose pid a newer process has', async () => {
+  const started = startOfThisProcess();
+  fs.writeFileSync(lockFile(), JSON.stringify({ ...JSON.parse(lockRecord(process.pid, 'f0f0f0f0f0f0f0f0')), started }));
+  await expect(withFolderLock(dir, async () => 'ran')).resolves.toBe('ran');
+  if (started === undefined) {
+    console.log(
+      'This system has no /proc/<pid>/stat: a pid given again to a newer process cannot be told from its first.',
+    );
+    return;
+  }
+  // The parent runs, but it is not the process of that name that started at tick 1.
+  fs.writeFileSync(
+    lockFile(),
+    JSON.stringify({ ...JSON.parse(lockRecord(process.ppid, 'f1f1f1f1f1f1f1f1')), started: '1' }),
+  );
+  await expect(withFolderLock(dir, async () => 'ran')).resolves.toBe('ran');
+  expect(fs.readdirSync(dir)).toEqual([]);
+});
+
+it('takes over at once a lock whose process is a zombie', async () => {
+  // sh starts a child that exits a second later, once sh has become a sleep that never reaps it.
+  const shell = spawn('sh', ['-c', 'sleep 1 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const zombie = Number(
+      await new Promise<string>((resolve) => shell.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString()))),
+    );
+    await until(
+      () => fs.existsSync(`/proc/${zombie}/stat`) && fs.readFileSync(`/proc/${zombie}/stat`, 'latin1').includes(') Z'),
+      `process ${zombie} to be a zombie`,
+    );
+    holdAs(zombie);
+    await expect(withFolderLock(dir, async () => 'ran')).resolves.toBe('ran');
+  } finally {
+    shell.kill('SIGKILL');
+  }
+});
+
+it('watches a lock no one here can check, and takes it once it has not changed for the bound', async () => {
+  const restore = setFolderLockTimingForTests({ staleAfterMs: 300, refreshEveryMs: 15 });
+  try {
+    for (const machine of [OTHER_MACHINE, null]) {
+      holdAs(DEAD_PID, 'b0b0b0b0b0b0b0b0', machine);
+      const started = performance.now();
+      await expect(withFolderLock(dir, async () => 'ran')).resolves.toBe('ran');
+      expect(performance.now() - started).toBeGreaterThanOrEqual(300);
+    }
+  } finally {
+    restore();
+  }
 });
 
 it("runs the same process's work one at a time, in order", async () => {
@@ -75,7 +152,7 @@ describe('a holder whose lock was taken from it', () => {
   beforeEach(() => (restore = setFolderLockTimingForTests({ refreshEveryMs: 20 })));
   afterEach(() => restore());
 
-  /** What a taker does to a lock it judged stale: removes it, and another window makes its own. */
+  /** What a taker does to a lock it judged abandoned: removes it, and another window makes its own. */
   const takeOver = () => {
     fs.rmSync(lockFile());
     holdAs(process.ppid, 'aaaaaaaaaaaaaaaa');
@@ -125,5 +202,46 @@ it('a wait that runs out names the file to delete', async () => {
   } finally {
     restore();
     clearInterval(refresher);
+  }
+});
+
+it("a holder that pauses while letting go leaves the next holder's lock alone", async () => {
+  const BOUND_MS = 400;
+  const restore = setFolderLockTimingForTests({ staleAfterMs: BOUND_MS, refreshEveryMs: BOUND_MS / 10 });
+  let token = '';
+  let paused = false;
+  const open = fs.promises.open.bind(fs.promises);
+  jest.spyOn(fs.promises, 'open').mockImplementation((async (
+    file: PathLike,
+    flags?: string | number,
+    mode?: number,
+  ) => {
+    const handle = await open(file, flags, mode);
+    if (file !== lockFile() || paused || !token || !fs.existsSync(endMarkerFor(lockFile(), token))) return handle;
+    paused = true;
+    const close = handle.close.bind(handle);
+    handle.close = async () => {
+      await close();
+      // The holder has read its lock behind its end marker, and stops (SIGSTOP, a suspend) for more
+      // than the bound. Meanwhile a window that cannot check it judged it abandoned by watching it,
+      // removed its end marker and its lock, and made its own.
+      const pausedAt = performance.now();
+      await until(() => performance.now() - pausedAt > BOUND_MS, 'a pause longer than the bound');
+      fs.rmSync(endMarkerFor(lockFile(), token));
+      fs.rmSync(lockFile());
+      holdAs(DEAD_PID, 'f00df00df00df00d', OTHER_MACHINE);
+    };
+    return handle;
+  }) as typeof fs.promises.open);
+  try {
+    const committed = withFolderLock(dir, async () => {
+      token = JSON.parse(fs.readFileSync(lockFile(), 'utf8')).token;
+    });
+    await expect(committed).rejects.toThrow(FolderLockLostError);
+    await expect(committed).rejects.toThrow(/was replaced by another window while this window held it/);
+    expect(paused).toBe(true);
+    expect(JSON.parse(fs.readFileSync(lockFile(), 'utf8')).token).toBe('f00df00df00df00d');
+  } finally {
+    restore();
   }
 });

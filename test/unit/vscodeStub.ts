@@ -38,14 +38,22 @@ const file = (fsPath: string): StubUri => ({ fsPath, toString: () => `file://${f
 export const seen = {
   opened: [] as string[],
   questions: [] as string[],
+  /** The options of each showTextDocument. */
+  shown: [] as unknown[],
   /** The button the user presses; undefined is Cancel. */
   answer: undefined as string | undefined,
   reset(): void {
     seen.opened = [];
     seen.questions = [];
+    seen.shown = [];
     seen.answer = undefined;
+    vscode.window.tabGroups.all = [];
   },
 };
+
+class TabInputText {
+  constructor(readonly uri: StubUri) {}
+}
 
 function documentOf(uri: StubUri) {
   const lines = fs.readFileSync(uri.fsPath, 'utf8').split('\n');
@@ -70,15 +78,21 @@ export const vscode = {
   TextEditorRevealType: { InCenter: 2 },
   FileType: { File: 1, Directory: 2 },
   Uri: { file },
+  TabInputText,
   window: {
     activeTextEditor: undefined as unknown,
+    /** The editor groups' tabs, as a test sets them. */
+    tabGroups: {
+      all: [] as Array<{ viewColumn: number; tabs: Array<{ input: unknown; isPreview: boolean }> }>,
+    },
     createTextEditorDecorationType: () => ({ dispose: () => undefined }),
     showWarningMessage: async (message: string) => {
       seen.questions.push(message);
       return seen.answer;
     },
     showInformationMessage: async () => undefined,
-    showTextDocument: async (document: ReturnType<typeof documentOf>) => {
+    showTextDocument: async (document: ReturnType<typeof documentOf>, options?: unknown) => {
+      seen.shown.push(options);
       const editor = {
         document,
         viewColumn: 1,

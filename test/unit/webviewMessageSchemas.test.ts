@@ -114,8 +114,19 @@ describe('tab messages', () => {
   });
 });
 
-describe('pointer messages', () => {
-  it('carries nothing but its type', () => {
-    expect(parseWebviewMessage({ type: 'pointerDown', x: 3, target: 'a' })).toEqual({ type: 'pointerDown' });
+describe('focus answers', () => {
+  it('carry the question and a yes or no, and nothing else', () => {
+    expect(parseWebviewMessage({ type: 'focusAnswer', question: 3, byUser: false, x: 1 })).toEqual({
+      type: 'focusAnswer',
+      question: 3,
+      byUser: false,
+    });
+    for (const bad of [
+      { type: 'focusAnswer', question: -1, byUser: true },
+      { type: 'focusAnswer', question: 1.5, byUser: true },
+      { type: 'focusAnswer', question: 1, byUser: 'yes' },
+      { type: 'pointerDown' },
+    ])
+      expect(parseWebviewMessage(bad)).toBeUndefined();
   });
 });

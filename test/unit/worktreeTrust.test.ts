@@ -1,19 +1,22 @@
 // Which worktree records Redline believes: those git's safe.directory would believe (the user's,
-// and written by no one else), whose worktree's own `.git` points back at them, and that never name
-// `/`, the home folder or a folder holding a workspace folder. Each case starts from a real
+// and written by no one else, an ACL's grant included; on Windows, under the profile or owned by
+// the user), whose worktree's own `.git` points back at them on its first line, and that never
+// name `/`, the home folder or a folder holding a workspace folder. Each case starts from a real
 // `git worktree add` that is believed, and changes one thing.
 
-import { execFileSync } from 'child_process';
+import * as childProcess from 'child_process';
+import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { registeredWorktrees, worktreeHolding } from '../../shared/gitWorktrees';
 import { bundleForChild } from '../integration/childBundle';
+import { privateGroupOf, type AccountSources } from '../../shared/accountGroups';
 import {
   currentOwner,
   distrustOf,
+  notOwned,
   ownedByUser,
-  privateGroupOf,
   systemTrust,
   type OwnershipStats,
   type TrustContext,
@@ -81,6 +84,16 @@ it("does not believe a record whose worktree's .git points elsewhere", () => {
   });
   fs.rmSync(path.join(worktree, '.git'));
   expect(believed().trees).toEqual([]);
+});
+
+it('.git is read as git reads it: its first line alone', () => {
+  fs.writeFileSync(path.join(worktree, '.git'), `# moved\ngitdir: ${record}\n`);
+  expect(believed()).toEqual({
+    trees: [],
+    why: [`the worktree record ${record} is not trusted: ${worktree}/.git does not point back at ${record}`],
+  });
+  fs.writeFileSync(path.join(worktree, '.git'), `gitdir: ${record}\r\n`);
+  expect(believed()).toEqual({ trees: [worktree], why: [] });
 });
 
 it('does not believe a record that names a folder holding a workspace folder, or a workspace folder itself', () => {
@@ -191,30 +204,116 @@ describe("git's ownership rule", () => {
     expect(distrustOf(stats(1000, 0o755), { uid: 1000 })).toBeUndefined();
   });
 
-  it("lets the user's private group write (umask 002), and no other group", () => {
+  it("lets the user's private group write (umask 002), and no other group, nor an ACL's mask", () => {
     const inGroup = (gid: number): OwnershipStats => ({ ...stats(1000, 0o775), gid });
-    expect(distrustOf(inGroup(1000), { uid: 1000, privateGid: 1000 })).toBeUndefined();
-    expect(distrustOf(inGroup(100), { uid: 1000, privateGid: 1000 })).toBe('its group may write to it');
-    expect(distrustOf(inGroup(1000), { uid: 1000 })).toBe('its group may write to it');
-    expect(distrustOf({ ...inGroup(1000), mode: 0o777 }, { uid: 1000, privateGid: 1000 })).toBe(
+    const noAcl = { accessAcl: () => false };
+    expect(distrustOf(inGroup(1000), { uid: 1000, privateGid: 1000 }, noAcl)).toBeUndefined();
+    expect(distrustOf(inGroup(100), { uid: 1000, privateGid: 1000 }, noAcl)).toBe('its group may write to it');
+    expect(distrustOf(inGroup(1000), { uid: 1000 }, noAcl)).toBe('its group may write to it');
+    expect(distrustOf({ ...inGroup(1000), mode: 0o777 }, { uid: 1000, privateGid: 1000 }, noAcl)).toBe(
       'every user may write to it',
+    );
+    expect(distrustOf(inGroup(1000), { uid: 1000, privateGid: 1000 }, { accessAcl: () => true })).toBe(
+      'its ACL may let other users write to it',
+    );
+    expect(distrustOf(inGroup(1000), { uid: 1000, privateGid: 1000 }, { accessAcl: () => undefined })).toBe(
+      'its group may write to it, and whether an ACL lets other users write too could not be told',
     );
   });
 
-  it('counts a group as private only when no other account has it or is listed in it', () => {
-    const files = (passwd: string, group: string) => (file: string) => (file === '/etc/passwd' ? passwd : group);
-    const alice = 'alice:x:1000:1000::/home/alice:/bin/bash\n';
-    expect(privateGroupOf(1000, 1000, files(alice, 'alice:x:1000:\n'))).toBe(1000);
-    expect(
-      privateGroupOf(1001, 1000, files(alice + 'bob:x:1001:1000::/home/bob:/bin/sh\n', 'alice:x:1000:\n')),
-    ).toBeUndefined();
-    expect(privateGroupOf(1000, 100, files(alice, 'users:x:100:alice,bob\n'))).toBeUndefined();
-    expect(privateGroupOf(1000, 1001, files(alice, 'alice:x:1001:alice\n'))).toBe(1001);
-    expect(
-      privateGroupOf(1002, 1002, () => {
-        throw new Error('EACCES');
-      }),
-    ).toBeUndefined();
+  describe('a private group', () => {
+    const alice = 'alice:x:1000:1000::/home/alice:/bin/bash';
+    /** The local files, and what the name service adds (undefined: no getent on this system). */
+    const sources = (
+      files: { passwd: string; group: string },
+      served?: { group: string[]; passwd: string[] },
+    ): AccountSources => ({
+      readFile: (file) => (file === '/etc/passwd' ? files.passwd : files.group),
+      getent: (database) => served?.[database],
+    });
+
+    it('is one no other account has as its primary group or is listed in, by the local files', () => {
+      expect(privateGroupOf(1000, 1000, sources({ passwd: alice, group: 'alice:x:1000:' }))).toBe(1000);
+      expect(
+        privateGroupOf(
+          1001,
+          1000,
+          sources({ passwd: `${alice}\nbob:x:1001:1000::/home/bob:/bin/sh`, group: 'alice:x:1000:' }),
+        ),
+      ).toBeUndefined();
+      expect(privateGroupOf(1000, 100, sources({ passwd: alice, group: 'users:x:100:alice,bob' }))).toBeUndefined();
+      expect(privateGroupOf(1000, 1001, sources({ passwd: alice, group: 'alice:x:1001:alice' }))).toBe(1001);
+      // Named after another: not the user's private group, whoever is in it.
+      expect(privateGroupOf(1000, 1001, sources({ passwd: alice, group: 'devs:x:1001:' }))).toBeUndefined();
+      const unreadable: AccountSources = {
+        readFile: () => {
+          throw new Error('EACCES');
+        },
+        getent: () => undefined,
+      };
+      expect(privateGroupOf(1002, 1002, unreadable)).toBeUndefined();
+    });
+
+    it('is not one the name service (LDAP, SSSD) gives another member or another account', () => {
+      const files = { passwd: alice, group: 'alice:x:1000:' };
+      expect(privateGroupOf(1000, 1000, sources(files, { group: ['alice:*:1000:'], passwd: [alice] }))).toBe(1000);
+      expect(
+        privateGroupOf(1000, 1000, sources(files, { group: ['alice:*:1000:alice,mallory'], passwd: [alice] })),
+      ).toBeUndefined();
+      expect(
+        privateGroupOf(
+          1000,
+          1000,
+          sources(files, { group: ['alice:*:1000:'], passwd: [alice, 'mallory:*:5001:1000::/home/mallory:/bin/sh'] }),
+        ),
+      ).toBeUndefined();
+      // The name service knows no such group: the files are not the whole story, so it is not private.
+      expect(privateGroupOf(1000, 1000, sources(files, { group: [], passwd: [alice] }))).toBeUndefined();
+    });
+  });
+
+  describe('on Windows, where a file has no uid', () => {
+    const profile = 'C:\\Users\\alice';
+    const owner = { uid: undefined, windows: { user: 'HOST\\alice', profile } };
+    const any = stats(0);
+    const ownedBy = (name: string | undefined) => ({ windowsOwner: () => name });
+
+    it("believes a file under the user's profile without asking who owns it", () => {
+      const asked = jest.fn(() => 'BUILTIN\\Users');
+      expect(distrustOf(any, owner, { file: `${profile}\\src\\repo\\.git`, windowsOwner: asked })).toBeUndefined();
+      expect(distrustOf(any, owner, { file: 'c:\\users\\ALICE\\repo', windowsOwner: asked })).toBeUndefined();
+      expect(asked).not.toHaveBeenCalled();
+    });
+
+    it('believes one outside it only when its owner is the user, and says why not', () => {
+      const file = { file: 'C:\\src\\repo\\.git' };
+      expect(distrustOf(any, owner, { ...file, ...ownedBy('host\\ALICE') })).toBeUndefined();
+      expect(distrustOf(any, owner, { ...file, ...ownedBy('HOST\\mallory') })).toBe(
+        `it is outside your profile (${profile}) and belongs to HOST\\mallory, not to you (HOST\\alice)`,
+      );
+      expect(distrustOf(any, owner, { ...file, ...ownedBy(undefined) })).toBe(
+        `it is outside your profile (${profile}), and Windows did not say who owns it`,
+      );
+    });
+
+    it('applies to the worktree folder and to every record', () => {
+      const context: TrustContext = {
+        owner: { uid: undefined, windows: { user: 'HOST\\alice', profile: path.join(base, 'profile') } },
+        lstat: (file) => fs.lstatSync(file),
+        stat: (file) => fs.statSync(file),
+        windowsOwner: (file) => (file === worktree ? 'BUILTIN\\Users' : 'HOST\\alice'),
+      };
+      expect(notOwned(worktree, context)).toBe(
+        `${worktree}: it is outside your profile (${path.join(base, 'profile')}) and belongs to BUILTIN\\Users, not to you (HOST\\alice)`,
+      );
+      expect(believed(repo, { trust: context }).trees).toEqual([]);
+      expect(believed(repo, { trust: { ...context, windowsOwner: () => 'HOST\\alice' } }).trees).toEqual([worktree]);
+      expect(
+        believed(repo, {
+          trust: { ...context, owner: { uid: undefined, windows: { user: undefined, profile: base } } },
+        }).trees,
+      ).toEqual([worktree]);
+    });
   });
 
   it('does not believe a repository or a record another user owns (their ownership injected: a test cannot chown without root)', () => {
@@ -257,5 +356,46 @@ describe("git's ownership rule", () => {
       why: [`the worktree record ${record} is not trusted: ${gitdir}: it belongs to uid 65534, not to you`],
     });
     expect(believed(repo, { trust: systemTrust({ SUDO_UID: '65534' }) })).toEqual({ trees: [worktree], why: [] });
+  });
+});
+
+describe('a POSIX ACL, which the mode bits hide', () => {
+  const setfacl = spawnSync('setfacl', ['--version'], { encoding: 'utf8' });
+  /** CI runs as root, and installs acl (test/e2e/harness/install.mjs): there the grant must be made. */
+  const required = process.geteuid?.() === 0 || process.env.CI === 'true';
+
+  it("keeps the private group's write bit from excusing a grant to another user", () => {
+    if (setfacl.error) {
+      if (required)
+        throw new Error(`setfacl is needed here (root or CI): ${setfacl.error.message}; install Debian's acl`);
+      console.log(`No setfacl on this machine (${setfacl.error.message}): a real ACL grant is not checked here.`);
+      return;
+    }
+    // The user's own group counted as private, as a user of Debian's user private groups has it.
+    const system = systemTrust();
+    const gid = fs.statSync(record).gid;
+    const privately: TrustContext = { ...system, owner: { ...system.owner, privateGid: gid } };
+    fs.chmodSync(record, 0o775);
+    expect(believed(repo, { trust: privately })).toEqual({ trees: [worktree], why: [] });
+
+    // Back to 0755, then a grant: the group bits now show the ACL's mask, rwx.
+    fs.chmodSync(record, 0o755);
+    execFileSync('setfacl', ['-m', 'u:nobody:rwx', record]);
+    expect(execFileSync('getfacl', ['-c', record], { encoding: 'utf8' })).toContain('user:nobody:rwx');
+    expect(fs.statSync(record).mode & 0o777).toBe(0o775);
+    expect(believed(repo, { trust: privately })).toEqual({
+      trees: [],
+      why: [`the worktree record ${record} is not trusted: ${record}: its ACL may let other users write to it`],
+    });
+    // Asked once per file version: a lookup on the hot path starts no process.
+    const spawned = jest.spyOn(childProcess, 'execFileSync');
+    for (let i = 0; i < 20; i++) worktreeHolding(path.join(worktree, 'src'), [repo], { trust: privately });
+    expect(spawned).not.toHaveBeenCalled();
+    spawned.mockRestore();
+
+    // The grant taken back (the ACL's ctime moves): believed again, with the same group bits.
+    execFileSync('setfacl', ['-b', record]);
+    fs.chmodSync(record, 0o775);
+    expect(believed(repo, { trust: privately })).toEqual({ trees: [worktree], why: [] });
   });
 });

@@ -1,64 +1,113 @@
-// Keeps the editor Redline just showed for the user in front of a focus change that nobody asked for.
-// VS Code's webview reports its focus by polling and takes focus by a message to another process,
-// and a closing modal or command palette hands focus back to what had it, often the review panel.
-// Any of these can land just after the editor was shown: then the panel, not the editor the user
-// asked for, has the keyboard and the status bar. So for a moment after Redline shows an editor, a
-// switch to an editor that is not a text editor (the panel) shows it again, once. A switch to
-// another text editor, a click in the panel, or closing the editor is the user's own choice.
+// Keeps the editor Redline just showed for the user in front, until the user makes a move of
+// their own. VS Code's webview reports its focus by polling, and a closing palette or modal hands
+// the focus back to what had it, often the review panel: either can land after the editor was
+// shown, whenever a busy machine lets it: then the panel has the keyboard, or VS Code only says it
+// has (the panel's tab in front, the status bar without a line, the keyboard still in the editor).
+// So when the panel comes to the front while an editor is held, its page is asked whether the user
+// moved into it since the editor was shown (a pointer or a key pressed in it, or a focus it gained:
+// webview/userMoves.ts); if not, the editor is shown again. No timer: a move to another editor,
+// closing or covering the held one, or a move into the panel ends the hold, whenever it comes.
 
 import * as vscode from 'vscode';
-import { Disposable } from '../../../shared/lifecycle';
+import { Disposable, toDisposable, type IDisposable } from '../../../shared/lifecycle';
 import type { Logger } from '../../../shared/logger';
+import type { FocusCheckMessage } from '../panel/webviewMessages';
+import { keepsPreview } from './tabState';
 
-/**
- * Longer than the webview's focus poll (250 ms) and a message's way back on a loaded machine;
- * shorter than a person's next deliberate move to the panel (a click in it ends the hold anyway).
- */
-export const HOLD_MS = 2_000;
+/** What the hold needs of the review panel. */
+export interface PanelFocus {
+  /** The panel is the active editor. */
+  readonly active: boolean;
+  /** The panel became the active editor, with the keyboard or only by VS Code's account (its late focus poll). */
+  readonly onDidBecomeActive: vscode.Event<void>;
+  /** Posts to the panel's page, which answers a question through `EditorInFront.answered`. */
+  post(message: FocusCheckMessage): void;
+}
 
 interface Held {
   readonly editor: vscode.TextEditor;
-  readonly until: number;
+  /** The last question asked of the panel since it came to the front, until its answer. */
+  question?: number;
 }
 
 export class EditorInFront extends Disposable {
   private held: Held | undefined;
+  private panel: PanelFocus | undefined;
+  private questions = 0;
 
-  constructor(
-    private readonly log: Logger,
-    private readonly now: () => number = Date.now,
-  ) {
+  constructor(private readonly log: Logger) {
     super();
     this.register(vscode.window.onDidChangeActiveTextEditor((active) => this.activeChanged(active)));
   }
 
-  /** Called right after showing `editor` because the user (or their assistant) asked for it. */
-  hold(editor: vscode.TextEditor): void {
-    this.held = { editor, until: this.now() + HOLD_MS };
-    // The panel may have taken the focus before the show's answer reached this process.
-    this.activeChanged(vscode.window.activeTextEditor);
+  /** The review panel, while it is open. */
+  attachPanel(panel: PanelFocus): IDisposable {
+    this.panel = panel;
+    const listening = panel.onDidBecomeActive(() => this.panelInFront());
+    return toDisposable(() => {
+      listening.dispose();
+      if (this.panel === panel) this.panel = undefined;
+    });
   }
 
-  /** The user acted in the panel (a click): whatever becomes active next is their choice. */
-  release(): void {
-    this.held = undefined;
+  /** Called right after showing `editor` because the user (or their assistant) asked for it. */
+  hold(editor: vscode.TextEditor): void {
+    this.held = { editor };
+    this.panel?.post({ type: 'editorShown' });
+    // The panel may have come to the front before the show's answer reached this process.
+    const active = vscode.window.activeTextEditor;
+    if (active?.document !== editor.document) this.activeChanged(active);
+    else if (this.panel?.active) this.panelInFront();
+  }
+
+  /** The panel's answer to question `question`: whether the user moved into it since the editor was shown. */
+  answered(question: number, byUser: boolean): void {
+    const held = this.held;
+    if (!held || held.question !== question) return;
+    held.question = undefined;
+    if (byUser) return void (this.held = undefined);
+    if (!this.panel?.active) {
+      // No text editor and not the panel: another editor the user opened (Settings, a preview, an image).
+      if (vscode.window.activeTextEditor === undefined) this.held = undefined;
+      return;
+    }
+    if (!stillShown(held.editor)) return void (this.held = undefined);
+    const { document, viewColumn } = held.editor;
+    // The view state is kept: the editor comes back with the selection and scroll it was shown with.
+    vscode.window.showTextDocument(document, { viewColumn, preview: keepsPreview(document.uri, viewColumn) }).then(
+      () => this.log.info('gave the front back to the editor shown', { file: document.fileName }),
+      (error: unknown) => this.log.warn('could not give the front back to the editor shown', { error }),
+    );
   }
 
   private activeChanged(active: vscode.TextEditor | undefined): void {
     const held = this.held;
     if (!held) return;
     if (active?.document === held.editor.document) return;
-    this.held = undefined;
-    if (active !== undefined || this.now() > held.until) return;
-    // Closed by the user, or another tab in front of it in its group: nothing was taken from it.
-    const stillShown = vscode.window.visibleTextEditors.some(
-      (editor) => editor.document === held.editor.document && editor.viewColumn === held.editor.viewColumn,
-    );
-    if (!stillShown) return;
-    // The view state is kept: the editor comes back with the selection and scroll it was shown with.
-    vscode.window.showTextDocument(held.editor.document, { viewColumn: held.editor.viewColumn, preview: false }).then(
-      () => this.log.info('gave the focus back to the editor shown', { file: held.editor.document.fileName }),
-      (error: unknown) => this.log.warn('could not give the focus back to the editor shown', { error }),
-    );
+    // Another text editor, or the held one closed or covered by another tab: the user's choice.
+    if (active !== undefined || !stillShown(held.editor)) return void (this.held = undefined);
+    // Another kind of editor in front: the panel, asked who brought it there; or one the user opened.
+    if (!this.panel) return void (this.held = undefined);
+    this.ask(held);
   }
+
+  private panelInFront(): void {
+    const held = this.held;
+    if (!held) return;
+    if (!stillShown(held.editor)) return void (this.held = undefined);
+    this.ask(held);
+  }
+
+  /** A new question each time: an answer to an earlier one (a page that reloaded never answers) is ignored. */
+  private ask(held: Held): void {
+    held.question = ++this.questions;
+    this.panel?.post({ type: 'whoFocused', question: held.question });
+  }
+}
+
+/** Still in its column, in front of the other tabs there. */
+function stillShown(editor: vscode.TextEditor): boolean {
+  return vscode.window.visibleTextEditors.some(
+    (visible) => visible.document === editor.document && visible.viewColumn === editor.viewColumn,
+  );
 }

@@ -9,6 +9,7 @@ import { ErrorCode, IpcError, type OpenLocationResult } from '../../../shared/pr
 import { resolveOne, type Resolution } from '../render/referenceResolver';
 import { isInsideRoots } from './containment';
 import type { EditorInFront } from './editorInFront';
+import { keepsPreview } from './tabState';
 import type { WithheldDocuments } from './withheldDocuments';
 
 const HIGHLIGHT_MS = 1500;
@@ -56,9 +57,10 @@ export class LocationOpener extends Disposable {
     }
     const document = await vscode.workspace.openTextDocument(vscode.Uri.file(resolution.absolutePath));
     const { range, clampedFrom } = rangeIn(document, reference);
+    const viewColumn = this.editorColumn();
     const editor = await vscode.window.showTextDocument(document, {
-      viewColumn: this.editorColumn(),
-      preview: false,
+      viewColumn,
+      preview: keepsPreview(document.uri, viewColumn),
       selection: range,
     });
     // Active end at the start, so the cursor (and the status bar's "Ln") is on the first line.

@@ -10,6 +10,7 @@ import type { FeedbackItem, FindingState } from '../../../shared/protocol';
 import type { ShownFinding } from '../review/reviewFindings';
 import { threadBody } from './threadMarkdown';
 import type { EditorInFront } from '../editor/editorInFront';
+import { keepsPreview } from '../editor/tabState';
 
 export const COMMENT_CONTROLLER_ID = 'redline';
 /**
@@ -105,10 +106,12 @@ export class FindingThreads extends Disposable {
    */
   async reveal(finding: ShownFinding): Promise<void> {
     const range = new vscode.Range(finding.line - 1, 0, finding.endLine - 1, 0);
-    const editor = await vscode.window.showTextDocument(vscode.Uri.file(finding.file), {
-      viewColumn: this.codeColumn(),
+    const uri = vscode.Uri.file(finding.file);
+    const viewColumn = this.codeColumn();
+    const editor = await vscode.window.showTextDocument(uri, {
+      viewColumn,
       selection: new vscode.Range(range.start, range.start),
-      preview: false,
+      preview: keepsPreview(uri, viewColumn),
     });
     editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     this.inFront.hold(editor);

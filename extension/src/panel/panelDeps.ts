@@ -55,7 +55,8 @@ export function createPanelDeps({ reviews, renderer, opener, inFront, findings }
         .filter((review) => review.store.current || review === reviews.active)
         .map(({ key, label }) => ({ key, label, active: key === reviews.active.key })),
     selectTab: (key) => void reviews.select(key),
-    userInPanel: () => inFront.release(),
+    watchFocus: (panel) => inFront.attachPanel(panel),
+    focusAnswered: (question, byUser) => inFront.answered(question, byUser),
     onDidChangeTabs: tabsChanged.event,
     render: (review) => renderer.render(review),
     renderPart: async (review, part) => {

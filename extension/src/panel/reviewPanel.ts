@@ -4,7 +4,8 @@
 // findings (panelFindings.ts) and history (panelHistory.ts) get messages of their own.
 
 import * as vscode from 'vscode';
-import { Disposable, toDisposable } from '../../../shared/lifecycle';
+import { Disposable, toDisposable, type IDisposable } from '../../../shared/lifecycle';
+import type { PanelFocus } from '../editor/editorInFront';
 import { errorMessage, type Logger } from '../../../shared/logger';
 import type { PanelChange } from './appendLog';
 import type { PanelRenderers, PanelReview } from './panelUpdates';
@@ -41,8 +42,10 @@ export interface ReviewPanelDeps extends PanelRenderers, PanelFindingDeps, Panel
   /** One tab per assistant's review. */
   tabs(): readonly ReviewTab[];
   selectTab(key: string): void;
-  /** The user clicked in the panel: an editor Redline just showed is no longer held in front. */
-  userInPanel(): void;
+  /** Lets the editor Redline shows ask the panel who brought it to the front (editor/editorInFront.ts); returns the undo. */
+  watchFocus(panel: PanelFocus): IDisposable;
+  /** The page's answer to such a question. */
+  focusAnswered(question: number, byUser: boolean): void;
   readonly onDidChangeTabs: vscode.Event<void>;
 }
 
@@ -148,6 +151,17 @@ export class ReviewPanel extends Disposable {
     ])
       this.register(listener);
     this.register(this._delivery);
+    const becameActive = this.register(new vscode.EventEmitter<void>());
+    this.register(_panel.onDidChangeViewState(() => _panel.active && becameActive.fire()));
+    this.register(
+      deps.watchFocus({
+        get active() {
+          return _panel.active;
+        },
+        onDidBecomeActive: becameActive.event,
+        post: (message) => void _panel.webview.postMessage(message),
+      }),
+    );
     ReviewPanel._current = this;
     // Released first: a panel being closed is no longer the one to show.
     this.register(
@@ -251,8 +265,8 @@ export class ReviewPanel extends Disposable {
       case 'selectTab':
         this._deps.selectTab(message.key);
         return;
-      case 'pointerDown':
-        this._deps.userInPanel();
+      case 'focusAnswer':
+        this._deps.focusAnswered(message.question, message.byUser);
         return;
       default: {
         const unexpected: never = message;

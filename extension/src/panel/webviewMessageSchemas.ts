@@ -79,8 +79,15 @@ const CompareMessage = z.object({ type: z.literal('compare') });
 /** A tab was clicked: show that assistant's review. */
 const SelectTabMessage = z.object({ type: z.literal('selectTab'), key: TabKey });
 
-/** A pointer went down in the panel: the focus the panel takes next is the user's, not a late one. */
-const PointerDownMessage = z.object({ type: z.literal('pointerDown') });
+/**
+ * The answer to a `whoFocused`: whether a pointer or a key went down in the panel, or the panel
+ * gained the focus, since Redline last showed an editor.
+ */
+const FocusAnswerMessage = z.object({
+  type: z.literal('focusAnswer'),
+  question: z.number().int().nonnegative(),
+  byUser: z.boolean(),
+});
 
 export const WebviewToHostMessage = z.discriminatedUnion('type', [
   ReadyMessage,
@@ -97,7 +104,7 @@ export const WebviewToHostMessage = z.discriminatedUnion('type', [
   RestoreEarlierMessage,
   CompareMessage,
   SelectTabMessage,
-  PointerDownMessage,
+  FocusAnswerMessage,
 ]);
 export type WebviewToHostMessage = z.infer<typeof WebviewToHostMessage>;
 

@@ -154,6 +154,22 @@ export type HostToWebviewMessage =
   | ComparisonMessage
   | TabsMessage;
 
+// ---- host → webview: whose move brought the panel to the front (editor/editorInFront.ts) --------
+// Not HostToWebviewMessage: a small listener of their own answers them (webview/userMoves.ts).
+
+/** Redline has just shown an editor: the panel counts the user's moves in it afresh. */
+export interface EditorShownMessage {
+  readonly type: 'editorShown';
+}
+
+/** The panel became the active editor: has the user moved into it since the editor was shown? */
+export interface WhoFocusedMessage {
+  readonly type: 'whoFocused';
+  readonly question: number;
+}
+
+export type FocusCheckMessage = EditorShownMessage | WhoFocusedMessage;
+
 // ---- webview → host ------------------------------------------------------------------------
 // Inferred from the schemas the host parses them with; a type-only import, so zod stays out of
 // the webview's bundle.

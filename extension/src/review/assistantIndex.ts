@@ -94,8 +94,9 @@ export class AssistantIndex {
         );
         if (entries.length >= MAX_ASSISTANTS)
           throw new Error(`this folder already keeps the reviews of ${MAX_ASSISTANTS} assistants`);
-        hold.assertHeld();
-        await replaceFile(target, JSON.stringify({ version: 1, assistants: [...entries, entry] }));
+        await replaceFile(target, JSON.stringify({ version: 1, assistants: [...entries, entry] }), {
+          beforeRename: () => hold.assertHeld(),
+        });
         this.entries = [...entries, entry];
       });
     } catch (error) {

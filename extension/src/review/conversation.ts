@@ -239,9 +239,12 @@ export class Conversation extends Disposable {
       await withFolderLock(path.dirname(journal.file), async (hold) => {
         const theirs = await journal.catchUp(this.log);
         if (theirs) this.takeIn(theirs);
-        hold.assertHeld();
         const batch = this.unsaved.splice(0);
-        await journal.append(batch, () => this.contents());
+        await journal.append(
+          batch,
+          () => this.contents(),
+          () => hold.assertHeld(),
+        );
         this.savedThrough = highestId(batch, this.savedThrough);
       });
     } catch (error) {

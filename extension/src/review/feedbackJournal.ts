@@ -103,10 +103,17 @@ export class FeedbackJournal {
     return data === undefined ? undefined : parseJournal(data, this.file, log);
   }
 
-  /** Appends the items and fsyncs; compacts instead when due. On failure the file is as it was. */
-  async append(items: readonly FeedbackItem[], snapshot: () => JournalContents): Promise<void> {
+  /**
+   * Appends the items and fsyncs; compacts instead when due. On failure the file is as it was.
+   * `beforeCommit` is called right before the write that appends, or the rename that compacts.
+   */
+  async append(
+    items: readonly FeedbackItem[],
+    snapshot: () => JournalContents,
+    beforeCommit: () => void = () => undefined,
+  ): Promise<void> {
     if (items.length === 0) return;
-    if (this.appended > COMPACT_AFTER_BYTES) return this.compact(snapshot());
+    if (this.appended > COMPACT_AFTER_BYTES) return this.compact(snapshot(), beforeCommit);
     const data = Buffer.from(
       (this.torn ? '\n' : '') + items.map((item) => `${JSON.stringify({ item })}\n`).join(''),
       'utf8',
@@ -115,6 +122,7 @@ export class FeedbackJournal {
     const handle = await fs.open(this.file, fsConstants.O_WRONLY | fsConstants.O_APPEND | fsConstants.O_CREAT, 0o600);
     const { size } = await handle.stat();
     try {
+      beforeCommit();
       // Every byte, or the append fails: a short write fsynced as it is would be a torn item reported saved.
       await writeAll(handle, data);
       await handle.sync();
@@ -132,7 +140,7 @@ export class FeedbackJournal {
   }
 
   /** Rewrites the file atomically with the newest items that fit MAX_COMPACTED_BYTES. */
-  async compact(contents: JournalContents): Promise<void> {
+  async compact(contents: JournalContents, beforeCommit: () => void = () => undefined): Promise<void> {
     const lines: string[] = [];
     let bytes = 0;
     const slices = new TimeSlices();
@@ -148,7 +156,13 @@ export class FeedbackJournal {
     await fs.mkdir(path.dirname(this.file), { recursive: true });
     const temp = await writeTemp(this.file, [header, ...lines.reverse()]);
     const { ino } = await fs.stat(temp);
-    await fs.rename(temp, this.file);
+    try {
+      beforeCommit();
+      await fs.rename(temp, this.file);
+    } catch (error) {
+      await fs.rm(temp, { force: true }).catch(() => undefined);
+      throw error;
+    }
     await syncDirectory(path.dirname(this.file));
     this.appended = 0;
     this.torn = false;

@@ -1,25 +1,29 @@
-// One hold of a folder's lock file, from taking it to letting it go: waiting for a live holder,
-// taking over a stale one, refreshing it while held, and finding out if it was lost. The rules
-// that make it exclusive are in folderLock.ts.
+// One hold of a folder's lock file, from taking it to letting it go: waiting for a running holder,
+// ending an abandoned one, refreshing it while held, and finding out if it was lost. The rules,
+// and why they make the lock exclusive, are in folderLock.ts.
 
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import {
   createLock,
-  GATE_PREFIX,
-  gateFor,
-  isStale,
+  END_MARKER_PREFIX,
+  endMarkerFor,
+  isAbandoned,
+  letGoOf,
   LockWatch,
+  moment,
+  elapsedSince,
   newHolder,
   readLock,
-  removeGate,
+  removeEndMarker,
   type LockHolder,
-  type LockLook,
+  type LockSnapshot,
+  type Moment,
 } from './lockFile';
-import { endStaleLock, enterOwnGate } from './lockTakeover';
+import { endLockFile, pausedTooLong, waitForEndMarker } from './lockTakeover';
 
 export interface LockTiming {
-  /** A lock that has not been refreshed (or has not changed) for this long is stale. */
+  /** The bound: a lock file no one can check that has not changed for this long is abandoned. */
   readonly staleAfterMs: number;
   /** How often a holder refreshes its lock: well within the bound. */
   readonly refreshEveryMs: number;
@@ -31,8 +35,8 @@ export interface LockTiming {
 export interface FolderLockHold {
   /**
    * Throws unless the lock is still ours and was confirmed recently enough that no other process
-   * can have judged it stale. Call it right before each write that must not land beside another
-   * window's.
+   * can have judged it abandoned. Call it right before each call that commits (a rename into
+   * place, an append), after the slow part (writing and fsyncing) is done.
    */
   assertHeld(): void;
 }
@@ -45,7 +49,7 @@ export class FolderLockLostError extends Error {
   }
 }
 
-/** Folders whose old gates this process has cleared once (see sweepGates). */
+/** Folders whose old end markers this process has cleared once (see sweepEndMarkers). */
 const swept = new Set<string>();
 
 /** The lock file as this hold made it. */
@@ -53,8 +57,8 @@ interface TakenLock {
   readonly file: string;
   readonly holder: LockHolder;
   readonly fileId: string;
-  /** When (steady clock) it was made. */
-  readonly takenAt: number;
+  /** Just before it was made. */
+  readonly takenAt: Moment;
 }
 
 export class HeldLock implements FolderLockHold {
@@ -64,8 +68,10 @@ export class HeldLock implements FolderLockHold {
   private readonly file: string;
   private readonly holder: LockHolder;
   private readonly fileId: string;
-  /** When (steady clock) the lock last looked fresh to everyone: made, or refreshed and seen to be ours. */
-  private confirmedAt: number;
+  /** The start of the last refresh that found the lock ours (or of its making). */
+  private confirmedAt: Moment;
+  /** The mtime the last refresh set: each sets a later one, whatever the wall clock does. */
+  private lastMtimeMs = 0;
 
   private constructor(
     taken: TakenLock,
@@ -82,29 +88,29 @@ export class HeldLock implements FolderLockHold {
     this.timer.unref();
   }
 
-  /** Waits for the lock (at most `timing.waitAtMostMs`), taking over a stale one; throws with what to delete when the wait runs out. */
+  /** Waits for the lock (at most `timing.waitAtMostMs`), ending an abandoned one; throws with what to delete when the wait runs out. */
   static async acquire(file: string, timing: LockTiming): Promise<HeldLock> {
     const holder = newHolder();
     const watch = new LockWatch();
     const deadline = performance.now() + timing.waitAtMostMs;
     let tookOver = false;
-    let blocker: LockLook | undefined;
+    let blocker: LockSnapshot | undefined;
     // A waiter looks often while a commit (short) is under way, and at least ten times within the bound.
     const longestPause = Math.min(100, timing.staleAfterMs / 10);
     for (let pause = 5; ; pause = Math.min(pause * 2, longestPause)) {
-      const startedAt = performance.now();
+      const startedAt = moment();
       const fileId = await createLock(file, holder);
       if (fileId) {
         const held = new HeldLock({ file, holder, fileId, takenAt: startedAt }, timing);
-        await held.sweepGates(tookOver);
+        await held.sweepEndMarkers(tookOver);
         return held;
       }
       const before = blocker;
       blocker = await readLock(file);
       // Another holder has just come in: its commit is likely over soon.
-      if (blocker && blocker.incarnation !== before?.incarnation) pause = 5;
-      if (blocker && isStale(blocker, watch.unchangedFor(file, blocker), timing.staleAfterMs)) {
-        const outcome = await endStaleLock(file, blocker, { watch, staleAfterMs: timing.staleAfterMs });
+      if (blocker && blocker.token !== before?.token) pause = 5;
+      if (blocker && isAbandoned(blocker, watch.unchangedFor(file, blocker), timing.staleAfterMs)) {
+        const outcome = await endLockFile(file, blocker, { watch, staleAfterMs: timing.staleAfterMs });
         if (outcome === 'ended') {
           tookOver = true;
           continue;
@@ -118,8 +124,8 @@ export class HeldLock implements FolderLockHold {
 
   assertHeld(): void {
     if (this.lost) throw this.lost;
-    const unconfirmedFor = performance.now() - this.confirmedAt;
-    // Past half the bound another window could soon judge it stale; nothing more is written then.
+    const unconfirmedFor = elapsedSince(this.confirmedAt);
+    // Past half the bound another window could soon judge it abandoned; nothing more is committed then.
     if (unconfirmedFor > this.timing.staleAfterMs / 2) {
       throw new FolderLockLostError(
         `Redline could not refresh its lock ${this.file} for ${seconds(unconfirmedFor)} s, so it stopped before writing: another window may have taken the folder over.`,
@@ -128,46 +134,57 @@ export class HeldLock implements FolderLockHold {
   }
 
   /**
-   * Lets go: behind its own gate, removes the lock if it is still this hold's file. Throws when it
-   * is not: then another window took it over meanwhile, and this hold's writes were not alone.
+   * Lets go: removes the lock if it is still this hold's file, behind its end marker and only soon
+   * after making it, as a waiter ends an abandoned one. Throws when it is not: then another window
+   * took it over meanwhile, and this hold's writes were not alone.
    */
   async release(): Promise<void> {
     clearInterval(this.timer);
     await this.refreshing;
-    const gate = gateFor(this.file, this.holder.token);
-    const token = await enterOwnGate(
-      gate,
-      { watch: new LockWatch(), staleAfterMs: this.timing.staleAfterMs },
-      this.timing.waitAtMostMs,
-    );
-    if (!token)
-      throw new FolderLockLostError(
-        `Redline could not let go of its lock ${this.file}: ${gate} stayed in the way for ${seconds(this.timing.waitAtMostMs)} s. If no other Redline window is open on this folder, delete both files.`,
-      );
     try {
-      const now = await readLock(this.file);
-      if (now?.holder?.token !== this.holder.token || now.fileId !== this.fileId)
-        throw this.lose(now ? 'replaced by another window' : 'removed');
-      await fs.rm(this.file, { force: true });
+      await this.remove();
     } finally {
-      await removeGate(gate, token);
+      letGoOf(this.holder.token);
+    }
+  }
+
+  private async remove(): Promise<void> {
+    const marker = endMarkerFor(this.file, this.holder.token);
+    const context = { watch: new LockWatch(), staleAfterMs: this.timing.staleAfterMs };
+    const deadline = performance.now() + this.timing.waitAtMostMs;
+    for (;;) {
+      const entered = await waitForEndMarker(marker, context, deadline);
+      if (!entered)
+        throw new FolderLockLostError(
+          `Redline could not let go of its lock ${this.file}: ${marker} stayed in the way for ${seconds(this.timing.waitAtMostMs)} s. If no other Redline window is open on this folder, delete both files.`,
+        );
+      try {
+        const now = await readLock(this.file);
+        if (now?.holder?.token !== this.holder.token || now.fileId !== this.fileId)
+          throw this.lose(now ? 'replaced by another window' : 'removed');
+        if (!pausedTooLong(entered.at, context)) return void (await fs.rm(this.file, { force: true }));
+      } finally {
+        await removeEndMarker(marker, entered.token);
+      }
+      // This process paused between making the marker and now: a new marker, and the lock read again.
     }
   }
 
   /**
-   * Moves the lock's time on, then checks that no one is at its gate, then that the file is still
-   * ours, in that order. A taker makes the gate, reads the lock, removes it, then the gate: if it
-   * read the lock before this new time, this check finds either its gate or the lock gone;
-   * if after, it sees the new time and leaves the lock alone.
+   * Moves the lock's mtime on, then checks that no one has made its end marker, then that the file
+   * is still ours, in that order. A waiter makes the marker, reads the lock, removes it, then the
+   * marker: if it read the lock before this new mtime, this check finds either its marker or the
+   * lock gone; if after, it sees the new mtime and leaves the lock alone.
    */
   private async refresh(): Promise<void> {
     if (this.lost) return;
-    const startedAt = performance.now();
+    const startedAt = moment();
     try {
-      const time = new Date();
-      await fs.utimes(this.file, time, time);
+      // Later than the last by at least a second, so that a wall clock set back or stopped still changes the file.
+      this.lastMtimeMs = Math.max(Date.now(), this.lastMtimeMs + 1000);
+      await fs.utimes(this.file, this.lastMtimeMs / 1000, this.lastMtimeMs / 1000);
       if (
-        await fs.stat(gateFor(this.file, this.holder.token)).then(
+        await fs.stat(endMarkerFor(this.file, this.holder.token)).then(
           () => true,
           () => false,
         )
@@ -193,26 +210,27 @@ export class HeldLock implements FolderLockHold {
   }
 
   /**
-   * Gates left by a process that died inside one: at the first hold in a folder, and after a
-   * takeover (which means some process died). Any gate but our own is for an incarnation that has
-   * ended, since the lock is ours now; only those whose writer is gone are removed.
+   * End markers left by a process that died inside one: at the first hold in a folder, and after a
+   * takeover (which means some process died). Only the marker of the lock file that exists now
+   * guards anything (rule 7 in folderLock.ts), so every other one is removed.
    */
-  private async sweepGates(tookOver: boolean): Promise<void> {
+  private async sweepEndMarkers(tookOver: boolean): Promise<void> {
     const directory = path.dirname(this.file);
     if (!tookOver && swept.has(directory)) return;
     swept.add(directory);
-    const own = gateFor(this.file, this.holder.token);
+    const current = await readLock(this.file).catch(() => undefined);
+    const keep = new Set(
+      [this.holder.token, current?.token ?? this.holder.token].map((token) => endMarkerFor(this.file, token)),
+    );
     const names = await fs.readdir(directory).catch(() => [] as string[]);
-    for (const name of names.filter((name) => name.startsWith(GATE_PREFIX))) {
-      const gate = path.join(directory, name);
-      if (gate === own) continue;
-      const look = await readLock(gate).catch(() => undefined);
-      if (look && isStale(look, 0, this.timing.staleAfterMs)) await fs.rm(gate, { force: true }).catch(() => undefined);
+    for (const name of names.filter((name) => name.startsWith(END_MARKER_PREFIX))) {
+      const marker = path.join(directory, name);
+      if (!keep.has(marker)) await fs.rm(marker, { force: true }).catch(() => undefined);
     }
   }
 }
 
-function waitedTooLong(file: string, blocker: LockLook | undefined, timing: LockTiming): string {
+function waitedTooLong(file: string, blocker: LockSnapshot | undefined, timing: LockTiming): string {
   const who = blocker?.holder ? ` (process ${blocker.holder.pid} on ${blocker.holder.host})` : '';
   return `Redline waited ${seconds(timing.waitAtMostMs)} s for the lock ${file}, which another Redline window holds${who}. If no other Redline window is open on this folder, delete that file.`;
 }

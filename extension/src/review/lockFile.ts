@@ -1,51 +1,67 @@
-// What a lock file says and how it looks right now, and whether the one who wrote it is gone.
-// Used for the folder's lock and for the gates that end a stale one (folderLock.ts explains both).
-// Everything read here is untrusted: another process may be writing, or have died writing.
+// What a lock file or an end marker says, how it is right now, and whether the one who wrote it is
+// gone; folderLock.ts states the rules these serve. Everything read here is untrusted: another
+// process may be writing, or have died writing.
 
 import { createHash, randomBytes } from 'crypto';
 import { promises as fs, type BigIntStats } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { isOwnProcessAlive } from '../../../shared/privateDirectory';
+import { holderState, machineOfThisProcess, startOfThisProcess, type HolderIdentity } from './holderProcess';
 import { readRegularFile } from './validatedFile';
 
 export const LOCK_FILE = '.lock';
-/** A gate's name: the lock file's, then the incarnation it ends. Starts with LOCK_FILE, so the store leaves it alone. */
-export const GATE_PREFIX = `${LOCK_FILE}.end-`;
-/** A token that can name a gate; any other incarnation is named by a digest. */
+/** An end marker's name: the lock file's, then the token of the file it ends. Starts with LOCK_FILE, so the store leaves it alone. */
+export const END_MARKER_PREFIX = `${LOCK_FILE}.end-`;
+/** A token that can be part of a file name; any other file is named by a digest. */
 const TOKEN = /^[0-9a-f]{16,64}$/;
+const MACHINE = /^boot:[0-9a-f-]{36}\/pid-ns:\d{1,20}$/;
 const MAX_LOCK_BYTES = 4096;
 
-export interface LockHolder {
-  readonly pid: number;
+export interface LockHolder extends HolderIdentity {
+  /** The hostname, for the person who reads the file; never used to judge it. */
   readonly host: string;
-  /** New for every lock file written: no two files ever carry the same one. */
+  /** New for every file written: no two files ever carry the same one. */
   readonly token: string;
 }
 
+/** Tokens of the files (lock files and end markers) this process made and has not let go of. */
+const heldTokens = new Set<string>();
+
 export function newHolder(): LockHolder {
-  return { pid: process.pid, host: os.hostname(), token: randomBytes(8).toString('hex') };
+  const machine = machineOfThisProcess();
+  const started = startOfThisProcess();
+  return {
+    pid: process.pid,
+    host: os.hostname(),
+    token: randomBytes(8).toString('hex'),
+    ...(machine !== undefined ? { machine } : {}),
+    ...(started !== undefined ? { started } : {}),
+  };
+}
+
+/** This process no longer holds the file with `token` (removed, or found taken over). */
+export function letGoOf(token: string): void {
+  heldTokens.delete(token);
 }
 
 /** A lock file as read at one moment. */
-export interface LockLook {
-  /** Names this file among all that will ever have its name: its holder's token, or for unreadable content a digest of the file. */
-  readonly incarnation: string;
+export interface LockSnapshot {
+  /** Its holder's token; for unreadable content, a digest of the file in its place. */
+  readonly token: string;
   /** The inode (device and number): the same only while the file is the same file. */
   readonly fileId: string;
-  /** Everything a refresh changes; two equal looks mean nothing happened to the file in between. */
-  readonly look: string;
+  /** Inode, size, mtime and content: two equal fingerprints mean nothing happened to the file in between. */
+  readonly fingerprint: string;
   readonly holder?: LockHolder;
-  readonly mtimeMs: number;
 }
 
-/** The gate that whoever ends `incarnation` (its holder releasing, or a waiter taking over) holds meanwhile. */
-export function gateFor(lockFile: string, incarnation: string): string {
-  return path.join(path.dirname(lockFile), `${GATE_PREFIX}${incarnation}`);
+/** The end marker that whoever removes the file with `token` (its holder letting go, or a waiter taking over) makes first. */
+export function endMarkerFor(lockFile: string, token: string): string {
+  return path.join(path.dirname(lockFile), `${END_MARKER_PREFIX}${token}`);
 }
 
-/** How the lock file looks now; undefined when there is none. */
-export async function readLock(file: string): Promise<LockLook | undefined> {
+/** The lock file as it is now; undefined when there is none. */
+export async function readLock(file: string): Promise<LockSnapshot | undefined> {
   let stats: BigIntStats;
   try {
     stats = await fs.lstat(file, { bigint: true });
@@ -53,7 +69,7 @@ export async function readLock(file: string): Promise<LockLook | undefined> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  // A symlink, a directory or a FIFO put there reads as empty: unreadable, and judged by its age.
+  // A symlink, a directory or a FIFO put there reads as empty: unreadable, and judged by watching it.
   const content = stats.isFile()
     ? ((await readRegularFile(file, MAX_LOCK_BYTES).catch(() => undefined)) ?? Buffer.alloc(0))
     : Buffer.alloc(0);
@@ -61,14 +77,13 @@ export async function readLock(file: string): Promise<LockLook | undefined> {
   const holder = parseHolder(content);
   const digest = createHash('sha256').update(content).digest('hex').slice(0, 32);
   return {
-    incarnation:
+    token:
       holder && TOKEN.test(holder.token)
         ? holder.token
         : `x${createHash('sha256').update(`${fileId}:${digest}`).digest('hex').slice(0, 32)}`,
     fileId,
-    look: `${fileId}:${stats.size}:${stats.mtimeNs}:${digest}`,
+    fingerprint: `${fileId}:${stats.size}:${stats.mtimeNs}:${digest}`,
     holder,
-    mtimeMs: Number(stats.mtimeMs),
   };
 }
 
@@ -84,66 +99,94 @@ export async function createLock(file: string, holder: LockHolder): Promise<stri
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
     throw error;
   }
+  heldTokens.add(holder.token);
   try {
-    await handle.writeFile(JSON.stringify(holder), 'utf8');
+    // A reader without the machine's facts is told why a waiter will only watch this file.
+    const record = holder.machine === undefined ? { ...holder, liveness: 'cannot be checked here' } : holder;
+    await handle.writeFile(JSON.stringify(record), 'utf8');
     const { dev, ino } = await handle.stat({ bigint: true });
     await handle.close();
     return `${dev}:${ino}`;
   } catch (error) {
     await handle.close().catch(() => undefined);
-    // Ours and just made: no one judges a file this fresh stale, so no one else has taken it yet.
+    // Ours and just made, by a running process: no one has judged it abandoned yet.
     await fs.rm(file, { force: true }).catch(() => undefined);
+    letGoOf(holder.token);
     throw error;
   }
 }
 
-/** Removes a gate this process wrote, unless it was taken from us meanwhile. */
-export async function removeGate(gate: string, token: string): Promise<void> {
-  const now = await readLock(gate).catch(() => undefined);
-  if (now?.holder?.token === token) await fs.rm(gate, { force: true }).catch(() => undefined);
+/** Removes an end marker this process made, unless it was taken from us meanwhile. */
+export async function removeEndMarker(marker: string, token: string): Promise<void> {
+  const now = await readLock(marker).catch(() => undefined);
+  if (now?.holder?.token === token) await fs.rm(marker, { force: true }).catch(() => undefined);
+  letGoOf(token);
 }
 
 /**
- * Left by a process that is gone: one on this machine whose pid is not running; one written by
- * this machine's clock (or unreadable) that has not been refreshed within the bound; or one that
- * has not changed at all while we watched it for the bound (a time in the future, a clock that
- * disagrees with ours, another machine).
+ * Whether the file was left by a process that is gone (folderLock.ts, rule 3): its record names
+ * this machine and its process does not run; or no one can tell, and it has not changed while
+ * this process watched it for the bound. A running holder on this machine is never abandoned.
  */
-export function isStale(lock: LockLook, unchangedForMs: number, staleAfterMs: number): boolean {
+export function isAbandoned(lock: LockSnapshot, unchangedForMs: number, staleAfterMs: number): boolean {
   const { holder } = lock;
-  const here = holder?.host === os.hostname();
-  if (holder && here && holder.pid !== process.pid && !isOwnProcessAlive(holder.pid)) return true;
-  if ((here || !holder) && Date.now() - lock.mtimeMs > staleAfterMs) return true;
-  return unchangedForMs > staleAfterMs;
+  const state = holder ? holderState(holder, () => heldTokens.has(holder.token)) : 'unknown';
+  return state === 'unknown' ? unchangedForMs > staleAfterMs : state === 'gone';
 }
 
-/** For each file, how long it has looked the same, by this process's steady clock (which no other clock can skew). */
-export class LockWatch {
-  private readonly seen = new Map<string, { readonly look: string; readonly since: number }>();
+/** A moment by both of this process's clocks. */
+export interface Moment {
+  readonly steady: number;
+  readonly wall: number;
+}
 
-  unchangedFor(file: string, lock: LockLook): number {
+export function moment(): Moment {
+  return { steady: performance.now(), wall: Date.now() };
+}
+
+/**
+ * How long ago `then` was, by the clock that says longer: the steady clock stops while the machine
+ * sleeps, and the wall clock can be set back; neither may hide time that passed.
+ */
+export function elapsedSince(then: Moment): number {
+  const now = moment();
+  return Math.max(now.steady - then.steady, now.wall - then.wall);
+}
+
+/** For each file, how long it has stayed the same, by this process's steady clock (which no other clock can skew). */
+export class LockWatch {
+  private readonly seen = new Map<string, { readonly fingerprint: string; readonly since: number }>();
+
+  unchangedFor(file: string, lock: LockSnapshot): number {
     const now = performance.now();
     const last = this.seen.get(file);
-    if (last?.look === lock.look) return now - last.since;
-    this.seen.set(file, { look: lock.look, since: now });
+    if (last?.fingerprint === lock.fingerprint) return now - last.since;
+    this.seen.set(file, { fingerprint: lock.fingerprint, since: now });
     return 0;
   }
 }
 
 function parseHolder(content: Buffer): LockHolder | undefined {
   try {
-    const value = JSON.parse(content.toString('utf8')) as Partial<LockHolder> | null;
-    const { pid, host, token } = value ?? {};
+    const value = JSON.parse(content.toString('utf8')) as Partial<Record<keyof LockHolder, unknown>> | null;
+    const { pid, host, token, machine, started } = value ?? {};
     if (
+      typeof pid !== 'number' ||
       !Number.isSafeInteger(pid) ||
-      pid! <= 0 ||
+      pid <= 0 ||
       typeof host !== 'string' ||
       host.length > 255 ||
       typeof token !== 'string' ||
       token.length > 64
     )
       return undefined;
-    return { pid: pid!, host, token };
+    return {
+      pid,
+      host,
+      token,
+      ...(typeof machine === 'string' && MACHINE.test(machine) ? { machine } : {}),
+      ...(typeof started === 'string' && /^\d{1,20}$/.test(started) ? { started } : {}),
+    };
   } catch {
     return undefined;
   }

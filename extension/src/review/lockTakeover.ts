@@ -1,82 +1,99 @@
-// Ending one incarnation of a lock file, and only that one. Whoever removes a lock file (a waiter
-// taking over a stale one, or its holder letting go) first creates the gate named after the
-// incarnation it means to end, with O_EXCL, and reads the lock again behind it: only when it still
-// looks exactly as judged is it removed. Two takers of one stale lock cannot both pass its gate,
-// and a taker that comes late finds another incarnation behind it and leaves that one alone.
+// Removing one lock file, and only that one, behind its end marker (folderLock.ts, rules 2 and 6):
+// a waiter ending a lock file it judged abandoned, and a holder letting go of its own. Also used
+// for an end marker itself, when the process that made it died inside it.
 
 import { promises as fs } from 'fs';
 import {
   createLock,
-  gateFor,
-  isStale,
+  elapsedSince,
+  endMarkerFor,
+  isAbandoned,
+  moment,
   newHolder,
   readLock,
-  removeGate,
-  type LockLook,
+  removeEndMarker,
+  type LockSnapshot,
   type LockWatch,
+  type Moment,
 } from './lockFile';
 
-/** Gates of gates: each level is another process that died inside the few calls a gate is held for. */
+/** End markers of end markers: each level is another process that died inside the few calls one is held for. */
 const MAX_DEPTH = 3;
 
 export interface TakeoverContext {
   readonly watch: LockWatch;
   readonly staleAfterMs: number;
-  /** How many gates deep this takeover is (a gate of a gate); 0 for the lock itself. */
+  /** How many end markers deep this is (the end marker of an end marker); 0 for the lock file itself. */
   readonly depth?: number;
 }
 
 /**
- * 'ended': `file` was the incarnation judged and is removed. 'busy': another process is ending
- * it (a stale gate of a process that died doing so is cleared on the way). 'changed': it is not
- * the file judged any more (refreshed, replaced or gone), and was left alone.
+ * 'ended': `file` was the file judged and is removed. 'busy': another process is ending it (an end
+ * marker left by a process that died doing so is cleared on the way). 'changed': it is not the
+ * file judged any more (refreshed, replaced or gone), or this process paused too long to remove
+ * it safely; it was left alone.
  */
 export type TakeoverOutcome = 'ended' | 'busy' | 'changed';
 
-/** Removes `file` if it is still exactly `judged`, which the caller found stale. */
-export async function endStaleLock(file: string, judged: LockLook, context: TakeoverContext): Promise<TakeoverOutcome> {
-  const gate = gateFor(file, judged.incarnation);
-  const entered = await enterGate(gate, context);
+/** Removes `file` if it is still exactly `judged`, which the caller found abandoned (or holds). */
+export async function endLockFile(
+  file: string,
+  judged: LockSnapshot,
+  context: TakeoverContext,
+): Promise<TakeoverOutcome> {
+  const marker = endMarkerFor(file, judged.token);
+  const entered = await enterEndMarker(marker, context);
   if (!entered) return 'busy';
   try {
     const now = await readLock(file);
-    if (now?.look !== judged.look) return 'changed';
-    // The gate keeps every other taker out; only a pause long enough for this gate to be judged
-    // stale in turn could have let one in, so after one that long nothing is removed.
-    if (performance.now() - entered.at > context.staleAfterMs / 2) return 'changed';
+    if (now?.fingerprint !== judged.fingerprint) return 'changed';
+    // Only a pause long enough for this marker to be judged abandoned in turn could have let another
+    // process in behind it; after one that long, nothing is removed.
+    if (pausedTooLong(entered.at, context)) return 'changed';
     await fs.rm(file, { force: true });
     return 'ended';
   } finally {
-    await removeGate(gate, entered.token);
+    await removeEndMarker(marker, entered.token);
   }
 }
 
-/** Creates the gate; when another process holds it, clears it only if that process is gone. */
-async function enterGate(gate: string, context: TakeoverContext): Promise<{ token: string; at: number } | undefined> {
+/** Past half the bound, another process may have judged what this process holds abandoned. */
+export function pausedTooLong(since: Moment, context: Pick<TakeoverContext, 'staleAfterMs'>): boolean {
+  return elapsedSince(since) > context.staleAfterMs / 2;
+}
+
+/** Makes the end marker; when another process has it, clears it only if that process is gone. */
+export async function enterEndMarker(
+  marker: string,
+  context: TakeoverContext,
+): Promise<{ readonly token: string; readonly at: Moment } | undefined> {
   const holder = newHolder();
-  const at = performance.now();
-  if (await createLock(gate, holder)) return { token: holder.token, at };
-  const other = await readLock(gate);
+  const at = moment();
+  if (await createLock(marker, holder)) return { token: holder.token, at };
+  const other = await readLock(marker);
   const depth = context.depth ?? 0;
-  if (other && depth < MAX_DEPTH && isStale(other, context.watch.unchangedFor(gate, other), context.staleAfterMs)) {
-    await endStaleLock(gate, other, { ...context, depth: depth + 1 });
+  if (
+    other &&
+    depth < MAX_DEPTH &&
+    isAbandoned(other, context.watch.unchangedFor(marker, other), context.staleAfterMs)
+  ) {
+    await endLockFile(marker, other, { ...context, depth: depth + 1 });
   }
   return undefined;
 }
 
 /**
- * The holder's own way out: its gate, waiting (at most `waitAtMostMs`) while a taker that judged
- * it stale is deciding. Resolves with the gate's token, or undefined when the wait ran out.
+ * The holder's own end marker, waiting (until `deadline`, steady clock) while a waiter that judged
+ * its lock abandoned is deciding; undefined when the wait ran out.
  */
-export async function enterOwnGate(
-  gate: string,
+export async function waitForEndMarker(
+  marker: string,
   context: TakeoverContext,
-  waitAtMostMs: number,
-): Promise<string | undefined> {
-  const deadline = performance.now() + waitAtMostMs;
+  deadline: number,
+): Promise<{ readonly token: string; readonly at: Moment } | undefined> {
   for (let pause = 2; performance.now() < deadline; pause = Math.min(pause * 2, 50)) {
-    const entered = await enterGate(gate, { ...context, depth: 0 });
-    if (entered) return entered.token;
+    const entered = await enterEndMarker(marker, { ...context, depth: 0 });
+    if (entered) return entered;
     await new Promise((resolve) => setTimeout(resolve, pause));
   }
   return undefined;

@@ -61,10 +61,11 @@ export class StoredJsonFile<T> {
     try {
       const data = JSON.stringify(this.latest);
       await withFolderLock(directory, async (hold) => {
-        hold.assertHeld();
         // Too large to be read back: as good as none, and an older file would no longer be true.
-        if (Buffer.byteLength(data) > maxBytes) await fs.rm(target, { force: true });
-        else await replaceFile(target, data);
+        if (Buffer.byteLength(data) > maxBytes) {
+          hold.assertHeld();
+          await fs.rm(target, { force: true });
+        } else await replaceFile(target, data, { beforeRename: () => hold.assertHeld() });
       });
     } catch (error) {
       log.warn(`Redline could not save the ${what}. ${lost}`, { file: target, error: describeProblem(error) });

@@ -85,7 +85,7 @@ const SMOKE_TEST_DRIVER_FLAGS = ['--vscode-option', 'enable-smoke-test-driver'];
  * @returns {Promise<CodeServer>}
  */
 export async function startCodeServer(options = {}) {
-  const installed = await ensureTestVsCode({ inspector: false });
+  const installed = await ensureTestVsCode({ testTools: false });
   const sessionDir = makeTempDir('redline-code-server-');
   const userDataDir = options.userDataDir ? resolve(options.userDataDir) : join(sessionDir, 'user-data');
   const extensionsDir = options.extensionsDir ? resolve(options.extensionsDir) : join(sessionDir, 'extensions');
@@ -208,7 +208,7 @@ export async function listExtensions(extensionsDir) {
 
 /** @param {string[]} args @param {string} what @returns {Promise<string>} */
 async function runCli(args, what) {
-  const installed = await ensureTestVsCode({ inspector: false });
+  const installed = await ensureTestVsCode({ testTools: false });
   const sessionDir = makeTempDir('redline-code-server-cli-');
   try {
     const logFile = join(sessionDir, 'cli.log');

@@ -22,9 +22,11 @@ export const ASSISTANT_CLIS = {
   '@openai/codex': '0.169.0',
 };
 export const CHROMIUM_PATH = '/usr/bin/chromium';
-const APT_PACKAGES = ['chromium', 'libkrb5-dev'];
+const APT_PACKAGES = ['chromium', 'libkrb5-dev', 'acl'];
 // code-server's kerberos addon compiles against this header; libkrb5-dev ships it.
 const GSSAPI_HEADER = '/usr/include/gssapi/gssapi.h';
+// The trust tests grant another user a POSIX ACL with it (test/unit/worktreeTrust.test.ts); acl ships it.
+const SETFACL = '/usr/bin/setfacl';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const CACHE_DIR = join(REPO_ROOT, '.cache', 'vscode-server');
@@ -86,26 +88,27 @@ function markerIsCurrent() {
 /**
  * Makes sure the test VS Code is installed, installing what is missing. Never
  * skips: when it cannot install, it throws an Error that names the command to run.
- * `inspector: false` leaves the MCP Inspector out, for what only runs code-server (npm start).
- * @param {{ inspector?: boolean }} [options]
+ * `testTools: false` leaves out what only the tests use (the MCP Inspector, and acl's setfacl), for
+ * what only runs code-server (npm start).
+ * @param {{ testTools?: boolean }} [options]
  * @returns {Promise<TestVsCode>}
  */
-export async function ensureTestVsCode({ inspector = true } = {}) {
+export async function ensureTestVsCode({ testTools = true } = {}) {
   const paths = testVsCodePaths();
-  const inspectorReady = () => !inspector || inspectorIsCurrent();
-  if (markerIsCurrent() && existsSync(CHROMIUM_PATH) && inspectorReady()) return paths;
+  const testToolsReady = () => !testTools || (inspectorIsCurrent() && existsSync(SETFACL));
+  if (markerIsCurrent() && existsSync(CHROMIUM_PATH) && testToolsReady()) return paths;
 
   mkdirSync(CACHE_DIR, { recursive: true });
   await acquireInstallLock(LOCK_DIR, (owner) => progress(`waiting for install in process ${owner}`));
   try {
     // Another process may have finished the install while we waited for the lock.
-    if (markerIsCurrent() && existsSync(CHROMIUM_PATH) && inspectorReady()) return paths;
+    if (markerIsCurrent() && existsSync(CHROMIUM_PATH) && testToolsReady()) return paths;
     const started = Date.now();
     progress(`installing into ${CACHE_DIR} (log: ${LOG_FILE})`);
     writeFileSync(LOG_FILE, '');
 
     const needCodeServer = !markerIsCurrent();
-    await ensureDebianPackages(needCodeServer);
+    await ensureDebianPackages({ needBuildHeaders: needCodeServer, testTools });
     if (needCodeServer) {
       rmSync(MARKER, { force: true });
       await installNode(paths);
@@ -125,7 +128,7 @@ export async function ensureTestVsCode({ inspector = true } = {}) {
         )}\n`,
       );
     }
-    if (!inspectorReady()) await installNpmToolSet(paths, INSPECTOR);
+    if (testTools && !inspectorIsCurrent()) await installNpmToolSet(paths, INSPECTOR);
     progress(`installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return paths;
   } finally {
@@ -133,11 +136,12 @@ export async function ensureTestVsCode({ inspector = true } = {}) {
   }
 }
 
-/** @param {boolean} needBuildHeaders whether code-server is about to be built */
-async function ensureDebianPackages(needBuildHeaders) {
+/** @param {{ needBuildHeaders: boolean, testTools: boolean }} needs whether code-server is about to be built; whether the tests' tools are wanted */
+async function ensureDebianPackages({ needBuildHeaders, testTools }) {
   const missing = [];
   if (!existsSync(CHROMIUM_PATH)) missing.push('chromium');
   if (needBuildHeaders && !existsSync(GSSAPI_HEADER)) missing.push('libkrb5-dev');
+  if (testTools && !existsSync(SETFACL)) missing.push('acl');
   if (missing.length === 0) return;
 
   const manual = `sudo apt-get update && sudo apt-get install -y ${APT_PACKAGES.join(' ')}`;
@@ -158,6 +162,7 @@ async function ensureDebianPackages(needBuildHeaders) {
   for (const [file, pkg] of [
     [CHROMIUM_PATH, 'chromium'],
     [GSSAPI_HEADER, 'libkrb5-dev'],
+    [SETFACL, 'acl'],
   ]) {
     if (!existsSync(file)) throw new Error(`apt-get installed ${pkg} but ${file} is still missing. Run: ${manual}`);
   }

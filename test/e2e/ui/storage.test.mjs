@@ -3,7 +3,7 @@
 // shows the next review.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { workbenchUrl } from '../harness/workbench.mjs';
 import { EXTENSION_ID } from '../packaged.mjs';
 import { RedlineSession, session, waitFor } from './session.mjs';
@@ -18,21 +18,6 @@ const CORRUPT_STATE = '{"history":null}';
 const GARBAGE = '\u0000\u0000{"revision": 3, "markdown": "# cut off';
 
 /**
- * Whether `storage` is the workspace storage of `folder`: VS Code's workspace.json names the
- * folder's URI; code-server's meta.json only its name, which differs between the suite's windows.
- * @param {string} storage @param {string} folder
- */
-function isStorageOf(storage, folder) {
-  try {
-    if (existsSync(join(storage, 'workspace.json')))
-      return decodeURIComponent(readFileSync(join(storage, 'workspace.json'), 'utf8')).includes(`${folder}"`);
-    return JSON.parse(readFileSync(join(storage, 'meta.json'), 'utf8')).name === basename(folder);
-  } catch {
-    return false;
-  }
-}
-
-/**
  * What each folder under workspaceStorage holds: said when the window's reviews are not found.
  * @param {string} workspaceStorage
  */
@@ -40,35 +25,32 @@ function describeStorage(workspaceStorage) {
   return readdirSync(workspaceStorage)
     .map((hash) => {
       const dir = join(workspaceStorage, hash);
-      const names = (file) => (existsSync(join(dir, file)) ? readFileSync(join(dir, file), 'utf8').slice(0, 300) : '-');
       const redline = existsSync(join(dir, EXTENSION_ID)) ? readdirSync(join(dir, EXTENSION_ID)).join(',') : '-';
-      return `${hash}: workspace.json ${names('workspace.json')}; meta.json ${names('meta.json')}; ${EXTENSION_ID}/ ${redline}`;
+      return `${hash}: ${readdirSync(dir).join(',')}; ${EXTENSION_ID}/ ${redline}`;
     })
     .join(' | ');
 }
 
 /**
- * Redline's review files for this window: <user-data-dir>/User/workspaceStorage/<hash>/<extension id>/reviews.
- * Waited for rather than read once: on a loaded machine a single read found none, twice, without
- * saying why; a failure now lists what every storage folder held.
+ * Redline's review files for this window, from the window itself: at activation it says in its
+ * output where its storageUri keeps them. Not found by VS Code's workspace.json, which VS Code
+ * writes lazily: on a busy machine the folder holding the reviews had none yet.
  * @param {RedlineSession} s
  */
 async function reviewsDirectory(s) {
+  const output = await s.outputChannelText('Redline');
+  const said = [...output.matchAll(/this window keeps its reviews in folder=(.+)$/gm)].map((match) => match[1].trim());
   const workspaceStorage = join(s.server.userDataDir, 'User', 'workspaceStorage');
-  // Other windows of the suite (another folder) have storage of their own, each named for its folder.
-  const found = () =>
-    readdirSync(workspaceStorage)
-      .filter((hash) => isStorageOf(join(workspaceStorage, hash), /** @type {string} */ (s.workspace)))
-      .map((hash) => join(workspaceStorage, hash, EXTENSION_ID, 'reviews'))
-      .filter((dir) => existsSync(join(dir, CURRENT_FILE)));
-  try {
-    await waitFor(() => found().length === 1, `one reviews directory for ${s.workspace}`, 30_000);
-  } catch (error) {
-    assert.fail(
-      `${error.message}; found ${JSON.stringify(found())} under ${workspaceStorage}: ${describeStorage(workspaceStorage)}`,
-    );
-  }
-  return found()[0];
+  assert.equal(
+    said.length,
+    1,
+    `the Redline output names the folder of this window's reviews once; it shows:\n${output}\nunder ${workspaceStorage}: ${describeStorage(workspaceStorage)}`,
+  );
+  const directory = said[0];
+  assert.ok(directory.startsWith(workspaceStorage), `${directory} is under ${workspaceStorage}`);
+  // Written by the reviews the suite presented before this test.
+  await waitFor(() => existsSync(join(directory, CURRENT_FILE)), `${CURRENT_FILE} in ${directory}`, 30_000);
+  return directory;
 }
 
 describe('Corrupt review state on disk', () => {
