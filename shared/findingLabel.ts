@@ -26,11 +26,24 @@ export function splitLabel(line: string): { severity: FindingSeverity | null; re
   return { severity: label[2].toLowerCase() as FindingSeverity, rest: unmarked.slice(label[0].length) };
 }
 
+/** A code span: its text is kept as written, underscores and stars included. */
+const CODE_SPAN = /(`+)(.+?)\1/g;
+/**
+ * Emphasis marks outside code: every star, and underscores that are not inside a word. As in
+ * CommonMark, `RATE_PER_SECOND` and `snake_case` are words, not emphasis, so they keep theirs.
+ */
+const EMPHASIS = /\*+|(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu;
+
 /** Text as a finding's title: no emphasis or code marks, spaces collapsed, at most MAX_TITLE_CHARS. */
 export function titleOf(text: string): string {
-  const plain = text
-    .replace(/[*_`]+/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+  let plain = '';
+  let last = 0;
+  for (const span of text.matchAll(CODE_SPAN)) {
+    plain += withoutMarks(text.slice(last, span.index)) + span[2];
+    last = span.index + span[0].length;
+  }
+  plain = (plain + withoutMarks(text.slice(last))).replace(/\s+/g, ' ').trim();
   return plain.length > MAX_TITLE_CHARS ? `${plain.slice(0, MAX_TITLE_CHARS - 1)}…` : plain;
 }
+
+const withoutMarks = (text: string) => text.replace(EMPHASIS, '').replace(/`+/g, '');

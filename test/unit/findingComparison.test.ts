@@ -52,6 +52,14 @@ describe('compareFindings', () => {
     expect(result.fixed).toEqual([]);
   });
 
+  it('matches a title an earlier version kept without its underscores', () => {
+    const previous = [finding('f-old', 'A missing RATEPERSECOND gives NaN')];
+    const current = [finding('f-new', 'A missing RATE_PER_SECOND gives NaN, reworded')];
+    expect(ids(compareFindings(previous, current, states({})).stillOpen)).toEqual([]);
+    const same = [finding('f-new', 'A missing RATE_PER_SECOND gives NaN')];
+    expect(ids(compareFindings(previous, same, states({})).stillOpen)).toEqual(['f-new']);
+  });
+
   it('does not match the same title in another file', () => {
     const result = compareFindings(
       [finding('f-1', 'Unchecked error', 'src/a.ts')],

@@ -147,6 +147,11 @@ describe('severity labels', () => {
     ['**bug** x', null, 'bug x'],
     ['**bug:**: x', null, 'bug:: x'],
     ['Suggestion: x', 'suggestion', 'x'],
+    // Identifiers keep their underscores and stars in code; emphasis marks go.
+    ['risk: a missing `RATE_PER_SECOND` gives NaN', 'risk', 'a missing RATE_PER_SECOND gives NaN'],
+    ['nit: rename max_retries, _really_', 'nit', 'rename max_retries, really'],
+    ['bug: `a ** b` and __init__ in *bold*', 'bug', 'a ** b and init in bold'],
+    ['question: `` a`b `` or `unclosed', 'question', 'a`b or unclosed'],
   ])('%s', (markdown, severity, title) => {
     expect(labelOf(markdown)).toEqual({ severity, title });
   });

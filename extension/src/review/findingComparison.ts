@@ -76,10 +76,14 @@ function describe({ id, severity, title, reference }: ComparableFinding, state: 
   return { id, severity, title, reference, state };
 }
 
-/** The file and the title with `:12` and `:12-14` line numbers removed, whitespace collapsed. */
+/**
+ * The file and the title with `:12` and `:12-14` line numbers and underscores removed, whitespace
+ * collapsed. Underscores, because titles kept by earlier versions lost them (`RATEPERSECOND`).
+ */
 function titleKey(finding: ComparableFinding): string {
   const title = finding.title
     .replace(/:\d+(?:[-:]\d+)*/g, '')
+    .replace(/_/g, '')
     .replace(/\s+/g, ' ')
     .trim()
     .toLowerCase();
