@@ -2,13 +2,16 @@
 // and marks those it admits with `data-highlight` (the grammar; render/codeHighlight.ts), so a page
 // is shown without waiting for highlight.js. Here the marked blocks on and near the screen are
 // highlighted a few per task, after the page is painted, so scrolling and typing stay responsive.
-// A long page's blocks are watched a slice at a time, once the slice nears the screen: tens of
-// thousands of watched blocks would cost the panel time on every frame.
+// A page's blocks are watched a slice at a time, and a slice's a group at a time (sliceBlocks.ts):
+// tens of thousands of watched blocks would cost the panel time on every frame, and a block in a
+// group the browser has not laid out (a long page's `content-visibility`) is never reported near,
+// while the group itself, at its estimated height, is.
 // The markup is highlight.js's: `hljs` before the language's class, and spans that review.css colours.
 
 import type { HighlightCode } from '../../shared/codeGrammars';
 import { HighlightCache } from './highlightCache';
 import { loadHighlighter } from './highlighterScript';
+import { GROUP_CLASS } from './sliceBlocks';
 
 export const HIGHLIGHT_SELECTOR = 'code[data-highlight]';
 /** Blocks within two screens above or below are highlighted before they scroll into view. */
@@ -64,8 +67,10 @@ export class CodeHighlighting {
   private readonly cache: HighlightCache;
   private readonly observer: NearScreenObserver;
   private watched = new WeakSet<Element>();
-  /** Slices watched until they near the screen, when their blocks are watched in turn. */
+  /** Slices watched until they near the screen, when their groups are watched in turn. */
   private regions = new WeakSet<Element>();
+  /** Groups of a slice watched until they near the screen, when their blocks are highlighted. */
+  private groups = new WeakSet<Element>();
   private queue: HTMLElement[] = [];
   private pending = false;
   /** Loaded when a block first nears the screen; undefined until then, and for good if it cannot be. */
@@ -106,7 +111,7 @@ export class CodeHighlighting {
     });
   }
 
-  /** Watches a slice of the page: once it nears the screen, its marked blocks are watched (`update`). */
+  /** Watches a slice of the page: once it nears the screen, its groups are (or, without groups, its marked blocks). */
   watch(slice: Element): void {
     if (this.unavailable) return;
     this.regions.add(slice);
@@ -118,16 +123,36 @@ export class CodeHighlighting {
     this.observer.disconnect();
     this.watched = new WeakSet();
     this.regions = new WeakSet();
+    this.groups = new WeakSet();
     this.queue = [];
   }
 
   private near(targets: Element[]): void {
     for (const target of targets) {
       this.observer.unobserve(target);
-      if (this.regions.has(target)) this.update(target);
+      if (this.regions.has(target)) this.watchGroups(target);
+      else if (this.groups.has(target)) this.queueBlocks(target);
       else this.queue.push(target as HTMLElement);
     }
     this.schedule();
+  }
+
+  private watchGroups(slice: Element): void {
+    const groups = slice.querySelectorAll(`.${GROUP_CLASS}`);
+    if (groups.length === 0) return this.update(slice);
+    groups.forEach((group) => {
+      this.groups.add(group);
+      this.observer.observe(group);
+    });
+  }
+
+  /** A group near the screen is a few screens of text: its marked blocks are highlighted in order. */
+  private queueBlocks(group: Element): void {
+    group.querySelectorAll<HTMLElement>(HIGHLIGHT_SELECTOR).forEach((block) => {
+      if (this.watched.has(block)) return;
+      this.watched.add(block);
+      this.queue.push(block);
+    });
   }
 
   private schedule(): void {

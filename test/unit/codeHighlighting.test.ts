@@ -250,6 +250,23 @@ describe('code highlighting in the panel', () => {
     expect(panel.highlighted().map((code) => code.textContent)).toEqual(['let s2;\n']);
   });
 
+  it("watches a slice's groups once it nears the screen, and highlights a group's blocks once the group does", async () => {
+    // A long page's groups that the browser has not laid out report none of their blocks near,
+    // so the groups are what is watched: each keeps an estimated height.
+    const block = (code: string) => `<pre><code class="language-ts" data-highlight="ts">${code}</code></pre>`;
+    const group = (i: number) => `<div class="redline-group">${block(`let g${i};\n`)}${block(`let h${i};\n`)}</div>`;
+    const panel = panelOf(`<div class="redline-slice">${group(0)}${group(1)}</div>`);
+    const slice = panel.page.querySelectorAll('.redline-slice')[0];
+    panel.highlighting.watch(slice as unknown as Element);
+    panel.observer.near([slice]);
+    const groups = panel.page.querySelectorAll('.redline-group');
+    expect(panel.observer.watched).toEqual(new Set(groups));
+    panel.observer.near([groups[1]]);
+    await panel.runAll();
+    expect(panel.highlighted().map((code) => code.textContent)).toEqual(['let g1;\n', 'let h1;\n']);
+    expect(panel.observer.watched).toEqual(new Set([groups[0]]));
+  });
+
   it('drops what was queued for a page that another replaced', async () => {
     const panel = panelOf(await htmlOf('```ts\nlet a;\n```\n\n```ts\nlet b;\n```\n'));
     panel.highlighting.update();

@@ -53,6 +53,10 @@ export class PageElement {
     this.node.childNodes = fragment.childNodes;
   }
 
+  querySelectorAll(selector: string): PageElement[] {
+    return this.page.select(this.node, selector);
+  }
+
   get outerHTML(): string {
     const holder = parseFragment('');
     holder.childNodes = [this.node];
@@ -68,13 +72,16 @@ export class ParsedPage {
     this.root = parseFragment(html);
   }
 
-  /** Elements with this tag name that have this attribute, in document order (the selectors the webview uses). */
+  /** Elements that match `tag[attribute]` or `.class` below the page, in document order (the selectors the webview uses). */
   querySelectorAll(selector: string): PageElement[] {
-    const match = /^([a-z]+)\[([a-z-]+)\]$/.exec(selector);
-    if (!match) throw new Error(`ParsedPage understands tag[attribute] selectors only, not ${selector}`);
-    const [, tag, attribute] = match;
-    return elementsOf(this.root)
-      .filter((element) => element.tagName === tag && element.attrs.some((attr) => attr.name === attribute))
+    return this.select(this.root, selector);
+  }
+
+  /** `querySelectorAll` below `node`. */
+  select(node: ParentNode, selector: string): PageElement[] {
+    const matches = matcher(selector);
+    return elementsOf(node)
+      .filter(matches)
       .map((element) => this.wrap(element));
   }
 
@@ -113,6 +120,20 @@ export class ParsedPage {
     }
     return wrapped;
   }
+}
+
+function matcher(selector: string): (element: Element) => boolean {
+  const byAttribute = /^([a-z]+)\[([a-z-]+)\]$/.exec(selector);
+  if (byAttribute) {
+    const [, tag, attribute] = byAttribute;
+    return (element) => element.tagName === tag && element.attrs.some((attr) => attr.name === attribute);
+  }
+  const byClass = /^\.([a-z-]+)$/.exec(selector);
+  if (byClass) {
+    const name = byClass[1];
+    return (element) => (element.attrs.find((attr) => attr.name === 'class')?.value ?? '').split(/\s+/).includes(name);
+  }
+  throw new Error(`ParsedPage understands tag[attribute] and .class selectors only, not ${selector}`);
 }
 
 function elementsOf(node: ParentNode): Element[] {

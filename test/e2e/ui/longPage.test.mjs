@@ -6,10 +6,9 @@ import assert from 'node:assert/strict';
 import { openFile, runCommand } from '../harness/workbench.mjs';
 import { headingOnScreen } from './screenProbes.mjs';
 import { session, waitFor } from './session.mjs';
+import { WAIT_DEADLINE_MS } from '../../support/deadlines.cjs';
 import { reviewOfSize } from './sideBySide.mjs';
 import { REVIEW_SIZES } from './sizedReviews.mjs';
-
-const TIMEOUT_MS = 180_000;
 
 /** @typedef {import('playwright-core').Frame} Frame */
 
@@ -23,17 +22,16 @@ describe('A long review, laid out only near the screen', () => {
   let findings;
 
   before(async function () {
-    this.timeout(TIMEOUT_MS);
     const s = session();
     review = reviewOfSize(REVIEW_SIZES['1 MiB'], 'LONG');
     const result = await /** @type {any} */ (s.mcp).callTool(
       { name: 'present-review', arguments: { content: review.content, title: 'Long' } },
-      { timeout: TIMEOUT_MS },
+      { timeout: WAIT_DEADLINE_MS },
     );
     assert.notEqual(result.isError, true, JSON.stringify(result.content).slice(0, 300));
     ({ findings } = result.structuredContent);
     const frame = await s.reviewFrame();
-    await headingOnScreen(frame, review.first, { timeoutMs: TIMEOUT_MS });
+    await headingOnScreen(frame, review.first, { timeoutMs: WAIT_DEADLINE_MS });
     // The whole page is in the panel, its end not laid out.
     await frame.waitForFunction(
       (marker) => {
@@ -41,36 +39,35 @@ describe('A long review, laid out only near the screen', () => {
         return heading?.textContent?.includes(marker) && !heading.checkVisibility({ contentVisibilityAuto: true });
       },
       review.last,
-      { timeout: TIMEOUT_MS },
+      { timeout: WAIT_DEADLINE_MS },
     );
   });
 
   it('finds text far below the screen with the find widget, and shows it', async function () {
-    this.timeout(60_000);
     const s = session();
     const frame = await s.reviewFrame();
     await frame.locator('#title').click();
     await s.page.keyboard.press('Control+F');
     const input = s.page.locator('.simple-find-part input, .simple-find-part textarea').first();
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(review.last);
-    await input.press('Enter');
-    await frame.waitForFunction(
-      (marker) => {
+    await input.waitFor({ state: 'visible' });
+    try {
+      await input.fill(review.last);
+      await input.press('Enter');
+      await frame.waitForFunction((marker) => {
         const found = getSelection()?.anchorNode?.parentElement?.closest('h2');
         if (!found?.textContent?.includes(marker)) return false;
         const box = found.getBoundingClientRect();
         return box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight;
-      },
-      review.last,
-      { timeout: 30_000 },
-    );
-    await s.screenshot('long-01-found-below');
-    await s.page.keyboard.press('Escape');
+      }, review.last);
+      await s.screenshot('long-01-found-below');
+    } finally {
+      // The find widget goes, whatever happened: later tests type into the window.
+      await input.press('Escape');
+      await input.waitFor({ state: 'hidden' });
+    }
   });
 
   it('shows a finding far below with Previous Finding', async function () {
-    this.timeout(60_000);
     const s = session();
     const frame = await s.reviewFrame();
     await frame.evaluate(() => window.scrollTo(0, 0));
@@ -79,22 +76,17 @@ describe('A long review, laid out only near the screen', () => {
     assert.equal(await frame.locator(selector).evaluate(laidOut), false, 'the last finding is not laid out yet');
     // From no finding yet, Previous Finding goes to the last one, opens its code and points it out in the panel.
     await runCommand(s.page, 'Redline: Previous Finding');
-    await s.waitForCursor(last.line, { timeoutMs: 30_000 });
+    await s.waitForCursor(last.line);
     await (
       await s.reviewFrame()
-    ).waitForFunction(
-      (wanted) => {
-        const box = document.querySelector(wanted)?.getBoundingClientRect();
-        return box !== undefined && box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight;
-      },
-      selector,
-      { timeout: 15_000 },
-    );
+    ).waitForFunction((wanted) => {
+      const box = document.querySelector(wanted)?.getBoundingClientRect();
+      return box !== undefined && box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight;
+    }, selector);
     await s.screenshot('long-02-previous-finding');
   });
 
   it('opens where it was after the panel was hidden and shown again', async function () {
-    this.timeout(120_000);
     const s = session();
     let frame = await s.reviewFrame();
     // A heading half-way down, at the top of the panel's review.
@@ -115,7 +107,7 @@ describe('A long review, laid out only near the screen', () => {
     await openFile(s.page, 'docs/notes.md');
     await waitFor(() => frame.isDetached(), "the hidden panel's document to go");
     await runCommand(s.page, 'Redline: Show Review');
-    frame = await s.reviewFrame({ timeoutMs: 30_000 });
+    frame = await s.reviewFrame();
     await frame.waitForFunction(
       ([at, was]) => {
         const heading = document.querySelector(`#review h2[data-line="${at}"]`);
@@ -123,7 +115,7 @@ describe('A long review, laid out only near the screen', () => {
         return box !== undefined && box.height > 0 && Math.abs(box.top - was) < 2;
       },
       [line, top],
-      { timeout: 60_000, polling: 100 },
+      { polling: 100 },
     );
     await s.screenshot('long-03-reopened-in-place');
   });
