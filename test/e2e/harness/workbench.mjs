@@ -324,6 +324,6 @@ export async function readTerminalEnv(page, names, { timeoutMs = WAIT_DEADLINE_M
 }
 
 /** @param {string} text */
-function escapeRegExp(text) {
+export function escapeRegExp(text) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -15,6 +15,11 @@ import { REVIEW_SIZES } from './sizedReviews.mjs';
 /** Whether the browser has laid out the element: false while its group is left out (content-visibility). */
 const laidOut = (/** @type {Element} */ element) => element.checkVisibility({ contentVisibilityAuto: true });
 
+/** Waits for the review panel to be the active editor of the active group. @param {import('./session.mjs').RedlineSession} s */
+async function panelActive(s) {
+  await s.page.locator('.editor-group-container.active .tab.active', { hasText: 'Review: Long' }).waitFor();
+}
+
 describe('A long review, laid out only near the screen', () => {
   /** @type {{ content: string, first: string, last: string }} */
   let review;
@@ -45,8 +50,13 @@ describe('A long review, laid out only near the screen', () => {
 
   it('finds text far below the screen with the find widget, and shows it', async function () {
     const s = session();
+    // An earlier test's file may be in front of the panel in its group.
+    await runCommand(s.page, 'Redline: Show Review');
     const frame = await s.reviewFrame();
     await frame.locator('#title').click();
+    // The click makes the panel the active editor once VS Code hears of the webview's focus (it
+    // polls for it); Ctrl+F before that would go to the editor beside it, as a person's would.
+    await panelActive(s);
     await s.page.keyboard.press('Control+F');
     const input = s.page.locator('.simple-find-part input, .simple-find-part textarea').first();
     await input.waitFor({ state: 'visible' });
@@ -104,6 +114,7 @@ describe('A long review, laid out only near the screen', () => {
     );
     // Another file in the panel's group hides it, and its document goes; the command brings it back.
     await s.page.locator('.tabs-container .tab', { hasText: 'Review: Long' }).click();
+    await panelActive(s);
     await openFile(s.page, 'docs/notes.md');
     await waitFor(() => frame.isDetached(), "the hidden panel's document to go");
     await runCommand(s.page, 'Redline: Show Review');

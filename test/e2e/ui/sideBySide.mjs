@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { runCommand } from '../harness/workbench.mjs';
+import { escapeRegExp, runCommand } from '../harness/workbench.mjs';
 import { frameWithHeading, headingOnScreen } from './screenProbes.mjs';
 import { RedlineSession, waitFor } from './session.mjs';
 import { sizedReview } from './sizedReviews.mjs';
@@ -138,11 +138,23 @@ export async function shownByPreview(s, second, review, { name, timeoutMs }) {
     });
     return { ...result, openMs, slowestCallMs, calls };
   } finally {
-    await closeActiveGroup(s);
+    await closeTabs(s, [`Preview ${name}`, name]);
   }
 }
 
-/** Closes the preview and its file: the group they are in goes with them. @param {RedlineSession} s */
-async function closeActiveGroup(s) {
-  await runCommand(s.page, 'View: Close All Editors in Group', { timeoutMs: WAIT_DEADLINE_MS });
+/**
+ * Closes the preview and its file, each by its own tab: the other editors of their group stay (an
+ * earlier test's unsaved one would stop a "Close All" with VS Code's question to save it).
+ * @param {RedlineSession} s @param {string[]} titles
+ */
+async function closeTabs(s, titles) {
+  for (const title of titles) {
+    const tab = s.page
+      .locator('.tabs-container .tab')
+      .filter({ has: s.page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`) }) });
+    if ((await tab.count()) === 0) continue;
+    await tab.first().click();
+    await runCommand(s.page, 'View: Close Editor');
+    await tab.first().waitFor({ state: 'detached' });
+  }
 }
