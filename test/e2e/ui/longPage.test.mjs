@@ -15,9 +15,18 @@ import { REVIEW_SIZES } from './sizedReviews.mjs';
 /** Whether the browser has laid out the element: false while its group is left out (content-visibility). */
 const laidOut = (/** @type {Element} */ element) => element.checkVisibility({ contentVisibilityAuto: true });
 
-/** Waits for the review panel to be the active editor of the active group. @param {import('./session.mjs').RedlineSession} s */
-async function panelActive(s) {
-  await s.page.locator('.editor-group-container.active .tab.active', { hasText: 'Review: Long' }).waitFor();
+/**
+ * Whether the review panel is (or, within `timeout`, becomes) the active editor of the active group.
+ * @param {import('./session.mjs').RedlineSession} s @param {number} [timeout]
+ */
+async function panelActive(s, timeout = 2000) {
+  return s.page
+    .locator('.editor-group-container.active .tab.active', { hasText: 'Review: Long' })
+    .waitFor({ timeout })
+    .then(
+      () => true,
+      () => false,
+    );
 }
 
 describe('A long review, laid out only near the screen', () => {
@@ -53,13 +62,19 @@ describe('A long review, laid out only near the screen', () => {
     // An earlier test's file may be in front of the panel in its group.
     await runCommand(s.page, 'Redline: Show Review');
     const frame = await s.reviewFrame();
-    await frame.locator('#title').click();
-    // The click makes the panel the active editor once VS Code hears of the webview's focus (it
-    // polls for it); Ctrl+F before that would go to the editor beside it, as a person's would.
-    await panelActive(s);
-    await s.page.keyboard.press('Control+F');
     const input = s.page.locator('.simple-find-part input, .simple-find-part textarea').first();
-    await input.waitFor({ state: 'visible' });
+    // A click in the review makes the panel the active editor once VS Code hears of the webview's
+    // focus (it polls for it); a Ctrl+F before that goes elsewhere, as a person's would, and a
+    // person presses it again. So: click, wait for the panel, press, until the widget is there.
+    await waitFor(async () => {
+      await frame.locator('#title').click();
+      if (!(await panelActive(s))) return false;
+      await s.page.keyboard.press('Control+F');
+      return input.waitFor({ state: 'visible', timeout: 2000 }).then(
+        () => true,
+        () => false,
+      );
+    }, 'the find widget over the panel after a click in it and Ctrl+F');
     try {
       await input.fill(review.last);
       await input.press('Enter');
@@ -113,8 +128,13 @@ describe('A long review, laid out only near the screen', () => {
       line,
     );
     // Another file in the panel's group hides it, and its document goes; the command brings it back.
-    await s.page.locator('.tabs-container .tab', { hasText: 'Review: Long' }).click();
-    await panelActive(s);
+    // A click on its tab brings the panel to the front. Right after Previous Finding, in the whole
+    // suite, the first click is sometimes undone: the focus rule (extension/src/editor/editorInFront.ts)
+    // takes it for a focus change of VS Code's own. Not yet understood; a person clicks again.
+    await waitFor(async () => {
+      await s.page.locator('.tabs-container .tab', { hasText: 'Review: Long' }).click();
+      return panelActive(s);
+    }, 'the panel in front after a click on its tab');
     await openFile(s.page, 'docs/notes.md');
     await waitFor(() => frame.isDetached(), "the hidden panel's document to go");
     await runCommand(s.page, 'Redline: Show Review');
