@@ -1,11 +1,14 @@
 // A long review in the panel, which lays out only the blocks near the screen: what is far below
 // is still found by the find widget, a finding there is still shown by Previous Finding, and a
 // panel hidden and shown again opens at the block it was on, though the blocks above it were
-// never laid out in the new document.
+// never laid out in the new document. In a window of its own: in the suite's shared window, after
+// the tests before it, neither a click nor Ctrl+F reached the panel (not yet understood), while
+// the same tests pass on a window of their own every time.
 import assert from 'node:assert/strict';
 import { openFile, runCommand } from '../harness/workbench.mjs';
 import { headingOnScreen } from './screenProbes.mjs';
-import { session, waitFor } from './session.mjs';
+import { FIXTURE_WORKSPACE } from '../packaged.mjs';
+import { RedlineSession, session, waitFor } from './session.mjs';
 import { WAIT_DEADLINE_MS } from '../../support/deadlines.cjs';
 import { reviewOfSize } from './sideBySide.mjs';
 import { REVIEW_SIZES } from './sizedReviews.mjs';
@@ -35,8 +38,19 @@ describe('A long review, laid out only near the screen', () => {
   /** @type {any[]} */
   let findings;
 
+  /** @type {RedlineSession} */
+  let s;
+  /** @type {Promise<RedlineSession> | undefined} */
+  let opening;
+
   before(async function () {
-    const s = session();
+    const main = session();
+    opening = RedlineSession.open({
+      extensionsDir: /** @type {any} */ (main.server).extensionsDir,
+      serverPath: /** @type {string} */ (main.serverPath),
+      workspaceTemplate: FIXTURE_WORKSPACE,
+    });
+    s = await opening;
     review = reviewOfSize(REVIEW_SIZES['1 MiB'], 'LONG');
     const result = await /** @type {any} */ (s.mcp).callTool(
       { name: 'present-review', arguments: { content: review.content, title: 'Long' } },
@@ -57,8 +71,13 @@ describe('A long review, laid out only near the screen', () => {
     );
   });
 
+  after(async function () {
+    // A window still opening when the hook gave up is closed too, once it has opened.
+    s ??= await opening?.catch(() => undefined);
+    await s?.close();
+  });
+
   it('finds text far below the screen with the find widget, and shows it', async function () {
-    const s = session();
     // An earlier test's file may be in front of the panel in its group.
     await runCommand(s.page, 'Redline: Show Review');
     const frame = await s.reviewFrame();
@@ -93,7 +112,6 @@ describe('A long review, laid out only near the screen', () => {
   });
 
   it('shows a finding far below with Previous Finding', async function () {
-    const s = session();
     const frame = await s.reviewFrame();
     await frame.evaluate(() => window.scrollTo(0, 0));
     const last = findings[findings.length - 1];
@@ -112,7 +130,6 @@ describe('A long review, laid out only near the screen', () => {
   });
 
   it('opens where it was after the panel was hidden and shown again', async function () {
-    const s = session();
     let frame = await s.reviewFrame();
     // A heading half-way down, at the top of the panel's review.
     const line = await frame.evaluate(async () => {
