@@ -32,6 +32,12 @@ async function answerFileDialog(page, file) {
     async () => (shown = await input.inputValue()) === file,
     `${file} in the file dialog (it shows ${JSON.stringify(shown)})`,
   );
+  // An Enter that lands before the dialog has listed the typed path's folder is taken as a move
+  // within it: for a file that exists, wait until the listing shows it.
+  if (existsSync(file)) {
+    const name = file.slice(file.lastIndexOf('/') + 1);
+    await widget.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible' });
+  }
   await page.keyboard.press('Enter');
   await widget.waitFor({ state: 'hidden' });
 }
