@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { openFile, runCommand } from '../harness/workbench.mjs';
 import { headingOnScreen } from './screenProbes.mjs';
 import { FIXTURE_WORKSPACE } from '../packaged.mjs';
-import { RedlineSession, session, waitFor } from './session.mjs';
+import { waitFor, windowOfItsOwn } from './session.mjs';
 import { WAIT_DEADLINE_MS } from '../../support/deadlines.cjs';
 import { reviewOfSize } from './sideBySide.mjs';
 import { REVIEW_SIZES } from './sizedReviews.mjs';
@@ -38,19 +38,12 @@ describe('A long review, laid out only near the screen', () => {
   /** @type {any[]} */
   let findings;
 
-  /** @type {RedlineSession} */
+  const ownWindow = windowOfItsOwn({ workspaceTemplate: FIXTURE_WORKSPACE });
+  /** @type {import('./session.mjs').RedlineSession} */
   let s;
-  /** @type {Promise<RedlineSession> | undefined} */
-  let opening;
 
   before(async function () {
-    const main = session();
-    opening = RedlineSession.open({
-      extensionsDir: /** @type {any} */ (main.server).extensionsDir,
-      serverPath: /** @type {string} */ (main.serverPath),
-      workspaceTemplate: FIXTURE_WORKSPACE,
-    });
-    s = await opening;
+    s = ownWindow();
     review = reviewOfSize(REVIEW_SIZES['1 MiB'], 'LONG');
     const result = await /** @type {any} */ (s.mcp).callTool(
       { name: 'present-review', arguments: { content: review.content, title: 'Long' } },
@@ -69,12 +62,6 @@ describe('A long review, laid out only near the screen', () => {
       review.last,
       { timeout: WAIT_DEADLINE_MS },
     );
-  });
-
-  after(async function () {
-    // A window still opening when the hook gave up is closed too, once it has opened.
-    s ??= await opening?.catch(() => undefined);
-    await s?.close();
   });
 
   it('finds text far below the screen with the find widget, and shows it', async function () {

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ARTIFACTS_DIR, openFile, runCommand } from '../harness/workbench.mjs';
 import { Recording } from './recording.mjs';
-import { RedlineSession, session } from './session.mjs';
+import { session, windowOfItsOwn } from './session.mjs';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const SAMPLE = join(REPO_ROOT, 'extension/sample');
@@ -19,37 +19,26 @@ const SECOND_ASSISTANT = 'codex-mcp-client';
 export const MAIN_LOOP_DIR = join(ARTIFACTS_DIR, 'main-loop');
 
 describe('README pictures: the main loop on the sample review', () => {
-  /** @type {RedlineSession} */
+  /** @type {import('./session.mjs').RedlineSession} */
   let s;
   /** @type {any[]} */
   let findings;
 
-  /** @type {Promise<RedlineSession> | undefined} */
-  let opening;
+  const ownWindow = windowOfItsOwn({
+    workspaceTemplate: join(SAMPLE, 'workspace'),
+    assistant: ASSISTANT,
+    // The code and the review side by side, nothing else: VS Code's Comments view would open
+    // below them at the first thread.
+    settings: { 'comments.openView': 'never' },
+  });
 
   before(async function () {
-    const main = session();
-    opening = RedlineSession.open({
-      extensionsDir: /** @type {any} */ (main.server).extensionsDir,
-      serverPath: /** @type {string} */ (main.serverPath),
-      workspaceTemplate: join(SAMPLE, 'workspace'),
-      assistant: ASSISTANT,
-      // The code and the review side by side, nothing else: VS Code's Comments view would open
-      // below them at the first thread.
-      settings: { 'comments.openView': 'never' },
-    });
-    s = await opening;
+    s = ownWindow();
     await runCommand(s.page, 'View: Close Primary Side Bar');
     // The empty panel the session opened goes: the review then opens beside the code, as it does
     // for a user who is reading code.
     await runCommand(s.page, 'View: Close All Editors');
     await openFile(s.page, 'src/rateLimiter.ts');
-  });
-
-  after(async function () {
-    // A window still opening when the hook gave up is closed too, once it has opened.
-    s ??= await opening?.catch(() => undefined);
-    await s?.close();
   });
 
   it('records the main loop: presented, a link followed, a finding answered, the answer read', async function () {

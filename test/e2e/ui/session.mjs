@@ -52,6 +52,34 @@ export async function openSession(options) {
   return current;
 }
 
+/**
+ * A window of its own for the describe that calls this, with Redline as the suite installed it:
+ * opened in a before hook (registered first, so it runs before the describe's own), and closed in
+ * an after hook, also when it was still opening as the before hook gave up.
+ * @param {Omit<SessionOptions, 'extensionsDir' | 'serverPath'>} options
+ * @returns {() => RedlineSession} the window, once the before hook has run
+ */
+export function windowOfItsOwn(options) {
+  /** @type {RedlineSession | undefined} */
+  let opened;
+  /** @type {Promise<RedlineSession> | undefined} */
+  let opening;
+  before(async function () {
+    const main = session();
+    opening = RedlineSession.open({
+      extensionsDir: /** @type {any} */ (main.server).extensionsDir,
+      serverPath: /** @type {string} */ (main.serverPath),
+      ...options,
+    });
+    opened = await opening;
+  });
+  after(async function () {
+    opened ??= await opening?.catch(() => undefined);
+    await opened?.close();
+  });
+  return () => /** @type {RedlineSession} */ (opened);
+}
+
 export async function closeSession() {
   const closing = current;
   current = undefined;
