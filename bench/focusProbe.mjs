@@ -1,8 +1,8 @@
 // `node bench/focusProbe.mjs`: does the editor Redline opens keep the keyboard on a busy machine?
 // In code-server with the packaged extension (the UI suite's window), 40 steps each of: Next
 // Finding from the palette with the panel focused, a click on a link in the panel, a click on a
-// finding in the panel, and (the other side of the rule) a move to the panel from the keyboard
-// right after an editor opened. Busy loops keep every core busy throughout. A step fails when the
+// finding in the panel, and (the other side of the rule) a move to the panel from the keyboard,
+// and a click on the panel's tab, right after an editor opened. Busy loops keep every core busy throughout. A step fails when the
 // status bar never shows the line it opened, or when, some seconds later, the focus is no longer
 // where the step left it (a late focus change not undone, or a keyboard move undone). Prints the
 // counts, and the median time from the action to the line in the status bar.
@@ -111,6 +111,11 @@ async function main() {
         await frame.locator(`#review a.redline-ref[data-ref="${EXAMPLE}:${line}"]`).first().click();
         return { line, then: 'keyboard' };
       },
+      "click on the panel's tab": async (step) => {
+        const line = LINK_LINES[step % LINK_LINES.length];
+        await frame.locator(`#review a.redline-ref[data-ref="${EXAMPLE}:${line}"]`).first().click();
+        return { line, then: 'tab' };
+      },
     };
     // Next Finding walks the findings in order from the first: start from none shown.
     const results = [];
@@ -140,6 +145,13 @@ async function main() {
           await s.page.keyboard.press(`Control+${group + 1}`);
           await sleep(SETTLE_MS);
           if (!(await panelActive())) failures.push(`step ${step + 1}: the keyboard's move to the panel was undone`);
+          continue;
+        }
+        if (then === 'tab') {
+          await s.page.locator('.tabs-container .tab', { hasText: 'Review: Focus probe' }).click();
+          await sleep(SETTLE_MS);
+          if (!(await panelActive()) || !(await frame.evaluate(() => globalThis.document.hasFocus())))
+            failures.push(`step ${step + 1}: the click on the panel's tab was undone`);
           continue;
         }
         await sleep(SETTLE_MS);

@@ -1,11 +1,14 @@
-// EditorInFront against a stand-in for VS Code's window and for the review panel's page (the
-// answers of webview/userMoves.ts): which moves of the focus to the panel bring back the editor
-// Redline showed (those the user did not make, however late), and which are left to the user.
+// EditorInFront against a stand-in for VS Code's window and for the review panel's page (what
+// webview/userMoves.ts tells): which moves of the focus to the panel bring back the editor Redline
+// showed (those the user did not make, however late), and which are left to the user, also when
+// the page gets the keyboard only after it answered.
 // No clock: the tests that speak of seconds let them pass on jest's fake clock, to show that
 // nothing in the rule depends on it.
 
 type ActiveListener = (editor: unknown) => void;
 const mockListeners = new Set<ActiveListener>();
+type SelectionListener = (change: { textEditor: unknown; kind: number | undefined }) => void;
+const mockSelectionListeners = new Set<SelectionListener>();
 const mockShown: Array<{ document: unknown; options: unknown }> = [];
 const mockVisible: unknown[] = [];
 const mockWindow = {
@@ -21,6 +24,7 @@ jest.mock(
     }
     return {
       TabInputText,
+      TextEditorSelectionChangeKind: { Keyboard: 1, Mouse: 2, Command: 3 },
       window: {
         get activeTextEditor() {
           return mockWindow.active;
@@ -42,6 +46,10 @@ jest.mock(
         onDidChangeActiveTextEditor: (listener: ActiveListener) => {
           mockListeners.add(listener);
           return { dispose: () => mockListeners.delete(listener) };
+        },
+        onDidChangeTextEditorSelection: (listener: SelectionListener) => {
+          mockSelectionListeners.add(listener);
+          return { dispose: () => mockSelectionListeners.delete(listener) };
         },
         showTextDocument: async (document: unknown, options: unknown) => {
           mockShown.push({ document, options });
@@ -72,6 +80,8 @@ const editorOf = (fileName: string, viewColumn = 2) => {
 class FakePanel {
   active = false;
   private movedSinceShown = true;
+  /** The page has the keyboard. */
+  keyboard = false;
   readonly questions: number[] = [];
   private readonly listeners = new Set<() => void>();
 
@@ -90,26 +100,44 @@ class FakePanel {
   /** A pointer or a key went down in the page, or it gained the focus from the keyboard. */
   userMoves(): void {
     this.movedSinceShown = true;
+    this.keyboard = true;
   }
 
   /** The panel becomes the active editor with the keyboard (VS Code's active text editor: none). */
   takesFront(): void {
+    this.keyboard = true;
+    this.comesToFront();
+  }
+
+  /** VS Code puts the panel's tab in front by its late poll of an old focus: the keyboard stays in the editor. */
+  saidInFront(): void {
+    this.keyboard = false;
+    this.active = true;
+    this.listeners.forEach((listener) => listener());
+  }
+
+  /** A click on the panel's tab: the panel becomes the active editor; its page gets the keyboard a moment later. */
+  tabClicked(): void {
+    this.keyboard = false;
+    this.comesToFront();
+  }
+
+  private comesToFront(): void {
     this.active = true;
     activate(undefined);
     this.listeners.forEach((listener) => listener());
   }
 
-  /** VS Code puts the panel's tab in front by its late poll of an old focus: the keyboard stays in the editor. */
-  saidInFront(): void {
-    this.active = true;
-    this.listeners.forEach((listener) => listener());
-  }
-
   /** The page's answers reach the host. */
   answer(): void {
-    for (const question of this.questions.splice(0)) this.inFront().answered(question, this.movedSinceShown);
+    for (const question of this.questions.splice(0))
+      this.inFront().answered(question, this.movedSinceShown, this.keyboard);
   }
 }
+
+/** A key (or the mouse) moves the cursor in `editor`. */
+const cursorMoved = (editor: vscode.TextEditor, kind: 1 | 2) =>
+  mockSelectionListeners.forEach((listener) => listener({ textEditor: editor, kind }));
 
 const activate = (editor: vscode.TextEditor | undefined) => {
   mockWindow.active = editor;
@@ -143,13 +171,44 @@ describe('EditorInFront', () => {
     expect(mockShown).toEqual([{ document: code.document, options: { viewColumn: 2, preview: false } }]);
   });
 
-  it('shows the editor again when VS Code only says the panel is in front, the keyboard still in the editor', () => {
+  it('shows the editor again when VS Code only says the panel is in front: at the first key in the editor', () => {
     const code = editorOf('/w/src/example.ts', 2);
     inFront.hold(code);
     jest.advanceTimersByTime(3_000);
     panel.saidInFront();
     panel.answer();
+    // The page has no keyboard: a click on the tab looks the same until the keyboard comes.
+    expect(mockShown).toEqual([]);
+    cursorMoved(editorOf('/w/src/util.ts', 1), 1); // another editor's cursor: not the held one's
+    cursorMoved(code, 2); // the mouse: VS Code brings that editor to the front itself
+    expect(mockShown).toEqual([]);
+    cursorMoved(code, 1);
     expect(mockShown).toEqual([{ document: code.document, options: { viewColumn: 2, preview: false } }]);
+  });
+
+  it("leaves the panel in front when its page gets the keyboard after it answered (a click on the panel's tab)", () => {
+    const code = editorOf('/w/src/example.ts', 2);
+    inFront.hold(code);
+    panel.tabClicked();
+    const question = panel.questions[panel.questions.length - 1];
+    panel.answer();
+    expect(mockShown).toEqual([]);
+    inFront.answered(question, true, true); // the page's focus came
+    cursorMoved(code, 1);
+    panel.takesFront();
+    panel.answer();
+    expect(mockShown).toEqual([]);
+  });
+
+  it('shows the editor again when the page kept the keyboard as the editor was shown', () => {
+    const code = editorOf('/w/src/example.ts', 2);
+    inFront.hold(code);
+    inFront.keyboardKept();
+    expect(mockShown.map((shown) => shown.document)).toEqual([code.document]);
+    // Still held.
+    panel.takesFront();
+    panel.answer();
+    expect(mockShown).toHaveLength(2);
   });
 
   it('undoes a late focus change 3 s after the editor was shown, and another after that', () => {
@@ -191,6 +250,7 @@ describe('EditorInFront', () => {
   it('shows the editor again when the panel had taken the front before the hold began', () => {
     const code = editorOf('/w/src/example.ts');
     panel.active = true;
+    panel.keyboard = true;
     mockWindow.active = undefined;
     inFront.hold(code);
     panel.answer();
@@ -241,7 +301,7 @@ describe('EditorInFront', () => {
     panel.takesFront();
     const [first] = panel.questions;
     panel.answer();
-    inFront.answered(first, false);
+    inFront.answered(first, false, true);
     expect(mockShown).toHaveLength(1);
   });
 
@@ -280,5 +340,6 @@ describe('EditorInFront', () => {
   it('stops listening when disposed', async () => {
     await inFront.dispose();
     expect(mockListeners.size).toBe(0);
+    expect(mockSelectionListeners.size).toBe(0);
   });
 });

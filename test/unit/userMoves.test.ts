@@ -1,24 +1,41 @@
-// The panel page's answers to "who brought the panel to the front?" (webview/userMoves.ts), against
-// stand-ins for its document and window: the user, when a pointer or a key went down in it or it
-// gained the focus since Redline last showed an editor; nobody, for a key let go in it (pressed in
-// the palette that ran the command) or nothing at all.
+// What the panel's page tells the host about the user's moves (webview/userMoves.ts), against
+// stand-ins for its document and window: asked, whether a pointer or a key went down in it or it
+// gained the focus since Redline last showed an editor, and whether it has the keyboard; "the
+// user" again for a question it left open, once the focus comes; and, unasked, that it kept the
+// keyboard as the editor was shown.
 
 const page = { document: new EventTarget(), window: new EventTarget() };
+let pageHasFocus = false;
 Object.assign(globalThis, page);
+Object.assign(page.document, { hasFocus: () => pageHasFocus });
 
 import { answerFocusQuestions } from '../../extension/webview/userMoves';
 
-const answers: Array<{ question: number; byUser: boolean }> = [];
-answerFocusQuestions(({ question, byUser }) => answers.push({ question, byUser }));
+type Told = { type: 'focusAnswer'; question: number; byUser: boolean; hasKeyboard: boolean } | { type: 'keyboardKept' };
+const told: Told[] = [];
+answerFocusQuestions((message) => told.push(message));
 
 const fromHost = (data: unknown) => page.window.dispatchEvent(new MessageEvent('message', { data }));
+const answers = () => told.filter((message) => message.type === 'focusAnswer');
 /** Shows an editor, lets `happen` run in the page, then asks; the answer. */
 function askAfter(happen: () => void): boolean {
   fromHost({ type: 'editorShown' });
   happen();
-  fromHost({ type: 'whoFocused', question: answers.length + 1 });
-  return answers[answers.length - 1].byUser;
+  fromHost({ type: 'whoFocused', question: told.length + 1 });
+  const last = answers().pop();
+  if (!last) throw new Error('no answer');
+  return last.byUser;
 }
+/** What the page says while `happen` runs. */
+function toldDuring(happen: () => void): Told[] {
+  const before = told.length;
+  happen();
+  return told.slice(before);
+}
+
+beforeEach(() => {
+  pageHasFocus = false;
+});
 
 it('says the user moved into the panel after a pointer or a key went down in it, or it gained the focus', () => {
   expect(askAfter(() => page.document.dispatchEvent(new Event('pointerdown')))).toBe(true);
@@ -34,11 +51,51 @@ it('says nobody did when nothing happened in it since the editor was shown, or o
   expect(askAfter(() => undefined)).toBe(false);
 });
 
+it('says whether it has the keyboard', () => {
+  fromHost({ type: 'editorShown' });
+  pageHasFocus = true;
+  expect(toldDuring(() => fromHost({ type: 'whoFocused', question: 30 }))).toEqual([
+    { type: 'focusAnswer', question: 30, byUser: false, hasKeyboard: true },
+  ]);
+});
+
+it("answers an open question again, once, when the focus comes after it (a click on the panel's tab)", () => {
+  fromHost({ type: 'editorShown' });
+  fromHost({ type: 'whoFocused', question: 50 });
+  fromHost({ type: 'whoFocused', question: 51 });
+  expect(
+    toldDuring(() => {
+      page.window.dispatchEvent(new Event('focus'));
+      page.document.dispatchEvent(new Event('pointerdown'));
+    }),
+  ).toEqual([{ type: 'focusAnswer', question: 51, byUser: true, hasKeyboard: true }]);
+});
+
+it('leaves no question open once it answered with the keyboard, or the next editor was shown', () => {
+  fromHost({ type: 'editorShown' });
+  pageHasFocus = true;
+  fromHost({ type: 'whoFocused', question: 60 });
+  expect(toldDuring(() => page.window.dispatchEvent(new Event('focus')))).toEqual([]);
+  pageHasFocus = false;
+  fromHost({ type: 'editorShown' });
+  fromHost({ type: 'whoFocused', question: 61 });
+  fromHost({ type: 'editorShown' });
+  expect(toldDuring(() => page.window.dispatchEvent(new Event('focus')))).toEqual([]);
+});
+
+it('tells the host it kept the keyboard as the editor was shown', () => {
+  pageHasFocus = true;
+  expect(toldDuring(() => fromHost({ type: 'editorShown' }))).toEqual([{ type: 'keyboardKept' }]);
+  pageHasFocus = false;
+  expect(toldDuring(() => fromHost({ type: 'editorShown' }))).toEqual([]);
+});
+
 it('answers each question by its number, and ignores what is not a question', () => {
   fromHost({ type: 'whoFocused', question: 'seven' });
   fromHost(null);
   fromHost({ type: 'render' });
-  const before = answers.length;
-  fromHost({ type: 'whoFocused', question: 41 });
-  expect(answers.slice(before)).toEqual([{ question: 41, byUser: false }]);
+  fromHost({ type: 'editorShown' });
+  expect(toldDuring(() => fromHost({ type: 'whoFocused', question: 41 }))).toEqual([
+    { type: 'focusAnswer', question: 41, byUser: false, hasKeyboard: false },
+  ]);
 });

@@ -115,18 +115,24 @@ describe('tab messages', () => {
 });
 
 describe('focus answers', () => {
-  it('carry the question and a yes or no, and nothing else', () => {
-    expect(parseWebviewMessage({ type: 'focusAnswer', question: 3, byUser: false, x: 1 })).toEqual({
+  it('carry the question, a yes or no and the keyboard, and nothing else', () => {
+    expect(parseWebviewMessage({ type: 'focusAnswer', question: 3, byUser: false, hasKeyboard: true, x: 1 })).toEqual({
       type: 'focusAnswer',
       question: 3,
       byUser: false,
+      hasKeyboard: true,
     });
     for (const bad of [
-      { type: 'focusAnswer', question: -1, byUser: true },
-      { type: 'focusAnswer', question: 1.5, byUser: true },
-      { type: 'focusAnswer', question: 1, byUser: 'yes' },
+      { type: 'focusAnswer', question: -1, byUser: true, hasKeyboard: true },
+      { type: 'focusAnswer', question: 1.5, byUser: true, hasKeyboard: true },
+      { type: 'focusAnswer', question: 1, byUser: 'yes', hasKeyboard: true },
+      { type: 'focusAnswer', question: 1, byUser: true },
       { type: 'pointerDown' },
     ])
       expect(parseWebviewMessage(bad)).toBeUndefined();
+  });
+
+  it('the keyboard kept as the editor was shown: nothing else', () => {
+    expect(parseWebviewMessage({ type: 'keyboardKept', gained: 1 })).toEqual({ type: 'keyboardKept' });
   });
 });

@@ -5,8 +5,16 @@
 // has (the panel's tab in front, the status bar without a line, the keyboard still in the editor).
 // So when the panel comes to the front while an editor is held, its page is asked whether the user
 // moved into it since the editor was shown (a pointer or a key pressed in it, or a focus it gained:
-// webview/userMoves.ts); if not, the editor is shown again. No timer: a move to another editor,
-// closing or covering the held one, or a move into the panel ends the hold, whenever it comes.
+// webview/userMoves.ts), and whether it has the keyboard:
+//   - the user moved: the hold ends;
+//   - the page has the keyboard without a move of the user: the editor is shown again;
+//   - neither: the question stays open. A click on the panel's tab or Ctrl+1 makes the panel active
+//     at once, and VS Code hands its page the keyboard only a moment later: the page then answers
+//     "the user". If instead a key moves the cursor in the held editor, VS Code only said the
+//     panel was in front, and the editor is shown again.
+// The page also says when it still had the keyboard as the editor was shown: the editor is shown
+// again. No timer: a move to another editor, closing or covering the held one, or a move into the
+// panel ends the hold, whenever it comes.
 
 import * as vscode from 'vscode';
 import { Disposable, toDisposable, type IDisposable } from '../../../shared/lifecycle';
@@ -26,7 +34,7 @@ export interface PanelFocus {
 
 interface Held {
   readonly editor: vscode.TextEditor;
-  /** The last question asked of the panel since it came to the front, until its answer. */
+  /** The last question asked of the panel since it came to the front, until its answer decides. */
   question?: number;
 }
 
@@ -38,6 +46,7 @@ export class EditorInFront extends Disposable {
   constructor(private readonly log: Logger) {
     super();
     this.register(vscode.window.onDidChangeActiveTextEditor((active) => this.activeChanged(active)));
+    this.register(vscode.window.onDidChangeTextEditorSelection((change) => this.selectionChanged(change)));
   }
 
   /** The review panel, while it is open. */
@@ -60,17 +69,33 @@ export class EditorInFront extends Disposable {
     else if (this.panel?.active) this.panelInFront();
   }
 
-  /** The panel's answer to question `question`: whether the user moved into it since the editor was shown. */
-  answered(question: number, byUser: boolean): void {
+  /**
+   * The panel's answer to question `question`: whether the user moved into it since the editor was
+   * shown, and whether its page has the keyboard.
+   */
+  answered(question: number, byUser: boolean, hasKeyboard: boolean): void {
     const held = this.held;
     if (!held || held.question !== question) return;
+    if (byUser) {
+      this.held = undefined;
+      return this.log.info('the user moved into the panel: the editor shown is no longer held');
+    }
+    if (!hasKeyboard && this.panel?.active) return; // open: the page answers again if the keyboard comes
     held.question = undefined;
-    if (byUser) return void (this.held = undefined);
     if (!this.panel?.active) {
       // No text editor and not the panel: another editor the user opened (Settings, a preview, an image).
       if (vscode.window.activeTextEditor === undefined) this.held = undefined;
       return;
     }
+    this.showAgain(held);
+  }
+
+  /** The panel's page still had the keyboard when the editor was shown: the keyboard goes where the cursor is seen. */
+  keyboardKept(): void {
+    if (this.held) this.showAgain(this.held);
+  }
+
+  private showAgain(held: Held): void {
     if (!stillShown(held.editor)) return void (this.held = undefined);
     const { document, viewColumn } = held.editor;
     // The view state is kept: the editor comes back with the selection and scroll it was shown with.
@@ -78,6 +103,15 @@ export class EditorInFront extends Disposable {
       () => this.log.info('gave the front back to the editor shown', { file: document.fileName }),
       (error: unknown) => this.log.warn('could not give the front back to the editor shown', { error }),
     );
+  }
+
+  /** A key moved the cursor in the held editor while the panel is said to be in front: the keyboard never left the editor. */
+  private selectionChanged({ textEditor, kind }: vscode.TextEditorSelectionChangeEvent): void {
+    const held = this.held;
+    if (!held || held.question === undefined || kind !== vscode.TextEditorSelectionChangeKind.Keyboard) return;
+    if (textEditor.document !== held.editor.document || !this.panel?.active) return;
+    held.question = undefined;
+    this.showAgain(held);
   }
 
   private activeChanged(active: vscode.TextEditor | undefined): void {

@@ -56,7 +56,8 @@ export function createPanelDeps({ reviews, renderer, opener, inFront, findings }
         .map(({ key, label }) => ({ key, label, active: key === reviews.active.key })),
     selectTab: (key) => void reviews.select(key),
     watchFocus: (panel) => inFront.attachPanel(panel),
-    focusAnswered: (question, byUser) => inFront.answered(question, byUser),
+    focusAnswered: (question, byUser, hasKeyboard) => inFront.answered(question, byUser, hasKeyboard),
+    keyboardKept: () => inFront.keyboardKept(),
     onDidChangeTabs: tabsChanged.event,
     render: (review) => renderer.render(review),
     renderPart: async (review, part) => {

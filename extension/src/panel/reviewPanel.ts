@@ -45,7 +45,9 @@ export interface ReviewPanelDeps extends PanelRenderers, PanelFindingDeps, Panel
   /** Lets the editor Redline shows ask the panel who brought it to the front (editor/editorInFront.ts); returns the undo. */
   watchFocus(panel: PanelFocus): IDisposable;
   /** The page's answer to such a question. */
-  focusAnswered(question: number, byUser: boolean): void;
+  focusAnswered(question: number, byUser: boolean, hasKeyboard: boolean): void;
+  /** The page still had the keyboard when the editor was shown. */
+  keyboardKept(): void;
   readonly onDidChangeTabs: vscode.Event<void>;
 }
 
@@ -266,7 +268,10 @@ export class ReviewPanel extends Disposable {
         this._deps.selectTab(message.key);
         return;
       case 'focusAnswer':
-        this._deps.focusAnswered(message.question, message.byUser);
+        this._deps.focusAnswered(message.question, message.byUser, message.hasKeyboard);
+        return;
+      case 'keyboardKept':
+        this._deps.keyboardKept();
         return;
       default: {
         const unexpected: never = message;

@@ -80,14 +80,19 @@ const CompareMessage = z.object({ type: z.literal('compare') });
 const SelectTabMessage = z.object({ type: z.literal('selectTab'), key: TabKey });
 
 /**
- * The answer to a `whoFocused`: whether a pointer or a key went down in the panel, or the panel
- * gained the focus, since Redline last showed an editor.
+ * The answer to a `whoFocused`: whether a pointer or a key went down in the panel, or it gained
+ * the focus, since Redline last showed an editor; and whether the page has the keyboard. An answer
+ * of neither may be followed by "the user" for the same question, once the page gets the keyboard.
  */
 const FocusAnswerMessage = z.object({
   type: z.literal('focusAnswer'),
   question: z.number().int().nonnegative(),
   byUser: z.boolean(),
+  hasKeyboard: z.boolean(),
 });
+
+/** The panel's page still had the keyboard when Redline showed an editor (editor/editorInFront.ts). */
+const KeyboardKeptMessage = z.object({ type: z.literal('keyboardKept') });
 
 export const WebviewToHostMessage = z.discriminatedUnion('type', [
   ReadyMessage,
@@ -105,6 +110,7 @@ export const WebviewToHostMessage = z.discriminatedUnion('type', [
   CompareMessage,
   SelectTabMessage,
   FocusAnswerMessage,
+  KeyboardKeptMessage,
 ]);
 export type WebviewToHostMessage = z.infer<typeof WebviewToHostMessage>;
 

@@ -14,6 +14,7 @@ const FILES = [
   'activity.test.mjs',
   'findings.test.mjs',
   'keyboard.test.mjs',
+  'panelFront.test.mjs',
   'history.test.mjs',
   'assistants.test.mjs',
   'connect.test.mjs',

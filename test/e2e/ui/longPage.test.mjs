@@ -1,14 +1,11 @@
 // A long review in the panel, which lays out only the blocks near the screen: what is far below
 // is still found by the find widget, a finding there is still shown by Previous Finding, and a
 // panel hidden and shown again opens at the block it was on, though the blocks above it were
-// never laid out in the new document. In a window of its own: in the suite's shared window, after
-// the tests before it, neither a click nor Ctrl+F reached the panel (not yet understood), while
-// the same tests pass on a window of their own every time.
+// never laid out in the new document.
 import assert from 'node:assert/strict';
 import { openFile, runCommand } from '../harness/workbench.mjs';
 import { headingOnScreen } from './screenProbes.mjs';
-import { FIXTURE_WORKSPACE } from '../packaged.mjs';
-import { waitFor, windowOfItsOwn } from './session.mjs';
+import { session, waitFor } from './session.mjs';
 import { WAIT_DEADLINE_MS } from '../../support/deadlines.cjs';
 import { reviewOfSize } from './sideBySide.mjs';
 import { REVIEW_SIZES } from './sizedReviews.mjs';
@@ -38,12 +35,11 @@ describe('A long review, laid out only near the screen', () => {
   /** @type {any[]} */
   let findings;
 
-  const ownWindow = windowOfItsOwn({ workspaceTemplate: FIXTURE_WORKSPACE });
   /** @type {import('./session.mjs').RedlineSession} */
   let s;
 
   before(async function () {
-    s = ownWindow();
+    s = session();
     review = reviewOfSize(REVIEW_SIZES['1 MiB'], 'LONG');
     const result = await /** @type {any} */ (s.mcp).callTool(
       { name: 'present-review', arguments: { content: review.content, title: 'Long' } },
@@ -73,7 +69,8 @@ describe('A long review, laid out only near the screen', () => {
     // focus (it polls for it); a Ctrl+F before that goes elsewhere, as a person's would, and a
     // person presses it again. So: click, wait for the panel, press, until the widget is there.
     await waitFor(async () => {
-      await frame.locator('#title').click();
+      // Its first heading: the header's title gives way to the history's picker in a narrow panel.
+      await frame.locator('#review h1').first().click();
       if (!(await panelActive(s))) return false;
       await s.page.keyboard.press('Control+F');
       return input.waitFor({ state: 'visible', timeout: 2000 }).then(
@@ -132,13 +129,9 @@ describe('A long review, laid out only near the screen', () => {
       line,
     );
     // Another file in the panel's group hides it, and its document goes; the command brings it back.
-    // A click on its tab brings the panel to the front. Right after Previous Finding, in the whole
-    // suite, the first click is sometimes undone: the focus rule (extension/src/editor/editorInFront.ts)
-    // takes it for a focus change of VS Code's own. Not yet understood; a person clicks again.
-    await waitFor(async () => {
-      await s.page.locator('.tabs-container .tab', { hasText: 'Review: Long' }).click();
-      return panelActive(s);
-    }, 'the panel in front after a click on its tab');
+    // First the panel goes to the front: a click on its tab, right after Previous Finding showed the code.
+    await s.page.locator('.tabs-container .tab', { hasText: 'Review: Long' }).click();
+    assert.ok(await panelActive(s, WAIT_DEADLINE_MS), 'the panel in front after a click on its tab');
     await openFile(s.page, 'docs/notes.md');
     await waitFor(() => frame.isDetached(), "the hidden panel's document to go");
     await runCommand(s.page, 'Redline: Show Review');
