@@ -43,6 +43,8 @@ export async function runUiSuite({ grep, ...sessionOptions }) {
   removeOldScreenshots();
   /** @type {Record<string, string>} */
   let figures = {};
+  /** @type {{ title: string, lines: string[] }[]} what the extension logged just before each failure */
+  const failureLogs = [];
   const mocha = new Mocha({ ui: 'bdd', color: false, reporter: 'spec', timeout: TEST_DEADLINE_MS, slow: 10_000 });
   if (grep) mocha.grep(grep);
   mocha.rootHooks({
@@ -58,6 +60,7 @@ export async function runUiSuite({ grep, ...sessionOptions }) {
           await session()
             .screenshot(`FAILED-${test.title.slice(0, 60)}`)
             .catch(() => {});
+          failureLogs.push({ title: test.fullTitle(), lines: logTail() });
         }
       },
     ],
@@ -78,6 +81,12 @@ export async function runUiSuite({ grep, ...sessionOptions }) {
     const runner = mocha.run(() => resolve(runner.stats));
   });
   mocha.dispose();
+  // After mocha's list of failures, so that the end of a CI run's output has them together.
+  for (const { title, lines } of failureLogs) {
+    process.stdout.write(
+      `\nthe Redline log's last lines when "${title}" failed:\n${lines.map((line) => `  ${line}\n`).join('')}`,
+    );
+  }
   // A failing root hook fails no test of its own, but every test behind it is skipped.
   const hookFailed = stats.failures > 0 && stats.passes + stats.failures < stats.tests;
   return {
@@ -90,6 +99,18 @@ export async function runUiSuite({ grep, ...sessionOptions }) {
       ...(hookFailed ? ['a hook failed; the tests behind it did not run'] : []),
     ],
   };
+}
+
+/** How many of the Redline log's last lines a failure prints: what the extension did just before. */
+const LOG_TAIL_LINES = 40;
+
+/** The end of the window's Redline log: only the run's output is kept of a CI run. */
+function logTail() {
+  try {
+    return session().redlineLogLines().slice(-LOG_TAIL_LINES);
+  } catch (error) {
+    return [`(no Redline log: ${error instanceof Error ? error.message : String(error)})`];
+  }
 }
 
 function removeOldScreenshots() {

@@ -4,8 +4,6 @@
 // the extension has asked the page whether the user moved into it; the page's later answer must
 // still win (extension/src/editor/editorInFront.ts).
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { runCommand } from '../harness/workbench.mjs';
 import { RedlineSession, session, waitFor } from './session.mjs';
 
@@ -14,16 +12,12 @@ const EXAMPLE = 'src/example.ts';
 const ROUNDS = 4;
 
 /**
- * How many times the Redline log (the file behind its Output channel, read without touching the
- * window) says the user's move into the panel ended the hold on the editor Redline showed.
+ * How many times the Redline log says the user's move into the panel ended the hold on the
+ * editor Redline showed.
  * @param {RedlineSession} s
  */
 function movesIntoPanel(s) {
-  const logs = join(/** @type {any} */ (s.server).userDataDir, 'logs');
-  return readdirSync(logs, { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('Redline.log'))
-    .flatMap((name) => readFileSync(join(logs, name), 'utf8').split('\n'))
-    .filter((line) => line.includes('the user moved into the panel')).length;
+  return s.redlineLogLines().filter((line) => line.includes('the user moved into the panel')).length;
 }
 
 describe('The panel in front again after Redline showed the code', () => {

@@ -444,6 +444,20 @@ export class RedlineSession {
     return this.page.evaluate(() => navigator.clipboard.readText());
   }
 
+  /**
+   * The lines of the Redline log: the file behind its Output channel, read without touching the
+   * window (reading it through the Output view would move the focus).
+   */
+  redlineLogLines() {
+    const logs = join(/** @type {any} */ (this.server).userDataDir, 'logs');
+    // A reload starts a new log folder, named by its time: in order, the lines are in time order.
+    return readdirSync(logs, { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('Redline.log'))
+      .sort()
+      .flatMap((name) => readFileSync(join(logs, name), 'utf8').split('\n'))
+      .filter((line) => line !== '');
+  }
+
   /** Pids of the shells running under code-server: one per integrated terminal. */
   shellPids() {
     return descendants(this.server.pid).filter((pid) => {
