@@ -1,10 +1,11 @@
 // The page's half of keeping in front the editor Redline shows (editor/editorInFront.ts). Asked who
-// brought the panel to the front, it answers "the user" if since Redline last showed an editor a
+// brought the panel to the front, it answers "the user" if since Redline began to show an editor a
 // pointer or a key went down in the page or the page gained the focus, and says whether it has the
 // keyboard. Without either, the question stays open: VS Code makes the panel active at once for a
 // click on its tab or Ctrl+1 but hands the page the keyboard a moment later, often after the
 // question; when it comes, the page answers again. And when the editor is shown while the page
-// still has the keyboard (a closing palette handed it back), the page says so at once.
+// still has the keyboard with no move of the user (a closing palette handed it back), the page
+// says so at once.
 
 import type { FocusCheckMessage, WebviewToHostMessage } from '../src/panel/webviewMessages';
 
@@ -26,11 +27,11 @@ export function answerFocusQuestions(post: (message: FocusMessage) => void): voi
   window.addEventListener('focus', move);
   window.addEventListener('message', (event: MessageEvent<unknown>) => {
     const message = event.data as Partial<FocusCheckMessage> | null;
-    if (message?.type === 'editorShown') {
+    if (message?.type === 'editorShowing') {
       moved = false;
       open = undefined;
-      if (document.hasFocus()) post({ type: 'keyboardKept' });
     }
+    if (message?.type === 'editorShown' && !moved && document.hasFocus()) post({ type: 'keyboardKept' });
     if (message?.type === 'whoFocused' && typeof message.question === 'number') {
       const hasKeyboard = document.hasFocus();
       post({ type: 'focusAnswer', question: message.question, byUser: moved, hasKeyboard });

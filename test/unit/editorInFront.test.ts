@@ -93,8 +93,8 @@ class FakePanel {
   constructor(private readonly inFront: () => EditorInFront) {}
 
   post(message: FocusCheckMessage): void {
-    if (message.type === 'editorShown') this.movedSinceShown = false;
-    else this.questions.push(message.question);
+    if (message.type === 'editorShowing') this.movedSinceShown = false;
+    else if (message.type === 'whoFocused') this.questions.push(message.question);
   }
 
   /** A pointer or a key went down in the page, or it gained the focus from the keyboard. */
@@ -139,6 +139,12 @@ class FakePanel {
 const cursorMoved = (editor: vscode.TextEditor, kind: 1 | 2) =>
   mockSelectionListeners.forEach((listener) => listener({ textEditor: editor, kind }));
 
+/** Redline shows `editor` for the user, as the location opener and Next Finding do. */
+const shows = (inFront: EditorInFront, editor: vscode.TextEditor) => {
+  inFront.showing();
+  inFront.hold(editor);
+};
+
 const activate = (editor: vscode.TextEditor | undefined) => {
   mockWindow.active = editor;
   mockListeners.forEach((listener) => listener(editor));
@@ -164,7 +170,7 @@ describe('EditorInFront', () => {
 
   it('shows the editor again, in its own column, when the panel takes the front without a move of the user', () => {
     const code = editorOf('/w/src/example.ts', 2);
-    inFront.hold(code);
+    shows(inFront, code);
     activate(code); // the show's own event keeps the hold
     panel.takesFront();
     panel.answer();
@@ -173,7 +179,7 @@ describe('EditorInFront', () => {
 
   it('shows the editor again when VS Code only says the panel is in front: at the first key in the editor', () => {
     const code = editorOf('/w/src/example.ts', 2);
-    inFront.hold(code);
+    shows(inFront, code);
     jest.advanceTimersByTime(3_000);
     panel.saidInFront();
     panel.answer();
@@ -188,7 +194,7 @@ describe('EditorInFront', () => {
 
   it("leaves the panel in front when its page gets the keyboard after it answered (a click on the panel's tab)", () => {
     const code = editorOf('/w/src/example.ts', 2);
-    inFront.hold(code);
+    shows(inFront, code);
     panel.tabClicked();
     const question = panel.questions[panel.questions.length - 1];
     panel.answer();
@@ -200,9 +206,19 @@ describe('EditorInFront', () => {
     expect(mockShown).toEqual([]);
   });
 
+  it("leaves the panel in front after a click on its tab that lands before the show's answer", () => {
+    const code = editorOf('/w/src/example.ts', 2);
+    inFront.showing();
+    panel.tabClicked();
+    panel.userMoves(); // the page's keyboard, from the click
+    inFront.hold(code); // the show's answer, after the click
+    panel.answer();
+    expect(mockShown).toEqual([]);
+  });
+
   it('shows the editor again when the page kept the keyboard as the editor was shown', () => {
     const code = editorOf('/w/src/example.ts', 2);
-    inFront.hold(code);
+    shows(inFront, code);
     inFront.keyboardKept();
     expect(mockShown.map((shown) => shown.document)).toEqual([code.document]);
     // Still held.
@@ -213,7 +229,7 @@ describe('EditorInFront', () => {
 
   it('undoes a late focus change 3 s after the editor was shown, and another after that', () => {
     const code = editorOf('/w/src/example.ts');
-    inFront.hold(code);
+    shows(inFront, code);
     jest.advanceTimersByTime(3_000);
     panel.takesFront();
     panel.answer();
@@ -227,7 +243,7 @@ describe('EditorInFront', () => {
 
   it('leaves the panel in front after a move to it from the keyboard within 2 s, and after it', () => {
     const code = editorOf('/w/src/example.ts');
-    inFront.hold(code);
+    shows(inFront, code);
     jest.advanceTimersByTime(500);
     // Ctrl+1, or a focus command: the page gains the focus, then VS Code makes it the active editor.
     panel.userMoves();
@@ -240,7 +256,7 @@ describe('EditorInFront', () => {
   });
 
   it('leaves the panel in front once the user clicked or typed in it', () => {
-    inFront.hold(editorOf('/w/src/example.ts'));
+    shows(inFront, editorOf('/w/src/example.ts'));
     panel.userMoves();
     panel.takesFront();
     panel.answer();
@@ -252,13 +268,13 @@ describe('EditorInFront', () => {
     panel.active = true;
     panel.keyboard = true;
     mockWindow.active = undefined;
-    inFront.hold(code);
+    shows(inFront, code);
     panel.answer();
     expect(mockShown.map((shown) => shown.document)).toEqual([code.document]);
   });
 
   it('leaves alone a switch to another text editor, and anything after it', () => {
-    inFront.hold(editorOf('/w/src/example.ts'));
+    shows(inFront, editorOf('/w/src/example.ts'));
     activate(editorOf('/w/src/util.ts', 1));
     panel.takesFront();
     panel.answer();
@@ -266,7 +282,7 @@ describe('EditorInFront', () => {
   });
 
   it('leaves alone another kind of editor the user brought to the front (Settings, a preview, an image)', () => {
-    inFront.hold(editorOf('/w/src/example.ts'));
+    shows(inFront, editorOf('/w/src/example.ts'));
     activate(undefined); // not the panel: it stays inactive
     panel.answer();
     expect(mockShown).toEqual([]);
@@ -277,7 +293,7 @@ describe('EditorInFront', () => {
 
   it('keeps holding when the panel has left the front again by the time it answers', () => {
     const code = editorOf('/w/src/example.ts');
-    inFront.hold(code);
+    shows(inFront, code);
     panel.saidInFront();
     panel.active = false;
     panel.answer();
@@ -288,7 +304,7 @@ describe('EditorInFront', () => {
   });
 
   it('leaves alone an editor the user closed, or put another tab in front of', () => {
-    inFront.hold(editorOf('/w/src/example.ts'));
+    shows(inFront, editorOf('/w/src/example.ts'));
     mockVisible.length = 0;
     panel.takesFront();
     panel.answer();
@@ -297,7 +313,7 @@ describe('EditorInFront', () => {
 
   it('gives the front back once: an answer to an old question, or to one already undone, does nothing', () => {
     const code = editorOf('/w/src/example.ts');
-    inFront.hold(code);
+    shows(inFront, code);
     panel.takesFront();
     const [first] = panel.questions;
     panel.answer();
@@ -308,7 +324,7 @@ describe('EditorInFront', () => {
   it('keeps a preview tab a preview when it shows the editor again', () => {
     const code = editorOf('/w/src/example.ts', 2);
     mockWindow.tabs = [{ viewColumn: 2, uri: 'file:///w/src/example.ts', preview: true }];
-    inFront.hold(code);
+    shows(inFront, code);
     panel.takesFront();
     panel.answer();
     expect(mockShown).toEqual([{ document: code.document, options: { viewColumn: 2, preview: true } }]);
@@ -317,8 +333,8 @@ describe('EditorInFront', () => {
   it('holds only the editor shown last', () => {
     const first = editorOf('/w/src/example.ts');
     const second = editorOf('/w/src/util.ts');
-    inFront.hold(first);
-    inFront.hold(second);
+    shows(inFront, first);
+    shows(inFront, second);
     activate(second);
     panel.takesFront();
     panel.answer();
@@ -329,7 +345,7 @@ describe('EditorInFront', () => {
     const code = editorOf('/w/src/example.ts');
     const other = new EditorInFront(silentLogger);
     try {
-      other.hold(code);
+      shows(other, code);
       activate(undefined);
       expect(mockShown).toEqual([]);
     } finally {

@@ -4,17 +4,19 @@
 // shown, whenever a busy machine lets it: then the panel has the keyboard, or VS Code only says it
 // has (the panel's tab in front, the status bar without a line, the keyboard still in the editor).
 // So when the panel comes to the front while an editor is held, its page is asked whether the user
-// moved into it since the editor was shown (a pointer or a key pressed in it, or a focus it gained:
-// webview/userMoves.ts), and whether it has the keyboard:
+// moved into it since Redline began to show the editor (a pointer or a key pressed in it, or a
+// focus it gained: webview/userMoves.ts), and whether it has the keyboard:
 //   - the user moved: the hold ends;
 //   - the page has the keyboard without a move of the user: the editor is shown again;
 //   - neither: the question stays open. A click on the panel's tab or Ctrl+1 makes the panel active
 //     at once, and VS Code hands its page the keyboard only a moment later: the page then answers
 //     "the user". If instead a key moves the cursor in the held editor, VS Code only said the
 //     panel was in front, and the editor is shown again.
-// The page also says when it still had the keyboard as the editor was shown: the editor is shown
-// again. No timer: a move to another editor, closing or covering the held one, or a move into the
-// panel ends the hold, whenever it comes.
+// The user's moves count from before the show, since a click on the panel's tab can land while
+// the show's answer is on its way. The page also says when it still had the keyboard with no move
+// of the user as the editor was shown: the editor is shown again. No timer: a move to another
+// editor, closing or covering the held one, or a move into the panel ends the hold, whenever it
+// comes.
 
 import * as vscode from 'vscode';
 import { Disposable, toDisposable, type IDisposable } from '../../../shared/lifecycle';
@@ -59,7 +61,15 @@ export class EditorInFront extends Disposable {
     });
   }
 
-  /** Called right after showing `editor` because the user (or their assistant) asked for it. */
+  /**
+   * Called right before showing an editor because the user (or their assistant) asked for it: the
+   * user's moves count from here, since a click on the panel's tab can land before the show's answer.
+   */
+  showing(): void {
+    this.panel?.post({ type: 'editorShowing' });
+  }
+
+  /** Called right after showing `editor`: holds it in front. */
   hold(editor: vscode.TextEditor): void {
     this.held = { editor };
     this.panel?.post({ type: 'editorShown' });

@@ -58,6 +58,7 @@ export class LocationOpener extends Disposable {
     const document = await vscode.workspace.openTextDocument(vscode.Uri.file(resolution.absolutePath));
     const { range, clampedFrom } = rangeIn(document, reference);
     const viewColumn = this.editorColumn();
+    this.options.inFront?.showing();
     const editor = await vscode.window.showTextDocument(document, {
       viewColumn,
       preview: keepsPreview(document.uri, viewColumn),

@@ -108,6 +108,7 @@ export class FindingThreads extends Disposable {
     const range = new vscode.Range(finding.line - 1, 0, finding.endLine - 1, 0);
     const uri = vscode.Uri.file(finding.file);
     const viewColumn = this.codeColumn();
+    this.inFront.showing();
     const editor = await vscode.window.showTextDocument(uri, {
       viewColumn,
       selection: new vscode.Range(range.start, range.start),

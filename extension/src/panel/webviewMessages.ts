@@ -157,7 +157,15 @@ export type HostToWebviewMessage =
 // ---- host → webview: whose move brought the panel to the front (editor/editorInFront.ts) --------
 // Not HostToWebviewMessage: a small listener of their own answers them (webview/userMoves.ts).
 
-/** Redline has just shown an editor: the panel counts the user's moves in it afresh. */
+/**
+ * Redline is about to show an editor: the panel counts the user's moves in it afresh. Before the
+ * show, not after: a click on the panel's tab can land while the show's answer is on its way.
+ */
+export interface EditorShowingMessage {
+  readonly type: 'editorShowing';
+}
+
+/** Redline has shown the editor: the panel says if it still has the keyboard with no move of the user. */
 export interface EditorShownMessage {
   readonly type: 'editorShown';
 }
@@ -168,7 +176,7 @@ export interface WhoFocusedMessage {
   readonly question: number;
 }
 
-export type FocusCheckMessage = EditorShownMessage | WhoFocusedMessage;
+export type FocusCheckMessage = EditorShowingMessage | EditorShownMessage | WhoFocusedMessage;
 
 // ---- webview → host ------------------------------------------------------------------------
 // Inferred from the schemas the host parses them with; a type-only import, so zod stays out of

@@ -111,7 +111,7 @@ function printSideBySide() {
     return [
       size,
       spread(redline.map((run) => run.lastMs)),
-      previewLast + (preview.length && previewTimeoutMs ? `, waited ${ms(previewTimeoutMs)}` : ''),
+      previewLast + (preview.length && previewTimeoutMs ? `, of ${ms(previewTimeoutMs)} allowed` : ''),
       spread(floorMs),
       `${times(
         redline.map((run) => run.lastMs),
