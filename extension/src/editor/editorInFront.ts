@@ -80,8 +80,8 @@ export class EditorInFront extends Disposable {
   }
 
   /**
-   * The panel's answer to question `question`: whether the user moved into it since the editor was
-   * shown, and whether its page has the keyboard.
+   * The panel's answer to question `question`: whether the user moved into it since Redline began
+   * to show the editor, and whether its page has the keyboard.
    */
   answered(question: number, byUser: boolean, hasKeyboard: boolean): void {
     const held = this.held;

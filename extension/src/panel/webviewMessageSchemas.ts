@@ -81,7 +81,7 @@ const SelectTabMessage = z.object({ type: z.literal('selectTab'), key: TabKey })
 
 /**
  * The answer to a `whoFocused`: whether a pointer or a key went down in the panel, or it gained
- * the focus, since Redline last showed an editor; and whether the page has the keyboard. An answer
+ * the focus, since Redline began to show an editor; and whether the page has the keyboard. An answer
  * of neither may be followed by "the user" for the same question, once the page gets the keyboard.
  */
 const FocusAnswerMessage = z.object({
